@@ -1,0 +1,29 @@
+// Time behind an injectable class so flows and tests agree on "now" (STYLE.md: no Date.now() in services).
+export abstract class Clock {
+  abstract now(): Date;
+  nowMs(): number {
+    return this.now().getTime();
+  }
+}
+
+export class SystemClock extends Clock {
+  now(): Date {
+    return new Date();
+  }
+}
+
+// A clock tests move by hand.
+export class ManualClock extends Clock {
+  constructor(private current: Date = new Date('2026-01-01T00:00:00Z')) {
+    super();
+  }
+  now(): Date {
+    return new Date(this.current.getTime());
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+  set(date: Date): void {
+    this.current = new Date(date.getTime());
+  }
+}
