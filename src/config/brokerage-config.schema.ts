@@ -1,0 +1,175 @@
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { IsCronExpression } from './cron-expression.validator';
+
+// The shape of one file in CONFIG_DIR. Secrets appear only as environment variable NAMES; the loader
+// resolves them (brokerage-secrets.ts) so values never sit in the parsed config.
+
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+const ENV_NAME_MESSAGE = '$property must be the NAME of an environment variable (A-Z, 0-9, _), not its value';
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+
+export class RateLimitConfig {
+  @IsInt()
+  @Min(1)
+  requestsPerSecond: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  burst?: number;
+}
+
+export class CashOfferConfig {
+  @IsUrl(URL_OPTIONS, { message: '$property must be an http(s) URL such as https://host/api/v2' })
+  baseUrl: string;
+
+  @Matches(ENV_NAME, { message: ENV_NAME_MESSAGE })
+  apiKeyEnv: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RateLimitConfig)
+  rateLimit?: RateLimitConfig;
+
+  @IsOptional()
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  timeoutMs?: number;
+}
+
+export class ListingsPipelineConfig {
+  @IsString()
+  @IsNotEmpty()
+  pipelineId: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  triggerStageId?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  triggerProperty?: string;
+}
+
+export class PipelinesConfig {
+  @ValidateNested()
+  @Type(() => ListingsPipelineConfig)
+  listings: ListingsPipelineConfig;
+}
+
+export class CrmMappingConfig {
+  // CRM property name per daemon field; the adapter merges these over its defaults.
+  @IsObject()
+  overrides: Record<string, string>;
+}
+
+export class CrmConfig {
+  @IsIn(['hubspot'])
+  kind: 'hubspot';
+
+  @IsOptional()
+  @IsUrl(URL_OPTIONS, { message: '$property must be an http(s) URL' })
+  baseUrl?: string;
+
+  @Matches(ENV_NAME, { message: ENV_NAME_MESSAGE })
+  tokenEnv: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RateLimitConfig)
+  rateLimit?: RateLimitConfig;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CrmMappingConfig)
+  mapping?: CrmMappingConfig;
+
+  @ValidateNested()
+  @Type(() => PipelinesConfig)
+  pipelines: PipelinesConfig;
+}
+
+export class WebhooksConfig {
+  @IsUrl(URL_OPTIONS, { message: '$property must be an http(s) URL the service can reach' })
+  publicBaseUrl: string;
+
+  @Matches(ENV_NAME, { message: ENV_NAME_MESSAGE })
+  secretEnv: string;
+
+  @IsOptional()
+  @Matches(ENV_NAME, { message: ENV_NAME_MESSAGE })
+  previousSecretEnv?: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 date-time' })
+  previousSecretValidUntil?: string;
+}
+
+export const DEFAULT_SCHEDULES = {
+  crmChanges: '*/1 * * * *',
+  offersReconcile: '*/5 * * * *',
+  marketplace: '*/15 * * * *',
+  outboxDrain: '*/10 * * * * *',
+  inboxDrain: '*/5 * * * * *',
+} as const;
+
+export class SchedulesConfig {
+  @IsCronExpression()
+  crmChanges: string = DEFAULT_SCHEDULES.crmChanges;
+
+  @IsCronExpression()
+  offersReconcile: string = DEFAULT_SCHEDULES.offersReconcile;
+
+  @IsCronExpression()
+  marketplace: string = DEFAULT_SCHEDULES.marketplace;
+
+  @IsCronExpression()
+  outboxDrain: string = DEFAULT_SCHEDULES.outboxDrain;
+
+  @IsCronExpression()
+  inboxDrain: string = DEFAULT_SCHEDULES.inboxDrain;
+}
+
+export class BrokerageConfig {
+  @Matches(SLUG, { message: '$property must be a slug: lowercase letters, digits and dashes' })
+  id: string;
+
+  @ValidateNested()
+  @Type(() => CashOfferConfig)
+  cashOffer: CashOfferConfig;
+
+  @ValidateNested()
+  @Type(() => CrmConfig)
+  crm: CrmConfig;
+
+  @ValidateNested()
+  @Type(() => WebhooksConfig)
+  webhooks: WebhooksConfig;
+
+  @ValidateNested()
+  @Type(() => SchedulesConfig)
+  schedules: SchedulesConfig = new SchedulesConfig();
+
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}

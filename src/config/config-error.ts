@@ -1,0 +1,47 @@
+import type { ValidationError } from 'class-validator';
+
+// One problem in one brokerage file, worded for the operator: file, brokerage, key path, what is wrong.
+export interface ConfigProblem {
+  file: string;
+  brokerageId?: string;
+  path?: string;
+  message: string;
+}
+
+export function formatProblem(problem: ConfigProblem): string {
+  const who = problem.brokerageId ? ` (${problem.brokerageId})` : '';
+  const where = problem.path ? `${problem.path} ` : '';
+  return `${problem.file}${who}: ${where}${problem.message}`;
+}
+
+export class ConfigInvalidError extends Error {
+  constructor(readonly problems: ConfigProblem[]) {
+    super(
+      `brokerage configuration is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+        problems.map((p) => `  - ${formatProblem(p)}`).join('\n'),
+    );
+    this.name = 'ConfigInvalidError';
+  }
+}
+
+// Flattens class-validator's tree into one problem per failed constraint, with a dotted key path.
+export function problemsFromValidation(
+  errors: ValidationError[],
+  file: string,
+  brokerageId: string | undefined,
+  parentPath = '',
+): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const error of errors) {
+    const path = parentPath ? `${parentPath}.${error.property}` : error.property;
+    for (const message of Object.values(error.constraints ?? {})) {
+      // class-validator starts messages with the bare property name; the path already says it.
+      const text = message.startsWith(`${error.property} `)
+        ? message.slice(error.property.length + 1)
+        : message;
+      problems.push({ file, brokerageId, path, message: text });
+    }
+    problems.push(...problemsFromValidation(error.children ?? [], file, brokerageId, path));
+  }
+  return problems;
+}

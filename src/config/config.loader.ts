@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname, join, relative, isAbsolute } from 'node:path';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { parse as parseYaml } from 'yaml';
+import { BrokerageConfig } from './brokerage-config.schema';
+import { resolveSecrets, type BrokerageSecrets, type Environment } from './brokerage-secrets';
+import { problemsFromValidation, type ConfigProblem } from './config-error';
+
+// One brokerage as the daemon uses it: the validated config, its resolved secrets, and a fingerprint
+// that changes when anything about it changes (used to tell a changed brokerage on reload).
+export interface LoadedBrokerage {
+  id: string;
+  file: string;
+  config: BrokerageConfig;
+  secrets: BrokerageSecrets;
+  fingerprint: string;
+}
+
+export interface ConfigLoadResult {
+  brokerages: LoadedBrokerage[];
+  problems: ConfigProblem[];
+}
+
+const CONFIG_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+
+export function displayPath(path: string, cwd = process.cwd()): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}
+
+// Reads and validates every brokerage file in `dir`. Never throws: each problem is reported with its
+// file, brokerage and key so the operator sees all of them at once.
+export function loadBrokerageConfigs(dir: string, env: Environment): ConfigLoadResult {
+  const shownDir = displayPath(dir);
+  let names: string[];
+  try {
+    if (!statSync(dir).isDirectory()) {
+      return { brokerages: [], problems: [{ file: shownDir, message: 'is not a directory (CONFIG_DIR)' }] };
+    }
+    names = readdirSync(dir)
+      .filter((name) => CONFIG_EXTENSIONS.has(extname(name).toLowerCase()))
+      .sort();
+  } catch (error) {
+    return {
+      brokerages: [],
+      problems: [{ file: shownDir, message: `cannot be read (CONFIG_DIR): ${errorText(error)}` }],
+    };
+  }
+
+  const brokerages: LoadedBrokerage[] = [];
+  const problems: ConfigProblem[] = [];
+  const fileById = new Map<string, string>();
+  for (const name of names) {
+    const file = displayPath(join(dir, name));
+    const loaded = loadBrokerageFile(join(dir, name), file, env);
+    problems.push(...loaded.problems);
+    if (!loaded.brokerage) continue;
+    const previous = fileById.get(loaded.brokerage.id);
+    if (previous) {
+      problems.push({
+        file,
+        brokerageId: loaded.brokerage.id,
+        path: 'id',
+        message: `is already used by ${previous}; each brokerage id must be unique`,
+      });
+      continue;
+    }
+    fileById.set(loaded.brokerage.id, file);
+    brokerages.push(loaded.brokerage);
+  }
+  return { brokerages, problems };
+}
+
+export function loadBrokerageFile(
+  path: string,
+  file: string,
+  env: Environment,
+): { brokerage?: LoadedBrokerage; problems: ConfigProblem[] } {
+  let raw: unknown;
+  try {
+    const text = readFileSync(path, 'utf8');
+    raw = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    return { problems: [{ file, message: `cannot be parsed: ${errorText(error)}` }] };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { problems: [{ file, message: 'must contain one object with the brokerage settings' }] };
+  }
+  const rawId = (raw as Record<string, unknown>).id;
+  const brokerageId = typeof rawId === 'string' ? rawId : undefined;
+
+  const config = plainToInstance(BrokerageConfig, raw);
+  const errors = validateSync(config, { whitelist: true, forbidNonWhitelisted: true });
+  const problems = problemsFromValidation(errors, file, brokerageId);
+  const stem = basename(path, extname(path));
+  if (brokerageId !== undefined && problems.length === 0 && stem !== brokerageId) {
+    problems.push({ file, brokerageId, path: 'id', message: `must match the file name ("${stem}")` });
+  }
+  if (problems.length > 0) return { problems };
+
+  const resolved = resolveSecrets(config, env, file);
+  if (!resolved.secrets) return { problems: resolved.problems };
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify(config))
+    .update(JSON.stringify(resolved.secrets))
+    .digest('hex');
+  return {
+    brokerage: { id: config.id, file, config, secrets: resolved.secrets, fingerprint },
+    problems: [],
+  };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0] : String(error);
+}

@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export type WebhookEventResult = 'received' | 'duplicate' | 'failed' | 'dead' | 'rejected';
+export type RunStatusLabel = 'succeeded' | 'failed' | 'interrupted';
+
+// Reads current depths from the ledger when Prometheus scrapes; set by DepthCollector.
+export type DepthReader = () => Promise<{ outbox: DepthRow[]; inbox: DepthRow[] }>;
+export interface DepthRow {
+  brokerageId: string;
+  state: string;
+  count: number;
+}
+
+// The daemon's instruments, on a registry of its own (no global state shared with tests).
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+  private depthReader: DepthReader | undefined;
+
+  private readonly records = new Counter({
+    name: 'cash_offer_sync_records_total',
+    help: 'Records handled by a sync flow, by outcome (created, updated, unchanged, failed ...)',
+    labelNames: ['brokerage', 'flow', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly apiCalls = new Counter({
+    name: 'cash_offer_sync_api_calls_total',
+    help: 'Calls to remote APIs, by target (cash-offer, hubspot ...) and HTTP status or error code',
+    labelNames: ['brokerage', 'target', 'status'],
+    registers: [this.registry],
+  });
+  private readonly webhookEvents = new Counter({
+    name: 'cash_offer_sync_webhook_events_total',
+    help: 'Webhook deliveries and their processing results',
+    labelNames: ['brokerage', 'result'],
+    registers: [this.registry],
+  });
+  private readonly runDuration = new Histogram({
+    name: 'run_duration_seconds',
+    help: 'Duration of job runs',
+    labelNames: ['brokerage', 'job', 'status'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900],
+    registers: [this.registry],
+  });
+  readonly outboxDepth = new Gauge({
+    name: 'outbox_depth',
+    help: 'Outbox commands by brokerage and state',
+    labelNames: ['brokerage', 'state'],
+    registers: [this.registry],
+    collect: () => this.collectDepths(),
+  });
+  readonly inboxDepth = new Gauge({
+    name: 'inbox_depth',
+    help: 'Inbox events by brokerage and status',
+    labelNames: ['brokerage', 'status'],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'cash_offer_sync_' });
+  }
+
+  recordsSynced(brokerageId: string, flow: string, outcome: string, count = 1): void {
+    this.records.inc({ brokerage: brokerageId, flow, outcome }, count);
+  }
+
+  apiCall(brokerageId: string, target: string, status: number | string): void {
+    this.apiCalls.inc({ brokerage: brokerageId, target, status: String(status) });
+  }
+
+  webhookEvent(brokerageId: string, result: WebhookEventResult): void {
+    this.webhookEvents.inc({ brokerage: brokerageId, result });
+  }
+
+  runFinished(brokerageId: string, job: string, status: RunStatusLabel, seconds: number): void {
+    this.runDuration.observe({ brokerage: brokerageId, job, status }, seconds);
+  }
+
+  setDepthReader(reader: DepthReader | undefined): void {
+    this.depthReader = reader;
+  }
+
+  contentType(): string {
+    return this.registry.contentType;
+  }
+
+  async render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  // Both gauges are refreshed in one ledger read, triggered by the outbox gauge's collect().
+  private async collectDepths(): Promise<void> {
+    if (!this.depthReader) return;
+    try {
+      const { outbox, inbox } = await this.depthReader();
+      this.outboxDepth.reset();
+      this.inboxDepth.reset();
+      for (const row of outbox)
+        this.outboxDepth.set({ brokerage: row.brokerageId, state: row.state }, row.count);
+      for (const row of inbox)
+        this.inboxDepth.set({ brokerage: row.brokerageId, status: row.state }, row.count);
+    } catch {
+      // A ledger that cannot be read leaves the last values; /health/ready reports the ledger itself.
+    }
+  }
+}
