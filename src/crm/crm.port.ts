@@ -1,0 +1,47 @@
+import type {
+  CrmAssociationPair,
+  CrmAssociationResult,
+  CrmChangePage,
+  CrmKind,
+  CrmNoteInput,
+  CrmPipeline,
+  CrmRecord,
+  CrmUpdateInput,
+  CrmUpsertInput,
+  CrmWriteResult,
+  ReadChangesOptions,
+} from './crm.types';
+import type { CrmSchemaReport, CrmSchemaSpec } from './crm-schema.types';
+
+// The one way flows talk to a CRM. An abstract class so it can be a Nest injection token.
+// Every batch operation answers per record: one bad record never fails the others.
+export abstract class CrmPort {
+  // Records changed since the cursor, oldest first, in (updatedAt, id) order. Records inside the
+  // adapter's overlap window are read again on purpose; callers skip unchanged ones by hash.
+  abstract readChanges(options: ReadChangesOptions): AsyncIterable<CrmChangePage>;
+
+  abstract getRecords(
+    kind: CrmKind,
+    ids: string[],
+    properties: string[],
+    withAssociations?: CrmKind[],
+  ): Promise<CrmRecord[]>;
+
+  // Create or update by a unique-value property, so a retried write never makes a second record.
+  abstract upsertRecords(
+    kind: CrmKind,
+    uniqueProperty: string,
+    inputs: CrmUpsertInput[],
+  ): Promise<CrmWriteResult[]>;
+
+  abstract updateRecords(kind: CrmKind, inputs: CrmUpdateInput[]): Promise<CrmWriteResult[]>;
+
+  abstract associate(pairs: CrmAssociationPair[]): Promise<CrmAssociationResult[]>;
+
+  abstract addNote(note: CrmNoteInput): Promise<{ id: string }>;
+
+  abstract listPipelines(kind: CrmKind): Promise<CrmPipeline[]>;
+
+  // Idempotent: creates what is missing, reports what it found.
+  abstract ensureSchema(spec: CrmSchemaSpec): Promise<CrmSchemaReport>;
+}

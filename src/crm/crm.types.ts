@@ -1,0 +1,95 @@
+import type { CrmError } from './crm.error';
+
+// The daemon's own words for CRM data. Flows see only these shapes, never a vendor's.
+export type CrmKind = 'deal' | 'contact';
+
+export type CrmProperties = Record<string, string | null>;
+
+// Composite cursor: many records can share one modification time, so the id breaks ties.
+export interface CrmCursor {
+  updatedAt: string;
+  id: string;
+}
+
+export interface CrmAssociations {
+  deal?: string[];
+  contact?: string[];
+}
+
+export interface CrmRecord {
+  id: string;
+  kind: CrmKind;
+  properties: CrmProperties;
+  pipelineId?: string;
+  stageId?: string;
+  updatedAt: string;
+  createdAt?: string;
+  associations?: CrmAssociations;
+}
+
+export interface CrmChangeFilter {
+  pipelineId?: string;
+  stageIds?: string[];
+  propertyEquals?: Record<string, string>;
+  propertyHasValue?: string[];
+}
+
+export interface ReadChangesOptions {
+  kind: CrmKind;
+  since: CrmCursor | null;
+  properties: string[];
+  filter?: CrmChangeFilter;
+  withAssociations?: CrmKind[];
+  pageSize?: number;
+}
+
+export interface CrmChangePage {
+  records: CrmRecord[];
+  // Position after the last record of this page; persist it once the page is processed.
+  cursor: CrmCursor;
+}
+
+export interface CrmUpsertInput {
+  key: string;
+  properties: CrmProperties;
+}
+
+export interface CrmUpdateInput {
+  id: string;
+  properties: CrmProperties;
+}
+
+export type CrmWriteResult =
+  | { key: string; ok: true; id: string; created: boolean }
+  | { key: string; ok: false; error: CrmError };
+
+export interface CrmRecordRef {
+  kind: CrmKind;
+  id: string;
+}
+
+export interface CrmAssociationPair {
+  from: CrmRecordRef;
+  to: CrmRecordRef;
+}
+
+export type CrmAssociationResult =
+  | { pair: CrmAssociationPair; ok: true }
+  | { pair: CrmAssociationPair; ok: false; error: CrmError };
+
+export interface CrmNoteInput {
+  body: string;
+  attachTo: CrmRecordRef[];
+  timestamp?: Date;
+}
+
+export interface CrmStage {
+  id: string;
+  label: string;
+}
+
+export interface CrmPipeline {
+  id: string;
+  label: string;
+  stages: CrmStage[];
+}
