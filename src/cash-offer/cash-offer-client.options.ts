@@ -1,0 +1,93 @@
+// What one brokerage's client is built from. Every field but the first three has a default.
+export interface CashOfferCallEvent {
+  brokerageId: string;
+  operation: string;
+  status: number | 'network_error';
+  durationMs: number;
+  // 1 for the first try, 2 for the first retry...
+  attempt: number;
+}
+
+export interface CashOfferClientOptions {
+  brokerageId: string;
+  // The service's base address; it already ends in /api/v2.
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs?: number;
+  rateLimit?: { requests: number; perMs: number };
+  retry?: {
+    // Total tries of one call, the first included.
+    maxAttempts?: number;
+    baseDelayMs?: number;
+    maxDelayMs?: number;
+    // A Retry-After longer than this is not waited out in process: the call fails RATE_LIMITED
+    // (or UNAVAILABLE) with `retryAfterMs`, for the caller to schedule.
+    maxRetryAfterMs?: number;
+  };
+  breaker?: { consecutiveFailures?: number; halfOpenAfterMs?: number };
+  // Called after every HTTP attempt, for metrics. Errors it throws are ignored.
+  onCall?: (event: CashOfferCallEvent) => void;
+}
+
+export interface ResolvedClientOptions {
+  brokerageId: string;
+  baseUrl: string;
+  timeoutMs: number;
+  rateLimit: { requests: number; perMs: number };
+  retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number; maxRetryAfterMs: number };
+  breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
+  onCall?: (event: CashOfferCallEvent) => void;
+}
+
+export const CLIENT_DEFAULTS = {
+  timeoutMs: 10_000,
+  rateLimit: { requests: 10, perMs: 1000 },
+  retry: { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterMs: 60_000 },
+  breaker: { consecutiveFailures: 5, halfOpenAfterMs: 30_000 },
+} as const;
+
+function positive(name: string, value: number, brokerageId: string): number {
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`Cash Offer client of brokerage ${brokerageId}: ${name} must be a positive number`);
+  return value;
+}
+
+// Fills defaults and checks values; the API key is kept out of the result on purpose.
+export function resolveClientOptions(options: CashOfferClientOptions): ResolvedClientOptions {
+  const id = options.brokerageId;
+  if (!id) throw new Error('Cash Offer client: brokerageId is required');
+  if (!options.apiKey) throw new Error(`Cash Offer client of brokerage ${id}: apiKey is required`);
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw new Error(`Cash Offer client of brokerage ${id}: baseUrl is not an absolute URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`Cash Offer client of brokerage ${id}: baseUrl must be http(s)`);
+  const retry = { ...CLIENT_DEFAULTS.retry, ...options.retry };
+  const breaker = { ...CLIENT_DEFAULTS.breaker, ...options.breaker };
+  const rateLimit = options.rateLimit ?? CLIENT_DEFAULTS.rateLimit;
+  return {
+    brokerageId: id,
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    timeoutMs: positive('timeoutMs', options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs, id),
+    rateLimit: {
+      requests: Math.floor(positive('rateLimit.requests', rateLimit.requests, id)),
+      perMs: positive('rateLimit.perMs', rateLimit.perMs, id),
+    },
+    retry: {
+      maxAttempts: Math.floor(positive('retry.maxAttempts', retry.maxAttempts, id)),
+      baseDelayMs: positive('retry.baseDelayMs', retry.baseDelayMs, id),
+      maxDelayMs: positive('retry.maxDelayMs', retry.maxDelayMs, id),
+      maxRetryAfterMs: retry.maxRetryAfterMs,
+    },
+    breaker: {
+      consecutiveFailures: Math.floor(
+        positive('breaker.consecutiveFailures', breaker.consecutiveFailures, id),
+      ),
+      halfOpenAfterMs: positive('breaker.halfOpenAfterMs', breaker.halfOpenAfterMs, id),
+    },
+    onCall: options.onCall,
+  };
+}

@@ -1,0 +1,264 @@
+import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { ManualClock } from '../common/clock';
+import { CashOfferClient } from './cash-offer.client';
+import { CashOfferError } from './cash-offer.error';
+import { CashOfferCallEvent, CashOfferClientOptions } from './cash-offer-client.options';
+
+interface Seen {
+  method: string;
+  url: string;
+  auth: string | undefined;
+  body: string;
+  at: number;
+}
+type Handler = (req: Seen, res: ServerResponse, n: number) => void;
+
+// A tiny stand-in for the service: each test scripts its answers.
+class FakeService {
+  readonly seen: Seen[] = [];
+  handler: Handler = (_req, res) => res.writeHead(204).end();
+  private readonly server: Server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        auth: req.headers.authorization,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
+      this.seen.push(seen);
+      this.handler(seen, res, this.seen.length);
+    });
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api/v2`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+const KEY = 'unit-secret-key-7f3a';
+const validCreate = {
+  request: { offer_request_asking: 250000 },
+  property: {
+    StreetNumber: '12',
+    StreetName: 'Elm Street',
+    PostalCity: 'Austin',
+    StateOrProvince: 'TX',
+    PostalCode: '78701',
+    MlsStatus: 'Active',
+  },
+};
+
+describe('CashOfferClient (against a scripted HTTP server)', () => {
+  const service = new FakeService();
+  let baseUrl: string;
+  let client: CashOfferClient;
+  let calls: CashOfferCallEvent[];
+
+  const build = (extra: Partial<CashOfferClientOptions> = {}) => {
+    client?.close();
+    calls = [];
+    client = new CashOfferClient(
+      {
+        brokerageId: 'b1',
+        baseUrl,
+        apiKey: KEY,
+        timeoutMs: 2000,
+        rateLimit: { requests: 1000, perMs: 1000 },
+        retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
+        onCall: (e) => calls.push(e),
+        ...extra,
+      },
+      new ManualClock(),
+      { log: () => undefined, warn: () => undefined, error: () => undefined },
+    );
+  };
+
+  beforeAll(async () => {
+    baseUrl = await service.start();
+  });
+  beforeEach(() => {
+    service.seen.length = 0;
+    build();
+  });
+  afterAll(async () => {
+    client.close();
+    await service.stop();
+  });
+
+  it('refuses an invalid record locally, naming the field, and sends nothing', async () => {
+    const body = { ...validCreate, property: { ...validCreate.property, StreetName: 'x'.repeat(57) } };
+    const error = (await client.createOfferRequest(body).catch((e: unknown) => e)) as CashOfferError;
+    expect(error).toBeInstanceOf(CashOfferError);
+    expect(error.code).toBe('INVALID_RECORD');
+    expect(error.message).toContain('property.StreetName is 57 characters; the service allows 50');
+    expect(error.violations).toEqual([
+      {
+        field: 'property.StreetName',
+        message: 'property.StreetName is 57 characters; the service allows 50',
+      },
+    ]);
+    expect(service.seen).toHaveLength(0);
+  });
+
+  it('sends the key as Authorization and the body as JSON; returns the record', async () => {
+    service.handler = (_r, res) => json(res, 201, { offer_request_id: 7, offer_request_status: 'in_review' });
+    const record = await client.createOfferRequest(validCreate);
+    expect(record).toEqual({ offer_request_id: 7, offer_request_status: 'in_review' });
+    expect(service.seen[0]).toMatchObject({ method: 'POST', url: '/api/v2/offer-requests', auth: KEY });
+    expect(JSON.parse(service.seen[0].body)).toEqual(validCreate);
+    expect(calls).toEqual([
+      expect.objectContaining({
+        brokerageId: 'b1',
+        operation: 'POST /offer-requests',
+        status: 201,
+        attempt: 1,
+      }),
+    ]);
+  });
+
+  it('accepts any 2xx and an empty body', async () => {
+    service.handler = (_r, res) => res.writeHead(202).end();
+    await expect(client.decideOffer(3, 'accepted')).resolves.toBeUndefined();
+    await expect(client.updateOfferRequest(9, { media: ['https://x.test/a.jpg'] })).resolves.toBeUndefined();
+    expect(service.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      'PATCH /api/v2/offers',
+      'PATCH /api/v2/offer-requests/9',
+    ]);
+  });
+
+  it('copes with a base URL ending in a slash and keeps unknown status values', async () => {
+    build({ baseUrl: `${baseUrl}/` });
+    service.handler = (_r, res) => json(res, 200, [{ offer_id: 1, offer_status: 'withdrawn_by_buyer' }]);
+    const offers = await client.listOffers({ offer_request_id: 4 });
+    expect(offers[0].offer_status).toBe('withdrawn_by_buyer');
+    expect(service.seen[0].url).toBe('/api/v2/offers?offer_request_id=4');
+  });
+
+  it('retries a 5xx on a GET and succeeds', async () => {
+    service.handler = (_r, res, n) =>
+      n < 3 ? json(res, 503, { error: 503, message: 'busy' }) : json(res, 200, []);
+    await expect(client.listActiveOfferRequests({ limit: 5 })).resolves.toEqual([]);
+    expect(calls.map((c) => [c.status, c.attempt])).toEqual([
+      [503, 1],
+      [503, 2],
+      [200, 3],
+    ]);
+  });
+
+  it('never retries a create that failed with a 5xx: OUTCOME_UNKNOWN', async () => {
+    service.handler = (_r, res) => json(res, 500, { error: 500, message: 'boom' });
+    await expect(client.createOfferRequest(validCreate)).rejects.toMatchObject({
+      code: 'OUTCOME_UNKNOWN',
+      status: 500,
+      retryable: false,
+      serviceError: { error: 500, message: 'boom' },
+    });
+    expect(service.seen).toHaveLength(1);
+  });
+
+  it('retries a 429 on a create after the Retry-After it was given', async () => {
+    service.handler = (_r, res, n) =>
+      n === 1
+        ? json(res, 429, { error: 429, message: 'slow down' }, { 'retry-after': '1' })
+        : json(res, 201, {});
+    await client.submitBuyerLead({
+      first_name: 'A',
+      last_name: 'B',
+      primary_email: 'a@b.co',
+      property_address: { offer_request_id: 1 },
+    });
+    expect(service.seen).toHaveLength(2);
+    expect(service.seen[1].at - service.seen[0].at).toBeGreaterThanOrEqual(990);
+  });
+
+  it('reports RATE_LIMITED once attempts run out', async () => {
+    service.handler = (_r, res) =>
+      json(res, 429, { error: 429, message: 'slow down' }, { 'retry-after': '0' });
+    await expect(client.listOffers()).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      status: 429,
+      retryable: true,
+    });
+    expect(service.seen).toHaveLength(3);
+  });
+
+  it('does not wait out a Retry-After longer than allowed', async () => {
+    service.handler = (_r, res) =>
+      json(res, 429, { error: 429, message: 'later' }, { 'retry-after': '3600' });
+    await expect(client.listOffers()).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      retryAfterMs: 3_600_000,
+    });
+    expect(service.seen).toHaveLength(1);
+  });
+
+  it.each([
+    [401, 'AUTH_FAILED'],
+    [403, 'AUTH_FAILED'],
+    [404, 'NOT_FOUND'],
+    [409, 'CONFLICT'],
+    [400, 'INVALID_RECORD'],
+  ])('maps %i to %s without retrying', async (status, code) => {
+    service.handler = (_r, res) => json(res, status, { error: status, message: 'no' });
+    await expect(client.registerWebhook('https://hooks.test/x')).rejects.toMatchObject({ code, status });
+    expect(service.seen).toHaveLength(1);
+  });
+
+  it('retries a refused connection, even for a create', async () => {
+    const closed = new FakeService();
+    const url = await closed.start();
+    await closed.stop();
+    build({ baseUrl: url });
+    await expect(client.createOfferRequest(validCreate)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      networkCode: 'ECONNREFUSED',
+    });
+    expect(calls.map((c) => c.status)).toEqual(['network_error', 'network_error', 'network_error']);
+  });
+
+  it('streams pages until a short page', async () => {
+    service.handler = (req, res) => {
+      const offset = Number(new URL(req.url, 'http://x').searchParams.get('offset'));
+      const total = 7;
+      const items = Array.from({ length: Math.max(0, Math.min(3, total - offset)) }, (_, i) => ({
+        request: { offer_request_asking: 1, offer_request_id: offset + i + 1 },
+        property: {},
+        media: [],
+      }));
+      json(res, 200, items);
+    };
+    const sizes: number[] = [];
+    for await (const page of client.streamActiveOfferRequests({ pageSize: 3 })) sizes.push(page.length);
+    expect(sizes).toEqual([3, 3, 1]);
+    expect(service.seen.map((s) => s.url)).toEqual([
+      '/api/v2/active-offer-requests?limit=3&offset=0',
+      '/api/v2/active-offer-requests?limit=3&offset=3',
+      '/api/v2/active-offer-requests?limit=3&offset=6',
+    ]);
+  });
+
+  it('opens the breaker after consecutive failures and fails fast', async () => {
+    build({ retry: { maxAttempts: 1 }, breaker: { consecutiveFailures: 2, halfOpenAfterMs: 60_000 } });
+    service.handler = (_r, res) => json(res, 500, { error: 500, message: 'down' });
+    await expect(client.listOffers()).rejects.toMatchObject({ code: 'UNAVAILABLE', status: 500 });
+    await expect(client.listOffers()).rejects.toMatchObject({ code: 'UNAVAILABLE', status: 500 });
+    const fast = (await client.listOffers().catch((e: unknown) => e)) as CashOfferError;
+    expect(fast.code).toBe('UNAVAILABLE');
+    expect(fast.status).toBeUndefined();
+    expect(fast.message).toContain('circuit');
+    expect(service.seen).toHaveLength(2);
+  });
+});

@@ -1,0 +1,319 @@
+import type { LoggerService } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import { Clock } from '../common/clock';
+import { CashOfferError } from './cash-offer.error';
+import { OPERATIONS, OperationSpec } from './cash-offer.operations';
+import {
+  CashOfferClientOptions,
+  ResolvedClientOptions,
+  resolveClientOptions,
+} from './cash-offer-client.options';
+import { CashOfferTransport, TransportFailure, TransportRequest } from './cash-offer.transport';
+import { classifyHttpFailure, classifyNetworkFailure } from './failure.classifier';
+import { ResiliencePolicy } from './resilience.policy';
+import { parseRetryAfter } from './retry-after.parser';
+import {
+  ActiveOfferRequest,
+  ActiveOfferRequestsQuery,
+  BuyerLead,
+  BuyerLeadBody,
+  CounterOffer,
+  CounterOfferBody,
+  CreateOfferRequestBody,
+  FieldViolation,
+  Offer,
+  OfferRequestRecord,
+  PrelimBody,
+  PrelimResult,
+  PushToMarketplaceBody,
+  PushToMarketplaceResult,
+  UpdateOfferRequestBody,
+  WebhookConfig,
+  validateAddMedia,
+  validateBuyerLead,
+  validateCounterOffer,
+  validateCreateOfferRequest,
+  validateOfferDecision,
+  validatePrelim,
+  validatePushToMarketplace,
+  validateUpdateOfferRequest,
+  validateWebhookConfig,
+} from './schema';
+
+export type ClientLogger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
+
+export interface OffersQuery {
+  offer_request_id?: number;
+  status?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface StreamActiveOptions {
+  pageSize?: number;
+  sort?: string;
+}
+
+const MAX_ACTIVE_PAGE = 100;
+
+// The Cash Offer service as one brokerage sees it. Every method validates its body with the
+// shared field schema, then sends it under the brokerage's rate limit, retry and breaker.
+export class CashOfferClient {
+  readonly brokerageId: string;
+  private readonly options: ResolvedClientOptions;
+  private readonly transport: CashOfferTransport;
+  private readonly policy: ResiliencePolicy;
+  readonly #apiKey: string;
+  private closed = false;
+
+  constructor(
+    options: CashOfferClientOptions,
+    private readonly clock: Clock,
+    // The factory passes Nest's Logger; only a type is imported here, so this file loads
+    // without Nest (jest cannot load Nest 12's ESM build on Node 20).
+    private readonly logger: ClientLogger,
+  ) {
+    this.options = resolveClientOptions(options);
+    this.brokerageId = this.options.brokerageId;
+    this.#apiKey = options.apiKey;
+    this.transport = new CashOfferTransport(this.options.baseUrl, options.apiKey, this.options.timeoutMs);
+    this.policy = new ResiliencePolicy(this.options, this.logger);
+  }
+
+  createOfferRequest(body: CreateOfferRequestBody): Promise<OfferRequestRecord | undefined> {
+    return this.send(OPERATIONS.createOfferRequest, validateCreateOfferRequest(body), {
+      method: 'POST',
+      path: '/offer-requests',
+      body,
+    });
+  }
+
+  prelim(body: PrelimBody): Promise<PrelimResult | undefined> {
+    return this.send(OPERATIONS.prelim, validatePrelim(body), {
+      method: 'POST',
+      path: '/offer-requests/prelim',
+      body,
+    });
+  }
+
+  async updateOfferRequest(id: number, body: UpdateOfferRequestBody): Promise<void> {
+    await this.send(
+      OPERATIONS.updateOfferRequest,
+      [...idViolations(id), ...validateUpdateOfferRequest(body)],
+      {
+        method: 'PATCH',
+        path: `/offer-requests/${id}`,
+        body,
+      },
+    );
+  }
+
+  // The body form of the update: PATCH /offer-requests/ with { offer_request_id, media }.
+  async addMedia(id: number, media: string[]): Promise<void> {
+    const body = { offer_request_id: id, media };
+    await this.send(OPERATIONS.addMedia, validateAddMedia(body), {
+      method: 'PATCH',
+      path: '/offer-requests/',
+      body,
+    });
+  }
+
+  async listActiveOfferRequests(query: ActiveOfferRequestsQuery = {}): Promise<ActiveOfferRequest[]> {
+    const violations = pageViolations(query.limit, query.offset, MAX_ACTIVE_PAGE);
+    const page = await this.send<ActiveOfferRequest[]>(OPERATIONS.listActiveOfferRequests, violations, {
+      method: 'GET',
+      path: '/active-offer-requests',
+      query: { limit: query.limit, offset: query.offset, sort: query.sort },
+    });
+    return asList(page, OPERATIONS.listActiveOfferRequests);
+  }
+
+  // Every page of the active list, one at a time: only the page being read is held in memory.
+  // A page shorter than pageSize is the last one.
+  async *streamActiveOfferRequests(options: StreamActiveOptions = {}): AsyncIterable<ActiveOfferRequest[]> {
+    const pageSize = options.pageSize ?? MAX_ACTIVE_PAGE;
+    let offset = 0;
+    for (;;) {
+      const page = await this.listActiveOfferRequests({ limit: pageSize, offset, sort: options.sort });
+      if (page.length > 0) yield page;
+      if (page.length < pageSize) return;
+      offset += page.length;
+    }
+  }
+
+  async listOffers(query: OffersQuery = {}): Promise<Offer[]> {
+    const violations = pageViolations(query.limit, query.offset, 500);
+    const offers = await this.send<Offer[]>(OPERATIONS.listOffers, violations, {
+      method: 'GET',
+      path: '/offers',
+      query: { ...query },
+    });
+    return asList(offers, OPERATIONS.listOffers);
+  }
+
+  decideOffer(offerId: number, decision: 'accepted' | 'rejected'): Promise<Offer | undefined> {
+    const body = { offer_id: offerId, offer_status: decision };
+    return this.send(OPERATIONS.decideOffer, validateOfferDecision(body), {
+      method: 'PATCH',
+      path: '/offers',
+      body,
+    });
+  }
+
+  counterOffer(body: CounterOfferBody): Promise<CounterOffer | undefined> {
+    return this.send(OPERATIONS.counterOffer, validateCounterOffer(body), {
+      method: 'POST',
+      path: '/counter-offers',
+      body,
+    });
+  }
+
+  registerWebhook(url: string): Promise<WebhookConfig | undefined> {
+    const body = { url };
+    // The URL carries the brokerage's webhook secret: it is validated but never logged.
+    return this.send(OPERATIONS.registerWebhook, validateWebhookConfig(body), {
+      method: 'POST',
+      path: '/wh',
+      body,
+    });
+  }
+
+  updateWebhook(url: string): Promise<WebhookConfig | undefined> {
+    const body = { url };
+    return this.send(OPERATIONS.updateWebhook, validateWebhookConfig(body), {
+      method: 'PATCH',
+      path: '/wh',
+      body,
+    });
+  }
+
+  submitBuyerLead(body: BuyerLeadBody): Promise<BuyerLead | undefined> {
+    return this.send(OPERATIONS.submitBuyerLead, validateBuyerLead(body), {
+      method: 'POST',
+      path: '/buyer/lead',
+      body,
+    });
+  }
+
+  pushToMarketplace(body: PushToMarketplaceBody): Promise<PushToMarketplaceResult | undefined> {
+    return this.send(OPERATIONS.pushToMarketplace, validatePushToMarketplace(body), {
+      method: 'POST',
+      path: '/push-to-marketplace',
+      body,
+    });
+  }
+
+  // Frees the keep-alive connections; later calls fail with UNAVAILABLE.
+  close(): void {
+    this.closed = true;
+    this.transport.close();
+  }
+
+  private async send<T>(
+    op: OperationSpec,
+    violations: FieldViolation[],
+    request: TransportRequest,
+  ): Promise<T | undefined> {
+    if (violations.length > 0) throw CashOfferError.invalidRecord(op.name, violations);
+    return this.policy.execute(op.name, (attempt) => this.attempt<T>(op, request, attempt));
+  }
+
+  private async attempt<T>(
+    op: OperationSpec,
+    request: TransportRequest,
+    attempt: number,
+  ): Promise<T | undefined> {
+    if (this.closed)
+      throw new CashOfferError({
+        code: 'UNAVAILABLE',
+        operation: op.name,
+        message: `${op.name}: the client of brokerage ${this.brokerageId} is closed`,
+      });
+    const started = performance.now();
+    let response;
+    try {
+      response = await this.transport.send(request);
+    } catch (error) {
+      const code = error instanceof TransportFailure ? error.networkCode : 'NETWORK_ERROR';
+      this.report(op, 'network_error', started, attempt);
+      throw classifyNetworkFailure(op, code);
+    }
+    this.report(op, response.status, started, attempt);
+    if (response.status >= 200 && response.status < 300) return this.parseBody<T>(op, response.body);
+    const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.clock.nowMs());
+    throw classifyHttpFailure(
+      op,
+      { status: response.status, body: response.body, retryAfterMs },
+      this.#apiKey,
+    );
+  }
+
+  // Any 2xx is success; an empty body is `undefined`.
+  private parseBody<T>(op: OperationSpec, body: string): T | undefined {
+    if (body.trim() === '') return undefined;
+    try {
+      return JSON.parse(body) as T;
+    } catch {
+      throw new CashOfferError({
+        code: op.kind === 'create' ? 'OUTCOME_UNKNOWN' : 'UNAVAILABLE',
+        operation: op.name,
+        message: `${op.name}: the service answered success with a body that is not JSON`,
+      });
+    }
+  }
+
+  private report(
+    op: OperationSpec,
+    status: number | 'network_error',
+    started: number,
+    attempt: number,
+  ): void {
+    const onCall = this.options.onCall;
+    if (!onCall) return;
+    try {
+      onCall({
+        brokerageId: this.brokerageId,
+        operation: op.name,
+        status,
+        durationMs: performance.now() - started,
+        attempt,
+      });
+    } catch {
+      // metrics must never break a call
+    }
+  }
+}
+
+function idViolations(id: unknown): FieldViolation[] {
+  return typeof id === 'number' && Number.isInteger(id) && id >= 1
+    ? []
+    : [{ field: 'offer_request_id', message: `offer_request_id must be a whole number of at least 1` }];
+}
+
+function pageViolations(
+  limit: number | undefined,
+  offset: number | undefined,
+  max: number,
+): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > max))
+    violations.push({ field: 'limit', message: `limit is ${limit}; the service allows 1 to ${max}` });
+  if (offset !== undefined && (!Number.isInteger(offset) || offset < 0))
+    violations.push({
+      field: 'offset',
+      message: `offset is ${offset}; it must be a whole number of at least 0`,
+    });
+  return violations;
+}
+
+// A list endpoint answering with an empty body means "nothing"; anything but an array is an error.
+function asList<T>(value: T[] | undefined, op: OperationSpec): T[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value))
+    throw new CashOfferError({
+      code: 'UNAVAILABLE',
+      operation: op.name,
+      message: `${op.name}: the service answered with something other than a list`,
+    });
+  return value;
+}

@@ -1,0 +1,85 @@
+import { FieldViolation, formatViolations } from './schema';
+
+export type CashOfferErrorCode =
+  | 'INVALID_RECORD'
+  | 'AUTH_FAILED'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE'
+  | 'OUTCOME_UNKNOWN';
+
+// Codes a caller may simply try again later; OUTCOME_UNKNOWN needs reconciliation first.
+const RETRYABLE_CODES: readonly CashOfferErrorCode[] = ['RATE_LIMITED', 'UNAVAILABLE'];
+
+export interface ServiceErrorDetail {
+  error: number | string;
+  message: string;
+}
+
+export interface CashOfferErrorInit {
+  code: CashOfferErrorCode;
+  operation: string;
+  message: string;
+  status?: number;
+  serviceError?: ServiceErrorDetail;
+  violations?: FieldViolation[];
+  // How long the service asked us to wait (Retry-After), when it said so.
+  retryAfterMs?: number;
+  // The transport failure (ECONNREFUSED, timeout...), for logs and retry decisions.
+  networkCode?: string;
+}
+
+// The one exception the client throws. It never carries request config or headers, so printing
+// it (message, stack, inspect, JSON) cannot reveal the API key.
+export class CashOfferError extends Error {
+  readonly code: CashOfferErrorCode;
+  readonly operation: string;
+  readonly status?: number;
+  readonly serviceError?: ServiceErrorDetail;
+  readonly violations?: FieldViolation[];
+  readonly retryAfterMs?: number;
+  readonly networkCode?: string;
+  readonly retryable: boolean;
+
+  constructor(init: CashOfferErrorInit) {
+    super(init.message);
+    this.name = 'CashOfferError';
+    this.code = init.code;
+    this.operation = init.operation;
+    if (init.status !== undefined) this.status = init.status;
+    if (init.serviceError !== undefined) this.serviceError = init.serviceError;
+    if (init.violations !== undefined) this.violations = init.violations;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.networkCode !== undefined) this.networkCode = init.networkCode;
+    this.retryable = RETRYABLE_CODES.includes(init.code);
+  }
+
+  static invalidRecord(operation: string, violations: FieldViolation[]): CashOfferError {
+    return new CashOfferError({
+      code: 'INVALID_RECORD',
+      operation,
+      violations,
+      message: `${operation} not sent: ${formatViolations(violations)}`,
+    });
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      code: this.code,
+      operation: this.operation,
+      message: this.message,
+      status: this.status,
+      serviceError: this.serviceError,
+      violations: this.violations,
+      retryAfterMs: this.retryAfterMs,
+      networkCode: this.networkCode,
+      retryable: this.retryable,
+    };
+  }
+}
+
+export function isCashOfferError(error: unknown): error is CashOfferError {
+  return error instanceof CashOfferError;
+}

@@ -1,0 +1,102 @@
+import { CashOfferError } from './cash-offer.error';
+import { OPERATIONS } from './cash-offer.operations';
+import {
+  classifyHttpFailure,
+  classifyNetworkFailure,
+  countsAgainstBreaker,
+  isRetryableAttempt,
+  violationsFromMessage,
+} from './failure.classifier';
+
+const create = OPERATIONS.createOfferRequest;
+const list = OPERATIONS.listActiveOfferRequests;
+const body = (status: number, message: string) => JSON.stringify({ error: status, message });
+
+describe('classifyHttpFailure', () => {
+  it.each([
+    [400, 'INVALID_RECORD'],
+    [401, 'AUTH_FAILED'],
+    [403, 'AUTH_FAILED'],
+    [404, 'NOT_FOUND'],
+    [409, 'CONFLICT'],
+    [413, 'INVALID_RECORD'],
+    [429, 'RATE_LIMITED'],
+    [500, 'UNAVAILABLE'],
+    [503, 'UNAVAILABLE'],
+  ])('maps %i on a GET to %s', (status, code) => {
+    const error = classifyHttpFailure(list, { status, body: body(status, 'why') }, 'k');
+    expect(error.code).toBe(code);
+    expect(error.status).toBe(status);
+    expect(error.serviceError).toEqual({ error: status, message: 'why' });
+    expect(error.operation).toBe('GET /active-offer-requests');
+  });
+
+  it('makes a 5xx on a create an unknown outcome, not retryable', () => {
+    const error = classifyHttpFailure(create, { status: 502, body: '' }, 'k');
+    expect(error.code).toBe('OUTCOME_UNKNOWN');
+    expect(error.retryable).toBe(false);
+    expect(isRetryableAttempt(error, 60_000)).toBe(false);
+    expect(countsAgainstBreaker(error)).toBe(true);
+  });
+
+  it('keeps a 429 on a create retryable: the service did not process it', () => {
+    const error = classifyHttpFailure(create, { status: 429, body: '', retryAfterMs: 2000 }, 'k');
+    expect(error.code).toBe('RATE_LIMITED');
+    expect(error.retryAfterMs).toBe(2000);
+    expect(isRetryableAttempt(error, 60_000)).toBe(true);
+    expect(isRetryableAttempt(error, 1000)).toBe(false);
+    expect(countsAgainstBreaker(error)).toBe(false);
+  });
+
+  it('names each field the service refused', () => {
+    const message = 'property.StreetName is 57 characters; the service allows 50; limit is 0';
+    const error = classifyHttpFailure(create, { status: 400, body: body(400, message) }, 'k');
+    expect(error.violations?.map((v) => v.field)).toEqual(['property.StreetName', 'body', 'limit']);
+  });
+
+  it('keeps a non-JSON body as text and redacts the key if echoed', () => {
+    const error = classifyHttpFailure(list, { status: 401, body: 'bad key sk-123' }, 'sk-123');
+    expect(error.serviceError?.message).toBe('bad key [redacted]');
+    expect(error.message).not.toContain('sk-123');
+  });
+});
+
+describe('classifyNetworkFailure', () => {
+  it('retries a refused connection, even for a create', () => {
+    const error = classifyNetworkFailure(create, 'ECONNREFUSED');
+    expect(error.code).toBe('UNAVAILABLE');
+    expect(isRetryableAttempt(error, 0)).toBe(true);
+  });
+
+  it.each(['ETIMEDOUT', 'ECONNRESET', 'ECONNABORTED', 'EPIPE'])(
+    'makes %s on a create OUTCOME_UNKNOWN',
+    (code) => {
+      expect(classifyNetworkFailure(create, code).code).toBe('OUTCOME_UNKNOWN');
+      expect(classifyNetworkFailure(list, code).code).toBe('UNAVAILABLE');
+    },
+  );
+
+  it('does not retry errors that are not the client own', () => {
+    expect(isRetryableAttempt(new Error('x'), 0)).toBe(false);
+    expect(countsAgainstBreaker(new Error('x'))).toBe(false);
+  });
+});
+
+describe('violationsFromMessage', () => {
+  it('splits on "; " and falls back to body for prose', () => {
+    expect(violationsFromMessage('Malformed JSON: unexpected token')).toEqual([
+      { field: 'body', message: 'Malformed JSON: unexpected token' },
+    ]);
+  });
+});
+
+describe('CashOfferError', () => {
+  it('serialises its code and message', () => {
+    const error = CashOfferError.invalidRecord('POST /wh', [{ field: 'url', message: 'url is required' }]);
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({
+      code: 'INVALID_RECORD',
+      message: 'POST /wh not sent: url is required',
+      retryable: false,
+    });
+  });
+});

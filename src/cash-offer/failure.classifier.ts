@@ -1,0 +1,146 @@
+import { CashOfferError, ServiceErrorDetail } from './cash-offer.error';
+import { OperationSpec } from './cash-offer.operations';
+import { FieldViolation, isPlainObject } from './schema';
+
+// Transport failures after which the request provably never reached the service: the connection
+// was refused or the host name never resolved. Everything else may have been processed.
+const NEVER_LEFT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME'];
+const TIMEOUT_CODES = ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT'];
+const MAX_MESSAGE_CHARS = 500;
+
+export function requestNeverLeft(networkCode: string): boolean {
+  return NEVER_LEFT_CODES.includes(networkCode);
+}
+
+function describeNetwork(code: string): string {
+  if (TIMEOUT_CODES.includes(code)) return 'the service did not answer in time';
+  if (code === 'ECONNREFUSED') return 'the service refused the connection';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
+    return 'the service host name could not be resolved';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'the connection was dropped';
+  return `the request failed (${code})`;
+}
+
+// A network failure becomes UNAVAILABLE, except on a create that may have been processed: then
+// nobody knows whether the record exists, and only reconciliation can tell.
+export function classifyNetworkFailure(op: OperationSpec, networkCode: string): CashOfferError {
+  const what = describeNetwork(networkCode);
+  if (op.kind === 'create' && !requestNeverLeft(networkCode)) {
+    return new CashOfferError({
+      code: 'OUTCOME_UNKNOWN',
+      operation: op.name,
+      networkCode,
+      message: `${op.name}: ${what}; the record may or may not have been created, so it was not retried`,
+    });
+  }
+  return new CashOfferError({
+    code: 'UNAVAILABLE',
+    operation: op.name,
+    networkCode,
+    message: `${op.name}: ${what}`,
+  });
+}
+
+// Reads the service's `{ error, message }`; any other body is kept as a short text message.
+export function parseServiceError(status: number, body: string, secret: string): ServiceErrorDetail {
+  let detail: ServiceErrorDetail = { error: status, message: body.trim() };
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (isPlainObject(parsed) && typeof parsed.message === 'string') {
+      const error =
+        typeof parsed.error === 'number' || typeof parsed.error === 'string' ? parsed.error : status;
+      detail = { error, message: parsed.message };
+    }
+  } catch {
+    // not JSON: keep the text
+  }
+  let message = detail.message.slice(0, MAX_MESSAGE_CHARS);
+  // A service that echoes the key back must not make us print it.
+  if (secret) message = message.split(secret).join('[redacted]');
+  return { error: detail.error, message };
+}
+
+// The service names every offending field in a 400, separated by "; " (spec-decisions.md).
+export function violationsFromMessage(message: string): FieldViolation[] {
+  return message
+    .split(/;\s+/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const named = /^([A-Za-z_][\w.[\]]*) (is|are|must|cannot|has|was|should)\b/.exec(part);
+      return { field: named ? named[1] : 'body', message: part };
+    });
+}
+
+export interface HttpFailure {
+  status: number;
+  body: string;
+  retryAfterMs?: number;
+}
+
+export function classifyHttpFailure(op: OperationSpec, failure: HttpFailure, secret: string): CashOfferError {
+  const { status } = failure;
+  const serviceError = parseServiceError(status, failure.body, secret);
+  const said = serviceError.message ? `: ${serviceError.message}` : '';
+  const base = { operation: op.name, status, serviceError };
+  if (status === 429)
+    return new CashOfferError({
+      ...base,
+      code: 'RATE_LIMITED',
+      retryAfterMs: failure.retryAfterMs,
+      message: `${op.name}: the service is rate limiting this brokerage (429)${said}`,
+    });
+  if (status >= 500 || status === 408) {
+    if (op.kind === 'create')
+      return new CashOfferError({
+        ...base,
+        code: 'OUTCOME_UNKNOWN',
+        message: `${op.name}: the service failed with ${status}${said}; the record may or may not have been created, so it was not retried`,
+      });
+    return new CashOfferError({
+      ...base,
+      code: 'UNAVAILABLE',
+      retryAfterMs: failure.retryAfterMs,
+      message: `${op.name}: the service failed with ${status}${said}`,
+    });
+  }
+  if (status === 401 || status === 403)
+    return new CashOfferError({
+      ...base,
+      code: 'AUTH_FAILED',
+      message: `${op.name}: the service refused this brokerage's API key or role (${status})${said}`,
+    });
+  if (status === 404)
+    return new CashOfferError({ ...base, code: 'NOT_FOUND', message: `${op.name}: not found (404)${said}` });
+  if (status === 409)
+    return new CashOfferError({ ...base, code: 'CONFLICT', message: `${op.name}: conflict (409)${said}` });
+  if (status >= 400)
+    return new CashOfferError({
+      ...base,
+      code: 'INVALID_RECORD',
+      violations: violationsFromMessage(serviceError.message),
+      message: `${op.name}: the service refused the record (${status})${said}`,
+    });
+  // 1xx/3xx: redirects are not followed (they could carry the key elsewhere).
+  return new CashOfferError({
+    ...base,
+    code: 'UNAVAILABLE',
+    message: `${op.name}: unexpected answer ${status} from the service`,
+  });
+}
+
+// Whether the retry policy may repeat the attempt that failed with this error.
+export function isRetryableAttempt(error: unknown, maxRetryAfterMs: number): boolean {
+  if (!(error instanceof CashOfferError)) return false;
+  if (error.code === 'RATE_LIMITED' || error.code === 'UNAVAILABLE')
+    return (error.retryAfterMs ?? 0) <= maxRetryAfterMs;
+  return false;
+}
+
+// Failures that say the service is unwell; they open the breaker. 4xx answers and 429 do not:
+// the service is up and telling us something.
+export function countsAgainstBreaker(error: unknown): boolean {
+  return (
+    error instanceof CashOfferError && (error.code === 'UNAVAILABLE' || error.code === 'OUTCOME_UNKNOWN')
+  );
+}
