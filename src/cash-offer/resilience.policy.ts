@@ -80,11 +80,15 @@ export class ResiliencePolicy {
       const status = error instanceof CashOfferError ? (error.status ?? error.networkCode ?? '') : '';
       this.logger.warn(`${who}: ${what} ${status}); retry ${event.attempt} in ${Math.round(event.delay)} ms`);
     });
-    this.breaker.onBreak(() =>
-      this.logger.error(`${who}: circuit opened after ${b.consecutiveFailures} consecutive failures`),
-    );
-    this.breaker.onHalfOpen(() => this.logger.log(`${who}: circuit half-open, trying one call`));
-    this.breaker.onReset(() => this.logger.log(`${who}: circuit closed, the service answers again`));
+    this.breaker.onBreak(() => {
+      this.logger.error(`${who}: circuit opened after ${b.consecutiveFailures} consecutive failures`);
+    });
+    this.breaker.onHalfOpen(() => {
+      this.logger.log(`${who}: circuit half-open, trying one call`);
+    });
+    this.breaker.onReset(() => {
+      this.logger.log(`${who}: circuit closed, the service answers again`);
+    });
   }
 
   // Runs `attempt` (1-based attempt number) under the brokerage's policies.
