@@ -1,3 +1,5 @@
+// class-transformer's @Type reads decorator metadata.
+import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import {
   IsBoolean,

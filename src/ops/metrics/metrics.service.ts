@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export type WebhookEventResult = 'received' | 'duplicate' | 'failed' | 'dead' | 'rejected';
@@ -13,7 +12,7 @@ export interface DepthRow {
 }
 
 // The daemon's instruments, on a registry of its own (no global state shared with tests).
-@Injectable()
+// No constructor dependencies, so Nest builds it without @Injectable (and unit tests need no Nest).
 export class MetricsService {
   readonly registry = new Registry();
   private depthReader: DepthReader | undefined;

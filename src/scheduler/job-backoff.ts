@@ -1,0 +1,48 @@
+export interface BackoffState {
+  consecutiveFailures: number;
+  ticksToSkip: number;
+}
+
+export const MAX_SKIPPED_TICKS = 32;
+
+// After n consecutive failures a job skips 2^(n-1) cron ticks (capped), so a broken brokerage or
+// remote does not get hammered while the other jobs keep their own pace. A success resets it.
+// No constructor dependencies, so Nest builds it without @Injectable (and unit tests need no Nest).
+export class JobBackoff {
+  private readonly states = new Map<string, BackoffState>();
+
+  // True when this tick should be skipped (and counts it as skipped).
+  shouldSkip(key: string): boolean {
+    const state = this.states.get(key);
+    if (!state || state.ticksToSkip === 0) return false;
+    state.ticksToSkip -= 1;
+    return true;
+  }
+
+  recordFailure(key: string): BackoffState {
+    const previous = this.states.get(key)?.consecutiveFailures ?? 0;
+    const consecutiveFailures = previous + 1;
+    const state = {
+      consecutiveFailures,
+      ticksToSkip: Math.min(2 ** (consecutiveFailures - 1), MAX_SKIPPED_TICKS),
+    };
+    this.states.set(key, state);
+    return { ...state };
+  }
+
+  recordSuccess(key: string): void {
+    this.states.delete(key);
+  }
+
+  state(key: string): BackoffState {
+    return { ...(this.states.get(key) ?? { consecutiveFailures: 0, ticksToSkip: 0 }) };
+  }
+
+  forget(prefix: string): void {
+    for (const key of [...this.states.keys()]) if (key.startsWith(prefix)) this.states.delete(key);
+  }
+}
+
+export function jobKey(brokerageId: string, job: string): string {
+  return `${brokerageId}:${job}`;
+}

@@ -1,0 +1,159 @@
+// Nest 12 ships as ES modules, which jest on Node 20 cannot load; the runner only needs its decorators
+// and Logger, so they are replaced by inert stand-ins here.
+jest.mock('@nestjs/common', () => ({
+  Injectable: () => () => undefined,
+  Inject: () => () => undefined,
+  Logger: class {
+    log(): void {}
+    warn(): void {}
+    error(): void {}
+  },
+}));
+
+import { ManualClock } from '../common/clock';
+import type { ConfigService } from '../config/config.service';
+import type { LoadedBrokerage } from '../config/config.loader';
+import { MetricsService } from '../ops/metrics/metrics.service';
+import { JobRegistry } from './job.registry';
+import { JobRunner } from './job-runner.service';
+import type { JobContext, JobCounts } from './job.types';
+import type { FinishedRunStatus, RunStore } from './run-store.port';
+
+class MemoryRunStore implements RunStore {
+  nextId = 1;
+  readonly finished = new Map<number, { status: FinishedRunStatus; counts: JobCounts; error?: string }>();
+  readonly started: { id: number; brokerageId: string; job: string }[] = [];
+  async start(brokerageId: string, job: string) {
+    const id = this.nextId++;
+    this.started.push({ id, brokerageId, job });
+    return { id, startedAt: new Date() };
+  }
+  async finish(runId: number, outcome: { counts: JobCounts; status: FinishedRunStatus; error?: string }) {
+    this.finished.set(runId, outcome);
+  }
+}
+
+function brokerage(id: string): LoadedBrokerage {
+  return { id, file: `${id}.yaml`, fingerprint: id, config: { id } as never, secrets: {} as never };
+}
+
+function setup() {
+  const registry = new JobRegistry();
+  const store = new MemoryRunStore();
+  const config = {
+    get: (id: string) => (['acme', 'beta'].includes(id) ? brokerage(id) : undefined),
+    configDir: 'cfg',
+  };
+  const runner = new JobRunner(
+    registry,
+    config as unknown as ConfigService,
+    store,
+    new MetricsService(),
+    new ManualClock(),
+  );
+  return { registry, store, runner };
+}
+
+function deferred() {
+  let release!: () => void;
+  const promise = new Promise<void>((resolve) => (release = resolve));
+  return { promise, release };
+}
+
+const counts = { read: 3, created: 1, updated: 1, unchanged: 1, failed: 0 };
+
+describe('JobRunner', () => {
+  it('records a successful run with its counts', async () => {
+    const { registry, store, runner } = setup();
+    registry.register('marketplace', async () => ({ counts }));
+    const outcome = await runner.run('acme', 'marketplace');
+    expect(outcome).toMatchObject({ status: 'succeeded', runId: 1, counts });
+    expect(store.finished.get(1)).toEqual({ status: 'succeeded', counts, error: undefined });
+  });
+
+  it('skips a second run of the same brokerage and job while the first is running', async () => {
+    const { registry, store, runner } = setup();
+    const gate = deferred();
+    let calls = 0;
+    registry.register('crm-changes', async () => {
+      calls += 1;
+      await gate.promise;
+      return { counts };
+    });
+    const first = runner.run('acme', 'crm-changes');
+    const second = await runner.run('acme', 'crm-changes');
+    const other = runner.run('beta', 'crm-changes');
+    expect(second.status).toBe('skipped');
+    expect(second.reason).toMatch(/still in progress/);
+    gate.release();
+    expect((await first).status).toBe('succeeded');
+    expect((await other).status).toBe('succeeded');
+    expect(calls).toBe(2);
+    expect(store.started.map((s) => s.brokerageId)).toEqual(['acme', 'beta']);
+  });
+
+  it('records a thrown error as a failed run with its message', async () => {
+    const { registry, store, runner } = setup();
+    registry.register('outbox-drain', async () => {
+      throw new Error('service unavailable');
+    });
+    const outcome = await runner.run('acme', 'outbox-drain');
+    expect(outcome).toMatchObject({ status: 'failed', error: 'service unavailable' });
+    expect(store.finished.get(1)?.status).toBe('failed');
+  });
+
+  it('does not record a dry run and tells the handler', async () => {
+    const { registry, store, runner } = setup();
+    let seen: JobContext | undefined;
+    registry.register('marketplace', async (ctx) => {
+      seen = ctx;
+      ctx.progress(1, 2);
+      return { counts };
+    });
+    const progress: [number, number | undefined][] = [];
+    const outcome = await runner.run('acme', 'marketplace', {
+      dryRun: true,
+      onProgress: (d, t) => progress.push([d, t]),
+    });
+    expect(outcome).toMatchObject({ status: 'succeeded', runId: null });
+    expect(seen?.dryRun).toBe(true);
+    expect(progress).toEqual([[1, 2]]);
+    expect(store.started).toHaveLength(0);
+  });
+
+  it('skips jobs without a handler and refuses unknown brokerages', async () => {
+    const { runner } = setup();
+    expect((await runner.run('acme', 'inbox-drain')).reason).toMatch(/no handler/);
+    await expect(runner.run('nope', 'inbox-drain')).rejects.toThrow(/unknown brokerage "nope"/);
+  });
+
+  it('aborts running jobs on shutdown, marks them interrupted and refuses new runs', async () => {
+    const { registry, store, runner } = setup();
+    registry.register('marketplace', async (ctx) => {
+      // Checkpoints at the next page boundary once aborted.
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      return { counts: { ...counts, read: 1 } };
+    });
+    const running = runner.run('acme', 'marketplace');
+    await new Promise((resolve) => setImmediate(resolve));
+    await runner.shutdown(5_000);
+    expect((await running).status).toBe('interrupted');
+    expect(store.finished.get(1)?.status).toBe('interrupted');
+    expect((await runner.run('acme', 'marketplace')).status).toBe('skipped');
+  });
+
+  it('marks a run interrupted when it does not stop before the shutdown deadline', async () => {
+    const { registry, store, runner } = setup();
+    const gate = deferred();
+    registry.register('marketplace', async () => {
+      await gate.promise;
+      return { counts };
+    });
+    const running = runner.run('acme', 'marketplace');
+    await new Promise((resolve) => setImmediate(resolve));
+    await runner.shutdown(10);
+    expect(store.finished.get(1)?.status).toBe('interrupted');
+    gate.release();
+    await running;
+  });
+});

@@ -1,0 +1,160 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { ConfigService } from '../config/config.service';
+import { withLogContext } from '../ops/logging/log-context';
+import { MetricsService } from '../ops/metrics/metrics.service';
+import { jobKey } from './job-backoff';
+import { JobRegistry } from './job.registry';
+import { emptyCounts, type JobCounts, type JobName } from './job.types';
+import { RUN_STORE, type FinishedRunStatus, type RunStore } from './run-store.port';
+
+export type RunOutcomeStatus = FinishedRunStatus | 'skipped';
+
+export interface RunOutcome {
+  brokerageId: string;
+  job: JobName;
+  status: RunOutcomeStatus;
+  runId: number | null;
+  counts: JobCounts;
+  error?: string;
+  // Why a run was skipped, in words for the operator.
+  reason?: string;
+}
+
+export interface RunOptions {
+  dryRun?: boolean;
+  onProgress?: (done: number, total?: number) => void;
+}
+
+interface InFlight {
+  controller: AbortController;
+  runId: number | null;
+  done: Promise<RunOutcome>;
+}
+
+// Runs one (brokerage, job), for cron and the CLI alike: never two at once, each recorded in the
+// ledger, aborted on shutdown so the handler can stop at a page boundary.
+@Injectable()
+export class JobRunner {
+  private readonly logger = new Logger(JobRunner.name);
+  private readonly inFlight = new Map<string, InFlight>();
+  private closing = false;
+
+  constructor(
+    private readonly registry: JobRegistry,
+    private readonly config: ConfigService,
+    @Inject(RUN_STORE) private readonly runs: RunStore,
+    private readonly metrics: MetricsService,
+    private readonly clock: Clock,
+  ) {}
+
+  isRunning(brokerageId: string, job: JobName): boolean {
+    return this.inFlight.has(jobKey(brokerageId, job));
+  }
+
+  runningCount(): number {
+    return this.inFlight.size;
+  }
+
+  async run(brokerageId: string, job: JobName, options: RunOptions = {}): Promise<RunOutcome> {
+    const key = jobKey(brokerageId, job);
+    const skipped = (reason: string): RunOutcome => {
+      this.logger.log(`skipped ${job} for ${brokerageId}: ${reason}`);
+      return { brokerageId, job, status: 'skipped', runId: null, counts: emptyCounts(), reason };
+    };
+    if (this.closing) return skipped('the daemon is shutting down');
+    const brokerage = this.config.get(brokerageId);
+    if (!brokerage) throw new Error(`unknown brokerage "${brokerageId}" (not in ${this.config.configDir})`);
+    const handler = this.registry.get(job);
+    if (!handler) return skipped(`no handler is registered for job ${job}`);
+    if (this.inFlight.has(key)) return skipped('a run of the same brokerage and job is still in progress');
+
+    const controller = new AbortController();
+    const entry: InFlight = { controller, runId: null, done: Promise.resolve(undefined as never) };
+    // Claim the slot before the first await so a concurrent call sees it.
+    this.inFlight.set(key, entry);
+    const dryRun = options.dryRun ?? false;
+    entry.done = (async (): Promise<RunOutcome> => {
+      const started = this.clock.nowMs();
+      try {
+        const runId = dryRun ? null : (await this.runs.start(brokerageId, job)).id;
+        entry.runId = runId;
+        return await withLogContext({ brokerageId, job, runId: runId ?? 'dry-run' }, async () => {
+          this.logger.log(`${dryRun ? 'dry run' : 'run'} started`);
+          let status: FinishedRunStatus;
+          let counts = emptyCounts();
+          let error: string | undefined;
+          try {
+            const result = await handler({
+              brokerage,
+              runId,
+              signal: controller.signal,
+              dryRun,
+              progress: (done, total) => options.onProgress?.(done, total),
+            });
+            counts = { ...emptyCounts(), ...result.counts };
+            // A handler that returns early because it was aborted checkpointed; its work is not finished.
+            status = controller.signal.aborted ? 'interrupted' : 'succeeded';
+          } catch (caught) {
+            status = controller.signal.aborted ? 'interrupted' : 'failed';
+            error = caught instanceof Error ? caught.message : String(caught);
+          }
+          if (runId !== null) await this.runs.finish(runId, { counts, status, error });
+          const seconds = (this.clock.nowMs() - started) / 1000;
+          this.metrics.runFinished(brokerageId, job, status, seconds);
+          const summary = `read ${counts.read}, created ${counts.created}, updated ${counts.updated}, unchanged ${counts.unchanged}, failed ${counts.failed}`;
+          if (status === 'failed')
+            this.logger.error(`run failed after ${seconds.toFixed(1)}s: ${error} (${summary})`);
+          else this.logger.log(`run ${status} in ${seconds.toFixed(1)}s (${summary})`);
+          return { brokerageId, job, status, runId, counts, error };
+        });
+      } catch (caught) {
+        // The ledger itself failed (start or finish): report it as a failed run without an id.
+        const error = caught instanceof Error ? caught.message : String(caught);
+        this.logger.error(`run of ${job} for ${brokerageId} could not be recorded: ${error}`);
+        return { brokerageId, job, status: 'failed', runId: entry.runId, counts: emptyCounts(), error };
+      } finally {
+        this.inFlight.delete(key);
+      }
+    })();
+    return entry.done;
+  }
+
+  // Abort the runs of one brokerage (it was removed from the config).
+  abortBrokerage(brokerageId: string): void {
+    for (const [key, entry] of this.inFlight) {
+      if (key.startsWith(`${brokerageId}:`))
+        entry.controller.abort(new Error('brokerage removed from config'));
+    }
+  }
+
+  // Refuse new runs, abort the running ones, wait up to `timeoutMs` for them to checkpoint, and mark
+  // whatever is still running as interrupted so a restart sees an honest ledger.
+  async shutdown(timeoutMs: number): Promise<void> {
+    this.closing = true;
+    const entries = [...this.inFlight.values()];
+    if (entries.length === 0) return;
+    this.logger.log(
+      `shutting down: aborting ${entries.length} running job(s), waiting up to ${timeoutMs} ms`,
+    );
+    for (const entry of entries) entry.controller.abort(new Error('daemon shutting down'));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const settled = await Promise.race([Promise.allSettled(entries.map((e) => e.done)), timedOut]);
+    clearTimeout(timer);
+    if (settled !== 'timeout') return;
+    for (const entry of [...this.inFlight.values()]) {
+      if (entry.runId === null) continue;
+      this.logger.warn(`run ${entry.runId} did not stop within ${timeoutMs} ms; marking it interrupted`);
+      await this.runs
+        .finish(entry.runId, {
+          counts: emptyCounts(),
+          status: 'interrupted',
+          error: 'did not stop before shutdown',
+        })
+        .catch(() => undefined);
+    }
+  }
+}

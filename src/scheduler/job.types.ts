@@ -1,0 +1,54 @@
+import type { LoadedBrokerage } from '../config/config.loader';
+
+export const JOB_NAMES = [
+  'crm-changes',
+  'offers-reconcile',
+  'marketplace',
+  'outbox-drain',
+  'inbox-drain',
+] as const;
+export type JobName = (typeof JOB_NAMES)[number];
+
+// Which key of a brokerage's `schedules` drives each job.
+export const SCHEDULE_KEY: Record<
+  JobName,
+  'crmChanges' | 'offersReconcile' | 'marketplace' | 'outboxDrain' | 'inboxDrain'
+> = {
+  'crm-changes': 'crmChanges',
+  'offers-reconcile': 'offersReconcile',
+  marketplace: 'marketplace',
+  'outbox-drain': 'outboxDrain',
+  'inbox-drain': 'inboxDrain',
+};
+
+export function isJobName(value: string): value is JobName {
+  return (JOB_NAMES as readonly string[]).includes(value);
+}
+
+export interface JobCounts {
+  read: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+}
+
+export interface JobContext {
+  brokerage: LoadedBrokerage;
+  // The ledger's run id; null for a dry run, which records nothing.
+  runId: number | null;
+  // Aborted on shutdown or when the brokerage is removed: stop at the next page boundary.
+  signal: AbortSignal;
+  dryRun: boolean;
+  progress(done: number, total?: number): void;
+}
+
+export interface JobResult {
+  counts: JobCounts;
+}
+
+export type JobHandler = (ctx: JobContext) => Promise<JobResult>;
+
+export function emptyCounts(): JobCounts {
+  return { read: 0, created: 0, updated: 0, unchanged: 0, failed: 0 };
+}
