@@ -1,0 +1,40 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+export type LinkState = 'active' | 'gone';
+
+// A remote record (offer request, offer, marketplace listing ...) and the CRM record it was written to.
+@Entity({ name: 'links' })
+@Index('uq_links_remote', ['brokerageId', 'kind', 'remoteId'], { unique: true })
+@Index('uq_links_crm', ['brokerageId', 'kind', 'crmId'], { unique: true })
+export class Link {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'brokerage_id', type: 'varchar', length: 64 })
+  brokerageId: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  kind: string;
+
+  @Column({ name: 'remote_id', type: 'varchar', length: 255 })
+  remoteId: string;
+
+  @Column({ name: 'crm_id', type: 'varchar', length: 255 })
+  crmId: string;
+
+  // Hash of what was last written to the CRM: equal hash, no write.
+  @Column({ name: 'content_hash', type: 'varchar', length: 128 })
+  contentHash: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'active' })
+  state: LinkState;
+
+  @Column({ name: 'last_seen_run_id', type: 'integer', nullable: true })
+  lastSeenRunId: number | null;
+
+  @Column({ name: 'created_at', type: Date })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: Date })
+  updatedAt: Date;
+}

@@ -1,0 +1,26 @@
+export { Ledger, openLedger } from './ledger';
+export type { OpenLedgerOptions } from './ledger';
+export { LedgerModule } from './ledger.module';
+export type { LedgerModuleOptions } from './ledger.module';
+export { LedgerTransactions, NestedLedgerWorkError } from './ledger-transactions';
+export { LedgerRetention, INBOX_DEDUPE_RETENTION_MS } from './ledger.retention';
+export type { PruneCounts } from './ledger.retention';
+export { applyLedgerPragmas, createLedgerDataSource, DEFAULT_LEDGER_PATH } from './ledger.data-source';
+export { outboxKey } from './outbox-key';
+export { LedgerStateError } from './repositories/ledger-state.error';
+export { CursorRepository } from './repositories/cursor.repository';
+export { InboxRepository } from './repositories/inbox.repository';
+export type { InboxListFilter, NewInboxEvent, StatusCounts } from './repositories/inbox.repository';
+export { LinkRepository } from './repositories/link.repository';
+export type { LinkClass, LinkInput, LinkOutcome } from './repositories/link.repository';
+export { OutboxRepository } from './repositories/outbox.repository';
+export type {
+  NewOutboxCommand,
+  OutboxReplayFilter,
+  UnknownResolution,
+} from './repositories/outbox.repository';
+export { RecordErrorRepository } from './repositories/record-error.repository';
+export type { RecordErrorInput } from './repositories/record-error.repository';
+export { RunRepository } from './repositories/run.repository';
+export type { RunCounts, RunFinish } from './repositories/run.repository';
+export * from './entities';

@@ -1,0 +1,38 @@
+import type { Database } from 'better-sqlite3';
+import { DataSource } from 'typeorm';
+import { LEDGER_ENTITIES } from './entities';
+import { LEDGER_MIGRATIONS } from './migrations';
+
+export const DEFAULT_LEDGER_PATH = 'data/ledger.sqlite';
+export const LEDGER_BUSY_TIMEOUT_MS = 5000;
+
+export interface LedgerDataSourceOptions {
+  databasePath: string;
+  logging?: boolean;
+}
+
+// Set on the connection before TypeORM uses it. WAL lets readers run beside the writer; FULL syncs the
+// WAL on every commit, because these commits gate external effects (a create sent after a commit that
+// a power cut could undo would be sent twice).
+export function applyLedgerPragmas(db: Database): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma(`busy_timeout = ${LEDGER_BUSY_TIMEOUT_MS}`);
+  db.pragma('foreign_keys = ON');
+}
+
+export function createLedgerDataSource(options: LedgerDataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'better-sqlite3',
+    database: options.databasePath,
+    entities: LEDGER_ENTITIES,
+    migrations: LEDGER_MIGRATIONS,
+    migrationsRun: true,
+    migrationsTransactionMode: 'all',
+    synchronize: false,
+    logging: options.logging ?? false,
+    timeout: LEDGER_BUSY_TIMEOUT_MS,
+    statementCacheSize: 200,
+    prepareDatabase: (db: Database) => applyLedgerPragmas(db),
+  });
+}

@@ -1,0 +1,73 @@
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationShutdown,
+  Provider,
+} from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { Ledger, openLedger } from './ledger';
+import { DEFAULT_LEDGER_PATH } from './ledger.data-source';
+import { LedgerRetention } from './ledger.retention';
+import { LedgerTransactions } from './ledger-transactions';
+import { CursorRepository } from './repositories/cursor.repository';
+import { InboxRepository } from './repositories/inbox.repository';
+import { LinkRepository } from './repositories/link.repository';
+import { OutboxRepository } from './repositories/outbox.repository';
+import { RecordErrorRepository } from './repositories/record-error.repository';
+import { RunRepository } from './repositories/run.repository';
+
+export interface LedgerModuleOptions {
+  databasePath?: string;
+  logging?: boolean;
+}
+
+// Closes the ledger when Nest shuts down (after in-flight work has drained).
+@Injectable()
+class LedgerCloser implements OnApplicationShutdown {
+  constructor(@Inject(Ledger) private readonly ledger: Ledger) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.ledger.close();
+  }
+}
+
+const parts: [abstract new (...args: never[]) => unknown, (ledger: Ledger) => unknown][] = [
+  [LedgerTransactions, (l) => l.transactions],
+  [LinkRepository, (l) => l.links],
+  [CursorRepository, (l) => l.cursors],
+  [InboxRepository, (l) => l.inbox],
+  [OutboxRepository, (l) => l.outbox],
+  [RunRepository, (l) => l.runs],
+  [RecordErrorRepository, (l) => l.recordErrors],
+  [LedgerRetention, (l) => l.retention],
+];
+
+// Provides the Ledger and each repository, globally. Uses the app's Clock provider when there is one.
+@Global()
+@Module({})
+export class LedgerModule {
+  static forRoot(options: LedgerModuleOptions = {}): DynamicModule {
+    const providers: Provider[] = [
+      {
+        provide: Ledger,
+        inject: [{ token: Clock, optional: true }],
+        useFactory: (clock?: Clock) =>
+          openLedger({
+            databasePath: options.databasePath ?? DEFAULT_LEDGER_PATH,
+            clock,
+            logging: options.logging,
+          }),
+      },
+      ...parts.map(([token, pick]) => ({ provide: token, inject: [Ledger], useFactory: pick })),
+      LedgerCloser,
+    ];
+    return {
+      module: LedgerModule,
+      providers,
+      exports: [Ledger, ...parts.map(([token]) => token)],
+    };
+  }
+}

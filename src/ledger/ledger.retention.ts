@@ -1,0 +1,71 @@
+import { Clock } from '../common/clock';
+import { InboxEvent, OutboxCommand, RecordError, Run } from './entities';
+import { LedgerTransactions } from './ledger-transactions';
+
+// Dedupe keys must outlive the sender's whole retry horizon (3 days at Stripe, ~75 h in Standard
+// Webhooks), so done inbox rows are kept at least this long whatever the cutoff.
+export const INBOX_DEDUPE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface PruneCounts {
+  outbox: number;
+  inbox: number;
+  runs: number;
+  recordErrors: number;
+}
+
+// Deletes finished history older than a cutoff: done outbox and inbox rows, finished runs (but never
+// the latest run of a job) and resolved errors. Pending, unknown, failed and dead rows are never
+// touched: they are work or evidence.
+export class LedgerRetention {
+  constructor(
+    private readonly tx: LedgerTransactions,
+    private readonly clock: Clock,
+  ) {}
+
+  prune(options: { olderThan: Date }): Promise<PruneCounts> {
+    const cutoff = options.olderThan;
+    const inboxCutoff = new Date(Math.min(cutoff.getTime(), this.clock.nowMs() - INBOX_DEDUPE_RETENTION_MS));
+    return this.tx.run(async (m) => {
+      const outbox = await m
+        .createQueryBuilder()
+        .delete()
+        .from(OutboxCommand)
+        .where('state = :done AND completed_at < :cutoff', { done: 'done', cutoff })
+        .execute();
+      const inbox = await m
+        .createQueryBuilder()
+        .delete()
+        .from(InboxEvent)
+        .where('status = :done AND received_at < :cutoff AND processed_at < :cutoff', {
+          done: 'done',
+          cutoff: inboxCutoff,
+        })
+        .execute();
+      const latestRunIds = m
+        .createQueryBuilder(Run, 'l')
+        .select('MAX(l.id)')
+        .groupBy('l.brokerageId')
+        .addGroupBy('l.job')
+        .getQuery();
+      const runs = await m
+        .createQueryBuilder()
+        .delete()
+        .from(Run)
+        .where('status <> :running AND finished_at < :cutoff', { running: 'running', cutoff })
+        .andWhere(`id NOT IN (SELECT * FROM (${latestRunIds}) latest)`)
+        .execute();
+      const recordErrors = await m
+        .createQueryBuilder()
+        .delete()
+        .from(RecordError)
+        .where('resolved_at IS NOT NULL AND resolved_at < :cutoff', { cutoff })
+        .execute();
+      return {
+        outbox: outbox.affected ?? 0,
+        inbox: inbox.affected ?? 0,
+        runs: runs.affected ?? 0,
+        recordErrors: recordErrors.affected ?? 0,
+      };
+    });
+  }
+}

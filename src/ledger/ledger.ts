@@ -1,0 +1,69 @@
+import { DataSource } from 'typeorm';
+import { Clock, SystemClock } from '../common/clock';
+import { createLedgerDataSource, DEFAULT_LEDGER_PATH } from './ledger.data-source';
+import { LedgerRetention } from './ledger.retention';
+import { LedgerTransactions } from './ledger-transactions';
+import { CursorRepository } from './repositories/cursor.repository';
+import { InboxRepository } from './repositories/inbox.repository';
+import { LinkRepository } from './repositories/link.repository';
+import { OutboxRepository } from './repositories/outbox.repository';
+import { RecordErrorRepository } from './repositories/record-error.repository';
+import { RunRepository } from './repositories/run.repository';
+
+export interface OpenLedgerOptions {
+  databasePath: string;
+  clock?: Clock;
+  logging?: boolean;
+}
+
+// The daemon's memory of what it did: one SQLite file, every repository over one serialised connection.
+export class Ledger {
+  readonly transactions: LedgerTransactions;
+  readonly links: LinkRepository;
+  readonly cursors: CursorRepository;
+  readonly inbox: InboxRepository;
+  readonly outbox: OutboxRepository;
+  readonly runs: RunRepository;
+  readonly recordErrors: RecordErrorRepository;
+  readonly retention: LedgerRetention;
+
+  constructor(
+    readonly dataSource: DataSource,
+    readonly clock: Clock,
+  ) {
+    this.transactions = new LedgerTransactions(dataSource);
+    this.links = new LinkRepository(this.transactions, clock);
+    this.cursors = new CursorRepository(this.transactions, clock);
+    this.inbox = new InboxRepository(this.transactions, clock);
+    this.outbox = new OutboxRepository(this.transactions, clock);
+    this.runs = new RunRepository(this.transactions, clock);
+    this.recordErrors = new RecordErrorRepository(this.transactions, clock);
+    this.retention = new LedgerRetention(this.transactions, clock);
+  }
+
+  // What a crash left half-done, put right at start: returns what was recovered.
+  async recoverInterrupted(): Promise<{ inbox: number; outbox: number; runs: number }> {
+    return {
+      inbox: await this.inbox.recoverInterrupted(),
+      outbox: await this.outbox.recoverInterrupted(),
+      runs: await this.runs.recoverInterrupted(),
+    };
+  }
+
+  // Waits for queued work, then closes the connection.
+  async close(): Promise<void> {
+    if (!this.dataSource.isInitialized) return;
+    await this.transactions.drain();
+    await this.dataSource.destroy();
+  }
+}
+
+// Opens (creating it if needed) the ledger file and applies pending migrations.
+export async function openLedger(options: OpenLedgerOptions): Promise<Ledger> {
+  const dataSource = createLedgerDataSource({
+    databasePath: options.databasePath || DEFAULT_LEDGER_PATH,
+    logging: options.logging,
+  });
+  await dataSource.initialize();
+  return new Ledger(dataSource, options.clock ?? new SystemClock());
+}

@@ -1,0 +1,4 @@
+import { InitialLedger1763700000000 } from './1763700000000-initial-ledger.migration';
+
+// In order of application; listed explicitly so ts-jest and the compiled build load the same set.
+export const LEDGER_MIGRATIONS = [InitialLedger1763700000000];

@@ -1,0 +1,202 @@
+import { EntityManager, In } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { Link } from '../entities';
+import { LedgerTransactions } from '../ledger-transactions';
+import { chunk, MAX_IDS_PER_QUERY } from '../ledger-sql';
+import { writeLinkRows } from './link-upsert.sql';
+
+export type LinkClass = 'new' | 'changed' | 'unchanged';
+export type LinkOutcome = 'created' | 'changed' | 'unchanged';
+
+export interface LinkInput {
+  remoteId: string;
+  crmId: string;
+  contentHash: string;
+  runId?: number;
+}
+
+interface LinkSnapshot {
+  remoteId: string;
+  crmId: string;
+  contentHash: string;
+  state: string;
+}
+
+// Remote record <-> CRM record, with the hash of what was last written (unchanged => no write).
+export class LinkRepository {
+  constructor(
+    private readonly tx: LedgerTransactions,
+    private readonly clock: Clock,
+  ) {}
+
+  find(brokerageId: string, kind: string, remoteId: string): Promise<Link | null> {
+    return this.tx.exclusive((m) => m.findOne(Link, { where: { brokerageId, kind, remoteId } }));
+  }
+
+  findByCrmId(brokerageId: string, kind: string, crmId: string): Promise<Link | null> {
+    return this.tx.exclusive((m) => m.findOne(Link, { where: { brokerageId, kind, crmId } }));
+  }
+
+  // Read-only: what an upsert of these items would do. A link marked gone that shows up again counts
+  // as changed (it has to be written back).
+  async classify(
+    brokerageId: string,
+    kind: string,
+    items: readonly { remoteId: string; contentHash: string }[],
+  ): Promise<Map<string, LinkClass>> {
+    const existing = await this.tx.exclusive((m) =>
+      this.snapshots(
+        m,
+        brokerageId,
+        kind,
+        items.map((i) => i.remoteId),
+      ),
+    );
+    const classes = new Map<string, LinkClass>();
+    for (const item of items) {
+      const link = existing.get(item.remoteId);
+      if (!link) classes.set(item.remoteId, 'new');
+      else classes.set(item.remoteId, isSame(link, item) ? 'unchanged' : 'changed');
+    }
+    return classes;
+  }
+
+  // One transaction per batch: one read of the batch's links, one multi-row upsert of the new and
+  // changed ones, and a touch of the unchanged ones' last-seen run.
+  async upsertLinks(
+    brokerageId: string,
+    kind: string,
+    items: readonly LinkInput[],
+  ): Promise<{ remoteId: string; outcome: LinkOutcome }[]> {
+    const unique = [...new Map(items.map((item) => [item.remoteId, item])).values()];
+    if (unique.length === 0) return [];
+    return this.tx.run(async (m) => {
+      const existing = await this.snapshots(
+        m,
+        brokerageId,
+        kind,
+        unique.map((i) => i.remoteId),
+      );
+      const outcomes = new Map<string, LinkOutcome>();
+      const toWrite: LinkInput[] = [];
+      const touched: LinkInput[] = [];
+      for (const item of unique) {
+        const link = existing.get(item.remoteId);
+        const outcome: LinkOutcome = !link ? 'created' : isSame(link, item) ? 'unchanged' : 'changed';
+        outcomes.set(item.remoteId, outcome);
+        if (outcome !== 'unchanged') toWrite.push(item);
+        else if (item.runId !== undefined) touched.push(item);
+      }
+      await writeLinkRows(m, brokerageId, kind, toWrite, this.clock.now()).catch((error: unknown) => {
+        throw new Error(
+          `could not save ${kind} links of brokerage ${brokerageId}: a CRM id in this batch is probably linked ` +
+            `to another remote record already (${error instanceof Error ? error.message : String(error)})`,
+        );
+      });
+      await this.touchRuns(m, brokerageId, kind, touched);
+      return items.map((item) => ({ remoteId: item.remoteId, outcome: outcomes.get(item.remoteId)! }));
+    });
+  }
+
+  async markSeen(
+    brokerageId: string,
+    kind: string,
+    remoteIds: readonly string[],
+    runId: number,
+  ): Promise<number> {
+    if (remoteIds.length === 0) return 0;
+    return this.tx.run(async (m) => {
+      let changed = 0;
+      for (const ids of chunk(remoteIds, MAX_IDS_PER_QUERY)) {
+        const result = await m.update(
+          Link,
+          { brokerageId, kind, remoteId: In(ids) },
+          { lastSeenRunId: runId },
+        );
+        changed += result.affected ?? 0;
+      }
+      return changed;
+    });
+  }
+
+  // Active links the run did not see: candidates for closing, valid only after a complete scan.
+  listNotSeenIn(brokerageId: string, kind: string, runId: number): Promise<Link[]> {
+    return this.tx.exclusive((m) =>
+      m
+        .createQueryBuilder(Link, 'l')
+        .where('l.brokerageId = :brokerageId AND l.kind = :kind AND l.state = :active', {
+          brokerageId,
+          kind,
+          active: 'active',
+        })
+        .andWhere('(l.lastSeenRunId IS NULL OR l.lastSeenRunId <> :runId)', { runId })
+        .orderBy('l.id')
+        .getMany(),
+    );
+  }
+
+  async markGone(brokerageId: string, kind: string, remoteIds: readonly string[]): Promise<number> {
+    if (remoteIds.length === 0) return 0;
+    return this.tx.run(async (m) => {
+      let changed = 0;
+      for (const ids of chunk(remoteIds, MAX_IDS_PER_QUERY)) {
+        const result = await m.update(
+          Link,
+          { brokerageId, kind, remoteId: In(ids), state: 'active' },
+          { state: 'gone', updatedAt: this.clock.now() },
+        );
+        changed += result.affected ?? 0;
+      }
+      return changed;
+    });
+  }
+
+  private async snapshots(
+    m: EntityManager,
+    brokerageId: string,
+    kind: string,
+    remoteIds: readonly string[],
+  ): Promise<Map<string, LinkSnapshot>> {
+    const found = new Map<string, LinkSnapshot>();
+    for (const ids of chunk([...new Set(remoteIds)], MAX_IDS_PER_QUERY)) {
+      const rows = await m
+        .createQueryBuilder(Link, 'l')
+        .select(['l.remoteId', 'l.crmId', 'l.contentHash', 'l.state'])
+        .where('l.brokerageId = :brokerageId AND l.kind = :kind', { brokerageId, kind })
+        .andWhere('l.remoteId IN (:...ids)', { ids })
+        .getRawMany<{ l_remote_id: string; l_crm_id: string; l_content_hash: string; l_state: string }>();
+      for (const row of rows) {
+        found.set(row.l_remote_id, {
+          remoteId: row.l_remote_id,
+          crmId: row.l_crm_id,
+          contentHash: row.l_content_hash,
+          state: row.l_state,
+        });
+      }
+    }
+    return found;
+  }
+
+  private async touchRuns(
+    m: EntityManager,
+    brokerageId: string,
+    kind: string,
+    items: LinkInput[],
+  ): Promise<void> {
+    const byRun = new Map<number, string[]>();
+    for (const item of items) byRun.set(item.runId!, [...(byRun.get(item.runId!) ?? []), item.remoteId]);
+    for (const [runId, remoteIds] of byRun) {
+      for (const ids of chunk(remoteIds, MAX_IDS_PER_QUERY)) {
+        await m.update(Link, { brokerageId, kind, remoteId: In(ids) }, { lastSeenRunId: runId });
+      }
+    }
+  }
+}
+
+function isSame(link: LinkSnapshot, item: { contentHash: string; crmId?: string }): boolean {
+  return (
+    link.state === 'active' &&
+    link.contentHash === item.contentHash &&
+    (item.crmId === undefined || item.crmId === link.crmId)
+  );
+}

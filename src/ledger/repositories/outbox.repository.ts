@@ -1,0 +1,203 @@
+import { Brackets, In } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { OUTBOX_STATES, OutboxCommand, OutboxState } from '../entities';
+import { LedgerTransactions } from '../ledger-transactions';
+import { insertIgnoringDuplicate } from '../ledger-sql';
+import type { StatusCounts } from './inbox.repository';
+import { LedgerStateError } from './ledger-state.error';
+
+export interface NewOutboxCommand {
+  brokerageId: string;
+  idempotencyKey: string;
+  operation: string;
+  recordRef: string;
+  payload: unknown;
+}
+
+export type UnknownResolution = { outcome: 'done'; result: unknown } | { outcome: 'pending' };
+
+export interface OutboxReplayFilter {
+  brokerageId?: string;
+  ids?: number[];
+  // Which states to replay; only dead, failed and unknown ever are. Default: dead.
+  states?: OutboxState[];
+}
+
+const REPLAYABLE: OutboxState[] = ['dead', 'failed', 'unknown'];
+
+// Remote writes as commands: pending -> sending (committed before the request) -> done, or failed
+// (retried later), unknown (never retried automatically), dead.
+export class OutboxRepository {
+  constructor(
+    private readonly tx: LedgerTransactions,
+    private readonly clock: Clock,
+  ) {}
+
+  // An existing key returns the existing command untouched.
+  enqueue(input: NewOutboxCommand): Promise<{ command: OutboxCommand; created: boolean }> {
+    return this.tx.exclusive(async (m) => {
+      const now = this.clock.now();
+      const { inserted } = await insertIgnoringDuplicate(m, OutboxCommand, {
+        brokerageId: input.brokerageId,
+        idempotencyKey: input.idempotencyKey,
+        operation: input.operation,
+        recordRef: input.recordRef,
+        payload: input.payload as object,
+        state: 'pending',
+        attempts: 0,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const command = await m.findOne(OutboxCommand, { where: { idempotencyKey: input.idempotencyKey } });
+      if (!command) throw new Error(`outbox command ${input.idempotencyKey} was neither stored nor found`);
+      return { command, created: inserted };
+    });
+  }
+
+  findByKey(idempotencyKey: string): Promise<OutboxCommand | null> {
+    return this.tx.exclusive((m) => m.findOne(OutboxCommand, { where: { idempotencyKey } }));
+  }
+
+  get(id: number): Promise<OutboxCommand | null> {
+    return this.tx.exclusive((m) => m.findOne(OutboxCommand, { where: { id } }));
+  }
+
+  // Pending and failed commands whose time has come, oldest first. Read-only: markSending takes one.
+  claimDue(brokerageId: string, limit: number): Promise<OutboxCommand[]> {
+    return this.tx.exclusive((m) =>
+      m
+        .createQueryBuilder(OutboxCommand, 'c')
+        .where('c.brokerageId = :brokerageId', { brokerageId })
+        .andWhere('c.state IN (:...due)', { due: ['pending', 'failed'] })
+        .andWhere(
+          new Brackets((w) =>
+            w.where('c.nextAttemptAt IS NULL').orWhere('c.nextAttemptAt <= :now', { now: this.clock.now() }),
+          ),
+        )
+        .orderBy('c.id')
+        .limit(limit)
+        .getMany(),
+    );
+  }
+
+  // Committed BEFORE the network call: after a crash the command is found in `sending` and becomes
+  // `unknown`, never blindly re-sent.
+  markSending(id: number): Promise<OutboxCommand> {
+    const now = this.clock.now();
+    return this.transition(id, ['pending', 'failed'], 'sending', {
+      sentAt: now,
+      attempts: () => 'attempts + 1',
+    });
+  }
+
+  complete(id: number, result: unknown): Promise<OutboxCommand> {
+    const now = this.clock.now();
+    return this.transition(id, ['sending', 'unknown'], 'done', {
+      result: (result ?? null),
+      completedAt: now,
+      nextAttemptAt: null,
+      lastError: null,
+    });
+  }
+
+  // The request provably did not take effect (refused, 429, validation): try again later.
+  fail(id: number, error: string, nextAttemptAt: Date): Promise<OutboxCommand> {
+    return this.transition(id, ['sending'], 'failed', { lastError: error, nextAttemptAt });
+  }
+
+  // The request may or may not have taken effect (timeout, 5xx, crash): reconcile, never re-send.
+  recordUnknown(id: number, error: string): Promise<OutboxCommand> {
+    return this.transition(id, ['sending'], 'unknown', { lastError: error });
+  }
+
+  resolveUnknown(id: number, resolution: UnknownResolution): Promise<OutboxCommand> {
+    if (resolution.outcome === 'done') {
+      return this.transition(id, ['unknown'], 'done', {
+        result: (resolution.result ?? null),
+        completedAt: this.clock.now(),
+        lastError: null,
+      });
+    }
+    return this.transition(id, ['unknown'], 'pending', { nextAttemptAt: null });
+  }
+
+  deadLetter(id: number, reason: string): Promise<OutboxCommand> {
+    return this.transition(id, ['pending', 'sending', 'failed', 'unknown'], 'dead', { lastError: reason });
+  }
+
+  // Operator replay: back to pending, due now. Returns how many.
+  replay(filter: OutboxReplayFilter = {}): Promise<number> {
+    const states = (filter.states ?? ['dead']).filter((s) => REPLAYABLE.includes(s));
+    if (states.length === 0 || filter.ids?.length === 0) return Promise.resolve(0);
+    return this.tx.run(async (m) => {
+      const query = m
+        .createQueryBuilder()
+        .update(OutboxCommand)
+        .set({ state: 'pending', nextAttemptAt: null, updatedAt: this.clock.now() })
+        .where('state IN (:...states)', { states });
+      if (filter.brokerageId !== undefined)
+        query.andWhere('brokerage_id = :brokerageId', { brokerageId: filter.brokerageId });
+      if (filter.ids !== undefined) query.andWhere('id IN (:...ids)', { ids: filter.ids });
+      return (await query.execute()).affected ?? 0;
+    });
+  }
+
+  // At start: commands a crash left in `sending` may or may not have reached the service.
+  recoverInterrupted(): Promise<number> {
+    return this.tx.run(async (m) => {
+      const result = await m.update(
+        OutboxCommand,
+        { state: 'sending' },
+        {
+          state: 'unknown',
+          lastError: 'the daemon stopped while this command was being sent',
+          updatedAt: this.clock.now(),
+        },
+      );
+      return result.affected ?? 0;
+    });
+  }
+
+  listByState(brokerageId: string, states: OutboxState[], limit = 1000): Promise<OutboxCommand[]> {
+    return this.tx.exclusive((m) =>
+      m.find(OutboxCommand, { where: { brokerageId, state: In(states) }, order: { id: 'ASC' }, take: limit }),
+    );
+  }
+
+  depth(brokerageId?: string): Promise<StatusCounts<OutboxState>> {
+    return this.tx.exclusive(async (m) => {
+      const query = m
+        .createQueryBuilder(OutboxCommand, 'c')
+        .select('c.state', 'state')
+        .addSelect('COUNT(*)', 'count');
+      if (brokerageId !== undefined) query.where('c.brokerageId = :brokerageId', { brokerageId });
+      const rows = await query
+        .groupBy('c.state')
+        .getRawMany<{ state: OutboxState; count: number | string }>();
+      const counts = Object.fromEntries(OUTBOX_STATES.map((s) => [s, 0])) as StatusCounts<OutboxState>;
+      for (const row of rows) counts[row.state] = Number(row.count);
+      return counts;
+    });
+  }
+
+  private transition(
+    id: number,
+    from: OutboxState[],
+    to: OutboxState,
+    set: Record<string, unknown>,
+  ): Promise<OutboxCommand> {
+    return this.tx.run(async (m) => {
+      const result = await m
+        .createQueryBuilder()
+        .update(OutboxCommand)
+        .set({ ...set, state: to, updatedAt: this.clock.now() })
+        .where('id = :id AND state IN (:...from)', { id, from })
+        .execute();
+      const current = await m.findOne(OutboxCommand, { where: { id } });
+      if ((result.affected ?? 0) !== 1 || !current) {
+        throw new LedgerStateError('outbox command', id, current?.state ?? null, to, from);
+      }
+      return current;
+    });
+  }
+}
