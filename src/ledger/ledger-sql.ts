@@ -35,11 +35,6 @@ export async function insertIgnoringDuplicate<E extends ObjectLiteral>(
     return rows.length > 0 ? { inserted: true, id: Number(rows[0].id) } : { inserted: false, id: null };
   }
   const [sql, parameters] = builder.getQueryAndParameters();
-  const result = (await manager.queryRunner!.query(sql, parameters, true));
+  const result: QueryResult = await manager.queryRunner!.query(sql, parameters, true);
   return result.affected === 1 ? { inserted: true, id: Number(result.raw) } : { inserted: false, id: null };
-}
-
-// Rows changed by an UPDATE or DELETE built with the query builder.
-export function affectedRows(result: { affected?: number | null }): number {
-  return result.affected ?? 0;
 }

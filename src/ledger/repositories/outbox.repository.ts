@@ -93,7 +93,7 @@ export class OutboxRepository {
   complete(id: number, result: unknown): Promise<OutboxCommand> {
     const now = this.clock.now();
     return this.transition(id, ['sending', 'unknown'], 'done', {
-      result: (result ?? null),
+      result: result ?? null,
       completedAt: now,
       nextAttemptAt: null,
       lastError: null,
@@ -113,7 +113,7 @@ export class OutboxRepository {
   resolveUnknown(id: number, resolution: UnknownResolution): Promise<OutboxCommand> {
     if (resolution.outcome === 'done') {
       return this.transition(id, ['unknown'], 'done', {
-        result: (resolution.result ?? null),
+        result: resolution.result ?? null,
         completedAt: this.clock.now(),
         lastError: null,
       });
