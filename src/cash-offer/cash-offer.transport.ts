@@ -55,13 +55,6 @@ export class CashOfferTransport {
   }
 
   async send(request: TransportRequest): Promise<TransportResponse> {
-    // A wall-clock deadline on top of axios' idle timeout, so a trickling answer cannot hang us.
-    const deadline = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      deadline.abort();
-    }, this.timeoutMs);
     try {
       const response = await this.#http.request<string>({
         method: request.method,
@@ -72,15 +65,12 @@ export class CashOfferTransport {
           Authorization: this.#apiKey,
           ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
-        signal: deadline.signal,
       });
       const body = typeof response.data === 'string' ? response.data : '';
-      return { status: response.status, headers: { ...response.headers }, body };
+      return { status: response.status, headers: response.headers as Record<string, unknown>, body };
     } catch (error) {
       // Never rethrow the axios error: its config carries the Authorization header.
-      throw new TransportFailure(timedOut ? 'ETIMEDOUT' : networkCodeOf(error));
-    } finally {
-      clearTimeout(timer);
+      throw new TransportFailure(networkCodeOf(error));
     }
   }
 
