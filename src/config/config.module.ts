@@ -1,5 +1,4 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { SecretRedactor } from '../ops/logging/secret-redactor';
 import { ConfigService } from './config.service';
 import type { DaemonSettings } from './daemon-settings';
 
@@ -7,8 +6,9 @@ export const DAEMON_SETTINGS = Symbol('DAEMON_SETTINGS');
 
 export interface ConfigModuleOptions {
   settings: DaemonSettings;
-  // The daemon refuses to start on a bad file; the CLI loads what it can and reports the rest.
-  strict: boolean;
+  // Built and loaded by the entry point before Nest starts: the daemon refuses to start on a bad
+  // file (ConfigService.load(true)), the CLI loads what it can and reports the rest.
+  service: ConfigService;
 }
 
 @Global()
@@ -19,15 +19,7 @@ export class ConfigModule {
       module: ConfigModule,
       providers: [
         { provide: DAEMON_SETTINGS, useValue: options.settings },
-        {
-          provide: ConfigService,
-          inject: [SecretRedactor],
-          useFactory: (redactor: SecretRedactor) => {
-            const service = new ConfigService(options.settings.configDir, redactor);
-            service.load(options.strict);
-            return service;
-          },
-        },
+        { provide: ConfigService, useValue: options.service },
       ],
       exports: [DAEMON_SETTINGS, ConfigService],
     };

@@ -1,0 +1,51 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule } from '../config/config.module';
+import type { ConfigService } from '../config/config.service';
+import type { DaemonSettings } from '../config/daemon-settings';
+import { LedgerModule } from '../ledger';
+import { HealthModule } from '../ops/health/health.module';
+import { LoggingModule } from '../ops/logging/logging.module';
+import type { PinoLoggerService } from '../ops/logging/pino-logger.service';
+import type { SecretRedactor } from '../ops/logging/secret-redactor';
+import { MetricsModule } from '../ops/metrics/metrics.module';
+import { SchedulerModule } from '../scheduler/scheduler.module';
+import { CoreModule } from './core.module';
+import { DAEMON_ONLY_MODULES, FLOW_MODULES } from './flow-modules';
+import { LedgerRecovery } from './ledger-recovery.service';
+
+// What main.ts and cli.ts build before Nest starts and hand in.
+export interface AppParts {
+  settings: DaemonSettings;
+  config: ConfigService;
+  redactor: SecretRedactor;
+  logger: PinoLoggerService;
+}
+
+// The modules both entry points share.
+export function sharedModules(parts: AppParts): (DynamicModule | typeof CoreModule)[] {
+  return [
+    CoreModule,
+    LoggingModule.forRoot({ redactor: parts.redactor, logger: parts.logger }),
+    ConfigModule.forRoot({ settings: parts.settings, service: parts.config }),
+    LedgerModule.forRoot({ databasePath: parts.settings.ledgerPath }),
+    MetricsModule,
+  ];
+}
+
+// The daemon: HTTP (health, metrics, later webhooks), cron scheduling, and the flows.
+@Module({})
+export class AppModule {
+  static forRoot(parts: AppParts): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ...sharedModules(parts),
+        HealthModule,
+        SchedulerModule.forRoot({ cron: true }),
+        ...FLOW_MODULES,
+        ...DAEMON_ONLY_MODULES,
+      ],
+      providers: [LedgerRecovery],
+    };
+  }
+}

@@ -1,0 +1,3 @@
+export { AppModule, sharedModules, type AppParts } from './app.module';
+export { buildAppParts } from './app.bootstrap';
+export { FLOW_MODULES, DAEMON_ONLY_MODULES } from './flow-modules';

@@ -1,0 +1,8 @@
+export {
+  MetricsService,
+  type WebhookEventResult,
+  type RunStatusLabel,
+  type DepthRow,
+} from './metrics.service';
+export { MetricsModule } from './metrics.module';
+export { LedgerDepthCollector } from './ledger-depth.collector';
