@@ -1,0 +1,124 @@
+import { LedgerFixture, openTestLedger } from '../../support/ledger-fixture';
+
+describe('LinkRepository', () => {
+  let f: LedgerFixture;
+  beforeEach(async () => {
+    f = await openTestLedger();
+  });
+  afterEach(async () => {
+    await f.cleanup();
+  });
+
+  it('creates links, then reports unchanged for equal hashes and changed for new ones', async () => {
+    const first = await f.ledger.links.upsertLinks('b1', 'offer', [
+      { remoteId: 'r1', crmId: 'c1', contentHash: 'h1' },
+      { remoteId: 'r2', crmId: 'c2', contentHash: 'h2' },
+    ]);
+    expect(first).toEqual([
+      { remoteId: 'r1', outcome: 'created' },
+      { remoteId: 'r2', outcome: 'created' },
+    ]);
+    f.clock.advance(60_000);
+    const second = await f.ledger.links.upsertLinks('b1', 'offer', [
+      { remoteId: 'r1', crmId: 'c1', contentHash: 'h1' },
+      { remoteId: 'r2', crmId: 'c2', contentHash: 'h2-new' },
+      { remoteId: 'r3', crmId: 'c3', contentHash: 'h3' },
+    ]);
+    expect(second.map((o) => o.outcome)).toEqual(['unchanged', 'changed', 'created']);
+    const r1 = await f.ledger.links.find('b1', 'offer', 'r1');
+    const r2 = await f.ledger.links.find('b1', 'offer', 'r2');
+    expect(r1?.updatedAt).toEqual(new Date('2026-03-01T12:00:00.000Z'));
+    expect(r2).toMatchObject({ contentHash: 'h2-new', state: 'active' });
+    expect(r2?.createdAt).toEqual(new Date('2026-03-01T12:00:00.000Z'));
+    expect(r2?.updatedAt).toEqual(new Date('2026-03-01T12:01:00.000Z'));
+  });
+
+  it('finds a link both ways and keeps brokerages and kinds apart', async () => {
+    await f.ledger.links.upsertLinks('b1', 'offer', [{ remoteId: 'r1', crmId: 'c1', contentHash: 'h' }]);
+    await f.ledger.links.upsertLinks('b2', 'offer', [{ remoteId: 'r1', crmId: 'c9', contentHash: 'h' }]);
+    await f.ledger.links.upsertLinks('b1', 'listing', [{ remoteId: 'r1', crmId: 'c1', contentHash: 'h' }]);
+    expect((await f.ledger.links.findByCrmId('b1', 'offer', 'c1'))?.remoteId).toBe('r1');
+    expect((await f.ledger.links.find('b2', 'offer', 'r1'))?.crmId).toBe('c9');
+    expect(await f.ledger.links.findByCrmId('b2', 'offer', 'c1')).toBeNull();
+    expect(await f.ledger.links.find('b1', 'offer', 'missing')).toBeNull();
+  });
+
+  it('classifies without writing, in the same words as the upsert', async () => {
+    await f.ledger.links.upsertLinks('b1', 'offer', [
+      { remoteId: 'r1', crmId: 'c1', contentHash: 'h1' },
+      { remoteId: 'r2', crmId: 'c2', contentHash: 'h2' },
+    ]);
+    const classes = await f.ledger.links.classify('b1', 'offer', [
+      { remoteId: 'r1', contentHash: 'h1' },
+      { remoteId: 'r2', contentHash: 'other' },
+      { remoteId: 'r3', contentHash: 'h3' },
+    ]);
+    expect([...classes.entries()]).toEqual([
+      ['r1', 'unchanged'],
+      ['r2', 'changed'],
+      ['r3', 'new'],
+    ]);
+    expect(await f.ledger.links.find('b1', 'offer', 'r3')).toBeNull();
+  });
+
+  it('refuses to link one CRM record to two remote records, and keeps the batch out', async () => {
+    await f.ledger.links.upsertLinks('b1', 'offer', [{ remoteId: 'r1', crmId: 'c1', contentHash: 'h' }]);
+    await expect(
+      f.ledger.links.upsertLinks('b1', 'offer', [
+        { remoteId: 'r5', crmId: 'c5', contentHash: 'h' },
+        { remoteId: 'r2', crmId: 'c1', contentHash: 'h' },
+      ]),
+    ).rejects.toThrow(/offer links of brokerage b1.*CRM id/);
+    expect(await f.ledger.links.find('b1', 'offer', 'r5')).toBeNull();
+  });
+
+  it('tracks which links a run saw, lists the ones it did not, and marks them gone', async () => {
+    const run1 = await f.ledger.runs.start('b1', 'marketplace');
+    await f.ledger.links.upsertLinks(
+      'b1',
+      'listing',
+      ['r1', 'r2', 'r3'].map((id) => ({ remoteId: id, crmId: `c-${id}`, contentHash: 'h', runId: run1.id })),
+    );
+    const run2 = await f.ledger.runs.start('b1', 'marketplace');
+    // r1 unchanged but seen through the upsert; r2 seen through markSeen; r3 not seen.
+    await f.ledger.links.upsertLinks('b1', 'listing', [
+      { remoteId: 'r1', crmId: 'c-r1', contentHash: 'h', runId: run2.id },
+    ]);
+    expect(await f.ledger.links.markSeen('b1', 'listing', ['r2'], run2.id)).toBe(1);
+    const notSeen = await f.ledger.links.listNotSeenIn('b1', 'listing', run2.id);
+    expect(notSeen.map((l) => l.remoteId)).toEqual(['r3']);
+
+    f.clock.advance(1000);
+    expect(await f.ledger.links.markGone('b1', 'listing', ['r3'])).toBe(1);
+    expect(await f.ledger.links.find('b1', 'listing', 'r3')).toMatchObject({ state: 'gone' });
+    expect(await f.ledger.links.listNotSeenIn('b1', 'listing', run2.id)).toEqual([]);
+
+    // A gone listing that comes back has to be written again.
+    const classes = await f.ledger.links.classify('b1', 'listing', [{ remoteId: 'r3', contentHash: 'h' }]);
+    expect(classes.get('r3')).toBe('changed');
+    const back = await f.ledger.links.upsertLinks('b1', 'listing', [
+      { remoteId: 'r3', crmId: 'c-r3', contentHash: 'h' },
+    ]);
+    expect(back[0].outcome).toBe('changed');
+    expect(await f.ledger.links.find('b1', 'listing', 'r3')).toMatchObject({ state: 'active' });
+  });
+
+  it('upserts batches larger than one statement and repeated ids in one batch', async () => {
+    const items = Array.from({ length: 2500 }, (_, i) => ({
+      remoteId: `r${i}`,
+      crmId: `c${i}`,
+      contentHash: 'h',
+    }));
+    const outcomes = await f.ledger.links.upsertLinks('b1', 'offer', [
+      ...items,
+      { ...items[0], contentHash: 'x' },
+    ]);
+    expect(outcomes).toHaveLength(2501);
+    expect(outcomes.every((o) => o.outcome === 'created')).toBe(true);
+    expect((await f.ledger.links.find('b1', 'offer', 'r0'))?.contentHash).toBe('x');
+    const again = await f.ledger.links.upsertLinks('b1', 'offer', items.slice(1));
+    expect(again.every((o) => o.outcome === 'unchanged')).toBe(true);
+    const count: { n: number }[] = await f.ledger.dataSource.query('SELECT COUNT(*) AS n FROM links');
+    expect(count[0].n).toBe(2500);
+  });
+});
