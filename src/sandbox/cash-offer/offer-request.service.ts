@@ -1,0 +1,130 @@
+import {
+  Assumption,
+  JsonObject,
+  isPlainObject,
+  OfferRequestRecord,
+  validateAddMedia,
+  validateCreateOfferRequest,
+  validateUpdateOfferRequest,
+} from '../../cash-offer/schema';
+import { validateAssumptions } from './assumption.schema';
+import { MediaSigner } from './media.signer';
+import { toOfferRequestRecord } from './offer-request.view';
+import { RequestLifecycle } from './request.lifecycle';
+import { SandboxClock } from './sandbox.clock';
+import { assertValid, badRequest, conflict, forbidden, notFound } from './sandbox.errors';
+import { SandboxStore } from './sandbox.store';
+import { SandboxAccount, StoredMedia, StoredOfferRequest } from './sandbox.types';
+
+const CLOSED_FOR_UPDATES = ['closed', 'denied', 'expired'];
+
+// Creating and updating offer requests (POST /offer-requests, PATCH /offer-requests[/{id}]).
+export class OfferRequestService {
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly clock: SandboxClock,
+    private readonly signer: MediaSigner,
+    private readonly lifecycle: RequestLifecycle,
+  ) {}
+
+  create(caller: SandboxAccount, body: unknown): OfferRequestRecord {
+    const b = isPlainObject(body) ? body : {};
+    if (b.assumptions !== undefined && caller.role !== 'buyer')
+      throw forbidden(
+        `assumptions are available only to buyer accounts; this key belongs to a ${caller.role}`,
+      );
+    const assumptionViolations = Array.isArray(b.assumptions) ? validateAssumptions(b.assumptions) : [];
+    assertValid([...validateCreateOfferRequest(body), ...assumptionViolations]);
+    const request = b.request as JsonObject;
+    const property = { ...(b.property as JsonObject) };
+    const nowMs = this.clock.nowMs();
+    const now = new Date(nowMs).toISOString();
+    const inventoryPropertyId = this.store.nextPropertyId();
+    const assumptions = ((b.assumptions as JsonObject[] | undefined) ?? []).map((a, i): Assumption => ({
+      ...a,
+      assumption_id: inventoryPropertyId * 100 + i + 1,
+      created_at: now,
+      inventory_property_id: inventoryPropertyId,
+    }));
+    const r: StoredOfferRequest = {
+      offer_request_id: this.store.nextRequestId(),
+      requested_by_agent: caller.userId,
+      submitted_by_user: caller.userId,
+      inventory_property_id: inventoryPropertyId,
+      offer_requested_at: now,
+      requestedAtMs: nowMs,
+      offer_requested_decided_by: null,
+      offer_request_is_mls: (request.offer_request_is_mls as boolean | null | undefined) ?? null,
+      offer_request_deal_type: (request.offer_request_deal_type as string | null | undefined) ?? null,
+      offer_request_asking: request.offer_request_asking as number,
+      offer_request_expires_at: null,
+      offer_request_is_approved: false,
+      offer_request_decided_at: null,
+      offer_request_viewed_at: null,
+      offer_request_refreshed_at: null,
+      offer_request_status: 'in_review',
+      offer_request_external_id: (request.offer_request_external_id as string | null | undefined) ?? null,
+      test: (request.test as boolean | null | undefined) ?? null,
+      ownerKey: caller.key,
+      property,
+      media: this.toMedia(b.media),
+      assumptions,
+      seeded: false,
+    };
+    this.store.addRequest(r);
+    this.lifecycle.requestCreated(r);
+    return toOfferRequestRecord(r);
+  }
+
+  // PATCH /offer-requests/{id}: listing-agent fields and media only; nothing applied on refusal.
+  update(caller: SandboxAccount, idParam: string, body: unknown): void {
+    const r = this.ownedRequest(caller, idParam);
+    assertValid(validateUpdateOfferRequest(body));
+    const b = body as JsonObject;
+    if (b.offer_request_id !== undefined && b.offer_request_id !== r.offer_request_id)
+      throw badRequest(
+        `offer_request_id in the body (${JSON.stringify(b.offer_request_id)}) differs from the one in the path (${r.offer_request_id})`,
+      );
+    this.assertUpdatable(r);
+    for (const [name, value] of Object.entries((b.property as JsonObject | undefined) ?? {}))
+      r.property[name] = value;
+    r.media.push(...this.toMedia(b.media));
+    r.offer_request_refreshed_at = this.clock.nowIso();
+  }
+
+  // PATCH /offer-requests/ with { offer_request_id, media }: adds photos after submission.
+  addMedia(caller: SandboxAccount, body: unknown): void {
+    assertValid(validateAddMedia(body));
+    const b = body as JsonObject;
+    const r = this.ownedRequest(caller, String(b.offer_request_id));
+    this.assertUpdatable(r);
+    r.media.push(...this.toMedia(b.media));
+    r.offer_request_refreshed_at = this.clock.nowIso();
+  }
+
+  ownedRequest(caller: SandboxAccount, idParam: string): StoredOfferRequest {
+    const r = this.findRequest(idParam);
+    if (r.ownerKey !== caller.key)
+      throw forbidden(`offer request ${r.offer_request_id} belongs to another account`);
+    return r;
+  }
+
+  findRequest(idParam: string): StoredOfferRequest {
+    const id = /^\d+$/.test(idParam) ? Number(idParam) : NaN;
+    const r = this.store.requests.get(id);
+    if (!r) throw notFound(`offer request ${idParam} does not exist`);
+    return r;
+  }
+
+  private assertUpdatable(r: StoredOfferRequest): void {
+    if (CLOSED_FOR_UPDATES.includes(r.offer_request_status))
+      throw conflict(
+        `offer request ${r.offer_request_id} is ${r.offer_request_status}; it can no longer be updated`,
+      );
+  }
+
+  private toMedia(media: unknown): StoredMedia[] {
+    if (!Array.isArray(media)) return [];
+    return media.map((url) => ({ token: this.signer.newToken(), url: String(url) }));
+  }
+}

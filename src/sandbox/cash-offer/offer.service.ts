@@ -1,0 +1,291 @@
+import {
+  BUYER_BROKER_COMMISSION_PCT,
+  CounterOffer,
+  JsonObject,
+  KNOWN_OFFER_STATUSES,
+  Offer,
+  validateCounterOffer,
+  validateOfferDecision,
+} from '../../cash-offer/schema';
+import { Notifier, ACQUISITIONS_EMAIL } from './notifier';
+import { toNewOfferEvent, toOffer } from './offer.view';
+import { RequestLifecycle, addressOf } from './request.lifecycle';
+import { SandboxClock } from './sandbox.clock';
+import { assertValid, badRequest, conflict, forbidden, notFound } from './sandbox.errors';
+import { SandboxStore } from './sandbox.store';
+import { SandboxAccount, StoredCounterOffer, StoredOffer, StoredOfferRequest } from './sandbox.types';
+import { buyerOfferDefaults } from './simulated-buyers';
+
+const DAY_MS = 24 * 3600 * 1000;
+export const DEFAULT_OFFER_LIFETIME_MS = 7 * DAY_MS;
+
+// Offers, decisions and counter offers with the cascades of the spec's offer status table.
+export class OfferService {
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly clock: SandboxClock,
+    private readonly lifecycle: RequestLifecycle,
+    private readonly notifier: Notifier,
+  ) {}
+
+  // A simulated buyer makes an offer; `overrides` may set any offer field (buyer pct stays 3).
+  makeOffer(r: StoredOfferRequest, overrides: JsonObject = {}): Offer {
+    if (!this.lifecycle.isActive(r))
+      throw conflict(
+        `offer request ${r.offer_request_id} is ${r.offer_request_status}; buyers only make offers on active requests`,
+      );
+    const nowMs = this.clock.nowMs();
+    const o: StoredOffer = {
+      ...buyerOfferDefaults(r, nowMs, DEFAULT_OFFER_LIFETIME_MS),
+      ...(overrides as Partial<StoredOffer>),
+      offer_id: this.store.nextOfferId(),
+      offer_request_id: r.offer_request_id,
+      buyer_broker_commission_pct: BUYER_BROKER_COMMISSION_PCT,
+      created_at: new Date(nowMs).toISOString(),
+      offer_status: 'active',
+      offer_decided_at: null,
+      counter_offer_id: null,
+    };
+    if (typeof o.offer_amount !== 'number' || o.offer_amount <= 0)
+      throw badRequest('offer_amount must be a positive number');
+    this.store.addOffer(o);
+    this.store.activeOffers.add(o);
+    this.store.noteExpiry(o.offer_expires);
+    this.announce(r, o);
+    return toOffer(o, r);
+  }
+
+  list(caller: SandboxAccount, query: URLSearchParams): Offer[] {
+    const q = parseOffersQuery(query);
+    const result: Offer[] = [];
+    for (const o of this.store.offers.values()) {
+      const r = this.store.requests.get(o.offer_request_id);
+      if (!r || r.ownerKey !== caller.key) continue;
+      if (q.requestId !== undefined && o.offer_request_id !== q.requestId) continue;
+      if (q.status !== undefined && o.offer_status !== q.status) continue;
+      result.push(toOffer(o, r));
+    }
+    return result.slice(q.offset, q.offset + q.limit);
+  }
+
+  // PATCH /offers: accept (cascade) or reject an offer on one of the caller's requests.
+  decide(caller: SandboxAccount, body: unknown): Offer {
+    assertValid(validateOfferDecision(body));
+    const b = body as { offer_id: number; offer_status: 'accepted' | 'rejected' };
+    const { offer, request } = this.ownedOffer(caller, b.offer_id);
+    const allowed = b.offer_status === 'accepted' ? ['active'] : ['active', 'countered'];
+    if (!allowed.includes(offer.offer_status))
+      throw conflict(
+        `offer ${offer.offer_id} is ${offer.offer_status}; it can no longer be ${b.offer_status}`,
+      );
+    if (b.offer_status === 'accepted') this.acceptCascade(request, offer);
+    else this.setStatus(offer, 'rejected');
+    return toOffer(offer, request);
+  }
+
+  counter(caller: SandboxAccount, body: unknown): CounterOffer {
+    assertValid(validateCounterOffer(body));
+    const b = body as JsonObject;
+    if (b.counter_offer_status !== undefined && b.counter_offer_status !== 'pending')
+      throw badRequest(
+        `counter_offer_status may only be "pending" when countering; the buyer decides the rest`,
+      );
+    const { offer } = this.ownedOffer(caller, b.offer_id as number);
+    if (offer.offer_status !== 'active')
+      throw conflict(
+        `offer ${offer.offer_id} is ${offer.offer_status}; only an active offer can be countered`,
+      );
+    const now = this.clock.nowIso();
+    const c: StoredCounterOffer = {
+      buyer_pays_buyer_broker_commission: offer.buyer_pays_buyer_broker_commission,
+      buyer_pays_listing_broker_commission: offer.buyer_pays_listing_broker_commission,
+      listing_broker_commission_pct: offer.listing_broker_commission_pct,
+      ...(b as unknown as StoredCounterOffer),
+      counter_offer_id: this.store.nextCounterId(),
+      offer_request_id: offer.offer_request_id,
+      counter_offer_status: 'pending',
+      created_at: now,
+      updated_at: null,
+    };
+    this.store.counters.set(c.counter_offer_id, c);
+    this.setStatus(offer, 'countered');
+    return { ...c };
+  }
+
+  // The buyer accepts a counter: a new accepted offer on its terms, everything else rejected.
+  acceptCounter(counterId: string): Offer {
+    const c = this.pendingCounter(counterId);
+    const original = this.store.offers.get(c.offer_id)!;
+    const r = this.store.requests.get(c.offer_request_id)!;
+    const nowMs = this.clock.nowMs();
+    const now = new Date(nowMs).toISOString();
+    c.counter_offer_status = 'accepted';
+    c.updated_at = now;
+    const o: StoredOffer = {
+      ...original,
+      offer_id: this.store.nextOfferId(),
+      offer_amount: c.counter_offer_amount,
+      buyer_pays_buyer_broker_commission:
+        c.buyer_pays_buyer_broker_commission ?? original.buyer_pays_buyer_broker_commission,
+      buyer_pays_listing_broker_commission:
+        c.buyer_pays_listing_broker_commission ?? original.buyer_pays_listing_broker_commission,
+      listing_broker_commission_pct:
+        c.listing_broker_commission_pct ?? original.listing_broker_commission_pct,
+      created_at: now,
+      offer_expires: c.counter_offer_expires ?? original.offer_expires,
+      offer_memo: c.counter_offer_memo ?? original.offer_memo,
+      offer_status: 'accepted',
+      additional_terms: c.counter_offer_terms ?? original.additional_terms,
+      earnest_money: c.counter_earnest_money ?? original.earnest_money,
+      em_hard_post_inspection: c.counter_em_hard_post_inspection ?? original.em_hard_post_inspection,
+      lease_back: c.counter_lease_back ?? original.lease_back,
+      lease_back_period: c.counter_lease_back_period ?? original.lease_back_period,
+      flexible_closing: c.counter_flexible_closing ?? original.flexible_closing,
+      post_possession: c.counter_post_possession ?? original.post_possession,
+      post_possession_period: c.counter_post_possession_period ?? original.post_possession_period,
+      waive_warranty: c.counter_waive_warranty ?? original.waive_warranty,
+      inspection_period: c.counter_inspection_period ?? original.inspection_period,
+      offer_is_counter_offer: true,
+      offer_decided_at: now,
+      test: c.test ?? original.test,
+      viewed: false,
+      counter_offer_id: c.counter_offer_id,
+    };
+    this.store.addOffer(o);
+    this.acceptCascade(r, o);
+    this.announce(r, o);
+    return toOffer(o, r);
+  }
+
+  // The buyer rejects a counter: the countered offer is rejected and the UPDATE callback sent.
+  rejectCounter(counterId: string): StoredCounterOffer {
+    const c = this.pendingCounter(counterId);
+    const now = this.clock.nowIso();
+    c.counter_offer_status = 'rejected';
+    c.updated_at = now;
+    const original = this.store.offers.get(c.offer_id);
+    if (original?.offer_status === 'countered') this.setStatus(original, 'rejected');
+    const r = this.store.requests.get(c.offer_request_id)!;
+    this.notifier.event(r, {
+      event: 'UPDATE',
+      update_type: 'counter_offer_rejected',
+      counter_offer_id: c.counter_offer_id,
+      offer_id: c.offer_id,
+      offer_request_id: c.offer_request_id,
+      offer_request_external_id: r.offer_request_external_id,
+      counter_offer_status: 'rejected',
+      updated_at: now,
+    });
+    return { ...c };
+  }
+
+  // Offers past offer_expires that nobody decided become expired.
+  expireDue(nowMs: number): void {
+    for (const o of this.store.activeOffers) {
+      if (Date.parse(o.offer_expires) <= nowMs) this.setStatus(o, 'expired', false);
+    }
+  }
+
+  private acceptCascade(r: StoredOfferRequest, accepted: StoredOffer): void {
+    this.setStatus(accepted, 'accepted');
+    for (const other of this.store.offersByRequest.get(r.offer_request_id) ?? []) {
+      if (other !== accepted && ['active', 'countered'].includes(other.offer_status))
+        this.setStatus(other, 'rejected');
+    }
+    const now = this.clock.nowIso();
+    for (const c of this.store.countersOfRequest(r.offer_request_id)) {
+      if (c.counter_offer_status === 'pending' && c.counter_offer_id !== accepted.counter_offer_id) {
+        c.counter_offer_status = 'rejected';
+        c.updated_at = now;
+      }
+    }
+    if (!['under_contract', 'closed'].includes(r.offer_request_status))
+      this.lifecycle.deactivate(r, 'under_contract');
+    this.notifier.email(
+      r,
+      'offer_accepted',
+      `Offer ${accepted.offer_id} accepted on ${addressOf(r)}`,
+      `The caller accepted offer ${accepted.offer_id} ($${accepted.offer_amount}) on offer request ${r.offer_request_id}; please contact the listing agent at ${this.notifier.recipientOf(r)}.`,
+      accepted.offer_id,
+      ACQUISITIONS_EMAIL,
+    );
+  }
+
+  private announce(r: StoredOfferRequest, o: StoredOffer): void {
+    this.notifier.event(r, toNewOfferEvent(o, r) as unknown as Record<string, unknown>);
+    this.notifier.email(
+      r,
+      'new_offer',
+      `New cash offer on ${addressOf(r)}`,
+      `A buyer offered $${o.offer_amount} on offer request ${r.offer_request_id} (offer ${o.offer_id}, status ${o.offer_status}).`,
+      o.offer_id,
+    );
+  }
+
+  private setStatus(o: StoredOffer, status: string, decided = true): void {
+    o.offer_status = status;
+    if (decided) o.offer_decided_at = this.clock.nowIso();
+    if (status === 'active') this.store.activeOffers.add(o);
+    else this.store.activeOffers.delete(o);
+  }
+
+  private ownedOffer(
+    caller: SandboxAccount,
+    offerId: number,
+  ): { offer: StoredOffer; request: StoredOfferRequest } {
+    const offer = this.store.offers.get(offerId);
+    if (!offer) throw notFound(`offer ${offerId} does not exist`);
+    const request = this.store.requests.get(offer.offer_request_id)!;
+    if (request.ownerKey !== caller.key)
+      throw forbidden(
+        `offer ${offerId} is on offer request ${request.offer_request_id}, which belongs to another account`,
+      );
+    return { offer, request };
+  }
+
+  private pendingCounter(idParam: string): StoredCounterOffer {
+    const c = /^\d+$/.test(idParam) ? this.store.counters.get(Number(idParam)) : undefined;
+    if (!c) throw notFound(`counter offer ${idParam} does not exist`);
+    if (c.counter_offer_status !== 'pending')
+      throw conflict(
+        `counter offer ${c.counter_offer_id} is ${c.counter_offer_status}; the buyer already decided it`,
+      );
+    return c;
+  }
+}
+
+interface OffersQuery {
+  requestId?: number;
+  status?: string;
+  limit: number;
+  offset: number;
+}
+
+function parseOffersQuery(query: URLSearchParams): OffersQuery {
+  const problems: string[] = [];
+  const int = (name: string, min: number, max: number, fallback?: number): number | undefined => {
+    const raw = query.get(name);
+    if (raw === null) return fallback;
+    const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!(n >= min && n <= max))
+      problems.push(`${name} must be a whole number from ${min} to ${max}; got "${raw}"`);
+    return n;
+  };
+  for (const name of query.keys())
+    if (!['offer_request_id', 'status', 'limit', 'offset'].includes(name))
+      problems.push(
+        `${name} is not a query parameter of GET /offers (offer_request_id, status, limit, offset)`,
+      );
+  const status = query.get('status') ?? undefined;
+  const statuses: readonly string[] = KNOWN_OFFER_STATUSES;
+  if (status !== undefined && !statuses.includes(status))
+    problems.push(`status must be one of ${statuses.join(', ')}; got "${status}"`);
+  const q: OffersQuery = {
+    requestId: int('offer_request_id', 1, Number.MAX_SAFE_INTEGER),
+    status,
+    limit: int('limit', 1, 500, 500)!,
+    offset: int('offset', 0, Number.MAX_SAFE_INTEGER, 0)!,
+  };
+  if (problems.length > 0) throw badRequest(problems.join('; '));
+  return q;
+}

@@ -1,0 +1,22 @@
+import { FieldViolation, formatViolations } from '../../cash-offer/schema';
+
+// An answer the service gives as its error object `{ error, message }` (error repeats the status).
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string): ApiError => new ApiError(400, message);
+export const forbidden = (message: string): ApiError => new ApiError(403, message);
+export const notFound = (message: string): ApiError => new ApiError(404, message);
+export const conflict = (message: string): ApiError => new ApiError(409, message);
+
+// Throws a 400 naming every offending field when the validator found any.
+export function assertValid(violations: readonly FieldViolation[]): void {
+  if (violations.length > 0) throw badRequest(formatViolations(violations));
+}

@@ -1,0 +1,104 @@
+import { ActiveIndex } from './active.index';
+import {
+  CallRecord,
+  EmailRecord,
+  SandboxAccount,
+  StoredBuyerLead,
+  StoredCounterOffer,
+  StoredOffer,
+  StoredOfferRequest,
+  WebhookDeliveryRecord,
+} from './sandbox.types';
+
+// Long benchmarks would otherwise grow the call log without bound.
+const MAX_CALLS = 10_000;
+const MAX_DELIVERIES = 10_000;
+
+// All of the sandbox's state, in memory. Accounts survive a reset; everything else is emptied.
+export class SandboxStore {
+  readonly accountsByKey = new Map<string, SandboxAccount>();
+  readonly requests = new Map<number, StoredOfferRequest>();
+  readonly requestsByProperty = new Map<number, StoredOfferRequest>();
+  readonly offers = new Map<number, StoredOffer>();
+  readonly offersByRequest = new Map<number, StoredOffer[]>();
+  readonly counters = new Map<number, StoredCounterOffer>();
+  readonly leads: StoredBuyerLead[] = [];
+  readonly emails: EmailRecord[] = [];
+  readonly webhookUrls = new Map<string, string>();
+  readonly deliveries: WebhookDeliveryRecord[] = [];
+  readonly calls: CallRecord[] = [];
+  readonly active = new ActiveIndex();
+  // Requests whose expiry the sweeper must watch (offer_request_expires_at set while active).
+  readonly expiringRequests = new Set<StoredOfferRequest>();
+  readonly activeOffers = new Set<StoredOffer>();
+  // Requests made through the API (not seed-active): the autopilot's candidates.
+  readonly apiRequests = new Set<StoredOfferRequest>();
+  private seq = { request: 1000, property: 500_000, offer: 7000, counter: 9000, email: 0, delivery: 0 };
+
+  // The earliest expiry (offer or request) not yet swept; lets the per-call sweep be a comparison.
+  nextExpiryMs = Number.POSITIVE_INFINITY;
+
+  constructor(readonly accounts: readonly SandboxAccount[]) {
+    for (const account of accounts) this.accountsByKey.set(account.key, account);
+  }
+
+  nextRequestId = (): number => ++this.seq.request;
+  nextPropertyId = (): number => ++this.seq.property;
+  nextOfferId = (): number => ++this.seq.offer;
+  nextCounterId = (): number => ++this.seq.counter;
+  nextEmailId = (): number => ++this.seq.email;
+  nextDeliveryId = (): number => ++this.seq.delivery;
+
+  accountOf(r: StoredOfferRequest): SandboxAccount | undefined {
+    return this.accountsByKey.get(r.ownerKey);
+  }
+
+  addRequest(r: StoredOfferRequest): void {
+    this.requests.set(r.offer_request_id, r);
+    this.requestsByProperty.set(r.inventory_property_id, r);
+    this.offersByRequest.set(r.offer_request_id, []);
+  }
+
+  addOffer(o: StoredOffer): void {
+    this.offers.set(o.offer_id, o);
+    this.offersByRequest.get(o.offer_request_id)?.push(o);
+  }
+
+  noteExpiry(iso: string | null): void {
+    const ms = iso === null ? NaN : Date.parse(iso);
+    if (ms < this.nextExpiryMs) this.nextExpiryMs = ms;
+  }
+
+  countersOfRequest(requestId: number): StoredCounterOffer[] {
+    return [...this.counters.values()].filter((c) => c.offer_request_id === requestId);
+  }
+
+  logCall(call: CallRecord): void {
+    if (this.calls.length >= MAX_CALLS) this.calls.shift();
+    this.calls.push(call);
+  }
+
+  logDelivery(d: WebhookDeliveryRecord): void {
+    if (this.deliveries.length >= MAX_DELIVERIES) this.deliveries.shift();
+    this.deliveries.push(d);
+  }
+
+  reset(): void {
+    this.requests.clear();
+    this.requestsByProperty.clear();
+    this.offers.clear();
+    this.offersByRequest.clear();
+    this.counters.clear();
+    this.leads.length = 0;
+    this.emails.length = 0;
+    this.webhookUrls.clear();
+    this.deliveries.length = 0;
+    this.calls.length = 0;
+    this.active.clear();
+    this.expiringRequests.clear();
+    this.activeOffers.clear();
+    this.apiRequests.clear();
+    this.nextExpiryMs = Number.POSITIVE_INFINITY;
+    this.seq = { request: 1000, property: 500_000, offer: 7000, counter: 9000, email: 0, delivery: 0 };
+  }
+}
