@@ -1,0 +1,149 @@
+import { outboxKey } from '../../../src/ledger/outbox-key';
+import { LedgerFixture, openTestLedger } from '../../support/ledger-fixture';
+
+describe('OutboxRepository', () => {
+  let f: LedgerFixture;
+  beforeEach(async () => {
+    f = await openTestLedger();
+  });
+  afterEach(async () => {
+    await f.cleanup();
+  });
+
+  const command = (recordRef: string, brokerageId = 'b1') => ({
+    brokerageId,
+    idempotencyKey: outboxKey(brokerageId, recordRef, 'create_offer_request'),
+    operation: 'create_offer_request',
+    recordRef,
+    payload: { StreetName: 'Main St', ListPrice: 350000 },
+  });
+
+  it('enqueues once per key and returns the existing command untouched', async () => {
+    const first = await f.ledger.outbox.enqueue(command('deal:1'));
+    expect(first.created).toBe(true);
+    expect(first.command).toMatchObject({
+      state: 'pending',
+      attempts: 0,
+      payload: { StreetName: 'Main St', ListPrice: 350000 },
+      result: null,
+      createdAt: f.clock.now(),
+    });
+    f.clock.advance(1000);
+    const again = await f.ledger.outbox.enqueue({ ...command('deal:1'), payload: { changed: true } });
+    expect(again.created).toBe(false);
+    expect(again.command).toEqual(first.command);
+    expect(await f.ledger.outbox.findByKey(first.command.idempotencyKey)).toEqual(first.command);
+    expect(await f.ledger.outbox.findByKey('nope')).toBeNull();
+  });
+
+  it('keeps exactly one command when many callers enqueue the same key at once', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => f.ledger.outbox.enqueue(command('deal:7'))),
+    );
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.command.id)).size).toBe(1);
+    expect((await f.ledger.outbox.depth('b1')).pending).toBe(1);
+  });
+
+  it('walks pending -> sending -> done, recording attempts, times and the result', async () => {
+    const { command: c } = await f.ledger.outbox.enqueue(command('deal:1'));
+    expect((await f.ledger.outbox.claimDue('b1', 10)).map((x) => x.id)).toEqual([c.id]);
+    f.clock.advance(1000);
+    const sending = await f.ledger.outbox.markSending(c.id);
+    expect(sending).toMatchObject({ state: 'sending', attempts: 1, sentAt: f.clock.now() });
+    // A command being sent is not due again.
+    expect(await f.ledger.outbox.claimDue('b1', 10)).toEqual([]);
+    await expect(f.ledger.outbox.markSending(c.id)).rejects.toThrow(`outbox command ${c.id} is sending`);
+    f.clock.advance(1000);
+    const done = await f.ledger.outbox.complete(c.id, { offer_request_id: 'OR-9' });
+    expect(done).toMatchObject({
+      state: 'done',
+      result: { offer_request_id: 'OR-9' },
+      completedAt: f.clock.now(),
+    });
+    await expect(f.ledger.outbox.fail(c.id, 'late', f.clock.now())).rejects.toThrow('is done');
+  });
+
+  it('retries a failed command only once its next attempt time has come', async () => {
+    const { command: c } = await f.ledger.outbox.enqueue(command('deal:1'));
+    await f.ledger.outbox.markSending(c.id);
+    const failed = await f.ledger.outbox.fail(c.id, '429 rate limited', new Date(f.clock.nowMs() + 5000));
+    expect(failed).toMatchObject({ state: 'failed', lastError: '429 rate limited' });
+    expect(await f.ledger.outbox.claimDue('b1', 10)).toEqual([]);
+    f.clock.advance(5000);
+    expect((await f.ledger.outbox.claimDue('b1', 10)).map((x) => x.id)).toEqual([c.id]);
+    expect((await f.ledger.outbox.markSending(c.id)).attempts).toBe(2);
+  });
+
+  it('never claims an unknown outcome again until it is resolved', async () => {
+    const a = (await f.ledger.outbox.enqueue(command('deal:a'))).command;
+    const b = (await f.ledger.outbox.enqueue(command('deal:b'))).command;
+    for (const c of [a, b]) {
+      await f.ledger.outbox.markSending(c.id);
+      await f.ledger.outbox.recordUnknown(c.id, 'timed out after 10 s');
+    }
+    f.clock.advance(86_400_000);
+    expect(await f.ledger.outbox.claimDue('b1', 10)).toEqual([]);
+    expect((await f.ledger.outbox.listByState('b1', ['unknown'])).map((c) => c.id)).toEqual([a.id, b.id]);
+
+    // Found on the service: done with what was found. Provably absent: pending again.
+    expect(
+      await f.ledger.outbox.resolveUnknown(a.id, { outcome: 'done', result: { id: 'OR-1' } }),
+    ).toMatchObject({
+      state: 'done',
+      result: { id: 'OR-1' },
+    });
+    expect(await f.ledger.outbox.resolveUnknown(b.id, { outcome: 'pending' })).toMatchObject({
+      state: 'pending',
+    });
+    expect((await f.ledger.outbox.claimDue('b1', 10)).map((c) => c.id)).toEqual([b.id]);
+    await expect(f.ledger.outbox.resolveUnknown(b.id, { outcome: 'pending' })).rejects.toThrow(
+      'only from unknown',
+    );
+  });
+
+  it('turns commands a crash left in sending into unknown', async () => {
+    const { command: c } = await f.ledger.outbox.enqueue(command('deal:1'));
+    await f.ledger.outbox.markSending(c.id);
+    expect(await f.ledger.outbox.recoverInterrupted()).toBe(1);
+    expect(await f.ledger.outbox.get(c.id)).toMatchObject({
+      state: 'unknown',
+      lastError: expect.stringMatching(/stopped/),
+    });
+  });
+
+  it('dead-letters and replays by state, id and brokerage', async () => {
+    const a = (await f.ledger.outbox.enqueue(command('deal:a'))).command;
+    const b = (await f.ledger.outbox.enqueue(command('deal:b'))).command;
+    const c = (await f.ledger.outbox.enqueue(command('deal:c', 'b2'))).command;
+    await f.ledger.outbox.markSending(b.id);
+    await f.ledger.outbox.recordUnknown(b.id, 'socket hang up');
+    await f.ledger.outbox.deadLetter(a.id, 'StreetName is 57 characters; the service allows 50');
+    await f.ledger.outbox.deadLetter(c.id, 'rejected');
+    expect(await f.ledger.outbox.get(a.id)).toMatchObject({
+      state: 'dead',
+      lastError: expect.stringMatching(/57/),
+    });
+
+    expect(await f.ledger.outbox.replay({ brokerageId: 'b1' })).toBe(1); // dead only by default
+    expect(await f.ledger.outbox.get(a.id)).toMatchObject({ state: 'pending' });
+    expect(await f.ledger.outbox.replay({ ids: [b.id], states: ['unknown'] })).toBe(1);
+    expect(await f.ledger.outbox.replay({ states: ['done', 'sending'] })).toBe(0);
+    expect(await f.ledger.outbox.depth()).toEqual({
+      pending: 2,
+      sending: 0,
+      done: 0,
+      failed: 0,
+      unknown: 0,
+      dead: 1,
+    });
+    expect(await f.ledger.outbox.depth('b2')).toMatchObject({ dead: 1, pending: 0 });
+  });
+
+  it('claims per brokerage, oldest first, up to the limit', async () => {
+    for (let i = 0; i < 4; i += 1) await f.ledger.outbox.enqueue(command(`deal:${i}`, i === 2 ? 'b2' : 'b1'));
+    const due = await f.ledger.outbox.claimDue('b1', 2);
+    expect(due.map((c) => c.recordRef)).toEqual(['deal:0', 'deal:1']);
+    expect((await f.ledger.outbox.claimDue('b2', 10)).map((c) => c.recordRef)).toEqual(['deal:2']);
+  });
+});
