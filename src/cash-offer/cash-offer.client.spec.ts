@@ -1,52 +1,8 @@
-import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { ManualClock } from '../common/clock';
 import { CashOfferClient } from './cash-offer.client';
 import { CashOfferError } from './cash-offer.error';
 import { CashOfferCallEvent, CashOfferClientOptions } from './cash-offer-client.options';
-
-interface Seen {
-  method: string;
-  url: string;
-  auth: string | undefined;
-  body: string;
-  at: number;
-}
-type Handler = (req: Seen, res: ServerResponse, n: number) => void;
-
-// A tiny stand-in for the service: each test scripts its answers.
-class FakeService {
-  readonly seen: Seen[] = [];
-  handler: Handler = (_req, res) => res.writeHead(204).end();
-  private readonly server: Server = createServer((req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const seen = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        auth: req.headers.authorization,
-        body: Buffer.concat(chunks).toString('utf8'),
-        at: Date.now(),
-      };
-      this.seen.push(seen);
-      this.handler(seen, res, this.seen.length);
-    });
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api/v2`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+import { FakeService, json } from './fake-service.testing';
 
 const KEY = 'unit-secret-key-7f3a';
 const validCreate = {
@@ -259,6 +215,41 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     expect(fast.code).toBe('UNAVAILABLE');
     expect(fast.status).toBeUndefined();
     expect(fast.message).toContain('circuit');
+    expect(service.seen).toHaveLength(2);
+  });
+});
+
+describe('CashOfferClient timeouts', () => {
+  const service = new FakeService();
+  let client: CashOfferClient;
+
+  beforeAll(async () => {
+    const baseUrl = await service.start();
+    service.handler = () => undefined; // never answers
+    client = new CashOfferClient(
+      { brokerageId: 'b2', baseUrl, apiKey: 'k', timeoutMs: 150, retry: { maxAttempts: 2, baseDelayMs: 1 } },
+      new ManualClock(),
+      { log: () => undefined, warn: () => undefined, error: () => undefined },
+    );
+  });
+  afterAll(async () => {
+    client.close();
+    await service.stop();
+  });
+
+  it('turns a timed-out create into OUTCOME_UNKNOWN after one request', async () => {
+    service.seen.length = 0;
+    await expect(client.createOfferRequest(validCreate)).rejects.toMatchObject({
+      code: 'OUTCOME_UNKNOWN',
+      operation: 'POST /offer-requests',
+      retryable: false,
+    });
+    expect(service.seen).toHaveLength(1);
+  });
+
+  it('retries a timed-out GET, then reports UNAVAILABLE', async () => {
+    service.seen.length = 0;
+    await expect(client.listOffers()).rejects.toMatchObject({ code: 'UNAVAILABLE', retryable: true });
     expect(service.seen).toHaveLength(2);
   });
 });

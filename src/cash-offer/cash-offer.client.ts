@@ -214,7 +214,8 @@ export class CashOfferClient {
     violations: FieldViolation[],
     request: TransportRequest,
   ): Promise<T | undefined> {
-    if (violations.length > 0) throw CashOfferError.invalidRecord(op.name, violations);
+    if (violations.length > 0)
+      throw CashOfferError.invalidRecord(op.name, hideValue(violations, this.#apiKey, '[redacted]'));
     return this.policy.execute(op.name, (attempt) => this.attempt<T>(op, request, attempt));
   }
 
@@ -282,6 +283,12 @@ export class CashOfferClient {
       // metrics must never break a call
     }
   }
+}
+
+// Replaces a secret quoted back in a validation message.
+function hideValue(violations: FieldViolation[], secret: string, mask: string): FieldViolation[] {
+  if (!secret) return violations;
+  return violations.map((v) => ({ field: v.field, message: v.message.split(secret).join(mask) }));
 }
 
 function idViolations(id: unknown): FieldViolation[] {

@@ -67,7 +67,7 @@ export class CashOfferTransport {
         },
       });
       const body = typeof response.data === 'string' ? response.data : '';
-      return { status: response.status, headers: response.headers as Record<string, unknown>, body };
+      return { status: response.status, headers: response.headers, body };
     } catch (error) {
       // Never rethrow the axios error: its config carries the Authorization header.
       throw new TransportFailure(networkCodeOf(error));
