@@ -12,7 +12,7 @@ import {
 } from '../../cash-offer/schema';
 import { ActiveSortKey } from './active.index';
 import { MediaSigner } from './media.signer';
-import { toActiveItem } from './offer-request.view';
+import { activeItemJson, toActiveItem } from './offer-request.view';
 import { RequestLifecycle } from './request.lifecycle';
 import { SandboxClock } from './sandbox.clock';
 import { assertValid, badRequest, conflict, forbidden, notFound } from './sandbox.errors';
@@ -33,7 +33,26 @@ export class MarketplaceService {
     private readonly pushDelayMs: number,
   ) {}
 
+  // The page as JSON text (see activeItemJson).
+  activePageJson(caller: SandboxAccount, query: URLSearchParams): string {
+    const { key, descending, offset, limit } = this.parseActiveQuery(query);
+    const items = this.store.active.page(key, descending, offset, limit);
+    return `[${items.map((r) => activeItemJson(r, caller, this.signer)).join(',')}]`;
+  }
+
   activePage(caller: SandboxAccount, query: URLSearchParams): ActiveOfferRequest[] {
+    const { key, descending, offset, limit } = this.parseActiveQuery(query);
+    return this.store.active
+      .page(key, descending, offset, limit)
+      .map((r) => toActiveItem(r, caller, this.signer));
+  }
+
+  private parseActiveQuery(query: URLSearchParams): {
+    key: ActiveSortKey;
+    descending: boolean;
+    offset: number;
+    limit: number;
+  } {
     const problems: string[] = [];
     for (const name of query.keys())
       if (!ACTIVE_QUERY_PARAMS.includes(name))
@@ -53,9 +72,7 @@ export class MarketplaceService {
     if (!sorts.includes(sort)) problems.push(`sort must be one of ${sorts.join(', ')}; got "${sort}"`);
     if (problems.length > 0) throw badRequest(problems.join('; '));
     const [key, direction] = sort.split('.') as [ActiveSortKey, string];
-    return this.store.active
-      .page(key, direction === 'desc', offset, limit)
-      .map((r) => toActiveItem(r, caller, this.signer));
+    return { key, descending: direction === 'desc', offset, limit };
   }
 
   // Answers at once; the request becomes active about pushDelayMs later ("processed in the background").

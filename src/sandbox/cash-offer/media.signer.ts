@@ -10,6 +10,7 @@ export class MediaSigner {
   private readonly secret = randomBytes(32);
   private origin = '';
   private tokenSeq = 0;
+  private readonly recent = new Map<string, { expires: number; url: string }>();
 
   constructor(private readonly clock: SandboxClock) {}
 
@@ -25,9 +26,16 @@ export class MediaSigner {
     return createHmac('sha256', this.secret).update(`${token}.${expires}`).digest('base64url');
   }
 
+  // Issue times are whole seconds, so a URL handed out twice in one second is signed once
+  // (the active list re-signs every photo of every page).
   signedUrl(token: string): string {
     const expires = Math.floor((this.clock.nowMs() + SIGNED_MEDIA_URL_TTL_MS) / 1000);
-    return `${this.origin}/media/${token}?expires=${expires}&sig=${this.sign(token, expires)}`;
+    const cached = this.recent.get(token);
+    if (cached?.expires === expires) return cached.url;
+    const url = `${this.origin}/media/${token}?expires=${expires}&sig=${this.sign(token, expires)}`;
+    if (this.recent.size > 200_000) this.recent.clear();
+    this.recent.set(token, { expires, url });
+    return url;
   }
 
   check(token: string, expiresParam: string | null, sig: string | null): MediaCheck {

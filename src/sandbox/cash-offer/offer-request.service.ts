@@ -88,6 +88,7 @@ export class OfferRequestService {
     this.assertUpdatable(r);
     for (const [name, value] of Object.entries((b.property as JsonObject | undefined) ?? {}))
       r.property[name] = value;
+    r.propertyJson = undefined;
     r.media.push(...this.toMedia(b.media));
     r.offer_request_refreshed_at = this.clock.nowIso();
   }

@@ -49,3 +49,12 @@ export function toActiveItem(
   if (viewer.role === 'buyer') item.assumptions = r.assumptions;
   return item;
 }
+
+// The same item as JSON text, with the property's serialisation cached on the record: the active
+// list is the hottest path of the sandbox (benchmarks page through 100k requests).
+export function activeItemJson(r: StoredOfferRequest, viewer: SandboxAccount, signer: MediaSigner): string {
+  const item = toActiveItem(r, viewer, signer);
+  r.propertyJson ??= JSON.stringify(r.property);
+  const assumptions = item.assumptions ? `,"assumptions":${JSON.stringify(item.assumptions)}` : '';
+  return `{"request":${JSON.stringify(item.request)},"property":${r.propertyJson},"media":${JSON.stringify(item.media)}${assumptions}}`;
+}

@@ -59,6 +59,8 @@ export interface StoredOfferRequest {
   property: Record<string, unknown>;
   media: StoredMedia[];
   assumptions: Assumption[];
+  // The property serialised once for the active list; cleared whenever the property changes.
+  propertyJson?: string;
   // Requests made by seed-active are left alone by the autopilot (it would have 100k to visit).
   seeded: boolean;
 }

@@ -13,6 +13,8 @@ export interface RouteContext {
 export interface Reply {
   status: number;
   body?: unknown;
+  // A body already serialised as JSON (hot paths); takes precedence over `body`.
+  json?: string;
   headers?: Record<string, string>;
 }
 

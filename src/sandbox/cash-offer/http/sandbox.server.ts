@@ -34,12 +34,12 @@ const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(
 function send(res: ServerResponse, reply: Reply): void {
   if (res.destroyed || res.headersSent) return;
   const headers: Record<string, string | number> = { ...reply.headers };
-  if (reply.body === undefined || reply.status === 204) {
+  if ((reply.body === undefined && reply.json === undefined) || reply.status === 204) {
     res.writeHead(reply.status, headers);
     res.end();
     return;
   }
-  const payload = JSON.stringify(reply.body);
+  const payload = reply.json ?? JSON.stringify(reply.body);
   headers['content-type'] = 'application/json; charset=utf-8';
   headers['content-length'] = Buffer.byteLength(payload);
   res.writeHead(reply.status, headers);
