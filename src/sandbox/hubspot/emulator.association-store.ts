@@ -1,0 +1,88 @@
+import { badRequest } from './emulator.errors';
+import type { ObjectType } from './emulator.types';
+
+// HubSpot-defined association types between the emulated objects, with their inverses.
+const DEFAULT_TYPES: [from: ObjectType, to: ObjectType, typeId: number, inverse: number][] = [
+  ['deals', 'contacts', 3, 4],
+  ['contacts', 'notes', 201, 202],
+  ['deals', 'notes', 213, 214],
+];
+
+interface TypeInfo {
+  from: ObjectType;
+  to: ObjectType;
+  inverse: number;
+}
+
+const BY_ID = new Map<number, TypeInfo>();
+const DEFAULT_BY_PAIR = new Map<string, number>();
+for (const [from, to, typeId, inverse] of DEFAULT_TYPES) {
+  BY_ID.set(typeId, { from, to, inverse });
+  BY_ID.set(inverse, { from: to, to: from, inverse: typeId });
+  DEFAULT_BY_PAIR.set(`${from}>${to}`, typeId);
+  DEFAULT_BY_PAIR.set(`${to}>${from}`, inverse);
+}
+
+export function defaultTypeId(from: ObjectType, to: ObjectType): number {
+  const typeId = DEFAULT_BY_PAIR.get(`${from}>${to}`);
+  if (typeId === undefined) throw badRequest(`No default association type exists from ${from} to ${to}.`);
+  return typeId;
+}
+
+export function typeInfo(typeId: number): TypeInfo | undefined {
+  return BY_ID.get(typeId);
+}
+
+// Both directions are stored, as HubSpot shows an association from either side.
+export class AssociationStore {
+  // `${fromType}:${fromId}>${toType}` -> toId -> type ids
+  private readonly links = new Map<string, Map<string, Set<number>>>();
+
+  reset(): void {
+    this.links.clear();
+  }
+
+  add(from: ObjectType, fromId: string, to: ObjectType, toId: string, typeId: number): void {
+    const info = typeInfo(typeId);
+    if (!info || info.from !== from || info.to !== to) {
+      throw badRequest(`association type ${typeId} does not link ${from} to ${to}`);
+    }
+    this.side(from, fromId, to).set(toId, this.typesOf(from, fromId, to, toId).add(typeId));
+    this.side(to, toId, from).set(fromId, this.typesOf(to, toId, from, fromId).add(info.inverse));
+  }
+
+  remove(from: ObjectType, fromId: string, to: ObjectType, toId: string): void {
+    this.links.get(`${from}:${fromId}>${to}`)?.delete(toId);
+    this.links.get(`${to}:${toId}>${from}`)?.delete(fromId);
+  }
+
+  list(from: ObjectType, fromId: string, to: ObjectType): [toId: string, typeIds: number[]][] {
+    const side = this.links.get(`${from}:${fromId}>${to}`);
+    if (!side) return [];
+    return [...side.entries()].map(([toId, types]) => [toId, [...types]]);
+  }
+
+  // Forget every link of an archived object.
+  forget(type: ObjectType, id: string): void {
+    for (const key of [...this.links.keys()]) {
+      if (!key.startsWith(`${type}:${id}>`)) continue;
+      const toType = key.slice(key.indexOf('>') + 1) as ObjectType;
+      for (const toId of this.links.get(key)!.keys()) this.links.get(`${toType}:${toId}>${type}`)?.delete(id);
+      this.links.delete(key);
+    }
+  }
+
+  private side(from: ObjectType, fromId: string, to: ObjectType): Map<string, Set<number>> {
+    const key = `${from}:${fromId}>${to}`;
+    let side = this.links.get(key);
+    if (!side) {
+      side = new Map();
+      this.links.set(key, side);
+    }
+    return side;
+  }
+
+  private typesOf(from: ObjectType, fromId: string, to: ObjectType, toId: string): Set<number> {
+    return this.links.get(`${from}:${fromId}>${to}`)?.get(toId) ?? new Set();
+  }
+}

@@ -1,0 +1,200 @@
+import type { PropertyProblem } from './emulator.errors';
+import { HubSpotHttpError, conflict, notFound, validationError } from './emulator.errors';
+import { normaliseValue } from './emulator.properties';
+import type { SchemaStore } from './emulator.schema-store';
+import { OBJECT_TYPES } from './emulator.types';
+import type { ObjectType, ObjectVersion, StoredObject } from './emulator.types';
+
+// The last-modified property each type exposes (contacts have both names).
+const MODIFIED_PROPS: Record<ObjectType, string[]> = {
+  contacts: ['lastmodifieddate', 'hs_lastmodifieddate'],
+  deals: ['hs_lastmodifieddate'],
+  notes: ['hs_lastmodifieddate'],
+};
+
+// Records of one emulated portal, with unique-value indexes and the search index lag.
+export class ObjectStore {
+  private readonly objects = new Map<ObjectType, Map<string, StoredObject>>();
+  // `${type}.${property}` -> value -> object id
+  private readonly unique = new Map<string, Map<string, string>>();
+  private nextId = 10001;
+  searchIndexLagMs = 0;
+
+  constructor(private readonly schema: SchemaStore) {
+    this.reset();
+  }
+
+  reset(): void {
+    for (const type of OBJECT_TYPES) this.objects.set(type, new Map());
+    this.unique.clear();
+    this.nextId = 10001;
+  }
+
+  all(type: ObjectType): Map<string, StoredObject> {
+    return this.objects.get(type)!;
+  }
+
+  get(type: ObjectType, id: string): StoredObject | undefined {
+    return this.all(type).get(id);
+  }
+
+  // Finds by internal id, or by the value of a unique property when idProperty is given.
+  find(type: ObjectType, id: string, idProperty?: string): StoredObject | undefined {
+    if (!idProperty || idProperty === 'hs_object_id') return this.get(type, id);
+    const byValue = this.uniqueIndex(type, idProperty)?.get(id);
+    return byValue === undefined ? undefined : this.get(type, byValue);
+  }
+
+  require(type: ObjectType, id: string, idProperty?: string): StoredObject {
+    const found = this.find(type, id, idProperty);
+    if (!found) throw notFound(`Object not found.  objectId are usually numeric.`);
+    return found;
+  }
+
+  // Validates names and values; returns the normalised values or throws a 400 naming each problem.
+  validate(type: ObjectType, input: unknown, allowReadOnly = false): Record<string, string> {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+      throw validationError([
+        { name: 'properties', error: 'INVALID_VALUE', message: 'properties must be an object' },
+      ]);
+    }
+    const problems: PropertyProblem[] = [];
+    const values: Record<string, string> = {};
+    for (const [name, raw] of Object.entries(input as Record<string, unknown>)) {
+      const def = this.schema.property(type, name);
+      if (!def) {
+        problems.push({ name, error: 'PROPERTY_DOESNT_EXIST', message: `Property "${name}" does not exist` });
+        continue;
+      }
+      if (def.readOnly && !allowReadOnly) {
+        problems.push({
+          name,
+          error: 'READ_ONLY_VALUE',
+          message: `"${name}" is a read only property; its value cannot be set.`,
+        });
+        continue;
+      }
+      const result = normaliseValue(def, raw);
+      if ('value' in result) values[name] = result.value;
+      else problems.push(result);
+    }
+    if (problems.length > 0) throw validationError(problems);
+    return values;
+  }
+
+  create(type: ObjectType, values: Record<string, string>, now: number): StoredObject {
+    const id = String(this.nextId++);
+    const merged = type === 'deals' ? this.withDealDefaults(values) : values;
+    this.checkDeal(type, merged, undefined);
+    this.checkUnique(type, merged, id);
+    const obj: StoredObject = { id, type, properties: {}, createdAt: now, updatedAt: now, indexed: null };
+    this.apply(obj, merged, now);
+    this.all(type).set(id, obj);
+    return obj;
+  }
+
+  update(obj: StoredObject, values: Record<string, string>, now: number): void {
+    this.checkDeal(obj.type, values, obj);
+    this.checkUnique(obj.type, values, obj.id);
+    // The version search keeps showing until this write is older than the lag.
+    if (this.searchIndexLagMs > 0 && now - obj.updatedAt >= this.searchIndexLagMs) {
+      obj.indexed = { properties: { ...obj.properties }, updatedAt: obj.updatedAt };
+    }
+    this.apply(obj, values, now);
+  }
+
+  archive(obj: StoredObject): void {
+    for (const [name, value] of Object.entries(obj.properties)) {
+      const index = this.uniqueIndex(obj.type, name);
+      if (index?.get(value) === obj.id) index.delete(value);
+    }
+    this.all(obj.type).delete(obj.id);
+  }
+
+  // What the search index holds for this object right now (undefined: not visible yet).
+  searchView(obj: StoredObject, now: number): ObjectVersion | undefined {
+    if (now - obj.updatedAt >= this.searchIndexLagMs) return obj;
+    return obj.indexed ?? undefined;
+  }
+
+  uniqueValueTaken(type: ObjectType, property: string, value: string): string | undefined {
+    return this.uniqueIndex(type, property)?.get(value);
+  }
+
+  private apply(obj: StoredObject, values: Record<string, string>, now: number): void {
+    for (const [name, value] of Object.entries(values)) {
+      const index = this.uniqueIndex(obj.type, name);
+      const previous = obj.properties[name];
+      if (index && previous !== undefined && index.get(previous) === obj.id) index.delete(previous);
+      if (value === '') delete obj.properties[name];
+      else {
+        obj.properties[name] = value;
+        index?.set(value, obj.id);
+      }
+    }
+    obj.updatedAt = now;
+    const iso = new Date(now).toISOString();
+    obj.properties.hs_object_id = obj.id;
+    obj.properties.createdate = new Date(obj.createdAt).toISOString();
+    for (const name of MODIFIED_PROPS[obj.type]) obj.properties[name] = iso;
+  }
+
+  private uniqueIndex(type: ObjectType, property: string): Map<string, string> | undefined {
+    const def = this.schema.property(type, property);
+    const isUnique = def?.hasUniqueValue || (type === 'contacts' && property === 'email');
+    if (!isUnique) return undefined;
+    const key = `${type}.${property}`;
+    let index = this.unique.get(key);
+    if (!index) {
+      index = new Map();
+      this.unique.set(key, index);
+    }
+    return index;
+  }
+
+  private checkUnique(type: ObjectType, values: Record<string, string>, id: string): void {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === '') continue;
+      const owner = this.uniqueIndex(type, name)?.get(value);
+      if (owner === undefined || owner === id) continue;
+      if (type === 'contacts' && name === 'email') {
+        throw conflict(`Contact already exists. Existing ID: ${owner}`);
+      }
+      throw conflict(`${name} must be unique: the value "${value}" already belongs to object ${owner}`);
+    }
+  }
+
+  private withDealDefaults(values: Record<string, string>): Record<string, string> {
+    if (values.pipeline) return values;
+    return { pipeline: 'default', ...values };
+  }
+
+  // A deal's stage must belong to its pipeline, as HubSpot enforces.
+  private checkDeal(
+    type: ObjectType,
+    values: Record<string, string>,
+    existing: StoredObject | undefined,
+  ): void {
+    if (type !== 'deals' || (values.pipeline === undefined && values.dealstage === undefined)) return;
+    const pipelineId = values.pipeline || existing?.properties.pipeline || 'default';
+    if (!this.schema.pipelines.has(pipelineId)) {
+      throw validationError([
+        { name: 'pipeline', error: 'INVALID_OPTION', message: `${pipelineId} is not a valid pipeline` },
+      ]);
+    }
+    const stageId = values.dealstage ?? existing?.properties.dealstage;
+    if (stageId && !this.schema.stageOf(pipelineId, stageId)) {
+      throw validationError([
+        {
+          name: 'dealstage',
+          error: 'INVALID_OPTION',
+          message: `${stageId} is not a valid stage of pipeline ${pipelineId}`,
+        },
+      ]);
+    }
+  }
+}
+
+export function isHubSpotError(value: unknown): value is HubSpotHttpError {
+  return value instanceof HubSpotHttpError;
+}

@@ -1,0 +1,91 @@
+// The emulator's own records. Wire shapes are built from these by the route modules.
+export type ObjectType = 'contacts' | 'deals' | 'notes';
+export const OBJECT_TYPES: readonly ObjectType[] = ['contacts', 'deals', 'notes'];
+
+export type PropertyType = 'string' | 'number' | 'date' | 'datetime' | 'enumeration' | 'bool';
+
+export interface PropertyOption {
+  label: string;
+  value: string;
+  hidden: boolean;
+  displayOrder: number;
+  description?: string;
+}
+
+export interface PropertyDef {
+  name: string;
+  label: string;
+  type: PropertyType;
+  fieldType: string;
+  groupName: string;
+  description: string;
+  options: PropertyOption[];
+  hasUniqueValue: boolean;
+  hubspotDefined: boolean;
+  readOnly: boolean;
+  displayOrder: number;
+  hidden: boolean;
+  formField: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface GroupDef {
+  name: string;
+  label: string;
+  displayOrder: number;
+  archived: boolean;
+}
+
+export interface StageDef {
+  id: string;
+  label: string;
+  displayOrder: number;
+  metadata: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PipelineDef {
+  id: string;
+  label: string;
+  displayOrder: number;
+  stages: StageDef[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ObjectVersion {
+  properties: Record<string, string>;
+  updatedAt: number;
+}
+
+export interface StoredObject {
+  id: string;
+  type: ObjectType;
+  properties: Record<string, string>;
+  createdAt: number;
+  updatedAt: number;
+  // What search sees while the latest write is younger than the indexing lag (null: not yet indexed).
+  indexed: ObjectVersion | null;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  status: number;
+  time: string;
+  durationMs: number;
+}
+
+export interface Faults {
+  errorRate: number;
+  errorStatus: number;
+  burst429: number;
+  latencyMs: number;
+}
+
+export interface RateLimitSetting {
+  max: number;
+  intervalMs: number;
+}

@@ -1,0 +1,52 @@
+import { ALWAYS_RETURNED, DEFAULT_READ_PROPERTIES } from './emulator.properties';
+import type { AssociationStore } from './emulator.association-store';
+import type { ObjectType, ObjectVersion, StoredObject } from './emulator.types';
+
+// Requested properties plus the ones HubSpot always returns; a requested empty property is null.
+export function selectProperties(
+  type: ObjectType,
+  stored: Record<string, string>,
+  requested: string[] | undefined,
+): Record<string, string | null> {
+  const names =
+    requested && requested.length > 0
+      ? [...requested, ...ALWAYS_RETURNED[type]]
+      : DEFAULT_READ_PROPERTIES[type];
+  const out: Record<string, string | null> = {};
+  for (const name of names) out[name] = stored[name] ?? null;
+  return out;
+}
+
+export function toWire(
+  obj: StoredObject,
+  version: ObjectVersion,
+  requested: string[] | undefined,
+): Record<string, unknown> {
+  return {
+    id: obj.id,
+    properties: selectProperties(obj.type, version.properties, requested),
+    createdAt: new Date(obj.createdAt).toISOString(),
+    updatedAt: new Date(version.updatedAt).toISOString(),
+    archived: false,
+  };
+}
+
+// The `associations` block of getById/getPage (v3 shape).
+export function associationsBlock(
+  links: AssociationStore,
+  obj: StoredObject,
+  toTypes: ObjectType[] | undefined,
+): Record<string, unknown> | undefined {
+  if (!toTypes || toTypes.length === 0) return undefined;
+  const block: Record<string, unknown> = {};
+  for (const to of toTypes) {
+    const list = links.list(obj.type, obj.id, to);
+    if (list.length === 0) continue;
+    block[to] = {
+      results: list.flatMap(([id, typeIds]) =>
+        typeIds.map((typeId) => ({ id, type: `${obj.type.slice(0, -1)}_to_${to.slice(0, -1)}`, typeId })),
+      ),
+    };
+  }
+  return block;
+}
