@@ -1,0 +1,74 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+export const CRASH_CHILD = join(ROOT, 'dist', 'test', 'support', 'ledger-crash-child.js');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+// The child runs compiled code; build when dist/ is missing or older than the ledger's sources (the
+// build emits even when other folders have type errors, so its exit code is not the signal).
+export function ensureCrashChildBuilt(): void {
+  const sources = Math.max(
+    newestMtime(join(ROOT, 'src', 'ledger')),
+    statSync(join(ROOT, 'test', 'support', 'ledger-crash-child.ts')).mtimeMs,
+  );
+  if (existsSync(CRASH_CHILD) && statSync(CRASH_CHILD).mtimeMs >= sources) return;
+  spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: ROOT,
+      stdio: 'ignore',
+    },
+  );
+  if (!existsSync(CRASH_CHILD)) throw new Error(`could not build ${CRASH_CHILD}; run npm run build`);
+}
+
+export interface ChildRun {
+  lines: string[][];
+  stderr: string;
+}
+
+// Starts the child, lets it write for `runMs` after it is ready, then SIGKILLs it. Only complete
+// lines count: a line cut by the kill was not fully reported.
+export function runAndKill(databasePath: string, generation: number, runMs: number): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, [CRASH_CHILD, databasePath, String(generation)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (timer === undefined && stdout.startsWith('ready')) {
+        timer = setTimeout(() => child.kill('SIGKILL'), runMs);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (_code, signal) => {
+      clearTimeout(deadline);
+      if (timer) clearTimeout(timer);
+      if (signal !== 'SIGKILL') return reject(new Error(`crash child exited by itself: ${stderr}`));
+      const complete = stdout.slice(0, stdout.lastIndexOf('\n') + 1);
+      resolve({
+        lines: complete
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split(' ')),
+        stderr,
+      });
+    });
+  });
+}
