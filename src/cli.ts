@@ -1,0 +1,41 @@
+import 'reflect-metadata';
+import { CommandFactory } from 'nest-commander';
+import { buildAppParts } from './app/app.bootstrap';
+import { CliModule } from './cli/cli.module';
+import { CONFIG_COMMAND_NAMES } from './cli/commands';
+import { ConfigInvalidError } from './config/config-error';
+
+// The operator's CLI: `npm run cli -- <command>`. Same modules and settings as the daemon; logs go
+// to stderr (warn and above unless LOG_LEVEL says otherwise) so stdout stays clean for --json.
+async function main(): Promise<void> {
+  let parts;
+  try {
+    parts = buildAppParts({
+      env: process.env,
+      strict: false,
+      logDestination: 2,
+      logLevel: process.env.LOG_LEVEL ?? 'warn',
+    });
+  } catch (error) {
+    if (error instanceof ConfigInvalidError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    throw error;
+  }
+  const ledger = !CONFIG_COMMAND_NAMES.includes(process.argv[2] ?? '');
+  await CommandFactory.run(CliModule.forRoot(parts, { ledger }), {
+    logger: parts.logger,
+    cliName: 'cash-offer-sync',
+    serviceErrorHandler: (error: Error) => {
+      process.stderr.write(`error: ${error.message}\n`);
+      process.exitCode = 1;
+    },
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

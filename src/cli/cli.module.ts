@@ -1,0 +1,26 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { sharedModules, type AppParts } from '../app/app.module';
+import { FLOW_MODULES } from '../app/flow-modules';
+import { SchedulerModule } from '../scheduler/scheduler.module';
+import { CONFIG_COMMANDS, LEDGER_COMMANDS } from './commands';
+import { CliOutput } from './output/cli-output';
+
+// The same modules as the daemon minus HTTP and cron. `ledger: false` is for commands that only need
+// the config (validate-config), so they neither open nor create the ledger file.
+@Module({})
+export class CliModule {
+  static forRoot(parts: AppParts, options: { ledger: boolean }): DynamicModule {
+    const [core, logging, config, ...withLedger] = sharedModules(parts);
+    return {
+      module: CliModule,
+      imports: options.ledger
+        ? [core, logging, config, ...withLedger, SchedulerModule.forRoot({ cron: false }), ...FLOW_MODULES]
+        : [core, logging, config],
+      providers: [
+        { provide: CliOutput, useValue: new CliOutput() },
+        ...CONFIG_COMMANDS,
+        ...(options.ledger ? LEDGER_COMMANDS : []),
+      ],
+    };
+  }
+}

@@ -1,0 +1,22 @@
+import type { Type } from '@nestjs/common';
+import type { CommandRunner } from 'nest-commander';
+import { ErrorsCommand } from './errors.command';
+import { ReplayCommand } from './replay.command';
+import { RunsCommand } from './runs.command';
+import { StatusCommand } from './status.command';
+import { ValidateConfigCommand } from './validate-config.command';
+
+// Adding a command: write `<name>.command.ts` (a nest-commander @Command class that injects the
+// services it needs and prints through CliOutput) and list it here.
+
+// Commands that need only the config: they run without opening the ledger.
+export const CONFIG_COMMANDS: Type<CommandRunner>[] = [ValidateConfigCommand];
+export const CONFIG_COMMAND_NAMES = ['validate-config'];
+
+// Everything else gets the ledger, the job runner and the flows.
+export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
+  StatusCommand,
+  RunsCommand,
+  ErrorsCommand,
+  ReplayCommand,
+];

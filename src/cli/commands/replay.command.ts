@@ -1,0 +1,78 @@
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { InboxRepository, OutboxRepository } from '../../ledger';
+import { CliOutput } from '../output/cli-output';
+import { parseIds, type CommonOptions } from './cli-options';
+
+interface ReplayOptions extends CommonOptions {
+  events?: boolean;
+  commands?: boolean;
+  id?: number[];
+}
+
+// Puts dead-lettered inbox events, or failed and dead outbox commands, back in line. The running
+// daemon's workers pick them up on their next tick.
+@Command({
+  name: 'replay',
+  description: 'replay dead-lettered inbox events (--events) or failed/dead outbox commands (--commands)',
+})
+export class ReplayCommand extends CommandRunner {
+  constructor(
+    private readonly inbox: InboxRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly output: CliOutput,
+  ) {
+    super();
+  }
+
+  async run(_params: string[], options: ReplayOptions = {}): Promise<void> {
+    if (options.events === options.commands) {
+      this.output.fail('replay needs exactly one of --events or --commands');
+      return;
+    }
+    if (options.brokerage === undefined && options.id === undefined) {
+      this.output.fail('replay needs --brokerage <id> or --id <n> (so nothing is replayed by accident)');
+      return;
+    }
+    const filter = { brokerageId: options.brokerage, ids: options.id };
+    const what = options.events ? 'dead-lettered inbox event(s)' : 'failed or dead outbox command(s)';
+    const replayed = options.events
+      ? await this.inbox.replayDead(filter)
+      : await this.outbox.replay({ ...filter, states: ['failed', 'dead'] });
+    if (options.json) {
+      this.output.json({ kind: options.events ? 'events' : 'commands', ...filter, replayed });
+      return;
+    }
+    const scope = [
+      options.brokerage ? `brokerage ${options.brokerage}` : '',
+      options.id ? `id ${options.id.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    this.output.print(`replayed ${replayed} ${what} (${scope})`);
+  }
+
+  @Option({ flags: '--events', description: 'dead-lettered inbox events' })
+  parseEvents(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--commands', description: 'failed and dead outbox commands' })
+  parseCommands(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '-b, --brokerage <id>', description: 'all of this brokerage' })
+  parseBrokerage(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--id <ids>', description: 'these ids (repeat, or comma-separated)' })
+  parseId(value: string, previous?: number[]): number[] {
+    return parseIds(value, previous);
+  }
+
+  @Option({ flags: '--json', description: 'machine-readable output' })
+  parseJson(): boolean {
+    return true;
+  }
+}

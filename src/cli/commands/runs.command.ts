@@ -1,0 +1,119 @@
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { RunRepository, type Run } from '../../ledger';
+import type { JobName } from '../../scheduler/job.types';
+import { CliOutput } from '../output/cli-output';
+import { formatDate, formatDuration } from '../output/format';
+import { renderTable } from '../output/table';
+import { parseJob, parseLimit, type CommonOptions } from './cli-options';
+
+export interface RunJson {
+  id: number;
+  brokerageId: string;
+  job: string;
+  status: string;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  counts: { read: number; created: number; updated: number; unchanged: number; failed: number };
+  error: string | null;
+}
+
+export function runJson(run: Run): RunJson {
+  return {
+    id: run.id,
+    brokerageId: run.brokerageId,
+    job: run.job,
+    status: run.status,
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    durationMs: run.finishedAt ? run.finishedAt.getTime() - run.startedAt.getTime() : null,
+    counts: {
+      read: run.readCount,
+      created: run.createdCount,
+      updated: run.updatedCount,
+      unchanged: run.unchangedCount,
+      failed: run.failedCount,
+    },
+    error: run.error,
+  };
+}
+
+// Recent runs, newest first.
+@Command({ name: 'runs', description: 'recent job runs, newest first' })
+export class RunsCommand extends CommandRunner {
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly output: CliOutput,
+  ) {
+    super();
+  }
+
+  async run(
+    _params: string[],
+    options: CommonOptions & { job?: JobName; limit?: number } = {},
+  ): Promise<void> {
+    const runs = (
+      await this.runs.list({ brokerageId: options.brokerage, job: options.job, limit: options.limit ?? 20 })
+    ).map(runJson);
+    if (options.json) {
+      this.output.json({ runs });
+      return;
+    }
+    if (runs.length === 0) {
+      this.output.print('no runs recorded yet');
+      return;
+    }
+    this.output.print(
+      renderTable(
+        [
+          'ID',
+          'BROKERAGE',
+          'JOB',
+          'STATUS',
+          'STARTED',
+          'TOOK',
+          { header: 'READ', align: 'right' },
+          { header: 'CREATED', align: 'right' },
+          { header: 'UPDATED', align: 'right' },
+          { header: 'UNCHANGED', align: 'right' },
+          { header: 'FAILED', align: 'right' },
+          { header: 'ERROR', maxWidth: 60 },
+        ],
+        runs.map((r) => [
+          r.id,
+          r.brokerageId,
+          r.job,
+          r.status,
+          formatDate(r.startedAt),
+          formatDuration(r.durationMs),
+          r.counts.read,
+          r.counts.created,
+          r.counts.updated,
+          r.counts.unchanged,
+          r.counts.failed,
+          r.error,
+        ]),
+      ),
+    );
+  }
+
+  @Option({ flags: '-b, --brokerage <id>', description: 'only this brokerage' })
+  parseBrokerage(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '-j, --job <job>', description: 'only this job' })
+  parseJob(value: string): JobName {
+    return parseJob(value);
+  }
+
+  @Option({ flags: '-n, --limit <n>', description: 'how many runs (default 20)' })
+  parseLimit(value: string): number {
+    return parseLimit(value);
+  }
+
+  @Option({ flags: '--json', description: 'machine-readable output' })
+  parseJson(): boolean {
+    return true;
+  }
+}

@@ -1,0 +1,131 @@
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { ConfigService } from '../../config/config.service';
+import { InboxRepository, OutboxRepository, RecordErrorRepository, RunRepository } from '../../ledger';
+import { JOB_NAMES } from '../../scheduler/job.types';
+import { CliOutput } from '../output/cli-output';
+import { formatCounts, formatDate, formatDuration } from '../output/format';
+import { renderTable } from '../output/table';
+import type { CommonOptions } from './cli-options';
+import { runJson, type RunJson } from './runs.command';
+
+const OPEN_ERRORS_CAP = 100_000;
+
+export interface BrokerageStatus {
+  id: string;
+  file: string | null;
+  enabled: boolean;
+  jobs: { job: string; lastRun: RunJson | null }[];
+  outbox: Record<string, number>;
+  inbox: Record<string, number>;
+  openErrors: number;
+}
+
+// Per brokerage: the last run of each job, outbox and inbox depth by state, open record errors.
+@Command({
+  name: 'status',
+  description: 'last run of each job, outbox and inbox depth, open errors, per brokerage',
+})
+export class StatusCommand extends CommandRunner {
+  constructor(
+    private readonly config: ConfigService,
+    private readonly runs: RunRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly inbox: InboxRepository,
+    private readonly recordErrors: RecordErrorRepository,
+    private readonly output: CliOutput,
+  ) {
+    super();
+  }
+
+  async run(_params: string[], options: CommonOptions = {}): Promise<void> {
+    const statuses = await this.collect(options.brokerage);
+    if (options.json) {
+      this.output.json({ brokerages: statuses });
+      return;
+    }
+    if (statuses.length === 0) {
+      this.output.print(`no brokerages configured in ${this.config.configDir} and none in the ledger`);
+      return;
+    }
+    this.output.print(statuses.map((s) => this.render(s)).join('\n\n'));
+  }
+
+  async collect(only?: string): Promise<BrokerageStatus[]> {
+    const lastRuns = await this.runs.lastRuns(only);
+    // Brokerages in the config, plus any the ledger still remembers (removed from the config since).
+    const ids = new Set<string>(this.config.brokerages().map((b) => b.id));
+    for (const run of lastRuns) ids.add(run.brokerageId);
+    const selected = [...ids].filter((id) => only === undefined || id === only).sort();
+    const statuses: BrokerageStatus[] = [];
+    for (const id of selected) {
+      const brokerage = this.config.get(id);
+      const byJob = new Map(lastRuns.filter((r) => r.brokerageId === id).map((r) => [r.job, r]));
+      const jobs = [...new Set<string>([...JOB_NAMES, ...byJob.keys()])].map((job) => {
+        const run = byJob.get(job);
+        return { job, lastRun: run ? runJson(run) : null };
+      });
+      statuses.push({
+        id,
+        file: brokerage?.file ?? null,
+        enabled: brokerage ? brokerage.config.enabled !== false : false,
+        jobs,
+        outbox: await this.outbox.depth(id),
+        inbox: await this.inbox.depth(id),
+        openErrors: (await this.recordErrors.listOpen({ brokerageId: id, limit: OPEN_ERRORS_CAP })).length,
+      });
+    }
+    return statuses;
+  }
+
+  private render(status: BrokerageStatus): string {
+    const state =
+      status.file === null ? 'not in the config' : status.enabled ? status.file : `${status.file}, disabled`;
+    const rows = status.jobs.map(({ job, lastRun: run }) => {
+      return [
+        job,
+        run ? run.id : null,
+        run ? run.status : 'never run',
+        run ? formatDate(run.startedAt) : null,
+        run ? formatDuration(run.durationMs) : null,
+        run ? run.counts.read : null,
+        run ? run.counts.created : null,
+        run ? run.counts.updated : null,
+        run ? run.counts.unchanged : null,
+        run ? run.counts.failed : null,
+        run?.error ?? null,
+      ];
+    });
+    return [
+      `Brokerage ${status.id} (${state})`,
+      renderTable(
+        [
+          'JOB',
+          'RUN',
+          'STATUS',
+          'STARTED',
+          'TOOK',
+          { header: 'READ', align: 'right' },
+          { header: 'CREATED', align: 'right' },
+          { header: 'UPDATED', align: 'right' },
+          { header: 'UNCHANGED', align: 'right' },
+          { header: 'FAILED', align: 'right' },
+          { header: 'ERROR', maxWidth: 60 },
+        ],
+        rows,
+      ),
+      `Outbox: ${formatCounts(status.outbox)}`,
+      `Inbox: ${formatCounts(status.inbox)}`,
+      `Open record errors: ${status.openErrors}${status.openErrors > 0 ? ` (see: cli errors --brokerage ${status.id})` : ''}`,
+    ].join('\n');
+  }
+
+  @Option({ flags: '-b, --brokerage <id>', description: 'only this brokerage' })
+  parseBrokerage(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--json', description: 'machine-readable output' })
+  parseJson(): boolean {
+    return true;
+  }
+}

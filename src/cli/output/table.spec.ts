@@ -1,0 +1,54 @@
+import { PassThrough } from 'node:stream';
+import { formatCounts, formatDuration } from './format';
+import { ProgressPrinter } from './progress.printer';
+import { renderTable } from './table';
+
+describe('renderTable', () => {
+  it('aligns columns, right-aligns numbers and shows a dash for empty cells', () => {
+    const table = renderTable(
+      ['ID', 'JOB', 'STATUS'],
+      [
+        [7, 'marketplace', 'succeeded'],
+        [12, 'crm-changes', null],
+      ],
+    );
+    expect(table.split('\n')).toEqual([
+      'ID  JOB          STATUS',
+      ' 7  marketplace  succeeded',
+      '12  crm-changes  -',
+    ]);
+  });
+
+  it('cuts long values to the column width', () => {
+    const table = renderTable([{ header: 'MESSAGE', maxWidth: 10 }], [['StreetName is 57 characters']]);
+    expect(table.split('\n')[1]).toBe('StreetNam…');
+  });
+});
+
+describe('formatting', () => {
+  it('formats counts and durations', () => {
+    expect(formatCounts({ pending: 2, done: 0, dead: 1 })).toBe('pending 2, dead 1');
+    expect(formatCounts({ pending: 0 })).toBe('empty');
+    expect(formatDuration(1500)).toBe('1.5s');
+    expect(formatDuration(125_000)).toBe('2m05s');
+    expect(formatDuration(null)).toBe('-');
+  });
+});
+
+describe('ProgressPrinter', () => {
+  it('prints at most one line per interval off a terminal, and always the last one', () => {
+    const stream = new PassThrough();
+    let now = 0;
+    const printer = new ProgressPrinter('demo marketplace', stream, () => now, 1000);
+    printer.update(1, 4);
+    now = 500;
+    printer.update(2, 4);
+    now = 1500;
+    printer.update(3, 4);
+    printer.update(4, 4);
+    printer.finish('done');
+    expect(String(stream.read())).toBe(
+      'demo marketplace: 1/4 (25%)\ndemo marketplace: 3/4 (75%)\ndemo marketplace: 4/4 (100%)\ndemo marketplace: done\n',
+    );
+  });
+});
