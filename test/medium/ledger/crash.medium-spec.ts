@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureCrashChildBuilt, runAndKill } from '../../support/ledger-crash-harness';
+import { ensureLedgerChildBuilt, runAndKill } from '../../support/ledger-children';
 
 const KILLS = 55;
 
@@ -10,8 +10,9 @@ const KILLS = 55;
 // reported committed must be there, nothing twice, and the file must pass integrity_check every time.
 describe('ledger crash safety', () => {
   let dir: string;
+  let child: string;
   beforeAll(() => {
-    ensureCrashChildBuilt();
+    child = ensureLedgerChildBuilt('ledger-crash-child');
     dir = mkdtempSync(join(tmpdir(), 'ledger-crash-'));
   }, 120_000);
   afterAll(() => {
@@ -30,7 +31,7 @@ describe('ledger crash safety', () => {
     let writes = 0;
     for (let generation = 1; generation <= KILLS; generation += 1) {
       // Random moments: anywhere from just after start-up to a few hundred writes in.
-      const run = await runAndKill(databasePath, generation, Math.floor(Math.random() * 150));
+      const run = await runAndKill(child, databasePath, generation, Math.floor(Math.random() * 150));
       for (const [kind, a, b] of run.lines) {
         writes += 1;
         if (kind === 'outbox') reported.outbox.set(a, Number(b));

@@ -3,7 +3,6 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
-export const CRASH_CHILD = join(ROOT, 'dist', 'test', 'support', 'ledger-crash-child.js');
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -14,14 +13,16 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-// The child runs compiled code; build when dist/ is missing or older than the ledger's sources (the
+// Children run compiled code; build when dist/ is missing or older than the ledger's sources (the
 // build emits even when other folders have type errors, so its exit code is not the signal).
-export function ensureCrashChildBuilt(): void {
+// Returns the compiled child's path.
+export function ensureLedgerChildBuilt(name: 'ledger-crash-child' | 'ledger-module-child'): string {
+  const compiled = join(ROOT, 'dist', 'test', 'support', `${name}.js`);
   const sources = Math.max(
     newestMtime(join(ROOT, 'src', 'ledger')),
-    statSync(join(ROOT, 'test', 'support', 'ledger-crash-child.ts')).mtimeMs,
+    statSync(join(ROOT, 'test', 'support', `${name}.ts`)).mtimeMs,
   );
-  if (existsSync(CRASH_CHILD) && statSync(CRASH_CHILD).mtimeMs >= sources) return;
+  if (existsSync(compiled) && statSync(compiled).mtimeMs >= sources) return compiled;
   spawnSync(
     process.execPath,
     [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
@@ -30,7 +31,8 @@ export function ensureCrashChildBuilt(): void {
       stdio: 'ignore',
     },
   );
-  if (!existsSync(CRASH_CHILD)) throw new Error(`could not build ${CRASH_CHILD}; run npm run build`);
+  if (!existsSync(compiled)) throw new Error(`could not build ${compiled}; run npm run build`);
+  return compiled;
 }
 
 export interface ChildRun {
@@ -40,9 +42,14 @@ export interface ChildRun {
 
 // Starts the child, lets it write for `runMs` after it is ready, then SIGKILLs it. Only complete
 // lines count: a line cut by the kill was not fully reported.
-export function runAndKill(databasePath: string, generation: number, runMs: number): Promise<ChildRun> {
+export function runAndKill(
+  childPath: string,
+  databasePath: string,
+  generation: number,
+  runMs: number,
+): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [CRASH_CHILD, databasePath, String(generation)], {
+    const child: ChildProcess = spawn(process.execPath, [childPath, databasePath, String(generation)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
