@@ -1,0 +1,90 @@
+import { CashOfferError } from '../../../src/cash-offer';
+import { freePort } from '../../support/free-port';
+import { SandboxHarness, eventually, offerRequestBody } from './sandbox.harness';
+
+// The client's resilience against the sandbox's fault injection, checked in its call log.
+describe('CashOfferClient under faults (sandbox)', () => {
+  const h = new SandboxHarness();
+
+  beforeAll(() => h.start());
+  afterAll(() => h.stop());
+  beforeEach(() => h.reset());
+
+  it('waits out a 429 with Retry-After: 2 before trying again', async () => {
+    await h.faults({ match: 'GET /offers', rateLimit: { requests: 1, retryAfterSeconds: 2 } });
+    const client = h.client({ retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 } });
+    await expect(client.listOffers()).resolves.toEqual([]);
+    const calls = (await h.calls()).filter((c) => c.path === '/api/v2/offers');
+    expect(calls.map((c) => c.status)).toEqual([429, 200]);
+    expect(Date.parse(calls[1].at) - Date.parse(calls[0].at)).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('retries a 5xx on a GET and succeeds', async () => {
+    // With seed 7 the sandbox's generator fails the first two calls at a 50 % error rate.
+    await h.faults({ match: 'GET /active-offer-requests', errorRate: 0.5, errorStatus: 503, seed: 7 });
+    const attempts: Array<number | string> = [];
+    const client = h.client({ onCall: (e) => attempts.push(e.status) });
+    await expect(client.listActiveOfferRequests({ limit: 10 })).resolves.toEqual([]);
+    expect(attempts).toEqual([503, 503, 200]);
+    const statuses = (await h.calls()).map((c) => c.status);
+    expect(statuses).toEqual([503, 503, 200]);
+  });
+
+  it('reports OUTCOME_UNKNOWN when a create times out after the service committed it, and sends it once', async () => {
+    await h.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 800 });
+    const client = h.client({ timeoutMs: 200 });
+    const error = (await client
+      .createOfferRequest(offerRequestBody())
+      .catch((e: unknown) => e)) as CashOfferError;
+    expect(error).toBeInstanceOf(CashOfferError);
+    expect(error).toMatchObject({
+      code: 'OUTCOME_UNKNOWN',
+      operation: 'POST /offer-requests',
+      retryable: false,
+    });
+    // The sandbox logs the call when its hang ends.
+    const calls = await eventually(
+      () => h.calls(),
+      (cs) => cs.some((c) => c.fault === 'hang-after-commit'),
+    );
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    expect(await h.storedRequests()).toHaveLength(1);
+  });
+
+  it('retries a create whose connection was refused: it provably never left', async () => {
+    const attempts: string[] = [];
+    const client = h.client({
+      baseUrl: `http://127.0.0.1:${await freePort()}/api/v2`,
+      retry: { maxAttempts: 3, baseDelayMs: 1 },
+      onCall: (e) => attempts.push(String(e.status)),
+    });
+    await expect(client.createOfferRequest(offerRequestBody())).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      networkCode: 'ECONNREFUSED',
+    });
+    expect(attempts).toEqual(['network_error', 'network_error', 'network_error']);
+  });
+
+  it('opens the breaker after repeated failures, fails fast, then recovers half-open', async () => {
+    await h.faults({ match: 'GET /offers', errorRate: 1, errorStatus: 500 });
+    const client = h.client({
+      retry: { maxAttempts: 1 },
+      breaker: { consecutiveFailures: 3, halfOpenAfterMs: 300 },
+    });
+    for (let i = 0; i < 3; i++) await expect(client.listOffers()).rejects.toMatchObject({ status: 500 });
+    const fast = (await client.listOffers().catch((e: unknown) => e)) as CashOfferError;
+    expect(fast).toMatchObject({ code: 'UNAVAILABLE', retryable: true });
+    expect(fast.status).toBeUndefined();
+    expect(fast.message).toContain('circuit');
+    expect((await h.calls()).length).toBe(3);
+
+    await h.control('DELETE', '/faults');
+    const offers = await eventually(
+      () => client.listOffers().catch((e: CashOfferError) => e),
+      (v) => Array.isArray(v),
+    );
+    expect(offers).toEqual([]);
+    // While open, nothing was sent: the log has the three failures, then the half-open success.
+    expect((await h.calls()).map((c) => c.status)).toEqual([500, 500, 500, 200]);
+  });
+});
