@@ -1,0 +1,41 @@
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Environment } from '../config/brokerage-secrets';
+import { ConfigService } from '../config/config.service';
+import { buildAppParts } from './app.bootstrap';
+import { AppModule } from './app.module';
+
+export interface StartDaemonOptions {
+  env: Environment;
+  // Runs after the modules are built and before they start (cron is scheduled at start), e.g. to
+  // register job handlers from outside the module graph.
+  beforeStart?: (app: NestExpressApplication) => void | Promise<void>;
+}
+
+// Builds and starts the daemon: HTTP on HTTP_HOST:HTTP_PORT, cron, SIGHUP reload, graceful SIGTERM.
+// Throws ConfigInvalidError (before anything starts) when the environment or a config file is bad.
+export async function startDaemon(options: StartDaemonOptions): Promise<NestExpressApplication> {
+  const parts = buildAppParts({ env: options.env, strict: true });
+  const { settings, config, logger } = parts;
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts), {
+    logger,
+    abortOnError: false,
+  });
+  // SIGHUP is a reload, not a shutdown, so only these two stop the daemon (exit code 0 once drained).
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+  const log = new Logger('Daemon');
+  process.on('SIGHUP', () => {
+    log.log('SIGHUP: reloading brokerage config');
+    app
+      .get(ConfigService)
+      .reload()
+      .catch((error: unknown) => log.error(`config reload failed: ${String(error)}`));
+  });
+  await options.beforeStart?.(app);
+  await app.listen(settings.httpPort, settings.httpHost);
+  log.log(
+    `listening on http://${settings.httpHost}:${settings.httpPort} with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerPath}`,
+  );
+  return app;
+}
