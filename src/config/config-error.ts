@@ -34,11 +34,14 @@ export function problemsFromValidation(
   const problems: ConfigProblem[] = [];
   for (const error of errors) {
     const path = parentPath ? `${parentPath}.${error.property}` : error.property;
-    for (const message of Object.values(error.constraints ?? {})) {
+    for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
       // class-validator starts messages with the bare property name; the path already says it.
-      const text = message.startsWith(`${error.property} `)
-        ? message.slice(error.property.length + 1)
-        : message;
+      const text =
+        constraint === 'whitelistValidation'
+          ? 'is not a known setting (check its spelling and nesting)'
+          : message.startsWith(`${error.property} `)
+            ? message.slice(error.property.length + 1)
+            : message;
       problems.push({ file, brokerageId, path, message: text });
     }
     problems.push(...problemsFromValidation(error.children ?? [], file, brokerageId, path));

@@ -34,7 +34,7 @@ describe('daemon start with a bad config', () => {
     writeBrokerage(ws, acme);
     const beta = brokerageConfig('beta');
     delete (beta.webhooks as Record<string, unknown>).publicBaseUrl;
-    (beta as Record<string, unknown>).colour = 'blue';
+    beta.colour = 'blue';
     writeBrokerage(ws, beta, 'beta.json');
     writeFileSync(join(ws.configDir, 'broken.yaml'), 'id: broken\ncrm: [unclosed');
     writeBrokerage(ws, brokerageConfig('gamma'), 'delta.yaml');
@@ -49,7 +49,7 @@ describe('daemon start with a bad config', () => {
       `${file('acme.yaml')} (acme): schedules.marketplace must be a cron expression of 5 or 6 fields`,
     );
     expect(stderr).toContain(`${file('beta.json')} (beta): webhooks.publicBaseUrl must be an http(s) URL`);
-    expect(stderr).toContain(`${file('beta.json')} (beta): colour property colour should not exist`);
+    expect(stderr).toContain(`${file('beta.json')} (beta): colour is not a known setting`);
     expect(stderr).toContain(`${file('broken.yaml')}: cannot be parsed`);
     expect(stderr).toContain(`${file('delta.yaml')} (gamma): id must match the file name ("delta")`);
   });
