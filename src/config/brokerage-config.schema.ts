@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import {
   IsBoolean,
+  IsDefined,
   IsIn,
   IsInt,
   IsISO8601,
@@ -24,6 +25,7 @@ import { IsCronExpression } from './cron-expression.validator';
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 const ENV_NAME_MESSAGE = '$property must be the NAME of an environment variable (A-Z, 0-9, _), not its value';
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+const REQUIRED = { message: '$property is required' };
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
 export class RateLimitConfig {
@@ -73,6 +75,7 @@ export class ListingsPipelineConfig {
 }
 
 export class PipelinesConfig {
+  @IsDefined(REQUIRED)
   @ValidateNested()
   @Type(() => ListingsPipelineConfig)
   listings: ListingsPipelineConfig;
@@ -105,6 +108,7 @@ export class CrmConfig {
   @Type(() => CrmMappingConfig)
   mapping?: CrmMappingConfig;
 
+  @IsDefined(REQUIRED)
   @ValidateNested()
   @Type(() => PipelinesConfig)
   pipelines: PipelinesConfig;
@@ -155,14 +159,17 @@ export class BrokerageConfig {
   @Matches(SLUG, { message: '$property must be a slug: lowercase letters, digits and dashes' })
   id: string;
 
+  @IsDefined(REQUIRED)
   @ValidateNested()
   @Type(() => CashOfferConfig)
   cashOffer: CashOfferConfig;
 
+  @IsDefined(REQUIRED)
   @ValidateNested()
   @Type(() => CrmConfig)
   crm: CrmConfig;
 
+  @IsDefined(REQUIRED)
   @ValidateNested()
   @Type(() => WebhooksConfig)
   webhooks: WebhooksConfig;

@@ -47,14 +47,28 @@ export class MetricsService {
     help: 'Outbox commands by brokerage and state',
     labelNames: ['brokerage', 'state'],
     registers: [this.registry],
-    collect: () => this.collectDepths(),
+    collect: async () => {
+      const depths = await this.readDepths();
+      if (!depths) return;
+      this.outboxDepth.reset();
+      for (const row of depths.outbox)
+        this.outboxDepth.set({ brokerage: row.brokerageId, state: row.state }, row.count);
+    },
   });
   readonly inboxDepth = new Gauge({
     name: 'inbox_depth',
     help: 'Inbox events by brokerage and status',
     labelNames: ['brokerage', 'status'],
     registers: [this.registry],
+    collect: async () => {
+      const depths = await this.readDepths();
+      if (!depths) return;
+      this.inboxDepth.reset();
+      for (const row of depths.inbox)
+        this.inboxDepth.set({ brokerage: row.brokerageId, status: row.state }, row.count);
+    },
   });
+  private pendingDepths: Promise<{ outbox: DepthRow[]; inbox: DepthRow[] } | undefined> | undefined;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'cash_offer_sync_' });
@@ -88,19 +102,16 @@ export class MetricsService {
     return this.registry.metrics();
   }
 
-  // Both gauges are refreshed in one ledger read, triggered by the outbox gauge's collect().
-  private async collectDepths(): Promise<void> {
-    if (!this.depthReader) return;
-    try {
-      const { outbox, inbox } = await this.depthReader();
-      this.outboxDepth.reset();
-      this.inboxDepth.reset();
-      for (const row of outbox)
-        this.outboxDepth.set({ brokerage: row.brokerageId, state: row.state }, row.count);
-      for (const row of inbox)
-        this.inboxDepth.set({ brokerage: row.brokerageId, status: row.state }, row.count);
-    } catch {
+  // One ledger read serves both gauges of a scrape (prom-client collects them concurrently).
+  private readDepths(): Promise<{ outbox: DepthRow[]; inbox: DepthRow[] } | undefined> {
+    const reader = this.depthReader;
+    if (!reader) return Promise.resolve(undefined);
+    this.pendingDepths ??= reader()
       // A ledger that cannot be read leaves the last values; /health/ready reports the ledger itself.
-    }
+      .catch(() => undefined)
+      .finally(() => {
+        this.pendingDepths = undefined;
+      });
+    return this.pendingDepths;
   }
 }

@@ -1,0 +1,221 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  brokerageConfig,
+  logLines,
+  makeWorkspace,
+  readEvents,
+  secretsOf,
+  startHarness,
+  waitFor,
+  writeBrokerage,
+  type HarnessEvent,
+  type RunningProcess,
+  type Workspace,
+} from './daemon.fixtures';
+
+jest.setTimeout(60_000);
+
+const EVERY_SECOND = { marketplace: '* * * * * *', outboxDrain: '* * * * * *' };
+
+// Start and end (or error) of each run of one (brokerage, job) must strictly alternate.
+function assertNoOverlap(events: HarnessEvent[]): void {
+  const open = new Map<string, number | null>();
+  for (const event of events) {
+    if (event.type === 'page') continue;
+    const key = `${event.brokerageId}:${event.job}`;
+    if (event.type === 'start') {
+      expect(open.has(key) ? `${key} started while run ${open.get(key)} was running` : 'ok').toBe('ok');
+      open.set(key, event.runId);
+    } else {
+      open.delete(key);
+    }
+  }
+}
+
+const count = (
+  events: HarnessEvent[],
+  brokerageId: string,
+  job: string,
+  type: HarnessEvent['type'],
+): number => events.filter((e) => e.brokerageId === brokerageId && e.job === job && e.type === type).length;
+
+describe('daemon scheduler', () => {
+  let ws: Workspace;
+  let daemon: RunningProcess | undefined;
+  beforeEach(() => (ws = makeWorkspace()));
+  afterEach(async () => {
+    await daemon?.stop();
+    daemon = undefined;
+    ws.cleanup();
+  });
+
+  it('never overlaps runs, backs a failing job off while others run, and answers /metrics and /health', async () => {
+    writeBrokerage(ws, brokerageConfig('alpha', EVERY_SECOND));
+    writeBrokerage(ws, brokerageConfig('beta', EVERY_SECOND));
+    // Each marketplace run walks 12 pages of 150 ms, longer than the 1 s cron interval.
+    const started = await startHarness(ws, ['alpha', 'beta'], {
+      HARNESS_FAIL: 'beta',
+      HARNESS_PAGES: '12',
+      HARNESS_LEAK: '1',
+    });
+    daemon = started.daemon;
+
+    await waitFor(
+      () => count(readEvents(ws), 'beta', 'outbox-drain', 'error') >= 3,
+      'three failures of beta',
+      30_000,
+    );
+    await waitFor(
+      () => count(readEvents(ws), 'alpha', 'marketplace', 'end') >= 1,
+      'a full marketplace run',
+      30_000,
+    );
+    const events = readEvents(ws);
+    assertNoOverlap(events);
+    const logs = logLines(daemon);
+    const messages = logs.map((l) => String(l.msg));
+    expect(messages).toContain(
+      'skipped marketplace for alpha: a run of the same brokerage and job is still in progress',
+    );
+    expect(messages.some((m) => /^backing off outbox-drain for beta after \d failure/.test(m))).toBe(true);
+    // The failing job skipped ticks; the healthy one kept its pace.
+    expect(count(events, 'alpha', 'outbox-drain', 'end')).toBeGreaterThan(
+      count(events, 'beta', 'outbox-drain', 'error'),
+    );
+    expect(messages.some((m) => m.startsWith('backing off outbox-drain for alpha'))).toBe(false);
+
+    // Brokerage, job and run id on the lines logged inside a run.
+    const inRun = logs.find(
+      (l) => l.context === 'Harness' && l.brokerageId === 'alpha' && l.job === 'outbox-drain',
+    );
+    expect(inRun).toMatchObject({ brokerageId: 'alpha', job: 'outbox-drain', runId: expect.any(Number) });
+    // Secrets the handlers logged on purpose are scrubbed from every line.
+    const output = daemon.stdout() + daemon.stderr();
+    for (const value of [...Object.values(secretsOf('alpha')), ...Object.values(secretsOf('beta'))]) {
+      expect(output).not.toContain(value);
+    }
+    expect(output).toContain('[REDACTED]');
+
+    const metrics = await (await fetch(`${started.url}/metrics`)).text();
+    expect(metrics).toMatch(
+      /run_duration_seconds_count\{brokerage="alpha",job="outbox-drain",status="succeeded"\} [1-9]/,
+    );
+    expect(metrics).toMatch(
+      /run_duration_seconds_count\{brokerage="beta",job="outbox-drain",status="failed"\} [1-9]/,
+    );
+    expect(metrics).toContain('outbox_depth{brokerage="alpha",state="pending"} 0');
+    expect(metrics).toContain('inbox_depth{brokerage="beta",status="dead"} 0');
+    expect(metrics).toContain('# TYPE cash_offer_sync_records_total counter');
+    expect(metrics).toContain('# TYPE cash_offer_sync_api_calls_total counter');
+    expect(metrics).toContain('# TYPE cash_offer_sync_webhook_events_total counter');
+
+    const live = await fetch(`${started.url}/health/live`);
+    expect(live.status).toBe(200);
+    const ready = await fetch(`${started.url}/health/ready`);
+    expect(ready.status).toBe(200);
+    const body = (await ready.json()) as { details: Record<string, Record<string, unknown>> };
+    expect(body.details.ledger.status).toBe('up');
+    expect(body.details.brokerages).toMatchObject({
+      status: 'up',
+      brokerages: {
+        alpha: {
+          marketplace: { lastSuccessAt: expect.any(String) },
+          'outbox-drain': { lastStatus: 'succeeded' },
+        },
+        beta: { 'outbox-drain': { lastStatus: 'failed', lastSuccessAt: null } },
+      },
+    });
+
+    daemon.child.kill('SIGTERM');
+    expect(await daemon.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('reload adds, changes and removes brokerages without touching the others', async () => {
+    writeBrokerage(ws, brokerageConfig('alpha', EVERY_SECOND));
+    writeBrokerage(ws, brokerageConfig('beta', EVERY_SECOND));
+    writeBrokerage(ws, brokerageConfig('delta', EVERY_SECOND));
+    // Long marketplace runs (40 pages x 150 ms) so alpha's is still running when the reload lands.
+    const started = await startHarness(ws, ['alpha', 'beta', 'delta', 'gamma'], { HARNESS_PAGES: '40' });
+    daemon = started.daemon;
+    const alphaRun = await waitFor(
+      () =>
+        readEvents(ws).find(
+          (e) => e.brokerageId === 'alpha' && e.job === 'marketplace' && e.type === 'start',
+        ),
+      'alpha marketplace to start',
+    );
+    await waitFor(
+      () => count(readEvents(ws), 'beta', 'marketplace', 'start') > 0,
+      'beta marketplace to start',
+    );
+
+    rmSync(join(ws.configDir, 'beta.yaml'));
+    writeBrokerage(ws, brokerageConfig('gamma', EVERY_SECOND));
+    writeBrokerage(ws, brokerageConfig('delta', { ...EVERY_SECOND, outboxDrain: '*/2 * * * * *' }));
+    const reloadAt = Date.now();
+    daemon.child.kill('SIGHUP');
+    const proc = daemon;
+    await waitFor(
+      () => logLines(proc).find((l) => String(l.msg).startsWith('config reloaded')),
+      'the reload to be applied',
+    );
+    await waitFor(() => count(readEvents(ws), 'gamma', 'outbox-drain', 'end') >= 2, 'gamma to run twice');
+    const settledAt = Date.now();
+    await waitFor(
+      () =>
+        readEvents(ws).some((e) => e.brokerageId === 'alpha' && e.job === 'outbox-drain' && e.at > settledAt),
+      'alpha to keep running after the reload',
+    );
+
+    const messages = logLines(daemon).map((l) => String(l.msg));
+    expect(messages).toContain(
+      'config reloaded: 3 brokerage(s); added [gamma], changed [delta], removed [beta]',
+    );
+    const scheduled = (id: string): number =>
+      messages.filter((m) => m === `scheduled brokerage ${id}`).length;
+    expect([scheduled('alpha'), scheduled('beta'), scheduled('delta'), scheduled('gamma')]).toEqual([
+      1, 1, 2, 1,
+    ]);
+
+    const events = readEvents(ws);
+    assertNoOverlap(events);
+    // Alpha's marketplace run that was in flight during the reload was not aborted.
+    const alphaEnd = events.find(
+      (e) => e.runId === alphaRun.runId && e.job === 'marketplace' && e.type !== 'start',
+    );
+    expect(alphaEnd === undefined || alphaEnd.aborted === false).toBe(true);
+    // Beta's in-flight run was aborted, and beta never started again.
+    expect(events.filter((e) => e.brokerageId === 'beta' && e.type === 'start' && e.at > settledAt)).toEqual(
+      [],
+    );
+    expect(
+      events.find((e) => e.brokerageId === 'beta' && e.job === 'marketplace' && e.type === 'end')?.aborted,
+    ).toBe(true);
+    expect(events.filter((e) => e.brokerageId === 'gamma' && e.at < reloadAt)).toEqual([]);
+
+    // A bad file on reload: the last good config keeps running, readiness fails until it is fixed.
+    writeFileSync(join(ws.configDir, 'omega.yaml'), 'id: omega\ncrm: {}\n');
+    daemon.child.kill('SIGHUP');
+    const url = started.url;
+    const notReady = await waitFor(async () => {
+      const res = await fetch(`${url}/health/ready`);
+      return res.status === 503
+        ? ((await res.json()) as { details: { brokerages: { problems: string[] } } })
+        : undefined;
+    }, 'readiness to fail');
+    expect(notReady.details.brokerages.problems.join('\n')).toContain('omega.yaml (omega): cashOffer');
+    const beforeFix = Date.now();
+    await waitFor(
+      () =>
+        readEvents(ws).some((e) => e.brokerageId === 'alpha' && e.job === 'outbox-drain' && e.at > beforeFix),
+      'alpha to keep running on the last good config',
+    );
+    rmSync(join(ws.configDir, 'omega.yaml'));
+    daemon.child.kill('SIGHUP');
+    await waitFor(async () => (await fetch(`${url}/health/ready`)).status === 200, 'readiness to recover');
+
+    daemon.child.kill('SIGTERM');
+    expect((await daemon.exited).code).toBe(0);
+  });
+});
