@@ -1,6 +1,7 @@
-import { Brackets, In } from 'typeorm';
+import { Brackets, EntityManager, In } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { INBOX_STATUSES, InboxEvent, InboxStatus } from '../entities';
+import { GroupCommitter } from '../group-commit';
 import { LedgerTransactions } from '../ledger-transactions';
 import { insertIgnoringDuplicate } from '../ledger-sql';
 import { LedgerStateError } from './ledger-state.error';
@@ -35,32 +36,42 @@ const FIRST_UNFINISHED_OF_KEY =
 // Received webhook events: stored before they are acknowledged, processed by a worker, retried,
 // dead-lettered with a reason.
 export class InboxRepository {
+  private readonly intake: GroupCommitter<NewInboxEvent, { stored: boolean; id: number }>;
+
   constructor(
     private readonly tx: LedgerTransactions,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.intake = new GroupCommitter(tx, (m, event) => this.insertIfNew(m, event));
+  }
 
-  // The webhook hot path: one INSERT ... ON CONFLICT DO NOTHING in autocommit, durable on return.
-  async storeIfNew(event: NewInboxEvent): Promise<{ stored: boolean; id: number }> {
-    return this.tx.exclusive(async (m) => {
-      const { inserted, id } = await insertIgnoringDuplicate(m, InboxEvent, {
-        brokerageId: event.brokerageId,
-        dedupeKey: event.dedupeKey,
-        eventType: event.eventType,
-        orderingKey: event.orderingKey ?? null,
-        payload: event.payload,
-        status: event.flagged ? 'flagged' : 'pending',
-        attempts: 0,
-        receivedAt: this.clock.now(),
-      });
-      if (inserted && id !== null) return { stored: true, id };
-      const existing = await m.findOne(InboxEvent, {
-        select: { id: true },
-        where: { dedupeKey: event.dedupeKey },
-      });
-      if (!existing) throw new Error(`inbox event ${event.dedupeKey} was neither stored nor found`);
-      return { stored: false, id: existing.id };
+  // The webhook hot path: one INSERT ... ON CONFLICT DO NOTHING per event, durable on return.
+  // Concurrent deliveries share a transaction (group commit), so a burst costs one fsync, not one each.
+  storeIfNew(event: NewInboxEvent): Promise<{ stored: boolean; id: number }> {
+    return this.intake.submit(event);
+  }
+
+  private async insertIfNew(
+    m: EntityManager,
+    event: NewInboxEvent,
+  ): Promise<{ stored: boolean; id: number }> {
+    const { inserted, id } = await insertIgnoringDuplicate(m, InboxEvent, {
+      brokerageId: event.brokerageId,
+      dedupeKey: event.dedupeKey,
+      eventType: event.eventType,
+      orderingKey: event.orderingKey ?? null,
+      payload: event.payload,
+      status: event.flagged ? 'flagged' : 'pending',
+      attempts: 0,
+      receivedAt: this.clock.now(),
     });
+    if (inserted && id !== null) return { stored: true, id };
+    const existing = await m.findOne(InboxEvent, {
+      select: { id: true },
+      where: { dedupeKey: event.dedupeKey },
+    });
+    if (!existing) throw new Error(`inbox event ${event.dedupeKey} was neither stored nor found`);
+    return { stored: false, id: existing.id };
   }
 
   // A delivery we could not parse, kept for the operator.

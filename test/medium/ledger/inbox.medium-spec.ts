@@ -44,6 +44,18 @@ describe('InboxRepository', () => {
     expect((await f.ledger.inbox.depth()).pending).toBe(1);
   });
 
+  it('stores a burst of different events, each once, in the order they arrived', async () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `burst-${i}`);
+    const results = await Promise.all(
+      [...keys, ...keys.slice(0, 5)].map((k) => f.ledger.inbox.storeIfNew(event(k))),
+    );
+    expect(results.slice(0, 40).every((r) => r.stored)).toBe(true);
+    expect(results.slice(40)).toEqual(results.slice(0, 5).map((r) => ({ stored: false, id: r.id })));
+    const ids = results.slice(0, 40).map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect((await f.ledger.inbox.depth('b1')).pending).toBe(40);
+  });
+
   it('stores flagged events apart from the work queue', async () => {
     await f.ledger.inbox.storeIfNew({ ...event('k1'), flagged: true });
     expect(await f.ledger.inbox.claimDue(10)).toEqual([]);
