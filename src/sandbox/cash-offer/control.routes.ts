@@ -25,6 +25,8 @@ export interface ControlServices {
   autopilot: Autopilot;
   sweeper: ExpirySweeper;
   agentKey: string;
+  // Cancels background work (webhook retries, pushes) of the state a reset empties.
+  onReset: () => void;
 }
 
 const TRANSITIONS: readonly RequestTransition[] = ['process', 'approve', 'deny', 'expire', 'renew', 'close'];
@@ -47,6 +49,7 @@ export function buildControlRouter(s: ControlServices): Router {
   const ok = (body: unknown, status = 200) => ({ status, body });
 
   router.on('POST', '/reset', () => {
+    s.onReset();
     s.store.reset();
     s.faults.clear();
     s.clock.reset();

@@ -20,6 +20,9 @@ import { CashOfferSandboxOptions, RunningCashOfferSandbox } from './sandbox.type
 import { WebhookSender } from './webhook.sender';
 
 export type {
+  CallRecord,
+  EmailRecord,
+  WebhookDeliveryRecord,
   CashOfferSandboxOptions,
   RunningCashOfferSandbox,
   SandboxAccount,
@@ -76,6 +79,10 @@ export async function startCashOfferSandbox(
       autopilot,
       sweeper,
       agentKey: agent.key,
+      onReset: () => {
+        webhooks.cancelPending();
+        marketplace.cancelPending();
+      },
     }),
     openApi: () => openApi.document,
   });

@@ -151,6 +151,11 @@ export class MarketplaceService {
     return lead;
   }
 
+  cancelPending(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
   close(): void {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();

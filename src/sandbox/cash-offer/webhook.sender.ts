@@ -21,6 +21,7 @@ export class WebhookSender {
   private readonly agent = new Agent({ keepAlive: false });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: false });
   private closed = false;
+  private epoch = 0;
 
   constructor(
     private readonly store: SandboxStore,
@@ -62,7 +63,10 @@ export class WebhookSender {
     duplicate: boolean,
   ): void {
     if (this.closed) return;
+    const epoch = this.epoch;
     this.post(url, event, (status, error) => {
+      // A reset happened meanwhile: this delivery belongs to the state that was emptied.
+      if (epoch !== this.epoch) return;
       const ok = status !== null && status >= 200 && status < 300;
       this.log(deliveryId, attempt, url, event, status, error, ok ? 'delivered' : 'failed', duplicate);
       if (ok || this.closed) return;
@@ -144,6 +148,14 @@ export class WebhookSender {
       outcome,
       duplicate,
     });
+  }
+
+  // Drops every pending retry and in-flight delivery (control reset).
+  cancelPending(): void {
+    this.epoch++;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    for (const req of this.inflight) req.destroy();
   }
 
   close(): void {

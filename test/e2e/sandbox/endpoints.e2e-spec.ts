@@ -9,6 +9,7 @@ import {
   call,
   control,
   createBody,
+  Json,
   eventually,
   startTestSandbox,
 } from './sandbox.helpers';
@@ -292,7 +293,7 @@ describe('Cash Offer sandbox: endpoints', () => {
       success: true,
       inventory_property_id: created.body.inventory_property_id,
     });
-    const active = await eventually(async () => {
+    const active = await eventually(async (): Promise<Json> => {
       const page = await call(sandbox, 'GET', '/active-offer-requests');
       return page.body.length === 1 ? page.body[0] : undefined;
     });

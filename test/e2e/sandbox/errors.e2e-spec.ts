@@ -8,6 +8,7 @@ import {
   buyerOffer,
   call,
   control,
+  Json,
   createBody,
   startTestSandbox,
 } from './sandbox.helpers';
@@ -31,7 +32,7 @@ describe('Cash Offer sandbox: error paths', () => {
     expect(typeof res.body.message).toBe('string');
     if (fragment) expect(res.body.message).toContain(fragment);
   };
-  const storedRequests = async () => (await control(sandbox, 'GET', '/offer-requests')).body;
+  const storedRequests = async (): Promise<Json> => (await control(sandbox, 'GET', '/offer-requests')).body;
 
   it('401 without a key, on every route', async () => {
     const routes: [string, string][] = [

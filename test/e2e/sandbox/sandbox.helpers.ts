@@ -110,7 +110,7 @@ export async function activeRequest(
   sandbox: RunningCashOfferSandbox,
   key = AGENT.key,
   overrides: Parameters<typeof createBody>[0] = {},
-): Promise<{ offer_request_id: number; inventory_property_id: number }> {
+): Promise<Json> {
   const created = await call(sandbox, 'POST', '/offer-requests', createBody(overrides), key);
   if (created.status !== 201) throw new Error(`create failed: ${JSON.stringify(created.body)}`);
   const approved = await control(sandbox, 'POST', `/offer-requests/${created.body.offer_request_id}/approve`);
