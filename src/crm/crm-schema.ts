@@ -142,12 +142,12 @@ export const CASH_OFFER_CRM_SCHEMA: CrmSchemaSpec = {
       stages: [
         { key: 'incoming', label: 'Incoming' },
         { key: 'accept_requested', label: 'Accept requested' },
-        { key: 'accepted', label: 'Accepted', closed: true },
+        { key: 'accepted', label: 'Accepted', closed: 'won' },
         { key: 'reject_requested', label: 'Reject requested' },
-        { key: 'rejected', label: 'Rejected', closed: true },
+        { key: 'rejected', label: 'Rejected', closed: 'lost' },
         { key: 'counter_requested', label: 'Counter requested' },
         { key: 'countered', label: 'Countered' },
-        { key: 'counter_rejected', label: 'Counter rejected', closed: true },
+        { key: 'counter_rejected', label: 'Counter rejected', closed: 'lost' },
       ],
     },
     {
@@ -156,7 +156,7 @@ export const CASH_OFFER_CRM_SCHEMA: CrmSchemaSpec = {
       label: 'Cash offer marketplace',
       stages: [
         { key: 'active', label: 'Active' },
-        { key: 'no_longer_listed', label: 'No longer listed', closed: true },
+        { key: 'no_longer_listed', label: 'No longer listed', closed: 'lost' },
       ],
     },
   ],

@@ -23,8 +23,8 @@ export interface CrmPropertyGroupSpec {
 export interface CrmStageSpec {
   key: string;
   label: string;
-  // Closed stages end the record's life in this pipeline (won/lost in CRM terms).
-  closed?: boolean;
+  // Closed stages end the record's life in this pipeline, as a win or a loss.
+  closed?: 'won' | 'lost';
 }
 
 export interface CrmPipelineSpec {

@@ -1,11 +1,6 @@
 // One error type for every CRM: retry decisions read `code` and `retryable`, never a vendor body.
 export type CrmErrorCode =
-  | 'RATE_LIMITED'
-  | 'UNAVAILABLE'
-  | 'AUTH_FAILED'
-  | 'INVALID_RECORD'
-  | 'NOT_FOUND'
-  | 'CONFLICT';
+  'RATE_LIMITED' | 'UNAVAILABLE' | 'AUTH_FAILED' | 'INVALID_RECORD' | 'NOT_FOUND' | 'CONFLICT';
 
 const RETRYABLE: ReadonlySet<CrmErrorCode> = new Set(['RATE_LIMITED', 'UNAVAILABLE']);
 

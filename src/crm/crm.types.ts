@@ -49,19 +49,25 @@ export interface CrmChangePage {
   cursor: CrmCursor;
 }
 
-export interface CrmUpsertInput {
+// Moving a record to a stage is said in the port's words; adapters map it to their fields.
+export interface CrmPlacement {
+  pipelineId?: string;
+  stageId?: string;
+}
+
+export interface CrmUpsertInput extends CrmPlacement {
   key: string;
+  // null clears a value.
   properties: CrmProperties;
 }
 
-export interface CrmUpdateInput {
+export interface CrmUpdateInput extends CrmPlacement {
   id: string;
   properties: CrmProperties;
 }
 
 export type CrmWriteResult =
-  | { key: string; ok: true; id: string; created: boolean }
-  | { key: string; ok: false; error: CrmError };
+  { key: string; ok: true; id: string; created: boolean } | { key: string; ok: false; error: CrmError };
 
 export interface CrmRecordRef {
   kind: CrmKind;
@@ -74,8 +80,7 @@ export interface CrmAssociationPair {
 }
 
 export type CrmAssociationResult =
-  | { pair: CrmAssociationPair; ok: true }
-  | { pair: CrmAssociationPair; ok: false; error: CrmError };
+  { pair: CrmAssociationPair; ok: true } | { pair: CrmAssociationPair; ok: false; error: CrmError };
 
 export interface CrmNoteInput {
   body: string;

@@ -1,0 +1,224 @@
+import { Client } from '@hubspot/api-client';
+import { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/associations/v4';
+import { Clock, SystemClock } from '../../common/clock';
+import { CrmError } from '../crm.error';
+import { CrmPort } from '../crm.port';
+import type {
+  CrmAssociationPair,
+  CrmAssociationResult,
+  CrmChangePage,
+  CrmKind,
+  CrmNoteInput,
+  CrmPipeline,
+  CrmRecord,
+  CrmUpdateInput,
+  CrmUpsertInput,
+  CrmWriteResult,
+  ReadChangesOptions,
+} from '../crm.types';
+import type { CrmSchemaReport, CrmSchemaSpec } from '../crm-schema.types';
+import {
+  HUBSPOT_OBJECT,
+  MAX_BATCH_INPUTS,
+  NOTE_TO,
+  PIPELINE_PROPERTY,
+  STAGE_PROPERTY,
+} from './hubspot.constants';
+import type { HubSpotAdapterOptions, ResolvedHubSpotOptions } from './hubspot.options';
+import { resolveHubSpotOptions } from './hubspot.options';
+import { HubSpotAssociationReader } from './hubspot-association.reader';
+import { HubSpotChangeReader } from './hubspot-change.reader';
+import { fromStandardError } from './hubspot-error.mapper';
+import { HubSpotRateLimiter } from './hubspot-rate-limiter';
+import { toCrmRecord } from './hubspot-record.mapper';
+import { HubSpotRecordWriter } from './hubspot-record.writer';
+import { HubSpotRequestRunner } from './hubspot-request.runner';
+import type { Sleep } from './hubspot-request.runner';
+import { HubSpotSchemaInstaller } from './hubspot-schema.installer';
+
+// The CRM port on HubSpot's official SDK. One instance per portal: it owns that portal's rate limit.
+export class HubSpotCrmAdapter extends CrmPort {
+  readonly options: ResolvedHubSpotOptions;
+  private readonly client: Client;
+  private readonly runner: HubSpotRequestRunner;
+  private readonly associationsReader: HubSpotAssociationReader;
+  private readonly changes: HubSpotChangeReader;
+  private readonly writer: HubSpotRecordWriter;
+  private readonly schema: HubSpotSchemaInstaller;
+
+  constructor(
+    options: HubSpotAdapterOptions,
+    private readonly clock: Clock = new SystemClock(),
+    sleep?: Sleep,
+  ) {
+    super();
+    this.options = resolveHubSpotOptions(options);
+    // numberOfApiCallRetries is left unset: the runner is the only retry layer.
+    this.client = new Client({
+      accessToken: this.options.accessToken,
+      ...(this.options.basePath ? { basePath: this.options.basePath } : {}),
+    });
+    this.runner = new HubSpotRequestRunner(new HubSpotRateLimiter(this.options), this.options, sleep);
+    this.associationsReader = new HubSpotAssociationReader(this.client, this.runner);
+    this.changes = new HubSpotChangeReader(this.client, this.runner, this.associationsReader, this.options);
+    this.writer = new HubSpotRecordWriter(this.client, this.runner, this.options.writeConcurrency);
+    this.schema = new HubSpotSchemaInstaller(this.client, this.runner);
+  }
+
+  // HTTP calls made so far (attempts, retries included), for metrics and benchmarks.
+  get callCount(): number {
+    return this.runner.calls;
+  }
+
+  readChanges(options: ReadChangesOptions): AsyncIterable<CrmChangePage> {
+    return this.changes.read(options);
+  }
+
+  async getRecords(
+    kind: CrmKind,
+    ids: string[],
+    properties: string[],
+    withAssociations?: CrmKind[],
+  ): Promise<CrmRecord[]> {
+    const records: CrmRecord[] = [];
+    const wanted = kind === 'deal' ? [...properties, PIPELINE_PROPERTY, STAGE_PROPERTY] : properties;
+    for (let start = 0; start < ids.length; start += MAX_BATCH_INPUTS) {
+      const chunk = ids.slice(start, start + MAX_BATCH_INPUTS);
+      const answer = await this.runner.run(
+        { what: `read ${chunk.length} ${kind}s`, lane: 'general', idempotent: true },
+        () =>
+          this.client.crm.objects.batchApi.read(HUBSPOT_OBJECT[kind], {
+            inputs: chunk.map((id) => ({ id })),
+            properties: [...new Set(wanted)],
+            propertiesWithHistory: [],
+          }),
+      );
+      // Unknown ids come back as 207 errors; the caller sees them as absent.
+      records.push(...answer.results.map((o) => toCrmRecord(kind, o)));
+    }
+    await this.associationsReader.attach(kind, records, withAssociations);
+    return records;
+  }
+
+  upsertRecords(kind: CrmKind, uniqueProperty: string, inputs: CrmUpsertInput[]): Promise<CrmWriteResult[]> {
+    return this.writer.upsert(kind, uniqueProperty, inputs);
+  }
+
+  updateRecords(kind: CrmKind, inputs: CrmUpdateInput[]): Promise<CrmWriteResult[]> {
+    return this.writer.update(kind, inputs);
+  }
+
+  async associate(pairs: CrmAssociationPair[]): Promise<CrmAssociationResult[]> {
+    const results = new Array<CrmAssociationResult>(pairs.length);
+    const groups = new Map<string, number[]>();
+    pairs.forEach((pair, i) => {
+      const key = `${pair.from.kind}>${pair.to.kind}`;
+      groups.set(key, [...(groups.get(key) ?? []), i]);
+    });
+    for (const indexes of groups.values()) {
+      for (let start = 0; start < indexes.length; start += MAX_BATCH_INPUTS) {
+        const chunk = indexes.slice(start, start + MAX_BATCH_INPUTS);
+        await this.associateChunk(pairs, chunk, results);
+      }
+    }
+    return results;
+  }
+
+  private async associateChunk(
+    pairs: CrmAssociationPair[],
+    chunk: number[],
+    results: CrmAssociationResult[],
+  ): Promise<void> {
+    const { from, to } = pairs[chunk[0]];
+    const label = (p: CrmAssociationPair): string => `${p.from.kind} ${p.from.id} -> ${p.to.kind} ${p.to.id}`;
+    try {
+      const answer = await this.runner.run(
+        {
+          what: `associate ${chunk.length} ${from.kind}s with ${to.kind}s`,
+          lane: 'general',
+          idempotent: true,
+        },
+        () =>
+          this.client.crm.associations.v4.batchApi.createDefault(
+            HUBSPOT_OBJECT[from.kind],
+            HUBSPOT_OBJECT[to.kind],
+            {
+              inputs: chunk.map((i) => ({ _from: { id: pairs[i].from.id }, to: { id: pairs[i].to.id } })),
+            },
+          ),
+      );
+      const done = new Set(answer.results.map((r) => `${r._from.id}>${r.to.id}`));
+      const failures = new Map<string, unknown>();
+      for (const entry of answer.errors ?? []) {
+        const ctx = entry.context ?? {};
+        failures.set(`${ctx.fromObjectId?.[0] ?? ''}>${ctx.toObjectId?.[0] ?? ''}`, entry);
+      }
+      for (const i of chunk) {
+        const pair = pairs[i];
+        const key = `${pair.from.id}>${pair.to.id}`;
+        if (done.has(key)) results[i] = { pair, ok: true };
+        else {
+          const entry = failures.get(key);
+          const error = entry
+            ? fromStandardError(entry, pair.from.id, `associate ${label(pair)}`)
+            : new CrmError('UNAVAILABLE', `associate ${label(pair)}: HubSpot answered without a result`, {
+                record: pair.from.id,
+              });
+          results[i] = { pair, ok: false, error };
+        }
+      }
+    } catch (error) {
+      const crmError = error as CrmError;
+      for (const i of chunk)
+        results[i] = {
+          pair: pairs[i],
+          ok: false,
+          error: crmError.forRecord(pairs[i].from.id, `associate ${label(pairs[i])}`),
+        };
+    }
+  }
+
+  // Not idempotent: only a 429 (not acted on by HubSpot) is retried, never a timeout or a 5xx.
+  async addNote(note: CrmNoteInput): Promise<{ id: string }> {
+    const created = await this.runner.run({ what: 'add a note', lane: 'general', idempotent: false }, () =>
+      this.client.crm.objects.notes.basicApi.create({
+        properties: {
+          hs_note_body: note.body,
+          hs_timestamp: (note.timestamp ?? this.clock.now()).toISOString(),
+        },
+        associations: note.attachTo.map((ref) => ({
+          to: { id: ref.id },
+          types: [
+            {
+              associationCategory: AssociationSpecAssociationCategoryEnum.HubspotDefined,
+              associationTypeId: NOTE_TO[ref.kind],
+            },
+          ],
+        })),
+      }),
+    );
+    return { id: created.id };
+  }
+
+  // HubSpot has deal pipelines only; contacts move through lifecycle stages instead.
+  async listPipelines(kind: CrmKind): Promise<CrmPipeline[]> {
+    if (kind !== 'deal') return [];
+    const answer = await this.runner.run(
+      { what: 'list deal pipelines', lane: 'general', idempotent: true },
+      () => this.client.crm.pipelines.pipelinesApi.getAll(HUBSPOT_OBJECT[kind]),
+    );
+    return [...answer.results]
+      .sort((a, b) => a.displayOrder - b.displayOrder)
+      .map((p) => ({
+        id: p.id,
+        label: p.label,
+        stages: [...p.stages]
+          .sort((a, b) => a.displayOrder - b.displayOrder)
+          .map((s) => ({ id: s.id, label: s.label })),
+      }));
+  }
+
+  ensureSchema(spec: CrmSchemaSpec): Promise<CrmSchemaReport> {
+    return this.schema.ensure(spec);
+  }
+}

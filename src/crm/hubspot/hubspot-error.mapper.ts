@@ -1,0 +1,115 @@
+import { CrmError } from '../crm.error';
+import type { CrmErrorCode } from '../crm.error';
+
+// The SDK throws a per-module ApiException class, so it is recognised by shape, not instanceof.
+interface ApiExceptionLike {
+  code: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+interface HubSpotErrorBody {
+  message?: string;
+  category?: string;
+  policyName?: string;
+  errors?: { message?: string; context?: Record<string, string[]> }[];
+  context?: Record<string, string[]>;
+}
+
+function isApiException(error: unknown): error is ApiExceptionLike {
+  const e = error as Partial<ApiExceptionLike> | null;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.code === 'number' &&
+    'body' in e &&
+    typeof e.headers === 'object'
+  );
+}
+
+function bodyOf(value: unknown): HubSpotErrorBody {
+  if (typeof value !== 'object' || value === null) return {};
+  return value;
+}
+
+const BY_CATEGORY: Record<string, CrmErrorCode> = {
+  VALIDATION_ERROR: 'INVALID_RECORD',
+  OBJECT_NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  RATE_LIMITS: 'RATE_LIMITED',
+  INVALID_AUTHENTICATION: 'AUTH_FAILED',
+  MISSING_SCOPES: 'AUTH_FAILED',
+  INTERNAL_ERROR: 'UNAVAILABLE',
+};
+
+function codeForStatus(status: number): CrmErrorCode {
+  if (status === 401 || status === 403) return 'AUTH_FAILED';
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 409) return 'CONFLICT';
+  if (status === 429) return 'RATE_LIMITED';
+  if (status >= 400 && status < 500) return 'INVALID_RECORD';
+  return 'UNAVAILABLE';
+}
+
+// Property names HubSpot blamed: from `errors[].context.propertyName`, else from its message text.
+export function blamedFields(body: HubSpotErrorBody): string[] {
+  const fromContext = (body.errors ?? []).flatMap((e) => e.context?.propertyName ?? []);
+  if (fromContext.length > 0) return [...new Set(fromContext)];
+  const fromMessage = [...(body.message ?? '').matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]);
+  return [...new Set(fromMessage)];
+}
+
+// Plain words: "amount: lots is not a valid number" rather than HubSpot's JSON-in-a-string.
+export function plainMessage(body: HubSpotErrorBody): string {
+  const details = (body.errors ?? [])
+    .map((e) => {
+      const field = e.context?.propertyName?.[0];
+      return field && e.message && !e.message.includes(field) ? `${field}: ${e.message}` : e.message;
+    })
+    .filter((m): m is string => Boolean(m));
+  if (details.length > 0) return details.join('; ');
+  return body.message ?? 'HubSpot gave no message';
+}
+
+// How long a 429 asks us to wait, by its policy (the SDK drops policyName, so the message is read too).
+// Undefined means waiting inside this run will not help (the daily limit).
+function rateLimitWaitMs(body: HubSpotErrorBody, headers: Record<string, string>): number | undefined {
+  const retryAfter = Number(headers['retry-after']);
+  if (Number.isFinite(retryAfter) && retryAfter > 0) return retryAfter * 1000;
+  const policy = body.policyName ?? '';
+  const message = (body.message ?? '').toLowerCase();
+  if (policy === 'DAILY' || message.includes('daily')) return undefined;
+  if (policy === 'SECONDLY' || (message.includes('secondly limit.') && !message.includes('ten_secondly')))
+    return 1000;
+  // A rolling window frees one slot every interval/max on average.
+  const interval = Number(headers['x-hubspot-ratelimit-interval-milliseconds']) || 10_000;
+  const max = Number(headers['x-hubspot-ratelimit-max']) || 190;
+  return Math.max(50, Math.ceil(interval / max));
+}
+
+export function toCrmError(error: unknown, what: string): CrmError {
+  if (error instanceof CrmError) return error;
+  if (isApiException(error)) {
+    const body = bodyOf(error.body);
+    const status = error.code;
+    const code =
+      (status === 429 ? 'RATE_LIMITED' : undefined) ??
+      BY_CATEGORY[body.category ?? ''] ??
+      codeForStatus(status);
+    const retryAfterMs = code === 'RATE_LIMITED' ? rateLimitWaitMs(body, error.headers) : undefined;
+    return new CrmError(code, `${what}: ${plainMessage(body)} (HubSpot ${status})`, {
+      status,
+      fields: blamedFields(body),
+      retryAfterMs,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new CrmError('UNAVAILABLE', `${what}: HubSpot could not be reached (${message})`);
+}
+
+// One entry of a 207's `errors`, told about one record.
+export function fromStandardError(entry: unknown, record: string, prefix: string): CrmError {
+  const body = bodyOf(entry);
+  const code = BY_CATEGORY[body.category ?? ''] ?? 'INVALID_RECORD';
+  return new CrmError(code, `${prefix}: ${plainMessage(body)}`, { record, fields: blamedFields(body) });
+}

@@ -1,0 +1,232 @@
+import type { Client } from '@hubspot/api-client';
+import {
+  PropertyCreateFieldTypeEnum,
+  PropertyCreateTypeEnum,
+} from '@hubspot/api-client/lib/codegen/crm/properties';
+import type { Property, PropertyCreate } from '@hubspot/api-client/lib/codegen/crm/properties';
+import type { Pipeline } from '@hubspot/api-client/lib/codegen/crm/pipelines';
+import { CrmError } from '../crm.error';
+import type { CrmKind } from '../crm.types';
+import type {
+  CrmPipelineSpec,
+  CrmPropertySpec,
+  CrmPropertyType,
+  CrmSchemaItemReport,
+  CrmSchemaReport,
+  CrmSchemaSpec,
+  CrmStageSpec,
+} from '../crm-schema.types';
+import { HUBSPOT_OBJECT } from './hubspot.constants';
+import type { HubSpotRequestRunner } from './hubspot-request.runner';
+
+const TYPES: Record<CrmPropertyType, [PropertyCreateTypeEnum, PropertyCreateFieldTypeEnum]> = {
+  string: [PropertyCreateTypeEnum.String, PropertyCreateFieldTypeEnum.Text],
+  text: [PropertyCreateTypeEnum.String, PropertyCreateFieldTypeEnum.Textarea],
+  number: [PropertyCreateTypeEnum.Number, PropertyCreateFieldTypeEnum.Number],
+  bool: [PropertyCreateTypeEnum.Bool, PropertyCreateFieldTypeEnum.Booleancheckbox],
+  date: [PropertyCreateTypeEnum.Date, PropertyCreateFieldTypeEnum.Date],
+  datetime: [PropertyCreateTypeEnum.Datetime, PropertyCreateFieldTypeEnum.Date],
+  enumeration: [PropertyCreateTypeEnum.Enumeration, PropertyCreateFieldTypeEnum.Select],
+};
+
+const BOOL_OPTIONS = [
+  { label: 'Yes', value: 'true' },
+  { label: 'No', value: 'false' },
+];
+
+// setup-crm for HubSpot: find or create groups, properties, pipelines and stages. Pipelines and
+// stages have HubSpot-assigned ids, so they are matched by label and the ids reported.
+export class HubSpotSchemaInstaller {
+  constructor(
+    private readonly client: Client,
+    private readonly runner: HubSpotRequestRunner,
+  ) {}
+
+  async ensure(spec: CrmSchemaSpec): Promise<CrmSchemaReport> {
+    const items: CrmSchemaItemReport[] = [];
+    const kinds = [
+      ...new Set<CrmKind>([...spec.groups.map((g) => g.kind), ...spec.properties.map((p) => p.kind)]),
+    ];
+    for (const kind of kinds) {
+      await this.ensureGroups(kind, spec, items);
+      await this.ensureProperties(
+        kind,
+        spec.properties.filter((p) => p.kind === kind),
+        items,
+      );
+    }
+    const report: CrmSchemaReport = { items, pipelines: {} };
+    for (const pipeline of spec.pipelines)
+      report.pipelines[pipeline.key] = await this.ensurePipeline(pipeline, items);
+    return report;
+  }
+
+  private call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    return this.runner.run({ what, lane: 'general', idempotent: true }, fn);
+  }
+
+  private async ensureGroups(
+    kind: CrmKind,
+    spec: CrmSchemaSpec,
+    items: CrmSchemaItemReport[],
+  ): Promise<void> {
+    const type = HUBSPOT_OBJECT[kind];
+    const existing = await this.call(`list ${kind} property groups`, () =>
+      this.client.crm.properties.groupsApi.getAll(type),
+    );
+    const names = new Set(existing.results.map((g) => g.name));
+    for (const group of spec.groups.filter((g) => g.kind === kind)) {
+      const item = `property group ${kind}.${group.name}`;
+      if (names.has(group.name)) {
+        items.push({ item, outcome: 'already present' });
+        continue;
+      }
+      await this.call(`create ${item}`, () =>
+        this.client.crm.properties.groupsApi.create(type, { name: group.name, label: group.label }),
+      );
+      items.push({ item, outcome: 'created' });
+    }
+  }
+
+  private async ensureProperties(
+    kind: CrmKind,
+    specs: CrmPropertySpec[],
+    items: CrmSchemaItemReport[],
+  ): Promise<void> {
+    const type = HUBSPOT_OBJECT[kind];
+    const existing = await this.call(`list ${kind} properties`, () =>
+      this.client.crm.properties.coreApi.getAll(type),
+    );
+    const byName = new Map(existing.results.map((p) => [p.name, p]));
+    for (const spec of specs) {
+      const item = `property ${kind}.${spec.name}`;
+      const wanted = toPropertyCreate(spec);
+      const found = byName.get(spec.name);
+      if (!found) {
+        await this.call(`create ${item}`, () => this.client.crm.properties.coreApi.create(type, wanted));
+        items.push({ item, outcome: 'created' });
+        continue;
+      }
+      if (
+        found.type !== String(wanted.type) ||
+        Boolean(found.hasUniqueValue) !== Boolean(wanted.hasUniqueValue)
+      ) {
+        throw new CrmError(
+          'CONFLICT',
+          `${item} exists as type ${found.type}${found.hasUniqueValue ? ' (unique)' : ''}; setup-crm needs ${wanted.type}${wanted.hasUniqueValue ? ' (unique)' : ''}. Rename or delete it in HubSpot, then run setup-crm again.`,
+          { fields: [spec.name] },
+        );
+      }
+      const missingOptions = (wanted.options ?? []).filter(
+        (o) => !found.options.some((f) => f.value === o.value),
+      );
+      if (missingOptions.length === 0) {
+        items.push({ item, outcome: 'already present' });
+        continue;
+      }
+      await this.call(`update ${item}`, () =>
+        this.client.crm.properties.coreApi.update(type, spec.name, {
+          options: [...optionsOf(found), ...missingOptions],
+        }),
+      );
+      items.push({
+        item,
+        outcome: 'updated',
+        detail: `added options ${missingOptions.map((o) => o.value).join(', ')}`,
+      });
+    }
+  }
+
+  private async ensurePipeline(
+    spec: CrmPipelineSpec,
+    items: CrmSchemaItemReport[],
+  ): Promise<{ id: string; stages: Record<string, string> }> {
+    const type = HUBSPOT_OBJECT[spec.kind];
+    const item = `pipeline ${spec.key}`;
+    const all = await this.call(`list ${spec.kind} pipelines`, () =>
+      this.client.crm.pipelines.pipelinesApi.getAll(type),
+    );
+    const pipeline: Pipeline | undefined = all.results.find((p) => sameLabel(p.label, spec.label));
+    if (!pipeline) {
+      const created = await this.call(`create ${item}`, () =>
+        this.client.crm.pipelines.pipelinesApi.create(type, {
+          label: spec.label,
+          displayOrder: all.results.length,
+          stages: spec.stages.map((s, i) => stageInput(s, i)),
+        }),
+      );
+      items.push({ item, outcome: 'created' });
+      for (const stage of spec.stages)
+        items.push({ item: `stage ${spec.key}.${stage.key}`, outcome: 'created' });
+      return { id: created.id, stages: stageIds(spec.stages, created) };
+    }
+    const current = pipeline;
+    let changed = false;
+    for (const [i, stage] of spec.stages.entries()) {
+      const stageItem = `stage ${spec.key}.${stage.key}`;
+      if (current.stages.some((s) => sameLabel(s.label, stage.label))) {
+        items.push({ item: stageItem, outcome: 'already present' });
+        continue;
+      }
+      const created = await this.call(`create ${stageItem}`, () =>
+        this.client.crm.pipelines.pipelineStagesApi.create(
+          type,
+          current.id,
+          stageInput(stage, current.stages.length + i),
+        ),
+      );
+      current.stages.push(created);
+      changed = true;
+      items.push({ item: stageItem, outcome: 'created' });
+    }
+    items.push({ item, outcome: changed ? 'updated' : 'already present' });
+    return { id: current.id, stages: stageIds(spec.stages, current) };
+  }
+}
+
+function toPropertyCreate(spec: CrmPropertySpec): PropertyCreate {
+  const [type, fieldType] = TYPES[spec.type];
+  const options = spec.type === 'bool' ? BOOL_OPTIONS : spec.options;
+  return {
+    name: spec.name,
+    label: spec.label,
+    type,
+    fieldType,
+    groupName: spec.group,
+    ...(spec.description ? { description: spec.description } : {}),
+    ...(options ? { options: options.map((o, i) => ({ ...o, hidden: false, displayOrder: i })) } : {}),
+    ...(spec.unique ? { hasUniqueValue: true } : {}),
+  };
+}
+
+function optionsOf(p: Property): { label: string; value: string; hidden: boolean; displayOrder?: number }[] {
+  return p.options.map((o) => ({
+    label: o.label,
+    value: o.value,
+    hidden: o.hidden,
+    displayOrder: o.displayOrder,
+  }));
+}
+
+// HubSpot deal stages need a win probability; closed stages are won (1.0) or lost (0.0).
+function stageInput(stage: CrmStageSpec, displayOrder: number) {
+  const probability = stage.closed === 'won' ? '1.0' : stage.closed === 'lost' ? '0.0' : '0.5';
+  return {
+    label: stage.label,
+    displayOrder,
+    metadata: { probability, isClosed: String(Boolean(stage.closed)) },
+  };
+}
+
+function stageIds(specs: CrmStageSpec[], pipeline: Pipeline): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const spec of specs) {
+    const found = pipeline.stages.find((s) => sameLabel(s.label, spec.label));
+    if (found) out[spec.key] = found.id;
+  }
+  return out;
+}
+
+function sameLabel(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
