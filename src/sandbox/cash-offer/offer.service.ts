@@ -2,13 +2,13 @@ import {
   BUYER_BROKER_COMMISSION_PCT,
   CounterOffer,
   JsonObject,
-  KNOWN_OFFER_STATUSES,
   Offer,
   validateCounterOffer,
   validateOfferDecision,
 } from '../../cash-offer/schema';
 import { Notifier, ACQUISITIONS_EMAIL } from './notifier';
 import { toNewOfferEvent, toOffer } from './offer.view';
+import { parseOffersQuery } from './offers.query';
 import { RequestLifecycle, addressOf } from './request.lifecycle';
 import { SandboxClock } from './sandbox.clock';
 import { assertValid, badRequest, conflict, forbidden, notFound } from './sandbox.errors';
@@ -252,40 +252,4 @@ export class OfferService {
       );
     return c;
   }
-}
-
-interface OffersQuery {
-  requestId?: number;
-  status?: string;
-  limit: number;
-  offset: number;
-}
-
-function parseOffersQuery(query: URLSearchParams): OffersQuery {
-  const problems: string[] = [];
-  const int = (name: string, min: number, max: number, fallback?: number): number | undefined => {
-    const raw = query.get(name);
-    if (raw === null) return fallback;
-    const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!(n >= min && n <= max))
-      problems.push(`${name} must be a whole number from ${min} to ${max}; got "${raw}"`);
-    return n;
-  };
-  for (const name of query.keys())
-    if (!['offer_request_id', 'status', 'limit', 'offset'].includes(name))
-      problems.push(
-        `${name} is not a query parameter of GET /offers (offer_request_id, status, limit, offset)`,
-      );
-  const status = query.get('status') ?? undefined;
-  const statuses: readonly string[] = KNOWN_OFFER_STATUSES;
-  if (status !== undefined && !statuses.includes(status))
-    problems.push(`status must be one of ${statuses.join(', ')}; got "${status}"`);
-  const q: OffersQuery = {
-    requestId: int('offer_request_id', 1, Number.MAX_SAFE_INTEGER),
-    status,
-    limit: int('limit', 1, 500, 500)!,
-    offset: int('offset', 0, Number.MAX_SAFE_INTEGER, 0)!,
-  };
-  if (problems.length > 0) throw badRequest(problems.join('; '));
-  return q;
 }
