@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { CashOfferClient, CashOfferClientFactory, CashOfferClientOptions } from '../../../src/cash-offer';
 import { CreateOfferRequestBody } from '../../../src/cash-offer/schema';
 import { RunningCashOfferSandbox, startCashOfferSandbox } from '../../../src/sandbox/cash-offer';
@@ -16,7 +17,9 @@ export class SandboxHarness {
   private readonly clients: CashOfferClient[] = [];
   private readonly factory = new CashOfferClientFactory();
 
-  async start(): Promise<this> {
+  // Retry and breaker warnings are expected here; the key-leak test keeps them to inspect them.
+  async start(options: { quietLogs?: boolean } = {}): Promise<this> {
+    if (options.quietLogs ?? true) Logger.overrideLogger(false);
     this.sandbox = await startCashOfferSandbox({ port: 0, webhookRetryDelaysMs: [] });
     return this;
   }

@@ -18,7 +18,7 @@ describe('the API key never leaks (sandbox)', () => {
   };
 
   beforeAll(async () => {
-    await h.start();
+    await h.start({ quietLogs: false });
     for (const stream of [process.stdout, process.stderr]) {
       const spy = jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
         printed.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
