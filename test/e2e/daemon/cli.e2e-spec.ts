@@ -1,0 +1,206 @@
+import { openLedger } from '../../../src/ledger/ledger';
+import { ManualClock } from '../../../src/common/clock';
+import {
+  baseEnv,
+  brokerageConfig,
+  makeWorkspace,
+  runCli,
+  writeBrokerage,
+  type Workspace,
+} from './daemon.fixtures';
+
+jest.setTimeout(60_000);
+
+// Every CLI command, as tables and as --json, on a ledger seeded with runs, record errors, outbox
+// commands and inbox events of two brokerages.
+describe('cli commands', () => {
+  let ws: Workspace;
+  let env: NodeJS.ProcessEnv;
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    ws = makeWorkspace();
+    writeBrokerage(ws, brokerageConfig('acme'));
+    writeBrokerage(ws, brokerageConfig('bolt'));
+    env = baseEnv(ws, 0, ['acme', 'bolt']);
+    delete env.LOG_LEVEL; // the CLI's default (warn) keeps stderr quiet
+    const clock = new ManualClock(new Date('2026-03-01T09:00:00Z'));
+    const ledger = await openLedger({ databasePath: ws.ledgerPath, clock });
+    try {
+      const zero = { read: 0, created: 0, updated: 0, unchanged: 0, failed: 0 };
+      const run1 = await ledger.runs.start('acme', 'marketplace');
+      clock.advance(2500);
+      await ledger.runs.finish(run1.id, {
+        status: 'succeeded',
+        counts: { ...zero, read: 40, created: 3, unchanged: 37 },
+      });
+      const run2 = await ledger.runs.start('acme', 'crm-changes');
+      clock.advance(800);
+      await ledger.runs.finish(run2.id, {
+        status: 'failed',
+        counts: { ...zero, read: 5, failed: 5 },
+        error: 'HubSpot answered 401: token expired',
+      });
+      const run3 = await ledger.runs.start('bolt', 'marketplace');
+      clock.advance(61_000);
+      await ledger.runs.finish(run3.id, {
+        status: 'interrupted',
+        counts: { ...zero, read: 12, updated: 12 },
+      });
+
+      await ledger.recordErrors.record({
+        brokerageId: 'acme',
+        recordKind: 'listing',
+        recordRef: 'deal-901',
+        field: 'StreetName',
+        message: 'StreetName is 57 characters; the service allows 50',
+        code: 'INVALID_RECORD',
+      });
+      await ledger.recordErrors.record({
+        brokerageId: 'bolt',
+        recordKind: 'offer',
+        recordRef: 'offer-7',
+        message: 'The offer is no longer active',
+      });
+
+      const command = async (key: string, end: 'dead' | 'failed' | 'done') => {
+        const { command: c } = await ledger.outbox.enqueue({
+          brokerageId: 'acme',
+          idempotencyKey: key,
+          operation: 'createOfferRequest',
+          recordRef: key,
+          payload: {},
+        });
+        await ledger.outbox.markSending(c.id);
+        if (end === 'dead') await ledger.outbox.deadLetter(c.id, 'rejected: 400 StreetName too long');
+        if (end === 'failed')
+          await ledger.outbox.fail(c.id, '429 rate limited', new Date('2026-03-01T10:00:00Z'));
+        if (end === 'done') await ledger.outbox.complete(c.id, { id: 'or-1' });
+        return c.id;
+      };
+      ids.deadCommand = await command('cmd-dead', 'dead');
+      ids.failedCommand = await command('cmd-failed', 'failed');
+      await command('cmd-done', 'done');
+
+      const event = async (brokerageId: string, key: string) => {
+        const { id } = await ledger.inbox.storeIfNew({
+          brokerageId,
+          dedupeKey: key,
+          eventType: 'new_offer',
+          payload: '{}',
+        });
+        await ledger.inbox.deadLetter(id, 'offer request unknown after 6 attempts');
+        return id;
+      };
+      ids.acmeEvent = await event('acme', 'ev-1');
+      ids.boltEvent = await event('bolt', 'ev-2');
+    } finally {
+      await ledger.close();
+    }
+  });
+  afterAll(() => ws.cleanup());
+
+  const cli = async (...args: string[]) => {
+    const result = await runCli(args, env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return result.stdout;
+  };
+
+  it('status: last run per job, outbox and inbox depth, open errors', async () => {
+    const table = await cli('status');
+    expect(table).toContain('Brokerage acme (');
+    expect(table).toMatch(/marketplace\s+1\s+succeeded\s+2026-03-01 09:00:00Z\s+2\.5s\s+40\s+3\s+0\s+37\s+0/);
+    expect(table).toMatch(/crm-changes\s+2\s+failed\s+.*HubSpot answered 401: token expired/);
+    expect(table).toMatch(/inbox-drain\s+-\s+never run/);
+    expect(table).toContain('Outbox: done 1, failed 1, dead 1');
+    expect(table).toContain('Inbox: dead 1');
+    expect(table).toContain('Open record errors: 1 (see: cli errors --brokerage acme)');
+    expect(table).toMatch(/Brokerage bolt[\s\S]*marketplace\s+3\s+interrupted\s+\S+ \S+\s+1m01s/);
+
+    const json = JSON.parse(await cli('status', '--json', '--brokerage', 'acme'));
+    expect(json.brokerages).toHaveLength(1);
+    expect(json.brokerages[0]).toMatchObject({
+      id: 'acme',
+      enabled: true,
+      outbox: { pending: 0, done: 1, failed: 1, dead: 1 },
+      inbox: { dead: 1, pending: 0 },
+      openErrors: 1,
+    });
+    expect(json.brokerages[0].jobs).toContainEqual({
+      job: 'marketplace',
+      lastRun: expect.objectContaining({
+        id: 1,
+        status: 'succeeded',
+        durationMs: 2500,
+        counts: { read: 40, created: 3, updated: 0, unchanged: 37, failed: 0 },
+      }),
+    });
+  });
+
+  it('runs: newest first, with filters and a limit', async () => {
+    const table = await cli('runs');
+    const lines = table.trim().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+BROKERAGE\s+JOB\s+STATUS\s+STARTED\s+TOOK\s+READ/);
+    expect(lines.slice(1).map((l) => l.trim().split(/\s+/)[0])).toEqual(['3', '2', '1']);
+
+    const json = JSON.parse(await cli('runs', '--json', '--brokerage', 'acme', '--job', 'marketplace'));
+    expect(json.runs).toEqual([
+      expect.objectContaining({ id: 1, brokerageId: 'acme', job: 'marketplace', status: 'succeeded' }),
+    ]);
+    expect(
+      JSON.parse(await cli('runs', '--json', '--limit', '1')).runs.map((r: { id: number }) => r.id),
+    ).toEqual([3]);
+
+    const bad = await runCli(['runs', '--job', 'nightly'], env);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain(
+      '--job must be one of crm-changes, offers-reconcile, marketplace, outbox-drain, inbox-drain',
+    );
+  });
+
+  it('errors: open record errors with the message the agent sees', async () => {
+    const table = await cli('errors');
+    expect(table).toMatch(
+      /acme\s+listing deal-901\s+StreetName\s+StreetName is 57 characters; the service allows 50\s+1/,
+    );
+    expect(table).toMatch(/bolt\s+offer offer-7\s+-\s+The offer is no longer active/);
+    const json = JSON.parse(await cli('errors', '--json', '--brokerage', 'bolt'));
+    expect(json.errors).toEqual([
+      expect.objectContaining({
+        brokerageId: 'bolt',
+        recordRef: 'offer-7',
+        field: null,
+        message: 'The offer is no longer active',
+        occurrences: 1,
+      }),
+    ]);
+  });
+
+  it('replay: dead-lettered events and failed or dead commands, by brokerage or id', async () => {
+    const refused = await runCli(['replay', '--events'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('replay needs --brokerage <id> or --id <n>');
+
+    expect(await cli('replay', '--events', '--id', String(ids.boltEvent))).toContain(
+      `replayed 1 dead-lettered inbox event(s) (id ${ids.boltEvent})`,
+    );
+    expect(JSON.parse(await cli('replay', '--events', '--brokerage', 'acme', '--json'))).toEqual({
+      kind: 'events',
+      brokerageId: 'acme',
+      replayed: 1,
+    });
+    expect(await cli('replay', '--commands', '--brokerage', 'acme')).toContain(
+      'replayed 2 failed or dead outbox command(s) (brokerage acme)',
+    );
+
+    const after = JSON.parse(await cli('status', '--json'));
+    const acme = after.brokerages.find((b: { id: string }) => b.id === 'acme');
+    expect(acme.outbox).toMatchObject({ pending: 2, done: 1, failed: 0, dead: 0 });
+    expect(acme.inbox).toMatchObject({ pending: 1, dead: 0 });
+    expect(after.brokerages.find((b: { id: string }) => b.id === 'bolt').inbox).toMatchObject({
+      pending: 1,
+      dead: 0,
+    });
+  });
+});
