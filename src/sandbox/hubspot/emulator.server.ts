@@ -27,6 +27,7 @@ export interface EmulatorServerOptions {
   token: string;
   rateLimit: RateLimitSetting | null;
   searchPerSecond: number | null;
+  searchIndexLagMs: number;
 }
 
 // HubSpot's public API surface over node:http, with auth, rate limits, faults and a request log.
@@ -44,6 +45,7 @@ export class EmulatorServer implements ControlTarget {
   ) {
     this.general = new RollingWindow(options.rateLimit);
     this.search = new RollingWindow(perSecond(options.searchPerSecond));
+    state.objects.searchIndexLagMs = options.searchIndexLagMs;
     this.server = createServer((req, res) => void this.handle(req, res));
     this.server.keepAliveTimeout = 30_000;
   }
@@ -63,12 +65,14 @@ export class EmulatorServer implements ControlTarget {
     this.search.reset();
   }
 
+  // Back to a fresh portal with the settings the emulator was started with.
   reset(): void {
     this.state.reset();
     this.log.length = 0;
     this.faults = { errorRate: 0, errorStatus: 500, burst429: 0, latencyMs: 0 };
-    this.general.reset();
-    this.search.reset();
+    this.rateLimit = this.options.rateLimit;
+    this.searchPerSecond = this.options.searchPerSecond;
+    this.state.objects.searchIndexLagMs = this.options.searchIndexLagMs;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

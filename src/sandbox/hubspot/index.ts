@@ -40,11 +40,11 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
   const port = options.port ?? Number(process.env.HUBSPOT_EMULATOR_PORT ?? DEFAULT_HUBSPOT_EMULATOR_PORT);
   const host = options.host ?? '127.0.0.1';
   const state = new EmulatorState();
-  state.objects.searchIndexLagMs = options.searchIndexLagMs ?? 0;
   const emulator = new EmulatorServer(state, {
     token,
     rateLimit: options.rateLimit === undefined ? { max: 190, intervalMs: 10_000 } : options.rateLimit,
     searchPerSecond: options.searchPerSecond === undefined ? 5 : options.searchPerSecond,
+    searchIndexLagMs: options.searchIndexLagMs ?? 0,
   });
   await new Promise<void>((resolve, reject) => {
     emulator.server.once('error', reject);

@@ -1,0 +1,292 @@
+import type {
+  CrmChangePage,
+  CrmCursor,
+  CrmRecord,
+  CrmUpsertInput,
+  ReadChangesOptions,
+} from '../../../src/crm';
+import { CASH_OFFER_CRM_SCHEMA, CrmError, CrmStageMap, UNIQUE_REQUEST_ID } from '../../../src/crm';
+import { HubSpotCrmAdapter } from '../../../src/crm/hubspot';
+import { startHubSpotEmulator } from '../../../src/sandbox/hubspot';
+import type { HubSpotEmulator } from '../../../src/sandbox/hubspot';
+import { freePort } from '../../support/free-port';
+import { EmulatorControl, eventually } from './emulator-control';
+
+async function readAll(
+  adapter: HubSpotCrmAdapter,
+  options: ReadChangesOptions,
+): Promise<{ records: CrmRecord[]; cursor: CrmCursor | null }> {
+  const records: CrmRecord[] = [];
+  let cursor: CrmCursor | null = options.since;
+  for await (const page of adapter.readChanges(options)) {
+    records.push(...page.records);
+    cursor = page.cursor;
+  }
+  return { records, cursor };
+}
+
+describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
+  let emulator: HubSpotEmulator;
+  let control: EmulatorControl;
+  let adapter: HubSpotCrmAdapter;
+
+  beforeAll(async () => {
+    emulator = await startHubSpotEmulator({
+      port: await freePort(),
+      token: 'pat-crm',
+      rateLimit: null,
+      searchPerSecond: null,
+    });
+    control = new EmulatorControl(emulator.url);
+  });
+
+  afterAll(async () => {
+    await emulator.close();
+  });
+
+  beforeEach(async () => {
+    await control.reset();
+    // Generous client limits: these tests are about behaviour, the bench is about speed.
+    adapter = new HubSpotCrmAdapter({
+      accessToken: 'pat-crm',
+      basePath: emulator.url,
+      rateLimit: { max: 10_000, intervalMs: 1000 },
+      searchPerSecond: 1000,
+    });
+    await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA);
+    await control.clearRequests();
+  });
+
+  it('setup-crm creates everything once and reports "already present" the second time', async () => {
+    await control.reset();
+    const first = await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA);
+    expect(new Set(first.items.map((i) => i.outcome))).toEqual(new Set(['created']));
+    const expectedItems = 2 + CASH_OFFER_CRM_SCHEMA.properties.length + 2 + 8 + 2;
+    expect(first.items).toHaveLength(expectedItems);
+
+    const second = await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA);
+    expect(new Set(second.items.map((i) => i.outcome))).toEqual(new Set(['already present']));
+    expect(second.pipelines).toEqual(first.pipelines);
+
+    const map = CrmStageMap.fromReport(second);
+    const pipelines = await adapter.listPipelines('deal');
+    const cashOffers = pipelines.find((p) => p.id === map.pipelineId('cash_offers'))!;
+    expect(cashOffers.stages.map((s) => s.label)).toContain('Accept requested');
+    const acceptId = map.stageId('cash_offers', 'accept_requested');
+    expect(map.resolve(cashOffers.id, acceptId)).toEqual({
+      pipelineKey: 'cash_offers',
+      stageKey: 'accept_requested',
+    });
+    expect(pipelines.map((p) => p.id)).toContain('default');
+  });
+
+  it('upserts by unique key with one result per input; a bad record fails alone, naming the field', async () => {
+    const inputs: CrmUpsertInput[] = [
+      { key: 'r-1', properties: { dealname: 'One', cash_offer_request_status: 'in_review' } },
+      { key: 'r-2', properties: { dealname: 'Two', cash_offer_offer_count: 'many' } },
+      { key: 'r-3', properties: { dealname: 'Three' } },
+    ];
+    const first = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, inputs);
+    expect(first.map((r) => r.ok)).toEqual([true, false, true]);
+    expect(first[0]).toMatchObject({ key: 'r-1', ok: true, created: true });
+    const failure = first[1];
+    if (failure.ok) throw new Error('expected a failure');
+    expect(failure.error).toBeInstanceOf(CrmError);
+    expect(failure.error.code).toBe('INVALID_RECORD');
+    expect(failure.error.fields).toEqual(['cash_offer_offer_count']);
+    expect(failure.error.message).toContain('r-2');
+    expect(failure.error.message).toContain('cash_offer_offer_count');
+
+    const again = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, [inputs[0], inputs[2]]);
+    expect(again).toEqual([
+      { key: 'r-1', ok: true, id: (first[0] as { id: string }).id, created: false },
+      { key: 'r-3', ok: true, id: (first[2] as { id: string }).id, created: false },
+    ]);
+    expect(emulator.state.count('deals')).toBe(2);
+  });
+
+  it('writes 250 records in 3 calls of at most 100', async () => {
+    const inputs = Array.from({ length: 250 }, (_, i) => ({
+      key: `k-${i}`,
+      properties: { dealname: `Deal ${i}` },
+    }));
+    const results = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, inputs);
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(results.map((r) => r.key)).toEqual(inputs.map((i) => i.key));
+    const calls = (await control.requests()).filter((r) => r.path.endsWith('/batch/upsert'));
+    expect(calls).toHaveLength(3);
+  });
+
+  it('moves a record to a stage by logical key and reports an unknown id alone on update', async () => {
+    await control.reset();
+    const map = CrmStageMap.fromReport(await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA));
+    const [created] = await adapter.upsertRecords('deal', 'cash_offer_offer_id', [
+      {
+        key: 'o-1',
+        properties: { dealname: 'Offer 1' },
+        pipelineId: map.pipelineId('cash_offers'),
+        stageId: map.stageId('cash_offers', 'incoming'),
+      },
+    ]);
+    if (!created.ok) throw created.error;
+    const results = await adapter.updateRecords('deal', [
+      { id: created.id, properties: {}, stageId: map.stageId('cash_offers', 'accepted') },
+      { id: '987654', properties: { dealname: 'ghost' } },
+    ]);
+    expect(results[0]).toEqual({ key: created.id, ok: true, id: created.id, created: false });
+    expect(results[1].ok).toBe(false);
+    expect(!results[1].ok && results[1].error.code).toBe('NOT_FOUND');
+    const [record] = await adapter.getRecords('deal', [created.id], ['dealname']);
+    expect(map.resolve(record.pipelineId, record.stageId)).toEqual({
+      pipelineKey: 'cash_offers',
+      stageKey: 'accepted',
+    });
+  });
+
+  it('reads past the 10,000-results cap, ties included, every record exactly once', async () => {
+    // 21 groups of 500 deals, each group sharing one modification time.
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    for (let g = 0; g < 21; g++) {
+      await control.seed({
+        type: 'deals',
+        count: 500,
+        startIndex: g * 500,
+        properties: { dealname: 'Seeded {i}' },
+        modifiedAt: new Date(base + g * 1000).toISOString(),
+      });
+    }
+    await control.clearRequests();
+    const { records, cursor } = await readAll(adapter, {
+      kind: 'deal',
+      since: null,
+      properties: ['dealname'],
+    });
+    expect(records).toHaveLength(10_500);
+    expect(new Set(records.map((r) => r.id)).size).toBe(10_500);
+    expect(cursor?.updatedAt).toBe(new Date(base + 20_000).toISOString());
+    const searches = await control.requests();
+    expect(searches.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('does not lose a record modified during a read, despite the search indexing lag', async () => {
+    await control.put('settings', { searchIndexLagMs: 400 });
+    await control.seed({
+      type: 'deals',
+      count: 600,
+      properties: { dealname: 'Listing {i}' },
+      modifiedAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+    const pages: CrmChangePage[] = [];
+    let modified: string[] = [];
+    for await (const page of adapter.readChanges({
+      kind: 'deal',
+      since: null,
+      properties: ['dealname'],
+      pageSize: 200,
+    })) {
+      pages.push(page);
+      if (pages.length === 1) {
+        // One record already read and one not yet read change while the read goes on.
+        const ids = [page.records[0].id, String(Number(page.records[0].id) + 450)];
+        const results = await adapter.updateRecords(
+          'deal',
+          ids.map((id) => ({ id, properties: { dealname: `changed ${id}` } })),
+        );
+        expect(results.every((r) => r.ok)).toBe(true);
+        modified = ids;
+      }
+    }
+    const firstRun = pages.flatMap((p) => p.records);
+    expect(new Set(firstRun.map((r) => r.id)).size).toBe(600);
+    const cursor = pages[pages.length - 1].cursor;
+
+    // Once the index has caught up, the next run (from the saved cursor, minus the overlap) sees both changes.
+    await eventually(async () => {
+      const { records } = await readAll(adapter, { kind: 'deal', since: cursor, properties: ['dealname'] });
+      const names = new Map(records.map((r) => [r.id, r.properties.dealname]));
+      return modified.every((id) => names.get(id) === `changed ${id}`);
+    });
+  });
+
+  it('fetches associated contacts with one batch call per page, never one per record', async () => {
+    const deals = await adapter.upsertRecords(
+      'deal',
+      UNIQUE_REQUEST_ID,
+      Array.from({ length: 3 }, (_, i) => ({ key: `a-${i}`, properties: { dealname: `A${i}` } })),
+    );
+    const contact = await adapter.upsertRecords('contact', 'email', [
+      { key: 'seller@example.com', properties: { firstname: 'Sam' } },
+    ]);
+    if (!contact[0].ok) throw contact[0].error;
+    const contactId = contact[0].id;
+    const pairs = deals.map((d) => ({
+      from: { kind: 'deal' as const, id: (d as { id: string }).id },
+      to: { kind: 'contact' as const, id: contactId },
+    }));
+    const results = await adapter.associate([
+      ...pairs,
+      { from: { kind: 'deal', id: '999999' }, to: { kind: 'contact', id: contactId } },
+    ]);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true, false]);
+    expect(!results[3].ok && results[3].error.code).toBe('NOT_FOUND');
+
+    await control.clearRequests();
+    const { records } = await readAll(adapter, {
+      kind: 'deal',
+      since: null,
+      properties: ['dealname'],
+      withAssociations: ['contact'],
+    });
+    expect(records.map((r) => r.associations?.contact)).toEqual([[contactId], [contactId], [contactId]]);
+    const assocCalls = (await control.requests()).filter((r) => r.path.startsWith('/crm/v4/associations/'));
+    expect(assocCalls).toHaveLength(1);
+
+    const note = await adapter.addNote({
+      body: 'Offer accepted',
+      attachTo: [{ kind: 'deal', id: records[0].id }],
+    });
+    expect(emulator.state.associatedIds('deals', records[0].id, 'notes')).toEqual([note.id]);
+  });
+
+  it('waits on 429 answers and succeeds', async () => {
+    await control.put('faults', { burst429: 3 });
+    const results = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, [
+      { key: 'x-1', properties: { dealname: 'X' } },
+    ]);
+    expect(results[0].ok).toBe(true);
+    expect((await control.requests()).map((r) => r.status)).toEqual([429, 429, 429, 200]);
+  });
+
+  it('keeps writing when the portal limit is lower than the client was told', async () => {
+    await control.put('settings', { rateLimit: { max: 4, intervalMs: 400 } });
+    const inputs = Array.from({ length: 1000 }, (_, i) => ({
+      key: `rl-${i}`,
+      properties: { dealname: `R${i}` },
+    }));
+    const results = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, inputs);
+    expect(results.every((r) => r.ok)).toBe(true);
+    const statuses = (await control.requests()).map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses).toContain(429);
+    await control.put('settings', { rateLimit: null });
+  });
+
+  it('retries 5xx for idempotent reads only, then reports UNAVAILABLE', async () => {
+    await control.put('faults', { errorRate: 1, errorStatus: 503 });
+    const read = adapter.getRecords('deal', ['1'], ['dealname']);
+    await expect(read).rejects.toMatchObject({ code: 'UNAVAILABLE', retryable: true });
+    expect(await control.requests()).toHaveLength(4);
+    await control.clearRequests();
+    await expect(adapter.addNote({ body: 'x', attachTo: [] })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(await control.requests()).toHaveLength(1);
+    await control.put('faults', { errorRate: 0 });
+  });
+
+  it('reports a refused token as AUTH_FAILED', async () => {
+    const wrong = new HubSpotCrmAdapter({ accessToken: 'nope', basePath: emulator.url });
+    await expect(wrong.listPipelines('deal')).rejects.toMatchObject({
+      code: 'AUTH_FAILED',
+      retryable: false,
+    });
+  });
+});
