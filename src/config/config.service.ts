@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { SecretRedactor } from '../ops/logging/secret-redactor';
 import type { Environment } from './brokerage-secrets';
 import { secretValues } from './brokerage-secrets';
@@ -15,8 +15,8 @@ export interface ReloadResult {
 }
 
 // The brokerages the daemon serves. A reload with problems keeps the last good set running and marks
-// the config invalid (readiness fails) until a reload succeeds.
-@Injectable()
+// the config invalid (readiness fails) until a reload succeeds. Built by the entry point before Nest
+// starts (app.bootstrap.ts) and provided as a value, so it carries no DI decorator.
 export class ConfigService {
   private readonly logger = new Logger(ConfigService.name);
   private current: LoadedBrokerage[] = [];

@@ -1,0 +1,181 @@
+// Nest 12 ships as ES modules, which jest on Node 20 cannot load; ConfigService only needs Logger.
+jest.mock('@nestjs/common', () => ({
+  Logger: class {
+    log(): void {}
+    error(): void {}
+  },
+}));
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { DEFAULT_SCHEDULES } from '../../../src/config/brokerage-config.schema';
+import { formatProblem } from '../../../src/config/config-error';
+import { loadBrokerageConfigs } from '../../../src/config/config.loader';
+import { ConfigService } from '../../../src/config/config.service';
+import type { ConfigDiff } from '../../../src/config/config-diff';
+import { readDaemonSettings } from '../../../src/config/daemon-settings';
+import { SecretRedactor } from '../../../src/ops/logging/secret-redactor';
+
+const env = {
+  ACME_KEY: 'acme-api-key-123456',
+  ACME_TOKEN: 'acme-crm-token-abcdef',
+  ACME_WH: 'acme-webhook-secret-0123456789abcdef',
+  BOLT_KEY: 'bolt-api-key-654321',
+  BOLT_TOKEN: 'bolt-crm-token-fedcba',
+  BOLT_WH: 'bolt-webhook-secret-0123456789abcdef',
+};
+
+function config(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const p = id.toUpperCase();
+  return {
+    id,
+    cashOffer: { baseUrl: 'https://api.example.test/api/v2', apiKeyEnv: `${p}_KEY` },
+    crm: { kind: 'hubspot', tokenEnv: `${p}_TOKEN`, pipelines: { listings: { pipelineId: 'default' } } },
+    webhooks: { publicBaseUrl: 'https://sync.example.test', secretEnv: `${p}_WH` },
+    ...extra,
+  };
+}
+
+describe('brokerage config loading', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'cos-config-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, value: unknown): void =>
+    writeFileSync(join(dir, name), name.endsWith('.json') ? JSON.stringify(value) : stringify(value));
+
+  it('loads YAML and JSON files, fills default schedules and resolves secrets from the environment', () => {
+    write('acme.yaml', config('acme', { schedules: { marketplace: '0 * * * *' } }));
+    write('bolt.json', config('bolt', { enabled: false }));
+    writeFileSync(join(dir, 'README.md'), 'not a brokerage');
+    const { brokerages, problems } = loadBrokerageConfigs(dir, env);
+    expect(problems).toEqual([]);
+    expect(brokerages.map((b) => b.id)).toEqual(['acme', 'bolt']);
+    const acme = brokerages[0];
+    expect(acme.config.schedules).toEqual({ ...DEFAULT_SCHEDULES, marketplace: '0 * * * *' });
+    expect(acme.secrets).toEqual({
+      cashOfferApiKey: env.ACME_KEY,
+      crmToken: env.ACME_TOKEN,
+      webhookSecret: env.ACME_WH,
+      previousWebhookSecret: undefined,
+    });
+    expect(JSON.stringify(acme.config)).not.toContain(env.ACME_KEY);
+    expect(brokerages[1].config.enabled).toBe(false);
+  });
+
+  it('reports every problem with file, brokerage and key path', () => {
+    write(
+      'acme.yaml',
+      config('acme', {
+        cashOffer: {
+          baseUrl: 'https://x.test',
+          apiKeyEnv: 'ACME_KEY',
+          timeoutMs: 5,
+          rateLimit: { requestsPerSecond: 0 },
+        },
+        webhooks: {
+          publicBaseUrl: 'https://x.test',
+          secretEnv: 'ACME_WH',
+          previousSecretEnv: 'ACME_OLD_WH',
+          previousSecretValidUntil: 'soon',
+        },
+      }),
+    );
+    write('bolt.yaml', { ...config('bolt'), id: 'Bolt Realty' });
+    write('acme.json', config('acme'));
+    const messages = loadBrokerageConfigs(dir, env).problems.map(formatProblem);
+    const file = (name: string): string => join(dir, name);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        `${file('acme.yaml')} (acme): cashOffer.timeoutMs must not be less than 100`,
+        `${file('acme.yaml')} (acme): cashOffer.rateLimit.requestsPerSecond must not be less than 1`,
+        `${file('acme.yaml')} (acme): webhooks.previousSecretValidUntil must be an ISO 8601 date-time`,
+        `${file('bolt.yaml')} (Bolt Realty): id must be a slug: lowercase letters, digits and dashes`,
+      ]),
+    );
+    // A duplicate id (acme.json and acme.yaml) is only detectable once both files are valid.
+    write(
+      'acme.yaml',
+      config('acme', {
+        webhooks: { publicBaseUrl: 'https://x.test', secretEnv: 'ACME_WH', previousSecretEnv: 'ACME_OLD_WH' },
+      }),
+    );
+    const again = loadBrokerageConfigs(dir, env).problems.map(formatProblem);
+    expect(again).toContain(
+      `${file('acme.yaml')} (acme): webhooks.previousSecretEnv names the environment variable ACME_OLD_WH, which is not set`,
+    );
+    write('acme.yaml', config('acme'));
+    expect(loadBrokerageConfigs(dir, env).problems.map(formatProblem)).toContain(
+      `${file('acme.yaml')} (acme): id is already used by ${file('acme.json')}; each brokerage id must be unique`,
+    );
+  });
+
+  it('refuses a webhook secret too short to be unguessable', () => {
+    write('acme.yaml', config('acme'));
+    const { problems } = loadBrokerageConfigs(dir, { ...env, ACME_WH: 'short' });
+    expect(problems.map(formatProblem)).toEqual([
+      `${join(dir, 'acme.yaml')} (acme): webhooks.secretEnv names ACME_WH, whose value is too short for a webhook secret (at least 22 random characters)`,
+    ]);
+  });
+
+  it('reload reports added, changed and removed brokerages, and keeps the last good config on a bad file', async () => {
+    write('acme.yaml', config('acme'));
+    write('bolt.yaml', config('bolt'));
+    const redactor = new SecretRedactor();
+    const service = new ConfigService(dir, redactor, env);
+    service.load(true);
+    expect(redactor.redact(`key ${env.BOLT_KEY}`)).toBe('key [REDACTED]');
+    const diffs: ConfigDiff[] = [];
+    service.onChange((diff) => {
+      diffs.push(diff);
+    });
+
+    const unchanged = await service.reload();
+    expect(unchanged.applied).toBe(true);
+    expect(diffs).toEqual([]);
+
+    rmSync(join(dir, 'bolt.yaml'));
+    write('acme.yaml', config('acme', { schedules: { outboxDrain: '*/30 * * * * *' } }));
+    write('cove.yaml', {
+      ...config('cove'),
+      cashOffer: { baseUrl: 'https://x.test', apiKeyEnv: 'COVE_KEY' },
+    });
+    const rejected = await service.reload();
+    expect(rejected.applied).toBe(false);
+    expect(service.valid).toBe(false);
+    expect(service.brokerages().map((b) => b.id)).toEqual(['acme', 'bolt']);
+    expect(diffs).toEqual([]);
+
+    const extraEnv = {
+      COVE_KEY: 'cove-api-key-999999',
+      COVE_TOKEN: 'cove-crm-token-888',
+      COVE_WH: 'cove-webhook-secret-0123456789abc',
+    };
+    Object.assign(env, extraEnv);
+    const applied = await service.reload();
+    expect(applied.applied).toBe(true);
+    expect(service.valid).toBe(true);
+    expect(diffs).toHaveLength(1);
+    expect({
+      added: diffs[0].added.map((b) => b.id),
+      changed: diffs[0].changed.map((b) => b.id),
+      removed: diffs[0].removed.map((b) => b.id),
+    }).toEqual({ added: ['cove'], changed: ['acme'], removed: ['bolt'] });
+    expect(service.get('acme')?.config.schedules.outboxDrain).toBe('*/30 * * * * *');
+    expect(redactor.redact(extraEnv.COVE_TOKEN)).toBe('[REDACTED]');
+  });
+
+  it('reads daemon settings with their defaults', () => {
+    const settings = readDaemonSettings({});
+    expect(settings).toMatchObject({
+      httpPort: 3000,
+      httpHost: '127.0.0.1',
+      logLevel: 'info',
+      shutdownTimeoutMs: 25_000,
+    });
+    expect(settings.ledgerPath.endsWith(join('data', 'ledger.sqlite'))).toBe(true);
+    expect(settings.configDir.endsWith(join('config', 'brokerages'))).toBe(true);
+    expect(() => readDaemonSettings({ LOG_LEVEL: 'loud' })).toThrow('environment: LOG_LEVEL must be one of');
+  });
+});
