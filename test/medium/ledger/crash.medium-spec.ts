@@ -31,7 +31,7 @@ describe('ledger crash safety', () => {
     let writes = 0;
     for (let generation = 1; generation <= KILLS; generation += 1) {
       // Random moments: anywhere from just after start-up to a few hundred writes in.
-      const run = await runAndKill(child, databasePath, generation, Math.floor(Math.random() * 150));
+      const run = await runAndKill(child, databasePath, generation, Math.floor(Math.random() * 250));
       for (const [kind, a, b] of run.lines) {
         writes += 1;
         if (kind === 'outbox') reported.outbox.set(a, Number(b));
