@@ -33,6 +33,10 @@ export class LedgerTransactions {
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.enqueue(async (runner) => {
       const state = runner as unknown as RunnerTransactionState;
+      // Fail loudly if a TypeORM upgrade renames the fields we rely on.
+      if (typeof state.transactionDepth !== 'number') {
+        throw new Error('TypeORM query runner has no transactionDepth; LedgerTransactions needs updating');
+      }
       await runner.query(this.beginStatement());
       state.isTransactionActive = true;
       state.transactionDepth = 1;
