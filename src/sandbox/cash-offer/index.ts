@@ -86,7 +86,7 @@ export async function startCashOfferSandbox(
     }),
     openApi: () => openApi.document,
   });
-  const server = createServer({ keepAlive: true }, dispatcher);
+  const server = createServer({ keepAlive: true }, dispatcher.handle);
   // Requests that hang on purpose (faults) must not outlive the test that provoked them.
   server.keepAliveTimeout = 5000;
 
@@ -116,6 +116,7 @@ export async function startCashOfferSandbox(
         sweeper.stop();
         marketplace.close();
         webhooks.close();
+        dispatcher.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });

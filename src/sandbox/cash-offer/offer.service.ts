@@ -79,7 +79,15 @@ export class OfferService {
         `offer ${offer.offer_id} is ${offer.offer_status}; it can no longer be ${b.offer_status}`,
       );
     if (b.offer_status === 'accepted') this.acceptCascade(request, offer);
-    else this.setStatus(offer, 'rejected');
+    else {
+      this.setStatus(offer, 'rejected');
+      // Rejecting a countered offer withdraws the counter the buyer has not decided yet.
+      for (const c of this.store.countersOfRequest(offer.offer_request_id))
+        if (c.offer_id === offer.offer_id && c.counter_offer_status === 'pending') {
+          c.counter_offer_status = 'rejected';
+          c.updated_at = this.clock.nowIso();
+        }
+    }
     return toOffer(offer, request);
   }
 

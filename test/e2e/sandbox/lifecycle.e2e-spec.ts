@@ -225,6 +225,25 @@ describe('Cash Offer sandbox: lifecycle and events', () => {
     expect((await requestNow(id)).offer_request_status).toBe('active');
   });
 
+  it('rejecting a countered offer withdraws its pending counter', async () => {
+    const { offer_request_id: id } = await activeRequest(sandbox);
+    const a = await buyerOffer(sandbox, id);
+    const counter = await call(sandbox, 'POST', '/counter-offers', {
+      offer_id: a.offer_id,
+      counter_offer_amount: 250_000,
+    });
+    const res = await call(sandbox, 'PATCH', '/offers', { offer_id: a.offer_id, offer_status: 'rejected' });
+    expect(res.body.offer_status).toBe('rejected');
+    const [stored] = (await control(sandbox, 'GET', '/counter-offers')).body;
+    expect(stored).toMatchObject({
+      counter_offer_id: counter.body.counter_offer_id,
+      counter_offer_status: 'rejected',
+    });
+    expect(
+      (await control(sandbox, 'POST', `/counter-offers/${counter.body.counter_offer_id}/accept`)).status,
+    ).toBe(409);
+  });
+
   it('offers and requests expire by the sandbox clock; renewal brings a request back', async () => {
     const { offer_request_id: id } = await activeRequest(sandbox);
     const shortOffer = await buyerOffer(sandbox, id, {

@@ -29,8 +29,6 @@ export interface DispatcherDeps {
   openApi: () => unknown;
 }
 
-const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 function send(res: ServerResponse, reply: Reply): void {
   if (res.destroyed || res.headersSent) return;
   const headers: Record<string, string | number> = { ...reply.headers };
@@ -65,8 +63,23 @@ function callerOf(req: IncomingMessage, store: SandboxStore): SandboxAccount {
 
 // Routes every request: the control API, signed media, the OpenAPI document and the API itself
 // (auth, faults, body, handler, call log).
-export function createDispatcher(d: DispatcherDeps): (req: IncomingMessage, res: ServerResponse) => void {
+export interface Dispatcher {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  // Ends the waits of latency and hang faults so a closed sandbox leaves no timers behind.
+  close(): void;
+}
+
+export function createDispatcher(d: DispatcherDeps): Dispatcher {
   const logger = new Logger('CashOfferSandbox');
+  const waits = new Map<NodeJS.Timeout, () => void>();
+  const wait = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        waits.delete(timer);
+        resolve();
+      }, ms);
+      waits.set(timer, resolve);
+    });
 
   async function control(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.slice(CONTROL_PREFIX.length) || '/';
@@ -166,7 +179,7 @@ export function createDispatcher(d: DispatcherDeps): (req: IncomingMessage, res:
     send(res, reply);
   }
 
-  return (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://sandbox.local');
     const pathname = url.pathname;
     let work: Promise<void> | void;
@@ -182,5 +195,15 @@ export function createDispatcher(d: DispatcherDeps): (req: IncomingMessage, res:
         body: { error: 404, message: `nothing is served at ${pathname}; the API is under ${API_PREFIX}` },
       });
     if (work) work.catch((e: unknown) => send(res, errorReply(e, logger)));
+  };
+  return {
+    handle,
+    close(): void {
+      for (const [timer, resolve] of waits) {
+        clearTimeout(timer);
+        resolve();
+      }
+      waits.clear();
+    },
   };
 }
