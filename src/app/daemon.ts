@@ -5,6 +5,7 @@ import type { Environment } from '../config/brokerage-secrets';
 import { ConfigService } from '../config/config.service';
 import { buildAppParts } from './app.bootstrap';
 import { AppModule } from './app.module';
+import { removePidFile, writePidFile } from './daemon-pid.file';
 
 export interface StartDaemonOptions {
   env: Environment;
@@ -34,6 +35,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<NestExpr
   });
   await options.beforeStart?.(app);
   await app.listen(settings.httpPort, settings.httpHost);
+  writePidFile(settings.ledgerPath);
+  process.once('exit', () => removePidFile(settings.ledgerPath));
   log.log(
     `listening on http://${settings.httpHost}:${settings.httpPort} with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerPath}`,
   );

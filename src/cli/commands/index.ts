@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { CommandRunner } from 'nest-commander';
 import { ErrorsCommand } from './errors.command';
+import { ReloadConfigCommand } from './reload-config.command';
 import { ReplayCommand } from './replay.command';
 import { RunsCommand } from './runs.command';
 import { StatusCommand } from './status.command';
@@ -10,8 +11,8 @@ import { ValidateConfigCommand } from './validate-config.command';
 // services it needs and prints through CliOutput) and list it here.
 
 // Commands that need only the config: they run without opening the ledger.
-export const CONFIG_COMMANDS: Type<CommandRunner>[] = [ValidateConfigCommand];
-export const CONFIG_COMMAND_NAMES = ['validate-config'];
+export const CONFIG_COMMANDS: Type<CommandRunner>[] = [ValidateConfigCommand, ReloadConfigCommand];
+export const CONFIG_COMMAND_NAMES = ['validate-config', 'reload-config'];
 
 // Everything else gets the ledger, the job runner and the flows.
 export const LEDGER_COMMANDS: Type<CommandRunner>[] = [

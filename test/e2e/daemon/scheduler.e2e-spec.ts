@@ -1,10 +1,12 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  baseEnv,
   brokerageConfig,
   logLines,
   makeWorkspace,
   readEvents,
+  runCli,
   secretsOf,
   startHarness,
   waitFor,
@@ -154,7 +156,12 @@ describe('daemon scheduler', () => {
     writeBrokerage(ws, brokerageConfig('gamma', EVERY_SECOND));
     writeBrokerage(ws, brokerageConfig('delta', { ...EVERY_SECOND, outboxDrain: '*/2 * * * * *' }));
     const reloadAt = Date.now();
-    daemon.child.kill('SIGHUP');
+    // Through the CLI this time (it validates, then sends SIGHUP to the pid in the pid file).
+    const cliEnv = baseEnv(ws, started.port, ['alpha', 'beta', 'delta', 'gamma']);
+    delete cliEnv.LOG_LEVEL;
+    const reload = await runCli(['reload-config'], cliEnv);
+    expect(reload.stdout).toMatch(/^asked daemon pid \d+ to reload 3 brokerage\(s\)/);
+    expect(reload.code).toBe(0);
     const proc = daemon;
     await waitFor(
       () => logLines(proc).find((l) => String(l.msg).startsWith('config reloaded')),
