@@ -106,4 +106,20 @@ describe('CashOfferClient keeps the API key secret', () => {
     expect(inspect(client, { depth: 6 })).not.toContain(KEY);
     expect(JSON.stringify(client)).not.toContain(KEY);
   });
+
+  it('does not repeat a webhook URL (it carries the webhook secret) in errors', async () => {
+    const client = build();
+    service.handler = (req, res) =>
+      json(res, 400, { error: 400, message: `cannot reach ${JSON.parse(req.body).url}` });
+    const token = 'whsec-token-31f9';
+    const errors = await Promise.all([
+      client.registerWebhook(`https://hooks.example.test/${token}`).catch((e: unknown) => e),
+      client.updateWebhook(`ftp://hooks.example.test/${token}`).catch((e: unknown) => e),
+    ]);
+    expect(errors.map((e) => (e as { code: string }).code)).toEqual(['INVALID_RECORD', 'INVALID_RECORD']);
+    for (const e of errors) {
+      expect(JSON.stringify(e)).toContain('[webhook url]');
+      expect(inspect(e, { depth: Infinity })).not.toContain(token);
+    }
+  });
 });

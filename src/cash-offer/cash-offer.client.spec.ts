@@ -206,6 +206,25 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     ]);
   });
 
+  it('stops streaming when the service ignores offset', async () => {
+    service.handler = (_r, res) =>
+      json(
+        res,
+        200,
+        [1, 2].map((id) => ({
+          request: { offer_request_asking: 1, offer_request_id: id },
+          property: {},
+          media: [],
+        })),
+      );
+    const pages: number[] = [];
+    const error = await (async () => {
+      for await (const page of client.streamActiveOfferRequests({ pageSize: 2 })) pages.push(page.length);
+    })().catch((e: unknown) => e);
+    expect(pages).toEqual([2]);
+    expect(error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('ignore offset') });
+  });
+
   it('opens the breaker after consecutive failures and fails fast', async () => {
     build({ retry: { maxAttempts: 1 }, breaker: { consecutiveFailures: 2, halfOpenAfterMs: 60_000 } });
     service.handler = (_r, res) => json(res, 500, { error: 500, message: 'down' });

@@ -9,7 +9,7 @@ import {
   resolveClientOptions,
 } from './cash-offer-client.options';
 import { CashOfferTransport, TransportFailure, TransportRequest } from './cash-offer.transport';
-import { classifyHttpFailure, classifyNetworkFailure } from './failure.classifier';
+import { Masks, classifyHttpFailure, classifyNetworkFailure, maskText } from './failure.classifier';
 import { ResiliencePolicy } from './resilience.policy';
 import { parseRetryAfter } from './retry-after.parser';
 import {
@@ -133,8 +133,18 @@ export class CashOfferClient {
   async *streamActiveOfferRequests(options: StreamActiveOptions = {}): AsyncIterable<ActiveOfferRequest[]> {
     const pageSize = options.pageSize ?? MAX_ACTIVE_PAGE;
     let offset = 0;
+    let previousFirst: number | undefined;
     for (;;) {
       const page = await this.listActiveOfferRequests({ limit: pageSize, offset, sort: options.sort });
+      // A service that ignored `offset` would hand back the first page forever.
+      const first = page[0]?.request?.offer_request_id;
+      if (offset > 0 && first !== undefined && first === previousFirst)
+        throw new CashOfferError({
+          code: 'UNAVAILABLE',
+          operation: OPERATIONS.listActiveOfferRequests.name,
+          message: `${OPERATIONS.listActiveOfferRequests.name}: the page at offset ${offset} repeats the previous one; the service seems to ignore offset`,
+        });
+      previousFirst = first;
       if (page.length > 0) yield page;
       if (page.length < pageSize) return;
       offset += page.length;
@@ -170,21 +180,23 @@ export class CashOfferClient {
 
   registerWebhook(url: string): Promise<WebhookConfig | undefined> {
     const body = { url };
-    // The URL carries the brokerage's webhook secret: it is validated but never logged.
-    return this.send(OPERATIONS.registerWebhook, validateWebhookConfig(body), {
-      method: 'POST',
-      path: '/wh',
-      body,
-    });
+    // The URL carries the brokerage's webhook secret: messages never repeat it.
+    return this.send(
+      OPERATIONS.registerWebhook,
+      validateWebhookConfig(body),
+      { method: 'POST', path: '/wh', body },
+      [[url, '[webhook url]']],
+    );
   }
 
   updateWebhook(url: string): Promise<WebhookConfig | undefined> {
     const body = { url };
-    return this.send(OPERATIONS.updateWebhook, validateWebhookConfig(body), {
-      method: 'PATCH',
-      path: '/wh',
-      body,
-    });
+    return this.send(
+      OPERATIONS.updateWebhook,
+      validateWebhookConfig(body),
+      { method: 'PATCH', path: '/wh', body },
+      [[url, '[webhook url]']],
+    );
   }
 
   submitBuyerLead(body: BuyerLeadBody): Promise<BuyerLead | undefined> {
@@ -213,16 +225,22 @@ export class CashOfferClient {
     op: OperationSpec,
     violations: FieldViolation[],
     request: TransportRequest,
+    extraMasks: Masks = [],
   ): Promise<T | undefined> {
+    const masks: Masks = [[this.#apiKey, '[redacted]'], ...extraMasks];
     if (violations.length > 0)
-      throw CashOfferError.invalidRecord(op.name, hideValue(violations, this.#apiKey, '[redacted]'));
-    return this.policy.execute(op.name, (attempt) => this.attempt<T>(op, request, attempt));
+      throw CashOfferError.invalidRecord(
+        op.name,
+        violations.map((v) => ({ field: v.field, message: maskText(v.message, masks) })),
+      );
+    return this.policy.execute(op.name, (attempt) => this.attempt<T>(op, request, attempt, masks));
   }
 
   private async attempt<T>(
     op: OperationSpec,
     request: TransportRequest,
     attempt: number,
+    masks: Masks,
   ): Promise<T | undefined> {
     if (this.closed)
       throw new CashOfferError({
@@ -242,11 +260,7 @@ export class CashOfferClient {
     this.report(op, response.status, started, attempt);
     if (response.status >= 200 && response.status < 300) return this.parseBody<T>(op, response.body);
     const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.clock.nowMs());
-    throw classifyHttpFailure(
-      op,
-      { status: response.status, body: response.body, retryAfterMs },
-      this.#apiKey,
-    );
+    throw classifyHttpFailure(op, { status: response.status, body: response.body, retryAfterMs }, masks);
   }
 
   // Any 2xx is success; an empty body is `undefined`.
@@ -283,12 +297,6 @@ export class CashOfferClient {
       // metrics must never break a call
     }
   }
-}
-
-// Replaces a secret quoted back in a validation message.
-function hideValue(violations: FieldViolation[], secret: string, mask: string): FieldViolation[] {
-  if (!secret) return violations;
-  return violations.map((v) => ({ field: v.field, message: v.message.split(secret).join(mask) }));
 }
 
 function idViolations(id: unknown): FieldViolation[] {

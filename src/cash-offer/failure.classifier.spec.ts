@@ -24,7 +24,7 @@ describe('classifyHttpFailure', () => {
     [500, 'UNAVAILABLE'],
     [503, 'UNAVAILABLE'],
   ])('maps %i on a GET to %s', (status, code) => {
-    const error = classifyHttpFailure(list, { status, body: body(status, 'why') }, 'k');
+    const error = classifyHttpFailure(list, { status, body: body(status, 'why') }, [['k', '[redacted]']]);
     expect(error.code).toBe(code);
     expect(error.status).toBe(status);
     expect(error.serviceError).toEqual({ error: status, message: 'why' });
@@ -32,7 +32,7 @@ describe('classifyHttpFailure', () => {
   });
 
   it('makes a 5xx on a create an unknown outcome, not retryable', () => {
-    const error = classifyHttpFailure(create, { status: 502, body: '' }, 'k');
+    const error = classifyHttpFailure(create, { status: 502, body: '' }, [['k', '[redacted]']]);
     expect(error.code).toBe('OUTCOME_UNKNOWN');
     expect(error.retryable).toBe(false);
     expect(isRetryableAttempt(error, 60_000)).toBe(false);
@@ -40,7 +40,9 @@ describe('classifyHttpFailure', () => {
   });
 
   it('keeps a 429 on a create retryable: the service did not process it', () => {
-    const error = classifyHttpFailure(create, { status: 429, body: '', retryAfterMs: 2000 }, 'k');
+    const error = classifyHttpFailure(create, { status: 429, body: '', retryAfterMs: 2000 }, [
+      ['k', '[redacted]'],
+    ]);
     expect(error.code).toBe('RATE_LIMITED');
     expect(error.retryAfterMs).toBe(2000);
     expect(isRetryableAttempt(error, 60_000)).toBe(true);
@@ -50,12 +52,16 @@ describe('classifyHttpFailure', () => {
 
   it('names each field the service refused', () => {
     const message = 'property.StreetName is 57 characters; the service allows 50; limit is 0';
-    const error = classifyHttpFailure(create, { status: 400, body: body(400, message) }, 'k');
+    const error = classifyHttpFailure(create, { status: 400, body: body(400, message) }, [
+      ['k', '[redacted]'],
+    ]);
     expect(error.violations?.map((v) => v.field)).toEqual(['property.StreetName', 'body', 'limit']);
   });
 
   it('keeps a non-JSON body as text and redacts the key if echoed', () => {
-    const error = classifyHttpFailure(list, { status: 401, body: 'bad key sk-123' }, 'sk-123');
+    const error = classifyHttpFailure(list, { status: 401, body: 'bad key sk-123' }, [
+      ['sk-123', '[redacted]'],
+    ]);
     expect(error.serviceError?.message).toBe('bad key [redacted]');
     expect(error.message).not.toContain('sk-123');
   });

@@ -42,7 +42,14 @@ export function classifyNetworkFailure(op: OperationSpec, networkCode: string): 
 }
 
 // Reads the service's `{ error, message }`; any other body is kept as a short text message.
-export function parseServiceError(status: number, body: string, secret: string): ServiceErrorDetail {
+// Secrets that must not be printed, each with what to show instead.
+export type Masks = ReadonlyArray<readonly [secret: string, mask: string]>;
+
+export function maskText(text: string, masks: Masks): string {
+  return masks.reduce((t, [secret, mask]) => (secret ? t.split(secret).join(mask) : t), text);
+}
+
+export function parseServiceError(status: number, body: string, masks: Masks): ServiceErrorDetail {
   let detail: ServiceErrorDetail = { error: status, message: body.trim() };
   try {
     const parsed: unknown = JSON.parse(body);
@@ -54,10 +61,8 @@ export function parseServiceError(status: number, body: string, secret: string):
   } catch {
     // not JSON: keep the text
   }
-  let message = detail.message.slice(0, MAX_MESSAGE_CHARS);
   // A service that echoes the key back must not make us print it.
-  if (secret) message = message.split(secret).join('[redacted]');
-  return { error: detail.error, message };
+  return { error: detail.error, message: maskText(detail.message, masks).slice(0, MAX_MESSAGE_CHARS) };
 }
 
 // The service names every offending field in a 400, separated by "; " (spec-decisions.md).
@@ -78,9 +83,9 @@ export interface HttpFailure {
   retryAfterMs?: number;
 }
 
-export function classifyHttpFailure(op: OperationSpec, failure: HttpFailure, secret: string): CashOfferError {
+export function classifyHttpFailure(op: OperationSpec, failure: HttpFailure, masks: Masks): CashOfferError {
   const { status } = failure;
-  const serviceError = parseServiceError(status, failure.body, secret);
+  const serviceError = parseServiceError(status, failure.body, masks);
   const said = serviceError.message ? `: ${serviceError.message}` : '';
   const base = { operation: op.name, status, serviceError };
   if (status === 429)
