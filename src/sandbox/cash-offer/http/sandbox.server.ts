@@ -140,7 +140,10 @@ export function createDispatcher(d: DispatcherDeps): Dispatcher {
         fault = 'error';
         throw new ApiError(decision.status, `injected fault: the service answered ${decision.status}`);
       }
-      if (decision.latencyMs > 0) await wait(decision.latencyMs);
+      if (decision.latencyMs > 0) {
+        fault = 'latency';
+        await wait(decision.latencyMs);
+      }
       const match = d.api.match(method, path);
       if (!match) {
         const allowed = d.api.methodsFor(path);
