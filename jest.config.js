@@ -1,9 +1,15 @@
 // Three tiers (see docs/architecture.md): unit specs beside the code, medium specs on real
 // SQLite files, end-to-end specs that start the simulators and talk real HTTP.
 // Type-checking is done once by `npm run typecheck`, so ts-jest only transpiles here.
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json', diagnostics: false }] };
+const ESM_ONLY_PACKAGES = ['@nestjs'];
+
 const common = {
-  transform,
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json', diagnostics: false }],
+    [`node_modules/(${ESM_ONLY_PACKAGES.join('|')})/.+\\.js$`]:
+      '<rootDir>/test/support/esm-to-cjs.transformer.js',
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY_PACKAGES.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/test/support/jest-setup.js'],
@@ -11,6 +17,8 @@ const common = {
 
 module.exports = {
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',
+  // Medium and end-to-end tests start servers and SQLite files on a shared 2-core machine.
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     { ...common, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'] },
