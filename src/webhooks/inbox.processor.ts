@@ -1,0 +1,93 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { JsonObject } from '../cash-offer/schema';
+import { Clock } from '../common/clock';
+import { InboxRepository } from '../ledger';
+import { MetricsService } from '../ops/metrics/metrics.service';
+import { fullJitterDelayMs } from './backoff';
+import { InboxEventHandlers } from './inbox-event.handlers';
+
+export interface InboxDrainOptions {
+  batchSize?: number;
+  // After this many failed attempts an event is dead-lettered with its last error.
+  maxAttempts?: number;
+  retryBaseMs?: number;
+  retryCapMs?: number;
+}
+
+export interface InboxDrainResult {
+  processed: number;
+  failed: number;
+  deadLettered: number;
+}
+
+const DEFAULTS: Required<InboxDrainOptions> = {
+  batchSize: 50,
+  maxAttempts: 8,
+  retryBaseMs: 2_000,
+  retryCapMs: 10 * 60_000,
+};
+
+// Drains a brokerage's inbox: claims due events (one at a time per offer request, in order of
+// receipt), applies each through its registered handler, and retries or dead-letters failures.
+@Injectable()
+export class InboxProcessor {
+  private readonly logger = new Logger(InboxProcessor.name);
+
+  constructor(
+    private readonly inbox: InboxRepository,
+    private readonly handlers: InboxEventHandlers,
+    private readonly metrics: MetricsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async drain(
+    brokerageId: string,
+    signal: AbortSignal,
+    options: InboxDrainOptions = {},
+  ): Promise<InboxDrainResult> {
+    const opts = { ...DEFAULTS, ...options };
+    const result: InboxDrainResult = { processed: 0, failed: 0, deadLettered: 0 };
+    // Checked between batches only: a claimed batch is always finished, so nothing is left half-applied.
+    while (!signal.aborted) {
+      const events = await this.inbox.claimDue(opts.batchSize, { brokerageId });
+      if (events.length === 0) break;
+      for (const event of events) {
+        const outcome = await this.apply(event, brokerageId, signal, opts);
+        result[outcome] += 1;
+      }
+    }
+    return result;
+  }
+
+  private async apply(
+    event: { id: number; eventType: string; payload: string; attempts: number },
+    brokerageId: string,
+    signal: AbortSignal,
+    opts: Required<InboxDrainOptions>,
+  ): Promise<keyof InboxDrainResult> {
+    const handler = this.handlers.get(event.eventType);
+    if (!handler) {
+      await this.inbox.deadLetter(event.id, `no handler applies "${event.eventType}" events`);
+      this.metrics.webhookEvent(brokerageId, 'dead');
+      return 'deadLettered';
+    }
+    try {
+      await handler(JSON.parse(event.payload) as JsonObject, { brokerageId, eventId: event.id, signal });
+      await this.inbox.markDone(event.id);
+      return 'processed';
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (event.attempts >= opts.maxAttempts) {
+        await this.inbox.deadLetter(event.id, `gave up after ${event.attempts} attempts: ${message}`);
+        this.metrics.webhookEvent(brokerageId, 'dead');
+        this.logger.error(`dead-lettered ${event.eventType} event ${event.id}: ${message}`);
+        return 'deadLettered';
+      }
+      const delay = fullJitterDelayMs(event.attempts, opts.retryBaseMs, opts.retryCapMs);
+      await this.inbox.markFailed(event.id, message, new Date(this.clock.nowMs() + delay));
+      this.metrics.webhookEvent(brokerageId, 'failed');
+      this.logger.warn(`${event.eventType} event ${event.id} failed (attempt ${event.attempts}): ${message}`);
+      return 'failed';
+    }
+  }
+}

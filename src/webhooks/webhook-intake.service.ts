@@ -1,0 +1,58 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { InboxRepository } from '../ledger';
+import { MetricsService } from '../ops/metrics/metrics.service';
+import { webhookDedupeKey } from './canonical-json';
+import { parseWebhookBody } from './webhook-event.parser';
+import { isAcceptedSecret } from './webhook-secret';
+import { WebhookSecretSource } from './webhook-secret.source';
+
+export type IntakeOutcome =
+  | { status: 404 }
+  | { status: 400; reason: string }
+  | { status: 200; duplicate: boolean; flagged: boolean; eventId: number };
+
+// Verifies, stores, answers: an event is committed to the inbox before the sender hears 2xx.
+@Injectable()
+export class WebhookIntakeService {
+  private readonly logger = new Logger(WebhookIntakeService.name);
+
+  constructor(
+    private readonly secrets: WebhookSecretSource,
+    private readonly inbox: InboxRepository,
+    private readonly metrics: MetricsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async receive(brokerageId: string, presentedSecret: string, rawBody: Buffer): Promise<IntakeOutcome> {
+    const secrets = this.secrets.secretsFor(brokerageId);
+    // An unknown brokerage and a wrong secret answer alike, so the URL space reveals nothing.
+    if (!secrets || !isAcceptedSecret(presentedSecret, secrets, this.clock.now())) {
+      this.metrics.webhookEvent(secrets ? brokerageId : 'unknown', 'rejected');
+      return { status: 404 };
+    }
+    const parsed = parseWebhookBody(rawBody);
+    if (!parsed.ok) {
+      await this.inbox.storeDeadLetter({
+        brokerageId,
+        reason: parsed.reason,
+        rawBody: rawBody.toString('utf8'),
+      });
+      this.metrics.webhookEvent(brokerageId, 'dead');
+      this.logger.warn(`refused a webhook for ${brokerageId}: ${parsed.reason}`);
+      return { status: 400, reason: parsed.reason };
+    }
+    const { stored, id } = await this.inbox.storeIfNew({
+      brokerageId,
+      dedupeKey: webhookDedupeKey(brokerageId, parsed.payload),
+      eventType: parsed.eventType,
+      orderingKey: parsed.orderingKey ?? undefined,
+      payload: JSON.stringify(parsed.payload),
+      flagged: parsed.flagged,
+    });
+    this.metrics.webhookEvent(brokerageId, stored ? 'received' : 'duplicate');
+    if (stored && parsed.flagged)
+      this.logger.warn(`stored a flagged webhook for ${brokerageId}: ${parsed.flagReason}`);
+    return { status: 200, duplicate: !stored, flagged: parsed.flagged, eventId: id };
+  }
+}

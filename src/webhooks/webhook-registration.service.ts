@@ -1,0 +1,117 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { BrokerageClients } from '../brokerages/brokerage-clients';
+import { CashOfferError } from '../cash-offer';
+import { ConfigService } from '../config/config.service';
+import { CursorRepository } from '../ledger';
+import { fullJitterDelayMs } from './backoff';
+import { webhookUrl } from './webhook-secret';
+
+export type RegistrationOutcome = 'registered' | 'updated' | 'already registered' | 'failed';
+
+export interface RegistrationReport {
+  brokerageId: string;
+  outcome: RegistrationOutcome;
+  // The URL without its secret, safe to print.
+  url: string;
+  error?: string;
+}
+
+const STREAM = 'webhook-registration';
+const RETRY_BASE_MS = 5_000;
+const RETRY_CAP_MS = 10 * 60_000;
+
+// Tells the service where to deliver each brokerage's events: POST /wh the first time, PATCH /wh
+// when the URL (or its secret) changes. The ledger keeps a hash of the last registered URL, never
+// the URL itself, because the URL carries the secret.
+@Injectable()
+export class WebhookRegistrationService implements OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger(WebhookRegistrationService.name);
+  private readonly retries = new Map<string, { timer: NodeJS.Timeout; attempt: number }>();
+  private stopped = false;
+
+  constructor(
+    private readonly config: ConfigService,
+    private readonly clients: BrokerageClients,
+    private readonly cursors: CursorRepository,
+  ) {}
+
+  // Every brokerage independently: one failing registration never stops the others.
+  async registerAll(
+    options: { force?: boolean; retryInBackground?: boolean } = {},
+  ): Promise<RegistrationReport[]> {
+    const brokerages = this.config.enabledBrokerages();
+    return Promise.all(brokerages.map((b) => this.register(b.id, options)));
+  }
+
+  async register(
+    brokerageId: string,
+    options: { force?: boolean; retryInBackground?: boolean } = {},
+  ): Promise<RegistrationReport> {
+    const brokerage = this.config.get(brokerageId);
+    if (!brokerage) throw new Error(`no brokerage "${brokerageId}" is configured`);
+    const { publicBaseUrl } = brokerage.config.webhooks;
+    const url = webhookUrl(publicBaseUrl, brokerageId, brokerage.secrets.webhookSecret);
+    const printable = webhookUrl(publicBaseUrl, brokerageId, '<secret>');
+    const urlHash = createHash('sha256').update(url).digest('hex');
+    const previous = await this.cursors.get(brokerageId, STREAM);
+    if (previous === urlHash && !options.force)
+      return { brokerageId, outcome: 'already registered', url: printable };
+    try {
+      const client = this.clients.cashOffer(brokerageId);
+      let outcome: RegistrationOutcome = 'registered';
+      if (previous === null) await client.registerWebhook(url);
+      else {
+        outcome = 'updated';
+        // A PATCH for an account the service has no URL for yet falls back to POST.
+        await client.updateWebhook(url).catch(async (error: unknown) => {
+          if (error instanceof CashOfferError && error.code === 'NOT_FOUND')
+            return client.registerWebhook(url);
+          throw error;
+        });
+      }
+      // Shutting down while the call was in flight: the ledger may be closing, so record nothing; the
+      // next start finds no matching hash and registers again (POST and PATCH are safe to repeat).
+      if (this.stopped) return { brokerageId, outcome, url: printable };
+      await this.cursors.commitPage(brokerageId, STREAM, urlHash);
+      this.cancelRetry(brokerageId);
+      this.logger.log(`webhook URL ${outcome} for ${brokerageId}: ${printable}`);
+      return { brokerageId, outcome, url: printable };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.error(`could not register the webhook URL of ${brokerageId}: ${message}`);
+      if (options.retryInBackground) this.scheduleRetry(brokerageId);
+      return { brokerageId, outcome: 'failed', url: printable, error: message };
+    }
+  }
+
+  beforeApplicationShutdown(): void {
+    this.stopped = true;
+  }
+
+  onModuleDestroy(): void {
+    this.stopped = true;
+    for (const id of [...this.retries.keys()]) this.cancelRetry(id);
+  }
+
+  private scheduleRetry(brokerageId: string): void {
+    if (this.stopped) return;
+    const attempt = (this.retries.get(brokerageId)?.attempt ?? 0) + 1;
+    this.cancelRetry(brokerageId);
+    const delay = Math.max(1_000, fullJitterDelayMs(attempt, RETRY_BASE_MS, RETRY_CAP_MS));
+    const timer = setTimeout(() => {
+      void this.register(brokerageId, { retryInBackground: true });
+    }, delay);
+    timer.unref();
+    this.retries.set(brokerageId, { timer, attempt });
+    this.logger.warn(
+      `will retry registering the webhook URL of ${brokerageId} in ${Math.round(delay / 1000)} s`,
+    );
+  }
+
+  private cancelRetry(brokerageId: string): void {
+    const entry = this.retries.get(brokerageId);
+    if (entry) clearTimeout(entry.timer);
+    this.retries.delete(brokerageId);
+  }
+}

@@ -1,0 +1,33 @@
+import {
+  Controller,
+  HttpCode,
+  NotFoundException,
+  BadRequestException,
+  Param,
+  Post,
+  Req,
+} from '@nestjs/common';
+import type { Request } from 'express';
+import { WebhookIntakeService } from './webhook-intake.service';
+
+// Thin: verify, store, answer. The raw body parser for this route is set up by
+// configureWebhookBodyParsing, so malformed JSON reaches intake and is kept for the operator.
+@Controller('webhooks')
+export class WebhookController {
+  constructor(private readonly intake: WebhookIntakeService) {}
+
+  @Post(':brokerageId/:secret')
+  @HttpCode(200)
+  async receive(
+    @Param('brokerageId') brokerageId: string,
+    @Param('secret') secret: string,
+    @Req() req: Request,
+  ): Promise<{ received: true; duplicate: boolean }> {
+    const body: unknown = req.body;
+    const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+    const outcome = await this.intake.receive(brokerageId, secret, raw);
+    if (outcome.status === 404) throw new NotFoundException();
+    if (outcome.status === 400) throw new BadRequestException(outcome.reason);
+    return { received: true, duplicate: outcome.duplicate };
+  }
+}

@@ -1,0 +1,139 @@
+import { InboxEvent } from '../../../src/ledger/entities';
+import { startWebhookApp, WebhookTestApp } from '../../support/webhook-app';
+
+const ACME_SECRET = 'acme-secret-0123456789abcdefghij';
+const OTHER_SECRET = 'other-secret-0123456789abcdefghi';
+const OLD_SECRET = 'acme-old-secret-0123456789abcdefg';
+
+const offerEvent = (offerId: number, requestId = 7) => ({
+  event: 'new_offer',
+  offer_id: offerId,
+  offer_request_id: requestId,
+  offer_amount: 250_000 + offerId,
+  offer_status: 'active',
+  buyer_broker_commission_pct: 3,
+});
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+describe('webhook intake over real HTTP', () => {
+  let t: WebhookTestApp;
+  const events = async (): Promise<InboxEvent[]> => t.ledger.inbox.list({ limit: 100_000 });
+
+  beforeEach(async () => {
+    t = await startWebhookApp([
+      {
+        id: 'acme',
+        secret: ACME_SECRET,
+        previousSecret: OLD_SECRET,
+        previousSecretValidUntil: '2999-01-01T00:00:00Z',
+      },
+      {
+        id: 'other',
+        secret: OTHER_SECRET,
+        previousSecret: 'other-expired-secret-0123456789ab',
+        previousSecretValidUntil: '2000-01-01T00:00:00Z',
+      },
+    ]);
+  });
+
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('stores an event before answering 200, and answers a redelivery 200 without storing it again', async () => {
+    const first = await post(t.hookUrl('acme', ACME_SECRET), offerEvent(1));
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ received: true, duplicate: false });
+    const again = await post(t.hookUrl('acme', ACME_SECRET), { ...offerEvent(1) });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ received: true, duplicate: true });
+    const stored = await events();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({
+      brokerageId: 'acme',
+      eventType: 'new_offer',
+      status: 'pending',
+      orderingKey: 'offer_request:7',
+    });
+    expect(JSON.parse(stored[0].payload)).toMatchObject({ offer_id: 1, offer_amount: 250_001 });
+  });
+
+  it('keeps one event when the same delivery arrives 50 times at once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => post(t.hookUrl('acme', ACME_SECRET), offerEvent(9))),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    const bodies = await Promise.all(answers.map((a) => a.json() as Promise<{ duplicate: boolean }>));
+    expect(bodies.filter((b) => !b.duplicate)).toHaveLength(1);
+    expect(await events()).toHaveLength(1);
+  });
+
+  it('answers 404 to a wrong secret or an unknown brokerage and stores nothing', async () => {
+    expect((await post(t.hookUrl('acme', 'wrong-secret-0123456789abcdefghij'), offerEvent(1))).status).toBe(
+      404,
+    );
+    expect((await post(t.hookUrl('nobody', ACME_SECRET), offerEvent(1))).status).toBe(404);
+    expect((await post(`${t.url}/webhooks/acme`, offerEvent(1))).status).toBe(404);
+    expect(await events()).toHaveLength(0);
+  });
+
+  it("never lets one brokerage's URL touch another's records", async () => {
+    expect((await post(t.hookUrl('other', ACME_SECRET), offerEvent(1))).status).toBe(404);
+    expect((await post(t.hookUrl('other', OTHER_SECRET), offerEvent(2))).status).toBe(200);
+    const stored = await events();
+    expect(stored.map((e) => e.brokerageId)).toEqual(['other']);
+  });
+
+  it('accepts the previous secret during its grace period only', async () => {
+    expect((await post(t.hookUrl('acme', OLD_SECRET), offerEvent(3))).status).toBe(200);
+    expect((await post(t.hookUrl('other', 'other-expired-secret-0123456789ab'), offerEvent(3))).status).toBe(
+      404,
+    );
+  });
+
+  it('refuses an oversize body with 413 and stores nothing', async () => {
+    const huge = { ...offerEvent(1), offer_memo: 'x'.repeat(300 * 1024) };
+    expect((await post(t.hookUrl('acme', ACME_SECRET), huge)).status).toBe(413);
+    expect(await events()).toHaveLength(0);
+  });
+
+  it('refuses malformed JSON with 400 and a reason, and keeps it dead-lettered for the operator', async () => {
+    const answer = await post(t.hookUrl('acme', ACME_SECRET), '{"event":"new_offer",');
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { message: string }).message).toContain('not valid JSON');
+    const [dead] = await events();
+    expect(dead).toMatchObject({
+      brokerageId: 'acme',
+      status: 'dead',
+      eventType: 'malformed',
+      payload: '{"event":"new_offer",',
+    });
+    expect(dead.deadReason).toContain('not valid JSON');
+  });
+
+  it('refuses a known event with broken ids (400, dead-lettered) but stores unknown event types flagged', async () => {
+    expect((await post(t.hookUrl('acme', ACME_SECRET), { event: 'new_offer', offer_id: 'abc' })).status).toBe(
+      400,
+    );
+    expect(
+      (await post(t.hookUrl('acme', ACME_SECRET), { event: 'offer_withdrawn', offer_id: 4 })).status,
+    ).toBe(200);
+    const byType = Object.fromEntries((await events()).map((e) => [e.eventType, e.status]));
+    expect(byType).toEqual({ malformed: 'dead', offer_withdrawn: 'flagged' });
+  });
+
+  it('accepts any content type, since the service declares none for deliveries', async () => {
+    const answer = await post(t.hookUrl('acme', ACME_SECRET), JSON.stringify(offerEvent(5)), {
+      'content-type': 'text/plain',
+    });
+    expect(answer.status).toBe(200);
+    expect(await events()).toHaveLength(1);
+  });
+});
