@@ -101,7 +101,7 @@ export class JobRunner {
           }
           if (runId !== null) await this.runs.finish(runId, { counts, status, error });
           const seconds = (this.clock.nowMs() - started) / 1000;
-          this.metrics.runFinished(brokerageId, job, status, seconds);
+          if (!dryRun) this.metrics.runFinished(brokerageId, job, status, seconds);
           const summary = `read ${counts.read}, created ${counts.created}, updated ${counts.updated}, unchanged ${counts.unchanged}, failed ${counts.failed}`;
           if (status === 'failed')
             this.logger.error(`run failed after ${seconds.toFixed(1)}s: ${error} (${summary})`);
