@@ -8,6 +8,15 @@ import {
   ResolvedClientOptions,
   resolveClientOptions,
 } from './cash-offer-client.options';
+import {
+  MAX_ACTIVE_PAGE,
+  MAX_OFFERS_PAGE,
+  OffersQuery,
+  StreamActiveOptions,
+  asList,
+  idViolations,
+  pageViolations,
+} from './call-input.guards';
 import { CashOfferTransport, TransportFailure, TransportRequest } from './cash-offer.transport';
 import { Masks, classifyHttpFailure, classifyNetworkFailure, maskText } from './failure.classifier';
 import { ResiliencePolicy } from './resilience.policy';
@@ -41,20 +50,6 @@ import {
 } from './schema';
 
 export type ClientLogger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
-
-export interface OffersQuery {
-  offer_request_id?: number;
-  status?: string;
-  limit?: number;
-  offset?: number;
-}
-
-export interface StreamActiveOptions {
-  pageSize?: number;
-  sort?: string;
-}
-
-const MAX_ACTIVE_PAGE = 100;
 
 // The Cash Offer service as one brokerage sees it. Every method validates its body with the
 // shared field schema, then sends it under the brokerage's rate limit, retry and breaker.
@@ -152,7 +147,7 @@ export class CashOfferClient {
   }
 
   async listOffers(query: OffersQuery = {}): Promise<Offer[]> {
-    const violations = pageViolations(query.limit, query.offset, 500);
+    const violations = pageViolations(query.limit, query.offset, MAX_OFFERS_PAGE);
     const offers = await this.send<Offer[]>(OPERATIONS.listOffers, violations, {
       method: 'GET',
       path: '/offers',
@@ -297,38 +292,4 @@ export class CashOfferClient {
       // metrics must never break a call
     }
   }
-}
-
-function idViolations(id: unknown): FieldViolation[] {
-  return typeof id === 'number' && Number.isInteger(id) && id >= 1
-    ? []
-    : [{ field: 'offer_request_id', message: `offer_request_id must be a whole number of at least 1` }];
-}
-
-function pageViolations(
-  limit: number | undefined,
-  offset: number | undefined,
-  max: number,
-): FieldViolation[] {
-  const violations: FieldViolation[] = [];
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > max))
-    violations.push({ field: 'limit', message: `limit is ${limit}; the service allows 1 to ${max}` });
-  if (offset !== undefined && (!Number.isInteger(offset) || offset < 0))
-    violations.push({
-      field: 'offset',
-      message: `offset is ${offset}; it must be a whole number of at least 0`,
-    });
-  return violations;
-}
-
-// A list endpoint answering with an empty body means "nothing"; anything but an array is an error.
-function asList<T>(value: T[] | undefined, op: OperationSpec): T[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value))
-    throw new CashOfferError({
-      code: 'UNAVAILABLE',
-      operation: op.name,
-      message: `${op.name}: the service answered with something other than a list`,
-    });
-  return value;
 }

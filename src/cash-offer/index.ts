@@ -5,3 +5,4 @@ export * from './cash-offer.operations';
 export * from './cash-offer-client.factory';
 export * from './cash-offer-client.options';
 export { parseRetryAfter } from './retry-after.parser';
+export type { OffersQuery, StreamActiveOptions } from './call-input.guards';
