@@ -1,0 +1,125 @@
+import { InboxEventHandlers } from '../../../src/webhooks/inbox-event.handlers';
+import { InboxProcessor } from '../../../src/webhooks/inbox.processor';
+import { startWebhookApp, WebhookTestApp } from '../../support/webhook-app';
+
+const SECRET = 'acme-secret-0123456789abcdefghij';
+
+const offer = (offerId: number, requestId: number, status = 'active') => ({
+  event: 'new_offer',
+  offer_id: offerId,
+  offer_request_id: requestId,
+  offer_amount: 100_000 + offerId,
+  offer_status: status,
+});
+
+describe('inbox processing', () => {
+  let t: WebhookTestApp;
+  let handlers: InboxEventHandlers;
+  let processor: InboxProcessor;
+  const applied: string[] = [];
+  let failuresLeft = new Map<number, number>();
+
+  beforeAll(async () => {
+    t = await startWebhookApp([{ id: 'acme', secret: SECRET }]);
+    handlers = t.app.get(InboxEventHandlers);
+    processor = t.app.get(InboxProcessor);
+    handlers.register('new_offer', async (payload) => {
+      const id = payload.offer_id as number;
+      const left = failuresLeft.get(id) ?? 0;
+      if (left > 0) {
+        failuresLeft.set(id, left - 1);
+        throw new Error(`CRM unavailable while applying offer ${id}`);
+      }
+      applied.push(`${String(payload.offer_request_id)}:${id}:${String(payload.offer_status)}`);
+    });
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  beforeEach(() => {
+    applied.length = 0;
+    failuresLeft = new Map();
+  });
+
+  const deliver = async (body: unknown): Promise<void> => {
+    const answer = await fetch(t.hookUrl('acme', SECRET), { method: 'POST', body: JSON.stringify(body) });
+    expect(answer.status).toBe(200);
+  };
+  const drain = (options = {}) =>
+    processor.drain('acme', new AbortController().signal, { retryBaseMs: 1, retryCapMs: 1, ...options });
+  const waitMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('applies each event once, in order of receipt per offer request', async () => {
+    await deliver(offer(1, 10));
+    await deliver(offer(2, 11));
+    await deliver(offer(1, 10, 'accepted'));
+    await deliver(offer(3, 10));
+    const result = await drain();
+    expect(result).toEqual({ processed: 4, failed: 0, deadLettered: 0 });
+    expect(applied.filter((a) => a.startsWith('10:'))).toEqual([
+      '10:1:active',
+      '10:1:accepted',
+      '10:3:active',
+    ]);
+    expect(await drain()).toEqual({ processed: 0, failed: 0, deadLettered: 0 });
+  });
+
+  it('holds later events of a request while an earlier one waits for its retry', async () => {
+    failuresLeft.set(21, 1);
+    await deliver(offer(21, 20));
+    await deliver(offer(22, 20));
+    await deliver(offer(23, 30));
+    const first = await processor.drain('acme', new AbortController().signal, {
+      retryBaseMs: 60_000,
+      retryCapMs: 60_000,
+    });
+    expect(first.failed).toBe(1);
+    // Request 30 went on; request 20's second event waits behind its failed first one.
+    expect(applied).toEqual(['30:23:active']);
+    const [failed] = await t.ledger.inbox.list({ statuses: ['failed'] });
+    expect(failed.lastError).toContain('CRM unavailable while applying offer 21');
+    expect(failed.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('dead-letters an event after its last attempt, with the reason, and replay brings it back', async () => {
+    failuresLeft.set(41, 100);
+    await deliver(offer(41, 40));
+    let result = await drain({ maxAttempts: 3 });
+    for (let i = 0; i < 10 && result.deadLettered === 0; i++) {
+      await waitMs(5);
+      result = await drain({ maxAttempts: 3 });
+    }
+    const [dead] = await t.ledger.inbox.list({ statuses: ['dead'], orderingKey: 'offer_request:40' });
+    expect(dead.deadReason).toMatch(/gave up after 3 attempts: CRM unavailable while applying offer 41/);
+    failuresLeft.set(41, 0);
+    expect(await t.ledger.inbox.replayDead({ ids: [dead.id] })).toBe(1);
+    await drain();
+    expect(applied).toContain('40:41:active');
+  });
+
+  it('dead-letters events no handler applies instead of retrying them forever', async () => {
+    await deliver({
+      event: 'offer_request_approved',
+      offer_request_id: 50,
+      offer_request_status: 'receiving_offers',
+    });
+    const result = await drain();
+    expect(result.deadLettered).toBe(1);
+    const [dead] = await t.ledger.inbox.list({ statuses: ['dead'], orderingKey: 'offer_request:50' });
+    expect(dead.deadReason).toContain('no handler applies "offer_request_approved" events');
+  });
+
+  it('stops claiming new batches once aborted', async () => {
+    await deliver(offer(61, 60));
+    const controller = new AbortController();
+    controller.abort();
+    expect(await processor.drain('acme', controller.signal)).toEqual({
+      processed: 0,
+      failed: 0,
+      deadLettered: 0,
+    });
+    expect(await drain()).toMatchObject({ processed: 1 });
+  });
+});
