@@ -108,7 +108,11 @@ describe('cli commands', () => {
   };
 
   it('status: last run per job, outbox and inbox depth, open errors', async () => {
-    const table = await cli('status');
+    // Read-only commands run side by side to keep the suite quick.
+    const [table, jsonText] = await Promise.all([
+      cli('status'),
+      cli('status', '--json', '--brokerage', 'acme'),
+    ]);
     expect(table).toContain('Brokerage acme (');
     expect(table).toMatch(/marketplace\s+1\s+succeeded\s+2026-03-01 09:00:00Z\s+2\.5s\s+40\s+3\s+0\s+37\s+0/);
     expect(table).toMatch(/crm-changes\s+2\s+failed\s+.*HubSpot answered 401: token expired/);
@@ -118,7 +122,7 @@ describe('cli commands', () => {
     expect(table).toContain('Open record errors: 1 (see: cli errors --brokerage acme)');
     expect(table).toMatch(/Brokerage bolt[\s\S]*marketplace\s+3\s+interrupted\s+\S+ \S+\s+1m01s/);
 
-    const json = JSON.parse(await cli('status', '--json', '--brokerage', 'acme'));
+    const json = JSON.parse(jsonText);
     expect(json.brokerages).toHaveLength(1);
     expect(json.brokerages[0]).toMatchObject({
       id: 'acme',
@@ -139,20 +143,21 @@ describe('cli commands', () => {
   });
 
   it('runs: newest first, with filters and a limit', async () => {
-    const table = await cli('runs');
+    const [table, filtered, limited, bad] = await Promise.all([
+      cli('runs'),
+      cli('runs', '--json', '--brokerage', 'acme', '--job', 'marketplace'),
+      cli('runs', '--json', '--limit', '1'),
+      runCli(['runs', '--job', 'nightly'], env),
+    ]);
     const lines = table.trim().split('\n');
     expect(lines[0]).toMatch(/^ID\s+BROKERAGE\s+JOB\s+STATUS\s+STARTED\s+TOOK\s+READ/);
     expect(lines.slice(1).map((l) => l.trim().split(/\s+/)[0])).toEqual(['3', '2', '1']);
 
-    const json = JSON.parse(await cli('runs', '--json', '--brokerage', 'acme', '--job', 'marketplace'));
+    const json = JSON.parse(filtered);
     expect(json.runs).toEqual([
       expect.objectContaining({ id: 1, brokerageId: 'acme', job: 'marketplace', status: 'succeeded' }),
     ]);
-    expect(
-      JSON.parse(await cli('runs', '--json', '--limit', '1')).runs.map((r: { id: number }) => r.id),
-    ).toEqual([3]);
-
-    const bad = await runCli(['runs', '--job', 'nightly'], env);
+    expect(JSON.parse(limited).runs.map((r: { id: number }) => r.id)).toEqual([3]);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain(
       '--job must be one of crm-changes, offers-reconcile, marketplace, outbox-drain, inbox-drain',
@@ -160,12 +165,15 @@ describe('cli commands', () => {
   });
 
   it('errors: open record errors with the message the agent sees', async () => {
-    const table = await cli('errors');
+    const [table, jsonText] = await Promise.all([
+      cli('errors'),
+      cli('errors', '--json', '--brokerage', 'bolt'),
+    ]);
     expect(table).toMatch(
       /acme\s+listing deal-901\s+StreetName\s+StreetName is 57 characters; the service allows 50\s+1/,
     );
     expect(table).toMatch(/bolt\s+offer offer-7\s+-\s+The offer is no longer active/);
-    const json = JSON.parse(await cli('errors', '--json', '--brokerage', 'bolt'));
+    const json = JSON.parse(jsonText);
     expect(json.errors).toEqual([
       expect.objectContaining({
         brokerageId: 'bolt',
