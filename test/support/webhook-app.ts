@@ -17,6 +17,7 @@ export interface TestBrokerage {
   previousSecret?: string;
   previousSecretValidUntil?: string;
   cashOfferBaseUrl?: string;
+  cashOfferApiKey?: string;
   publicBaseUrl?: string;
 }
 
@@ -25,6 +26,8 @@ export interface WebhookTestApp {
   url: string;
   ledger: Ledger;
   dir: string;
+  // The environment the config was read from; change it (and the files) then reload.
+  env: Record<string, string>;
   hookUrl(brokerageId: string, secret: string): string;
   close(): Promise<void>;
 }
@@ -38,7 +41,7 @@ export function writeBrokerageConfigs(
   mkdirSync(dir, { recursive: true });
   for (const b of brokerages) {
     const prefix = b.id.toUpperCase().replace(/-/g, '_');
-    env[`${prefix}_CASH_OFFER_API_KEY`] = `key-of-${b.id}-0123456789`;
+    env[`${prefix}_CASH_OFFER_API_KEY`] = b.cashOfferApiKey ?? `key-of-${b.id}-0123456789`;
     env[`${prefix}_HUBSPOT_TOKEN`] = `token-of-${b.id}-0123456789`;
     env[`${prefix}_WEBHOOK_SECRET`] = b.secret;
     if (b.previousSecret) env[`${prefix}_PREVIOUS_WEBHOOK_SECRET`] = b.previousSecret;
@@ -98,6 +101,7 @@ export async function startWebhookApp(brokerages: TestBrokerage[]): Promise<Webh
     app,
     url,
     dir,
+    env,
     ledger: app.get(Ledger),
     hookUrl: (brokerageId, secret) => `${url}/webhooks/${brokerageId}/${secret}`,
     close: async () => {
