@@ -186,6 +186,9 @@ async function compare(target: Target): Promise<number> {
   console.log(
     `  client overhead: ${overhead.toFixed(1)} % wall time (best rounds), ${cpuOverhead.toFixed(1)} % CPU time (medians)`,
   );
+  const perCallMs =
+    (median(clientRuns.map((r) => r.cpuMs)) - median(bareRuns.map((r) => r.cpuMs))) / (TOTAL / PAGE);
+  console.log(`  = ${perCallMs.toFixed(2)} ms of CPU per page request, whatever the server's own latency`);
   return overhead;
 }
 
