@@ -1,5 +1,9 @@
+import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
+import { readPidFile } from '../../app/daemon-pid.file';
+import { DAEMON_SETTINGS } from '../../config/config.module';
 import { ConfigService } from '../../config/config.service';
+import type { DaemonSettings } from '../../config/daemon-settings';
 import { InboxRepository, OutboxRepository, RecordErrorRepository, RunRepository } from '../../ledger';
 import { JOB_NAMES } from '../../scheduler/job.types';
 import { CliOutput } from '../output/cli-output';
@@ -33,16 +37,19 @@ export class StatusCommand extends CommandRunner {
     private readonly inbox: InboxRepository,
     private readonly recordErrors: RecordErrorRepository,
     private readonly output: CliOutput,
+    @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
   ) {
     super();
   }
 
   async run(_params: string[], options: CommonOptions = {}): Promise<void> {
     const statuses = await this.collect(options.brokerage);
+    const daemon = this.daemonState();
     if (options.json) {
-      this.output.json({ brokerages: statuses });
+      this.output.json({ daemon, brokerages: statuses });
       return;
     }
+    this.output.print(daemon.running ? `Daemon: running (pid ${daemon.pid})\n` : 'Daemon: not running\n');
     if (statuses.length === 0) {
       this.output.print(`no brokerages configured in ${this.config.configDir} and none in the ledger`);
       return;
@@ -75,6 +82,18 @@ export class StatusCommand extends CommandRunner {
       });
     }
     return statuses;
+  }
+
+  // From the pid file the daemon writes beside the ledger; signal 0 only checks the process exists.
+  private daemonState(): { running: boolean; pid: number | null } {
+    const pid = readPidFile(this.settings.ledgerPath);
+    if (pid === undefined) return { running: false, pid: null };
+    try {
+      process.kill(pid, 0);
+      return { running: true, pid };
+    } catch {
+      return { running: false, pid: null };
+    }
   }
 
   private render(status: BrokerageStatus): string {

@@ -113,6 +113,7 @@ describe('cli commands', () => {
       cli('status'),
       cli('status', '--json', '--brokerage', 'acme'),
     ]);
+    expect(table).toContain('Daemon: not running');
     expect(table).toContain('Brokerage acme (');
     expect(table).toMatch(/marketplace\s+1\s+succeeded\s+2026-03-01 09:00:00Z\s+2\.5s\s+40\s+3\s+0\s+37\s+0/);
     expect(table).toMatch(/crm-changes\s+2\s+failed\s+.*HubSpot answered 401: token expired/);
@@ -123,6 +124,7 @@ describe('cli commands', () => {
     expect(table).toMatch(/Brokerage bolt[\s\S]*marketplace\s+3\s+interrupted\s+\S+ \S+\s+1m01s/);
 
     const json = JSON.parse(jsonText);
+    expect(json.daemon).toEqual({ running: false, pid: null });
     expect(json.brokerages).toHaveLength(1);
     expect(json.brokerages[0]).toMatchObject({
       id: 'acme',
