@@ -132,7 +132,7 @@ interface Target {
 }
 
 // Times both ways of streaming against one server and prints them side by side.
-async function compare(target: Target): Promise<number> {
+async function compare(target: Target): Promise<{ wall: number; cpu: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   // The default limit (10 requests per second) would pace 100 pages over 10 s by design; the
   // bench measures the client's cost, so it gives the brokerage a limit the run never reaches.
@@ -189,7 +189,7 @@ async function compare(target: Target): Promise<number> {
   const perCallMs =
     (median(clientRuns.map((r) => r.cpuMs)) - median(bareRuns.map((r) => r.cpuMs))) / (TOTAL / PAGE);
   console.log(`  = ${perCallMs.toFixed(2)} ms of CPU per page request, whatever the server's own latency`);
-  return overhead;
+  return { wall: overhead, cpu: cpuOverhead };
 }
 
 async function main(): Promise<void> {
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
   console.log('retained heap measured in a separate pass that collects garbage while each page is held.');
 
   const sandbox = await startCashOfferSandbox({ port: 0 });
-  let sandboxOverhead: number;
+  let sandboxOverhead: { wall: number; cpu: number };
   try {
     const seeded = await fetch(`${sandbox.controlUrl}/seed-active`, {
       method: 'POST',
@@ -229,9 +229,10 @@ async function main(): Promise<void> {
     server.close();
   }
 
-  const ok = sandboxOverhead < TARGET_OVERHEAD_PCT;
+  // Judged on CPU time: wall time on this shared machine swings by tens of percent between runs.
+  const ok = sandboxOverhead.cpu < TARGET_OVERHEAD_PCT;
   console.log(
-    `\ntarget: client overhead under ${TARGET_OVERHEAD_PCT} % against the sandbox: ${sandboxOverhead.toFixed(1)} % ${ok ? 'OK' : 'MISSED'}`,
+    `\ntarget: client overhead under ${TARGET_OVERHEAD_PCT} % against the sandbox (CPU time): ${sandboxOverhead.cpu.toFixed(1)} % ${ok ? 'OK' : 'MISSED'}; wall time (best rounds) ${sandboxOverhead.wall.toFixed(1)} %`,
   );
   console.log(
     `memory target: about one page retained (${mb(bytes / (TOTAL / PAGE)).toFixed(2)} MB of JSON), not the whole list`,
