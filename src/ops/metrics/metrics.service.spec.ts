@@ -1,0 +1,51 @@
+import { MetricsService } from './metrics.service';
+
+describe('MetricsService', () => {
+  it('exposes the named instruments in Prometheus text format', async () => {
+    const metrics = new MetricsService();
+    metrics.recordsSynced('acme', 'marketplace', 'created', 3);
+    metrics.apiCall('acme', 'cash-offer', 429);
+    metrics.webhookEvent('acme', 'duplicate');
+    metrics.runFinished('acme', 'marketplace', 'succeeded', 1.5);
+    const text = await metrics.render();
+    expect(text).toContain(
+      'cash_offer_sync_records_total{brokerage="acme",flow="marketplace",outcome="created"} 3',
+    );
+    expect(text).toContain(
+      'cash_offer_sync_api_calls_total{brokerage="acme",target="cash-offer",status="429"} 1',
+    );
+    expect(text).toContain('cash_offer_sync_webhook_events_total{brokerage="acme",result="duplicate"} 1');
+    expect(text).toContain(
+      'run_duration_seconds_sum{brokerage="acme",job="marketplace",status="succeeded"} 1.5',
+    );
+    expect(metrics.contentType()).toMatch(/^text\/plain/);
+  });
+
+  it('reads outbox and inbox depth from the ledger once per scrape', async () => {
+    const metrics = new MetricsService();
+    let reads = 0;
+    metrics.setDepthReader(async () => {
+      reads += 1;
+      return {
+        outbox: [{ brokerageId: 'acme', state: 'dead', count: 2 }],
+        inbox: [{ brokerageId: 'acme', state: 'pending', count: 5 }],
+      };
+    });
+    const text = await metrics.render();
+    expect(text).toContain('outbox_depth{brokerage="acme",state="dead"} 2');
+    expect(text).toContain('inbox_depth{brokerage="acme",status="pending"} 5');
+    expect(reads).toBe(1);
+  });
+
+  it('keeps the last depths when the ledger cannot be read', async () => {
+    const metrics = new MetricsService();
+    let fail = false;
+    metrics.setDepthReader(async () => {
+      if (fail) throw new Error('database is locked');
+      return { outbox: [{ brokerageId: 'acme', state: 'pending', count: 1 }], inbox: [] };
+    });
+    await metrics.render();
+    fail = true;
+    expect(await metrics.render()).toContain('outbox_depth{brokerage="acme",state="pending"} 1');
+  });
+});
