@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Environment } from '../config/brokerage-secrets';
 import { ConfigService } from '../config/config.service';
+import { configureHttpBodyParsing } from '../webhooks/webhook-body';
 import { buildAppParts } from './app.bootstrap';
 import { AppModule } from './app.module';
 import { removePidFile, writePidFile } from './daemon-pid.file';
@@ -22,7 +23,10 @@ export async function startDaemon(options: StartDaemonOptions): Promise<NestExpr
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts), {
     logger,
     abortOnError: false,
+    // Webhook routes need their raw bytes (see configureHttpBodyParsing).
+    bodyParser: false,
   });
+  configureHttpBodyParsing(app);
   // SIGHUP is a reload, not a shutdown, so only these two stop the daemon (exit code 0 once drained).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   const log = new Logger('Daemon');
