@@ -3,6 +3,7 @@ import { Agent, IncomingMessage, Server, createServer, get } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { CashOfferClientFactory } from '../src/cash-offer';
+import { CashOfferTransport } from '../src/cash-offer/cash-offer.transport';
 import type { ActiveOfferRequest } from '../src/cash-offer/schema';
 import { startCashOfferSandbox } from '../src/sandbox/cash-offer';
 
@@ -123,6 +124,23 @@ function bareStream(baseUrl: string, key: string, agent: Agent): () => AsyncIter
   };
 }
 
+// The client's axios layer alone (CashOfferTransport, same config), without validation, rate
+// limit, retry or breaker: splits the overhead between axios and the client's own layers.
+function transportStream(transport: CashOfferTransport): () => AsyncIterable<unknown[]> {
+  return async function* () {
+    for (let offset = 0; ; offset += PAGE) {
+      const res = await transport.send({
+        method: 'GET',
+        path: '/active-offer-requests',
+        query: { limit: PAGE, offset },
+      });
+      const page = JSON.parse(res.body) as unknown[];
+      if (page.length > 0) yield page;
+      if (page.length < PAGE) return;
+    }
+  };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 interface Target {
@@ -142,10 +160,13 @@ async function compare(target: Target): Promise<{ wall: number; cpu: number }> {
     apiKey: target.key,
     rateLimit: { requests: 10_000, perMs: 1000 },
   });
+  const transport = new CashOfferTransport(target.baseUrl, target.key, 10_000);
+  const viaAxios = transportStream(transport);
   const bare = bareStream(target.baseUrl, target.key, agent);
   const viaClient = () => client.streamActiveOfferRequests({ pageSize: PAGE });
   const clientRuns: Run[] = [];
   const bareRuns: Run[] = [];
+  const axiosRuns: Run[] = [];
   const peaks = { client: 0, bare: 0 };
   try {
     // One warm-up of each, then alternate so both see the same machine load.
@@ -154,11 +175,13 @@ async function compare(target: Target): Promise<{ wall: number; cpu: number }> {
     for (let round = 0; round < ROUNDS; round++) {
       bareRuns.push(await time(bare));
       clientRuns.push(await time(viaClient));
+      axiosRuns.push(await time(viaAxios));
     }
     peaks.client = await peakRetainedMb(viaClient);
     peaks.bare = await peakRetainedMb(bare);
   } finally {
     client.close();
+    transport.close();
     agent.destroy();
   }
   for (const run of [...clientRuns, ...bareRuns])
@@ -183,6 +206,10 @@ async function compare(target: Target): Promise<{ wall: number; cpu: number }> {
   console.log(`\n${target.name}`);
   console.log(row('CashOfferClient.streamActive…', clientRuns, peaks.client));
   console.log(row('bare node:http keep-alive loop', bareRuns, peaks.bare));
+  const cpu = (runs: Run[]) => median(runs.map((r) => r.cpuMs));
+  console.log(
+    `  of which axios alone (CashOfferTransport loop): CPU ${cpu(axiosRuns).toFixed(0)} ms, ${(((cpu(axiosRuns) - cpu(bareRuns)) / cpu(bareRuns)) * 100).toFixed(1)} % over the bare loop`,
+  );
   console.log(
     `  client overhead: ${overhead.toFixed(1)} % wall time (best rounds), ${cpuOverhead.toFixed(1)} % CPU time (medians)`,
   );
