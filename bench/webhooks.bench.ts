@@ -57,7 +57,7 @@ function rawInsertsPerSecond(dir: string): number {
 function offer(i: number): Record<string, unknown> {
   return {
     event: 'new_offer',
-    offer_id: i,
+    offer_id: i + 1,
     offer_request_id: 1 + (i % 100),
     offer_amount: 250_000 + i,
     offer_status: 'active',
