@@ -1,23 +1,62 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { CashOfferClient, CashOfferClientFactory } from '../cash-offer';
+import { CASH_OFFER_CRM_SCHEMA, CrmStageMap } from '../crm';
 import { ConfigService } from '../config/config.service';
 import { LoadedBrokerage } from '../config/config.loader';
 import { MetricsService } from '../ops/metrics/metrics.service';
+import type { BrokerageCrm } from './brokerage-crm';
+import { parseMappingOverrides } from './crm-field-mapping';
+import { CrmPortFactory } from './crm-port.factory';
+import { resolveStages } from './crm-stage.resolver';
 
 // One Cash Offer client per brokerage, kept for the life of its config so its rate limit and
 // breaker see every call; rebuilt when the brokerage's config changes, closed when it goes.
 @Injectable()
 export class BrokerageClients implements OnModuleDestroy {
+  private readonly logger = new Logger(BrokerageClients.name);
   private readonly clients = new Map<string, { fingerprint: string; client: CashOfferClient }>();
+  private readonly crms = new Map<string, { fingerprint: string; crm: Promise<BrokerageCrm> }>();
 
   constructor(
     private readonly config: ConfigService,
     private readonly factory: CashOfferClientFactory,
     private readonly metrics: MetricsService,
+    private readonly crmFactory: CrmPortFactory,
   ) {
     config.onChange((diff) => {
       for (const id of [...diff.changed, ...diff.removed]) this.drop(id.id);
     });
+  }
+
+  // The brokerage's CRM: its adapter, stage ids resolved from its pipelines, and its field mapping.
+  // Built once per config fingerprint; rebuilt while setup-crm has not created every stage yet.
+  crm(brokerageId: string): Promise<BrokerageCrm> {
+    const brokerage = this.config.get(brokerageId);
+    if (!brokerage) return Promise.reject(new Error(`no brokerage "${brokerageId}" is configured`));
+    const cached = this.crms.get(brokerageId);
+    if (cached && cached.fingerprint === brokerage.fingerprint) return cached.crm;
+    const crm = this.buildCrm(brokerage);
+    this.crms.set(brokerageId, { fingerprint: brokerage.fingerprint, crm });
+    crm.catch(() => this.crms.delete(brokerageId));
+    return crm;
+  }
+
+  private async buildCrm(brokerage: LoadedBrokerage): Promise<BrokerageCrm> {
+    const port = this.crmFactory.create(brokerage);
+    const mapping = parseMappingOverrides(brokerage.config.crm.mapping?.overrides);
+    const { data, missing } = resolveStages(CASH_OFFER_CRM_SCHEMA, await port.listPipelines('deal'));
+    if (missing.length > 0) {
+      this.logger.warn(`brokerage ${brokerage.id}: the CRM lacks ${missing.join(', ')}; run setup-crm`);
+      // Looked up again next time, once setup-crm has run.
+      setImmediate(() => this.crms.delete(brokerage.id));
+    }
+    return {
+      brokerageId: brokerage.id,
+      port,
+      stages: new CrmStageMap(data),
+      mapping,
+      listings: brokerage.config.crm.pipelines.listings,
+    };
   }
 
   cashOffer(brokerageId: string): CashOfferClient {
@@ -50,5 +89,6 @@ export class BrokerageClients implements OnModuleDestroy {
   private drop(brokerageId: string): void {
     this.clients.get(brokerageId)?.client.close();
     this.clients.delete(brokerageId);
+    this.crms.delete(brokerageId);
   }
 }

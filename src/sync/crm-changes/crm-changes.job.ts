@@ -1,0 +1,40 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { JobRegistry } from '../../scheduler/job.registry';
+import { emptyCounts, type JobContext, type JobResult } from '../../scheduler/job.types';
+import { addCounts, errorMessage } from '../common/job-counts';
+import { CrmChangeConsumers } from './crm-change.consumers';
+
+// The `crm-changes` job: every registered consumer in turn, with the same context, counts summed.
+// A consumer that throws does not stop the others, but the run fails and names it.
+@Injectable()
+export class CrmChangesJob implements OnModuleInit {
+  private readonly logger = new Logger(CrmChangesJob.name);
+
+  constructor(
+    private readonly registry: JobRegistry,
+    private readonly consumers: CrmChangeConsumers,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register('crm-changes', (ctx) => this.run(ctx));
+  }
+
+  async run(ctx: JobContext): Promise<JobResult> {
+    const counts = emptyCounts();
+    const failures: string[] = [];
+    for (const consumer of this.consumers.all()) {
+      if (ctx.signal.aborted) break;
+      try {
+        addCounts(counts, await consumer.run(ctx));
+      } catch (error) {
+        this.logger.error(`${consumer.name} failed for ${ctx.brokerage.id}: ${errorMessage(error)}`);
+        failures.push(`${consumer.name}: ${errorMessage(error)}`);
+      }
+    }
+    if (failures.length > 0) {
+      const summary = `read ${counts.read}, created ${counts.created}, updated ${counts.updated}, failed ${counts.failed}`;
+      throw new Error(`${failures.join('; ')} (the other consumers ran: ${summary})`);
+    }
+    return { counts };
+  }
+}

@@ -1,0 +1,200 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { isCashOfferError } from '../../cash-offer';
+import { Clock } from '../../common/clock';
+import { OutboxCommand, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
+import { MetricsService } from '../../ops/metrics/metrics.service';
+import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
+import { errorMessage } from '../common/job-counts';
+import { OutboxContext, OutboxExecutors } from './outbox.executors';
+import { OUTBOX_MAX_ATTEMPTS, outboxRetryDelayMs, splitRecordRef } from './outbox-retry.policy';
+
+// A write-back that failed after its remote write succeeded is retried as its own command, so the
+// remote write is never repeated to get the CRM in step.
+export const WRITE_BACK_OPERATION = 'write_back';
+const BATCH = 200;
+
+type Outcome = 'done' | 'failed' | 'unknown' | 'dead' | 'skipped';
+
+// The outbox-drain job's work for one brokerage: reconcile unknown outcomes, then send what is due.
+@Injectable()
+export class OutboxDrainService {
+  private readonly logger = new Logger(OutboxDrainService.name);
+
+  constructor(
+    private readonly outbox: OutboxRepository,
+    private readonly recordErrors: RecordErrorRepository,
+    private readonly executors: OutboxExecutors,
+    private readonly clients: BrokerageClients,
+    private readonly metrics: MetricsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async drain(ctx: JobContext): Promise<JobCounts> {
+    const counts = emptyCounts();
+    const brokerageId = ctx.brokerage.id;
+    if (ctx.dryRun) {
+      const depth = await this.outbox.depth(brokerageId);
+      counts.read = depth.pending + depth.failed + depth.unknown;
+      return counts;
+    }
+    const outbox: OutboxContext = {
+      brokerage: ctx.brokerage,
+      cashOffer: this.clients.cashOffer(brokerageId),
+      crm: await this.clients.crm(brokerageId),
+      signal: ctx.signal,
+    };
+    for (const command of await this.outbox.listByState(brokerageId, ['unknown'], BATCH)) {
+      if (ctx.signal.aborted) return counts;
+      counts.read += 1;
+      this.tally(counts, command, await this.reconcile(command, outbox));
+    }
+    const seen = new Set<number>();
+    for (;;) {
+      if (ctx.signal.aborted) return counts;
+      const due = (await this.outbox.claimDue(brokerageId, BATCH)).filter((c) => !seen.has(c.id));
+      if (due.length === 0) return counts;
+      for (const command of due) {
+        if (ctx.signal.aborted) return counts;
+        seen.add(command.id);
+        counts.read += 1;
+        this.tally(counts, command, await this.execute(command, outbox));
+      }
+    }
+  }
+
+  private tally(counts: JobCounts, command: OutboxCommand, outcome: Outcome): void {
+    if (outcome === 'done') {
+      if (command.operation.startsWith('create_')) counts.created += 1;
+      else counts.updated += 1;
+    } else if (outcome === 'skipped') counts.unchanged += 1;
+    else counts.failed += 1;
+    this.metrics.recordsSynced(command.brokerageId, `outbox:${command.operation}`, outcome);
+  }
+
+  private async execute(command: OutboxCommand, ctx: OutboxContext): Promise<Outcome> {
+    if (command.operation === WRITE_BACK_OPERATION) return this.retryWriteBack(command, ctx);
+    const executor = this.executors.get(command.operation);
+    if (!executor) {
+      this.logger.warn(`outbox command ${command.id}: no executor for "${command.operation}"; left pending`);
+      return 'skipped';
+    }
+    const sending = await this.outbox.markSending(command.id);
+    let result: unknown;
+    try {
+      result = await executor.send(sending, ctx);
+    } catch (error) {
+      return this.onSendError(sending, error, ctx);
+    }
+    const done = await this.outbox.complete(command.id, result);
+    await this.finish(done, result, ctx);
+    return 'done';
+  }
+
+  private async onSendError(command: OutboxCommand, error: unknown, ctx: OutboxContext): Promise<Outcome> {
+    const { kind, id } = splitRecordRef(command.recordRef);
+    const message = errorMessage(error);
+    if (isCashOfferError(error) && error.code === 'OUTCOME_UNKNOWN') {
+      await this.outbox.recordUnknown(command.id, message);
+      this.logger.warn(`outbox command ${command.id} (${command.operation}): outcome unknown, reconciling`);
+      return 'unknown';
+    }
+    const retryable = !isCashOfferError(error) || error.retryable;
+    if (retryable && command.attempts < OUTBOX_MAX_ATTEMPTS) {
+      const retryAfterMs = isCashOfferError(error) ? error.retryAfterMs : undefined;
+      const delay = outboxRetryDelayMs(command.attempts, retryAfterMs);
+      await this.outbox.fail(command.id, message, new Date(this.clock.nowMs() + delay));
+      return 'failed';
+    }
+    const reason = retryable ? `gave up after ${command.attempts} attempts: ${message}` : message;
+    await this.outbox.deadLetter(command.id, reason);
+    await this.recordErrors.record({
+      brokerageId: command.brokerageId,
+      recordKind: kind,
+      recordRef: id,
+      message: reason,
+      code: isCashOfferError(error) ? error.code : 'UNAVAILABLE',
+    });
+    if (isCashOfferError(error)) {
+      const executor = this.executors.get(command.operation);
+      await executor?.onRefused(command, error, ctx).catch((refusal: unknown) => {
+        this.logger.error(
+          `outbox command ${command.id}: showing the refusal failed: ${errorMessage(refusal)}`,
+        );
+      });
+    }
+    return 'dead';
+  }
+
+  private async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<Outcome> {
+    const executor = this.executors.get(command.operation);
+    if (!executor) return 'skipped';
+    let answer;
+    try {
+      answer = await executor.reconcile(command, ctx);
+    } catch (error) {
+      this.logger.warn(
+        `outbox command ${command.id}: reconcile failed, tried again next drain: ${errorMessage(error)}`,
+      );
+      return 'unknown';
+    }
+    if (answer.found) {
+      const done = await this.outbox.resolveUnknown(command.id, { outcome: 'done', result: answer.result });
+      await this.finish(done, answer.result, ctx);
+      return 'done';
+    }
+    if (answer.provablyAbsent) {
+      await this.outbox.resolveUnknown(command.id, { outcome: 'pending' });
+      // Sent again in this same drain.
+      return this.execute({ ...command, state: 'pending' }, ctx);
+    }
+    const { kind, id } = splitRecordRef(command.recordRef);
+    await this.recordErrors.record({
+      brokerageId: command.brokerageId,
+      recordKind: kind,
+      recordRef: id,
+      message: `${command.operation} may or may not have reached the service; not sent again. ${answer.hint}`,
+      code: 'OUTCOME_UNKNOWN',
+    });
+    return 'unknown';
+  }
+
+  // The remote write is done: clear the record's errors and bring the CRM in step.
+  private async finish(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
+    const { kind, id } = splitRecordRef(command.recordRef);
+    await this.recordErrors.resolve(command.brokerageId, kind, id);
+    try {
+      await this.executors.get(command.operation)?.writeBack(command, result, ctx);
+    } catch (error) {
+      this.logger.warn(
+        `outbox command ${command.id}: CRM write-back failed, retried later: ${errorMessage(error)}`,
+      );
+      await this.outbox.enqueue({
+        brokerageId: command.brokerageId,
+        idempotencyKey: outboxKey(
+          command.brokerageId,
+          command.recordRef,
+          `${WRITE_BACK_OPERATION}:${command.id}`,
+        ),
+        operation: WRITE_BACK_OPERATION,
+        recordRef: command.recordRef,
+        payload: { commandId: command.id },
+      });
+    }
+  }
+
+  private async retryWriteBack(command: OutboxCommand, ctx: OutboxContext): Promise<Outcome> {
+    const originalId = (command.payload as { commandId?: number } | null)?.commandId;
+    const original = originalId === undefined ? null : await this.outbox.get(originalId);
+    const executor = original ? this.executors.get(original.operation) : undefined;
+    if (!original || !executor) return 'skipped';
+    const sending = await this.outbox.markSending(command.id);
+    try {
+      await executor.writeBack(original, original.result, ctx);
+    } catch (error) {
+      return this.onSendError(sending, error, ctx);
+    }
+    await this.outbox.complete(command.id, null);
+    return 'done';
+  }
+}

@@ -1,0 +1,19 @@
+// When a failed command is due again: exponential from 5 s, capped at 15 min, never sooner than the
+// service's Retry-After; jitter spreads commands that failed together. Dead-lettered after the last.
+export const OUTBOX_MAX_ATTEMPTS = 10;
+const BASE_MS = 5_000;
+const MAX_MS = 15 * 60_000;
+
+export function outboxRetryDelayMs(attempts: number, retryAfterMs?: number, random = Math.random): number {
+  const exponential = Math.min(MAX_MS, BASE_MS * 2 ** Math.max(0, attempts - 1));
+  const jittered = exponential / 2 + random() * (exponential / 2);
+  return Math.max(jittered, retryAfterMs ?? 0);
+}
+
+// `deal:123` -> { kind: 'deal', id: '123' }: the record a command is about, for record errors.
+export function splitRecordRef(recordRef: string): { kind: string; id: string } {
+  const colon = recordRef.indexOf(':');
+  return colon < 0
+    ? { kind: 'record', id: recordRef }
+    : { kind: recordRef.slice(0, colon), id: recordRef.slice(colon + 1) };
+}
