@@ -8,7 +8,7 @@ const GROUPS: { label: string; fields: [string, string][] }[] = [
     label: 'Long-term rental',
     fields: [
       ['ltr_monthly_rent', 'rent/month'],
-      ['ltr_annual_rent_increase', 'annual rent increase %'],
+      ['ltr_annual_rent_increase', 'annual rent increase'],
       ['ltr_arv', 'ARV'],
       ['ltr_renovation_cost', 'renovation'],
     ],
@@ -50,7 +50,8 @@ const GROUPS: { label: string; fields: [string, string][] }[] = [
   },
 ];
 
-const NOT_MONEY = new Set(['ltr_annual_rent_increase', 'rr_beds', 'rr_baths']);
+const COUNTS = new Set(['rr_beds', 'rr_baths']);
+const PERCENTS = new Set(['ltr_annual_rent_increase']);
 
 export function assumptionsText(assumptions: readonly Assumption[] | undefined): string | null {
   const lines = (assumptions ?? []).map(assumptionLine).filter((l) => l !== '');
@@ -71,5 +72,7 @@ function assumptionLine(a: Assumption): string {
 }
 
 function formatValue(name: string, value: number): string {
-  return NOT_MONEY.has(name) ? String(value) : `$${value.toLocaleString('en-US')}`;
+  if (COUNTS.has(name)) return String(value);
+  if (PERCENTS.has(name)) return `${value}%`;
+  return `$${value.toLocaleString('en-US')}`;
 }
