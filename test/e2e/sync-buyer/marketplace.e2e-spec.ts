@@ -1,0 +1,162 @@
+import { MARKETPLACE_PIPELINE, UNIQUE_LISTING_KEY } from '../../../src/crm';
+import type { MarketplaceSource } from '../../../src/sync/marketplace/marketplace.sync';
+import { MARKETPLACE_LINK_KIND } from '../../../src/sync/marketplace/marketplace.constants';
+import { BROKERAGE_ID, crmWrites, startBuyerWorld } from './buyer-world';
+import type { BuyerWorld } from './buyer-world';
+
+interface WireDeal {
+  id: string;
+  properties: Record<string, string | null>;
+  updatedAt: string;
+}
+
+// Runs in order: each test starts from the state the previous one left (one marketplace, passes over time).
+describe('marketplace mirror against the sandboxes with a real ledger', () => {
+  let world: BuyerWorld;
+  let firstId: number;
+
+  const deals = async (): Promise<WireDeal[]> =>
+    ((await world.control('crm', 'GET', '/objects/deals?limit=5000')) as { results: WireDeal[] }).results;
+  const dealOf = (all: WireDeal[], requestId: number): WireDeal | undefined =>
+    all.find((d) => d.properties[UNIQUE_LISTING_KEY] === `req:${requestId}`);
+  const stageKey = (deal: WireDeal): string | undefined =>
+    world.stages.resolve(deal.properties.pipeline ?? undefined, deal.properties.dealstage ?? undefined)
+      ?.stageKey;
+
+  beforeAll(async () => {
+    world = await startBuyerWorld();
+  });
+
+  afterAll(async () => {
+    await world.close();
+  });
+
+  it('first pass: 1,000 listings become 1,000 marketplace deals, written 100 per call', async () => {
+    const seeded = (await world.control('sandbox', 'POST', '/seed-active', { count: 1000 })) as {
+      ids: [number, number];
+    };
+    firstId = seeded.ids[0];
+    await world.control('crm', 'DELETE', '/requests');
+
+    const counts = await world.marketplacePass();
+
+    expect(counts).toEqual({ read: 1000, created: 1000, updated: 0, unchanged: 0, failed: 0 });
+    const all = await deals();
+    expect(all).toHaveLength(1000);
+    const one = dealOf(all, firstId)!;
+    expect(stageKey(one)).toBe('active');
+    expect(one.properties.cash_offer_listing_request_id).toBe(String(firstId));
+    expect(one.properties.cash_offer_listing_photos).toMatch(/\/media\/\w+\?expires=\d+&sig=/);
+    const writes = crmWrites(await world.crmRequests());
+    expect(writes.map((w) => w.path)).toEqual(Array(10).fill('/crm/v3/objects/deals/batch/upsert'));
+  });
+
+  it('a pass with nothing changed makes no CRM write (new photo signatures do not count)', async () => {
+    await world.control('sandbox', 'POST', '/clock/advance', { ms: 60_000 });
+    await world.control('crm', 'DELETE', '/requests');
+
+    const counts = await world.marketplacePass();
+
+    expect(counts).toEqual({ read: 1000, created: 0, updated: 0, unchanged: 1000, failed: 0 });
+    expect(crmWrites(await world.crmRequests())).toEqual([]);
+  });
+
+  it('10 changed, 5 removed and 5 new make exactly those 20 CRM changes; a dry run before writes nothing', async () => {
+    const changed = Array.from({ length: 10 }, (_, i) => firstId + 10 + i * 37);
+    const removed = Array.from({ length: 5 }, (_, i) => firstId + 500 + i * 11);
+    for (const id of changed) await addPhoto(world, id);
+    for (const id of removed) await world.control('sandbox', 'POST', `/offer-requests/${id}/expire`);
+    const added = (await world.control('sandbox', 'POST', '/seed-active', { count: 5 })) as {
+      ids: [number, number];
+    };
+    const newIds = Array.from({ length: 5 }, (_, i) => added.ids[0] + i);
+    await world.control('crm', 'DELETE', '/requests');
+
+    const dry = await world.marketplacePass({ dryRun: true });
+    expect(crmWrites(await world.crmRequests())).toEqual([]);
+    const before = new Map((await deals()).map((d) => [d.id, d.updatedAt]));
+
+    const counts = await world.marketplacePass();
+
+    expect(counts).toEqual({ read: 1000, created: 5, updated: 15, unchanged: 985, failed: 0 });
+    expect(dry).toEqual(counts);
+    const writes = crmWrites(await world.crmRequests());
+    expect(writes.map((w) => w.path).sort()).toEqual([
+      '/crm/v3/objects/deals/batch/update',
+      '/crm/v3/objects/deals/batch/upsert',
+    ]);
+    const after = await deals();
+    const touched = after.filter((d) => before.get(d.id) !== d.updatedAt);
+    const keysTouched = touched.map((d) => d.properties[UNIQUE_LISTING_KEY]).sort();
+    expect(keysTouched).toEqual([...changed, ...removed, ...newIds].map((id) => `req:${id}`).sort());
+    for (const id of removed) {
+      const deal = dealOf(after, id)!;
+      expect(stageKey(deal)).toBe('no_longer_listed');
+      expect(deal.properties.cash_offer_listing_status).toBe('no_longer_listed');
+    }
+    for (const id of changed)
+      expect(dealOf(after, id)!.properties.cash_offer_listing_photos!.split('\n')).toHaveLength(2);
+    expect(after).toHaveLength(1005);
+  });
+
+  it('a pass that fails halfway closes nothing; the next complete pass does', async () => {
+    const removed = Array.from({ length: 3 }, (_, i) => firstId + 900 + i);
+    for (const id of removed) await world.control('sandbox', 'POST', `/offer-requests/${id}/expire`);
+    // The list fails from the sixth page on (a 400 is not retried).
+    const failingHalfway: MarketplaceSource = {
+      async *streamActiveOfferRequests(options) {
+        let pages = 0;
+        for await (const page of world.buyerClient.streamActiveOfferRequests(options)) {
+          yield page;
+          if (++pages === 5)
+            await world.control('sandbox', 'PUT', '/faults', {
+              match: 'GET /active-offer-requests',
+              errorRate: 1,
+              errorStatus: 400,
+            });
+        }
+      },
+    };
+    await world.control('crm', 'DELETE', '/requests');
+
+    await expect(world.marketplacePass({ source: failingHalfway })).rejects.toThrow(
+      /400|active-offer-requests/,
+    );
+
+    expect(crmWrites(await world.crmRequests())).toEqual([]);
+    for (const id of removed) {
+      expect((await world.ledger.links.find(BROKERAGE_ID, MARKETPLACE_LINK_KIND, `req:${id}`))!.state).toBe(
+        'active',
+      );
+      expect(stageKey(dealOf(await deals(), id)!)).toBe('active');
+    }
+
+    await world.control('sandbox', 'DELETE', '/faults');
+    const counts = await world.marketplacePass();
+    expect(counts).toMatchObject({ created: 0, updated: 3, failed: 0 });
+    for (const id of removed) expect(stageKey(dealOf(await deals(), id)!)).toBe('no_longer_listed');
+  });
+
+  it('a listing that comes back is reopened in the active stage, not duplicated', async () => {
+    const back = firstId + 900;
+    await world.control('sandbox', 'POST', `/offer-requests/${back}/renew`);
+
+    const counts = await world.marketplacePass();
+
+    expect(counts).toMatchObject({ created: 0, updated: 1 });
+    const all = await deals();
+    expect(all.filter((d) => d.properties[UNIQUE_LISTING_KEY] === `req:${back}`)).toHaveLength(1);
+    expect(stageKey(dealOf(all, back)!)).toBe('active');
+    expect(world.stages.pipelineKey(dealOf(all, back)!.properties.pipeline!)).toBe(MARKETPLACE_PIPELINE);
+  });
+});
+
+// The owner adds a photo: the listing's photo set changes.
+async function addPhoto(world: BuyerWorld, requestId: number): Promise<void> {
+  const res = await fetch(`${world.sandbox.baseUrl}/offer-requests/${requestId}`, {
+    method: 'PATCH',
+    headers: { authorization: world.sandbox.agentKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ media: [`https://photos.example/${requestId}/kitchen.jpg`] }),
+  });
+  if (res.status !== 204) throw new Error(`adding a photo to ${requestId} answered ${res.status}`);
+}
