@@ -1,0 +1,63 @@
+import { CASH_OFFER_CRM_SCHEMA } from '../crm-schema';
+import {
+  HUBSPOT_DEFAULT_MAPPING,
+  listingPropertySpecs,
+  mergeHubSpotMapping,
+  withListingProperties,
+} from './hubspot-default-mapping';
+
+describe('HubSpot default field mapping', () => {
+  it('maps the fields a create needs', () => {
+    for (const field of [
+      'StreetNumber',
+      'StreetName',
+      'PostalCity',
+      'StateOrProvince',
+      'PostalCode',
+      'MlsStatus',
+    ]) {
+      expect(HUBSPOT_DEFAULT_MAPPING[field]).toBeDefined();
+    }
+    expect(HUBSPOT_DEFAULT_MAPPING.ListPrice).toEqual({ source: 'deal', properties: ['amount'] });
+  });
+
+  it('merges overrides and removes fields set to null', () => {
+    const merged = mergeHubSpotMapping({
+      StreetName: { source: 'deal', properties: ['address_street'] },
+      Notes: null,
+    });
+    expect(merged.StreetName).toEqual({ source: 'deal', properties: ['address_street'] });
+    expect(merged.Notes).toBeUndefined();
+    expect(merged.PostalCode).toEqual(HUBSPOT_DEFAULT_MAPPING.PostalCode);
+  });
+
+  it('refuses unknown spec fields and malformed property names, naming each', () => {
+    expect(() =>
+      mergeHubSpotMapping({
+        StreetNme: { source: 'deal', properties: ['x'] },
+        City: { source: 'deal', properties: ['Bad Name'] },
+      }),
+    ).toThrow(
+      'HubSpot field mapping is invalid: "StreetNme" is not one of the spec\'s property fields; City: "Bad Name" is not a HubSpot property name (lowercase letters, digits and _)',
+    );
+  });
+
+  it('derives typed listing properties for setup-crm, enums as dropdowns, built-ins excluded', () => {
+    const specs = listingPropertySpecs();
+    const byName = new Map(specs.map((s) => [s.name, s]));
+    expect(byName.get('listing_bedrooms')?.type).toBe('number');
+    expect(byName.get('listing_pool')?.type).toBe('bool');
+    expect(byName.get('listing_mls_status')?.type).toBe('enumeration');
+    expect(byName.get('listing_mls_status')?.options?.map((o) => o.value)).toContain('Active');
+    expect(byName.has('amount')).toBe(false);
+    expect(specs.filter((s) => s.name === 'listing_city')).toHaveLength(1);
+  });
+
+  it('adds listing properties to the cash-offer schema without duplicates', () => {
+    const schema = withListingProperties(CASH_OFFER_CRM_SCHEMA);
+    const names = schema.properties.map((p) => `${p.kind}.${p.name}`);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain('deal.listing_street_name');
+    expect(names).toContain('deal.cash_offer_request_id');
+  });
+});
