@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { ConfigModule } from '../config/config.module';
 import type { ConfigService } from '../config/config.service';
 import type { DaemonSettings } from '../config/daemon-settings';
@@ -21,6 +21,13 @@ export interface AppParts {
   logger: PinoLoggerService;
 }
 
+export interface PluginModules {
+  flows: (Type<unknown> | DynamicModule)[];
+  daemonOnly: (Type<unknown> | DynamicModule)[];
+}
+
+const DEFAULT_PLUGINS: PluginModules = { flows: FLOW_MODULES, daemonOnly: DAEMON_ONLY_MODULES };
+
 // The modules both entry points share.
 export function sharedModules(parts: AppParts): (DynamicModule | typeof CoreModule)[] {
   return [
@@ -35,15 +42,16 @@ export function sharedModules(parts: AppParts): (DynamicModule | typeof CoreModu
 // The daemon: HTTP (health, metrics, later webhooks), cron scheduling, and the flows.
 @Module({})
 export class AppModule {
-  static forRoot(parts: AppParts): DynamicModule {
+  // `plugins` replaces the flow and intake slots (tests run the daemon shell with stand-in jobs).
+  static forRoot(parts: AppParts, plugins: PluginModules = DEFAULT_PLUGINS): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ...sharedModules(parts),
         HealthModule,
         SchedulerModule.forRoot({ cron: true }),
-        ...FLOW_MODULES,
-        ...DAEMON_ONLY_MODULES,
+        ...plugins.flows,
+        ...plugins.daemonOnly,
       ],
       providers: [LedgerRecovery],
     };

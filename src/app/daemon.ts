@@ -5,7 +5,7 @@ import type { Environment } from '../config/brokerage-secrets';
 import { ConfigService } from '../config/config.service';
 import { configureHttpBodyParsing } from '../webhooks/webhook-body';
 import { buildAppParts } from './app.bootstrap';
-import { AppModule } from './app.module';
+import { AppModule, type PluginModules } from './app.module';
 import { removePidFile, writePidFile } from './daemon-pid.file';
 
 export interface StartDaemonOptions {
@@ -13,6 +13,8 @@ export interface StartDaemonOptions {
   // Runs after the modules are built and before they start (cron is scheduled at start), e.g. to
   // register job handlers from outside the module graph.
   beforeStart?: (app: NestExpressApplication) => void | Promise<void>;
+  // Defaults to FLOW_MODULES and DAEMON_ONLY_MODULES (src/app/flow-modules.ts).
+  plugins?: PluginModules;
 }
 
 // Builds and starts the daemon: HTTP on HTTP_HOST:HTTP_PORT, cron, SIGHUP reload, graceful SIGTERM.
@@ -20,7 +22,7 @@ export interface StartDaemonOptions {
 export async function startDaemon(options: StartDaemonOptions): Promise<NestExpressApplication> {
   const parts = buildAppParts({ env: options.env, strict: true });
   const { settings, config, logger } = parts;
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts, options.plugins), {
     logger,
     abortOnError: false,
     // Webhook routes need their raw bytes (see configureHttpBodyParsing).

@@ -1,4 +1,4 @@
-export { AppModule, sharedModules, type AppParts } from './app.module';
+export { AppModule, sharedModules, type AppParts, type PluginModules } from './app.module';
 export { buildAppParts } from './app.bootstrap';
 export { startDaemon, type StartDaemonOptions } from './daemon';
 export { FLOW_MODULES, DAEMON_ONLY_MODULES } from './flow-modules';

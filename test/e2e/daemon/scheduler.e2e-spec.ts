@@ -114,9 +114,13 @@ describe('daemon scheduler', () => {
 
     const live = await fetch(`${started.url}/health/live`);
     expect(live.status).toBe(200);
-    const ready = await fetch(`${started.url}/health/ready`);
-    expect(ready.status).toBe(200);
-    const body = (await ready.json()) as { details: Record<string, Record<string, unknown>> };
+    type Ready = { details: Record<string, Record<string, Record<string, Record<string, unknown>>>> };
+    // The run is recorded just after the handler's last event, so poll until the ledger has it.
+    const body = await waitFor(async () => {
+      const ready = await fetch(`${started.url}/health/ready`);
+      const json = (await ready.json()) as Ready;
+      return ready.status === 200 && json.details.brokerages.brokerages.alpha?.marketplace ? json : undefined;
+    }, 'readiness with alpha marketplace');
     expect(body.details.ledger.status).toBe('up');
     expect(body.details.brokerages).toMatchObject({
       status: 'up',
