@@ -100,7 +100,11 @@ export class WebhookRegistrationService implements OnModuleDestroy, BeforeApplic
     this.cancelRetry(brokerageId);
     const delay = Math.max(1_000, fullJitterDelayMs(attempt, RETRY_BASE_MS, RETRY_CAP_MS));
     const timer = setTimeout(() => {
-      void this.register(brokerageId, { retryInBackground: true });
+      // register() rejects when a reload removed the brokerage meanwhile; unhandled, that kills the daemon.
+      this.register(brokerageId, { retryInBackground: true }).catch((error: unknown) => {
+        this.retries.delete(brokerageId);
+        this.logger.warn(`stopped retrying the webhook URL of ${brokerageId}: ${String(error)}`);
+      });
     }, delay);
     timer.unref();
     this.retries.set(brokerageId, { timer, attempt });
