@@ -1,4 +1,4 @@
-import { HUBSPOT_DEFAULT_MAPPING, mergeHubSpotMapping } from '../crm/hubspot';
+import { HUBSPOT_DEFAULT_MAPPING, mergeHubSpotMapping } from '../crm/hubspot/hubspot-default-mapping';
 
 // Where one of the spec's property fields (`property.StreetName` ...) comes from in the CRM: the
 // listing deal or its seller contact; several properties are joined with a space.

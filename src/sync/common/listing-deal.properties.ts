@@ -1,0 +1,28 @@
+// The cash-offer properties of a listing deal (see CASH_OFFER_CRM_SCHEMA), by role.
+export const DEAL = {
+  trigger: 'cash_offer_request_trigger',
+  requestId: 'cash_offer_request_id',
+  inventoryId: 'cash_offer_inventory_property_id',
+  status: 'cash_offer_request_status',
+  submittedAt: 'cash_offer_request_submitted_at',
+  prelimBuyers: 'cash_offer_prelim_buyer_count',
+  prelimBuyBoxes: 'cash_offer_prelim_buy_box_count',
+  syncError: 'cash_offer_sync_error',
+  offerCount: 'cash_offer_offer_count',
+  bestOffer: 'cash_offer_best_offer',
+  name: 'dealname',
+} as const;
+
+// Ledger link kinds the seller flows keep.
+export const LINK = {
+  // remote: offer request id; CRM: listing deal id; hash: the updatable fields last sent.
+  offerRequest: 'offer_request',
+  // remote: offer request id; CRM: listing deal id; hash: the status last written.
+  requestStatus: 'offer_request_status',
+  // remote: offer request id; CRM: listing deal id; hash: offer count and best offer last written.
+  offerSummary: 'offer_summary',
+  // remote: offer id; CRM: offer record id; hash: the properties last written.
+  offer: 'offer',
+  // remote: the countered offer's id; CRM: the counter offer id; hash: the counter's status.
+  counter: 'counter_offer',
+} as const;

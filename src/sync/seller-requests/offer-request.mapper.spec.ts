@@ -1,0 +1,33 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseMappingOverrides } from '../../brokerages/crm-field-mapping';
+import { mapDealToOfferRequest, type ListingDealInput } from './offer-request.mapper';
+
+const FIXTURES = join(__dirname, '__fixtures__');
+const read = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
+
+describe('mapDealToOfferRequest (golden fixtures)', () => {
+  const mapping = parseMappingOverrides(undefined);
+  const cases = readdirSync(FIXTURES).filter((f) => f.endsWith('.input.json'));
+
+  it('has fixtures', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(cases)('%s', (file) => {
+    const input = read(file) as Omit<ListingDealInput, 'mapping'>;
+    const expected = read(file.replace('.input.json', '.expected.json'));
+    expect(mapDealToOfferRequest({ ...input, mapping })).toEqual(expected);
+  });
+
+  it('follows a brokerage override to another deal property and to the seller contact', () => {
+    const custom = parseMappingOverrides({ ListPrice: 'acme_price', OwnerName: 'seller_contact:lastname' });
+    const result = mapDealToOfferRequest({
+      deal: { id: '1', properties: { acme_price: '200000', amount: '1' } },
+      sellerContact: { id: '2', properties: { firstname: 'Pat', lastname: 'Morgan' } },
+      mapping: custom,
+    });
+    expect(result.body.request.offer_request_asking).toBe(200000);
+    expect(result.body.property.OwnerName).toBe('Morgan');
+  });
+});

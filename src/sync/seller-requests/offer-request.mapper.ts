@@ -1,0 +1,111 @@
+import type { CreateOfferRequestBody, FieldViolation } from '../../cash-offer/schema';
+import { PROPERTY_FIELDS, validateCreateOfferRequest } from '../../cash-offer/schema';
+import type { CrmFieldMapping, CrmFieldSource } from '../../brokerages/crm-field-mapping';
+import type { CrmRecord } from '../../crm';
+import { crmBoolean, crmString } from '../common/crm-values';
+
+export interface ListingDealInput {
+  deal: Pick<CrmRecord, 'id' | 'properties'>;
+  sellerContact?: Pick<CrmRecord, 'id' | 'properties'>;
+  mapping: CrmFieldMapping;
+}
+
+export interface OfferRequestMapping {
+  body: CreateOfferRequestBody;
+  // Every reason the service would refuse the body, each naming the spec field and the CRM property.
+  violations: FieldViolation[];
+}
+
+// Listing deal + seller contact -> the POST /offer-requests body, validated against the spec.
+// The deal's CRM id goes out as offer_request_external_id so offers and the active list lead back to it.
+export function mapDealToOfferRequest(input: ListingDealInput): OfferRequestMapping {
+  const property: Record<string, unknown> = {};
+  const violations: FieldViolation[] = [];
+  for (const field of Object.keys(input.mapping).sort()) {
+    const source = input.mapping[field];
+    const raw = readSource(input, source);
+    if (raw === undefined) continue;
+    const converted = convert(field, raw);
+    if (converted.ok) property[field] = converted.value;
+    else violations.push({ field: `property.${field}`, message: `property.${field} ${converted.problem}` });
+  }
+  const asking = typeof property.ListPrice === 'number' ? Math.round(property.ListPrice) : undefined;
+  const body: CreateOfferRequestBody = {
+    request: {
+      offer_request_asking: asking as number,
+      offer_request_external_id: input.deal.id,
+    },
+    property,
+  };
+  if (asking === undefined) delete (body.request as Partial<typeof body.request>).offer_request_asking;
+  const schemaViolations = validateCreateOfferRequest(body).filter(
+    (v) => !violations.some((c) => c.field === v.field),
+  );
+  return { body, violations: [...violations, ...schemaViolations].map((v) => explain(v, input.mapping)) };
+}
+
+function readSource(input: ListingDealInput, source: CrmFieldSource): string | undefined {
+  const record = source.source === 'deal' ? input.deal : input.sellerContact;
+  if (!record) return undefined;
+  const parts = source.properties.map((p) => crmString(record.properties[p])).filter((v) => v !== undefined);
+  return parts.length === 0 ? undefined : parts.join(' ');
+}
+
+type Converted = { ok: true; value: unknown } | { ok: false; problem: string };
+
+// CRM text -> the spec's type. What cannot be read is reported, never guessed.
+function convert(field: string, raw: string): Converted {
+  const spec = PROPERTY_FIELDS[field];
+  switch (spec?.type) {
+    case 'number':
+    case 'integer': {
+      const value = Number(raw.replace(/[$,\s]/g, ''));
+      return Number.isFinite(value)
+        ? { ok: true, value }
+        : { ok: false, problem: `must be a number; the CRM has "${raw}"` };
+    }
+    case 'boolean': {
+      const value = crmBoolean(raw);
+      return value === undefined
+        ? { ok: false, problem: `must be yes or no; the CRM has "${raw}"` }
+        : { ok: true, value };
+    }
+    case 'date':
+      // HubSpot date properties can come back as midnight UTC in epoch milliseconds.
+      return {
+        ok: true,
+        value: /^\d{10,}$/.test(raw) ? new Date(Number(raw)).toISOString().slice(0, 10) : raw.slice(0, 10),
+      };
+    case 'string-array':
+      return {
+        ok: true,
+        value: raw
+          .split(';')
+          .map((v) => v.trim())
+          .filter((v) => v !== ''),
+      };
+    case 'object':
+      try {
+        return { ok: true, value: JSON.parse(raw) as unknown };
+      } catch {
+        return { ok: false, problem: `must be a JSON object; the CRM has "${raw}"` };
+      }
+    default:
+      return { ok: true, value: raw };
+  }
+}
+
+// Adds where the agent fixes it: `property.StreetName is 57 characters; the service allows 50
+// (deal property listing_street_name)`.
+function explain(violation: FieldViolation, mapping: CrmFieldMapping): FieldViolation {
+  const match = /^property\.([A-Za-z_]+)/.exec(violation.field);
+  const field = match?.[1] ?? (violation.field === 'request.offer_request_asking' ? 'ListPrice' : undefined);
+  const source = field ? mapping[field] : undefined;
+  if (!source) return violation;
+  const where = source.source === 'deal' ? 'deal property' : 'seller contact property';
+  const message =
+    violation.field === 'request.offer_request_asking'
+      ? `${violation.message} (the asking price comes from the ${where} ${source.properties.join(' + ')})`
+      : `${violation.message} (${where} ${source.properties.join(' + ')})`;
+  return { field: violation.field, message };
+}

@@ -1,0 +1,156 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
+import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { mappedProperties } from '../../brokerages/crm-field-mapping';
+import type { CrmRecord } from '../../crm';
+import {
+  CursorRepository,
+  LinkRepository,
+  OutboxRepository,
+  outboxKey,
+  type OutboxCommand,
+} from '../../ledger';
+import { MetricsService } from '../../ops/metrics/metrics.service';
+import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
+import { contentHash } from '../common/content-hash';
+import { readChangePages } from '../common/deal-changes.reader';
+import { isTrue } from '../common/crm-values';
+import { DEAL, LINK } from '../common/listing-deal.properties';
+import { RecordIssues } from '../common/record-issues';
+import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
+import { CREATE_OFFER_REQUEST } from './create-offer-request.executor';
+import { mapDealToOfferRequest } from './offer-request.mapper';
+
+export const SELLER_REQUESTS_STREAM = 'crm:deal:seller-requests';
+const DEFAULT_TRIGGER_PROPERTY = DEAL.trigger;
+
+// Flow 1: a listing deal in the trigger stage (or with its trigger property set) becomes one offer
+// request, validated first and sent through the outbox under the deal's idempotency key.
+@Injectable()
+export class SellerRequestsConsumer implements OnModuleInit {
+  readonly name = 'seller-requests';
+  private readonly logger = new Logger(SellerRequestsConsumer.name);
+
+  constructor(
+    private readonly consumers: CrmChangeConsumers,
+    private readonly clients: BrokerageClients,
+    private readonly cursors: CursorRepository,
+    private readonly links: LinkRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly issues: RecordIssues,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.consumers.register({ name: this.name, run: (ctx) => this.run(ctx) });
+  }
+
+  async run(ctx: JobContext): Promise<JobCounts> {
+    const counts = emptyCounts();
+    const crm = await this.clients.crm(ctx.brokerage.id);
+    const { triggerStageId, triggerProperty } = crm.listings;
+    const trigger = triggerProperty ?? (triggerStageId ? undefined : DEFAULT_TRIGGER_PROPERTY);
+    const pages = readChangePages(
+      crm,
+      this.cursors,
+      {
+        stream: SELLER_REQUESTS_STREAM,
+        kind: 'deal',
+        properties: [...mappedProperties(crm.mapping, 'deal'), ...Object.values(DEAL)],
+        filter: {
+          pipelineId: crm.listings.pipelineId,
+          ...(triggerStageId && !trigger ? { stageIds: [triggerStageId] } : {}),
+        },
+        withAssociations: ['contact'],
+      },
+      ctx,
+    );
+    for await (const page of pages) {
+      const wanted = page.records.filter(
+        (deal) =>
+          (deal.stageId === triggerStageId && triggerStageId !== undefined) ||
+          (trigger !== undefined && isTrue(deal.properties, trigger)),
+      );
+      const contacts = await this.sellerContacts(crm, wanted);
+      for (const deal of wanted) {
+        counts.read += 1;
+        const outcome = await this.handle(crm, deal, contacts, ctx.dryRun);
+        counts[outcome] += 1;
+        this.metrics.recordsSynced(ctx.brokerage.id, this.name, outcome);
+      }
+      await page.commit();
+    }
+    return counts;
+  }
+
+  private async handle(
+    crm: BrokerageCrm,
+    deal: CrmRecord,
+    contacts: Map<string, CrmRecord>,
+    dryRun: boolean,
+  ): Promise<'created' | 'unchanged' | 'failed'> {
+    if (deal.properties[DEAL.requestId]) return 'unchanged';
+    if (await this.links.findByCrmId(crm.brokerageId, LINK.offerRequest, deal.id)) return 'unchanged';
+    const sellerContact = contacts.get(deal.associations?.contact?.[0] ?? '');
+    const { body, violations } = mapDealToOfferRequest({ deal, sellerContact, mapping: crm.mapping });
+    if (violations.length > 0) {
+      if (!dryRun) {
+        await this.issues.report(
+          crm,
+          deal,
+          DEAL.syncError,
+          violations.map((v) => ({ field: v.field, message: v.message, code: 'INVALID_RECORD' })),
+        );
+      }
+      return 'failed';
+    }
+    const existing = await this.current(crm.brokerageId, deal.id);
+    if (existing.command) return 'unchanged';
+    // The service refused exactly this body before: wait for the agent to change the deal.
+    if (existing.refused && contentHash(existing.refused.payload) === contentHash(body)) return 'failed';
+    if (dryRun) return 'created';
+    await this.outbox.enqueue({
+      brokerageId: crm.brokerageId,
+      idempotencyKey: existing.key,
+      operation: CREATE_OFFER_REQUEST,
+      recordRef: `deal:${deal.id}`,
+      payload: body,
+    });
+    this.logger.log(`deal ${deal.id}: offer request queued`);
+    return 'created';
+  }
+
+  // The live create command of a deal, or the key for a new one. A command the service refused
+  // (dead) is superseded by the next generation once the agent has fixed the deal.
+  private async current(
+    brokerageId: string,
+    dealId: string,
+  ): Promise<{ key: string; command?: OutboxCommand; refused?: OutboxCommand }> {
+    let refused: OutboxCommand | undefined;
+    for (let generation = 1; ; generation++) {
+      const key = createKey(brokerageId, dealId, generation);
+      const command = await this.outbox.findByKey(key);
+      if (!command) return { key, refused };
+      if (command.state !== 'dead') return { key, command };
+      refused = command;
+    }
+  }
+
+  private async sellerContacts(crm: BrokerageCrm, deals: CrmRecord[]): Promise<Map<string, CrmRecord>> {
+    const ids = [
+      ...new Set(deals.map((d) => d.associations?.contact?.[0]).filter((id): id is string => !!id)),
+    ];
+    if (ids.length === 0) return new Map();
+    const records = await crm.port.getRecords(
+      'contact',
+      ids,
+      mappedProperties(crm.mapping, 'seller_contact'),
+    );
+    return new Map(records.map((r) => [r.id, r]));
+  }
+}
+
+export function createKey(brokerageId: string, dealId: string, generation: number): string {
+  const operation = generation === 1 ? CREATE_OFFER_REQUEST : `${CREATE_OFFER_REQUEST}#${generation}`;
+  return outboxKey(brokerageId, `deal:${dealId}`, operation);
+}

@@ -1,0 +1,115 @@
+import { DEAL } from '../../../src/sync/common/listing-deal.properties';
+import { startSyncApp, eventually, type SyncTestApp } from '../../support/sync-app';
+import { SyncAgent, VALID_LISTING } from '../../support/sync-agent';
+import { SandboxControl } from '../../support/sync-sandbox';
+
+const DEAL_PROPS = Object.values(DEAL);
+
+describe('seller requests: listing deals become offer requests', () => {
+  let t: SyncTestApp;
+  let agent: SyncAgent;
+  let sandbox: SandboxControl;
+
+  beforeAll(async () => {
+    t = await startSyncApp();
+    agent = new SyncAgent(t.hubspot.url, t.hubspot.token, t.crm);
+    sandbox = new SandboxControl(t.sandbox.controlUrl);
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const requestsFor = async (dealId: string) =>
+    (await sandbox.requests()).filter((r) => r.offer_request_external_id === dealId);
+
+  it('shows why an invalid deal cannot be sent, sends nothing, then sends the fixed deal once', async () => {
+    const { dealId } = await agent.listingDeal({
+      ...VALID_LISTING,
+      listing_street_name: 'x'.repeat(57),
+      listing_state: 'Texas',
+    });
+    await agent.requestCashOffer(dealId);
+
+    const first = await t.run('crm-changes');
+    expect(first).toMatchObject({ status: 'succeeded', counts: { read: 1, failed: 1 } });
+    const shown = await agent.deal(dealId, DEAL_PROPS);
+    expect(shown.properties[DEAL.syncError]).toContain(
+      'property.StreetName is 57 characters; the service allows 50 (deal property listing_street_name)',
+    );
+    expect(shown.properties[DEAL.syncError]).toContain('property.StateOrProvince is 5 characters');
+    await t.run('outbox-drain');
+    expect(await requestsFor(dealId)).toHaveLength(0);
+    const errors = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
+    expect(errors.map((e) => e.field)).toEqual(
+      expect.arrayContaining(['property.StreetName', 'property.StateOrProvince']),
+    );
+
+    // A second cycle with the deal unchanged writes nothing new to the CRM and still sends nothing.
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    expect(await requestsFor(dealId)).toHaveLength(0);
+
+    await agent.update(dealId, { listing_street_name: 'Oak Street', listing_state: 'TX' });
+    const fixed = await t.run('crm-changes');
+    expect(fixed.counts).toMatchObject({ created: 1, failed: 0 });
+    const drained = await t.run('outbox-drain');
+    expect(drained.counts).toMatchObject({ created: 1 });
+
+    const stored = await requestsFor(dealId);
+    expect(stored).toHaveLength(1);
+    const deal = await agent.deal(dealId, DEAL_PROPS);
+    expect(deal.properties).toMatchObject({
+      [DEAL.requestId]: String(stored[0].offer_request_id),
+      [DEAL.inventoryId]: String(stored[0].inventory_property_id),
+      [DEAL.status]: 'in_review',
+    });
+    expect(deal.properties[DEAL.syncError] ?? '').toBe('');
+    expect(Number(deal.properties[DEAL.prelimBuyers])).toBeGreaterThanOrEqual(0);
+    expect(deal.properties[DEAL.prelimBuyBoxes]).toMatch(/^\d+$/);
+    expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toHaveLength(0);
+
+    // Later cycles never send it again.
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    expect(await requestsFor(dealId)).toHaveLength(1);
+  });
+
+  it('reconciles a create that timed out after the service stored it: exactly one offer request', async () => {
+    const { dealId } = await agent.listingDeal(VALID_LISTING);
+    await agent.requestCashOffer(dealId);
+    await sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
+    await t.run('crm-changes');
+    const timedOut = await t.run('outbox-drain');
+    expect(timedOut.counts.failed).toBe(1);
+    await sandbox.clearFaults();
+    const stored = await requestsFor(dealId);
+    expect(stored).toHaveLength(1);
+    const [command] = await t.ledger.outbox.listByState('acme', ['unknown']);
+    expect(command.recordRef).toBe(`deal:${dealId}`);
+
+    // Still in review: not listed anywhere we can look, so it stays unknown and the operator is told.
+    await t.run('outbox-drain');
+    expect((await t.ledger.outbox.get(command.id))?.state).toBe('unknown');
+    const open = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
+    expect(open.find((e) => e.recordRef === dealId)?.message).toContain(
+      `offer_request_external_id "${dealId}"`,
+    );
+    expect(await requestsFor(dealId)).toHaveLength(1);
+
+    // Once approved it shows in the active list under the deal's id: reconciled, written back.
+    await sandbox.approve(stored[0].offer_request_id);
+    await t.run('outbox-drain');
+    expect((await t.ledger.outbox.get(command.id))?.state).toBe('done');
+    const deal = await eventually(async () => {
+      const d = await agent.deal(dealId, DEAL_PROPS);
+      return d.properties[DEAL.requestId] ? d : undefined;
+    });
+    expect(deal.properties[DEAL.requestId]).toBe(String(stored[0].offer_request_id));
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    expect(await requestsFor(dealId)).toHaveLength(1);
+    // Sent once: the timeout was never followed by a second POST.
+    expect((await t.ledger.outbox.get(command.id))?.attempts).toBe(1);
+  });
+});

@@ -1,0 +1,62 @@
+import type { Offer, OfferRequestRecord } from '../../src/cash-offer/schema';
+
+export interface StoredRequest extends OfferRequestRecord {
+  offer_request_id: number;
+  offer_request_external_id?: string | null;
+}
+
+// The Cash Offer sandbox's control API, as the tests use it.
+export class SandboxControl {
+  constructor(private readonly controlUrl: string) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.controlUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  requests(): Promise<StoredRequest[]> {
+    return this.call('GET', '/offer-requests');
+  }
+
+  offers(): Promise<Offer[]> {
+    return this.call('GET', '/offers');
+  }
+
+  calls(): Promise<{ method: string; path: string; status: number; fault?: string }[]> {
+    return this.call('GET', '/calls');
+  }
+
+  approve(requestId: number): Promise<StoredRequest> {
+    return this.call('POST', `/offer-requests/${requestId}/approve`);
+  }
+
+  makeOffer(requestId: number, overrides: Record<string, unknown> = {}): Promise<Offer> {
+    return this.call('POST', `/offer-requests/${requestId}/offers`, overrides);
+  }
+
+  acceptCounter(counterId: number): Promise<Offer> {
+    return this.call('POST', `/counter-offers/${counterId}/accept`);
+  }
+
+  rejectCounter(counterId: number): Promise<unknown> {
+    return this.call('POST', `/counter-offers/${counterId}/reject`);
+  }
+
+  faults(config: Record<string, unknown>): Promise<unknown> {
+    return this.call('PUT', '/faults', config);
+  }
+
+  clearFaults(): Promise<unknown> {
+    return this.call('DELETE', '/faults');
+  }
+
+  deliveries(): Promise<{ event: string; outcome: string; duplicate?: boolean }[]> {
+    return this.call('GET', '/webhook-deliveries');
+  }
+}
