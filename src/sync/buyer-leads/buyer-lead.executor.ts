@@ -1,0 +1,94 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type { CashOfferError } from '../../cash-offer';
+import type { BuyerLeadBody } from '../../cash-offer/schema';
+import type { CrmProperties } from '../../crm/crm.types';
+import type { OutboxCommand } from '../../ledger';
+import { OutboxExecutors } from '../outbox/outbox.executors';
+import type { OutboxContext, OutboxExecutor, OutboxReconciliation } from '../outbox/outbox.executors';
+import {
+  LEAD_ERROR,
+  LEAD_ID,
+  LEAD_SUBMITTED_AT,
+  SUBMIT_BUYER_LEAD,
+  SUBMIT_FLAG,
+} from './buyer-lead.constants';
+
+export interface BuyerLeadPayload {
+  contactId: string;
+  listingKey: string;
+  dealId: string;
+  body: BuyerLeadBody;
+}
+
+export interface BuyerLeadResult {
+  lead_id: string | null;
+  created_at: string | null;
+}
+
+// POST /buyer/lead for one queued (contact, listing), and what the contact shows afterwards.
+@Injectable()
+export class BuyerLeadExecutor implements OutboxExecutor, OnModuleInit {
+  readonly operation = SUBMIT_BUYER_LEAD;
+  private readonly logger = new Logger(BuyerLeadExecutor.name);
+  // Unknown outcomes are looked at on every drain; the contact is told once per process.
+  private readonly toldUnknown = new Set<number>();
+
+  constructor(private readonly executors: OutboxExecutors) {}
+
+  onModuleInit(): void {
+    this.executors.register(this);
+  }
+
+  async send(command: OutboxCommand, ctx: OutboxContext): Promise<BuyerLeadResult> {
+    const lead = await ctx.cashOffer.submitBuyerLead(payloadOf(command).body);
+    return { lead_id: lead?.lead_id ?? null, created_at: lead?.created_at ?? null };
+  }
+
+  async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
+    const { lead_id, created_at } = (result ?? {}) as Partial<BuyerLeadResult>;
+    await this.writeContact(command, ctx, {
+      [LEAD_ID]: lead_id ?? null,
+      [LEAD_SUBMITTED_AT]: created_at ?? command.completedAt?.toISOString() ?? null,
+      [LEAD_ERROR]: null,
+      // Done: the flag goes down so the agent sees the submission happened.
+      [SUBMIT_FLAG]: 'false',
+    });
+  }
+
+  async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
+    const { listingKey } = payloadOf(command);
+    await this.writeContact(command, ctx, {
+      [LEAD_ERROR]: `The Cash Offer service refused this buyer lead on listing ${listingKey}: ${error.message}`,
+    });
+  }
+
+  // The service has no way to look a lead up, so a lead whose answer was lost can be proven neither
+  // sent nor absent: it is never sent again on its own; the operator decides (docs/crm-mapping-buyer.md).
+  async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation> {
+    const { listingKey, contactId } = payloadOf(command);
+    const hint =
+      `the buyer lead of contact ${contactId} on listing ${listingKey} was sent but its answer was lost; ` +
+      `the service offers no lead lookup. Ask the service whether it arrived; if not, replay outbox command ${command.id}.`;
+    if (!this.toldUnknown.has(command.id)) {
+      await this.writeContact(command, ctx, {
+        [LEAD_ERROR]: `This buyer lead on listing ${listingKey} may already have been submitted (the answer was lost); it will not be sent again automatically. Your operator is checking it.`,
+      }).catch((e: unknown) => this.logger.warn(`contact ${contactId}: ${String(e)}`));
+      this.toldUnknown.add(command.id);
+    }
+    return { found: false, provablyAbsent: false, hint };
+  }
+
+  private async writeContact(
+    command: OutboxCommand,
+    ctx: OutboxContext,
+    properties: CrmProperties,
+  ): Promise<void> {
+    const { contactId } = payloadOf(command);
+    const [result] = await ctx.crm.port.updateRecords('contact', [{ id: contactId, properties }]);
+    if (result && !result.ok) throw result.error;
+  }
+}
+
+function payloadOf(command: OutboxCommand): BuyerLeadPayload {
+  return command.payload as BuyerLeadPayload;
+}

@@ -1,0 +1,139 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
+import type { CrmCursor, CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
+import { UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
+import { CursorRepository, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
+import type { JobContext, JobCounts } from '../../scheduler/job.types';
+import { emptyCounts } from '../../scheduler/job.types';
+import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
+import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
+import {
+  BUYER_LEADS_STREAM,
+  CONTACT_PROPERTIES,
+  LEAD_ERROR,
+  LISTING_PROPERTIES,
+  SUBMIT_BUYER_LEAD,
+  SUBMIT_FLAG,
+} from './buyer-lead.constants';
+import { toBuyerLead } from './buyer-lead.mapper';
+import type { BuyerLeadPayload } from './buyer-lead.executor';
+
+// Buyer contacts flagged for submission: one outbox command per (contact, marketplace listing),
+// keyed by both, so a contact read again (edits, the adapter's overlap window) is never sent twice.
+@Injectable()
+export class BuyerLeadsConsumer implements CrmChangeConsumer, OnModuleInit {
+  readonly name = 'buyer-leads';
+  private readonly logger = new Logger(BuyerLeadsConsumer.name);
+
+  constructor(
+    private readonly consumers: CrmChangeConsumers,
+    private readonly clients: BrokerageClients,
+    private readonly cursors: CursorRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly recordErrors: RecordErrorRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.consumers.register(this);
+  }
+
+  async run(ctx: JobContext): Promise<JobCounts> {
+    const brokerageId = ctx.brokerage.id;
+    const crm = await this.clients.crm(brokerageId);
+    const counts = emptyCounts();
+    const saved = await this.cursors.get(brokerageId, BUYER_LEADS_STREAM);
+    const since = saved ? (JSON.parse(saved) as CrmCursor) : null;
+    const pages = crm.port.readChanges({
+      kind: 'contact',
+      since,
+      properties: CONTACT_PROPERTIES,
+      filter: { propertyEquals: { [SUBMIT_FLAG]: 'true' } },
+      withAssociations: ['deal'],
+    });
+    for await (const page of pages) {
+      await this.page(ctx, crm, page.records, counts);
+      if (!ctx.dryRun)
+        await this.cursors.commitPage(brokerageId, BUYER_LEADS_STREAM, JSON.stringify(page.cursor));
+      if (ctx.signal.aborted) break;
+    }
+    return counts;
+  }
+
+  private async page(
+    ctx: JobContext,
+    crm: BrokerageCrm,
+    contacts: CrmRecord[],
+    counts: JobCounts,
+  ): Promise<void> {
+    const dealIds = [...new Set(contacts.flatMap((c) => c.associations?.deal ?? []))];
+    const deals = dealIds.length === 0 ? [] : await crm.port.getRecords('deal', dealIds, LISTING_PROPERTIES);
+    const listings = new Map(deals.filter((d) => d.properties[UNIQUE_LISTING_KEY]).map((d) => [d.id, d]));
+    const messages: CrmUpdateInput[] = [];
+    for (const contact of contacts) {
+      counts.read++;
+      const linked = (contact.associations?.deal ?? [])
+        .map((id) => listings.get(id))
+        .filter((d) => d !== undefined);
+      const problems: string[] = [];
+      if (linked.length === 0)
+        problems.push(
+          `contact ${contact.id} is flagged to submit as a buyer lead but is not associated with any marketplace listing`,
+        );
+      for (const listing of linked) {
+        const lead = toBuyerLead({ contact, listing });
+        if (!lead.ok) {
+          problems.push(...lead.problems);
+          continue;
+        }
+        const payload: BuyerLeadPayload = {
+          contactId: contact.id,
+          listingKey: lead.listingKey,
+          dealId: listing.id,
+          body: lead.body,
+        };
+        const created = await this.enqueue(ctx, payload);
+        if (created) counts.created++;
+        else counts.unchanged++;
+      }
+      if (problems.length > 0) {
+        counts.failed++;
+        const text = problems.join('\n');
+        if (!ctx.dryRun) {
+          await this.recordErrors.record({
+            brokerageId: ctx.brokerage.id,
+            recordKind: 'contact',
+            recordRef: contact.id,
+            message: text,
+            code: 'INVALID_RECORD',
+          });
+          if ((contact.properties[LEAD_ERROR] ?? '') !== text)
+            messages.push({ id: contact.id, properties: { [LEAD_ERROR]: text } });
+        }
+      }
+    }
+    if (messages.length === 0) return;
+    for (const result of await crm.port.updateRecords('contact', messages))
+      if (!result.ok)
+        this.logger.warn(
+          `contact ${result.key}: could not show the buyer lead problem: ${result.error.message}`,
+        );
+  }
+
+  // True when a new command was queued; a dry run only looks.
+  private async enqueue(ctx: JobContext, payload: BuyerLeadPayload): Promise<boolean> {
+    const brokerageId = ctx.brokerage.id;
+    const recordRef = `contact:${payload.contactId}`;
+    // The listing is part of the key: one contact may be a lead on several listings, once each.
+    const idempotencyKey = outboxKey(brokerageId, recordRef, `${SUBMIT_BUYER_LEAD}@${payload.listingKey}`);
+    if (ctx.dryRun) return (await this.outbox.findByKey(idempotencyKey)) === null;
+    const { created } = await this.outbox.enqueue({
+      brokerageId,
+      idempotencyKey,
+      operation: SUBMIT_BUYER_LEAD,
+      recordRef,
+      payload,
+    });
+    return created;
+  }
+}

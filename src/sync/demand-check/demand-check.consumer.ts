@@ -1,0 +1,115 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
+import { isCashOfferError } from '../../cash-offer';
+import type { CrmCursor, CrmProperties, CrmRecord } from '../../crm/crm.types';
+import { CursorRepository, RecordErrorRepository } from '../../ledger';
+import type { JobContext, JobCounts } from '../../scheduler/job.types';
+import { emptyCounts } from '../../scheduler/job.types';
+import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
+import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
+import {
+  BUY_BOX_COUNT,
+  BUYER_COUNT,
+  DEMAND_CHECK_STREAM,
+  DEMAND_FLAG,
+  SYNC_ERROR,
+} from './demand-check.constants';
+import { prelimDealProperties, toPrelimInventory } from './prelim-inventory.mapper';
+
+const PREFIX = 'Demand check: ';
+
+// Deals flagged "check buyer demand": POST /offer-requests/prelim (creates nothing on the service,
+// so it is called directly, not through the outbox) and the counts on the deal; the flag goes down.
+@Injectable()
+export class DemandCheckConsumer implements CrmChangeConsumer, OnModuleInit {
+  readonly name = 'demand-check';
+  private readonly logger = new Logger(DemandCheckConsumer.name);
+
+  constructor(
+    private readonly consumers: CrmChangeConsumers,
+    private readonly clients: BrokerageClients,
+    private readonly cursors: CursorRepository,
+    private readonly recordErrors: RecordErrorRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.consumers.register(this);
+  }
+
+  async run(ctx: JobContext): Promise<JobCounts> {
+    const brokerageId = ctx.brokerage.id;
+    const crm = await this.clients.crm(brokerageId);
+    const counts = emptyCounts();
+    const saved = await this.cursors.get(brokerageId, DEMAND_CHECK_STREAM);
+    const pages = crm.port.readChanges({
+      kind: 'deal',
+      since: saved ? (JSON.parse(saved) as CrmCursor) : null,
+      properties: [DEMAND_FLAG, SYNC_ERROR, ...prelimDealProperties(crm.mapping)],
+      filter: { propertyEquals: { [DEMAND_FLAG]: 'true' } },
+    });
+    for await (const page of pages) {
+      for (const deal of page.records) await this.check(ctx, crm, deal, counts);
+      if (!ctx.dryRun)
+        await this.cursors.commitPage(brokerageId, DEMAND_CHECK_STREAM, JSON.stringify(page.cursor));
+      if (ctx.signal.aborted) break;
+    }
+    return counts;
+  }
+
+  private async check(ctx: JobContext, crm: BrokerageCrm, deal: CrmRecord, counts: JobCounts): Promise<void> {
+    counts.read++;
+    const prelim = toPrelimInventory(deal, crm.mapping);
+    if (!prelim.ok) return this.problem(ctx, crm, deal, prelim.problems.join('; '), 'INVALID_RECORD', counts);
+    if (ctx.dryRun) {
+      counts.updated++;
+      return;
+    }
+    let answer;
+    try {
+      answer = await this.clients.cashOffer(ctx.brokerage.id).prelim(prelim.body);
+    } catch (error) {
+      // Refusals are the record's; an unavailable service fails the consumer, the cursor stays.
+      if (!isCashOfferError(error) || error.retryable) throw error;
+      return this.problem(ctx, crm, deal, error.message, error.code, counts);
+    }
+    const properties: CrmProperties = {
+      [BUYER_COUNT]: String(answer?.buyer_count ?? 0),
+      [BUY_BOX_COUNT]: String(answer?.buy_box_count ?? 0),
+      [DEMAND_FLAG]: 'false',
+    };
+    if (deal.properties[SYNC_ERROR]?.startsWith(PREFIX)) properties[SYNC_ERROR] = null;
+    await this.write(crm, deal.id, properties);
+    await this.recordErrors.resolve(ctx.brokerage.id, 'deal', deal.id);
+    counts.updated++;
+  }
+
+  private async problem(
+    ctx: JobContext,
+    crm: BrokerageCrm,
+    deal: CrmRecord,
+    message: string,
+    code: string,
+    counts: JobCounts,
+  ): Promise<void> {
+    counts.failed++;
+    if (ctx.dryRun) return;
+    const text = `${PREFIX}${message}`;
+    await this.recordErrors.record({
+      brokerageId: ctx.brokerage.id,
+      recordKind: 'deal',
+      recordRef: deal.id,
+      field: DEMAND_FLAG,
+      message: text,
+      code,
+    });
+    // The flag goes down too: a deal that cannot be checked is not retried until the agent asks again.
+    await this.write(crm, deal.id, { [SYNC_ERROR]: text, [DEMAND_FLAG]: 'false' });
+  }
+
+  private async write(crm: BrokerageCrm, id: string, properties: CrmProperties): Promise<void> {
+    const [result] = await crm.port.updateRecords('deal', [{ id, properties }]);
+    if (result && !result.ok)
+      this.logger.warn(`deal ${id}: could not write the demand check: ${result.error.message}`);
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { CashOfferError } from '../../cash-offer';
+import type { PushToMarketplaceBody, PushToMarketplaceResult } from '../../cash-offer/schema';
+import type { CrmProperties } from '../../crm/crm.types';
+import type { OutboxCommand } from '../../ledger';
+import { OutboxExecutors } from '../outbox/outbox.executors';
+import type { OutboxContext, OutboxExecutor, OutboxReconciliation } from '../outbox/outbox.executors';
+import { PUSH_FLAG, PUSH_RESULT, PUSH_TO_MARKETPLACE } from './push.constants';
+
+export interface PushPayload {
+  dealId: string;
+  body: PushToMarketplaceBody;
+}
+
+// POST /push-to-marketplace for one flagged deal; the service's answer is shown on the deal.
+@Injectable()
+export class PushToMarketplaceExecutor implements OutboxExecutor, OnModuleInit {
+  readonly operation = PUSH_TO_MARKETPLACE;
+
+  constructor(private readonly executors: OutboxExecutors) {}
+
+  onModuleInit(): void {
+    this.executors.register(this);
+  }
+
+  async send(command: OutboxCommand, ctx: OutboxContext): Promise<PushToMarketplaceResult | null> {
+    return (await ctx.cashOffer.pushToMarketplace(payloadOf(command).body)) ?? null;
+  }
+
+  async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
+    const answer = result as Partial<PushToMarketplaceResult> | null;
+    const expiration = payloadOf(command).body.request.expiration_date;
+    const verdict = answer?.success === false ? 'Not pushed' : 'Pushed';
+    const until = expiration ? ` (expires ${expiration})` : '';
+    await this.writeDeal(command, ctx, {
+      [PUSH_RESULT]: `${verdict}${until}: ${answer?.message ?? 'the service gave no message'}`,
+      [PUSH_FLAG]: 'false',
+    });
+  }
+
+  async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
+    await this.writeDeal(command, ctx, {
+      [PUSH_RESULT]: `Refused by the Cash Offer service: ${error.message}`,
+    });
+  }
+
+  // A push sets the listing's marketplace state and expiration; sending it again sets the same state
+  // and cannot create a second listing, so a lost answer is treated as not applied and sent again.
+  async reconcile(): Promise<OutboxReconciliation> {
+    return { found: false, provablyAbsent: true, hint: 'a push is safe to repeat' };
+  }
+
+  private async writeDeal(
+    command: OutboxCommand,
+    ctx: OutboxContext,
+    properties: CrmProperties,
+  ): Promise<void> {
+    const [result] = await ctx.crm.port.updateRecords('deal', [
+      { id: payloadOf(command).dealId, properties },
+    ]);
+    if (result && !result.ok) throw result.error;
+  }
+}
+
+function payloadOf(command: OutboxCommand): PushPayload {
+  return command.payload as PushPayload;
+}
