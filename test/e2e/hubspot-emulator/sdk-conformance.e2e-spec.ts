@@ -26,6 +26,8 @@ async function sdkError(promise: Promise<unknown>): Promise<SdkError> {
   throw new Error('expected the SDK to throw');
 }
 
+jest.setTimeout(15_000);
+
 describe('HubSpot emulator conformance with @hubspot/api-client', () => {
   let emulator: HubSpotEmulator;
   let client: Client;
