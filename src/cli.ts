@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const ledger = !CONFIG_COMMAND_NAMES.includes(process.argv[2] ?? '');
-  await CommandFactory.run(CliModule.forRoot(parts, { ledger }), {
+  const app = await CommandFactory.createWithoutRunning(CliModule.forRoot(parts, { ledger }), {
     logger: parts.logger,
     cliName: 'cash-offer-sync',
     serviceErrorHandler: (error: Error) => {
@@ -33,6 +33,14 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     },
   });
+  // Ctrl-C or SIGTERM during a long command (sync --once): abort the run at its next page boundary,
+  // record it as interrupted, close the ledger, then die of the signal as a CLI should.
+  app.enableShutdownHooks(['SIGINT', 'SIGTERM']);
+  try {
+    await CommandFactory.runApplication(app);
+  } finally {
+    await app.close();
+  }
 }
 
 main().catch((error: unknown) => {

@@ -1,8 +1,8 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { ConfigService } from './config.service';
-import type { DaemonSettings } from './daemon-settings';
+import { DAEMON_SETTINGS, type DaemonSettings } from './daemon-settings';
 
-export const DAEMON_SETTINGS = Symbol('DAEMON_SETTINGS');
+export { DAEMON_SETTINGS };
 
 export interface ConfigModuleOptions {
   settings: DaemonSettings;

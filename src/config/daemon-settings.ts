@@ -12,6 +12,9 @@ export interface DaemonSettings {
   shutdownTimeoutMs: number;
 }
 
+// Injection token for DaemonSettings (provided by ConfigModule).
+export const DAEMON_SETTINGS = Symbol('DAEMON_SETTINGS');
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 

@@ -50,6 +50,7 @@ function setup() {
     store,
     new MetricsService(),
     new ManualClock(),
+    { shutdownTimeoutMs: 1000 },
   );
   return { registry, store, runner };
 }

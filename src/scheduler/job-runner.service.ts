@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { ConfigService } from '../config/config.service';
+import { DAEMON_SETTINGS, type DaemonSettings } from '../config/daemon-settings';
 import { withLogContext } from '../ops/logging/log-context';
 import { MetricsService } from '../ops/metrics/metrics.service';
 import { jobKey } from './job-backoff';
@@ -35,7 +36,7 @@ interface InFlight {
 // Runs one (brokerage, job), for cron and the CLI alike: never two at once, each recorded in the
 // ledger, aborted on shutdown so the handler can stop at a page boundary.
 @Injectable()
-export class JobRunner {
+export class JobRunner implements OnModuleDestroy {
   private readonly logger = new Logger(JobRunner.name);
   private readonly inFlight = new Map<string, InFlight>();
   private closing = false;
@@ -46,7 +47,13 @@ export class JobRunner {
     @Inject(RUN_STORE) private readonly runs: RunStore,
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
+    @Inject(DAEMON_SETTINGS) private readonly settings: Pick<DaemonSettings, 'shutdownTimeoutMs'>,
   ) {}
+
+  // The daemon's CronScheduler already drains on destroy; this covers the CLI (sync --once + Ctrl-C).
+  async onModuleDestroy(): Promise<void> {
+    await this.shutdown(this.settings.shutdownTimeoutMs);
+  }
 
   isRunning(brokerageId: string, job: JobName): boolean {
     return this.inFlight.has(jobKey(brokerageId, job));
