@@ -6,6 +6,8 @@ const DEFAULT_TYPES: [from: ObjectType, to: ObjectType, typeId: number, inverse:
   ['deals', 'contacts', 3, 4],
   ['contacts', 'notes', 201, 202],
   ['deals', 'notes', 213, 214],
+  // Deal to deal (HubSpot's unlabeled type 451 is its own inverse): offer records to their listing deal.
+  ['deals', 'deals', 451, 451],
 ];
 
 interface TypeInfo {

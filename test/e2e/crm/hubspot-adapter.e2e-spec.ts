@@ -244,6 +244,18 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     const assocCalls = (await control.requests()).filter((r) => r.path.startsWith('/crm/v4/associations/'));
     expect(assocCalls).toHaveLength(1);
 
+    // Offer records are deals too: deal-to-deal links (HubSpot type 451) read back from both sides.
+    const offer = await adapter.upsertRecords('deal', 'cash_offer_offer_id', [
+      { key: 'o-9', properties: { dealname: 'Offer' } },
+    ]);
+    if (!offer[0].ok) throw offer[0].error;
+    const linked = await adapter.associate([
+      { from: { kind: 'deal', id: offer[0].id }, to: { kind: 'deal', id: records[0].id } },
+    ]);
+    expect(linked[0].ok).toBe(true);
+    const [listing] = await adapter.getRecords('deal', [records[0].id], ['dealname'], ['deal', 'contact']);
+    expect(listing.associations).toEqual({ deal: [offer[0].id], contact: [contactId] });
+
     const note = await adapter.addNote({
       body: 'Offer accepted',
       attachTo: [{ kind: 'deal', id: records[0].id }],
