@@ -263,6 +263,59 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     expect(emulator.state.associatedIds('deals', records[0].id, 'notes')).toEqual([note.id]);
   });
 
+  it('reads only the records a filter names: stage of a pipeline, flagged contacts', async () => {
+    await control.reset();
+    const map = CrmStageMap.fromReport(await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA));
+    const pipelineId = map.pipelineId('cash_offers');
+    const offers = await adapter.upsertRecords(
+      'deal',
+      'cash_offer_offer_id',
+      ['incoming', 'accept_requested', 'reject_requested'].map((stage, i) => ({
+        key: `f-${i}`,
+        properties: { dealname: `Offer ${i}` },
+        pipelineId,
+        stageId: map.stageId('cash_offers', stage),
+      })),
+    );
+    const { records: requested } = await readAll(adapter, {
+      kind: 'deal',
+      since: null,
+      properties: ['cash_offer_offer_id'],
+      filter: {
+        pipelineId,
+        stageIds: [
+          map.stageId('cash_offers', 'accept_requested'),
+          map.stageId('cash_offers', 'reject_requested'),
+        ],
+      },
+    });
+    expect(requested.map((r) => r.properties.cash_offer_offer_id).sort()).toEqual(['f-1', 'f-2']);
+    expect(requested.map((r) => map.resolve(r.pipelineId, r.stageId)?.stageKey).sort()).toEqual([
+      'accept_requested',
+      'reject_requested',
+    ]);
+
+    const contacts = await adapter.upsertRecords('contact', 'email', [
+      { key: 'buyer@example.com', properties: { firstname: 'Bea', cash_offer_submit_lead: 'true' } },
+      { key: 'other@example.com', properties: { firstname: 'Oli' } },
+    ]);
+    if (!contacts[0].ok || !offers[0].ok) throw new Error('setup failed');
+    await adapter.associate([
+      { from: { kind: 'contact', id: contacts[0].id }, to: { kind: 'deal', id: offers[0].id } },
+    ]);
+    const { records: flagged, cursor } = await readAll(adapter, {
+      kind: 'contact',
+      since: null,
+      properties: ['email', 'cash_offer_submit_lead'],
+      filter: { propertyEquals: { cash_offer_submit_lead: 'true' }, propertyHasValue: ['email'] },
+      withAssociations: ['deal'],
+    });
+    expect(flagged).toHaveLength(1);
+    expect(flagged[0]).toMatchObject({ kind: 'contact', properties: { email: 'buyer@example.com' } });
+    expect(flagged[0].associations).toEqual({ deal: [offers[0].id] });
+    expect(cursor).toEqual({ updatedAt: flagged[0].updatedAt, id: flagged[0].id });
+  });
+
   it('waits on 429 answers and succeeds', async () => {
     await control.put('faults', { burst429: 3 });
     const results = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, [
