@@ -8,6 +8,7 @@ import {
 import { startHubSpotEmulator } from '../../../src/sandbox/hubspot';
 import type { HubSpotEmulator } from '../../../src/sandbox/hubspot';
 import { freePort } from '../../support/free-port';
+import { EmulatorControl } from '../crm/emulator-control';
 
 // The official SDK's own calls, unchanged, against the emulator: every success must deserialise
 // through the SDK's models and every failure must arrive as the SDK's ApiException.
@@ -31,10 +32,12 @@ jest.setTimeout(15_000);
 describe('HubSpot emulator conformance with @hubspot/api-client', () => {
   let emulator: HubSpotEmulator;
   let client: Client;
+  let control: EmulatorControl;
 
   beforeAll(async () => {
     emulator = await startHubSpotEmulator({ port: await freePort(), token: 'pat-test', rateLimit: null });
     client = new Client({ accessToken: emulator.token, basePath: emulator.url });
+    control = new EmulatorControl(emulator.url);
   });
 
   afterAll(async () => {
@@ -86,6 +89,20 @@ describe('HubSpot emulator conformance with @hubspot/api-client', () => {
     const missing = await sdkError(client.crm.deals.basicApi.getById('999999'));
     expect(missing.code).toBe(404);
     expect(missing.body.category).toBe('OBJECT_NOT_FOUND');
+  });
+
+  it('batch creates with 201 and pages every deal through the SDK getAll helper', async () => {
+    const created = await client.crm.deals.batchApi.create({
+      inputs: [1, 2, 3].map((i) => ({ properties: { dealname: `Batch ${i}` }, associations: [] })),
+    });
+    expect(created.results).toHaveLength(3);
+    expect(created.startedAt).toBeInstanceOf(Date);
+    const all = await client.crm.deals.getAll(2, undefined, ['dealname']);
+    expect(all.map((d) => d.properties.dealname).sort()).toEqual(['Batch 1', 'Batch 2', 'Batch 3']);
+    const pages = (await control.requests()).filter(
+      (r) => r.method === 'GET' && r.path === '/crm/v3/objects/deals',
+    );
+    expect(pages).toHaveLength(2);
   });
 
   it('names an unknown property and a bad value in a 400 VALIDATION_ERROR', async () => {
