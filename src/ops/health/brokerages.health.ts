@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { ConfigService } from '../../config/config.service';
 import { formatProblem } from '../../config/config-error';
 import { RunRepository } from '../../ledger';
+import { JobBackoff, jobKey } from '../../scheduler/job-backoff';
 
 // Down while the config on disk is invalid (the last good one keeps running). Reports, per brokerage
 // and job, the last successful run and the status of the latest one.
@@ -12,13 +13,23 @@ export class BrokeragesHealthIndicator {
     private readonly config: ConfigService,
     private readonly runs: RunRepository,
     private readonly indicators: HealthIndicatorService,
+    // Present in the daemon (SchedulerModule); tells which jobs are backing off after failures.
+    @Optional() private readonly backoff?: JobBackoff,
   ) {}
 
   async check(): Promise<HealthIndicatorResult> {
     const session = this.indicators.check('brokerages');
     const brokerages: Record<
       string,
-      Record<string, { lastStatus: string; lastStartedAt: string; lastSuccessAt: string | null }>
+      Record<
+        string,
+        {
+          lastStatus: string;
+          lastStartedAt: string;
+          lastSuccessAt: string | null;
+          consecutiveFailures: number;
+        }
+      >
     > = {};
     try {
       for (const brokerage of this.config.brokerages()) {
@@ -30,6 +41,7 @@ export class BrokeragesHealthIndicator {
             lastStatus: run.status,
             lastStartedAt: run.startedAt.toISOString(),
             lastSuccessAt: success?.finishedAt?.toISOString() ?? null,
+            consecutiveFailures: this.backoff?.state(jobKey(brokerage.id, run.job)).consecutiveFailures ?? 0,
           };
         }
         brokerages[brokerage.id] = jobs;

@@ -114,7 +114,13 @@ describe('daemon scheduler', () => {
 
     const live = await fetch(`${started.url}/health/live`);
     expect(live.status).toBe(200);
-    type Ready = { details: Record<string, Record<string, Record<string, Record<string, unknown>>>> };
+    type JobHealth = { lastStatus: string; lastSuccessAt: string | null; consecutiveFailures: number };
+    type Ready = {
+      details: {
+        ledger: { status: string };
+        brokerages: { brokerages: Record<string, Record<string, JobHealth>> };
+      };
+    };
     // The run is recorded just after the handler's last event, so poll until the ledger has it.
     const body = await waitFor(async () => {
       const ready = await fetch(`${started.url}/health/ready`);
@@ -129,9 +135,19 @@ describe('daemon scheduler', () => {
           marketplace: { lastSuccessAt: expect.any(String) },
           'outbox-drain': { lastStatus: 'succeeded' },
         },
-        beta: { 'outbox-drain': { lastStatus: 'failed', lastSuccessAt: null } },
+        beta: {
+          'outbox-drain': {
+            lastStatus: 'failed',
+            lastSuccessAt: null,
+          },
+        },
       },
     });
+
+    // Backoff state is in readiness too: beta failed every time so far.
+    expect(
+      body.details.brokerages.brokerages.beta['outbox-drain'].consecutiveFailures,
+    ).toBeGreaterThanOrEqual(3);
 
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toEqual({ code: 0, signal: null });
