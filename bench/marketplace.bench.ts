@@ -1,0 +1,220 @@
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Logger } from '@nestjs/common';
+import { CashOfferClientFactory } from '../src/cash-offer';
+import { SystemClock } from '../src/common/clock';
+import type { LoadedBrokerage } from '../src/config/config.loader';
+import { CASH_OFFER_CRM_SCHEMA, CrmStageMap } from '../src/crm';
+import { HubSpotCrmAdapter } from '../src/crm/hubspot';
+import { openLedger } from '../src/ledger/ledger';
+import { startCashOfferSandbox } from '../src/sandbox/cash-offer';
+import { startHubSpotEmulator } from '../src/sandbox/hubspot';
+import type { RequestLogEntry } from '../src/sandbox/hubspot';
+import type { JobCounts } from '../src/scheduler/job.types';
+import { MarketplaceSync } from '../src/sync/marketplace/marketplace.sync';
+
+// The marketplace mirror at scale: 10,000 listings against the HubSpot emulator limited to 190
+// requests per 10 s (HubSpot's private-app burst limit), then a pass with nothing changed, then the
+// same at 100,000 listings to show memory stays flat. The simulators run in a child process so the
+// figures are the daemon's own memory.
+const TOKEN = 'pat-bench-marketplace';
+const LIMIT = { max: 190, intervalMs: 10_000 };
+const TARGET_PEAK_MB = 200;
+
+interface Simulators {
+  baseUrl: string;
+  controlUrl: string;
+  buyerKey: string;
+  crmUrl: string;
+}
+
+async function simulatorsChild(): Promise<void> {
+  const sandbox = await startCashOfferSandbox({ port: 0 });
+  const emulator = await startHubSpotEmulator({
+    port: 0,
+    token: TOKEN,
+    rateLimit: LIMIT,
+    searchPerSecond: 5,
+  });
+  const ready: Simulators = {
+    baseUrl: sandbox.baseUrl,
+    controlUrl: sandbox.controlUrl,
+    buyerKey: sandbox.buyerKey,
+    crmUrl: emulator.url,
+  };
+  process.send!(ready);
+  process.on(
+    'disconnect',
+    () => void Promise.all([sandbox.close(), emulator.close()]).then(() => process.exit(0)),
+  );
+}
+
+async function startSimulators(): Promise<{ child: ChildProcess; sims: Simulators }> {
+  const child = fork(__filename, ['--simulators'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const sims = await new Promise<Simulators>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as Simulators));
+    child.once('exit', (code) => reject(new Error(`simulators exited with ${code}`)));
+  });
+  return { child, sims };
+}
+
+async function call(method: string, url: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+// Peak RSS and heap while a pass runs, sampled every 20 ms.
+function memoryWatch(): { stop(): { rssMb: number; heapMb: number } } {
+  let rss = 0;
+  let heap = 0;
+  const sample = (): void => {
+    const m = process.memoryUsage();
+    rss = Math.max(rss, m.rss);
+    heap = Math.max(heap, m.heapUsed);
+  };
+  sample();
+  const timer = setInterval(sample, 20);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return { rssMb: rss / 2 ** 20, heapMb: heap / 2 ** 20 };
+    },
+  };
+}
+
+interface PassFigures {
+  label: string;
+  seconds: number;
+  counts: JobCounts;
+  crmCalls: number;
+  crmWrites: number;
+  serviceCalls: number;
+  floorSeconds: number;
+  rssMb: number;
+  heapMb: number;
+}
+
+async function main(): Promise<void> {
+  Logger.overrideLogger(['error', 'warn']);
+  const dir = mkdtempSync(join(tmpdir(), 'cos-bench-marketplace-'));
+  const { child, sims } = await startSimulators();
+  const ledger = await openLedger({ databasePath: join(dir, 'ledger.sqlite') });
+  const crm = new HubSpotCrmAdapter({ accessToken: TOKEN, basePath: sims.crmUrl, rateLimit: LIMIT });
+  const stages = CrmStageMap.fromReport(await crm.ensureSchema(CASH_OFFER_CRM_SCHEMA));
+  let serviceCalls = 0;
+  const client = new CashOfferClientFactory().create({
+    brokerageId: 'bench',
+    baseUrl: sims.baseUrl,
+    apiKey: sims.buyerKey,
+    rateLimit: { requests: 1000, perMs: 1000 },
+    onCall: () => serviceCalls++,
+  });
+  const sync = new MarketplaceSync(ledger.links, ledger.recordErrors, new SystemClock());
+  const brokerage = { id: 'bench' } as LoadedBrokerage;
+  const figures: PassFigures[] = [];
+
+  const pass = async (label: string): Promise<void> => {
+    await call('DELETE', `${sims.crmUrl}/__control/requests`);
+    const crmBefore = crm.callCount;
+    const serviceBefore = serviceCalls;
+    const run = await ledger.runs.start('bench', 'marketplace');
+    const watch = memoryWatch();
+    const started = performance.now();
+    const counts = await sync.run(
+      {
+        brokerage,
+        runId: run.id,
+        signal: new AbortController().signal,
+        dryRun: false,
+        progress: () => undefined,
+      },
+      client,
+      { crm, stages, record: { nameProperty: 'dealname' } },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const memory = watch.stop();
+    await ledger.runs.finish(run.id, { status: 'succeeded', counts });
+    const log = ((await call('GET', `${sims.crmUrl}/__control/requests`)) as { requests: RequestLogEntry[] })
+      .requests;
+    const writes = log.filter(
+      (e) => e.method !== 'GET' && !/\/(search|batch\/read)$/.test(e.path) && e.status < 400,
+    );
+    const crmCalls = crm.callCount - crmBefore;
+    // The emulator's rolling window lets 190 calls through at once, then 19 per second.
+    const floorSeconds = Math.max(0, (crmCalls - LIMIT.max) / (LIMIT.max / (LIMIT.intervalMs / 1000)));
+    figures.push({
+      label,
+      seconds,
+      counts,
+      crmCalls,
+      crmWrites: writes.length,
+      serviceCalls: serviceCalls - serviceBefore,
+      floorSeconds,
+      ...memory,
+    });
+    const f = figures[figures.length - 1];
+    console.log(
+      `${label.padEnd(34)} ${f.seconds.toFixed(1).padStart(6)} s (floor ${f.floorSeconds.toFixed(1)} s)  ` +
+        `CRM calls ${String(f.crmCalls).padStart(5)}, writes ${String(f.crmWrites).padStart(5)}, service calls ${String(f.serviceCalls).padStart(5)}  ` +
+        `peak RSS ${f.rssMb.toFixed(0)} MB, heap ${f.heapMb.toFixed(0)} MB  ` +
+        `created ${counts.created} updated ${counts.updated} unchanged ${counts.unchanged} failed ${counts.failed}`,
+    );
+  };
+
+  try {
+    console.log(
+      `marketplace mirror; HubSpot emulator limited to ${LIMIT.max} requests per ${LIMIT.intervalMs / 1000} s\n`,
+    );
+    await call('POST', `${sims.controlUrl}/seed-active`, { count: 10_000 });
+    await pass('10,000 listings, first pass');
+    await pass('10,000 listings, nothing changed');
+    await call('POST', `${sims.controlUrl}/seed-active`, { count: 90_000 });
+    await pass('100,000 listings (90,000 new)');
+    await pass('100,000 listings, nothing changed');
+
+    const [first, same, big, bigSame] = figures;
+    const peak = Math.max(...figures.map((f) => f.rssMb));
+    console.log('\nwhat                                        measured        target');
+    console.log(
+      `full pass, 10,000 listings                  ${first.seconds.toFixed(1)} s         floor ${first.floorSeconds.toFixed(1)} s for ${first.crmCalls} CRM calls at 190/10 s`,
+    );
+    console.log(
+      `full pass, 90,000 new of 100,000            ${big.seconds.toFixed(1)} s         floor ${big.floorSeconds.toFixed(1)} s for ${big.crmCalls} CRM calls`,
+    );
+    console.log(
+      `no-change pass CRM writes (10k / 100k)      ${same.crmWrites} / ${bigSame.crmWrites}           0   ${same.crmWrites + bigSame.crmWrites === 0 ? 'ok' : 'MISSED'}`,
+    );
+    console.log(
+      `no-change pass API calls (10k)              CRM ${same.crmCalls}, service ${same.serviceCalls} (pages of 100)`,
+    );
+    console.log(
+      `peak RSS, 10k pass / 100k pass              ${first.rssMb.toFixed(0)} / ${big.rssMb.toFixed(0)} MB    < ${TARGET_PEAK_MB} MB, flat   ${peak < TARGET_PEAK_MB ? 'ok' : 'MISSED'}`,
+    );
+    console.log(
+      `peak heap used, 10k pass / 100k pass        ${first.heapMb.toFixed(0)} / ${big.heapMb.toFixed(0)} MB`,
+    );
+  } finally {
+    client.close();
+    await ledger.close();
+    child.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes('--simulators')) void simulatorsChild();
+else
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
