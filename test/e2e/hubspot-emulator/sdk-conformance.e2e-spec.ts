@@ -278,6 +278,21 @@ describe('HubSpot emulator conformance with @hubspot/api-client', () => {
     expect(tooBig.code).toBe(400);
   });
 
+  it('stops search paging at 10,000 results with a 400 beyond', async () => {
+    await control.seed({ type: 'deals', count: 10_050, properties: { dealname: 'Seeded {i}' } });
+    const last = await client.crm.deals.searchApi.doSearch({
+      limit: 200,
+      after: '9900',
+      properties: ['dealname'],
+    });
+    expect(last.total).toBe(10_050);
+    expect(last.results).toHaveLength(100);
+    expect(last.paging).toBeUndefined();
+    const beyond = await sdkError(client.crm.deals.searchApi.doSearch({ limit: 200, after: '10000' }));
+    expect(beyond.code).toBe(400);
+    expect(beyond.body.category).toBe('VALIDATION_ERROR');
+  });
+
   it('associates through v4 basic and batch calls and reads them back', async () => {
     const deal = await client.crm.deals.basicApi.create({ properties: { dealname: 'x' }, associations: [] });
     const c1 = await client.crm.contacts.basicApi.create({
