@@ -1,13 +1,26 @@
 import { Module } from '@nestjs/common';
 import { RecordIssues } from './common/record-issues';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CrmChangesModule } from './crm-changes/crm-changes.module';
+import { OfferEventsHandler } from './offers/offer-events.handler';
+import { OffersReconcileJob } from './offers/offers-reconcile.job';
+import { OffersService } from './offers/offers.service';
 import { OutboxModule } from './outbox/outbox.module';
+import { RequestStatusService } from './request-status/request-status.service';
 import { CreateOfferRequestExecutor } from './seller-requests/create-offer-request.executor';
 import { SellerRequestsConsumer } from './seller-requests/seller-requests.consumer';
 
 // The seller side (issue 6): listing deals become offer requests, offers come back, agents decide.
 @Module({
-  imports: [CrmChangesModule, OutboxModule],
-  providers: [RecordIssues, CreateOfferRequestExecutor, SellerRequestsConsumer],
+  imports: [CrmChangesModule, OutboxModule, WebhooksModule],
+  providers: [
+    RecordIssues,
+    CreateOfferRequestExecutor,
+    SellerRequestsConsumer,
+    RequestStatusService,
+    OffersService,
+    OfferEventsHandler,
+    OffersReconcileJob,
+  ],
 })
 export class SellerSyncModule {}

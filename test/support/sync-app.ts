@@ -33,6 +33,8 @@ export interface SyncTestApp {
   // A CRM port of the test's own, for acting as the agent and reading what the daemon wrote.
   crm: CrmPort;
   stages: CrmStageMap;
+  // The brokerage's webhook URL on the daemon (it carries the secret).
+  hookUrl: string;
   run(job: JobName): Promise<RunOutcome>;
   close(): Promise<void>;
 }
@@ -118,6 +120,7 @@ export async function startSyncApp(): Promise<SyncTestApp> {
     ledger: app.get(Ledger),
     crm,
     stages,
+    hookUrl: `http://127.0.0.1:${port}/webhooks/${BROKERAGE}/${SECRET}`,
     run: (job) => runner.run(BROKERAGE, job),
     close: async () => {
       await app.close();

@@ -1,0 +1,85 @@
+import type { Offer } from '../../cash-offer/schema';
+import type { CrmProperties } from '../../crm';
+import { toCrmValue } from '../common/crm-values';
+import { offerEconomics } from './offer-economics';
+import { OFFER, type OfferStage } from './offer-record.properties';
+
+export interface OfferCrmInput {
+  offer: Offer;
+  // The counter the agent made on this offer, when there is one (from the ledger).
+  counter?: { id: string; status: string };
+}
+
+export interface OfferCrmRecord {
+  // The offer id: the record's unique key in the CRM.
+  key: string;
+  properties: CrmProperties;
+  stage: OfferStage;
+  // A stage that only places a new record: an undecided offer never pulls a record back from the
+  // stage an agent moved it to (accept requested, counter requested ...).
+  stageOnCreateOnly: boolean;
+}
+
+// A Cash Offer offer -> the properties of its CRM offer record, with the spec's commission amounts,
+// what the seller nets and what the buyer pays.
+export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
+  const { offer, counter } = input;
+  const money = offerEconomics(offer);
+  const properties: CrmProperties = {
+    dealname: `Cash offer ${offer.offer_id}: $${offer.offer_amount.toLocaleString('en-US')}`,
+    amount: toCrmValue(offer.offer_amount),
+    [OFFER.id]: String(offer.offer_id),
+    [OFFER.requestRef]: String(offer.offer_request_id),
+    [OFFER.amount]: toCrmValue(offer.offer_amount),
+    [OFFER.status]: offer.offer_status,
+    [OFFER.buyerPaysBuyerBroker]: toCrmValue(offer.buyer_pays_buyer_broker_commission),
+    [OFFER.buyerPaysListingBroker]: toCrmValue(offer.buyer_pays_listing_broker_commission),
+    [OFFER.buyerBrokerPct]: toCrmValue(offer.buyer_broker_commission_pct),
+    [OFFER.buyerBrokerAmt]: toCrmValue(money.buyerBrokerCommissionAmt),
+    [OFFER.listingBrokerPct]: toCrmValue(offer.listing_broker_commission_pct),
+    [OFFER.listingBrokerAmt]: toCrmValue(money.listingBrokerCommissionAmt),
+    [OFFER.sellerNet]: toCrmValue(money.sellerNet),
+    [OFFER.buyerCost]: toCrmValue(money.buyerCost),
+    [OFFER.createdAt]: toCrmValue(offer.created_at),
+    [OFFER.expires]: toCrmValue(offer.offer_expires),
+    [OFFER.memo]: toCrmValue(offer.offer_memo),
+    [OFFER.additionalTerms]: toCrmValue(offer.additional_terms),
+    [OFFER.earnestMoney]: toCrmValue(offer.earnest_money),
+    [OFFER.emHard]: toCrmValue(offer.em_hard_post_inspection),
+    [OFFER.leaseBack]: toCrmValue(offer.lease_back),
+    [OFFER.leaseBackPeriod]: toCrmValue(offer.lease_back_period),
+    [OFFER.flexibleClosing]: toCrmValue(offer.flexible_closing),
+    [OFFER.postPossession]: toCrmValue(offer.post_possession),
+    [OFFER.postPossessionPeriod]: toCrmValue(offer.post_possession_period),
+    [OFFER.waiveWarranty]: toCrmValue(offer.waive_warranty),
+    [OFFER.inspectionPeriod]: toCrmValue(offer.inspection_period),
+    [OFFER.isCounterOffer]: toCrmValue(offer.offer_is_counter_offer ?? false),
+    [OFFER.decidedAt]: toCrmValue(offer.offer_decided_at),
+  };
+  if (counter) {
+    properties[OFFER.counterId] = counter.id;
+    properties[OFFER.counterStatus] = counter.status;
+  } else if (offer.counter_offer_id !== undefined && offer.counter_offer_id !== null) {
+    // An offer the buyer made by accepting our counter names it.
+    properties[OFFER.counterId] = String(offer.counter_offer_id);
+  }
+  const stage = stageOf(offer.offer_status, counter?.status);
+  return { key: String(offer.offer_id), properties, stage, stageOnCreateOnly: stage === 'incoming' };
+}
+
+function stageOf(status: string, counterStatus: string | undefined): OfferStage {
+  if (counterStatus === 'rejected' && status !== 'accepted') return 'counter_rejected';
+  if (counterStatus === 'accepted') return 'countered';
+  switch (status) {
+    case 'accepted':
+      return 'accepted';
+    case 'rejected':
+    case 'expired':
+      return 'rejected';
+    case 'countered':
+      return 'countered';
+    default:
+      // active, and any status we do not know: shown as it is in the status property.
+      return 'incoming';
+  }
+}

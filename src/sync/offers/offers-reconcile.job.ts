@@ -1,0 +1,60 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { LinkRepository } from '../../ledger';
+import { JobRegistry } from '../../scheduler/job.registry';
+import { emptyCounts, type JobContext, type JobResult } from '../../scheduler/job.types';
+import { addCounts } from '../common/job-counts';
+import { LINK } from '../common/listing-deal.properties';
+import { streamOffers } from '../common/offer-pages';
+import { RequestStatusService } from '../request-status/request-status.service';
+import { OfferSummaries } from './offer-summary';
+import { OffersService } from './offers.service';
+
+// The `offers-reconcile` cron: every offer on our requests (GET /offers, page by page) and the status
+// of our requests in the active list, for whatever a lost webhook missed. Unchanged records cost nothing.
+@Injectable()
+export class OffersReconcileJob implements OnModuleInit {
+  constructor(
+    private readonly registry: JobRegistry,
+    private readonly clients: BrokerageClients,
+    private readonly offers: OffersService,
+    private readonly status: RequestStatusService,
+    private readonly links: LinkRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register('offers-reconcile', (ctx) => this.run(ctx));
+  }
+
+  async run(ctx: JobContext): Promise<JobResult> {
+    const counts = emptyCounts();
+    const id = ctx.brokerage.id;
+    const crm = await this.clients.crm(id);
+    const client = this.clients.cashOffer(id);
+    const options = { runId: ctx.runId, dryRun: ctx.dryRun };
+    const summaries = new OfferSummaries();
+    for await (const page of streamOffers(client, {}, ctx.signal)) {
+      addCounts(counts, await this.offers.applyOffers(crm, page, options));
+      for (const offer of page) summaries.add(offer);
+      ctx.progress(counts.read);
+    }
+    if (ctx.signal.aborted) return { counts };
+    await this.offers.applySummaries(crm, summaries, options);
+    for await (const page of client.streamActiveOfferRequests({ pageSize: 100 })) {
+      if (ctx.signal.aborted) break;
+      for (const { request } of page) {
+        if (request.offer_request_id === undefined || !request.offer_request_status) continue;
+        const ours =
+          request.offer_request_external_id ??
+          (await this.links.find(id, LINK.offerRequest, String(request.offer_request_id)))?.crmId;
+        if (!ours) continue;
+        const outcome = await this.status.apply(crm, request.offer_request_id, request.offer_request_status, {
+          externalId: ours,
+          dryRun: ctx.dryRun,
+        });
+        if (outcome === 'updated') counts.updated += 1;
+      }
+    }
+    return { counts };
+  }
+}
