@@ -23,3 +23,26 @@ export function readPidFile(ledgerPath: string): number | undefined {
     return undefined;
   }
 }
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0); // signal 0: only checks that the process exists
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// Refuses to start when a live daemon already holds this ledger; otherwise writes our pid and removes
+// it when the process exits.
+export function claimPidFile(ledgerPath: string): void {
+  const other = readPidFile(ledgerPath);
+  if (other !== undefined && other !== process.pid && isProcessAlive(other)) {
+    throw new Error(
+      `another daemon (pid ${other}) is using the ledger ${ledgerPath}; stop it first, or set LEDGER_PATH (${pidFilePath(ledgerPath)})`,
+    );
+  }
+  writePidFile(ledgerPath);
+  process.once('exit', () => removePidFile(ledgerPath));
+}

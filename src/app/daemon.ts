@@ -5,8 +5,9 @@ import type { Environment } from '../config/brokerage-secrets';
 import { ConfigService } from '../config/config.service';
 import { configureHttpBodyParsing } from '../webhooks/webhook-body';
 import { buildAppParts } from './app.bootstrap';
-import { AppModule, type PluginModules } from './app.module';
-import { removePidFile, writePidFile } from './daemon-pid.file';
+import { AppModule, type AppParts, type PluginModules } from './app.module';
+import type { SecretRedactor } from '../ops/logging/secret-redactor';
+import { claimPidFile } from './daemon-pid.file';
 
 export interface StartDaemonOptions {
   env: Environment;
@@ -21,6 +22,17 @@ export interface StartDaemonOptions {
 // Throws ConfigInvalidError (before anything starts) when the environment or a config file is bad.
 export async function startDaemon(options: StartDaemonOptions): Promise<NestExpressApplication> {
   const parts = buildAppParts({ env: options.env, strict: true });
+  // One daemon per ledger: a second one would mark the first one's running jobs interrupted at start.
+  claimPidFile(parts.settings.ledgerPath);
+  try {
+    return await start(parts, options);
+  } catch (error) {
+    // Whatever failed may quote a key or a webhook URL; main.ts prints this to stderr.
+    throw redactedError(error, parts.redactor);
+  }
+}
+
+async function start(parts: AppParts, options: StartDaemonOptions): Promise<NestExpressApplication> {
   const { settings, config, logger } = parts;
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts, options.plugins), {
     logger,
@@ -41,10 +53,15 @@ export async function startDaemon(options: StartDaemonOptions): Promise<NestExpr
   });
   await options.beforeStart?.(app);
   await app.listen(settings.httpPort, settings.httpHost);
-  writePidFile(settings.ledgerPath);
-  process.once('exit', () => removePidFile(settings.ledgerPath));
   log.log(
     `listening on http://${settings.httpHost}:${settings.httpPort} with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerPath}`,
   );
   return app;
+}
+
+function redactedError(error: unknown, redactor: SecretRedactor): Error {
+  const original = error instanceof Error ? error : new Error(String(error));
+  const safe = new Error(redactor.redact(original.message));
+  safe.stack = redactor.redact(original.stack ?? original.message);
+  return safe;
 }

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { readPidFile } from '../../app/daemon-pid.file';
+import { isProcessAlive, readPidFile } from '../../app/daemon-pid.file';
 import { DAEMON_SETTINGS } from '../../config/config.module';
 import { ConfigService } from '../../config/config.service';
 import type { DaemonSettings } from '../../config/daemon-settings';
@@ -84,16 +84,10 @@ export class StatusCommand extends CommandRunner {
     return statuses;
   }
 
-  // From the pid file the daemon writes beside the ledger; signal 0 only checks the process exists.
+  // From the pid file the daemon writes beside the ledger.
   private daemonState(): { running: boolean; pid: number | null } {
     const pid = readPidFile(this.settings.ledgerPath);
-    if (pid === undefined) return { running: false, pid: null };
-    try {
-      process.kill(pid, 0);
-      return { running: true, pid };
-    } catch {
-      return { running: false, pid: null };
-    }
+    return pid !== undefined && isProcessAlive(pid) ? { running: true, pid } : { running: false, pid: null };
   }
 
   private render(status: BrokerageStatus): string {
