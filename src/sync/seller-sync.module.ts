@@ -2,6 +2,10 @@ import { Module } from '@nestjs/common';
 import { RecordIssues } from './common/record-issues';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CrmChangesModule } from './crm-changes/crm-changes.module';
+import { CounterOfferExecutor } from './decisions/counter-offer.executor';
+import { DecideOfferExecutor } from './decisions/decide-offer.executor';
+import { OfferDecisionsConsumer } from './decisions/offer-decisions.consumer';
+import { OfferRecordOutcome } from './decisions/offer-record.outcome';
 import { OfferEventsHandler } from './offers/offer-events.handler';
 import { OffersReconcileJob } from './offers/offers-reconcile.job';
 import { OffersService } from './offers/offers.service';
@@ -21,6 +25,10 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
     OffersService,
     OfferEventsHandler,
     OffersReconcileJob,
+    OfferRecordOutcome,
+    DecideOfferExecutor,
+    CounterOfferExecutor,
+    OfferDecisionsConsumer,
   ],
 })
 export class SellerSyncModule {}

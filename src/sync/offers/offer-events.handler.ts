@@ -5,9 +5,7 @@ import type { JsonObject, Offer } from '../../cash-offer/schema';
 import { LinkRepository } from '../../ledger';
 import { InboxEventHandlers } from '../../webhooks/inbox-event.handlers';
 import { LINK } from '../common/listing-deal.properties';
-import { listAllOffers } from '../common/offer-pages';
 import { RequestStatusService } from '../request-status/request-status.service';
-import { OfferSummaries } from './offer-summary';
 import { OffersService } from './offers.service';
 
 // Applies the service's events: a new offer (also a buyer accepting our counter), a buyer rejecting
@@ -59,13 +57,8 @@ export class OfferEventsHandler implements OnModuleInit {
   }
 
   private async refreshRequest(crm: BrokerageCrm, requestId: number, fromEvent?: Offer): Promise<void> {
-    const offers = await listAllOffers(this.clients.cashOffer(crm.brokerageId), requestId);
-    // The list is authoritative; the event's offer is only added if the list does not show it yet.
-    if (fromEvent && !offers.some((o) => o.offer_id === fromEvent.offer_id)) offers.push(fromEvent);
-    const counts = await this.offers.applyOffers(crm, offers);
-    const summaries = new OfferSummaries();
-    for (const offer of offers) summaries.add(offer);
-    await this.offers.applySummaries(crm, summaries);
+    const client = this.clients.cashOffer(crm.brokerageId);
+    const { counts } = await this.offers.refreshRequest(crm, client, requestId, fromEvent);
     // Failed records make the event fail, so the inbox retries it with backoff.
     if (counts.failed > 0)
       throw new Error(`${counts.failed} offer record(s) of request ${requestId} could not be written`);

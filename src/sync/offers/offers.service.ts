@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
+import type { CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
 import {
   CASH_OFFERS_PIPELINE,
@@ -13,6 +14,7 @@ import { emptyCounts, type JobCounts } from '../../scheduler/job.types';
 import { contentHash } from '../common/content-hash';
 import { errorMessage } from '../common/job-counts';
 import { DEAL, LINK } from '../common/listing-deal.properties';
+import { listAllOffers } from '../common/offer-pages';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { mapOfferToCrm, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
@@ -41,7 +43,7 @@ export class OffersService {
     const counts = emptyCounts();
     counts.read = offers.length;
     const mapped = await Promise.all(
-      offers.map(async (offer) => ({ offer, record: await this.map(crm, offer) })),
+      offers.map(async (offer) => ({ offer, record: await this.recordOf(crm, offer) })),
     );
     const items = mapped.map((m) => ({
       ...m,
@@ -108,6 +110,24 @@ export class OffersService {
     return counts;
   }
 
+  // Re-reads one request's offers from the service and brings their records and the listing deal
+  // in step: how a decision's cascade (others rejected, request under contract) lands in the CRM.
+  async refreshRequest(
+    crm: BrokerageCrm,
+    client: CashOfferClient,
+    requestId: number,
+    fromEvent?: Offer,
+  ): Promise<{ counts: JobCounts; offers: Offer[] }> {
+    const offers = await listAllOffers(client, requestId);
+    // The list is authoritative; an event's offer is only added if the list does not show it yet.
+    if (fromEvent && !offers.some((o) => o.offer_id === fromEvent.offer_id)) offers.push(fromEvent);
+    const counts = await this.applyOffers(crm, offers);
+    const summaries = new OfferSummaries();
+    for (const offer of offers) summaries.add(offer);
+    await this.applySummaries(crm, summaries);
+    return { counts, offers };
+  }
+
   // The listing deal's offer count and best offer, and "under contract" once an offer is accepted.
   async applySummaries(
     crm: BrokerageCrm,
@@ -152,7 +172,8 @@ export class OffersService {
     return true;
   }
 
-  private async map(crm: BrokerageCrm, offer: Offer): Promise<OfferCrmRecord> {
+  // The record an offer maps to, with the counter the agent made on it (from the ledger).
+  async recordOf(crm: BrokerageCrm, offer: Offer): Promise<OfferCrmRecord> {
     const counter = await this.links.find(crm.brokerageId, LINK.counter, String(offer.offer_id));
     return mapOfferToCrm({
       offer,

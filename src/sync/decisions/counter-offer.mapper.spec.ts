@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CrmProperties } from '../../crm';
+import { mapCounterFromCrm } from './counter-offer.mapper';
+
+const FIXTURES = join(__dirname, '__fixtures__');
+const read = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
+
+describe('mapCounterFromCrm (golden fixtures: CRM offer record back to the spec)', () => {
+  const cases = readdirSync(FIXTURES).filter((f) => f.endsWith('.input.json'));
+
+  it('has fixtures', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(cases)('%s', (file) => {
+    const input = read(file) as { offerId: number; properties: CrmProperties };
+    expect(mapCounterFromCrm(input.offerId, input.properties)).toEqual(
+      read(file.replace('.input.json', '.expected.json')),
+    );
+  });
+
+  it('reads HubSpot epoch-millisecond date-times as ISO 8601', () => {
+    const { body, violations } = mapCounterFromCrm(1, {
+      cash_offer_counter_amount: '100',
+      cash_offer_counter_expires: String(Date.UTC(2026, 10, 25, 17)),
+    });
+    expect(violations).toEqual([]);
+    expect(body.counter_offer_expires).toBe('2026-11-25T17:00:00.000Z');
+  });
+});

@@ -1,0 +1,60 @@
+import type { CounterOfferBody, FieldViolation } from '../../cash-offer/schema';
+import { COUNTER_OFFER_FIELDS, validateCounterOffer } from '../../cash-offer/schema';
+import type { CrmProperties } from '../../crm';
+import { crmBoolean, crmString } from '../common/crm-values';
+import { COUNTER_INPUT } from '../offers/offer-record.properties';
+
+export interface CounterOfferMapping {
+  body: CounterOfferBody;
+  // Each names the counter field and the CRM property the agent fills.
+  violations: FieldViolation[];
+}
+
+// The counter fields an agent filled on an offer record -> the POST /counter-offers body. Fields
+// left empty are omitted (the service keeps the countered offer's terms for them).
+export function mapCounterFromCrm(offerId: number, properties: CrmProperties): CounterOfferMapping {
+  const body: Record<string, unknown> = { offer_id: offerId };
+  const violations: FieldViolation[] = [];
+  for (const [field, property] of Object.entries(COUNTER_INPUT)) {
+    const raw = crmString(properties[property]);
+    if (raw === undefined) continue;
+    const converted = convert(COUNTER_OFFER_FIELDS[field].type, raw);
+    if ('value' in converted) body[field] = converted.value;
+    else
+      violations.push({
+        field,
+        message: `${field} ${converted.problem} (offer record property ${property})`,
+      });
+  }
+  const schema = validateCounterOffer(body)
+    .filter((v) => !violations.some((c) => c.field === v.field))
+    .map((v) => {
+      const property = COUNTER_INPUT[v.field as keyof typeof COUNTER_INPUT];
+      return property ? { field: v.field, message: `${v.message} (offer record property ${property})` } : v;
+    });
+  return { body: body as unknown as CounterOfferBody, violations: [...violations, ...schema] };
+}
+
+function convert(type: string, raw: string): { value: unknown } | { problem: string } {
+  switch (type) {
+    case 'number': {
+      const value = Number(raw.replace(/[$,\s%]/g, ''));
+      return Number.isFinite(value) ? { value } : { problem: `must be a number; the CRM has "${raw}"` };
+    }
+    case 'boolean': {
+      const value = crmBoolean(raw);
+      return value === undefined ? { problem: `must be yes or no; the CRM has "${raw}"` } : { value };
+    }
+    case 'datetime':
+      // HubSpot datetime properties may come back as epoch milliseconds.
+      return { value: /^\d{10,}$/.test(raw) ? new Date(Number(raw)).toISOString() : raw };
+    case 'object':
+      try {
+        return { value: JSON.parse(raw) as unknown };
+      } catch {
+        return { problem: `must be a JSON object such as {"closing_days": 21}; the CRM has "${raw}"` };
+      }
+    default:
+      return { value: raw };
+  }
+}

@@ -1,0 +1,62 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { CashOfferError } from '../../cash-offer';
+import type { Offer } from '../../cash-offer/schema';
+import type { OutboxCommand } from '../../ledger';
+import {
+  OutboxContext,
+  OutboxExecutor,
+  OutboxExecutors,
+  OutboxReconciliation,
+} from '../outbox/outbox.executors';
+import { listAllOffers } from '../common/offer-pages';
+import { DECIDE_OFFER, type DecideOfferPayload } from './decision.command';
+import { OfferRecordOutcome } from './offer-record.outcome';
+
+const VERB = { accepted: 'accept', rejected: 'reject' } as const;
+
+// Flow 5: PATCH /offers for an agent's accept or reject, then the record in its result stage and
+// the cascade the service performed (other offers rejected, request under contract).
+@Injectable()
+export class DecideOfferExecutor implements OutboxExecutor, OnModuleInit {
+  readonly operation = DECIDE_OFFER;
+
+  constructor(
+    private readonly executors: OutboxExecutors,
+    private readonly outcome: OfferRecordOutcome,
+  ) {}
+
+  onModuleInit(): void {
+    this.executors.register(this);
+  }
+
+  async send(command: OutboxCommand, ctx: OutboxContext): Promise<Offer | null> {
+    const payload = command.payload as DecideOfferPayload;
+    return (await ctx.cashOffer.decideOffer(payload.offerId, payload.decision)) ?? null;
+  }
+
+  async writeBack(command: OutboxCommand, _result: unknown, ctx: OutboxContext): Promise<void> {
+    await this.outcome.show(ctx.crm, ctx.cashOffer, command.payload as DecideOfferPayload, null);
+  }
+
+  async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
+    const payload = command.payload as DecideOfferPayload;
+    const message = `The Cash Offer service did not ${VERB[payload.decision]} offer ${payload.offerId}: ${error.message}`;
+    await this.outcome.show(ctx.crm, ctx.cashOffer, payload, message);
+  }
+
+  // PATCH /offers either changed the status or did not: the offer's status tells which.
+  async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation> {
+    const payload = command.payload as DecideOfferPayload;
+    const offer = (await listAllOffers(ctx.cashOffer, payload.requestId)).find(
+      (o) => o.offer_id === payload.offerId,
+    );
+    if (offer?.offer_status === payload.decision) return { found: true, result: offer };
+    if (offer && (offer.offer_status === 'active' || offer.offer_status === 'countered'))
+      return { found: false, provablyAbsent: true, hint: 'the offer is still undecided' };
+    return {
+      found: false,
+      provablyAbsent: false,
+      hint: `offer ${payload.offerId} is ${offer?.offer_status ?? 'not listed'}; check it in the service before replaying command ${command.id}`,
+    };
+  }
+}

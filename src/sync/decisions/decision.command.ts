@@ -1,0 +1,21 @@
+import { outboxKey } from '../../ledger';
+
+export const DECIDE_OFFER = 'decide_offer';
+export const COUNTER_OFFER = 'counter_offer';
+
+// What a decision or counter command carries besides the service body: where to show the outcome.
+export interface DecisionTarget {
+  offerId: number;
+  requestId: number;
+  // The CRM offer record.
+  recordId: string;
+}
+
+export interface DecideOfferPayload extends DecisionTarget {
+  decision: 'accepted' | 'rejected';
+}
+
+// One decision and one counter per offer, ever: deciding twice finds the first command.
+export function decisionKey(brokerageId: string, offerId: number, operation: string): string {
+  return outboxKey(brokerageId, `offer:${offerId}`, operation);
+}

@@ -1,0 +1,200 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
+import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
+import { CursorRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
+import { MetricsService } from '../../ops/metrics/metrics.service';
+import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
+import { readChangePages } from '../common/deal-changes.reader';
+import { RecordIssues } from '../common/record-issues';
+import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
+import { COUNTER_INPUT, OFFER } from '../offers/offer-record.properties';
+import { mapCounterFromCrm } from './counter-offer.mapper';
+import { COUNTER_OFFER, DECIDE_OFFER, decisionKey, type DecisionTarget } from './decision.command';
+
+export const OFFER_DECISIONS_STREAM = 'crm:deal:offer-decisions';
+type Outcome = 'created' | 'unchanged' | 'failed';
+type Requested = 'accept_requested' | 'reject_requested' | 'counter_requested';
+const REQUESTED: Requested[] = ['accept_requested', 'reject_requested', 'counter_requested'];
+
+// Flows 5 and 6: an agent moves an offer record to accept / reject / counter requested; the request
+// goes through the outbox once per offer. What cannot be done is said on the record, never sent.
+@Injectable()
+export class OfferDecisionsConsumer implements OnModuleInit {
+  readonly name = 'offer-decisions';
+
+  constructor(
+    private readonly consumers: CrmChangeConsumers,
+    private readonly clients: BrokerageClients,
+    private readonly cursors: CursorRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly issues: RecordIssues,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.consumers.register({ name: this.name, run: (ctx) => this.run(ctx) });
+  }
+
+  async run(ctx: JobContext): Promise<JobCounts> {
+    const counts = emptyCounts();
+    const crm = await this.clients.crm(ctx.brokerage.id);
+    const stageIds = REQUESTED.map((s) => crm.stages.stageId(CASH_OFFERS_PIPELINE, s));
+    const pages = readChangePages(
+      crm,
+      this.cursors,
+      {
+        stream: OFFER_DECISIONS_STREAM,
+        kind: 'deal',
+        properties: [...Object.values(OFFER), ...Object.values(COUNTER_INPUT)],
+        filter: { pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE), stageIds },
+      },
+      ctx,
+    );
+    for await (const page of pages) {
+      for (const record of page.records) {
+        const stage = crm.stages.resolve(record.pipelineId, record.stageId)?.stageKey as
+          Requested | undefined;
+        if (!stage || !REQUESTED.includes(stage)) continue;
+        counts.read += 1;
+        const outcome = await this.handle(crm, record, stage, ctx.dryRun);
+        counts[outcome] += 1;
+        this.metrics.recordsSynced(ctx.brokerage.id, this.name, outcome);
+      }
+      await page.commit();
+    }
+    return counts;
+  }
+
+  private async handle(
+    crm: BrokerageCrm,
+    record: CrmRecord,
+    stage: Requested,
+    dryRun: boolean,
+  ): Promise<Outcome> {
+    const offerId = Number(record.properties[OFFER.id]);
+    const requestId = Number(record.properties[OFFER.requestRef]);
+    if (!Number.isInteger(offerId) || !Number.isInteger(requestId)) {
+      if (!dryRun)
+        await this.refuse(
+          crm,
+          record,
+          'This record has no Cash Offer offer id; only offer records the daemon created can be decided.',
+        );
+      return 'failed';
+    }
+    const target: DecisionTarget = { offerId, requestId, recordId: record.id };
+    const status = record.properties[OFFER.status] ?? '';
+    if (stage === 'counter_requested') return this.counter(crm, record, target, status, dryRun);
+    const decision = stage === 'accept_requested' ? 'accepted' : 'rejected';
+    const existing = await this.outbox.findByKey(decisionKey(crm.brokerageId, offerId, DECIDE_OFFER));
+    if (existing) return this.alreadyDecided(crm, record, existing, dryRun);
+    const open =
+      decision === 'accepted' ? status === 'active' : status === 'active' || status === 'countered';
+    if (!open) {
+      if (!dryRun)
+        await this.refuse(
+          crm,
+          record,
+          `This offer is ${status || 'in an unknown state'} at the service; it can no longer be ${decision}. Nothing was sent.`,
+        );
+      return 'failed';
+    }
+    if (dryRun) return 'created';
+    await this.outbox.enqueue({
+      brokerageId: crm.brokerageId,
+      idempotencyKey: decisionKey(crm.brokerageId, offerId, DECIDE_OFFER),
+      operation: DECIDE_OFFER,
+      recordRef: `deal:${record.id}`,
+      payload: { ...target, decision },
+    });
+    return 'created';
+  }
+
+  private async counter(
+    crm: BrokerageCrm,
+    record: CrmRecord,
+    target: DecisionTarget,
+    status: string,
+    dryRun: boolean,
+  ): Promise<Outcome> {
+    const existing = await this.outbox.findByKey(decisionKey(crm.brokerageId, target.offerId, COUNTER_OFFER));
+    if (existing) return this.alreadyDecided(crm, record, existing, dryRun);
+    if (status !== 'active') {
+      if (!dryRun)
+        await this.refuse(
+          crm,
+          record,
+          `This offer is ${status || 'in an unknown state'} at the service; only an active offer can be countered. Nothing was sent.`,
+        );
+      return 'failed';
+    }
+    const { body, violations } = mapCounterFromCrm(target.offerId, record.properties);
+    if (violations.length > 0) {
+      // The record stays in "counter requested": fixing a field retries.
+      if (!dryRun) {
+        await this.issues.report(
+          crm,
+          record,
+          OFFER.decisionError,
+          violations.map((v) => ({ field: v.field, message: v.message, code: 'INVALID_RECORD' })),
+        );
+      }
+      return 'failed';
+    }
+    if (dryRun) return 'created';
+    await this.outbox.enqueue({
+      brokerageId: crm.brokerageId,
+      idempotencyKey: decisionKey(crm.brokerageId, target.offerId, COUNTER_OFFER),
+      operation: COUNTER_OFFER,
+      recordRef: `deal:${record.id}`,
+      payload: { ...target, body },
+    });
+    return 'created';
+  }
+
+  // One decision and one counter per offer: a second request gets a message, never a second call.
+  private async alreadyDecided(
+    crm: BrokerageCrm,
+    record: CrmRecord,
+    command: OutboxCommand,
+    dryRun: boolean,
+  ): Promise<Outcome> {
+    if (command.state !== 'done' && command.state !== 'dead') return 'unchanged';
+    if (dryRun) return 'failed';
+    const what =
+      command.operation === COUNTER_OFFER
+        ? 'was already countered'
+        : `was already ${(command.payload as { decision: string }).decision}`;
+    const when = command.completedAt ? ` on ${command.completedAt.toISOString()}` : '';
+    const message =
+      command.state === 'done'
+        ? `This offer ${what}${when}; a decision cannot be made twice. Nothing was sent.`
+        : `An earlier request on this offer was refused (${command.lastError ?? 'see errors'}); nothing was sent again.`;
+    await this.refuse(crm, record, message);
+    return 'failed';
+  }
+
+  // The message on the record, and the record back in the stage its status says.
+  private async refuse(crm: BrokerageCrm, record: CrmRecord, message: string): Promise<void> {
+    await this.issues.report(crm, record, OFFER.decisionError, [{ message, code: 'CONFLICT' }]);
+    const status = record.properties[OFFER.status] ?? '';
+    const stage =
+      status === 'accepted'
+        ? 'accepted'
+        : status === 'countered'
+          ? 'countered'
+          : status === 'active'
+            ? 'incoming'
+            : 'rejected';
+    const [moved] = await crm.port.updateRecords('deal', [
+      {
+        id: record.id,
+        properties: {},
+        pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
+        stageId: crm.stages.stageId(CASH_OFFERS_PIPELINE, stage),
+      },
+    ]);
+    if (moved && !moved.ok) throw moved.error;
+  }
+}

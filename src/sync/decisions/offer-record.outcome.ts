@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
+import type { CashOfferClient } from '../../cash-offer';
+import { CASH_OFFERS_PIPELINE } from '../../crm';
+import { OFFER } from '../offers/offer-record.properties';
+import { OffersService } from '../offers/offers.service';
+import type { DecisionTarget } from './decision.command';
+
+// After a decision, a counter or a refusal: the request's offers re-read from the service (the
+// cascade), and this record put in the stage its real status says, with the message (or none).
+@Injectable()
+export class OfferRecordOutcome {
+  constructor(private readonly offers: OffersService) {}
+
+  async show(
+    crm: BrokerageCrm,
+    client: CashOfferClient,
+    target: DecisionTarget,
+    message: string | null,
+  ): Promise<void> {
+    const { offers } = await this.offers.refreshRequest(crm, client, target.requestId);
+    const offer = offers.find((o) => o.offer_id === target.offerId);
+    const stage = offer ? (await this.offers.recordOf(crm, offer)).stage : undefined;
+    const [written] = await crm.port.updateRecords('deal', [
+      {
+        id: target.recordId,
+        properties: { [OFFER.decisionError]: message },
+        ...(stage
+          ? {
+              pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
+              stageId: crm.stages.stageId(CASH_OFFERS_PIPELINE, stage),
+            }
+          : {}),
+      },
+    ]);
+    if (written && !written.ok) throw written.error;
+  }
+}

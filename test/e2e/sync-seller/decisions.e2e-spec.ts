@@ -1,0 +1,145 @@
+import { CASH_OFFERS_PIPELINE } from '../../../src/crm';
+import { DEAL } from '../../../src/sync/common/listing-deal.properties';
+import { OFFER } from '../../../src/sync/offers/offer-record.properties';
+import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { DEAL_PROPS, SellerFlowSteps } from '../../support/sync-flows';
+
+describe('decisions and counters made in the CRM', () => {
+  let t: SyncTestApp;
+  let steps: SellerFlowSteps;
+
+  beforeAll(async () => {
+    t = await startSyncApp();
+    steps = new SellerFlowSteps(t);
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const moveTo = async (offerId: number, stage: string, properties: Record<string, string> = {}) => {
+    const record = await steps.offerRecord(offerId);
+    await steps.agent.update(record!.id, properties, {
+      pipelineId: t.stages.pipelineId(CASH_OFFERS_PIPELINE),
+      stageId: t.stages.stageId(CASH_OFFERS_PIPELINE, stage),
+    });
+  };
+  const decisionCalls = async () =>
+    (await steps.sandbox.calls()).filter((c) => c.method === 'PATCH' && c.path.startsWith('/api/v2/offers'))
+      .length;
+  const counterCalls = async () =>
+    (await steps.sandbox.calls()).filter(
+      (c) => c.method === 'POST' && c.path.startsWith('/api/v2/counter-offers'),
+    ).length;
+  const decide = async () => {
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+  };
+
+  it('accepts an offer and shows the cascade; deciding twice or a rejected offer gets a message, not a call', async () => {
+    const { dealId, requestId } = await steps.activeRequest();
+    const a = await steps.sandbox.makeOffer(requestId, { offer_amount: 350_000 });
+    const b = await steps.sandbox.makeOffer(requestId, { offer_amount: 360_000 });
+    const c = await steps.sandbox.makeOffer(requestId, { offer_amount: 340_000 });
+    await steps.applyEvents(3);
+    const callsBefore = await decisionCalls();
+
+    await moveTo(a.offer_id, 'accept_requested');
+    await decide();
+    expect(await decisionCalls()).toBe(callsBefore + 1);
+    const accepted = await steps.offerRecord(a.offer_id);
+    expect(steps.stageKey(accepted!)).toBe('accepted');
+    expect(accepted!.properties[OFFER.status]).toBe('accepted');
+    for (const other of [b, c]) {
+      const record = await steps.offerRecord(other.offer_id);
+      expect(steps.stageKey(record!)).toBe('rejected');
+      expect(record!.properties[OFFER.status]).toBe('rejected');
+    }
+    const deal = await steps.agent.deal(dealId, DEAL_PROPS);
+    expect(deal.properties).toMatchObject({
+      [DEAL.status]: 'under_contract',
+      [DEAL.bestOffer]: '350000',
+      [DEAL.offerCount]: '3',
+    });
+
+    // Accepting an offer the service already rejected.
+    await moveTo(b.offer_id, 'accept_requested');
+    await decide();
+    const refused = await steps.offerRecord(b.offer_id);
+    expect(refused!.properties[OFFER.decisionError]).toContain(
+      'This offer is rejected at the service; it can no longer be accepted',
+    );
+    expect(steps.stageKey(refused!)).toBe('rejected');
+
+    // Deciding the accepted offer a second time.
+    await moveTo(a.offer_id, 'reject_requested');
+    await decide();
+    const twice = await steps.offerRecord(a.offer_id);
+    expect(twice!.properties[OFFER.decisionError]).toContain('was already accepted');
+    expect(steps.stageKey(twice!)).toBe('accepted');
+    expect(await decisionCalls()).toBe(callsBefore + 1);
+  });
+
+  it('sends a counter the buyer accepts: countered, then the new accepted offer and its cascade', async () => {
+    const { dealId, requestId } = await steps.activeRequest();
+    const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 360_000 });
+    const other = await steps.sandbox.makeOffer(requestId, { offer_amount: 355_000 });
+    await steps.applyEvents(2);
+
+    // The amount is missing: the agent is told, nothing is sent; filling it in sends the counter once.
+    await moveTo(offer.offer_id, 'counter_requested', { cash_offer_counter_memo: 'Meet in the middle' });
+    await decide();
+    const incomplete = await steps.offerRecord(offer.offer_id);
+    expect(incomplete!.properties[OFFER.decisionError]).toContain(
+      'counter_offer_amount is required (offer record property cash_offer_counter_amount)',
+    );
+    expect(await counterCalls()).toBe(0);
+    await steps.agent.update(incomplete!.id, {
+      cash_offer_counter_amount: '372000',
+      cash_offer_counter_listing_broker_commission_pct: '2',
+    });
+    await decide();
+    expect(await counterCalls()).toBe(1);
+    const countered = await steps.offerRecord(offer.offer_id);
+    expect(steps.stageKey(countered!)).toBe('countered');
+    expect(countered!.properties).toMatchObject({
+      [OFFER.status]: 'countered',
+      [OFFER.counterStatus]: 'pending',
+    });
+    expect(countered!.properties[OFFER.decisionError] ?? '').toBe('');
+    const counterId = Number(countered!.properties[OFFER.counterId]);
+
+    const buyerAccepted = await steps.sandbox.acceptCounter(counterId);
+    await steps.applyEvents(1);
+    const result = await steps.offerRecord(buyerAccepted.offer_id);
+    expect(steps.stageKey(result!)).toBe('accepted');
+    expect(result!.properties).toMatchObject({
+      [OFFER.isCounterOffer]: 'true',
+      [OFFER.amount]: '372000',
+      [OFFER.counterId]: String(counterId),
+    });
+    expect((await steps.offerRecord(offer.offer_id))!.properties[OFFER.counterStatus]).toBe('accepted');
+    expect(steps.stageKey((await steps.offerRecord(other.offer_id))!)).toBe('rejected');
+    expect((await steps.agent.deal(dealId, DEAL_PROPS)).properties[DEAL.status]).toBe('under_contract');
+    expect(await counterCalls()).toBe(1);
+  });
+
+  it('sends a counter the buyer rejects: the UPDATE callback lands on the record', async () => {
+    const { requestId } = await steps.activeRequest();
+    const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 330_000 });
+    await steps.applyEvents(1);
+    await moveTo(offer.offer_id, 'counter_requested', { cash_offer_counter_amount: '345000' });
+    await decide();
+    const countered = await steps.offerRecord(offer.offer_id);
+    expect(steps.stageKey(countered!)).toBe('countered');
+
+    await steps.sandbox.rejectCounter(Number(countered!.properties[OFFER.counterId]));
+    await steps.applyEvents(1);
+    const rejected = await steps.offerRecord(offer.offer_id);
+    expect(steps.stageKey(rejected!)).toBe('counter_rejected');
+    expect(rejected!.properties).toMatchObject({
+      [OFFER.counterStatus]: 'rejected',
+      [OFFER.status]: 'rejected',
+    });
+  });
+});
