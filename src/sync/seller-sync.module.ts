@@ -10,6 +10,8 @@ import { OfferEventsHandler } from './offers/offer-events.handler';
 import { OffersReconcileJob } from './offers/offers-reconcile.job';
 import { OffersService } from './offers/offers.service';
 import { OutboxModule } from './outbox/outbox.module';
+import { RequestUpdatesConsumer } from './request-updates/request-updates.consumer';
+import { UpdateOfferRequestExecutor } from './request-updates/update-offer-request.executor';
 import { RequestStatusService } from './request-status/request-status.service';
 import { CreateOfferRequestExecutor } from './seller-requests/create-offer-request.executor';
 import { SellerRequestsConsumer } from './seller-requests/seller-requests.consumer';
@@ -21,6 +23,8 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
     RecordIssues,
     CreateOfferRequestExecutor,
     SellerRequestsConsumer,
+    UpdateOfferRequestExecutor,
+    RequestUpdatesConsumer,
     RequestStatusService,
     OffersService,
     OfferEventsHandler,

@@ -1,0 +1,135 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
+import { mappedProperties } from '../../brokerages/crm-field-mapping';
+import { validateUpdateOfferRequest, type CreateOfferRequestBody } from '../../cash-offer/schema';
+import type { CrmRecord } from '../../crm';
+import {
+  CursorRepository,
+  LinkRepository,
+  OutboxRepository,
+  outboxKey,
+  type OutboxCommand,
+} from '../../ledger';
+import { MetricsService } from '../../ops/metrics/metrics.service';
+import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
+import { contentHash } from '../common/content-hash';
+import { readChangePages } from '../common/deal-changes.reader';
+import { DEAL, LINK } from '../common/listing-deal.properties';
+import { RecordIssues } from '../common/record-issues';
+import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
+import { mapDealToOfferRequest } from '../seller-requests/offer-request.mapper';
+import { createKey } from '../seller-requests/seller-requests.consumer';
+import { planRequestUpdate } from './request-update.mapper';
+import { UPDATE_OFFER_REQUEST, type UpdateOfferRequestPayload } from './update-offer-request.executor';
+
+export const REQUEST_UPDATES_STREAM = 'crm:deal:request-updates';
+type Outcome = 'updated' | 'unchanged' | 'failed';
+
+// Flow 2: later edits of a submitted listing deal. Listing-agent fields go out with
+// PATCH /offer-requests/{id}; edits the service does not accept after submission are shown on the deal.
+@Injectable()
+export class RequestUpdatesConsumer implements OnModuleInit {
+  readonly name = 'request-updates';
+
+  constructor(
+    private readonly consumers: CrmChangeConsumers,
+    private readonly clients: BrokerageClients,
+    private readonly cursors: CursorRepository,
+    private readonly links: LinkRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly issues: RecordIssues,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.consumers.register({ name: this.name, run: (ctx) => this.run(ctx) });
+  }
+
+  async run(ctx: JobContext): Promise<JobCounts> {
+    const counts = emptyCounts();
+    const crm = await this.clients.crm(ctx.brokerage.id);
+    const pages = readChangePages(
+      crm,
+      this.cursors,
+      {
+        stream: REQUEST_UPDATES_STREAM,
+        kind: 'deal',
+        properties: [...mappedProperties(crm.mapping, 'deal'), ...Object.values(DEAL)],
+        filter: { pipelineId: crm.listings.pipelineId, propertyHasValue: [DEAL.requestId] },
+        withAssociations: ['contact'],
+      },
+      ctx,
+    );
+    for await (const page of pages) {
+      const contactIds = [
+        ...new Set(page.records.map((d) => d.associations?.contact?.[0]).filter((id): id is string => !!id)),
+      ];
+      const contacts = contactIds.length
+        ? await crm.port.getRecords('contact', contactIds, mappedProperties(crm.mapping, 'seller_contact'))
+        : [];
+      const byId = new Map(contacts.map((c) => [c.id, c]));
+      for (const deal of page.records) {
+        const outcome = await this.handle(
+          crm,
+          deal,
+          byId.get(deal.associations?.contact?.[0] ?? ''),
+          ctx.dryRun,
+        );
+        if (outcome === undefined) continue;
+        counts.read += 1;
+        counts[outcome] += 1;
+        this.metrics.recordsSynced(ctx.brokerage.id, this.name, outcome);
+      }
+      await page.commit();
+    }
+    return counts;
+  }
+
+  private async handle(
+    crm: BrokerageCrm,
+    deal: CrmRecord,
+    sellerContact: CrmRecord | undefined,
+    dryRun: boolean,
+  ): Promise<Outcome | undefined> {
+    const requestId = Number(deal.properties[DEAL.requestId]);
+    const link = await this.links.find(crm.brokerageId, LINK.offerRequest, String(requestId));
+    const sent = await this.submitted(crm.brokerageId, deal.id);
+    // Not submitted by this daemon, or its write-back is still under way.
+    if (!link || link.crmId !== deal.id || !sent) return undefined;
+    const current = mapDealToOfferRequest({ deal, sellerContact, mapping: crm.mapping }).body;
+    const plan = planRequestUpdate(sent.payload as CreateOfferRequestBody, current);
+    const violations = validateUpdateOfferRequest(plan.update);
+    const issues = [...plan.notUpdatable, ...violations].map((v) => ({
+      field: v.field,
+      message: v.message,
+      code: 'INVALID_RECORD',
+    }));
+    const hash = contentHash(plan.update.property);
+    const send = violations.length === 0 && hash !== link.contentHash;
+    if (dryRun) return issues.length > 0 ? 'failed' : send ? 'updated' : 'unchanged';
+    if (issues.length > 0) await this.issues.report(crm, deal, DEAL.syncError, issues);
+    else await this.issues.clear(crm, deal, DEAL.syncError);
+    if (send) {
+      const payload: UpdateOfferRequestPayload = { requestId, dealId: deal.id, body: plan.update, hash };
+      await this.outbox.enqueue({
+        brokerageId: crm.brokerageId,
+        idempotencyKey: outboxKey(crm.brokerageId, `deal:${deal.id}`, `${UPDATE_OFFER_REQUEST}:${hash}`),
+        operation: UPDATE_OFFER_REQUEST,
+        recordRef: `deal:${deal.id}`,
+        payload,
+      });
+      return 'updated';
+    }
+    return issues.length > 0 ? 'failed' : 'unchanged';
+  }
+
+  // The create command that reached the service: its body is what the service holds.
+  private async submitted(brokerageId: string, dealId: string): Promise<OutboxCommand | undefined> {
+    for (let generation = 1; ; generation++) {
+      const command = await this.outbox.findByKey(createKey(brokerageId, dealId, generation));
+      if (!command) return undefined;
+      if (command.state === 'done') return command;
+    }
+  }
+}

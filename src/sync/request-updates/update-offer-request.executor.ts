@@ -1,0 +1,70 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { CashOfferError } from '../../cash-offer';
+import type { UpdateOfferRequestBody } from '../../cash-offer/schema';
+import { LinkRepository, type OutboxCommand } from '../../ledger';
+import { DEAL, LINK } from '../common/listing-deal.properties';
+import { RecordIssues } from '../common/record-issues';
+import {
+  OutboxContext,
+  OutboxExecutor,
+  OutboxExecutors,
+  OutboxReconciliation,
+} from '../outbox/outbox.executors';
+
+export const UPDATE_OFFER_REQUEST = 'update_offer_request';
+
+export interface UpdateOfferRequestPayload {
+  requestId: number;
+  dealId: string;
+  body: UpdateOfferRequestBody;
+  // Hash of the listing-agent fields this update sends.
+  hash: string;
+}
+
+// Flow 2: PATCH /offer-requests/{id} with the listing-agent fields as the deal has them now.
+@Injectable()
+export class UpdateOfferRequestExecutor implements OutboxExecutor, OnModuleInit {
+  readonly operation = UPDATE_OFFER_REQUEST;
+
+  constructor(
+    private readonly executors: OutboxExecutors,
+    private readonly links: LinkRepository,
+    private readonly issues: RecordIssues,
+  ) {}
+
+  onModuleInit(): void {
+    this.executors.register(this);
+  }
+
+  async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
+    const payload = command.payload as UpdateOfferRequestPayload;
+    await ctx.cashOffer.updateOfferRequest(payload.requestId, payload.body);
+    return null;
+  }
+
+  async writeBack(command: OutboxCommand, _result: unknown, ctx: OutboxContext): Promise<void> {
+    const payload = command.payload as UpdateOfferRequestPayload;
+    await this.links.upsertLinks(ctx.brokerage.id, LINK.offerRequest, [
+      { remoteId: String(payload.requestId), crmId: payload.dealId, contentHash: payload.hash },
+    ]);
+  }
+
+  async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
+    const payload = command.payload as UpdateOfferRequestPayload;
+    await this.issues.report(ctx.crm, { id: payload.dealId, properties: {} }, DEAL.syncError, [
+      {
+        message: `The Cash Offer service refused the listing-agent update: ${error.message}`,
+        code: error.code,
+      },
+    ]);
+  }
+
+  // A PATCH that sets values is safe to send again.
+  reconcile(): Promise<OutboxReconciliation> {
+    return Promise.resolve({
+      found: false,
+      provablyAbsent: true,
+      hint: 'an update can be sent again safely',
+    });
+  }
+}
