@@ -232,222 +232,35 @@ async function main(): Promise<void> {
       console.log(`${what.padEnd(44)}${measured.padEnd(22)}${target}`);
     console.log('');
     row('what', 'measured', 'target');
-    row('full pass, 10,000 new', `${first.seconds.toFixed(1)} s`, `floor ${first.floorSeconds.toFixed(1)} s (${first.crmWrites} write calls fit one 190/10 s window)`);
-    row('full pass, 90,000 new of 100,000', `${big.seconds.toFixed(1)} s`, `floor ${big.floorSeconds.toFixed(1)} s for ${big.crmWrites} write calls at 190/10 s`);
-    row('no-change pass CRM writes, 10k / 100k', `${same.crmWrites} / ${bigSame.crmWrites}`, `0   ${same.crmWrites + bigSame.crmWrites === 0 ? 'ok' : 'MISSED'}`);
-    row('no-change pass API calls, 10k', `CRM ${same.crmCalls}, service ${same.serviceCalls}`, 'service: one call per page of 100');
-    row('peak live heap (after GC), 10k / 100k', `${first.heapMb.toFixed(0)} / ${big.heapMb.toFixed(0)} MB`, `flat   ${flat ? 'ok' : 'MISSED'}`);
-    row('peak RSS, 10k / 100k', `${first.rssMb.toFixed(0)} / ${big.rssMb.toFixed(0)} MB`, `< ${TARGET_PEAK_MB} MB   ${peak < TARGET_PEAK_MB ? 'ok' : 'MISSED'} (RSS before the first pass ${baselineMb.toFixed(0)} MB)`);
-  } finally {
-      this.writeMs += performance.now() - started;
-    }
-  }
-}
-
-interface Simulators {
-  baseUrl: string;
-  controlUrl: string;
-  buyerKey: string;
-  crmUrl: string;
-}
-
-async function simulatorsChild(): Promise<void> {
-  const sandbox = await startCashOfferSandbox({ port: 0 });
-  const emulator = await startHubSpotEmulator({
-    port: 0,
-    token: TOKEN,
-    rateLimit: LIMIT,
-    searchPerSecond: 5,
-  });
-  const ready: Simulators = {
-    baseUrl: sandbox.baseUrl,
-    controlUrl: sandbox.controlUrl,
-    buyerKey: sandbox.buyerKey,
-    crmUrl: emulator.url,
-  };
-  process.send!(ready);
-  process.on(
-    'disconnect',
-    () => void Promise.all([sandbox.close(), emulator.close()]).then(() => process.exit(0)),
-  );
-}
-
-async function startSimulators(): Promise<{ child: ChildProcess; sims: Simulators }> {
-  const child = fork(__filename, ['--simulators'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const sims = await new Promise<Simulators>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as Simulators));
-    child.once('exit', (code) => reject(new Error(`simulators exited with ${code}`)));
-  });
-  return { child, sims };
-}
-
-async function call(method: string, url: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(url, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-const GC_EVERY_LISTINGS = 5_000;
-
-// Peak RSS while a pass runs (sampled every 20 ms), and the heap that stays live: measured after a
-// full GC every 5,000 listings, so garbage waiting to be collected does not count.
-function memoryWatch(): { atProgress(read: number): void; stop(): { rssMb: number; heapMb: number } } {
-  let rss = 0;
-  let heap = 0;
-  let atPeak = process.memoryUsage();
-  let nextGc = GC_EVERY_LISTINGS;
-  const sample = (): void => {
-    const m = process.memoryUsage();
-    if (m.rss > rss) atPeak = m;
-    rss = Math.max(rss, m.rss);
-  };
-  const retained = (): void => {
-    (globalThis as { gc?: () => void }).gc?.();
-    heap = Math.max(heap, process.memoryUsage().heapUsed);
-  };
-  sample();
-  const timer = setInterval(sample, 20);
-  return {
-    atProgress: (read) => {
-      if (read < nextGc) return;
-      nextGc = read + GC_EVERY_LISTINGS;
-      retained();
-    },
-    stop: () => {
-      clearInterval(timer);
-      sample();
-      retained();
-      const mb = (n: number): string => (n / 2 ** 20).toFixed(0);
-      if (process.env.BENCH_MEMORY_DETAIL)
-        console.log(
-          `  at peak RSS: heapTotal ${mb(atPeak.heapTotal)} MB, heapUsed ${mb(atPeak.heapUsed)} MB, external ${mb(atPeak.external)} MB, arrayBuffers ${mb(atPeak.arrayBuffers)} MB`,
-        );
-      return { rssMb: rss / 2 ** 20, heapMb: heap / 2 ** 20 };
-    },
-  };
-}
-
-interface PassFigures {
-  label: string;
-  seconds: number;
-  counts: JobCounts;
-  crmCalls: number;
-  crmWrites: number;
-  serviceCalls: number;
-  floorSeconds: number;
-  crmWriteSeconds: number;
-  rssMb: number;
-  heapMb: number;
-}
-
-async function main(): Promise<void> {
-  // The adapter logs every 429 it waits out; the bench counts calls instead.
-  Logger.overrideLogger(['error']);
-  const dir = mkdtempSync(join(tmpdir(), 'cos-bench-marketplace-'));
-  const { child, sims } = await startSimulators();
-  const ledger = await openLedger({ databasePath: join(dir, 'ledger.sqlite') });
-  const crm = new TimedHubSpotAdapter({ accessToken: TOKEN, basePath: sims.crmUrl, rateLimit: LIMIT });
-  const stages = CrmStageMap.fromReport(await crm.ensureSchema(CASH_OFFER_CRM_SCHEMA));
-  let serviceCalls = 0;
-  const client = new CashOfferClientFactory().create({
-    brokerageId: 'bench',
-    baseUrl: sims.baseUrl,
-    apiKey: sims.buyerKey,
-    rateLimit: { requests: 1000, perMs: 1000 },
-    onCall: () => serviceCalls++,
-  });
-  const sync = new MarketplaceSync(ledger.links, ledger.recordErrors, new SystemClock());
-  const brokerage = { id: 'bench' } as LoadedBrokerage;
-  const figures: PassFigures[] = [];
-
-  const pass = async (label: string): Promise<void> => {
-    await call('DELETE', `${sims.crmUrl}/__control/requests`);
-    const crmBefore = crm.callCount;
-    const serviceBefore = serviceCalls;
-    const writeMsBefore = crm.writeMs;
-    const run = await ledger.runs.start('bench', 'marketplace');
-    const watch = memoryWatch();
-    const started = performance.now();
-    const counts = await sync.run(
-      {
-        brokerage,
-        runId: run.id,
-        signal: new AbortController().signal,
-        dryRun: false,
-        progress: () => undefined,
-      },
-      client,
-      { crm, stages, record: { nameProperty: 'dealname' } },
+    row(
+      'full pass, 10,000 new',
+      `${first.seconds.toFixed(1)} s`,
+      `floor ${first.floorSeconds.toFixed(1)} s (${first.crmWrites} write calls fit one 190/10 s window)`,
     );
-    const seconds = (performance.now() - started) / 1000;
-    const memory = watch.stop();
-    await ledger.runs.finish(run.id, { status: 'succeeded', counts });
-    const log = ((await call('GET', `${sims.crmUrl}/__control/requests`)) as { requests: RequestLogEntry[] })
-      .requests;
-    const writes = log.filter(
-      (e) => e.method !== 'GET' && !/\/(search|batch\/read)$/.test(e.path) && e.status < 400,
+    row(
+      'full pass, 90,000 new of 100,000',
+      `${big.seconds.toFixed(1)} s`,
+      `floor ${big.floorSeconds.toFixed(1)} s for ${big.crmWrites} write calls at 190/10 s`,
     );
-    const crmCalls = crm.callCount - crmBefore;
-    // The calls the pass needs (answered ones, 429s left out): the rolling window lets 190 through
-    // at once, then 19 per second.
-    const needed = log.filter((e) => e.status !== 429).length;
-    const floorSeconds = Math.max(0, (needed - LIMIT.max) / (LIMIT.max / (LIMIT.intervalMs / 1000)));
-    figures.push({
-      label,
-      seconds,
-      counts,
-      crmCalls,
-      crmWrites: writes.length,
-      serviceCalls: serviceCalls - serviceBefore,
-      floorSeconds,
-      crmWriteSeconds: (crm.writeMs - writeMsBefore) / 1000,
-      ...memory,
-    });
-    const f = figures[figures.length - 1];
-    console.log(
-      `${label.padEnd(34)} ${f.seconds.toFixed(1).padStart(6)} s (floor ${f.floorSeconds.toFixed(1)} s, in CRM writes ${f.crmWriteSeconds.toFixed(1)} s)  ` +
-        `CRM calls ${String(f.crmCalls).padStart(5)}, writes ${String(f.crmWrites).padStart(5)}, service calls ${String(f.serviceCalls).padStart(5)}  ` +
-        `peak RSS ${f.rssMb.toFixed(0)} MB, live heap ${f.heapMb.toFixed(0)} MB  ` +
-        `created ${counts.created} updated ${counts.updated} unchanged ${counts.unchanged} failed ${counts.failed}`,
+    row(
+      'no-change pass CRM writes, 10k / 100k',
+      `${same.crmWrites} / ${bigSame.crmWrites}`,
+      `0   ${same.crmWrites + bigSame.crmWrites === 0 ? 'ok' : 'MISSED'}`,
     );
-  };
-
-  try {
-    console.log(
-      `marketplace mirror; HubSpot emulator limited to ${LIMIT.max} requests per ${LIMIT.intervalMs / 1000} s\n`,
+    row(
+      'no-change pass API calls, 10k',
+      `CRM ${same.crmCalls}, service ${same.serviceCalls}`,
+      'service: one call per page of 100',
     );
-    await call('POST', `${sims.controlUrl}/seed-active`, { count: 10_000 });
-    await pass('10,000 listings, first pass');
-    await pass('10,000 listings, nothing changed');
-    await call('POST', `${sims.controlUrl}/seed-active`, { count: 90_000 });
-    await pass('100,000 listings (90,000 new)');
-    await pass('100,000 listings, nothing changed');
-
-    const [first, same, big, bigSame] = figures;
-    const peak = Math.max(...figures.map((f) => f.rssMb));
-    console.log('\nwhat                                        measured        target');
-    console.log(
-      `full pass, 10,000 listings                  ${first.seconds.toFixed(1)} s         floor ${first.floorSeconds.toFixed(1)} s for ${first.crmCalls} CRM calls at 190/10 s`,
+    row(
+      'peak live heap (after GC), 10k / 100k',
+      `${first.heapMb.toFixed(0)} / ${big.heapMb.toFixed(0)} MB`,
+      `flat   ${flat ? 'ok' : 'MISSED'}`,
     );
-    console.log(
-      `full pass, 90,000 new of 100,000            ${big.seconds.toFixed(1)} s         floor ${big.floorSeconds.toFixed(1)} s for ${big.crmCalls} CRM calls`,
-    );
-    console.log(
-      `no-change pass CRM writes (10k / 100k)      ${same.crmWrites} / ${bigSame.crmWrites}           0   ${same.crmWrites + bigSame.crmWrites === 0 ? 'ok' : 'MISSED'}`,
-    );
-    console.log(
-      `no-change pass API calls (10k)              CRM ${same.crmCalls}, service ${same.serviceCalls} (pages of 100)`,
-    );
-    console.log(
-      `peak RSS, 10k pass / 100k pass              ${first.rssMb.toFixed(0)} / ${big.rssMb.toFixed(0)} MB    < ${TARGET_PEAK_MB} MB, flat   ${peak < TARGET_PEAK_MB ? 'ok' : 'MISSED'}`,
-    );
-    console.log(
-      `peak heap used, 10k pass / 100k pass        ${first.heapMb.toFixed(0)} / ${big.heapMb.toFixed(0)} MB`,
+    row(
+      'peak RSS, 10k / 100k',
+      `${first.rssMb.toFixed(0)} / ${big.rssMb.toFixed(0)} MB`,
+      `< ${TARGET_PEAK_MB} MB   ${peak < TARGET_PEAK_MB ? 'ok' : 'MISSED'} (RSS before the first pass ${baselineMb.toFixed(0)} MB)`,
     );
   } finally {
     client.close();
