@@ -135,12 +135,13 @@ export async function startSyncApp(): Promise<SyncTestApp> {
 export async function eventually<T>(
   check: () => Promise<T | undefined | false>,
   timeoutMs = 10_000,
+  intervalMs = 25,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
