@@ -12,6 +12,9 @@ import {
   type Workspace,
 } from './daemon.fixtures';
 
+// Child processes take a second or more each on a busy machine.
+jest.setTimeout(60_000);
+
 // A bad brokerage file stops the daemon before it starts: exit code 1 and every problem on stderr,
 // naming the file, the brokerage and the key.
 describe('daemon start with a bad config', () => {
