@@ -8,7 +8,6 @@ import {
   IsInt,
   IsISO8601,
   IsNotEmpty,
-  IsObject,
   IsOptional,
   IsString,
   IsUrl,
@@ -18,6 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsCronExpression } from './cron-expression.validator';
+import { IsStringRecord } from './string-record.validator';
 
 // The shape of one file in CONFIG_DIR. Secrets appear only as environment variable NAMES; the loader
 // resolves them (brokerage-secrets.ts) so values never sit in the parsed config.
@@ -83,7 +83,7 @@ export class PipelinesConfig {
 
 export class CrmMappingConfig {
   // CRM property name per daemon field; the adapter merges these over its defaults.
-  @IsObject()
+  @IsStringRecord()
   overrides: Record<string, string>;
 }
 

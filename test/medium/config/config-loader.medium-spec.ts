@@ -82,7 +82,16 @@ describe('brokerage config loading', () => {
         },
       }),
     );
-    write('bolt.yaml', { ...config('bolt'), id: 'Bolt Realty' });
+    write('bolt.yaml', {
+      ...config('bolt'),
+      id: 'Bolt Realty',
+      crm: {
+        kind: 'hubspot',
+        tokenEnv: 'BOLT_TOKEN',
+        mapping: { overrides: { street: 7 } },
+        pipelines: { listings: { pipelineId: 'p' } },
+      },
+    });
     write('acme.json', config('acme'));
     const messages = loadBrokerageConfigs(dir, env).problems.map(formatProblem);
     const file = (name: string): string => join(dir, name);
@@ -92,6 +101,7 @@ describe('brokerage config loading', () => {
         `${file('acme.yaml')} (acme): cashOffer.rateLimit.requestsPerSecond must not be less than 1`,
         `${file('acme.yaml')} (acme): webhooks.previousSecretValidUntil must be an ISO 8601 date-time`,
         `${file('bolt.yaml')} (Bolt Realty): id must be a slug: lowercase letters, digits and dashes`,
+        `${file('bolt.yaml')} (Bolt Realty): crm.mapping.overrides entry "street" must be a CRM property name (a non-empty string)`,
       ]),
     );
     // A duplicate id (acme.json and acme.yaml) is only detectable once both files are valid.
