@@ -31,6 +31,8 @@ const LISTING_DEAL: Row[] = [
   ['cash_offer_demand_check', 'bool', 'Check buyer demand'],
   ['cash_offer_offer_count', 'number', 'Cash offers received'],
   ['cash_offer_best_offer', 'number', 'Best cash offer'],
+  // Photo URLs sent with the offer request (one per line); added ones go out with PATCH /offer-requests/.
+  ['cash_offer_photo_urls', 'text', 'Photo links for the cash offer request'],
 ];
 
 const OFFER_RECORD: Row[] = [
