@@ -10,6 +10,7 @@ import { OfferEventsHandler } from './offers/offer-events.handler';
 import { OffersReconcileJob } from './offers/offers-reconcile.job';
 import { OffersService } from './offers/offers.service';
 import { OutboxModule } from './outbox/outbox.module';
+import { AddMediaExecutor } from './request-updates/add-media.executor';
 import { RequestUpdatesConsumer } from './request-updates/request-updates.consumer';
 import { UpdateOfferRequestExecutor } from './request-updates/update-offer-request.executor';
 import { RequestStatusService } from './request-status/request-status.service';
@@ -24,6 +25,7 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
     CreateOfferRequestExecutor,
     SellerRequestsConsumer,
     UpdateOfferRequestExecutor,
+    AddMediaExecutor,
     RequestUpdatesConsumer,
     RequestStatusService,
     OffersService,

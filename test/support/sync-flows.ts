@@ -19,8 +19,10 @@ export class SellerFlowSteps {
   }
 
   // A listing deal that became an offer request, approved by the service.
-  async activeRequest(): Promise<{ dealId: string; contactId: string; requestId: number }> {
-    const { dealId, contactId } = await this.agent.listingDeal(VALID_LISTING);
+  async activeRequest(
+    extra: Record<string, string> = {},
+  ): Promise<{ dealId: string; contactId: string; requestId: number }> {
+    const { dealId, contactId } = await this.agent.listingDeal({ ...VALID_LISTING, ...extra });
     await this.agent.requestCashOffer(dealId);
     await this.t.run('crm-changes');
     await this.t.run('outbox-drain');

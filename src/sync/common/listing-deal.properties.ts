@@ -10,6 +10,7 @@ export const DEAL = {
   syncError: 'cash_offer_sync_error',
   offerCount: 'cash_offer_offer_count',
   bestOffer: 'cash_offer_best_offer',
+  photos: 'cash_offer_photo_urls',
   name: 'dealname',
 } as const;
 

@@ -6,6 +6,8 @@ import { updatableFields } from './updatable-fields';
 export interface RequestUpdatePlan {
   // PATCH /offer-requests/{id} body: the listing-agent fields as the deal has them now (null clears).
   update: UpdateOfferRequestBody;
+  // Photo links added since submission: sent with PATCH /offer-requests/ (the service appends them).
+  newMedia: string[];
   // Edits the service does not accept after submission, each named, to show on the deal.
   notUpdatable: FieldViolation[];
 }
@@ -36,7 +38,20 @@ export function planRequestUpdate(
       message: `the asking price changed after submission (sent ${show(sent.request.offer_request_asking)}, now ${show(current.request.offer_request_asking)}); the Cash Offer service does not accept changes to it, so it was not sent`,
     });
   }
-  return { update: { property: updatableFields(current.property) }, notUpdatable };
+  const sentMedia = new Set(sent.media ?? []);
+  const currentMedia = current.media ?? [];
+  const removed = [...sentMedia].filter((url) => !currentMedia.includes(url));
+  if (removed.length > 0) {
+    notUpdatable.push({
+      field: 'media',
+      message: `${removed.length} photo link(s) were removed after submission (${removed.join(', ')}); the Cash Offer service keeps photos once added, so they stay on the request`,
+    });
+  }
+  return {
+    update: { property: updatableFields(current.property) },
+    newMedia: currentMedia.filter((url) => !sentMedia.has(url)),
+    notUpdatable,
+  };
 }
 
 function show(value: unknown): string {

@@ -2,7 +2,11 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { mappedProperties } from '../../brokerages/crm-field-mapping';
-import { validateUpdateOfferRequest, type CreateOfferRequestBody } from '../../cash-offer/schema';
+import {
+  validateAddMedia,
+  validateUpdateOfferRequest,
+  type CreateOfferRequestBody,
+} from '../../cash-offer/schema';
 import type { CrmRecord } from '../../crm';
 import {
   CursorRepository,
@@ -20,8 +24,13 @@ import { RecordIssues } from '../common/record-issues';
 import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
 import { mapDealToOfferRequest } from '../seller-requests/offer-request.mapper';
 import { createKey } from '../seller-requests/seller-requests.consumer';
+import { ADD_OFFER_REQUEST_MEDIA, type AddMediaPayload } from './add-media.executor';
 import { planRequestUpdate } from './request-update.mapper';
 import { UPDATE_OFFER_REQUEST, type UpdateOfferRequestPayload } from './update-offer-request.executor';
+
+function mediaKey(brokerageId: string, dealId: string, url: string): string {
+  return outboxKey(brokerageId, `deal:${dealId}`, `${ADD_OFFER_REQUEST_MEDIA}:${contentHash(url)}`);
+}
 
 export const REQUEST_UPDATES_STREAM = 'crm:deal:request-updates';
 type Outcome = 'updated' | 'unchanged' | 'failed';
@@ -99,7 +108,12 @@ export class RequestUpdatesConsumer implements OnModuleInit {
     if (!link || link.crmId !== deal.id || !sent) return undefined;
     const current = mapDealToOfferRequest({ deal, sellerContact, mapping: crm.mapping }).body;
     const plan = planRequestUpdate(sent.payload as CreateOfferRequestBody, current);
-    const violations = validateUpdateOfferRequest(plan.update);
+    const violations = [
+      ...validateUpdateOfferRequest(plan.update),
+      ...(plan.newMedia.length > 0
+        ? validateAddMedia({ offer_request_id: requestId, media: plan.newMedia })
+        : []),
+    ];
     const issues = [...plan.notUpdatable, ...violations].map((v) => ({
       field: v.field,
       message: v.message,
@@ -107,7 +121,9 @@ export class RequestUpdatesConsumer implements OnModuleInit {
     }));
     const hash = contentHash(plan.update.property);
     const send = violations.length === 0 && hash !== link.contentHash;
-    if (dryRun) return issues.length > 0 ? 'failed' : send ? 'updated' : 'unchanged';
+    const media =
+      violations.length === 0 ? await this.unsentMedia(crm.brokerageId, deal.id, plan.newMedia) : [];
+    if (dryRun) return issues.length > 0 ? 'failed' : send || media.length > 0 ? 'updated' : 'unchanged';
     if (issues.length > 0) await this.issues.report(crm, deal, DEAL.syncError, issues);
     else await this.issues.clear(crm, deal, DEAL.syncError);
     if (send) {
@@ -119,9 +135,26 @@ export class RequestUpdatesConsumer implements OnModuleInit {
         recordRef: `deal:${deal.id}`,
         payload,
       });
-      return 'updated';
     }
+    for (const url of media) {
+      const payload: AddMediaPayload = { requestId, dealId: deal.id, url };
+      await this.outbox.enqueue({
+        brokerageId: crm.brokerageId,
+        idempotencyKey: mediaKey(crm.brokerageId, deal.id, url),
+        operation: ADD_OFFER_REQUEST_MEDIA,
+        recordRef: `deal:${deal.id}`,
+        payload,
+      });
+    }
+    if (send || media.length > 0) return 'updated';
     return issues.length > 0 ? 'failed' : 'unchanged';
+  }
+
+  private async unsentMedia(brokerageId: string, dealId: string, urls: string[]): Promise<string[]> {
+    const unsent: string[] = [];
+    for (const url of urls)
+      if (!(await this.outbox.findByKey(mediaKey(brokerageId, dealId, url)))) unsent.push(url);
+    return unsent;
   }
 
   // The create command that reached the service: its body is what the service holds.

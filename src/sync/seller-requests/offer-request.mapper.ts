@@ -3,6 +3,7 @@ import { PROPERTY_FIELDS, validateCreateOfferRequest } from '../../cash-offer/sc
 import type { CrmFieldMapping, CrmFieldSource } from '../../brokerages/crm-field-mapping';
 import type { CrmRecord } from '../../crm';
 import { crmBoolean, crmString } from '../common/crm-values';
+import { DEAL } from '../common/listing-deal.properties';
 
 export interface ListingDealInput {
   deal: Pick<CrmRecord, 'id' | 'properties'>;
@@ -38,10 +39,17 @@ export function mapDealToOfferRequest(input: ListingDealInput): OfferRequestMapp
     property,
   };
   if (asking === undefined) delete (body.request as Partial<typeof body.request>).offer_request_asking;
+  const media = photoUrls(input.deal.properties[DEAL.photos]);
+  if (media.length > 0) body.media = media;
   const schemaViolations = validateCreateOfferRequest(body).filter(
     (v) => !violations.some((c) => c.field === v.field),
   );
   return { body, violations: [...violations, ...schemaViolations].map((v) => explain(v, input.mapping)) };
+}
+
+// The deal's photo links: one per line (commas and spaces also separate them).
+export function photoUrls(value: string | null | undefined): string[] {
+  return [...new Set((value ?? '').split(/[\s,]+/).filter((url) => url !== ''))];
 }
 
 function readSource(input: ListingDealInput, source: CrmFieldSource): string | undefined {
@@ -98,6 +106,9 @@ function convert(field: string, raw: string): Converted {
 // Adds where the agent fixes it: `property.StreetName is 57 characters; the service allows 50
 // (deal property listing_street_name)`.
 function explain(violation: FieldViolation, mapping: CrmFieldMapping): FieldViolation {
+  if (violation.field.startsWith('media')) {
+    return { field: violation.field, message: `${violation.message} (deal property ${DEAL.photos})` };
+  }
   const match = /^property\.([A-Za-z_]+)/.exec(violation.field);
   const field = match?.[1] ?? (violation.field === 'request.offer_request_asking' ? 'ListPrice' : undefined);
   const source = field ? mapping[field] : undefined;

@@ -51,4 +51,29 @@ describe('request updates: later edits of a submitted listing deal', () => {
     expect(await patches()).toHaveLength(1);
     expect((await steps.agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError] ?? '').toBe('');
   });
+
+  it('sends photo links added after submission once each, and says removed ones stay', async () => {
+    const front = 'https://photos.acme-realty.example/front.jpg';
+    const back = 'https://photos.acme-realty.example/back.jpg';
+    const side = 'https://photos.acme-realty.example/side.jpg';
+    const { dealId, requestId } = await steps.activeRequest({ [DEAL.photos]: front });
+    const before = (await patches()).length;
+    await steps.agent.update(dealId, { [DEAL.photos]: `${front}\n${back}, ${side}` });
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    expect((await patches()).length).toBe(before + 2);
+    const [stored] = (await steps.sandbox.requests()).filter((r) => r.offer_request_id === requestId);
+    const media = (stored as unknown as { media: { url: string }[] }).media.map((m) => m.url);
+    expect(media).toEqual([front, back, side]);
+
+    await steps.agent.update(dealId, { [DEAL.photos]: `${back}\n${side}` });
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    expect((await patches()).length).toBe(before + 2);
+    expect((await steps.agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError]).toContain(
+      `were removed after submission (${front}); the Cash Offer service keeps photos once added`,
+    );
+  });
 });

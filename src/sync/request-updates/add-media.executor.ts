@@ -1,0 +1,67 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { CashOfferError } from '../../cash-offer';
+import type { OutboxCommand } from '../../ledger';
+import { DEAL } from '../common/listing-deal.properties';
+import { RecordIssues } from '../common/record-issues';
+import {
+  OutboxContext,
+  OutboxExecutor,
+  OutboxExecutors,
+  OutboxReconciliation,
+} from '../outbox/outbox.executors';
+
+export const ADD_OFFER_REQUEST_MEDIA = 'add_offer_request_media';
+
+export interface AddMediaPayload {
+  requestId: number;
+  dealId: string;
+  url: string;
+}
+
+// A photo link added to a submitted deal: PATCH /offer-requests/ { offer_request_id, media }. One
+// command per link (its key names the link), so a photo is never appended twice.
+@Injectable()
+export class AddMediaExecutor implements OutboxExecutor, OnModuleInit {
+  readonly operation = ADD_OFFER_REQUEST_MEDIA;
+
+  constructor(
+    private readonly executors: OutboxExecutors,
+    private readonly issues: RecordIssues,
+  ) {}
+
+  onModuleInit(): void {
+    this.executors.register(this);
+  }
+
+  async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
+    const payload = command.payload as AddMediaPayload;
+    await ctx.cashOffer.addMedia(payload.requestId, [payload.url]);
+    return null;
+  }
+
+  writeBack(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
+    const payload = command.payload as AddMediaPayload;
+    await this.issues.report(ctx.crm, { id: payload.dealId, properties: {} }, DEAL.syncError, [
+      {
+        field: 'media',
+        message: `The Cash Offer service refused the photo ${payload.url}: ${error.message}`,
+        code: error.code,
+      },
+    ]);
+  }
+
+  // The service appends photos and offers no way to list them to their owner: sending again could
+  // add the photo twice, so the operator checks.
+  reconcile(command: OutboxCommand): Promise<OutboxReconciliation> {
+    const payload = command.payload as AddMediaPayload;
+    return Promise.resolve({
+      found: false,
+      provablyAbsent: false,
+      hint: `check whether offer request ${payload.requestId} has the photo ${payload.url}; if not, replay command ${command.id}`,
+    });
+  }
+}
