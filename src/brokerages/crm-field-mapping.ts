@@ -11,7 +11,7 @@ export type CrmFieldMapping = Readonly<Record<string, CrmFieldSource>>;
 
 // Reads `crm.mapping.overrides` of a brokerage file: spec field -> CRM property. A value is
 // `property` or `deal:property` (on the listing deal), `seller_contact:a,b` (on the seller contact,
-// joined with a space), or "" to leave the field unmapped.
+// joined with a space). (An empty value, which config validation refuses today, would unmap the field.)
 export function parseMappingOverrides(overrides: Record<string, string> | undefined): CrmFieldMapping {
   const parsed: Record<string, CrmFieldSource | null> = {};
   for (const [field, value] of Object.entries(overrides ?? {})) {
