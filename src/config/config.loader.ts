@@ -4,6 +4,7 @@ import { basename, extname, join, relative, isAbsolute } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { parse as parseYaml } from 'yaml';
+import { parseMappingOverrides } from '../brokerages/crm-field-mapping';
 import { BrokerageConfig } from './brokerage-config.schema';
 import { resolveSecrets, type BrokerageSecrets, type Environment } from './brokerage-secrets';
 import { problemsFromValidation, type ConfigProblem } from './config-error';
@@ -98,6 +99,7 @@ export function loadBrokerageFile(
   if (brokerageId !== undefined && problems.length === 0 && stem !== brokerageId) {
     problems.push({ file, brokerageId, path: 'id', message: `must match the file name ("${stem}")` });
   }
+  if (problems.length === 0) problems.push(...mappingProblems(config, file));
   if (problems.length > 0) return { problems };
 
   const resolved = resolveSecrets(config, env, file);
@@ -110,6 +112,17 @@ export function loadBrokerageFile(
     brokerage: { id: config.id, file, config, secrets: resolved.secrets, fingerprint },
     problems: [],
   };
+}
+
+// The CRM adapter's own check of the field mapping, run here so a bad override stops the start.
+function mappingProblems(config: BrokerageConfig, file: string): ConfigProblem[] {
+  if (config.crm.kind !== 'hubspot' || !config.crm.mapping) return [];
+  try {
+    parseMappingOverrides(config.crm.mapping.overrides);
+    return [];
+  } catch (error) {
+    return [{ file, brokerageId: config.id, path: 'crm.mapping.overrides', message: errorText(error) }];
+  }
 }
 
 function errorText(error: unknown): string {

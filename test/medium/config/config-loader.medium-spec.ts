@@ -101,7 +101,7 @@ describe('brokerage config loading', () => {
         `${file('acme.yaml')} (acme): cashOffer.rateLimit.requestsPerSecond must not be less than 1`,
         `${file('acme.yaml')} (acme): webhooks.previousSecretValidUntil must be an ISO 8601 date-time`,
         `${file('bolt.yaml')} (Bolt Realty): id must be a slug: lowercase letters, digits and dashes`,
-        `${file('bolt.yaml')} (Bolt Realty): crm.mapping.overrides entry "street" must be a CRM property name (a non-empty string)`,
+        `${file('bolt.yaml')} (Bolt Realty): crm.mapping.overrides entry "street" must be a string: a CRM property, "seller_contact:a,b", or "" for unmapped`,
       ]),
     );
     // A duplicate id (acme.json and acme.yaml) is only detectable once both files are valid.
@@ -119,6 +119,23 @@ describe('brokerage config loading', () => {
     expect(loadBrokerageConfigs(dir, env).problems.map(formatProblem)).toContain(
       `${file('acme.yaml')} (acme): id is already used by ${file('acme.json')}; each brokerage id must be unique`,
     );
+  });
+
+  it("checks the field mapping with the CRM adapter's rules", () => {
+    const crm = (overrides: Record<string, string>) => ({
+      kind: 'hubspot',
+      tokenEnv: 'ACME_TOKEN',
+      mapping: { overrides },
+      pipelines: { listings: { pipelineId: 'default' } },
+    });
+    write('acme.yaml', config('acme', { crm: crm({ NotAField: 'x', StreetName: 'Street Name' }) }));
+    const [problem] = loadBrokerageConfigs(dir, env).problems.map(formatProblem);
+    expect(problem).toMatch(
+      /acme\.yaml \(acme\): crm\.mapping\.overrides HubSpot field mapping is invalid: .*NotAField/,
+    );
+    expect(problem).toContain('Street Name');
+    write('acme.yaml', config('acme', { crm: crm({ StreetName: 'street_line', UnitNumber: '' }) }));
+    expect(loadBrokerageConfigs(dir, env).problems).toEqual([]);
   });
 
   it('refuses a webhook secret too short to be unguessable', () => {
