@@ -11,7 +11,7 @@ import { HubSpotCrmAdapter, withListingProperties } from '../../src/crm/hubspot'
 import { Ledger } from '../../src/ledger';
 import { startCashOfferSandbox, type RunningCashOfferSandbox } from '../../src/sandbox/cash-offer';
 import { startHubSpotEmulator, type HubSpotEmulator } from '../../src/sandbox/hubspot';
-import { JobRunner, type JobName, type RunOutcome } from '../../src/scheduler';
+import { JobRunner, type JobName, type RunOptions, type RunOutcome } from '../../src/scheduler';
 import { SchedulerModule } from '../../src/scheduler/scheduler.module';
 import { configureHttpBodyParsing } from '../../src/webhooks/webhook-body';
 import { WebhookIntakeModule } from '../../src/webhooks/webhooks.module';
@@ -35,7 +35,7 @@ export interface SyncTestApp {
   stages: CrmStageMap;
   // The brokerage's webhook URL on the daemon (it carries the secret).
   hookUrl: string;
-  run(job: JobName): Promise<RunOutcome>;
+  run(job: JobName, options?: RunOptions): Promise<RunOutcome>;
   close(): Promise<void>;
 }
 
@@ -121,7 +121,7 @@ export async function startSyncApp(): Promise<SyncTestApp> {
     crm,
     stages,
     hookUrl: `http://127.0.0.1:${port}/webhooks/${BROKERAGE}/${SECRET}`,
-    run: (job) => runner.run(BROKERAGE, job),
+    run: (job, options) => runner.run(BROKERAGE, job, options),
     close: async () => {
       await app.close();
       await sandbox.close();

@@ -112,4 +112,23 @@ describe('seller requests: listing deals become offer requests', () => {
     // Sent once: the timeout was never followed by a second POST.
     expect((await t.ledger.outbox.get(command.id))?.attempts).toBe(1);
   });
+
+  it('a dry run classifies like a real run and writes nothing', async () => {
+    const { dealId } = await agent.listingDeal(VALID_LISTING);
+    await agent.requestCashOffer(dealId);
+    const outboxBefore = await t.ledger.outbox.depth('acme');
+    const cursorBefore = await t.ledger.cursors.get('acme', 'crm:deal:seller-requests');
+
+    const dry = await t.run('crm-changes', { dryRun: true });
+    expect(dry).toMatchObject({ status: 'succeeded', runId: null });
+    expect(dry.counts.created).toBe(1);
+    expect(await t.ledger.outbox.depth('acme')).toEqual(outboxBefore);
+    expect(await t.ledger.cursors.get('acme', 'crm:deal:seller-requests')).toBe(cursorBefore);
+    expect((await t.run('outbox-drain', { dryRun: true })).counts.created).toBe(0);
+
+    const real = await t.run('crm-changes');
+    expect(real.counts.created).toBe(dry.counts.created);
+    await t.run('outbox-drain');
+    expect(await requestsFor(dealId)).toHaveLength(1);
+  });
 });
