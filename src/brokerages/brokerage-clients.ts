@@ -1,11 +1,11 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { CashOfferClient, CashOfferClientFactory } from '../cash-offer';
-import { CASH_OFFER_CRM_SCHEMA, CrmStageMap } from '../crm';
+import { CASH_OFFER_CRM_SCHEMA, CrmStageMap, type CrmPort } from '../crm';
 import { ConfigService } from '../config/config.service';
 import { LoadedBrokerage } from '../config/config.loader';
 import { MetricsService } from '../ops/metrics/metrics.service';
 import type { BrokerageCrm } from './brokerage-crm';
-import { parseMappingOverrides } from './crm-field-mapping';
+import { parseMappingOverrides, type CrmFieldMapping } from './crm-field-mapping';
 import { CrmPortFactory } from './crm-port.factory';
 import { resolveStages } from './crm-stage.resolver';
 
@@ -15,7 +15,10 @@ import { resolveStages } from './crm-stage.resolver';
 export class BrokerageClients implements OnModuleDestroy {
   private readonly logger = new Logger(BrokerageClients.name);
   private readonly clients = new Map<string, { fingerprint: string; client: CashOfferClient }>();
-  private readonly crms = new Map<string, { fingerprint: string; crm: Promise<BrokerageCrm> }>();
+  private readonly crms = new Map<
+    string,
+    { fingerprint: string; port: CrmPort; mapping: CrmFieldMapping; stages?: Promise<CrmStageMap> }
+  >();
 
   constructor(
     private readonly config: ConfigService,
@@ -28,35 +31,45 @@ export class BrokerageClients implements OnModuleDestroy {
     });
   }
 
-  // The brokerage's CRM: its adapter, stage ids resolved from its pipelines, and its field mapping.
-  // Built once per config fingerprint; rebuilt while setup-crm has not created every stage yet.
-  crm(brokerageId: string): Promise<BrokerageCrm> {
+  // The brokerage's CRM: its adapter (one per config fingerprint, so its rate limit sees every call),
+  // its field mapping, and the stage ids resolved from its pipelines, looked up again until
+  // setup-crm has created every pipeline and stage.
+  async crm(brokerageId: string): Promise<BrokerageCrm> {
     const brokerage = this.config.get(brokerageId);
-    if (!brokerage) return Promise.reject(new Error(`no brokerage "${brokerageId}" is configured`));
-    const cached = this.crms.get(brokerageId);
-    if (cached && cached.fingerprint === brokerage.fingerprint) return cached.crm;
-    const crm = this.buildCrm(brokerage);
-    this.crms.set(brokerageId, { fingerprint: brokerage.fingerprint, crm });
-    crm.catch(() => this.crms.delete(brokerageId));
-    return crm;
-  }
-
-  private async buildCrm(brokerage: LoadedBrokerage): Promise<BrokerageCrm> {
-    const port = this.crmFactory.create(brokerage);
-    const mapping = parseMappingOverrides(brokerage.config.crm.mapping?.overrides);
-    const { data, missing } = resolveStages(CASH_OFFER_CRM_SCHEMA, await port.listPipelines('deal'));
-    if (missing.length > 0) {
-      this.logger.warn(`brokerage ${brokerage.id}: the CRM lacks ${missing.join(', ')}; run setup-crm`);
-      // Looked up again next time, once setup-crm has run.
-      setImmediate(() => this.crms.delete(brokerage.id));
+    if (!brokerage) throw new Error(`no brokerage "${brokerageId}" is configured`);
+    let entry = this.crms.get(brokerageId);
+    if (!entry || entry.fingerprint !== brokerage.fingerprint) {
+      entry = {
+        fingerprint: brokerage.fingerprint,
+        port: this.crmFactory.create(brokerage),
+        mapping: parseMappingOverrides(brokerage.config.crm.mapping?.overrides),
+      };
+      this.crms.set(brokerageId, entry);
     }
+    const current = entry;
+    current.stages ??= this.resolveStages(brokerage.id, current.port).catch((error: unknown) => {
+      current.stages = undefined;
+      throw error;
+    });
+    const stages = await current.stages;
     return {
       brokerageId: brokerage.id,
-      port,
-      stages: new CrmStageMap(data),
-      mapping,
+      port: current.port,
+      stages,
+      mapping: current.mapping,
       listings: brokerage.config.crm.pipelines.listings,
     };
+  }
+
+  private async resolveStages(brokerageId: string, port: CrmPort): Promise<CrmStageMap> {
+    const { data, missing } = resolveStages(CASH_OFFER_CRM_SCHEMA, await port.listPipelines('deal'));
+    const entry = this.crms.get(brokerageId);
+    if (missing.length > 0) {
+      this.logger.warn(`brokerage ${brokerageId}: the CRM lacks ${missing.join(', ')}; run setup-crm`);
+      // Looked up again on the next call.
+      if (entry?.port === port) entry.stages = undefined;
+    }
+    return new CrmStageMap(data);
   }
 
   cashOffer(brokerageId: string): CashOfferClient {
