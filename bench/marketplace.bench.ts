@@ -137,6 +137,7 @@ interface PassFigures {
   serviceCalls: number;
   floorSeconds: number;
   crmWriteSeconds: number;
+  emulatorWriteSeconds: number;
   rssMb: number;
   heapMb: number;
 }
@@ -149,6 +150,8 @@ async function main(): Promise<void> {
   const ledger = await openLedger({ databasePath: join(dir, 'ledger.sqlite') });
   const crm = new TimedHubSpotAdapter({ accessToken: TOKEN, basePath: sims.crmUrl, rateLimit: LIMIT });
   const stages = CrmStageMap.fromReport(await crm.ensureSchema(CASH_OFFER_CRM_SCHEMA));
+  // setup-crm's own calls (about 100) must not eat the first pass's rate-limit window.
+  await new Promise((r) => setTimeout(r, LIMIT.intervalMs + 500));
   let serviceCalls = 0;
   const client = new CashOfferClientFactory().create({
     brokerageId: 'bench',
@@ -189,6 +192,7 @@ async function main(): Promise<void> {
       (e) => e.method !== 'GET' && !/\/(search|batch\/read)$/.test(e.path) && e.status < 400,
     );
     const crmCalls = crm.callCount - crmBefore;
+    const serverMs = writes.reduce((sum, e) => sum + e.durationMs, 0);
     // The calls the pass needs (answered ones, 429s left out): the rolling window lets 190 through
     // at once, then 19 per second.
     const needed = log.filter((e) => e.status !== 429).length;
@@ -202,11 +206,12 @@ async function main(): Promise<void> {
       serviceCalls: serviceCalls - serviceBefore,
       floorSeconds,
       crmWriteSeconds: (crm.writeMs - writeMsBefore) / 1000,
+      emulatorWriteSeconds: serverMs / 1000,
       ...memory,
     });
     const f = figures[figures.length - 1];
     console.log(
-      `${label.padEnd(34)} ${f.seconds.toFixed(1).padStart(6)} s (floor ${f.floorSeconds.toFixed(1)} s, in CRM writes ${f.crmWriteSeconds.toFixed(1)} s)  ` +
+      `${label.padEnd(34)} ${f.seconds.toFixed(1).padStart(6)} s (floor ${f.floorSeconds.toFixed(1)} s, in CRM writes ${f.crmWriteSeconds.toFixed(1)} s, of which the emulator's own ${f.emulatorWriteSeconds.toFixed(1)} s)  ` +
         `CRM calls ${String(f.crmCalls).padStart(5)}, writes ${String(f.crmWrites).padStart(5)}, service calls ${String(f.serviceCalls).padStart(5)}  ` +
         `peak RSS ${f.rssMb.toFixed(0)} MB, live heap ${f.heapMb.toFixed(0)} MB  ` +
         `created ${counts.created} updated ${counts.updated} unchanged ${counts.unchanged} failed ${counts.failed}`,
