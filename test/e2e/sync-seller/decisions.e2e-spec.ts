@@ -80,6 +80,33 @@ describe('decisions and counters made in the CRM', () => {
     expect(await decisionCalls()).toBe(callsBefore + 1);
   });
 
+  it('an accept the service refuses (decided elsewhere) ends in a message on the record and in errors', async () => {
+    const { requestId } = await steps.activeRequest();
+    const a = await steps.sandbox.makeOffer(requestId, { offer_amount: 310_000 });
+    const b = await steps.sandbox.makeOffer(requestId, { offer_amount: 320_000 });
+    await steps.applyEvents(2);
+    // Someone accepts A outside the CRM: the service rejects B, and no event says so.
+    const res = await fetch(`${t.sandbox.baseUrl}/offers`, {
+      method: 'PATCH',
+      headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ offer_id: a.offer_id, offer_status: 'accepted' }),
+    });
+    expect(res.status).toBe(200);
+
+    await moveTo(b.offer_id, 'accept_requested');
+    await decide();
+    const record = await steps.offerRecord(b.offer_id);
+    expect(record!.properties[OFFER.decisionError]).toContain(
+      `The Cash Offer service did not accept offer ${b.offer_id}`,
+    );
+    expect(steps.stageKey(record!)).toBe('rejected');
+    expect(steps.stageKey((await steps.offerRecord(a.offer_id))!)).toBe('accepted');
+    const [dead] = await t.ledger.outbox.listByState('acme', ['dead']);
+    expect(dead.operation).toBe('decide_offer');
+    const errors = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
+    expect(errors.find((e) => e.recordRef === record!.id)?.code).toBe('CONFLICT');
+  });
+
   it('sends a counter the buyer accepts: countered, then the new accepted offer and its cascade', async () => {
     const { dealId, requestId } = await steps.activeRequest();
     const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 360_000 });
