@@ -1,4 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
+import { CrmSetupModule } from '../brokerages/crm-setup.module';
 import { BuyerSyncModule } from '../sync/buyer-sync.module';
 import { SellerSyncModule } from '../sync/seller-sync.module';
 import { WebhookIntakeModule, WebhooksModule } from '../webhooks/webhooks.module';
@@ -8,6 +9,7 @@ import { WebhookIntakeModule, WebhooksModule } from '../webhooks/webhooks.module
 // inbox worker. Add each module here once; both entry points pick it up.
 export const FLOW_MODULES: (Type<unknown> | DynamicModule)[] = [
   WebhooksModule,
+  CrmSetupModule,
   SellerSyncModule,
   BuyerSyncModule,
 ];

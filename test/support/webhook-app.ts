@@ -18,6 +18,8 @@ export interface TestBrokerage {
   previousSecretValidUntil?: string;
   cashOfferBaseUrl?: string;
   cashOfferApiKey?: string;
+  crmBaseUrl?: string;
+  crmToken?: string;
   publicBaseUrl?: string;
 }
 
@@ -42,7 +44,7 @@ export function writeBrokerageConfigs(
   for (const b of brokerages) {
     const prefix = b.id.toUpperCase().replace(/-/g, '_');
     env[`${prefix}_CASH_OFFER_API_KEY`] = b.cashOfferApiKey ?? `key-of-${b.id}-0123456789`;
-    env[`${prefix}_HUBSPOT_TOKEN`] = `token-of-${b.id}-0123456789`;
+    env[`${prefix}_HUBSPOT_TOKEN`] = b.crmToken ?? `token-of-${b.id}-0123456789`;
     env[`${prefix}_WEBHOOK_SECRET`] = b.secret;
     if (b.previousSecret) env[`${prefix}_PREVIOUS_WEBHOOK_SECRET`] = b.previousSecret;
     const lines = [
@@ -53,7 +55,7 @@ export function writeBrokerageConfigs(
       '  timeoutMs: 2000',
       'crm:',
       '  kind: hubspot',
-      '  baseUrl: http://127.0.0.1:9',
+      `  baseUrl: ${b.crmBaseUrl ?? 'http://127.0.0.1:9'}`,
       `  tokenEnv: ${prefix}_HUBSPOT_TOKEN`,
       '  pipelines:',
       '    listings:',

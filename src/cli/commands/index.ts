@@ -1,10 +1,13 @@
 import type { Type } from '@nestjs/common';
 import type { CommandRunner } from 'nest-commander';
 import { ErrorsCommand } from './errors.command';
+import { RegisterWebhooksCommand } from './register-webhooks.command';
 import { ReloadConfigCommand } from './reload-config.command';
 import { ReplayCommand } from './replay.command';
 import { RunsCommand } from './runs.command';
+import { SetupCrmCommand } from './setup-crm.command';
 import { StatusCommand } from './status.command';
+import { SyncCommand } from './sync.command';
 import { ValidateConfigCommand } from './validate-config.command';
 
 // Adding a command: write `<name>.command.ts` (a nest-commander @Command class that injects the
@@ -20,4 +23,7 @@ export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
   RunsCommand,
   ErrorsCommand,
   ReplayCommand,
+  SyncCommand,
+  SetupCrmCommand,
+  RegisterWebhooksCommand,
 ];

@@ -1,0 +1,101 @@
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { JobRunner } from '../../scheduler/job-runner.service';
+import type { JobName } from '../../scheduler/job.types';
+import { CliOutput } from '../output/cli-output';
+import { ProgressPrinter } from '../output/progress.printer';
+import { renderTable } from '../output/table';
+import { parseJob, type CommonOptions } from './cli-options';
+
+interface SyncOptions extends CommonOptions {
+  job?: JobName;
+  once?: boolean;
+  dryRun?: boolean;
+}
+
+// Runs one job of one brokerage now, through the same JobRunner as cron (so never beside a running
+// one in this process), and prints its counts. --dry-run classifies exactly like a real run and
+// writes nothing: no CRM write, no outbox command, no cursor move, no run recorded.
+@Command({
+  name: 'sync',
+  description: 'run one job of one brokerage once (--dry-run: show what would change, write nothing)',
+})
+export class SyncCommand extends CommandRunner {
+  constructor(
+    private readonly runner: JobRunner,
+    private readonly output: CliOutput,
+  ) {
+    super();
+  }
+
+  async run(_params: string[], options: SyncOptions = {}): Promise<void> {
+    if (!options.brokerage || !options.job) {
+      this.output.fail('sync needs --brokerage <id> and --job <job>');
+      return;
+    }
+    const label = `${options.brokerage} ${options.job}${options.dryRun ? ' (dry run)' : ''}`;
+    const progress = new ProgressPrinter(label);
+    const outcome = await this.runner.run(options.brokerage, options.job, {
+      dryRun: options.dryRun === true,
+      onProgress: progress.update,
+    });
+    progress.finish();
+    if (options.json) this.output.json({ ...outcome, dryRun: options.dryRun === true });
+    else {
+      const { counts } = outcome;
+      this.output.print(
+        renderTable(
+          ['BROKERAGE', 'JOB', 'STATUS', 'READ', 'CREATED', 'UPDATED', 'UNCHANGED', 'FAILED'],
+          [
+            [
+              outcome.brokerageId,
+              outcome.job,
+              outcome.status,
+              counts.read,
+              counts.created,
+              counts.updated,
+              counts.unchanged,
+              counts.failed,
+            ],
+          ],
+        ),
+      );
+      if (options.dryRun)
+        this.output.print('dry run: the counts say what would be created or updated; nothing was written');
+      if (outcome.reason) this.output.print(outcome.reason);
+      if (outcome.error) this.output.error(`error: ${outcome.error}`);
+    }
+    if (outcome.status === 'failed' || outcome.status === 'skipped') process.exitCode = 1;
+  }
+
+  @Option({ flags: '-b, --brokerage <id>', description: 'the brokerage', required: true })
+  parseBrokerage(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '-j, --job <job>',
+    description: 'crm-changes, offers-reconcile, marketplace, outbox-drain or inbox-drain',
+    required: true,
+  })
+  parseJob(value: string): JobName {
+    return parseJob(value);
+  }
+
+  @Option({ flags: '--once', description: 'run once and exit (the only mode; accepted for clarity)' })
+  parseOnce(): boolean {
+    return true;
+  }
+
+  @Option({
+    flags: '--dry-run',
+    description: 'show what would be created, updated or left unchanged; write nothing',
+  })
+  parseDryRun(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--json', description: 'machine-readable output' })
+  parseJson(): boolean {
+    return true;
+  }
+}

@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulators, Simulators } from '../../../src/sandbox/simulators';
+import { runCli } from '../daemon/daemon.fixtures';
+import { writeBrokerageConfigs } from '../../support/webhook-app';
+
+// setup-crm, register-webhooks and sync --once against the bundled simulators, as an operator runs
+// them: the compiled CLI in a child process (`npm run build` first), real HTTP, a real ledger file.
+describe('operator commands', () => {
+  let sims: Simulators;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  const cli = (...args: string[]) => runCli(args, env);
+
+  beforeAll(async () => {
+    sims = await startSimulators({ cashOfferPort: 0, hubspotPort: 0, log: false });
+    dir = mkdtempSync(join(tmpdir(), 'cos-cli-'));
+    const vars: Record<string, string> = {};
+    writeBrokerageConfigs(
+      join(dir, 'brokerages'),
+      [
+        {
+          id: 'acme',
+          secret: 'acme-secret-0123456789abcdefghij',
+          cashOfferBaseUrl: sims.cashOffer.baseUrl,
+          cashOfferApiKey: sims.cashOffer.agentKey,
+          crmBaseUrl: sims.hubspot.url,
+          crmToken: sims.hubspot.token,
+          publicBaseUrl: 'http://127.0.0.1:3999',
+        },
+      ],
+      vars,
+    );
+    env = {
+      ...process.env,
+      ...vars,
+      CONFIG_DIR: join(dir, 'brokerages'),
+      LEDGER_PATH: join(dir, 'ledger.sqlite'),
+      LOG_LEVEL: 'silent',
+    };
+  });
+
+  afterAll(async () => {
+    await sims.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('setup-crm creates everything once, then reports it already present', async () => {
+    const first = await cli('setup-crm', '--json');
+    expect(first.code).toBe(0);
+    const items = (JSON.parse(first.stdout) as { brokerages: { report: { items: { outcome: string }[] } }[] })
+      .brokerages[0].report.items;
+    expect(items.length).toBeGreaterThan(20);
+    expect(items.every((i) => i.outcome === 'created')).toBe(true);
+    const second = await cli('setup-crm');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`acme: 0 created, 0 updated, ${items.length} already present`);
+  });
+
+  it('register-webhooks registers once, then says it is already registered, never printing the secret', async () => {
+    const first = await cli('register-webhooks');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/acme\s+registered\s+http:\/\/127\.0\.0\.1:3999\/webhooks\/acme\/<secret>/);
+    const second = await cli('register-webhooks', '--json');
+    expect(JSON.parse(second.stdout)).toEqual({
+      registrations: [
+        {
+          brokerageId: 'acme',
+          outcome: 'already registered',
+          url: 'http://127.0.0.1:3999/webhooks/acme/<secret>',
+        },
+      ],
+    });
+    expect(first.stdout + first.stderr + second.stdout + second.stderr).not.toContain(
+      'acme-secret-0123456789abcdefghij',
+    );
+  });
+
+  it('sync --dry-run shows what the marketplace pass would create and writes nothing; the real run does it', async () => {
+    await fetch(`${sims.cashOffer.controlUrl}/seed-active`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count: 30 }),
+    });
+    const dry = await cli('sync', '--brokerage', 'acme', '--job', 'marketplace', '--dry-run', '--json');
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({
+      status: 'succeeded',
+      dryRun: true,
+      counts: { read: 30, created: 30 },
+    });
+    expect(sims.hubspot.state.count('deals')).toBe(0);
+    const real = await cli('sync', '--brokerage', 'acme', '--job', 'marketplace', '--once');
+    expect(real.code).toBe(0);
+    expect(real.stdout).toMatch(/acme\s+marketplace\s+succeeded\s+30\s+30\s+0\s+0\s+0/);
+    expect(sims.hubspot.state.count('deals')).toBe(30);
+    const again = await cli('sync', '--brokerage', 'acme', '--job', 'marketplace', '--dry-run', '--json');
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      counts: { read: 30, created: 0, updated: 0, unchanged: 30 },
+    });
+    const runs = await cli('runs', '--json');
+    // The dry runs recorded nothing.
+    expect(
+      (JSON.parse(runs.stdout) as { runs: { job: string }[] }).runs.filter((r) => r.job === 'marketplace'),
+    ).toHaveLength(1);
+  });
+
+  it('refuses a sync without its brokerage or job, and names an unknown brokerage', async () => {
+    const missing = await cli('sync', '--job', 'marketplace');
+    expect(missing.code).not.toBe(0);
+    const unknown = await cli('setup-crm', '--brokerage', 'nope');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('no brokerage "nope" is configured (known: acme)');
+  });
+});
