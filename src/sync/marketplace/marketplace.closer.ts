@@ -22,6 +22,7 @@ export class MarketplaceCloser {
     private readonly links: LinkRepository,
     private readonly recordErrors: RecordErrorRepository,
     private readonly brokerageId: string,
+    private readonly openErrors: ReadonlySet<string> = new Set(),
   ) {}
 
   async close(runId: number): Promise<{ closed: number; failed: number }> {
@@ -60,6 +61,9 @@ export class MarketplaceCloser {
         });
       }
       closed += await this.links.markGone(this.brokerageId, MARKETPLACE_LINK_KIND, gone);
+      for (const key of gone)
+        if (this.openErrors.has(key))
+          await this.recordErrors.resolve(this.brokerageId, MARKETPLACE_LINK_KIND, key);
     }
     this.logger.log(`[${this.brokerageId}] ${closed} marketplace listings no longer listed`);
     return { closed, failed };

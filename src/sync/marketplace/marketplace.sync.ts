@@ -21,6 +21,8 @@ import {
 import { MarketplaceCloser } from './marketplace.closer';
 import { MarketplaceWriter } from './marketplace.writer';
 
+const MAX_OPEN_ERRORS_READ = 10_000;
+
 // What one pass needs of the brokerage: its active list and its CRM.
 export interface MarketplaceSource {
   streamActiveOfferRequests(options?: StreamActiveOptions): AsyncIterable<ActiveOfferRequest[]>;
@@ -48,6 +50,7 @@ export class MarketplaceSync {
     const counts = emptyCounts();
     const pipelineId = target.stages.pipelineId(MARKETPLACE_PIPELINE);
     const runId = ctx.dryRun ? null : ctx.runId;
+    const openErrors = runId === null ? new Set<string>() : await this.openErrorKeys(brokerageId);
     const writer =
       runId === null
         ? undefined
@@ -62,6 +65,7 @@ export class MarketplaceSync {
             this.clock,
             brokerageId,
             runId,
+            openErrors,
           );
     // A dry run has no run id to mark links with, so it remembers the keys it saw.
     const seenInDryRun = runId === null ? new Set<string>() : undefined;
@@ -108,6 +112,12 @@ export class MarketplaceSync {
     counts.updated += closed.closed;
     counts.failed += closed.failed;
     return counts;
+  }
+
+  // Listings whose earlier failure is still open, so a pass that writes them can resolve it.
+  private async openErrorKeys(brokerageId: string): Promise<Set<string>> {
+    const open = await this.recordErrors.listOpen({ brokerageId, limit: MAX_OPEN_ERRORS_READ });
+    return new Set(open.filter((e) => e.recordKind === MARKETPLACE_LINK_KIND).map((e) => e.recordRef));
   }
 
   private async page(

@@ -38,6 +38,8 @@ export class MarketplaceWriter {
     private readonly clock: Clock,
     private readonly brokerageId: string,
     private readonly runId: number,
+    // Listings with an open record error: resolved once they are written.
+    private readonly openErrors: ReadonlySet<string> = new Set(),
     private readonly flushAt = CRM_BATCH_SIZE * 4,
   ) {}
 
@@ -100,6 +102,9 @@ export class MarketplaceWriter {
       });
     }
     await this.links.upsertLinks(this.brokerageId, MARKETPLACE_LINK_KIND, saved);
+    for (const { remoteId } of saved)
+      if (this.openErrors.has(remoteId))
+        await this.recordErrors.resolve(this.brokerageId, MARKETPLACE_LINK_KIND, remoteId);
     // A refused listing was still seen: it must not be closed as "no longer listed".
     await this.links.markSeen(this.brokerageId, MARKETPLACE_LINK_KIND, refused, this.runId);
     if (unavailable) throw unavailable;
