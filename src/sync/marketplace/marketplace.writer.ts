@@ -91,8 +91,12 @@ export class MarketplaceWriter {
         continue;
       }
       this.counts.failed++;
-      if (result.error.retryable) unavailable ??= result.error;
-      else refused.push(write.record.key);
+      // An unavailable CRM is not the listing's fault: the pass fails and the next one writes it.
+      if (result.error.retryable) {
+        unavailable ??= result.error;
+        continue;
+      }
+      refused.push(write.record.key);
       await this.recordErrors.record({
         brokerageId: this.brokerageId,
         recordKind: MARKETPLACE_LINK_KIND,

@@ -137,6 +137,31 @@ describe('marketplace mirror against the sandboxes with a real ledger', () => {
     for (const id of removed) expect(stageKey(dealOf(await deals(), id)!)).toBe('no_longer_listed');
   });
 
+  it('a pass during which the CRM is unavailable fails, closes nothing, and the next pass catches up', async () => {
+    const removed = firstId + 950;
+    await world.control('sandbox', 'POST', `/offer-requests/${removed}/expire`);
+    const added = (await world.control('sandbox', 'POST', '/seed-active', { count: 2 })) as {
+      ids: [number, number];
+    };
+    await world.control('crm', 'PUT', '/faults', { errorRate: 1, errorStatus: 503 });
+
+    await expect(world.marketplacePass()).rejects.toThrow();
+
+    await world.control('crm', 'PUT', '/faults', { errorRate: 0 });
+    expect(
+      (await world.ledger.links.find(BROKERAGE_ID, MARKETPLACE_LINK_KIND, `req:${removed}`))!.state,
+    ).toBe('active');
+    expect(
+      await world.ledger.links.find(BROKERAGE_ID, MARKETPLACE_LINK_KIND, `req:${added.ids[0]}`),
+    ).toBeNull();
+    // An outage is not a listing's fault: no record error for the listings it could not write.
+    expect(await world.ledger.recordErrors.listOpen({ brokerageId: BROKERAGE_ID })).toEqual([]);
+
+    const counts = await world.marketplacePass();
+    expect(counts).toMatchObject({ created: 2, updated: 1, failed: 0 });
+    expect(stageKey(dealOf(await deals(), removed)!)).toBe('no_longer_listed');
+  });
+
   it('a listing that comes back is reopened in the active stage, not duplicated', async () => {
     const back = firstId + 900;
     await world.control('sandbox', 'POST', `/offer-requests/${back}/renew`);
