@@ -97,10 +97,16 @@ describe('seller requests: listing deals become offer requests', () => {
     );
     expect(await requestsFor(dealId)).toHaveLength(1);
 
-    // Once approved it shows in the active list under the deal's id: reconciled, written back.
+    // Once approved and offered on, the offer payload echoes the deal's id: reconciled, written back.
     await sandbox.approve(stored[0].offer_request_id);
+    await sandbox.makeOffer(stored[0].offer_request_id);
     await t.run('outbox-drain');
-    expect((await t.ledger.outbox.get(command.id))?.state).toBe('done');
+    const reconciled = await t.ledger.outbox.get(command.id);
+    expect(reconciled?.state).toBe('done');
+    expect(reconciled?.result).toMatchObject({
+      offer_request_id: stored[0].offer_request_id,
+      found_by: 'offer payload',
+    });
     const deal = await eventually(async () => {
       const d = await agent.deal(dealId, DEAL_PROPS);
       return d.properties[DEAL.requestId] ? d : undefined;
