@@ -105,14 +105,24 @@ export class CreateOfferRequestExecutor implements OutboxExecutor, OnModuleInit 
       ctx.signal,
     );
     if (found) return { found: true, result: found };
-    return {
-      found: false,
-      provablyAbsent: false,
-      hint:
-        `Look for an offer request with offer_request_external_id "${dealId}" in the service account ` +
-        `(it is listed once approved; offers on it name it too). If there is none, replay outbox command ` +
-        `${command.id}; the daemon checks again on every drain (payload hash ${contentHash(command.payload)}).`,
-    };
+    const hint =
+      `Look for an offer request with offer_request_external_id "${dealId}" in the service account ` +
+      `(it is listed once approved; offers on it name it too). If there is none, replay outbox command ` +
+      `${command.id}; the daemon checks again on every drain (payload hash ${contentHash(command.payload)}).`;
+    // The agent sees why nothing seems to happen; written once (the text does not change).
+    const [deal] = await ctx.crm.port.getRecords('deal', [dealId], [DEAL.syncError]);
+    if (deal) {
+      await this.issues.report(ctx.crm, deal, DEAL.syncError, [
+        {
+          message:
+            'The offer request was sent but the answer was lost; it is not sent again while the daemon looks for it ' +
+            '(it shows up once the service approves the request). ' +
+            hint,
+          code: 'OUTCOME_UNKNOWN',
+        },
+      ]);
+    }
+    return { found: false, provablyAbsent: false, hint };
   }
 }
 

@@ -96,6 +96,9 @@ describe('seller requests: listing deals become offer requests', () => {
       `offer_request_external_id "${dealId}"`,
     );
     expect(await requestsFor(dealId)).toHaveLength(1);
+    expect((await agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError]).toContain(
+      'The offer request was sent but the answer was lost; it is not sent again',
+    );
 
     // Once approved and offered on, the offer payload echoes the deal's id: reconciled, written back.
     await sandbox.approve(stored[0].offer_request_id);
@@ -112,6 +115,7 @@ describe('seller requests: listing deals become offer requests', () => {
       return d.properties[DEAL.requestId] ? d : undefined;
     });
     expect(deal.properties[DEAL.requestId]).toBe(String(stored[0].offer_request_id));
+    expect(deal.properties[DEAL.syncError] ?? '').toBe('');
     await t.run('crm-changes');
     await t.run('outbox-drain');
     expect(await requestsFor(dealId)).toHaveLength(1);
