@@ -40,7 +40,7 @@ export class MarketplaceWriter {
     private readonly runId: number,
     // Listings with an open record error: resolved once they are written.
     private readonly openErrors: ReadonlySet<string> = new Set(),
-    private readonly flushAt = CRM_BATCH_SIZE * 1,
+    private readonly flushAt = CRM_BATCH_SIZE * 4,
   ) {}
 
   async add(write: PendingListingWrite): Promise<void> {
