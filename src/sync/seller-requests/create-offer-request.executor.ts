@@ -14,7 +14,11 @@ import {
 } from '../outbox/outbox.executors';
 import { splitRecordRef } from '../outbox/outbox-retry.policy';
 import { updatableHash } from '../request-updates/updatable-fields';
-import { findOfferRequestByExternalId } from './offer-request.finder';
+import {
+  findOfferRequestByExternalId,
+  indexByExternalId,
+  type ExternalIdIndex,
+} from './offer-request.finder';
 import { SellerRequestResult, toSellerRequestResult } from './seller-request.result';
 
 export const CREATE_OFFER_REQUEST = 'create_offer_request';
@@ -23,6 +27,7 @@ export const CREATE_OFFER_REQUEST = 'create_offer_request';
 @Injectable()
 export class CreateOfferRequestExecutor implements OutboxExecutor, OnModuleInit {
   readonly operation = CREATE_OFFER_REQUEST;
+  private readonly indexes = new WeakMap<AbortSignal, Promise<ExternalIdIndex>>();
 
   constructor(
     private readonly executors: OutboxExecutors,
@@ -95,14 +100,27 @@ export class CreateOfferRequestExecutor implements OutboxExecutor, OnModuleInit 
     ]);
   }
 
+  // Every unknown create of one drain run is looked up in one scan of the service's lists (the run's
+  // abort signal identifies the run), so many unknowns never cost a full scan each.
+  private scanOf(ctx: OutboxContext): Promise<ExternalIdIndex> {
+    let index = this.indexes.get(ctx.signal);
+    if (!index) {
+      index = indexByExternalId(ctx.cashOffer, ctx.signal);
+      this.indexes.set(ctx.signal, index);
+    }
+    return index;
+  }
+
   async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation> {
     const dealId = splitRecordRef(command.recordRef).id;
+    const index = await this.scanOf(ctx);
     const found = await findOfferRequestByExternalId(
       ctx.brokerage.id,
       dealId,
       ctx.cashOffer,
       this.links,
       ctx.signal,
+      index,
     );
     if (found) return { found: true, result: found };
     const hint =
