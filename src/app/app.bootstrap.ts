@@ -7,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import { PinoLoggerService } from '../ops/logging/pino-logger.service';
 import { SecretRedactor } from '../ops/logging/secret-redactor';
 import type { AppParts } from './app.module';
+import { withSimulatorDefaults } from './embedded/simulated-env';
 
 // Settings, redactor, logger and config, built before Nest so that a bad environment or config file
 // stops the process with every problem named, and boot logs are already redacted.
@@ -18,13 +19,14 @@ export function buildAppParts(options: {
   logLevel?: string;
 }): AppParts {
   const settings = readDaemonSettings(options.env);
+  const env = withSimulatorDefaults(settings.configDir, options.env);
   const redactor = new SecretRedactor();
   const logger = new PinoLoggerService({
     level: options.logLevel ?? settings.logLevel,
     redactor,
     destination: options.logDestination,
   });
-  const config = new ConfigService(settings.configDir, redactor, options.env);
+  const config = new ConfigService(settings.configDir, redactor, env);
   config.load(options.strict);
   mkdirSync(dirname(settings.ledgerPath), { recursive: true });
   return { settings, config, redactor, logger };

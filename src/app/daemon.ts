@@ -8,6 +8,8 @@ import { buildAppParts } from './app.bootstrap';
 import { AppModule, type AppParts, type PluginModules } from './app.module';
 import type { SecretRedactor } from '../ops/logging/secret-redactor';
 import { claimPidFile } from './daemon-pid.file';
+import { seedDemo } from './embedded/demo-seeder';
+import { resetDemoLedger, startEmbeddedSimulators } from './embedded/embedded-simulators';
 
 export interface StartDaemonOptions {
   env: Environment;
@@ -34,6 +36,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<NestExpr
 
 async function start(parts: AppParts, options: StartDaemonOptions): Promise<NestExpressApplication> {
   const { settings, config, logger } = parts;
+  resetDemoLedger(config.brokerages(), options.env, settings.ledgerPath);
+  const simulators = await startEmbeddedSimulators(config.brokerages());
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts, options.plugins), {
     logger,
     abortOnError: false,
@@ -56,6 +60,7 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
   log.log(
     `listening on http://${settings.httpHost}:${settings.httpPort} with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerPath}`,
   );
+  if (simulators) await seedDemo(app, simulators, config.brokerages());
   return app;
 }
 

@@ -181,4 +181,10 @@ export class BrokerageConfig {
   @IsOptional()
   @IsBoolean()
   enabled?: boolean;
+
+  // Talks to the bundled simulators (the demo): the daemon starts them on the ports of the two base
+  // URLs and fills unset secret variables with the simulators' defaults (src/app/embedded/).
+  @IsOptional()
+  @IsBoolean()
+  simulated?: boolean;
 }

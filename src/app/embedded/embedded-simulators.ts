@@ -1,0 +1,56 @@
+import { Logger } from '@nestjs/common';
+import { rmSync } from 'node:fs';
+import type { Environment } from '../../config/brokerage-secrets';
+import type { LoadedBrokerage } from '../../config/config.loader';
+import { startSimulators, type Simulators } from '../../sandbox/simulators';
+
+// The embedded default: brokerages marked `simulated: true` talk to the bundled simulators, which
+// the daemon starts itself (with the autopilot on), so `npm start` on a fresh clone shows the whole
+// loop. A config without such brokerages starts no simulator.
+export async function startEmbeddedSimulators(
+  brokerages: LoadedBrokerage[],
+): Promise<Simulators | undefined> {
+  const simulated = brokerages.filter((b) => b.config.simulated === true && b.config.enabled !== false);
+  if (simulated.length === 0) return undefined;
+  const cashOfferPorts = new Set(
+    simulated.map((b) => loopbackPort(b, 'cashOffer.baseUrl', b.config.cashOffer.baseUrl)),
+  );
+  const crmPorts = new Set(simulated.map((b) => loopbackPort(b, 'crm.baseUrl', b.config.crm.baseUrl)));
+  if (cashOfferPorts.size > 1 || crmPorts.size > 1)
+    throw new Error(
+      'simulated brokerages must share one Cash Offer sandbox and one HubSpot emulator (the same two base URLs)',
+    );
+  const simulators = await startSimulators({
+    cashOfferPort: [...cashOfferPorts][0],
+    hubspotPort: [...crmPorts][0],
+    autopilot: true,
+  });
+  new Logger('Embedded').log(
+    `started the bundled simulators for ${simulated.map((b) => b.id).join(', ')} (autopilot on: requests are approved and buyers make offers by themselves)`,
+  );
+  return simulators;
+}
+
+// The simulators keep their state in memory, so a demo (every brokerage simulated, default ledger)
+// starts from a fresh ledger too; otherwise it would remember records the new simulators lack.
+export function resetDemoLedger(
+  brokerages: LoadedBrokerage[],
+  env: Environment,
+  ledgerPath: string,
+): boolean {
+  const enabled = brokerages.filter((b) => b.config.enabled !== false);
+  const pureDemo = enabled.length > 0 && enabled.every((b) => b.config.simulated === true);
+  if (!pureDemo || env.LEDGER_PATH) return false;
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${ledgerPath}${suffix}`, { force: true });
+  new Logger('Embedded').log(`demo: started ${ledgerPath} afresh, because the simulators start empty`);
+  return true;
+}
+
+function loopbackPort(brokerage: LoadedBrokerage, key: string, url: string | undefined): number {
+  const parsed = url ? new URL(url) : undefined;
+  if (!parsed || !['127.0.0.1', 'localhost'].includes(parsed.hostname) || !parsed.port)
+    throw new Error(
+      `${brokerage.file} (${brokerage.id}): ${key} must be http://127.0.0.1:<port>/... for a simulated brokerage`,
+    );
+  return Number(parsed.port);
+}

@@ -1,0 +1,69 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { parse } from 'yaml';
+import type { Environment } from '../../config/brokerage-secrets';
+import { DEFAULT_AGENT_KEY } from '../../sandbox/cash-offer/accounts.loader';
+import { DEFAULT_HUBSPOT_EMULATOR_TOKEN } from '../../sandbox/hubspot';
+
+export interface SimulatedBrokerage {
+  id: string;
+  cashOfferBaseUrl: string;
+  crmBaseUrl: string;
+}
+
+interface RawBrokerage {
+  id?: unknown;
+  enabled?: unknown;
+  simulated?: unknown;
+  cashOffer?: { baseUrl?: unknown; apiKeyEnv?: unknown };
+  crm?: { baseUrl?: unknown; tokenEnv?: unknown };
+  webhooks?: { secretEnv?: unknown };
+}
+
+// Brokerage files marked `simulated: true` (and enabled), read before validation so their secret
+// variables can get defaults; the real loader validates everything afterwards.
+export function findSimulatedBrokerages(
+  configDir: string,
+): { brokerage: SimulatedBrokerage; raw: RawBrokerage }[] {
+  let files: string[];
+  try {
+    files = readdirSync(configDir).filter((f) => ['.yaml', '.yml', '.json'].includes(extname(f)));
+  } catch {
+    return [];
+  }
+  const found: { brokerage: SimulatedBrokerage; raw: RawBrokerage }[] = [];
+  for (const file of files) {
+    let raw: RawBrokerage;
+    try {
+      raw = parse(readFileSync(join(configDir, file), 'utf8')) as RawBrokerage;
+    } catch {
+      continue; // the loader reports the broken file
+    }
+    if (raw?.simulated !== true || raw.enabled === false || typeof raw.id !== 'string') continue;
+    found.push({
+      raw,
+      brokerage: {
+        id: raw.id,
+        cashOfferBaseUrl: String(raw.cashOffer?.baseUrl ?? ''),
+        crmBaseUrl: String(raw.crm?.baseUrl ?? ''),
+      },
+    });
+  }
+  return found;
+}
+
+// The simulators' own credentials for the variables a simulated brokerage names, where unset. The
+// webhook secret is fixed per brokerage so the daemon and the CLI agree on the registered URL; it
+// guards nothing but a demo on this machine.
+export function withSimulatorDefaults(configDir: string, env: Environment): Environment {
+  const filled: Environment = { ...env };
+  const setDefault = (name: unknown, value: string): void => {
+    if (typeof name === 'string' && (filled[name] === undefined || filled[name] === '')) filled[name] = value;
+  };
+  for (const { brokerage, raw } of findSimulatedBrokerages(configDir)) {
+    setDefault(raw.cashOffer?.apiKeyEnv, env.SANDBOX_AGENT_KEY || DEFAULT_AGENT_KEY);
+    setDefault(raw.crm?.tokenEnv, env.HUBSPOT_EMULATOR_TOKEN || DEFAULT_HUBSPOT_EMULATOR_TOKEN);
+    setDefault(raw.webhooks?.secretEnv, `simulated-webhook-secret-of-${brokerage.id}`);
+  }
+  return filled;
+}
