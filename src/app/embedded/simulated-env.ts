@@ -5,18 +5,12 @@ import type { Environment } from '../../config/brokerage-secrets';
 import { DEFAULT_AGENT_KEY } from '../../sandbox/cash-offer/accounts.loader';
 import { DEFAULT_HUBSPOT_EMULATOR_TOKEN } from '../../sandbox/hubspot';
 
-export interface SimulatedBrokerage {
-  id: string;
-  cashOfferBaseUrl: string;
-  crmBaseUrl: string;
-}
-
 interface RawBrokerage {
   id?: unknown;
   enabled?: unknown;
   simulated?: unknown;
-  cashOffer?: { baseUrl?: unknown; apiKeyEnv?: unknown };
-  crm?: { baseUrl?: unknown; tokenEnv?: unknown };
+  cashOffer?: { apiKeyEnv?: unknown };
+  crm?: { tokenEnv?: unknown };
   webhooks?: { secretEnv?: unknown };
 }
 
@@ -31,7 +25,7 @@ export function findSimulatedBrokerages(
   } catch {
     return [];
   }
-  const found: { brokerage: SimulatedBrokerage; raw: RawBrokerage }[] = [];
+  const found: { id: string; raw: RawBrokerage }[] = [];
   for (const file of files) {
     let raw: RawBrokerage;
     try {
@@ -40,14 +34,7 @@ export function findSimulatedBrokerages(
       continue; // the loader reports the broken file
     }
     if (raw?.simulated !== true || raw.enabled === false || typeof raw.id !== 'string') continue;
-    found.push({
-      raw,
-      brokerage: {
-        id: raw.id,
-        cashOfferBaseUrl: String(raw.cashOffer?.baseUrl ?? ''),
-        crmBaseUrl: String(raw.crm?.baseUrl ?? ''),
-      },
-    });
+    found.push({ id: raw.id, raw });
   }
   return found;
 }
@@ -60,10 +47,10 @@ export function withSimulatorDefaults(configDir: string, env: Environment): Envi
   const setDefault = (name: unknown, value: string): void => {
     if (typeof name === 'string' && (filled[name] === undefined || filled[name] === '')) filled[name] = value;
   };
-  for (const { brokerage, raw } of findSimulatedBrokerages(configDir)) {
+  for (const { id, raw } of findSimulatedBrokerages(configDir)) {
     setDefault(raw.cashOffer?.apiKeyEnv, env.SANDBOX_AGENT_KEY || DEFAULT_AGENT_KEY);
     setDefault(raw.crm?.tokenEnv, env.HUBSPOT_EMULATOR_TOKEN || DEFAULT_HUBSPOT_EMULATOR_TOKEN);
-    setDefault(raw.webhooks?.secretEnv, `simulated-webhook-secret-of-${brokerage.id}`);
+    setDefault(raw.webhooks?.secretEnv, `simulated-webhook-secret-of-${id}`);
   }
   return filled;
 }
