@@ -16,9 +16,7 @@ interface RawBrokerage {
 
 // Brokerage files marked `simulated: true` (and enabled), read before validation so their secret
 // variables can get defaults; the real loader validates everything afterwards.
-export function findSimulatedBrokerages(
-  configDir: string,
-): { brokerage: SimulatedBrokerage; raw: RawBrokerage }[] {
+export function findSimulatedBrokerages(configDir: string): { id: string; raw: RawBrokerage }[] {
   let files: string[];
   try {
     files = readdirSync(configDir).filter((f) => ['.yaml', '.yml', '.json'].includes(extname(f)));
