@@ -45,14 +45,7 @@ export class BuyerLeadExecutor implements OutboxExecutor, OnModuleInit {
   }
 
   async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
-    const { lead_id, created_at } = (result ?? {}) as Partial<BuyerLeadResult>;
-    await this.writeContact(command, ctx, {
-      [LEAD_ID]: lead_id ?? null,
-      [LEAD_SUBMITTED_AT]: created_at ?? command.completedAt?.toISOString() ?? null,
-      [LEAD_ERROR]: null,
-      // Done: the flag goes down so the agent sees the submission happened.
-      [SUBMIT_FLAG]: 'false',
-    });
+    await this.writeContact(command, ctx, leadWriteBack(command, result));
   }
 
   async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
@@ -87,6 +80,19 @@ export class BuyerLeadExecutor implements OutboxExecutor, OnModuleInit {
     const [result] = await ctx.crm.port.updateRecords('contact', [{ id: contactId, properties }]);
     if (result && !result.ok) throw result.error;
   }
+}
+
+// What a submitted lead shows on its contact. Also used by the consumer to repair a contact whose
+// write-back was lost (the daemon stopped between the answer and the write-back).
+export function leadWriteBack(command: OutboxCommand, result: unknown): CrmProperties {
+  const { lead_id, created_at } = (result ?? {}) as Partial<BuyerLeadResult>;
+  return {
+    [LEAD_ID]: lead_id ?? null,
+    [LEAD_SUBMITTED_AT]: created_at ?? command.completedAt?.toISOString() ?? null,
+    [LEAD_ERROR]: null,
+    // Done: the flag goes down so the agent sees the submission happened.
+    [SUBMIT_FLAG]: 'false',
+  };
 }
 
 function payloadOf(command: OutboxCommand): BuyerLeadPayload {

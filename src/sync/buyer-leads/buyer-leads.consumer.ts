@@ -4,6 +4,7 @@ import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { CrmCursor, CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
 import { UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
 import { CursorRepository, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
+import type { OutboxCommand } from '../../ledger';
 import type { JobContext, JobCounts } from '../../scheduler/job.types';
 import { emptyCounts } from '../../scheduler/job.types';
 import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
@@ -12,11 +13,13 @@ import {
   BUYER_LEADS_STREAM,
   CONTACT_PROPERTIES,
   LEAD_ERROR,
+  LEAD_ID,
   LISTING_PROPERTIES,
   SUBMIT_BUYER_LEAD,
   SUBMIT_FLAG,
 } from './buyer-lead.constants';
 import { toBuyerLead } from './buyer-lead.mapper';
+import { leadWriteBack } from './buyer-lead.executor';
 import type { BuyerLeadPayload } from './buyer-lead.executor';
 
 // Buyer contacts flagged for submission: one outbox command per (contact, marketplace listing),
@@ -92,9 +95,13 @@ export class BuyerLeadsConsumer implements CrmChangeConsumer, OnModuleInit {
           dealId: listing.id,
           body: lead.body,
         };
-        const created = await this.enqueue(ctx, payload);
+        const { created, command } = await this.enqueue(ctx, payload);
         if (created) counts.created++;
         else counts.unchanged++;
+        // Sent and answered, yet the contact never got its write-back (the daemon stopped in between):
+        // the adapter reads recent contacts again, so the write-back is repaired here from the ledger.
+        if (command?.state === 'done' && !contact.properties[LEAD_ID]?.trim() && !ctx.dryRun)
+          messages.push({ id: contact.id, properties: leadWriteBack(command, command.result) });
       }
       if (problems.length > 0) {
         counts.failed++;
@@ -116,24 +123,29 @@ export class BuyerLeadsConsumer implements CrmChangeConsumer, OnModuleInit {
     for (const result of await crm.port.updateRecords('contact', messages))
       if (!result.ok)
         this.logger.warn(
-          `contact ${result.key}: could not show the buyer lead problem: ${result.error.message}`,
+          `contact ${result.key}: could not write the buyer lead status: ${result.error.message}`,
         );
   }
 
-  // True when a new command was queued; a dry run only looks.
-  private async enqueue(ctx: JobContext, payload: BuyerLeadPayload): Promise<boolean> {
+  // Whether a new command was queued, and the command of that key; a dry run only looks.
+  private async enqueue(
+    ctx: JobContext,
+    payload: BuyerLeadPayload,
+  ): Promise<{ created: boolean; command: OutboxCommand | null }> {
     const brokerageId = ctx.brokerage.id;
     const recordRef = `contact:${payload.contactId}`;
     // The listing is part of the key: one contact may be a lead on several listings, once each.
     const idempotencyKey = outboxKey(brokerageId, recordRef, `${SUBMIT_BUYER_LEAD}@${payload.listingKey}`);
-    if (ctx.dryRun) return (await this.outbox.findByKey(idempotencyKey)) === null;
-    const { created } = await this.outbox.enqueue({
+    if (ctx.dryRun) {
+      const command = await this.outbox.findByKey(idempotencyKey);
+      return { created: command === null, command };
+    }
+    return this.outbox.enqueue({
       brokerageId,
       idempotencyKey,
       operation: SUBMIT_BUYER_LEAD,
       recordRef,
       payload,
     });
-    return created;
   }
 }

@@ -135,6 +135,30 @@ describe('buyer-side flows through crm-changes and outbox-drain', () => {
     expect(await leadList()).toHaveLength(1);
   });
 
+  it('a contact whose write-back was lost gets it from the ledger when read again, without a second lead', async () => {
+    const [lead] = await leadList();
+    const contact = emulator.state.findByProperty('contacts', 'cash_offer_lead_id', lead.lead_id)!.id;
+    // As if the daemon had stopped between the service's answer and the write-back.
+    await crm.updateRecords('contact', [
+      {
+        id: contact,
+        properties: {
+          cash_offer_lead_id: null,
+          cash_offer_lead_submitted_at: null,
+          cash_offer_submit_lead: 'true',
+        },
+      },
+    ]);
+
+    await daemon.run('crm-changes');
+
+    expect(props('contacts', contact)).toMatchObject({
+      cash_offer_lead_id: lead.lead_id,
+      cash_offer_submit_lead: 'false',
+    });
+    expect(await leadList()).toHaveLength(1);
+  });
+
   it('a lead the service refuses gets a clear message on the contact and is not retried', async () => {
     const request = requests[1].offer_request_id;
     await sandboxControl('POST', `/offer-requests/${request}/expire`);
