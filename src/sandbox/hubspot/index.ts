@@ -21,6 +21,7 @@ export interface HubSpotEmulatorStateView {
   count(type: ObjectType): number;
   get(type: ObjectType, id: string): Readonly<StoredObject> | undefined;
   findByProperty(type: ObjectType, property: string, value: string): Readonly<StoredObject> | undefined;
+  findAllByProperty(type: ObjectType, property: string, value: string): Readonly<StoredObject>[];
   associatedIds(from: ObjectType, id: string, to: ObjectType): string[];
 }
 
@@ -58,6 +59,8 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
     state: {
       count: (type) => state.objects.all(type).size,
       get: (type, id) => state.objects.get(type, id),
+      findAllByProperty: (type, property, value) =>
+        [...state.objects.all(type).values()].filter((o) => o.properties[property] === value),
       findByProperty: (type, property, value) =>
         [...state.objects.all(type).values()].find((o) => o.properties[property] === value),
       associatedIds: (from, id, to) => state.associations.list(from, id, to).map(([toId]) => toId),
