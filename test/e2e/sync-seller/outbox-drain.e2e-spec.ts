@@ -1,16 +1,54 @@
+import { CashOfferError, type CashOfferErrorCode } from '../../../src/cash-offer';
+import { outboxKey, type OutboxCommand } from '../../../src/ledger';
+import { OutboxExecutors, type OutboxReconciliation } from '../../../src/sync/outbox/outbox.executors';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { WRITE_BACK_OPERATION } from '../../../src/sync/outbox/outbox-drain.service';
 import { eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { VALID_LISTING } from '../../support/sync-agent';
 import { DEAL_PROPS, SellerFlowSteps } from '../../support/sync-flows';
 
-describe('outbox drain: a failed CRM write-back', () => {
+interface Script {
+  fail?: CashOfferErrorCode;
+  retryAfterMs?: number;
+  reconcile?: OutboxReconciliation;
+}
+
+// The drain on the real ledger and job runner: a CRM write-back that fails, and each outcome of a
+// scripted executor.
+describe('outbox drain', () => {
   let t: SyncTestApp;
   let steps: SellerFlowSteps;
+  const sent: number[] = [];
+  const refused: number[] = [];
+  const written: number[] = [];
+  const scripts = new Map<number, Script[]>();
 
   beforeAll(async () => {
     t = await startSyncApp();
     steps = new SellerFlowSteps(t);
+    t.app.get(OutboxExecutors).register({
+      operation: 'scripted',
+      send: async (command: OutboxCommand) => {
+        sent.push(command.id);
+        const step = scripts.get(command.id)?.shift();
+        if (step?.fail)
+          throw new CashOfferError({
+            code: step.fail,
+            operation: 'POST /scripted',
+            message: `scripted ${step.fail}`,
+            retryAfterMs: step.retryAfterMs,
+          });
+        return { ok: command.id };
+      },
+      writeBack: async (command: OutboxCommand) => {
+        written.push(command.id);
+      },
+      onRefused: async (command: OutboxCommand) => {
+        refused.push(command.id);
+      },
+      reconcile: async (command: OutboxCommand) =>
+        scripts.get(command.id)?.shift()?.reconcile ?? { found: false, provablyAbsent: false, hint: 'ask' },
+    });
   });
 
   afterAll(async () => {
@@ -25,7 +63,7 @@ describe('outbox drain: a failed CRM write-back', () => {
     expect(res.ok).toBe(true);
   };
 
-  it('is retried on its own later and never repeats the remote write', async () => {
+  it('a failed CRM write-back is retried on its own later and never repeats the remote write', async () => {
     const { dealId } = await steps.agent.listingDeal(VALID_LISTING);
     await steps.agent.requestCashOffer(dealId);
     await t.run('crm-changes');
@@ -60,5 +98,77 @@ describe('outbox drain: a failed CRM write-back', () => {
     expect(deal.properties[DEAL.requestId]).toBe(String((await requests())[0].offer_request_id));
     expect(await requests()).toHaveLength(1);
     expect((await t.ledger.outbox.get(create.id))?.attempts).toBe(1);
+  });
+
+  let n = 0;
+  const enqueue = async (steps: Script[]): Promise<number> => {
+    n += 1;
+    const { command } = await t.ledger.outbox.enqueue({
+      brokerageId: 'acme',
+      idempotencyKey: outboxKey('acme', `deal:s${n}`, 'scripted'),
+      operation: 'scripted',
+      recordRef: `deal:s${n}`,
+      payload: { n },
+    });
+    scripts.set(command.id, steps);
+    return command.id;
+  };
+  const state = async (id: number) => (await t.ledger.outbox.get(id))!;
+
+  it('done: completed with its result, then written back', async () => {
+    const id = await enqueue([]);
+    await t.run('outbox-drain');
+    expect(await state(id)).toMatchObject({ state: 'done', result: { ok: id }, attempts: 1 });
+    expect(written).toContain(id);
+  });
+
+  it('rate limited: failed, due again no sooner than Retry-After, not sent again before', async () => {
+    const id = await enqueue([{ fail: 'RATE_LIMITED', retryAfterMs: 120_000 }]);
+    const before = Date.now();
+    await t.run('outbox-drain');
+    const failed = await state(id);
+    expect(failed.state).toBe('failed');
+    expect(failed.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before + 120_000);
+    await t.run('outbox-drain');
+    expect(sent.filter((s) => s === id)).toHaveLength(1);
+  });
+
+  it('refused: dead-lettered, onRefused told, the record error kept', async () => {
+    const id = await enqueue([{ fail: 'AUTH_FAILED' }]);
+    await t.run('outbox-drain');
+    expect(await state(id)).toMatchObject({ state: 'dead', lastError: 'scripted AUTH_FAILED' });
+    expect(refused).toContain(id);
+    const errors = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
+    expect(errors.find((e) => e.recordRef === `s${n}`)).toMatchObject({
+      code: 'AUTH_FAILED',
+      message: 'scripted AUTH_FAILED',
+    });
+  });
+
+  it('outcome unknown: never re-sent; found on reconcile, it is done and written back', async () => {
+    const id = await enqueue([
+      { fail: 'OUTCOME_UNKNOWN' },
+      { reconcile: { found: false, provablyAbsent: false, hint: 'look' } },
+      { reconcile: { found: true, result: { seen: true } } },
+    ]);
+    await t.run('outbox-drain');
+    expect((await state(id)).state).toBe('unknown');
+    await t.run('outbox-drain');
+    expect((await state(id)).state).toBe('unknown');
+    await t.run('outbox-drain');
+    expect(await state(id)).toMatchObject({ state: 'done', result: { seen: true } });
+    expect(sent.filter((s) => s === id)).toHaveLength(1);
+    expect(written).toContain(id);
+  });
+
+  it('outcome unknown and provably absent: sent again in the same drain', async () => {
+    const id = await enqueue([
+      { fail: 'OUTCOME_UNKNOWN' },
+      { reconcile: { found: false, provablyAbsent: true, hint: '' } },
+    ]);
+    await t.run('outbox-drain');
+    await t.run('outbox-drain');
+    expect(await state(id)).toMatchObject({ state: 'done', attempts: 2 });
+    expect(sent.filter((s) => s === id)).toHaveLength(2);
   });
 });
