@@ -8,6 +8,7 @@ import { emptyCounts } from '../../scheduler/job.types';
 import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
 import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
 import { toPushRequest } from './push-request.mapper';
+import { pushWriteBack } from './push.executor';
 import type { PushPayload } from './push.executor';
 import { PUSH_FLAG, PUSH_PROPERTIES, PUSH_RESULT, PUSH_STREAM, PUSH_TO_MARKETPLACE } from './push.constants';
 
@@ -48,7 +49,7 @@ export class PushToMarketplaceConsumer implements CrmChangeConsumer, OnModuleIni
       if (messages.length > 0 && !ctx.dryRun)
         for (const result of await crm.port.updateRecords('deal', messages))
           if (!result.ok)
-            this.logger.warn(`deal ${result.key}: could not show the push problem: ${result.error.message}`);
+            this.logger.warn(`deal ${result.key}: could not write the push status: ${result.error.message}`);
       if (!ctx.dryRun) await this.cursors.commitPage(brokerageId, PUSH_STREAM, JSON.stringify(page.cursor));
       if (ctx.signal.aborted) break;
     }
@@ -87,18 +88,19 @@ export class PushToMarketplaceConsumer implements CrmChangeConsumer, OnModuleIni
       `${PUSH_TO_MARKETPLACE}@${push.expiration ?? 'no-expiration'}`,
     );
     const payload: PushPayload = { dealId: deal.id, body: push.body };
-    const created = ctx.dryRun
-      ? (await this.outbox.findByKey(idempotencyKey)) === null
-      : (
-          await this.outbox.enqueue({
-            brokerageId,
-            idempotencyKey,
-            operation: PUSH_TO_MARKETPLACE,
-            recordRef,
-            payload,
-          })
-        ).created;
-    if (created) counts.created++;
+    const existing = await this.outbox.findByKey(idempotencyKey);
+    if (existing === null && !ctx.dryRun)
+      await this.outbox.enqueue({
+        brokerageId,
+        idempotencyKey,
+        operation: PUSH_TO_MARKETPLACE,
+        recordRef,
+        payload,
+      });
+    if (existing === null) counts.created++;
     else counts.unchanged++;
+    // Pushed and answered, yet still flagged: the write-back was lost (the daemon stopped in between).
+    if (existing?.state === 'done' && !ctx.dryRun)
+      messages.push({ id: deal.id, properties: pushWriteBack(existing, existing.result) });
   }
 }

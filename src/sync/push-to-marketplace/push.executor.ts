@@ -28,14 +28,7 @@ export class PushToMarketplaceExecutor implements OutboxExecutor, OnModuleInit {
   }
 
   async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
-    const answer = result as Partial<PushToMarketplaceResult> | null;
-    const expiration = payloadOf(command).body.request.expiration_date;
-    const verdict = answer?.success === false ? 'Not pushed' : 'Pushed';
-    const until = expiration ? ` (expires ${expiration})` : '';
-    await this.writeDeal(command, ctx, {
-      [PUSH_RESULT]: `${verdict}${until}: ${answer?.message ?? 'the service gave no message'}`,
-      [PUSH_FLAG]: 'false',
-    });
+    await this.writeDeal(command, ctx, pushWriteBack(command, result));
   }
 
   async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
@@ -60,6 +53,19 @@ export class PushToMarketplaceExecutor implements OutboxExecutor, OnModuleInit {
     ]);
     if (result && !result.ok) throw result.error;
   }
+}
+
+// The service's answer as the deal shows it; also used by the consumer to repair a deal whose
+// write-back was lost (the daemon stopped between the answer and the write-back).
+export function pushWriteBack(command: OutboxCommand, result: unknown): CrmProperties {
+  const answer = result as Partial<PushToMarketplaceResult> | null;
+  const expiration = payloadOf(command).body.request.expiration_date;
+  const verdict = answer?.success === false ? 'Not pushed' : 'Pushed';
+  const until = expiration ? ` (expires ${expiration})` : '';
+  return {
+    [PUSH_RESULT]: `${verdict}${until}: ${answer?.message ?? 'the service gave no message'}`,
+    [PUSH_FLAG]: 'false',
+  };
 }
 
 function payloadOf(command: OutboxCommand): PushPayload {

@@ -227,6 +227,15 @@ describe('buyer-side flows through crm-changes and outbox-drain', () => {
     expect(Date.parse((await stored(active.offer_request_id)).offer_request_expires_at!)).toBe(
       Date.parse(expiration),
     );
+
+    // A write-back lost after the answer is repaired from the ledger when the deal is read again.
+    await crm.updateRecords('deal', [
+      { id: withDate, properties: { cash_offer_push_result: null, cash_offer_push_to_marketplace: 'true' } },
+    ]);
+    await changesThenDrain();
+    expect(props('deals', withDate).cash_offer_push_result).toMatch(/^Pushed \(expires /);
+    expect(props('deals', withDate).cash_offer_push_to_marketplace).toBe('false');
+    expect(await callsTo('POST', '/push-to-marketplace')).toBe(2);
   });
 
   it('a push without an inventory property id is explained on the deal and never sent', async () => {
