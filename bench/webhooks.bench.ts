@@ -21,6 +21,14 @@ const TARGET_RATE = 1500;
 const TARGET_P99_MS = 50;
 const TARGET_RATIO = 0.4;
 const SECRET = 'bench-secret-0123456789abcdefghijkl';
+const YEARLY = '0 0 1 1 *';
+const IDLE_SCHEDULES = {
+  crmChanges: YEARLY,
+  offersReconcile: YEARLY,
+  marketplace: YEARLY,
+  outboxDrain: YEARLY,
+  inboxDrain: YEARLY,
+};
 
 async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -84,10 +92,20 @@ async function main(): Promise<void> {
   };
   writeBrokerageConfigs(
     env.CONFIG_DIR,
-    [{ id: 'acme', secret: SECRET, cashOfferBaseUrl: sandbox.baseUrl, cashOfferApiKey: sandbox.agentKey }],
+    [
+      {
+        id: 'acme',
+        secret: SECRET,
+        cashOfferBaseUrl: sandbox.baseUrl,
+        cashOfferApiKey: sandbox.agentKey,
+        // Intake alone is measured: the jobs that would apply these events stay idle for the run.
+        schedules: IDLE_SCHEDULES,
+      },
+    ],
     env,
   );
-  const daemon = spawn(process.execPath, [resolve(__dirname, '../src/main.js')], {
+  const nodeArgs = (process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const daemon = spawn(process.execPath, [...nodeArgs, resolve(__dirname, '../src/main.js')], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -116,7 +134,8 @@ async function main(): Promise<void> {
     console.log(`  latency p50 / p99     ${result.latency.p50} ms / ${result.latency.p99} ms  (p99 target < ${TARGET_P99_MS} ms: ${verdict(result.latency.p99 < TARGET_P99_MS)})`);
     console.log(`  raw durable inserts   ${raw.toFixed(0)} /s  (better-sqlite3, WAL, synchronous=FULL, autocommit)`);
     console.log(`  ratio to raw          ${((rate / raw) * 100).toFixed(0)} %  (target >= ${TARGET_RATIO * 100} %: ${verdict(rate / raw >= TARGET_RATIO)})`);
-    if (stored !== ok) console.log(`  WARNING: ${ok} events were acknowledged but ${stored} are in the inbox`);
+    // Requests still in flight when the run ends are stored but not counted as answered.
+    if (stored < ok) console.log(`  WARNING: ${ok} events were acknowledged but only ${stored} are in the inbox`);
   } finally {
     daemon.kill('SIGTERM');
     await new Promise((r) => daemon.once('exit', r));

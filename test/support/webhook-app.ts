@@ -20,6 +20,8 @@ export interface TestBrokerage {
   cashOfferApiKey?: string;
   crmBaseUrl?: string;
   crmToken?: string;
+  // Cron expressions by schedule key (crmChanges, inboxDrain ...); defaults otherwise.
+  schedules?: Record<string, string>;
   publicBaseUrl?: string;
 }
 
@@ -65,6 +67,9 @@ export function writeBrokerageConfigs(
       `  secretEnv: ${prefix}_WEBHOOK_SECRET`,
       ...(b.previousSecret ? [`  previousSecretEnv: ${prefix}_PREVIOUS_WEBHOOK_SECRET`] : []),
       ...(b.previousSecretValidUntil ? [`  previousSecretValidUntil: "${b.previousSecretValidUntil}"`] : []),
+      ...(b.schedules
+        ? ['schedules:', ...Object.entries(b.schedules).map(([key, cron]) => `  ${key}: '${cron}'`)]
+        : []),
     ];
     writeFileSync(join(dir, `${b.id}.yaml`), `${lines.join('\n')}\n`);
   }
