@@ -39,16 +39,27 @@ export function findSimulatedBrokerages(configDir: string): { id: string; raw: R
 
 // The simulators' own credentials for the variables a simulated brokerage names, where unset. The
 // webhook secret is fixed per brokerage so the daemon and the CLI agree on the registered URL; it
-// guards nothing but a demo on this machine.
+// guards nothing but a demo on this machine. The result reads through to `env`, so later changes
+// to it (tests, reloads) are still seen.
 export function withSimulatorDefaults(configDir: string, env: Environment): Environment {
-  const filled: Environment = { ...env };
+  const defaults: Record<string, string> = {};
   const setDefault = (name: unknown, value: string): void => {
-    if (typeof name === 'string' && (filled[name] === undefined || filled[name] === '')) filled[name] = value;
+    if (typeof name === 'string') defaults[name] = value;
   };
   for (const { id, raw } of findSimulatedBrokerages(configDir)) {
     setDefault(raw.cashOffer?.apiKeyEnv, env.SANDBOX_AGENT_KEY || DEFAULT_AGENT_KEY);
     setDefault(raw.crm?.tokenEnv, env.HUBSPOT_EMULATOR_TOKEN || DEFAULT_HUBSPOT_EMULATOR_TOKEN);
     setDefault(raw.webhooks?.secretEnv, `simulated-webhook-secret-of-${id}`);
   }
-  return filled;
+  if (Object.keys(defaults).length === 0) return env;
+  return new Proxy(env, {
+    get: (target, name) => {
+      const value = typeof name === 'string' ? target[name] : undefined;
+      return value === undefined || value === ''
+        ? typeof name === 'string'
+          ? defaults[name]
+          : undefined
+        : value;
+    },
+  });
 }
