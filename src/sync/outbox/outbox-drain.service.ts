@@ -9,8 +9,8 @@ import { errorMessage } from '../common/job-counts';
 import { OutboxContext, OutboxExecutors } from './outbox.executors';
 import { OUTBOX_MAX_ATTEMPTS, outboxRetryDelayMs, splitRecordRef } from './outbox-retry.policy';
 
-// A write-back that failed after its remote write succeeded is retried as its own command, so the
-// remote write is never repeated to get the CRM in step.
+// The CRM write-back after a remote write is a command of its own, so a failure or a crash before
+// it finishes is retried later without ever repeating the remote write.
 export const WRITE_BACK_OPERATION = 'write_back';
 const BATCH = 200;
 
@@ -86,8 +86,7 @@ export class OutboxDrainService {
     } catch (error) {
       return this.onSendError(sending, error, ctx);
     }
-    const done = await this.outbox.complete(command.id, result);
-    await this.finish(done, result, ctx);
+    await this.finish(sending, result, ctx, () => this.outbox.complete(command.id, result));
     return 'done';
   }
 
@@ -127,6 +126,11 @@ export class OutboxDrainService {
   }
 
   private async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<Outcome> {
+    // A CRM write-back caught mid-call by a crash is safe to repeat: it writes the same values again.
+    if (command.operation === WRITE_BACK_OPERATION) {
+      await this.outbox.resolveUnknown(command.id, { outcome: 'pending' });
+      return this.retryWriteBack({ ...command, state: 'pending' }, ctx);
+    }
     const executor = this.executors.get(command.operation);
     if (!executor) return 'skipped';
     let answer;
@@ -139,8 +143,9 @@ export class OutboxDrainService {
       return 'unknown';
     }
     if (answer.found) {
-      const done = await this.outbox.resolveUnknown(command.id, { outcome: 'done', result: answer.result });
-      await this.finish(done, answer.result, ctx);
+      await this.finish(command, answer.result, ctx, () =>
+        this.outbox.resolveUnknown(command.id, { outcome: 'done', result: answer.result }),
+      );
       return 'done';
     }
     if (answer.provablyAbsent) {
@@ -159,42 +164,56 @@ export class OutboxDrainService {
     return 'unknown';
   }
 
-  // The remote write is done: clear the record's errors and bring the CRM in step.
-  private async finish(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
+  // The remote write is done: record its CRM write-back as a command of its own, then mark the write
+  // done, then try the write-back. A crash anywhere in between leaves the write-back pending for the
+  // next drain, and the remote write is never repeated.
+  private async finish(
+    command: OutboxCommand,
+    result: unknown,
+    ctx: OutboxContext,
+    markDone: () => Promise<OutboxCommand>,
+  ): Promise<void> {
+    const { command: writeBack } = await this.outbox.enqueue({
+      brokerageId: command.brokerageId,
+      idempotencyKey: outboxKey(
+        command.brokerageId,
+        command.recordRef,
+        `${WRITE_BACK_OPERATION}:${command.id}`,
+      ),
+      operation: WRITE_BACK_OPERATION,
+      recordRef: command.recordRef,
+      payload: { commandId: command.id, result: result ?? null },
+    });
+    const done = await markDone();
     const { kind, id } = splitRecordRef(command.recordRef);
     await this.recordErrors.resolve(command.brokerageId, kind, id);
-    try {
-      await this.executors.get(command.operation)?.writeBack(command, result, ctx);
-    } catch (error) {
-      this.logger.warn(
-        `outbox command ${command.id}: CRM write-back failed, retried later: ${errorMessage(error)}`,
-      );
-      await this.outbox.enqueue({
-        brokerageId: command.brokerageId,
-        idempotencyKey: outboxKey(
-          command.brokerageId,
-          command.recordRef,
-          `${WRITE_BACK_OPERATION}:${command.id}`,
-        ),
-        operation: WRITE_BACK_OPERATION,
-        recordRef: command.recordRef,
-        payload: { commandId: command.id },
-      });
-    }
+    const outcome = await this.runWriteBack(writeBack, done, result, ctx);
+    if (outcome !== 'done')
+      this.logger.warn(`outbox command ${command.id}: CRM write-back did not go through; retried later`);
   }
 
   private async retryWriteBack(command: OutboxCommand, ctx: OutboxContext): Promise<Outcome> {
-    const originalId = (command.payload as { commandId?: number } | null)?.commandId;
-    const original = originalId === undefined ? null : await this.outbox.get(originalId);
-    const executor = original ? this.executors.get(original.operation) : undefined;
-    if (!original || !executor) return 'skipped';
-    const sending = await this.outbox.markSending(command.id);
+    const payload = command.payload as { commandId?: number; result?: unknown } | null;
+    const original = payload?.commandId === undefined ? null : await this.outbox.get(payload.commandId);
+    if (!original) return 'skipped';
+    return this.runWriteBack(command, original, original.result ?? payload?.result ?? null, ctx);
+  }
+
+  private async runWriteBack(
+    writeBack: OutboxCommand,
+    original: OutboxCommand,
+    result: unknown,
+    ctx: OutboxContext,
+  ): Promise<Outcome> {
+    const executor = this.executors.get(original.operation);
+    if (!executor) return 'skipped';
+    const sending = await this.outbox.markSending(writeBack.id);
     try {
-      await executor.writeBack(original, original.result, ctx);
+      await executor.writeBack(original, result, ctx);
     } catch (error) {
       return this.onSendError(sending, error, ctx);
     }
-    await this.outbox.complete(command.id, null);
+    await this.outbox.complete(writeBack.id, null);
     return 'done';
   }
 }

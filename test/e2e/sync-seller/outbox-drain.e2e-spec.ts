@@ -83,7 +83,7 @@ describe('outbox drain', () => {
     const [retry] = (await t.ledger.outbox.listByState('acme', ['pending', 'failed'])).filter(
       (c) => c.operation === WRITE_BACK_OPERATION,
     );
-    expect(retry.payload).toEqual({ commandId: create.id });
+    expect(retry.payload).toMatchObject({ commandId: create.id });
 
     // Due again after its backoff (seconds): the deal gets its request id; the service saw one POST.
     await eventually(
@@ -170,5 +170,29 @@ describe('outbox drain', () => {
     await t.run('outbox-drain');
     expect(await state(id)).toMatchObject({ state: 'done', attempts: 2 });
     expect(sent.filter((s) => s === id)).toHaveLength(2);
+  });
+
+  it('a crash between the remote write and its write-back leaves the write-back to the next drain', async () => {
+    const id = await enqueue([]);
+    // The drain got as far as the service's answer: the write-back is recorded before the command is
+    // marked done, then the process died while writing back (the ledger's recovery makes it unknown).
+    const create = await state(id);
+    await t.ledger.outbox.markSending(id);
+    const { command: writeBack } = await t.ledger.outbox.enqueue({
+      brokerageId: 'acme',
+      idempotencyKey: outboxKey('acme', create.recordRef, `${WRITE_BACK_OPERATION}:${id}`),
+      operation: WRITE_BACK_OPERATION,
+      recordRef: create.recordRef,
+      payload: { commandId: id, result: { ok: id } },
+    });
+    await t.ledger.outbox.complete(id, { ok: id });
+    await t.ledger.outbox.markSending(writeBack.id);
+    await t.ledger.outbox.recoverInterrupted();
+    expect((await state(writeBack.id)).state).toBe('unknown');
+
+    await t.run('outbox-drain');
+    expect(await state(writeBack.id)).toMatchObject({ state: 'done' });
+    expect(written).toContain(id);
+    expect(sent.filter((s) => s === id)).toHaveLength(0);
   });
 });
