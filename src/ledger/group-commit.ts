@@ -24,7 +24,11 @@ export class GroupCommitter<I, R> {
   submit(item: I): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      if (!this.flushing) this.flush();
+      if (this.flushing) return;
+      this.flushing = true;
+      // Waits for the rest of this event-loop turn, so every caller whose request arrived with this
+      // one (e.g. a burst of webhook deliveries read in one I/O phase) joins the same fsync.
+      setImmediate(() => this.flush());
     });
   }
 
