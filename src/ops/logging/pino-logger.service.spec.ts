@@ -45,8 +45,8 @@ describe('PinoLoggerService', () => {
 
   it('never writes a registered secret or a sensitive key, wherever it appears', () => {
     const { service, redactor, lines } = capture();
-    const key = 'sk_live_9f8e7d6c5b4a';
-    const token = 'pat-na1-1234abcd-5678';
+    const key = 'fake-cash-offer-key-9f8e7d6c5b4a';
+    const token = 'fake-private-app-token-1234abcd-5678';
     redactor.register(key, token);
     service.log(`calling with key ${key}`, 'Client');
     service.error(new Error(`401 for token ${token}`), 'Client');
