@@ -1,7 +1,8 @@
+import { readChangePages } from '../common/deal-changes.reader';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import type { CrmCursor, CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
+import type { CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
 import { UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
 import { CursorRepository, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
 import type { OutboxCommand } from '../../ledger';
@@ -45,20 +46,16 @@ export class BuyerLeadsConsumer implements CrmChangeConsumer, OnModuleInit {
     const brokerageId = ctx.brokerage.id;
     const crm = await this.clients.crm(brokerageId);
     const counts = emptyCounts();
-    const saved = await this.cursors.get(brokerageId, BUYER_LEADS_STREAM);
-    const since = saved ? (JSON.parse(saved) as CrmCursor) : null;
-    const pages = crm.port.readChanges({
-      kind: 'contact',
-      since,
+    const stream = {
+      stream: BUYER_LEADS_STREAM,
+      kind: 'contact' as const,
       properties: CONTACT_PROPERTIES,
       filter: { propertyEquals: { [SUBMIT_FLAG]: 'true' } },
-      withAssociations: ['deal'],
-    });
-    for await (const page of pages) {
+      withAssociations: ['deal' as const],
+    };
+    for await (const page of readChangePages(crm, this.cursors, stream, ctx)) {
       await this.page(ctx, crm, page.records, counts);
-      if (!ctx.dryRun)
-        await this.cursors.commitPage(brokerageId, BUYER_LEADS_STREAM, JSON.stringify(page.cursor));
-      if (ctx.signal.aborted) break;
+      await page.commit();
     }
     return counts;
   }

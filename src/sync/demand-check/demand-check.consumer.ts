@@ -1,8 +1,9 @@
+import { readChangePages } from '../common/deal-changes.reader';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { isCashOfferError } from '../../cash-offer';
-import type { CrmCursor, CrmProperties, CrmRecord } from '../../crm/crm.types';
+import type { CrmProperties, CrmRecord } from '../../crm/crm.types';
 import { CursorRepository, RecordErrorRepository } from '../../ledger';
 import type { JobContext, JobCounts } from '../../scheduler/job.types';
 import { emptyCounts } from '../../scheduler/job.types';
@@ -41,18 +42,15 @@ export class DemandCheckConsumer implements CrmChangeConsumer, OnModuleInit {
     const brokerageId = ctx.brokerage.id;
     const crm = await this.clients.crm(brokerageId);
     const counts = emptyCounts();
-    const saved = await this.cursors.get(brokerageId, DEMAND_CHECK_STREAM);
-    const pages = crm.port.readChanges({
-      kind: 'deal',
-      since: saved ? (JSON.parse(saved) as CrmCursor) : null,
+    const stream = {
+      stream: DEMAND_CHECK_STREAM,
+      kind: 'deal' as const,
       properties: [DEMAND_FLAG, SYNC_ERROR, ...prelimDealProperties(crm.mapping)],
       filter: { propertyEquals: { [DEMAND_FLAG]: 'true' } },
-    });
-    for await (const page of pages) {
+    };
+    for await (const page of readChangePages(crm, this.cursors, stream, ctx)) {
       for (const deal of page.records) await this.check(ctx, crm, deal, counts);
-      if (!ctx.dryRun)
-        await this.cursors.commitPage(brokerageId, DEMAND_CHECK_STREAM, JSON.stringify(page.cursor));
-      if (ctx.signal.aborted) break;
+      await page.commit();
     }
     return counts;
   }

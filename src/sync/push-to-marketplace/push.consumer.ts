@@ -1,7 +1,8 @@
+import { readChangePages } from '../common/deal-changes.reader';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import { Clock } from '../../common/clock';
-import type { CrmCursor, CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
+import type { CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
 import { CursorRepository, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
 import type { JobContext, JobCounts } from '../../scheduler/job.types';
 import { emptyCounts } from '../../scheduler/job.types';
@@ -36,22 +37,20 @@ export class PushToMarketplaceConsumer implements CrmChangeConsumer, OnModuleIni
     const brokerageId = ctx.brokerage.id;
     const crm = await this.clients.crm(brokerageId);
     const counts = emptyCounts();
-    const saved = await this.cursors.get(brokerageId, PUSH_STREAM);
-    const pages = crm.port.readChanges({
-      kind: 'deal',
-      since: saved ? (JSON.parse(saved) as CrmCursor) : null,
+    const stream = {
+      stream: PUSH_STREAM,
+      kind: 'deal' as const,
       properties: PUSH_PROPERTIES,
       filter: { propertyEquals: { [PUSH_FLAG]: 'true' } },
-    });
-    for await (const page of pages) {
+    };
+    for await (const page of readChangePages(crm, this.cursors, stream, ctx)) {
       const messages: CrmUpdateInput[] = [];
       for (const deal of page.records) await this.deal(ctx, deal, counts, messages);
       if (messages.length > 0 && !ctx.dryRun)
         for (const result of await crm.port.updateRecords('deal', messages))
           if (!result.ok)
             this.logger.warn(`deal ${result.key}: could not write the push status: ${result.error.message}`);
-      if (!ctx.dryRun) await this.cursors.commitPage(brokerageId, PUSH_STREAM, JSON.stringify(page.cursor));
-      if (ctx.signal.aborted) break;
+      await page.commit();
     }
     return counts;
   }
