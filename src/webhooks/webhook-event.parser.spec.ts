@@ -1,5 +1,6 @@
 import { parseWebhookBody } from './webhook-event.parser';
-import { canonicalJson, webhookDedupeKey } from './canonical-json';
+import { canonicalJson } from '../common/canonical-json';
+import { webhookDedupeKey } from './webhook-dedupe-key';
 import { isAcceptedSecret, secretsMatch } from './webhook-secret';
 
 describe('parseWebhookBody', () => {

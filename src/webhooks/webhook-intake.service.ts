@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { InboxRepository } from '../ledger';
 import { MetricsService } from '../ops/metrics/metrics.service';
-import { webhookDedupeKey } from './canonical-json';
+import { webhookDedupeKey } from './webhook-dedupe-key';
 import { parseWebhookBody } from './webhook-event.parser';
 import { isAcceptedSecret } from './webhook-secret';
 import { WebhookSecretSource } from './webhook-secret.source';

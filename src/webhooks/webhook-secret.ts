@@ -1,11 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-
-export const MIN_WEBHOOK_SECRET_BYTES = 16; // 128 bits
-
-// A new secret for a brokerage's webhook URL: 256 random bits, URL-safe.
-export function generateWebhookSecret(): string {
-  return randomBytes(32).toString('base64url');
-}
+import { createHash, timingSafeEqual } from 'node:crypto';
 
 // Compares in constant time; hashing first makes the lengths equal, so length leaks nothing either.
 export function secretsMatch(presented: string, expected: string): boolean {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../webhooks/canonical-json';
+import { canonicalJson } from '../../common/canonical-json';
 
 // Hash of what a flow writes to the CRM (or sends to the service): equal hash, no write.
 export function contentHash(value: unknown): string {

@@ -1,6 +1,6 @@
 import type { CreateOfferRequestBody, FieldViolation, UpdateOfferRequestBody } from '../../cash-offer/schema';
 import { UPDATABLE_PROPERTY_FIELDS } from '../../cash-offer/schema';
-import { canonicalJson } from '../../webhooks/canonical-json';
+import { canonicalJson } from '../../common/canonical-json';
 import { updatableFields } from './updatable-fields';
 
 export interface RequestUpdatePlan {

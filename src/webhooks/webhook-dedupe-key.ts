@@ -1,0 +1,7 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../common/canonical-json';
+
+// The service sends no event id, so an event is identified by its brokerage and its content.
+export function webhookDedupeKey(brokerageId: string, payload: unknown): string {
+  return createHash('sha256').update(brokerageId).update('\n').update(canonicalJson(payload)).digest('hex');
+}
