@@ -69,7 +69,11 @@ async function simulatorsChild(): Promise<void> {
 }
 
 async function startSimulators(): Promise<{ child: ChildProcess; sims: Simulators }> {
-  const child = fork(__filename, ['--simulators'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // The simulators hold every listing in memory: they never inherit the daemon side's NODE_OPTIONS.
+  const child = fork(__filename, ['--simulators'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   const sims = await new Promise<Simulators>((resolve, reject) => {
     child.once('message', (m) => resolve(m as Simulators));
     child.once('exit', (code) => reject(new Error(`simulators exited with ${code}`)));
