@@ -55,7 +55,15 @@ function rawInsertsPerSecond(dir: string): number {
   );
   const started = performance.now();
   for (let i = 0; i < RAW_INSERTS; i++) {
-    insert.run('acme', `key-${i}`, 'new_offer', `offer_request:${i % 100}`, JSON.stringify(offer(i)), 'pending', new Date().toISOString());
+    insert.run(
+      'acme',
+      `key-${i}`,
+      'new_offer',
+      `offer_request:${i % 100}`,
+      JSON.stringify(offer(i)),
+      'pending',
+      new Date().toISOString(),
+    );
   }
   const rate = RAW_INSERTS / ((performance.now() - started) / 1000);
   db.close();
@@ -122,20 +130,37 @@ async function main(): Promise<void> {
       requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(offer(sent++)) }) }],
     });
     const ledger = new Database(env.LEDGER_PATH, { readonly: true });
-    const stored = (ledger.prepare("SELECT COUNT(*) AS n FROM inbox_events WHERE event_type = 'new_offer'").get() as { n: number }).n;
+    const stored = (
+      ledger.prepare("SELECT COUNT(*) AS n FROM inbox_events WHERE event_type = 'new_offer'").get() as {
+        n: number;
+      }
+    ).n;
     ledger.close();
     const ok = result['2xx'];
     const rate = ok / DURATION_S;
     const raw = rawInsertsPerSecond(dir);
     const verdict = (pass: boolean) => (pass ? 'ok' : 'BELOW TARGET');
-    console.log(`webhook intake, ${CONNECTIONS} connections for ${DURATION_S} s from a second process on loopback`);
-    console.log(`  accepted (2xx)        ${ok} events, non-2xx ${result.non2xx}, errors ${result.errors}, stored in the inbox ${stored}`);
-    console.log(`  sustained rate        ${rate.toFixed(0)} events/s  (target >= ${TARGET_RATE}: ${verdict(rate >= TARGET_RATE)})`);
-    console.log(`  latency p50 / p99     ${result.latency.p50} ms / ${result.latency.p99} ms  (p99 target < ${TARGET_P99_MS} ms: ${verdict(result.latency.p99 < TARGET_P99_MS)})`);
-    console.log(`  raw durable inserts   ${raw.toFixed(0)} /s  (better-sqlite3, WAL, synchronous=FULL, autocommit)`);
-    console.log(`  ratio to raw          ${((rate / raw) * 100).toFixed(0)} %  (target >= ${TARGET_RATIO * 100} %: ${verdict(rate / raw >= TARGET_RATIO)})`);
+    console.log(
+      `webhook intake, ${CONNECTIONS} connections for ${DURATION_S} s from a second process on loopback`,
+    );
+    console.log(
+      `  accepted (2xx)        ${ok} events, non-2xx ${result.non2xx}, errors ${result.errors}, stored in the inbox ${stored}`,
+    );
+    console.log(
+      `  sustained rate        ${rate.toFixed(0)} events/s  (target >= ${TARGET_RATE}: ${verdict(rate >= TARGET_RATE)})`,
+    );
+    console.log(
+      `  latency p50 / p99     ${result.latency.p50} ms / ${result.latency.p99} ms  (p99 target < ${TARGET_P99_MS} ms: ${verdict(result.latency.p99 < TARGET_P99_MS)})`,
+    );
+    console.log(
+      `  raw durable inserts   ${raw.toFixed(0)} /s  (better-sqlite3, WAL, synchronous=FULL, autocommit)`,
+    );
+    console.log(
+      `  ratio to raw          ${((rate / raw) * 100).toFixed(0)} %  (target >= ${TARGET_RATIO * 100} %: ${verdict(rate / raw >= TARGET_RATIO)})`,
+    );
     // Requests still in flight when the run ends are stored but not counted as answered.
-    if (stored < ok) console.log(`  WARNING: ${ok} events were acknowledged but only ${stored} are in the inbox`);
+    if (stored < ok)
+      console.log(`  WARNING: ${ok} events were acknowledged but only ${stored} are in the inbox`);
   } finally {
     daemon.kill('SIGTERM');
     await new Promise((r) => daemon.once('exit', r));
