@@ -52,7 +52,10 @@ export class OffersReconcileJob implements OnModuleInit {
           externalId: ours,
           dryRun: ctx.dryRun,
         });
-        if (outcome === 'updated') counts.updated += 1;
+        // Each of our requests in the active list is a record this run read.
+        if (outcome === 'unknown_request') continue;
+        counts.read += 1;
+        counts[outcome] += 1;
       }
     }
     return { counts };
