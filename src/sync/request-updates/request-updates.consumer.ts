@@ -18,6 +18,7 @@ import {
 import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { contentHash } from '../common/content-hash';
+import { fetchSellerContacts, sellerContactId } from '../common/seller-contacts';
 import { readChangePages } from '../common/deal-changes.reader';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
@@ -71,20 +72,9 @@ export class RequestUpdatesConsumer implements OnModuleInit {
       ctx,
     );
     for await (const page of pages) {
-      const contactIds = [
-        ...new Set(page.records.map((d) => d.associations?.contact?.[0]).filter((id): id is string => !!id)),
-      ];
-      const contacts = contactIds.length
-        ? await crm.port.getRecords('contact', contactIds, mappedProperties(crm.mapping, 'seller_contact'))
-        : [];
-      const byId = new Map(contacts.map((c) => [c.id, c]));
+      const contacts = await fetchSellerContacts(crm, page.records);
       for (const deal of page.records) {
-        const outcome = await this.handle(
-          crm,
-          deal,
-          byId.get(deal.associations?.contact?.[0] ?? ''),
-          ctx.dryRun,
-        );
+        const outcome = await this.handle(crm, deal, contacts.get(sellerContactId(deal) ?? ''), ctx.dryRun);
         if (outcome === undefined) continue;
         counts.read += 1;
         counts[outcome] += 1;

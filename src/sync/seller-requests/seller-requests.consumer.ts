@@ -13,6 +13,7 @@ import {
 import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { contentHash } from '../common/content-hash';
+import { fetchSellerContacts, sellerContactId } from '../common/seller-contacts';
 import { readChangePages } from '../common/deal-changes.reader';
 import { isTrue } from '../common/crm-values';
 import { DEAL, LINK } from '../common/listing-deal.properties';
@@ -71,7 +72,7 @@ export class SellerRequestsConsumer implements OnModuleInit {
           (deal.stageId === triggerStageId && triggerStageId !== undefined) ||
           (trigger !== undefined && isTrue(deal.properties, trigger)),
       );
-      const contacts = await this.sellerContacts(crm, wanted);
+      const contacts = await fetchSellerContacts(crm, wanted);
       for (const deal of wanted) {
         counts.read += 1;
         const outcome = await this.handle(crm, deal, contacts, ctx.dryRun);
@@ -91,7 +92,7 @@ export class SellerRequestsConsumer implements OnModuleInit {
   ): Promise<'created' | 'unchanged' | 'failed'> {
     if (deal.properties[DEAL.requestId]) return 'unchanged';
     if (await this.links.findByCrmId(crm.brokerageId, LINK.offerRequest, deal.id)) return 'unchanged';
-    const sellerContact = contacts.get(deal.associations?.contact?.[0] ?? '');
+    const sellerContact = contacts.get(sellerContactId(deal) ?? '');
     const { body, violations } = mapDealToOfferRequest({ deal, sellerContact, mapping: crm.mapping });
     if (violations.length > 0) {
       if (!dryRun) {
@@ -134,19 +135,6 @@ export class SellerRequestsConsumer implements OnModuleInit {
       if (command.state !== 'dead') return { key, command };
       refused = command;
     }
-  }
-
-  private async sellerContacts(crm: BrokerageCrm, deals: CrmRecord[]): Promise<Map<string, CrmRecord>> {
-    const ids = [
-      ...new Set(deals.map((d) => d.associations?.contact?.[0]).filter((id): id is string => !!id)),
-    ];
-    if (ids.length === 0) return new Map();
-    const records = await crm.port.getRecords(
-      'contact',
-      ids,
-      mappedProperties(crm.mapping, 'seller_contact'),
-    );
-    return new Map(records.map((r) => [r.id, r]));
   }
 }
 
