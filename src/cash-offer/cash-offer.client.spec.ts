@@ -185,6 +185,53 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     expect(calls.map((c) => c.status)).toEqual(['network_error', 'network_error', 'network_error']);
   });
 
+  it('does not follow a redirect, so the key never reaches another host', async () => {
+    const elsewhere = new FakeService();
+    const elsewhereUrl = await elsewhere.start();
+    try {
+      service.handler = (_r, res) => res.writeHead(302, { location: `${elsewhereUrl}/offers` }).end();
+      await expect(client.listOffers()).rejects.toMatchObject({ code: 'UNAVAILABLE', status: 302 });
+      expect(elsewhere.seen).toHaveLength(0);
+    } finally {
+      await elsewhere.stop();
+    }
+  });
+
+  it('ignores proxies named in the environment', async () => {
+    const proxy = new FakeService();
+    const proxyUrl = (await proxy.start()).replace('/api/v2', '');
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
+    process.env.HTTP_PROXY = process.env.http_proxy = proxyUrl;
+    try {
+      build();
+      service.handler = (_r, res) => json(res, 200, []);
+      await expect(client.listOffers()).resolves.toEqual([]);
+      expect(proxy.seen).toHaveLength(0);
+      expect(service.seen).toHaveLength(1);
+    } finally {
+      for (const [name, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      await proxy.stop();
+    }
+  });
+
+  it('makes a create whose connection dropped before the answer OUTCOME_UNKNOWN, sent once', async () => {
+    service.handler = (_r, res) => res.socket?.destroy();
+    await expect(client.createOfferRequest(validCreate)).rejects.toMatchObject({
+      code: 'OUTCOME_UNKNOWN',
+      networkCode: 'UND_ERR_SOCKET',
+      message: expect.stringContaining('the connection was dropped') as unknown,
+    });
+    expect(service.seen).toHaveLength(1);
+  });
+
+  it('retries a GET whose connection dropped', async () => {
+    service.handler = (_r, res, n) => (n === 1 ? res.socket?.destroy() : json(res, 200, []));
+    await expect(client.listOffers()).resolves.toEqual([]);
+    expect(calls.map((c) => c.status)).toEqual(['network_error', 200]);
+  });
+
   it('streams pages until a short page', async () => {
     service.handler = (req, res) => {
       const offset = Number(new URL(req.url, 'http://x').searchParams.get('offset'));

@@ -68,19 +68,26 @@ describe('classifyHttpFailure', () => {
 });
 
 describe('classifyNetworkFailure', () => {
-  it('retries a refused connection, even for a create', () => {
-    const error = classifyNetworkFailure(create, 'ECONNREFUSED');
-    expect(error.code).toBe('UNAVAILABLE');
-    expect(isRetryableAttempt(error, 0)).toBe(true);
-  });
-
-  it.each(['ETIMEDOUT', 'ECONNRESET', 'ECONNABORTED', 'EPIPE'])(
-    'makes %s on a create OUTCOME_UNKNOWN',
+  it.each(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND'])(
+    'retries %s (the request never left), even for a create',
     (code) => {
-      expect(classifyNetworkFailure(create, code).code).toBe('OUTCOME_UNKNOWN');
-      expect(classifyNetworkFailure(list, code).code).toBe('UNAVAILABLE');
+      const error = classifyNetworkFailure(create, code);
+      expect(error.code).toBe('UNAVAILABLE');
+      expect(isRetryableAttempt(error, 0)).toBe(true);
     },
   );
+
+  it.each([
+    'UND_ERR_HEADERS_TIMEOUT',
+    'UND_ERR_BODY_TIMEOUT',
+    'UND_ERR_SOCKET',
+    'ETIMEDOUT',
+    'ECONNRESET',
+    'EPIPE',
+  ])('makes %s on a create OUTCOME_UNKNOWN', (code) => {
+    expect(classifyNetworkFailure(create, code).code).toBe('OUTCOME_UNKNOWN');
+    expect(classifyNetworkFailure(list, code).code).toBe('UNAVAILABLE');
+  });
 
   it('does not retry errors that are not the client own', () => {
     expect(isRetryableAttempt(new Error('x'), 0)).toBe(false);

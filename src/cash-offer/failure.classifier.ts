@@ -3,9 +3,11 @@ import { OperationSpec } from './cash-offer.operations';
 import { FieldViolation, isPlainObject } from './schema';
 
 // Transport failures after which the request provably never reached the service: the connection
-// was refused or the host name never resolved. Everything else may have been processed.
-const NEVER_LEFT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME'];
-const TIMEOUT_CODES = ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT'];
+// was refused or never completed, or the host name never resolved. Everything else may have been
+// processed. Codes are Node's (from the socket) and undici's (UND_ERR_*, from the transport).
+const NEVER_LEFT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'UND_ERR_CONNECT_TIMEOUT'];
+const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'];
+const DROPPED_CODES = ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'];
 const MAX_MESSAGE_CHARS = 500;
 
 export function requestNeverLeft(networkCode: string): boolean {
@@ -14,10 +16,12 @@ export function requestNeverLeft(networkCode: string): boolean {
 
 function describeNetwork(code: string): string {
   if (TIMEOUT_CODES.includes(code)) return 'the service did not answer in time';
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'the connection to the service could not be opened in time';
   if (code === 'ECONNREFUSED') return 'the service refused the connection';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
     return 'the service host name could not be resolved';
-  if (code === 'ECONNRESET' || code === 'EPIPE') return 'the connection was dropped';
+  if (DROPPED_CODES.includes(code)) return 'the connection was dropped';
+  if (code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_CLOSED') return 'the client was closed';
   return `the request failed (${code})`;
 }
 
