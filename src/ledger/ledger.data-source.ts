@@ -5,6 +5,10 @@ import { LEDGER_MIGRATIONS } from './migrations';
 
 export const DEFAULT_LEDGER_PATH = 'data/ledger.sqlite';
 export const LEDGER_BUSY_TIMEOUT_MS = 5000;
+// SQLite's own default page cache (2 MiB). better-sqlite3 raises it to 16 MiB, which the process's
+// memory then grows into as the ledger grows; the B-tree's inner pages fit in 2 MiB and the
+// operating system's file cache serves the rest just as fast (bench:marketplace, docs/ledger.md).
+export const LEDGER_CACHE_KIB = 2000;
 
 export interface LedgerDataSourceOptions {
   databasePath: string;
@@ -19,6 +23,7 @@ export function applyLedgerPragmas(db: Database): void {
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${LEDGER_BUSY_TIMEOUT_MS}`);
   db.pragma('foreign_keys = ON');
+  db.pragma(`cache_size = -${LEDGER_CACHE_KIB}`);
 }
 
 export function createLedgerDataSource(options: LedgerDataSourceOptions): DataSource {

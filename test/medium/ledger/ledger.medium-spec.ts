@@ -23,6 +23,7 @@ describe('ledger connection and transactions', () => {
     expect(await pragma('synchronous')).toBe(2); // FULL
     expect(await pragma('busy_timeout')).toBe(5000);
     expect(await pragma('foreign_keys')).toBe(1);
+    expect(await pragma('cache_size')).toBe(-2000); // 2 MiB, so memory does not grow with the ledger
   });
 
   it('applies the committed migrations, and the entities match them exactly', async () => {
