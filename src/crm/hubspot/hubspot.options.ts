@@ -9,7 +9,8 @@ export interface HubSpotAdapterOptions {
   rateLimit?: { max: number; intervalMs: number };
   // Search requests per second for this portal (default 5).
   searchPerSecond?: number;
-  // Added to the client window so our fixed windows never overrun HubSpot's rolling one (default 250 ms).
+  // Added to the client's rolling window for the time between a call leaving and HubSpot counting it
+  // (default 250 ms).
   rateLimitMarginMs?: number;
   // How far before the cursor each incremental read starts again, to catch records the search
   // index had not shown yet (default 5 minutes).

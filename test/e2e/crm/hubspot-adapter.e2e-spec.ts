@@ -346,6 +346,33 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     await control.put('settings', { rateLimit: null });
   });
 
+  it("told the portal's rolling limit, spends no request on a 429 across several windows", async () => {
+    await control.put('settings', { rateLimit: { max: 5, intervalMs: 500 } });
+    const paced = new HubSpotCrmAdapter({
+      accessToken: 'pat-crm',
+      basePath: emulator.url,
+      rateLimit: { max: 5, intervalMs: 500 },
+    });
+    const write = (i: number) =>
+      paced.upsertRecords('deal', UNIQUE_REQUEST_ID, [
+        { key: `paced-${i}`, properties: { dealname: `P${i}` } },
+      ]);
+    const writeMany = (from: number, count: number) =>
+      Promise.all(Array.from({ length: count }, (_, i) => write(from + i)));
+    // Calls spread out the way a flow makes them: one, then most of a burst late in the window,
+    // then more just after (where fixed windows would let twice the limit through), then a queue.
+    const writes = [await write(0)];
+    await new Promise((r) => setTimeout(r, 600));
+    writes.push(...(await writeMany(1, 4)));
+    await new Promise((r) => setTimeout(r, 150));
+    writes.push(...(await writeMany(5, 25)));
+    expect(writes.every(([result]) => result.ok)).toBe(true);
+    const statuses = (await control.requests()).map((r) => r.status);
+    expect(statuses).toHaveLength(30);
+    expect(statuses.filter((s) => s === 429)).toEqual([]);
+    await control.put('settings', { rateLimit: null });
+  });
+
   it('retries 5xx for idempotent reads only, then reports UNAVAILABLE', async () => {
     await control.put('faults', { errorRate: 1, errorStatus: 503 });
     const read = adapter.getRecords('deal', ['1'], ['dealname']);
