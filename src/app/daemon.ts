@@ -8,6 +8,7 @@ import { buildAppParts } from './app.bootstrap';
 import { AppModule, type AppParts, type PluginModules } from './app.module';
 import type { SecretRedactor } from '../ops/logging/secret-redactor';
 import { claimPidFile } from './daemon-pid.file';
+import { heapLimitAdvice } from './heap-limit.advice';
 import { seedDemo } from './embedded/demo-seeder';
 import { resetDemoLedger, startEmbeddedSimulators } from './embedded/embedded-simulators';
 
@@ -57,6 +58,9 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
   });
   await options.beforeStart?.(app);
   await app.listen(settings.httpPort, settings.httpHost);
+  // Before "listening on", which is what supervisors and tests wait for.
+  const advice = heapLimitAdvice();
+  if (advice) log.warn(advice);
   log.log(
     `listening on http://${settings.httpHost}:${settings.httpPort} with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerPath}`,
   );

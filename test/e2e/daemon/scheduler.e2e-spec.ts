@@ -62,6 +62,10 @@ describe('daemon scheduler', () => {
       HARNESS_LEAK: '1',
     });
     daemon = started.daemon;
+    // Started without npm start's heap flag, the daemon says how to start it.
+    expect(
+      logLines(daemon).some((l) => l.level === 40 && String(l.msg).includes('--max-old-space-size=512')),
+    ).toBe(true);
 
     await waitFor(
       () => count(readEvents(ws), 'beta', 'outbox-drain', 'error') >= 3,
