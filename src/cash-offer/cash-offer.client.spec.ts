@@ -272,6 +272,18 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     expect(error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('ignore offset') });
   });
 
+  it("holds calls to the brokerage's rate limit: they queue, none is refused", async () => {
+    build({ rateLimit: { requests: 3, perMs: 300 } });
+    service.handler = (_r, res) => json(res, 200, []);
+    const lists = await Promise.all(Array.from({ length: 9 }, () => client.listOffers()));
+    expect(lists).toEqual(Array.from({ length: 9 }, () => []));
+    const at = service.seen.map((s) => s.at - service.seen[0].at);
+    // Three at once, then three per window of 300 ms (less what the first calls lost connecting).
+    expect(at[2]).toBeLessThan(150);
+    expect(at[3]).toBeGreaterThanOrEqual(200);
+    expect(at[6]).toBeGreaterThanOrEqual(500);
+  });
+
   it('opens the breaker after consecutive failures and fails fast', async () => {
     build({ retry: { maxAttempts: 1 }, breaker: { consecutiveFailures: 2, halfOpenAfterMs: 60_000 } });
     service.handler = (_r, res) => json(res, 500, { error: 500, message: 'down' });
