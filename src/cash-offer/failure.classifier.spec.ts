@@ -89,6 +89,16 @@ describe('classifyNetworkFailure', () => {
     expect(classifyNetworkFailure(list, code).code).toBe('UNAVAILABLE');
   });
 
+  it.each(['DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID'])(
+    'treats the TLS failure %s as never sent, and says how to trust a private authority',
+    (code) => {
+      const error = classifyNetworkFailure(create, code);
+      expect(error.code).toBe('UNAVAILABLE');
+      expect(error.message).toContain(`TLS certificate was not accepted (${code})`);
+      expect(error.message).toContain('NODE_EXTRA_CA_CERTS');
+    },
+  );
+
   it('does not retry errors that are not the client own', () => {
     expect(isRetryableAttempt(new Error('x'), 0)).toBe(false);
     expect(countsAgainstBreaker(new Error('x'))).toBe(false);

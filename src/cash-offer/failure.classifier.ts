@@ -10,14 +10,22 @@ const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIME
 const DROPPED_CODES = ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'];
 const MAX_MESSAGE_CHARS = 500;
 
+// The TLS handshake failed (an untrusted, expired or misnamed certificate): nothing of the request
+// is sent before the handshake completes.
+function isTlsFailure(code: string): boolean {
+  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|^ERR_TLS|^ERR_SSL/.test(code);
+}
+
 export function requestNeverLeft(networkCode: string): boolean {
-  return NEVER_LEFT_CODES.includes(networkCode);
+  return NEVER_LEFT_CODES.includes(networkCode) || isTlsFailure(networkCode);
 }
 
 function describeNetwork(code: string): string {
   if (TIMEOUT_CODES.includes(code)) return 'the service did not answer in time';
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'the connection to the service could not be opened in time';
   if (code === 'ECONNREFUSED') return 'the service refused the connection';
+  if (isTlsFailure(code))
+    return `the service's TLS certificate was not accepted (${code}); a certificate from a private authority is trusted by starting node with NODE_EXTRA_CA_CERTS`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
     return 'the service host name could not be resolved';
   if (DROPPED_CODES.includes(code)) return 'the connection was dropped';
