@@ -278,8 +278,8 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     const lists = await Promise.all(Array.from({ length: 9 }, () => client.listOffers()));
     expect(lists).toEqual(Array.from({ length: 9 }, () => []));
     const at = service.seen.map((s) => s.at - service.seen[0].at);
-    // Three at once, then three per window of 300 ms (less what the first calls lost connecting).
-    expect(at[2]).toBeLessThan(150);
+    // Three per window of 300 ms (less what the first calls lost connecting); unpaced, all nine
+    // would arrive within a few milliseconds.
     expect(at[3]).toBeGreaterThanOrEqual(200);
     expect(at[6]).toBeGreaterThanOrEqual(500);
   });

@@ -25,9 +25,10 @@ const MAX_CONNECTIONS = 16;
 
 // One keep-alive connection pool to the service for one brokerage, on undici (Node's own HTTP
 // client) rather than axios: axios costs ~0.1 ms of CPU per call, more than the 10 % budget the
-// client has over a bare loop (docs/cash-offer-client.md, "Why undici"). The API key is added per
-// request and is not stored on the pool, so nothing printable from here holds it. undici follows
-// no redirects (they could carry the key to another host) and reads no proxy from the environment.
+// client has over a bare loop (docs/cash-offer-client.md, "Transport: undici, not axios"). The API
+// key is added per request and is not stored on the pool, so nothing printable from here holds
+// it. undici follows no redirects (they could carry the key to another host) and reads no proxy
+// from the environment; every status comes back as an answer for the client to classify.
 export class CashOfferTransport {
   readonly #pool: Pool;
   readonly #basePath: string;

@@ -16,12 +16,13 @@ describe('HubSpotRateLimiter', () => {
       rateLimitMarginMs: 20,
     });
     const times = (await grantTimes(limiter, 'general', 17)).sort((a, b) => a - b);
-    expect(times.slice(0, 5).every((t) => t < 100)).toBe(true);
+    expect(times.slice(0, 5).every((t) => t < 150)).toBe(true);
     // The (i+5)th grant comes a whole window after the ith (the margin absorbs timer jitter): a
     // rolling window, not fixed ones whose boundary could let 2 x max through within one interval.
     for (let i = 0; i + 5 < times.length; i++) expect(times[i + 5] - times[i]).toBeGreaterThanOrEqual(200);
-    // ...and no later than needed: 17 calls need three more windows after the burst.
-    expect(times[16]).toBeLessThan(3 * 220 + 250);
+    // ...and no later than needed: 17 calls need three more windows after the burst (660 ms), far
+    // from one window per call; the bound leaves room for a busy machine's timers.
+    expect(times[16]).toBeLessThan(1500);
   });
 
   it('keeps search on its own per-second lane', async () => {
@@ -34,7 +35,7 @@ describe('HubSpotRateLimiter', () => {
       grantTimes(limiter, 'general', 10),
       grantTimes(limiter, 'search', 3),
     ]);
-    expect(Math.max(...general)).toBeLessThan(100);
+    expect(Math.max(...general)).toBeLessThan(500);
     expect(search.sort((a, b) => a - b)[2]).toBeGreaterThanOrEqual(999);
   });
 });
