@@ -21,6 +21,26 @@ describe('MetricsService', () => {
     expect(metrics.contentType()).toMatch(/^text\/plain/);
   });
 
+  it("records a run's outcome counts for one flow, leaving out the ones that did not happen", async () => {
+    const metrics = new MetricsService();
+    metrics.recordsSyncedInRun('acme', 'seller-requests', {
+      read: 4,
+      created: 3,
+      updated: 0,
+      unchanged: 0,
+      failed: 1,
+    });
+    const text = await metrics.render();
+    expect(text).toContain(
+      'cash_offer_sync_records_total{brokerage="acme",flow="seller-requests",outcome="created"} 3',
+    );
+    expect(text).toContain(
+      'cash_offer_sync_records_total{brokerage="acme",flow="seller-requests",outcome="failed"} 1',
+    );
+    expect(text).not.toContain('outcome="updated"');
+    expect(text).not.toContain('outcome="read"');
+  });
+
   it('reads outbox and inbox depth from the ledger once per scrape', async () => {
     const metrics = new MetricsService();
     let reads = 0;

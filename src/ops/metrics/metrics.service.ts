@@ -1,4 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { JobCounts } from '../../scheduler/job.types';
+
+const RECORD_OUTCOMES = ['created', 'updated', 'unchanged', 'failed'] as const;
 
 export type WebhookEventResult = 'received' | 'duplicate' | 'failed' | 'dead' | 'rejected';
 export type RunStatusLabel = 'succeeded' | 'failed' | 'interrupted';
@@ -76,6 +79,12 @@ export class MetricsService {
 
   recordsSynced(brokerageId: string, flow: string, outcome: string, count = 1): void {
     this.records.inc({ brokerage: brokerageId, flow, outcome }, count);
+  }
+
+  // A run's outcome counts for one flow (`read` is not an outcome: every record read is one of them).
+  recordsSyncedInRun(brokerageId: string, flow: string, counts: JobCounts): void {
+    for (const outcome of RECORD_OUTCOMES)
+      if (counts[outcome] > 0) this.recordsSynced(brokerageId, flow, outcome, counts[outcome]);
   }
 
   apiCall(brokerageId: string, target: string, status: number | string): void {

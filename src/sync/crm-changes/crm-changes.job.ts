@@ -1,11 +1,13 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { MetricsService } from '../../ops/metrics/metrics.service';
 import { JobRegistry } from '../../scheduler/job.registry';
 import { emptyCounts, type JobContext, type JobResult } from '../../scheduler/job.types';
 import { addCounts, errorMessage } from '../common/job-counts';
 import { CrmChangeConsumers } from './crm-change.consumers';
 
-// The `crm-changes` job: every registered consumer in turn, with the same context, counts summed.
-// A consumer that throws does not stop the others, but the run fails and names it.
+// The `crm-changes` job: every registered consumer in turn, with the same context, counts summed
+// and recorded per consumer (not on a dry run). A consumer that throws does not stop the others,
+// but the run fails and names it.
 @Injectable()
 export class CrmChangesJob implements OnModuleInit {
   private readonly logger = new Logger(CrmChangesJob.name);
@@ -13,6 +15,7 @@ export class CrmChangesJob implements OnModuleInit {
   constructor(
     private readonly registry: JobRegistry,
     private readonly consumers: CrmChangeConsumers,
+    private readonly metrics: MetricsService,
   ) {}
 
   onModuleInit(): void {
@@ -25,7 +28,9 @@ export class CrmChangesJob implements OnModuleInit {
     for (const consumer of this.consumers.all()) {
       if (ctx.signal.aborted) break;
       try {
-        addCounts(counts, await consumer.run(ctx));
+        const consumed = await consumer.run(ctx);
+        addCounts(counts, consumed);
+        if (!ctx.dryRun) this.metrics.recordsSyncedInRun(ctx.brokerage.id, consumer.name, consumed);
       } catch (error) {
         this.logger.error(`${consumer.name} failed for ${ctx.brokerage.id}: ${errorMessage(error)}`);
         failures.push(`${consumer.name}: ${errorMessage(error)}`);

@@ -3,11 +3,11 @@ import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
 import { CursorRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
-import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { readChangePages } from '../common/deal-changes.reader';
 import { RecordIssues } from '../common/record-issues';
 import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
+import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
 import { COUNTER_INPUT, OFFER } from '../offers/offer-record.properties';
 import { mapCounterFromCrm } from './counter-offer.mapper';
 import { COUNTER_OFFER, DECIDE_OFFER, decisionKey, type DecisionTarget } from './decision.command';
@@ -20,7 +20,7 @@ const REQUESTED: Requested[] = ['accept_requested', 'reject_requested', 'counter
 // Flows 5 and 6: an agent moves an offer record to accept / reject / counter requested; the request
 // goes through the outbox once per offer. What cannot be done is said on the record, never sent.
 @Injectable()
-export class OfferDecisionsConsumer implements OnModuleInit {
+export class OfferDecisionsConsumer implements CrmChangeConsumer, OnModuleInit {
   readonly name = 'offer-decisions';
 
   constructor(
@@ -29,11 +29,10 @@ export class OfferDecisionsConsumer implements OnModuleInit {
     private readonly cursors: CursorRepository,
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
-    private readonly metrics: MetricsService,
   ) {}
 
   onModuleInit(): void {
-    this.consumers.register({ name: this.name, run: (ctx) => this.run(ctx) });
+    this.consumers.register(this);
   }
 
   async run(ctx: JobContext): Promise<JobCounts> {
@@ -59,7 +58,6 @@ export class OfferDecisionsConsumer implements OnModuleInit {
         counts.read += 1;
         const outcome = await this.handle(crm, record, stage, ctx.dryRun);
         counts[outcome] += 1;
-        this.metrics.recordsSynced(ctx.brokerage.id, this.name, outcome);
       }
       await page.commit();
     }

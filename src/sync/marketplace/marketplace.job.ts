@@ -39,10 +39,7 @@ export class MarketplaceJob implements OnModuleInit {
       stages: crm.stages,
       record: { nameProperty: NAME_PROPERTY[ctx.brokerage.config.crm.kind] },
     });
-    if (!ctx.dryRun) {
-      for (const outcome of ['created', 'updated', 'unchanged', 'failed'] as const)
-        if (counts[outcome] > 0) this.metrics.recordsSynced(id, MARKETPLACE_FLOW, outcome, counts[outcome]);
-    }
+    if (!ctx.dryRun) this.metrics.recordsSyncedInRun(id, MARKETPLACE_FLOW, counts);
     return { counts };
   }
 }

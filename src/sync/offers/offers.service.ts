@@ -104,9 +104,7 @@ export class OffersService {
     // Associations first: a crash before the links are saved re-runs them (they are idempotent).
     await this.associate(crm, created);
     await this.links.upsertLinks(crm.brokerageId, LINK.offer, written);
-    this.metrics.recordsSynced(crm.brokerageId, 'offers', 'created', counts.created);
-    this.metrics.recordsSynced(crm.brokerageId, 'offers', 'updated', counts.updated);
-    this.metrics.recordsSynced(crm.brokerageId, 'offers', 'unchanged', counts.unchanged);
+    this.metrics.recordsSyncedInRun(crm.brokerageId, 'offers', counts);
     return counts;
   }
 

@@ -15,7 +15,6 @@ import {
   outboxKey,
   type OutboxCommand,
 } from '../../ledger';
-import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { contentHash } from '../common/content-hash';
 import { fetchSellerContacts, sellerContactId } from '../common/seller-contacts';
@@ -23,6 +22,7 @@ import { readChangePages } from '../common/deal-changes.reader';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
 import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
+import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
 import { mapDealToOfferRequest } from '../seller-requests/offer-request.mapper';
 import { createKey } from '../seller-requests/seller-requests.consumer';
 import { ADD_OFFER_REQUEST_MEDIA, type AddMediaPayload } from './add-media.executor';
@@ -39,7 +39,7 @@ type Outcome = 'updated' | 'unchanged' | 'failed';
 // Flow 2: later edits of a submitted listing deal. Listing-agent fields go out with
 // PATCH /offer-requests/{id}; edits the service does not accept after submission are shown on the deal.
 @Injectable()
-export class RequestUpdatesConsumer implements OnModuleInit {
+export class RequestUpdatesConsumer implements CrmChangeConsumer, OnModuleInit {
   readonly name = 'request-updates';
 
   constructor(
@@ -49,11 +49,10 @@ export class RequestUpdatesConsumer implements OnModuleInit {
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
-    private readonly metrics: MetricsService,
   ) {}
 
   onModuleInit(): void {
-    this.consumers.register({ name: this.name, run: (ctx) => this.run(ctx) });
+    this.consumers.register(this);
   }
 
   async run(ctx: JobContext): Promise<JobCounts> {
@@ -78,7 +77,6 @@ export class RequestUpdatesConsumer implements OnModuleInit {
         if (outcome === undefined) continue;
         counts.read += 1;
         counts[outcome] += 1;
-        this.metrics.recordsSynced(ctx.brokerage.id, this.name, outcome);
       }
       await page.commit();
     }

@@ -10,7 +10,6 @@ import {
   outboxKey,
   type OutboxCommand,
 } from '../../ledger';
-import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { contentHash } from '../common/content-hash';
 import { fetchSellerContacts, sellerContactId } from '../common/seller-contacts';
@@ -19,6 +18,7 @@ import { isTrue } from '../common/crm-values';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
 import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
+import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
 import { CREATE_OFFER_REQUEST } from './create-offer-request.executor';
 import { mapDealToOfferRequest } from './offer-request.mapper';
 
@@ -28,7 +28,7 @@ const DEFAULT_TRIGGER_PROPERTY = DEAL.trigger;
 // Flow 1: a listing deal in the trigger stage (or with its trigger property set) becomes one offer
 // request, validated first and sent through the outbox under the deal's idempotency key.
 @Injectable()
-export class SellerRequestsConsumer implements OnModuleInit {
+export class SellerRequestsConsumer implements CrmChangeConsumer, OnModuleInit {
   readonly name = 'seller-requests';
   private readonly logger = new Logger(SellerRequestsConsumer.name);
 
@@ -39,11 +39,10 @@ export class SellerRequestsConsumer implements OnModuleInit {
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
-    private readonly metrics: MetricsService,
   ) {}
 
   onModuleInit(): void {
-    this.consumers.register({ name: this.name, run: (ctx) => this.run(ctx) });
+    this.consumers.register(this);
   }
 
   async run(ctx: JobContext): Promise<JobCounts> {
@@ -77,7 +76,6 @@ export class SellerRequestsConsumer implements OnModuleInit {
         counts.read += 1;
         const outcome = await this.handle(crm, deal, contacts, ctx.dryRun);
         counts[outcome] += 1;
-        this.metrics.recordsSynced(ctx.brokerage.id, this.name, outcome);
       }
       await page.commit();
     }
