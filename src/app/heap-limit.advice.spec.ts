@@ -1,4 +1,6 @@
-import { heapLimitAdvice } from './heap-limit.advice';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RECOMMENDED_HEAP_MB, heapLimitAdvice } from './heap-limit.advice';
 
 describe('heapLimitAdvice', () => {
   it('says nothing when the limit was set as npm start sets it', () => {
@@ -11,5 +13,14 @@ describe('heapLimitAdvice', () => {
         'holds before V8 collects it; start it as npm start does: node --max-old-space-size=512 ' +
         'dist/src/main.js (docs/operations.md, "Memory")',
     );
+  });
+});
+
+describe('RECOMMENDED_HEAP_MB', () => {
+  it('is the heap limit npm start gives the daemon', () => {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      scripts: { start: string };
+    };
+    expect(pkg.scripts.start).toContain(`node --max-old-space-size=${RECOMMENDED_HEAP_MB} dist/src/main.js`);
   });
 });
