@@ -51,6 +51,13 @@ import {
 
 export type ClientLogger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
 
+// Per-call hooks for a caller that must know when a request may have left: the outbox marks a
+// command `sending` in `beforeSend`, which runs after the rate limiter and the breaker have let the
+// attempt through and right before the bytes go out. A call refused locally never runs it.
+export interface CallOptions {
+  beforeSend?: () => Promise<void>;
+}
+
 // The Cash Offer service as one brokerage sees it. Every method validates its body with the
 // shared field schema, then sends it under the brokerage's rate limit, retry and breaker.
 export class CashOfferClient {
@@ -75,12 +82,17 @@ export class CashOfferClient {
     this.policy = new ResiliencePolicy(this.options, this.logger);
   }
 
-  createOfferRequest(body: CreateOfferRequestBody): Promise<OfferRequestRecord | undefined> {
-    return this.send(OPERATIONS.createOfferRequest, validateCreateOfferRequest(body), {
-      method: 'POST',
-      path: '/offer-requests',
-      body,
-    });
+  createOfferRequest(
+    body: CreateOfferRequestBody,
+    call?: CallOptions,
+  ): Promise<OfferRequestRecord | undefined> {
+    return this.send(
+      OPERATIONS.createOfferRequest,
+      validateCreateOfferRequest(body),
+      { method: 'POST', path: '/offer-requests', body },
+      [],
+      call,
+    );
   }
 
   prelim(body: PrelimBody): Promise<PrelimResult | undefined> {
@@ -91,26 +103,26 @@ export class CashOfferClient {
     });
   }
 
-  async updateOfferRequest(id: number, body: UpdateOfferRequestBody): Promise<void> {
+  async updateOfferRequest(id: number, body: UpdateOfferRequestBody, call?: CallOptions): Promise<void> {
     await this.send(
       OPERATIONS.updateOfferRequest,
       [...idViolations(id), ...validateUpdateOfferRequest(body)],
-      {
-        method: 'PATCH',
-        path: `/offer-requests/${id}`,
-        body,
-      },
+      { method: 'PATCH', path: `/offer-requests/${id}`, body },
+      [],
+      call,
     );
   }
 
   // The body form of the update: PATCH /offer-requests/ with { offer_request_id, media }.
-  async addMedia(id: number, media: string[]): Promise<void> {
+  async addMedia(id: number, media: string[], call?: CallOptions): Promise<void> {
     const body = { offer_request_id: id, media };
-    await this.send(OPERATIONS.addMedia, validateAddMedia(body), {
-      method: 'PATCH',
-      path: '/offer-requests/',
-      body,
-    });
+    await this.send(
+      OPERATIONS.addMedia,
+      validateAddMedia(body),
+      { method: 'PATCH', path: '/offer-requests/', body },
+      [],
+      call,
+    );
   }
 
   async listActiveOfferRequests(query: ActiveOfferRequestsQuery = {}): Promise<ActiveOfferRequest[]> {
@@ -156,21 +168,29 @@ export class CashOfferClient {
     return asList(offers, OPERATIONS.listOffers);
   }
 
-  decideOffer(offerId: number, decision: 'accepted' | 'rejected'): Promise<Offer | undefined> {
+  decideOffer(
+    offerId: number,
+    decision: 'accepted' | 'rejected',
+    call?: CallOptions,
+  ): Promise<Offer | undefined> {
     const body = { offer_id: offerId, offer_status: decision };
-    return this.send(OPERATIONS.decideOffer, validateOfferDecision(body), {
-      method: 'PATCH',
-      path: '/offers',
-      body,
-    });
+    return this.send(
+      OPERATIONS.decideOffer,
+      validateOfferDecision(body),
+      { method: 'PATCH', path: '/offers', body },
+      [],
+      call,
+    );
   }
 
-  counterOffer(body: CounterOfferBody): Promise<CounterOffer | undefined> {
-    return this.send(OPERATIONS.counterOffer, validateCounterOffer(body), {
-      method: 'POST',
-      path: '/counter-offers',
-      body,
-    });
+  counterOffer(body: CounterOfferBody, call?: CallOptions): Promise<CounterOffer | undefined> {
+    return this.send(
+      OPERATIONS.counterOffer,
+      validateCounterOffer(body),
+      { method: 'POST', path: '/counter-offers', body },
+      [],
+      call,
+    );
   }
 
   registerWebhook(url: string): Promise<WebhookConfig | undefined> {
@@ -194,20 +214,27 @@ export class CashOfferClient {
     );
   }
 
-  submitBuyerLead(body: BuyerLeadBody): Promise<BuyerLead | undefined> {
-    return this.send(OPERATIONS.submitBuyerLead, validateBuyerLead(body), {
-      method: 'POST',
-      path: '/buyer/lead',
-      body,
-    });
+  submitBuyerLead(body: BuyerLeadBody, call?: CallOptions): Promise<BuyerLead | undefined> {
+    return this.send(
+      OPERATIONS.submitBuyerLead,
+      validateBuyerLead(body),
+      { method: 'POST', path: '/buyer/lead', body },
+      [],
+      call,
+    );
   }
 
-  pushToMarketplace(body: PushToMarketplaceBody): Promise<PushToMarketplaceResult | undefined> {
-    return this.send(OPERATIONS.pushToMarketplace, validatePushToMarketplace(body), {
-      method: 'POST',
-      path: '/push-to-marketplace',
-      body,
-    });
+  pushToMarketplace(
+    body: PushToMarketplaceBody,
+    call?: CallOptions,
+  ): Promise<PushToMarketplaceResult | undefined> {
+    return this.send(
+      OPERATIONS.pushToMarketplace,
+      validatePushToMarketplace(body),
+      { method: 'POST', path: '/push-to-marketplace', body },
+      [],
+      call,
+    );
   }
 
   // Frees the keep-alive connections; later calls fail with UNAVAILABLE.
@@ -221,6 +248,7 @@ export class CashOfferClient {
     violations: FieldViolation[],
     request: TransportRequest,
     extraMasks: Masks = [],
+    call: CallOptions = {},
   ): Promise<T | undefined> {
     const masks: Masks = [[this.#apiKey, '[redacted]'], ...extraMasks];
     if (violations.length > 0)
@@ -228,7 +256,7 @@ export class CashOfferClient {
         op.name,
         violations.map((v) => ({ field: v.field, message: maskText(v.message, masks) })),
       );
-    return this.policy.execute(op.name, (attempt) => this.attempt<T>(op, request, attempt, masks));
+    return this.policy.execute(op.name, (attempt) => this.attempt<T>(op, request, attempt, masks, call));
   }
 
   private async attempt<T>(
@@ -236,6 +264,7 @@ export class CashOfferClient {
     request: TransportRequest,
     attempt: number,
     masks: Masks,
+    call: CallOptions,
   ): Promise<T | undefined> {
     if (this.closed)
       throw new CashOfferError({
@@ -243,6 +272,7 @@ export class CashOfferClient {
         operation: op.name,
         message: `${op.name}: the client of brokerage ${this.brokerageId} is closed`,
       });
+    await call.beforeSend?.();
     const started = performance.now();
     let response;
     try {

@@ -56,7 +56,18 @@ export class CashOfferConfig {
   @Min(100)
   @Max(120_000)
   timeoutMs?: number;
+
+  // How long a create whose answer was lost is looked for in the service's lists before it counts
+  // as never received and is sent again (docs/ledger.md "Unknown outcomes"). The service lists a
+  // request once it approves it, so this must exceed the service's approval time.
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_080)
+  unknownOutcomeWindowMinutes?: number;
 }
+
+export const DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES = 60;
 
 export class ListingsPipelineConfig {
   @IsString()

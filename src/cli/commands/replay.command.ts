@@ -7,13 +7,18 @@ interface ReplayOptions extends CommonOptions {
   events?: boolean;
   commands?: boolean;
   id?: number[];
+  unknown?: boolean;
+  confirmAbsent?: boolean;
 }
 
 // Puts dead-lettered inbox events, or failed and dead outbox commands, back in line. The running
-// daemon's workers pick them up on their next tick.
+// daemon's workers pick them up on their next tick. Commands whose outcome is unknown are replayed
+// only with --unknown --confirm-absent and by id: the operator has checked the service has no trace
+// of them, since sending one the service did receive would do it twice.
 @Command({
   name: 'replay',
-  description: 'replay dead-lettered inbox events (--events) or failed/dead outbox commands (--commands)',
+  description:
+    'replay dead-lettered inbox events (--events) or failed/dead outbox commands (--commands; unknown ones with --unknown --confirm-absent --id N)',
 })
 export class ReplayCommand extends CommandRunner {
   constructor(
@@ -33,11 +38,22 @@ export class ReplayCommand extends CommandRunner {
       this.output.fail('replay needs --brokerage <id> or --id <n> (so nothing is replayed by accident)');
       return;
     }
+    if (options.unknown && (options.events || !options.confirmAbsent || options.id === undefined)) {
+      this.output.fail(
+        'replay --unknown needs --commands, --id <n> and --confirm-absent: an unknown command may have reached ' +
+          'the service; replay it only after checking the service has no trace of it (docs/operations.md "Unknown outcomes")',
+      );
+      return;
+    }
     const filter = { brokerageId: options.brokerage, ids: options.id };
-    const what = options.events ? 'dead-lettered inbox event(s)' : 'failed or dead outbox command(s)';
+    const what = options.events
+      ? 'dead-lettered inbox event(s)'
+      : options.unknown
+        ? 'outbox command(s) of unknown outcome'
+        : 'failed or dead outbox command(s)';
     const replayed = options.events
       ? await this.inbox.replayDead(filter)
-      : await this.outbox.replay({ ...filter, states: ['failed', 'dead'] });
+      : await this.outbox.replay({ ...filter, states: options.unknown ? ['unknown'] : ['failed', 'dead'] });
     if (options.json) {
       this.output.json({ kind: options.events ? 'events' : 'commands', ...filter, replayed });
       return;
@@ -58,6 +74,22 @@ export class ReplayCommand extends CommandRunner {
 
   @Option({ flags: '--commands', description: 'failed and dead outbox commands' })
   parseCommands(): boolean {
+    return true;
+  }
+
+  @Option({
+    flags: '--unknown',
+    description: 'commands whose outcome is unknown (needs --id and --confirm-absent)',
+  })
+  parseUnknown(): boolean {
+    return true;
+  }
+
+  @Option({
+    flags: '--confirm-absent',
+    description: 'you checked the service has no trace of these unknown commands',
+  })
+  parseConfirmAbsent(): boolean {
     return true;
   }
 

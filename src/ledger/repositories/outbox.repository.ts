@@ -19,14 +19,17 @@ export type UnknownResolution = { outcome: 'done'; result: unknown } | { outcome
 export interface OutboxReplayFilter {
   brokerageId?: string;
   ids?: number[];
-  // Which states to replay; only dead, failed and unknown ever are. Default: dead.
+  // Which states to replay; only dead, failed and unknown ever are. Default: dead. Replaying an
+  // unknown command may send it twice: the CLI asks the operator to confirm it is absent first.
   states?: OutboxState[];
 }
 
 const REPLAYABLE: OutboxState[] = ['dead', 'failed', 'unknown'];
 
-// Remote writes as commands: pending -> sending (committed before the request) -> done, or failed
-// (retried later), unknown (never retried automatically), dead.
+// Remote writes as commands: pending -> sending -> done, or failed (retried later), unknown
+// (reconciled; re-sent only once provably absent), dead. `sending` is committed only when the request
+// is about to leave (after the rate limiter and breaker let it through), so it means "may have left";
+// a command refused locally (breaker open, shutdown) stays pending and its attempt is not counted.
 export class OutboxRepository {
   constructor(
     private readonly tx: LedgerTransactions,
@@ -80,8 +83,8 @@ export class OutboxRepository {
     );
   }
 
-  // Committed BEFORE the network call: after a crash the command is found in `sending` and becomes
-  // `unknown`, never blindly re-sent.
+  // Committed right before the request leaves: after a crash the command is found in `sending` and
+  // becomes `unknown`, never blindly re-sent.
   markSending(id: number): Promise<OutboxCommand> {
     const now = this.clock.now();
     return this.transition(id, ['pending', 'failed'], 'sending', {
@@ -105,9 +108,38 @@ export class OutboxRepository {
     return this.transition(id, ['sending'], 'failed', { lastError: error, nextAttemptAt });
   }
 
-  // The request may or may not have taken effect (timeout, 5xx, crash): reconcile, never re-send.
-  recordUnknown(id: number, error: string): Promise<OutboxCommand> {
-    return this.transition(id, ['sending'], 'unknown', { lastError: error });
+  // Not sent at all (breaker open, shutdown, the limiter): due again later, no attempt counted.
+  defer(id: number, reason: string, nextAttemptAt: Date): Promise<OutboxCommand> {
+    return this.transition(id, ['pending', 'failed'], 'pending', { lastError: reason, nextAttemptAt });
+  }
+
+  // The request may or may not have taken effect (timeout, 5xx, crash): reconcile from
+  // `nextCheckAt` on, never re-send blindly.
+  recordUnknown(id: number, error: string, nextCheckAt: Date | null = null): Promise<OutboxCommand> {
+    return this.transition(id, ['sending'], 'unknown', { lastError: error, nextAttemptAt: nextCheckAt });
+  }
+
+  // Still neither found nor provably absent: look again from `nextCheckAt`.
+  postponeReconcile(id: number, note: string, nextCheckAt: Date): Promise<OutboxCommand> {
+    return this.transition(id, ['unknown'], 'unknown', { lastError: note, nextAttemptAt: nextCheckAt });
+  }
+
+  // Unknown commands whose next reconcile is due, oldest first.
+  unknownDue(brokerageId: string, limit: number): Promise<OutboxCommand[]> {
+    return this.tx.exclusive((m) =>
+      m
+        .createQueryBuilder(OutboxCommand, 'c')
+        .where('c.brokerageId = :brokerageId', { brokerageId })
+        .andWhere("c.state = 'unknown'")
+        .andWhere(
+          new Brackets((w) =>
+            w.where('c.nextAttemptAt IS NULL').orWhere('c.nextAttemptAt <= :now', { now: this.clock.now() }),
+          ),
+        )
+        .orderBy('c.id')
+        .limit(limit)
+        .getMany(),
+    );
   }
 
   resolveUnknown(id: number, resolution: UnknownResolution): Promise<OutboxCommand> {
@@ -118,7 +150,7 @@ export class OutboxRepository {
         lastError: null,
       });
     }
-    return this.transition(id, ['unknown'], 'pending', { nextAttemptAt: null });
+    return this.transition(id, ['unknown'], 'pending', { nextAttemptAt: null, sentAt: null });
   }
 
   deadLetter(id: number, reason: string): Promise<OutboxCommand> {
@@ -133,7 +165,7 @@ export class OutboxRepository {
       const query = m
         .createQueryBuilder()
         .update(OutboxCommand)
-        .set({ state: 'pending', nextAttemptAt: null, updatedAt: this.clock.now() })
+        .set({ state: 'pending', nextAttemptAt: null, attempts: 0, updatedAt: this.clock.now() })
         .where('state IN (:...states)', { states });
       if (filter.brokerageId !== undefined)
         query.andWhere('brokerage_id = :brokerageId', { brokerageId: filter.brokerageId });
@@ -151,6 +183,7 @@ export class OutboxRepository {
         {
           state: 'unknown',
           lastError: 'the daemon stopped while this command was being sent',
+          nextAttemptAt: null,
           updatedAt: this.clock.now(),
         },
       );

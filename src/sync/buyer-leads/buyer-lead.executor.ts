@@ -40,7 +40,7 @@ export class BuyerLeadExecutor implements OutboxExecutor, OnModuleInit {
   }
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<BuyerLeadResult> {
-    const lead = await ctx.cashOffer.submitBuyerLead(payloadOf(command).body);
+    const lead = await ctx.cashOffer.submitBuyerLead(payloadOf(command).body, ctx.call);
     return { lead_id: lead?.lead_id ?? null, created_at: lead?.created_at ?? null };
   }
 

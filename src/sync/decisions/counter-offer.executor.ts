@@ -37,7 +37,7 @@ export class CounterOfferExecutor implements OutboxExecutor, OnModuleInit {
     command: OutboxCommand,
     ctx: OutboxContext,
   ): Promise<{ counter_offer_id?: number; counter_offer_status?: string }> {
-    const counter = await ctx.cashOffer.counterOffer((command.payload as CounterOfferPayload).body);
+    const counter = await ctx.cashOffer.counterOffer((command.payload as CounterOfferPayload).body, ctx.call);
     return {
       counter_offer_id: counter?.counter_offer_id,
       counter_offer_status: counter?.counter_offer_status,

@@ -31,7 +31,7 @@ export class DecideOfferExecutor implements OutboxExecutor, OnModuleInit {
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<Offer | null> {
     const payload = command.payload as DecideOfferPayload;
-    return (await ctx.cashOffer.decideOffer(payload.offerId, payload.decision)) ?? null;
+    return (await ctx.cashOffer.decideOffer(payload.offerId, payload.decision, ctx.call)) ?? null;
   }
 
   async writeBack(command: OutboxCommand, _result: unknown, ctx: OutboxContext): Promise<void> {

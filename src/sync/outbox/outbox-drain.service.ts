@@ -1,18 +1,26 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
-import { isCashOfferError } from '../../cash-offer';
+import { isCashOfferError, type CallOptions } from '../../cash-offer';
 import { Clock } from '../../common/clock';
 import { OutboxCommand, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
 import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { errorMessage } from '../common/job-counts';
 import { OutboxContext, OutboxExecutors } from './outbox.executors';
-import { OUTBOX_MAX_ATTEMPTS, outboxRetryDelayMs, splitRecordRef } from './outbox-retry.policy';
+import {
+  OUTBOX_MAX_ATTEMPTS,
+  outboxRetryDelayMs,
+  reconcileDelayMs,
+  splitRecordRef,
+} from './outbox-retry.policy';
 
 // The CRM write-back after a remote write is a command of its own, so a failure or a crash before
 // it finishes is retried later without ever repeating the remote write.
 export const WRITE_BACK_OPERATION = 'write_back';
 const BATCH = 200;
+// Unknown outcomes looked at per drain run: a budget, so a backlog of them never turns every drain
+// into a long scan of the service's lists.
+const RECONCILE_BUDGET = 50;
 
 type Outcome = 'done' | 'failed' | 'unknown' | 'dead' | 'skipped';
 
@@ -44,7 +52,7 @@ export class OutboxDrainService {
       crm: await this.clients.crm(brokerageId),
       signal: ctx.signal,
     };
-    for (const command of await this.outbox.listByState(brokerageId, ['unknown'], BATCH)) {
+    for (const command of await this.outbox.unknownDue(brokerageId, RECONCILE_BUDGET)) {
       if (ctx.signal.aborted) return counts;
       counts.read += 1;
       this.tally(counts, command, await this.reconcile(command, outbox));
@@ -79,24 +87,63 @@ export class OutboxDrainService {
       this.logger.warn(`outbox command ${command.id}: no executor for "${command.operation}"; left pending`);
       return 'skipped';
     }
-    const sending = await this.outbox.markSending(command.id);
+    // `sending` is committed by the client's beforeSend hook, after the rate limiter and the breaker
+    // have let the request through: a crash while it waits leaves the command plainly pending.
+    let sending: OutboxCommand | undefined;
+    const call: CallOptions = {
+      beforeSend: async () => {
+        sending ??= await this.outbox.markSending(command.id);
+      },
+    };
     let result: unknown;
     try {
-      result = await executor.send(sending, ctx);
+      result = await executor.send(command, { ...ctx, call });
     } catch (error) {
+      if (!sending) return this.onNotSent(command, error, ctx);
       return this.onSendError(sending, error, ctx);
     }
+    sending ??= await this.outbox.markSending(command.id);
     await this.finish(sending, result, ctx, () => this.outbox.complete(command.id, result));
     return 'done';
+  }
+
+  // The request never left: refused by the client's own checks (an invalid record: dead, as the
+  // service would refuse it too), or held back locally (breaker open, shutdown): due again later,
+  // and the attempt does not count toward the limit.
+  private async onNotSent(command: OutboxCommand, error: unknown, ctx: OutboxContext): Promise<Outcome> {
+    if (isCashOfferError(error) && !error.retryable) return this.onSendError(command, error, ctx);
+    const retryAfterMs = isCashOfferError(error) ? error.retryAfterMs : undefined;
+    const delay = outboxRetryDelayMs(1, retryAfterMs);
+    await this.outbox.defer(
+      command.id,
+      `not sent: ${errorMessage(error)}`,
+      new Date(this.clock.nowMs() + delay),
+    );
+    return 'skipped';
   }
 
   private async onSendError(command: OutboxCommand, error: unknown, ctx: OutboxContext): Promise<Outcome> {
     const { kind, id } = splitRecordRef(command.recordRef);
     const message = errorMessage(error);
     if (isCashOfferError(error) && error.code === 'OUTCOME_UNKNOWN') {
-      await this.outbox.recordUnknown(command.id, message);
+      await this.outbox.recordUnknown(
+        command.id,
+        message,
+        new Date(this.clock.nowMs() + reconcileDelayMs(0)),
+      );
       this.logger.warn(`outbox command ${command.id} (${command.operation}): outcome unknown, reconciling`);
       return 'unknown';
+    }
+    // A conflict may only mean the service is already where the command wanted it (offer B rejected
+    // by the cascade of offer A's accept while B's own reject was in flight): then it is done.
+    if (isCashOfferError(error) && error.code === 'CONFLICT') {
+      const settled = await this.alreadyInEffect(command, ctx);
+      if (settled) {
+        await this.finish(command, settled.result, ctx, () =>
+          this.outbox.complete(command.id, settled.result),
+        );
+        return 'done';
+      }
     }
     const retryable = !isCashOfferError(error) || error.retryable;
     if (retryable && command.attempts < OUTBOX_MAX_ATTEMPTS) {
@@ -125,6 +172,20 @@ export class OutboxDrainService {
     return 'dead';
   }
 
+  private async alreadyInEffect(
+    command: OutboxCommand,
+    ctx: OutboxContext,
+  ): Promise<{ result: unknown } | undefined> {
+    const executor = this.executors.get(command.operation);
+    try {
+      const answer = await executor?.reconcile(command, ctx);
+      return answer?.found ? { result: answer.result } : undefined;
+    } catch (error) {
+      this.logger.warn(`outbox command ${command.id}: could not check the conflict: ${errorMessage(error)}`);
+      return undefined;
+    }
+  }
+
   private async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<Outcome> {
     // A CRM write-back caught mid-call by a crash is safe to repeat: it writes the same values again.
     if (command.operation === WRITE_BACK_OPERATION) {
@@ -133,13 +194,14 @@ export class OutboxDrainService {
     }
     const executor = this.executors.get(command.operation);
     if (!executor) return 'skipped';
+    const nextCheck = new Date(this.clock.nowMs() + reconcileDelayMs(this.sinceSentMs(command)));
     let answer;
     try {
       answer = await executor.reconcile(command, ctx);
     } catch (error) {
-      this.logger.warn(
-        `outbox command ${command.id}: reconcile failed, tried again next drain: ${errorMessage(error)}`,
-      );
+      const note = `reconcile failed, tried again from ${nextCheck.toISOString()}: ${errorMessage(error)}`;
+      this.logger.warn(`outbox command ${command.id}: ${note}`);
+      await this.outbox.postponeReconcile(command.id, note, nextCheck);
       return 'unknown';
     }
     if (answer.found) {
@@ -154,14 +216,23 @@ export class OutboxDrainService {
       return this.execute({ ...command, state: 'pending' }, ctx);
     }
     const { kind, id } = splitRecordRef(command.recordRef);
+    const sent = command.sentAt ? ` at ${command.sentAt.toISOString()}` : '';
+    const known =
+      `${command.operation} was sent${sent} and its answer was lost (${command.lastError ?? 'no reason recorded'}); ` +
+      `the service does not show it yet, so it is not sent again; looked for again from ${nextCheck.toISOString()}. ${answer.hint}`;
+    await this.outbox.postponeReconcile(command.id, command.lastError ?? known, nextCheck);
     await this.recordErrors.record({
       brokerageId: command.brokerageId,
       recordKind: kind,
       recordRef: id,
-      message: `${command.operation} may or may not have reached the service; not sent again. ${answer.hint}`,
+      message: known,
       code: 'OUTCOME_UNKNOWN',
     });
     return 'unknown';
+  }
+
+  private sinceSentMs(command: OutboxCommand): number {
+    return this.clock.nowMs() - (command.sentAt ?? command.updatedAt).getTime();
   }
 
   // The remote write is done: record its CRM write-back as a command of its own, then mark the write

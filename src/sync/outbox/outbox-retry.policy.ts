@@ -10,6 +10,16 @@ export function outboxRetryDelayMs(attempts: number, retryAfterMs?: number, rand
   return Math.max(jittered, retryAfterMs ?? 0);
 }
 
+// When an unknown outcome is looked for again: soon after the attempt (the service may list the
+// record within seconds), then less often as it ages (half its age), never more often than every
+// 30 s nor less often than every 10 min. The first check waits 30 s too.
+const RECONCILE_MIN_MS = 30_000;
+const RECONCILE_MAX_MS = 10 * 60_000;
+
+export function reconcileDelayMs(sinceSentMs: number): number {
+  return Math.min(RECONCILE_MAX_MS, Math.max(RECONCILE_MIN_MS, sinceSentMs / 2));
+}
+
 // `deal:123` -> { kind: 'deal', id: '123' }: the record a command is about, for record errors.
 export function splitRecordRef(recordRef: string): { kind: string; id: string } {
   const colon = recordRef.indexOf(':');

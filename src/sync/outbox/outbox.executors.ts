@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import type { CashOfferClient, CashOfferError } from '../../cash-offer';
+import type { CallOptions, CashOfferClient, CashOfferError } from '../../cash-offer';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import type { OutboxCommand } from '../../ledger';
 
@@ -9,6 +9,9 @@ export interface OutboxContext {
   cashOffer: CashOfferClient;
   crm: BrokerageCrm;
   signal: AbortSignal;
+  // Set by the drain for `send`: the executor passes it to its one remote write, so the command is
+  // marked `sending` only when the request is about to leave.
+  call?: CallOptions;
 }
 
 export type OutboxReconciliation =
@@ -21,7 +24,8 @@ export type OutboxReconciliation =
 // service (send, reconcile) and to the CRM (writeBack, onRefused).
 export interface OutboxExecutor {
   operation: string;
-  // The remote write. Throws CashOfferError; its code decides retry, unknown or dead letter.
+  // The remote write: exactly one call to the service, made with `ctx.call`. Throws CashOfferError;
+  // its code decides retry, unknown or dead letter.
   send(command: OutboxCommand, ctx: OutboxContext): Promise<unknown>;
   // Applies a done command's result to the CRM. May run again after a failure: must be idempotent.
   writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void>;

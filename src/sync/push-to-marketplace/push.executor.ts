@@ -24,7 +24,7 @@ export class PushToMarketplaceExecutor implements OutboxExecutor, OnModuleInit {
   }
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<PushToMarketplaceResult | null> {
-    return (await ctx.cashOffer.pushToMarketplace(payloadOf(command).body)) ?? null;
+    return (await ctx.cashOffer.pushToMarketplace(payloadOf(command).body, ctx.call)) ?? null;
   }
 
   async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {

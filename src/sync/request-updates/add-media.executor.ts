@@ -35,7 +35,7 @@ export class AddMediaExecutor implements OutboxExecutor, OnModuleInit {
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
     const payload = command.payload as AddMediaPayload;
-    await ctx.cashOffer.addMedia(payload.requestId, [payload.url]);
+    await ctx.cashOffer.addMedia(payload.requestId, [payload.url], ctx.call);
     return null;
   }
 

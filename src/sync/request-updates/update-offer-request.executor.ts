@@ -38,7 +38,7 @@ export class UpdateOfferRequestExecutor implements OutboxExecutor, OnModuleInit 
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
     const payload = command.payload as UpdateOfferRequestPayload;
-    await ctx.cashOffer.updateOfferRequest(payload.requestId, payload.body);
+    await ctx.cashOffer.updateOfferRequest(payload.requestId, payload.body, ctx.call);
     return null;
   }
 

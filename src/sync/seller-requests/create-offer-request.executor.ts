@@ -14,11 +14,8 @@ import {
 } from '../outbox/outbox.executors';
 import { splitRecordRef } from '../outbox/outbox-retry.policy';
 import { updatableHash } from '../request-updates/updatable-fields';
-import {
-  findOfferRequestByExternalId,
-  indexByExternalId,
-  type ExternalIdIndex,
-} from './offer-request.finder';
+import { DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES } from '../../config';
+import { findOfferRequestByExternalId, OfferRequestLocator } from './offer-request.finder';
 import { SellerRequestResult, toSellerRequestResult } from './seller-request.result';
 
 export const CREATE_OFFER_REQUEST = 'create_offer_request';
@@ -27,7 +24,7 @@ export const CREATE_OFFER_REQUEST = 'create_offer_request';
 @Injectable()
 export class CreateOfferRequestExecutor implements OutboxExecutor, OnModuleInit {
   readonly operation = CREATE_OFFER_REQUEST;
-  private readonly indexes = new WeakMap<AbortSignal, Promise<ExternalIdIndex>>();
+  private readonly locators = new WeakMap<AbortSignal, OfferRequestLocator>();
 
   constructor(
     private readonly executors: OutboxExecutors,
@@ -41,7 +38,10 @@ export class CreateOfferRequestExecutor implements OutboxExecutor, OnModuleInit 
   }
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<SellerRequestResult> {
-    const record = await ctx.cashOffer.createOfferRequest(command.payload as CreateOfferRequestBody);
+    const record = await ctx.cashOffer.createOfferRequest(
+      command.payload as CreateOfferRequestBody,
+      ctx.call,
+    );
     return toSellerRequestResult(record);
   }
 
@@ -54,9 +54,9 @@ export class CreateOfferRequestExecutor implements OutboxExecutor, OnModuleInit 
       const found = await findOfferRequestByExternalId(
         ctx.brokerage.id,
         dealId,
-        ctx.cashOffer,
         this.links,
-        ctx.signal,
+        this.locatorOf(ctx),
+        sentAtOf(command),
       );
       if (!found)
         throw new Error(`deal ${dealId}: the offer request was created but its id is not known yet`);
@@ -71,8 +71,9 @@ export class CreateOfferRequestExecutor implements OutboxExecutor, OnModuleInit 
     const properties: Record<string, string | null> = {
       [DEAL.requestId]: requestId,
       [DEAL.syncError]: null,
-      [DEAL.submittedAt]: created.offer_requested_at ?? this.clock.now().toISOString(),
     };
+    // Only the service's own time: a reconcile that found the request in an offer does not know it.
+    if (created.offer_requested_at) properties[DEAL.submittedAt] = created.offer_requested_at;
     if (created.inventory_property_id !== undefined)
       properties[DEAL.inventoryId] = String(created.inventory_property_id);
     if (status && !statusLink) properties[DEAL.status] = status;
@@ -100,48 +101,61 @@ export class CreateOfferRequestExecutor implements OutboxExecutor, OnModuleInit 
     ]);
   }
 
-  // Every unknown create of one drain run is looked up in one scan of the service's lists (the run's
-  // abort signal identifies the run), so many unknowns never cost a full scan each.
-  private scanOf(ctx: OutboxContext): Promise<ExternalIdIndex> {
-    let index = this.indexes.get(ctx.signal);
-    if (!index) {
-      index = indexByExternalId(ctx.cashOffer, ctx.signal);
-      this.indexes.set(ctx.signal, index);
+  // Every unknown create of one drain run is looked up through one locator (the run's abort signal
+  // identifies the run), which reads the service's lists only as deep as the oldest lookup needs.
+  private locatorOf(ctx: OutboxContext): OfferRequestLocator {
+    let locator = this.locators.get(ctx.signal);
+    if (!locator) {
+      locator = new OfferRequestLocator(ctx.cashOffer, ctx.signal);
+      this.locators.set(ctx.signal, locator);
     }
-    return index;
+    return locator;
   }
 
+  // Found in the service's lists: done. Not found within the brokerage's window after the send: the
+  // service never received it (it lists every request it approves), so it is sent again.
   async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation> {
     const dealId = splitRecordRef(command.recordRef).id;
-    const index = await this.scanOf(ctx);
+    const sentAt = sentAtOf(command);
     const found = await findOfferRequestByExternalId(
       ctx.brokerage.id,
       dealId,
-      ctx.cashOffer,
       this.links,
-      ctx.signal,
-      index,
+      this.locatorOf(ctx),
+      sentAt,
     );
     if (found) return { found: true, result: found };
+    const windowMinutes =
+      ctx.brokerage.config.cashOffer.unknownOutcomeWindowMinutes ?? DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES;
+    const resendAt = new Date(sentAt.getTime() + windowMinutes * 60_000);
+    if (this.clock.nowMs() >= resendAt.getTime()) {
+      return {
+        found: false,
+        provablyAbsent: true,
+        hint: `not listed by the service ${windowMinutes} minutes after it was sent`,
+      };
+    }
     const hint =
-      `Look for an offer request with offer_request_external_id "${dealId}" in the service account ` +
-      `(it is listed once approved; offers on it name it too). If there is none, replay outbox command ` +
-      `${command.id}; the daemon checks again on every drain (payload hash ${contentHash(command.payload)}).`;
+      `It is looked for in the service's lists (a request is listed once approved, and offers name it) ` +
+      `until ${resendAt.toISOString()}, then sent again. An operator who knows the service has no request ` +
+      `with offer_request_external_id "${dealId}" can send it now: cash-offer-sync replay --commands --id ${command.id} --unknown --confirm-absent ` +
+      `(payload hash ${contentHash(command.payload)}).`;
     // The agent sees why nothing seems to happen; written once (the text does not change).
     const [deal] = await ctx.crm.port.getRecords('deal', [dealId], [DEAL.syncError]);
     if (deal) {
       await this.issues.report(ctx.crm, deal, DEAL.syncError, [
         {
-          message:
-            'The offer request was sent but the answer was lost; it is not sent again while the daemon looks for it ' +
-            '(it shows up once the service approves the request). ' +
-            hint,
+          message: `The offer request was sent at ${sentAt.toISOString()} but the answer was lost, so it is not known yet whether the service received it. ${hint}`,
           code: 'OUTCOME_UNKNOWN',
         },
       ]);
     }
     return { found: false, provablyAbsent: false, hint };
   }
+}
+
+function sentAtOf(command: OutboxCommand): Date {
+  return command.sentAt ?? command.updatedAt;
 }
 
 function pick(obj: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import type { CashOfferClient } from '../../cash-offer';
 import type { ActiveOfferRequest, Offer } from '../../cash-offer/schema';
 import type { Link, LinkRepository } from '../../ledger';
-import { findOfferRequestByExternalId } from './offer-request.finder';
+import { findOfferRequestByExternalId, OfferRequestLocator } from './offer-request.finder';
 
 function fakes(options: {
   link?: Partial<Link>;
@@ -20,8 +20,9 @@ function fakes(options: {
   return { links, client };
 }
 
-const active = (id: number, externalId?: string): ActiveOfferRequest => ({
+const active = (id: number, externalId?: string, requestedAt?: string): ActiveOfferRequest => ({
   request: {
+    offer_requested_at: requestedAt,
     offer_request_id: id,
     offer_request_asking: 1,
     offer_request_external_id: externalId,
@@ -32,10 +33,14 @@ const active = (id: number, externalId?: string): ActiveOfferRequest => ({
   media: [],
 });
 
+const SENT = new Date('2026-11-20T12:00:00Z');
+const find = (client: CashOfferClient, links: LinkRepository, since = SENT) =>
+  findOfferRequestByExternalId('acme', '9001', links, new OfferRequestLocator(client), since);
+
 describe('findOfferRequestByExternalId', () => {
   it('trusts the ledger first', async () => {
     const { links, client } = fakes({ link: { remoteId: '12' } });
-    expect(await findOfferRequestByExternalId('acme', '9001', client, links)).toEqual({
+    expect(await find(client, links)).toEqual({
       offer_request_id: 12,
       found_by: 'ledger link',
     });
@@ -48,7 +53,7 @@ describe('findOfferRequestByExternalId', () => {
         { offer_id: 2, offer_request_id: 6, offer_request_external_id: '9001' },
       ],
     });
-    expect(await findOfferRequestByExternalId('acme', '9001', client, links)).toEqual({
+    expect(await find(client, links)).toEqual({
       offer_request_id: 6,
       found_by: 'offer payload',
     });
@@ -56,7 +61,7 @@ describe('findOfferRequestByExternalId', () => {
 
   it('then every page of the active list', async () => {
     const { links, client } = fakes({ active: [[active(1, 'x')], [active(2), active(3, '9001')]] });
-    expect(await findOfferRequestByExternalId('acme', '9001', client, links)).toEqual({
+    expect(await find(client, links)).toEqual({
       offer_request_id: 3,
       inventory_property_id: 73,
       offer_request_status: 'active',
@@ -64,8 +69,45 @@ describe('findOfferRequestByExternalId', () => {
     });
   });
 
+  it('takes the inventory id and submission time from the active list when an offer named the request first', async () => {
+    const { links, client } = fakes({
+      offers: [{ offer_id: 2, offer_request_id: 3, offer_request_external_id: '9001' }],
+      active: [[active(3, '9001', '2026-11-20T12:00:01Z')]],
+    });
+    expect(await find(client, links)).toEqual({
+      offer_request_id: 3,
+      inventory_property_id: 73,
+      offer_request_status: 'active',
+      offer_requested_at: '2026-11-20T12:00:01Z',
+      found_by: 'active list',
+    });
+  });
+
+  it('reads the active list newest first only down to the send time, less the clock-skew margin', async () => {
+    const pagesRead: number[] = [];
+    const pages = [
+      [active(9, 'a', '2026-11-22T10:00:00Z')],
+      [active(8, 'b', '2026-11-20T11:30:00Z')],
+      [active(7, 'c', '2026-11-20T10:00:00Z')],
+      [active(6, '9001', '2026-11-19T10:00:00Z')],
+    ];
+    const links = { findByCrmId: async () => null } as unknown as LinkRepository;
+    const client = {
+      listOffers: async () => [],
+      async *streamActiveOfferRequests() {
+        for (const [n, page] of pages.entries()) {
+          pagesRead.push(n);
+          yield page;
+        }
+      },
+    } as unknown as CashOfferClient;
+    // Sent at 12:00; the margin reaches back to 11:00; the page of 10:00 is the first wholly older.
+    expect(await find(client, links)).toBeUndefined();
+    expect(pagesRead).toEqual([0, 1, 2]);
+  });
+
   it('answers nothing when no source names the deal (a request still in review)', async () => {
     const { links, client } = fakes({ active: [[active(1, 'x')]] });
-    expect(await findOfferRequestByExternalId('acme', '9001', client, links)).toBeUndefined();
+    expect(await find(client, links)).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import type { CashOfferClient } from '../../cash-offer';
+import type { ActiveOfferRequest } from '../../cash-offer/schema';
 import type { LinkRepository } from '../../ledger';
 import { LINK } from '../common/listing-deal.properties';
 import { streamOffers } from '../common/offer-pages';
@@ -7,53 +8,95 @@ export interface FoundOfferRequest {
   offer_request_id: number;
   inventory_property_id?: number;
   offer_request_status?: string;
+  offer_requested_at?: string;
   found_by: 'ledger link' | 'offer payload' | 'active list';
 }
 
-export type ExternalIdIndex = Map<string, FoundOfferRequest>;
+// How far before a create's own send time the active list is read: the service stamps
+// offer_requested_at with its clock, which may be behind ours.
+export const CLOCK_SKEW_MARGIN_MS = 60 * 60_000;
 
-// Our requests by the external id we sent (the deal's CRM id): from the offers on our requests, then
-// the active list (which shows the external id to its owner only). A request still in review is in
-// neither. One scan serves every lookup made with it.
-export async function indexByExternalId(
-  client: CashOfferClient,
-  signal?: AbortSignal,
-): Promise<ExternalIdIndex> {
-  const index: ExternalIdIndex = new Map();
-  for await (const page of streamOffers(client, {}, signal)) {
-    for (const offer of page) {
-      const key = offer.offer_request_external_id;
-      if (key && !index.has(key))
-        index.set(key, { offer_request_id: offer.offer_request_id, found_by: 'offer payload' });
+// Our requests by the external id we sent (the deal's CRM id): the offers on our requests (read once)
+// and the active list, which shows the external id to its owner only. The active list is read newest
+// first (offer_requested_at.desc) and only as deep as a lookup needs: a request created after
+// `since` is on the pages read before the first page that is wholly older than `since`. One locator
+// serves every lookup of a drain run. A request still in review is in neither list.
+export class OfferRequestLocator {
+  private readonly found = new Map<string, FoundOfferRequest>();
+  private offersRead?: Promise<void>;
+  private pages?: AsyncIterator<ActiveOfferRequest[]>;
+  private reachedMs = Number.POSITIVE_INFINITY;
+  private activeDone = false;
+
+  constructor(
+    private readonly client: CashOfferClient,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  async find(externalId: string, since: Date): Promise<FoundOfferRequest | undefined> {
+    await (this.offersRead ??= this.readOffers());
+    const floor = since.getTime() - CLOCK_SKEW_MARGIN_MS;
+    while (
+      this.found.get(externalId)?.found_by !== 'active list' &&
+      !this.activeDone &&
+      this.reachedMs >= floor
+    ) {
+      await this.readActivePage();
+    }
+    return this.found.get(externalId);
+  }
+
+  private async readOffers(): Promise<void> {
+    for await (const page of streamOffers(this.client, {}, this.signal)) {
+      for (const offer of page) {
+        const key = offer.offer_request_external_id;
+        if (key && !this.found.has(key))
+          this.found.set(key, { offer_request_id: offer.offer_request_id, found_by: 'offer payload' });
+      }
     }
   }
-  for await (const page of client.streamActiveOfferRequests({ pageSize: 100 })) {
-    if (signal?.aborted) break;
-    for (const { request } of page) {
+
+  private async readActivePage(): Promise<void> {
+    if (this.signal?.aborted) throw new Error('stopped while reading the active list');
+    this.pages ??= this.client
+      .streamActiveOfferRequests({ pageSize: 100, sort: 'offer_requested_at.desc' })
+      [Symbol.asyncIterator]();
+    const next = await this.pages.next();
+    if (next.done) {
+      this.activeDone = true;
+      return;
+    }
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const { request } of next.value) {
+      const requestedMs = Date.parse(request.offer_requested_at ?? '');
+      if (Number.isFinite(requestedMs)) newest = Math.max(newest, requestedMs);
       const key = request.offer_request_external_id;
-      if (!key || index.has(key) || request.offer_request_id === undefined) continue;
-      index.set(key, {
+      if (!key || request.offer_request_id === undefined) continue;
+      // The active list knows more than an offer does (inventory id, status, submission time).
+      this.found.set(key, {
         offer_request_id: request.offer_request_id,
         inventory_property_id: request.inventory_property_id,
         offer_request_status: request.offer_request_status,
+        offer_requested_at: request.offer_requested_at,
         found_by: 'active list',
       });
     }
+    // Only a page wholly older than a lookup's floor ends it, so a service that ignores `sort`
+    // costs more pages, never a miss on the page at hand. A page without dates does not stop it.
+    if (newest !== Number.NEGATIVE_INFINITY) this.reachedMs = Math.min(this.reachedMs, newest);
   }
-  return index;
 }
 
 // The offer request a listing deal produced: the ledger first (an earlier write-back or event named
-// it), then the service's lists.
+// it), then the service's lists down to `since` (when the create was sent).
 export async function findOfferRequestByExternalId(
   brokerageId: string,
   dealId: string,
-  client: CashOfferClient,
   links: LinkRepository,
-  signal?: AbortSignal,
-  index?: ExternalIdIndex,
+  locator: OfferRequestLocator,
+  since: Date,
 ): Promise<FoundOfferRequest | undefined> {
   const link = await links.findByCrmId(brokerageId, LINK.offerRequest, dealId);
   if (link) return { offer_request_id: Number(link.remoteId), found_by: 'ledger link' };
-  return (index ?? (await indexByExternalId(client, signal))).get(dealId);
+  return locator.find(dealId, since);
 }

@@ -1,6 +1,10 @@
 import { CashOfferError, type CashOfferErrorCode } from '../../../src/cash-offer';
 import { outboxKey, type OutboxCommand } from '../../../src/ledger';
-import { OutboxExecutors, type OutboxReconciliation } from '../../../src/sync/outbox/outbox.executors';
+import {
+  OutboxExecutors,
+  type OutboxContext,
+  type OutboxReconciliation,
+} from '../../../src/sync/outbox/outbox.executors';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { WRITE_BACK_OPERATION } from '../../../src/sync/outbox/outbox-drain.service';
 import { eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
@@ -28,7 +32,9 @@ describe('outbox drain', () => {
     steps = new SellerFlowSteps(t);
     t.app.get(OutboxExecutors).register({
       operation: 'scripted',
-      send: async (command: OutboxCommand) => {
+      // Like every executor, its one remote call passes the drain's hook just before it leaves.
+      send: async (command: OutboxCommand, ctx: OutboxContext) => {
+        await ctx.call?.beforeSend?.();
         sent.push(command.id);
         const step = scripts.get(command.id)?.shift();
         if (step?.fail)
@@ -114,6 +120,12 @@ describe('outbox drain', () => {
     return command.id;
   };
   const state = async (id: number) => (await t.ledger.outbox.get(id))!;
+  // An unknown outcome is looked for again only from its next check (30 s and more after the send):
+  // the tests bring that moment forward instead of waiting for it.
+  const checkNow = (id: number) =>
+    t.ledger.transactions.run((m) =>
+      m.query('UPDATE outbox_commands SET next_attempt_at = NULL WHERE id = ?', [id]),
+    );
 
   it('done: completed with its result, then written back', async () => {
     const id = await enqueue([]);
@@ -153,8 +165,13 @@ describe('outbox drain', () => {
     ]);
     await t.run('outbox-drain');
     expect((await state(id)).state).toBe('unknown');
+    await checkNow(id);
     await t.run('outbox-drain');
     expect((await state(id)).state).toBe('unknown');
+    // Not due yet: the next drain does not look (nor send).
+    await t.run('outbox-drain');
+    expect(scripts.get(id)).toHaveLength(1);
+    await checkNow(id);
     await t.run('outbox-drain');
     expect(await state(id)).toMatchObject({ state: 'done', result: { seen: true } });
     expect(sent.filter((s) => s === id)).toHaveLength(1);
@@ -167,6 +184,7 @@ describe('outbox drain', () => {
       { reconcile: { found: false, provablyAbsent: true, hint: '' } },
     ]);
     await t.run('outbox-drain');
+    await checkNow(id);
     await t.run('outbox-drain');
     expect(await state(id)).toMatchObject({ state: 'done', attempts: 2 });
     expect(sent.filter((s) => s === id)).toHaveLength(2);

@@ -20,6 +20,12 @@ describe('seller requests: listing deals become offer requests', () => {
     await t.close();
   });
 
+  // An unknown outcome is looked for again only from its next check (30 s and more after the send):
+  // the test brings that moment forward instead of waiting for it.
+  const checkNow = (id: number) =>
+    t.ledger.transactions.run((m) =>
+      m.query('UPDATE outbox_commands SET next_attempt_at = NULL WHERE id = ?', [id]),
+    );
   const requestsFor = async (dealId: string) =>
     (await sandbox.requests()).filter((r) => r.offer_request_external_id === dealId);
 
@@ -89,6 +95,7 @@ describe('seller requests: listing deals become offer requests', () => {
     expect(command.recordRef).toBe(`deal:${dealId}`);
 
     // Still in review: not listed anywhere we can look, so it stays unknown and the operator is told.
+    await checkNow(command.id);
     await t.run('outbox-drain');
     expect((await t.ledger.outbox.get(command.id))?.state).toBe('unknown');
     const open = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
@@ -97,24 +104,30 @@ describe('seller requests: listing deals become offer requests', () => {
     );
     expect(await requestsFor(dealId)).toHaveLength(1);
     expect((await agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError]).toContain(
-      'The offer request was sent but the answer was lost; it is not sent again',
+      'but the answer was lost, so it is not known yet whether the service received it',
     );
 
     // Once approved and offered on, the offer payload echoes the deal's id: reconciled, written back.
     await sandbox.approve(stored[0].offer_request_id);
     await sandbox.makeOffer(stored[0].offer_request_id);
+    await checkNow(command.id);
     await t.run('outbox-drain');
     const reconciled = await t.ledger.outbox.get(command.id);
     expect(reconciled?.state).toBe('done');
+    // An offer names the request first; the active list, read too, has its inventory id and time.
+    const approved = (await requestsFor(dealId))[0];
     expect(reconciled?.result).toMatchObject({
       offer_request_id: stored[0].offer_request_id,
-      found_by: 'offer payload',
+      inventory_property_id: approved.inventory_property_id,
+      offer_requested_at: approved.offer_requested_at,
+      found_by: 'active list',
     });
     const deal = await eventually(async () => {
       const d = await agent.deal(dealId, DEAL_PROPS);
       return d.properties[DEAL.requestId] ? d : undefined;
     });
     expect(deal.properties[DEAL.requestId]).toBe(String(stored[0].offer_request_id));
+    expect(deal.properties[DEAL.inventoryId]).toBe(String(approved.inventory_property_id));
     expect(deal.properties[DEAL.syncError] ?? '').toBe('');
     await t.run('crm-changes');
     await t.run('outbox-drain');
