@@ -27,6 +27,15 @@ export abstract class CrmPort {
     withAssociations?: CrmKind[],
   ): Promise<CrmRecord[]>;
 
+  // Records whose unique-value property holds one of `values` (a read, not a search: it sees a
+  // record the moment it is written). Values no record holds are simply absent from the answer.
+  abstract findByUniqueValues(
+    kind: CrmKind,
+    uniqueProperty: string,
+    values: string[],
+    properties: string[],
+  ): Promise<CrmRecord[]>;
+
   // Create or update by a unique-value property, so a retried write never makes a second record.
   abstract upsertRecords(
     kind: CrmKind,

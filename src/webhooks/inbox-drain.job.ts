@@ -25,9 +25,9 @@ export class InboxDrainJob implements OnModuleInit {
       return { counts };
     }
     const result = await this.processor.drain(ctx.brokerage.id, ctx.signal);
-    counts.read = result.processed + result.failed + result.deadLettered;
+    counts.read = result.processed + result.failed + result.deadLettered + result.flagged;
     counts.updated = result.processed;
-    counts.failed = result.failed + result.deadLettered;
+    counts.failed = result.failed + result.deadLettered + result.flagged;
     return { counts };
   }
 }

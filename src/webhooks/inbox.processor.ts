@@ -4,6 +4,7 @@ import { Clock } from '../common/clock';
 import { InboxRepository } from '../ledger';
 import { MetricsService } from '../ops/metrics/metrics.service';
 import { fullJitterDelayMs } from './backoff';
+import { EventRefusedError } from './event-refused.error';
 import { InboxEventHandlers } from './inbox-event.handlers';
 
 export interface InboxDrainOptions {
@@ -18,6 +19,7 @@ export interface InboxDrainResult {
   processed: number;
   failed: number;
   deadLettered: number;
+  flagged: number;
 }
 
 const DEFAULTS: Required<InboxDrainOptions> = {
@@ -46,7 +48,7 @@ export class InboxProcessor {
     options: InboxDrainOptions = {},
   ): Promise<InboxDrainResult> {
     const opts = { ...DEFAULTS, ...options };
-    const result: InboxDrainResult = { processed: 0, failed: 0, deadLettered: 0 };
+    const result: InboxDrainResult = { processed: 0, failed: 0, deadLettered: 0, flagged: 0 };
     // Checked between batches only: a claimed batch is always finished, so nothing is left half-applied.
     while (!signal.aborted) {
       const events = await this.inbox.claimDue(opts.batchSize, { brokerageId });
@@ -76,6 +78,12 @@ export class InboxProcessor {
       await this.inbox.markDone(event.id);
       return 'processed';
     } catch (error) {
+      if (error instanceof EventRefusedError) {
+        await this.inbox.flag(event.id, error.reason);
+        this.metrics.webhookEvent(brokerageId, 'flagged');
+        this.logger.warn(`flagged ${event.eventType} event ${event.id}: ${error.reason}`);
+        return 'flagged';
+      }
       const message = error instanceof Error ? error.message : String(error);
       if (event.attempts >= opts.maxAttempts) {
         await this.inbox.deadLetter(event.id, `gave up after ${event.attempts} attempts: ${message}`);

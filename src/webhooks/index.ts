@@ -5,3 +5,4 @@ export * from './inbox-event.handlers';
 export * from './inbox.processor';
 export * from './webhook-registration.service';
 export * from './webhook-intake.service';
+export * from './event-refused.error';

@@ -80,23 +80,50 @@ export class HubSpotCrmAdapter extends CrmPort {
     properties: string[],
     withAssociations?: CrmKind[],
   ): Promise<CrmRecord[]> {
+    const records = await this.batchRead(kind, ids, properties);
+    await this.associationsReader.attach(kind, records, withAssociations);
+    return records;
+  }
+
+  findByUniqueValues(
+    kind: CrmKind,
+    uniqueProperty: string,
+    values: string[],
+    properties: string[],
+  ): Promise<CrmRecord[]> {
+    return this.batchRead(kind, values, [...properties, uniqueProperty], uniqueProperty);
+  }
+
+  private async batchRead(
+    kind: CrmKind,
+    ids: string[],
+    properties: string[],
+    idProperty?: string,
+  ): Promise<CrmRecord[]> {
     const records: CrmRecord[] = [];
     const wanted = kind === 'deal' ? [...properties, PIPELINE_PROPERTY, STAGE_PROPERTY] : properties;
     for (let start = 0; start < ids.length; start += MAX_BATCH_INPUTS) {
       const chunk = ids.slice(start, start + MAX_BATCH_INPUTS);
-      const answer = await this.runner.run(
-        { what: `read ${chunk.length} ${kind}s`, lane: 'general', idempotent: true },
-        () =>
-          this.client.crm.objects.batchApi.read(HUBSPOT_OBJECT[kind], {
-            inputs: chunk.map((id) => ({ id })),
-            properties: [...new Set(wanted)],
-            propertiesWithHistory: [],
-          }),
-      );
+      let answer;
+      try {
+        answer = await this.runner.run(
+          { what: `read ${chunk.length} ${kind}s`, lane: 'general', idempotent: true },
+          () =>
+            this.client.crm.objects.batchApi.read(HUBSPOT_OBJECT[kind], {
+              inputs: chunk.map((id) => ({ id })),
+              properties: [...new Set(wanted)],
+              propertiesWithHistory: [],
+              ...(idProperty ? { idProperty } : {}),
+            }),
+        );
+      } catch (error) {
+        // HubSpot answers 404 when none of the ids exists: they are all absent.
+        if (error instanceof CrmError && error.code === 'NOT_FOUND') continue;
+        throw error;
+      }
       // Unknown ids come back as 207 errors; the caller sees them as absent.
       records.push(...answer.results.map((o) => toCrmRecord(kind, o)));
     }
-    await this.associationsReader.attach(kind, records, withAssociations);
     return records;
   }
 

@@ -150,6 +150,16 @@ export class InboxRepository {
     });
   }
 
+  // A handler refused the event's claim (EventRefusedError): kept with the reason, never applied.
+  async flag(id: number, reason: string): Promise<void> {
+    await this.transition(id, ['processing'], {
+      status: 'flagged',
+      deadReason: reason,
+      processedAt: this.clock.now(),
+      nextAttemptAt: null,
+    });
+  }
+
   // Operator replay: dead (and flagged) events become pending again. Returns how many.
   async replayDead(filter: { brokerageId?: string; ids?: number[] } = {}): Promise<number> {
     return this.tx.run(async (m) => {

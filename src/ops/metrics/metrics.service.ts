@@ -3,7 +3,7 @@ import type { JobCounts } from '../../scheduler/job.types';
 
 const RECORD_OUTCOMES = ['created', 'updated', 'unchanged', 'failed'] as const;
 
-export type WebhookEventResult = 'received' | 'duplicate' | 'failed' | 'dead' | 'rejected';
+export type WebhookEventResult = 'received' | 'duplicate' | 'failed' | 'dead' | 'rejected' | 'flagged';
 export type RunStatusLabel = 'succeeded' | 'failed' | 'interrupted';
 
 // Reads current depths from the ledger when Prometheus scrapes; set by DepthCollector.

@@ -86,7 +86,7 @@ export class OfferDecisionsConsumer implements CrmChangeConsumer, OnModuleInit {
     if (stage === 'counter_requested') return this.counter(crm, record, target, status, dryRun);
     const decision = stage === 'accept_requested' ? 'accepted' : 'rejected';
     const existing = await this.outbox.findByKey(decisionKey(crm.brokerageId, offerId, DECIDE_OFFER));
-    if (existing) return this.alreadyDecided(crm, record, existing, dryRun);
+    if (existing) return this.alreadyDecided(crm, record, existing, decision, dryRun);
     const open =
       decision === 'accepted' ? status === 'active' : status === 'active' || status === 'countered';
     if (!open) {
@@ -117,7 +117,7 @@ export class OfferDecisionsConsumer implements CrmChangeConsumer, OnModuleInit {
     dryRun: boolean,
   ): Promise<Outcome> {
     const existing = await this.outbox.findByKey(decisionKey(crm.brokerageId, target.offerId, COUNTER_OFFER));
-    if (existing) return this.alreadyDecided(crm, record, existing, dryRun);
+    if (existing) return this.alreadyDecided(crm, record, existing, 'countered', dryRun);
     if (status !== 'active') {
       if (!dryRun)
         await this.refuse(
@@ -152,13 +152,17 @@ export class OfferDecisionsConsumer implements CrmChangeConsumer, OnModuleInit {
   }
 
   // One decision and one counter per offer: a second request gets a message, never a second call.
+  // The same request read again (the record is read before its write-back has moved it, or a
+  // stale read inside the change reader's overlap window) is the agent's own decision: nothing new.
   private async alreadyDecided(
     crm: BrokerageCrm,
     record: CrmRecord,
     command: OutboxCommand,
+    requested: 'accepted' | 'rejected' | 'countered',
     dryRun: boolean,
   ): Promise<Outcome> {
     if (command.state !== 'done' && command.state !== 'dead') return 'unchanged';
+    if (command.state === 'done' && decisionOf(command) === requested) return 'unchanged';
     if (dryRun) return 'failed';
     const what =
       command.operation === COUNTER_OFFER
@@ -195,4 +199,10 @@ export class OfferDecisionsConsumer implements CrmChangeConsumer, OnModuleInit {
     ]);
     if (moved && !moved.ok) throw moved.error;
   }
+}
+
+function decisionOf(command: OutboxCommand): string {
+  return command.operation === COUNTER_OFFER
+    ? 'countered'
+    : String((command.payload as { decision?: string }).decision);
 }

@@ -3,14 +3,18 @@ import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { JsonObject, Offer } from '../../cash-offer/schema';
 import { LinkRepository } from '../../ledger';
+import { EventRefusedError } from '../../webhooks/event-refused.error';
 import { InboxEventHandlers } from '../../webhooks/inbox-event.handlers';
 import { LINK } from '../common/listing-deal.properties';
 import { RequestStatusService } from '../request-status/request-status.service';
+import { offerClaimViolations, positiveId } from './offer-claim';
 import { OffersService } from './offers.service';
 
 // Applies the service's events: a new offer (also a buyer accepting our counter), a buyer rejecting
-// our counter (UPDATE), a request approved. Each re-reads the request's offers from the service, so
-// a repeated or late event converges on the same records and the cascade lands with it.
+// our counter (UPDATE), a request approved. An event is a claim, not a fact (anyone who learns a
+// webhook URL can post one): it names a request this brokerage's ledger links, or it is refused; and
+// what it says is read again from the service (GET /offers for that request), whose answer is what
+// lands in the CRM. A repeated or late event converges on the same records.
 @Injectable()
 export class OfferEventsHandler implements OnModuleInit {
   constructor(
@@ -30,52 +34,84 @@ export class OfferEventsHandler implements OnModuleInit {
   }
 
   private async onNewOffer(brokerageId: string, payload: JsonObject): Promise<void> {
-    const offer = payload as unknown as Offer;
+    const violations = offerClaimViolations(payload);
+    if (violations.length > 0) throw new EventRefusedError(`new_offer refused: ${violations.join('; ')}`);
+    const claimed = payload as unknown as Offer;
+    await this.requireLinked(brokerageId, claimed.offer_request_id, `offer ${claimed.offer_id}`);
     const crm = await this.clients.crm(brokerageId);
-    if (offer.counter_offer_id)
-      await this.setCounterStatus(crm, undefined, offer.counter_offer_id, 'accepted');
-    await this.refreshRequest(crm, offer.offer_request_id, offer);
+    const listed = await this.refreshRequest(crm, claimed.offer_request_id);
+    const offer = listed.find((o) => o.offer_id === claimed.offer_id);
+    if (!offer)
+      throw new EventRefusedError(
+        `new_offer refused: the service does not list offer ${claimed.offer_id} on offer request ${claimed.offer_request_id}`,
+      );
+    // A buyer accepted our counter: the countered offer's record shows it (read again to write it).
+    const counterId = positiveId((offer as Offer & { counter_offer_id?: unknown }).counter_offer_id);
+    if (counterId !== undefined && (await this.setCounterStatus(crm, counterId, 'accepted')))
+      await this.refreshRequest(crm, claimed.offer_request_id);
   }
 
   private async onUpdate(brokerageId: string, payload: JsonObject): Promise<void> {
+    const counterId = positiveId(payload.counter_offer_id);
+    const requestId = positiveId(payload.offer_request_id);
+    if (counterId === undefined || requestId === undefined)
+      throw new EventRefusedError(
+        'UPDATE refused: counter_offer_id and offer_request_id must be positive integers',
+      );
+    await this.requireLinked(brokerageId, requestId, `counter offer ${counterId}`);
+    const counter = await this.links.findByCrmId(brokerageId, LINK.counter, String(counterId));
+    if (!counter)
+      throw new EventRefusedError(
+        `UPDATE refused: counter offer ${counterId} is not one this brokerage made (no ledger link)`,
+      );
     const crm = await this.clients.crm(brokerageId);
-    const counterId = payload.counter_offer_id;
+    const listed = await this.refreshRequest(crm, requestId);
+    const countered = listed.find((o) => String(o.offer_id) === counter.remoteId);
+    if (!countered || countered.offer_status === 'countered')
+      throw new EventRefusedError(
+        `UPDATE refused: the service still shows offer ${counter.remoteId} ${countered ? 'countered' : 'not listed'} on offer request ${requestId}`,
+      );
     const status =
       typeof payload.counter_offer_status === 'string' ? payload.counter_offer_status : 'rejected';
-    if (typeof counterId === 'number') {
-      const offerId = typeof payload.offer_id === 'number' ? payload.offer_id : undefined;
-      await this.setCounterStatus(crm, offerId, counterId, status);
-    }
-    // Without the request id the next offers reconcile brings the records in step.
-    if (typeof payload.offer_request_id === 'number')
-      await this.refreshRequest(crm, payload.offer_request_id);
+    if (await this.setCounterStatus(crm, counterId, status)) await this.refreshRequest(crm, requestId);
   }
 
   private async onApproved(brokerageId: string, payload: JsonObject): Promise<void> {
+    const requestId = positiveId(payload.offer_request_id);
+    if (requestId === undefined)
+      throw new EventRefusedError(
+        'offer_request_approved refused: offer_request_id must be a positive integer',
+      );
+    await this.requireLinked(brokerageId, requestId, 'the approval');
     const crm = await this.clients.crm(brokerageId);
-    await this.status.apply(crm, payload.offer_request_id as number, String(payload.offer_request_status));
+    await this.status.apply(crm, requestId, String(payload.offer_request_status));
   }
 
-  private async refreshRequest(crm: BrokerageCrm, requestId: number, fromEvent?: Offer): Promise<void> {
+  private async requireLinked(brokerageId: string, requestId: number, what: string): Promise<void> {
+    const link = await this.links.find(brokerageId, LINK.offerRequest, String(requestId));
+    if (!link)
+      throw new EventRefusedError(
+        `${what} names offer request ${requestId}, which no listing deal of brokerage ${brokerageId} is linked to`,
+      );
+  }
+
+  private async refreshRequest(crm: BrokerageCrm, requestId: number): Promise<Offer[]> {
     const client = this.clients.cashOffer(crm.brokerageId);
-    const { counts } = await this.offers.refreshRequest(crm, client, requestId, fromEvent);
+    const { counts, offers } = await this.offers.refreshRequest(crm, client, requestId);
     // Failed records make the event fail, so the inbox retries it with backoff.
     if (counts.failed > 0)
       throw new Error(`${counts.failed} offer record(s) of request ${requestId} could not be written`);
+    return offers;
   }
 
   // The counter's status, kept with the countered offer so its record shows it.
-  private async setCounterStatus(
-    crm: BrokerageCrm,
-    offerId: number | undefined,
-    counterId: number,
-    status: string,
-  ): Promise<void> {
+  // True when it changed.
+  private async setCounterStatus(crm: BrokerageCrm, counterId: number, status: string): Promise<boolean> {
     const link = await this.links.findByCrmId(crm.brokerageId, LINK.counter, String(counterId));
-    const countered = link?.remoteId ?? (offerId === undefined ? undefined : String(offerId));
-    if (!countered) return;
+    if (!link || link.contentHash === status) return false;
     await this.links.upsertLinks(crm.brokerageId, LINK.counter, [
-      { remoteId: countered, crmId: String(counterId), contentHash: status },
+      { remoteId: link.remoteId, crmId: String(counterId), contentHash: status },
     ]);
+    return true;
   }
 }

@@ -9,6 +9,7 @@ import {
   type CrmUpsertInput,
 } from '../../crm';
 import { LinkRepository, RecordErrorRepository } from '../../ledger';
+import { SerialQueue } from '../../ledger/serial-queue';
 import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobCounts } from '../../scheduler/job.types';
 import { contentHash } from '../common/content-hash';
@@ -26,10 +27,15 @@ export interface ApplyOptions {
 
 // Flow 4: one CRM offer record per offer, upserted on the offer id, associated with the listing
 // deal and the seller contact; the listing deal shows the offer count and the best offer. A record
-// whose content hash is unchanged costs no CRM write.
+// whose content hash is unchanged costs no CRM write. Only offers on requests this brokerage's ledger
+// links are written. An offer record is placed in a stage only when it is created: every job that
+// writes offer records (events, reconcile, decisions) takes its turn per brokerage, and a record the
+// ledger does not link yet is looked up in the CRM first, so no job ever mistakes a record an agent
+// has moved for a new one.
 @Injectable()
 export class OffersService {
   private readonly logger = new Logger(OffersService.name);
+  private readonly turns = new Map<string, SerialQueue>();
 
   constructor(
     private readonly links: LinkRepository,
@@ -39,11 +45,23 @@ export class OffersService {
   ) {}
 
   // Offers of any requests (one page of GET /offers, or one request's offers).
-  async applyOffers(crm: BrokerageCrm, offers: Offer[], options: ApplyOptions = {}): Promise<JobCounts> {
+  applyOffers(crm: BrokerageCrm, offers: Offer[], options: ApplyOptions = {}): Promise<JobCounts> {
+    let turn = this.turns.get(crm.brokerageId);
+    if (!turn) {
+      turn = new SerialQueue();
+      this.turns.set(crm.brokerageId, turn);
+    }
+    return turn.run(() => this.writeOffers(crm, offers, options));
+  }
+
+  private async writeOffers(crm: BrokerageCrm, offers: Offer[], options: ApplyOptions): Promise<JobCounts> {
     const counts = emptyCounts();
     counts.read = offers.length;
+    const ours = await this.onLinkedRequests(crm.brokerageId, offers);
+    // Read, nothing to write: an offer on a request no listing deal of ours is linked to (yet).
+    counts.unchanged += offers.length - ours.length;
     const mapped = await Promise.all(
-      offers.map(async (offer) => ({ offer, record: await this.recordOf(crm, offer) })),
+      ours.map(async (offer) => ({ offer, record: await this.recordOf(crm, offer) })),
     );
     const items = mapped.map((m) => ({
       ...m,
@@ -65,8 +83,12 @@ export class OffersService {
       return counts;
     }
     const pipelineId = crm.stages.pipelineId(CASH_OFFERS_PIPELINE);
+    const inCrm = await this.existingRecords(
+      crm,
+      toWrite.filter((i) => classes.get(i.record.key) === 'new').map((i) => i.record.key),
+    );
     const inputs: CrmUpsertInput[] = toWrite.map((i) => {
-      const isNew = classes.get(i.record.key) === 'new';
+      const isNew = classes.get(i.record.key) === 'new' && !inCrm.has(i.record.key);
       const placeStage = isNew || !i.record.stageOnCreateOnly;
       return {
         key: i.record.key,
@@ -110,15 +132,13 @@ export class OffersService {
 
   // Re-reads one request's offers from the service and brings their records and the listing deal
   // in step: how a decision's cascade (others rejected, request under contract) lands in the CRM.
+  // The service's list is the truth; an event only says which request to read.
   async refreshRequest(
     crm: BrokerageCrm,
     client: CashOfferClient,
     requestId: number,
-    fromEvent?: Offer,
   ): Promise<{ counts: JobCounts; offers: Offer[] }> {
     const offers = await listAllOffers(client, requestId);
-    // The list is authoritative; an event's offer is only added if the list does not show it yet.
-    if (fromEvent && !offers.some((o) => o.offer_id === fromEvent.offer_id)) offers.push(fromEvent);
     const counts = await this.applyOffers(crm, offers);
     const summaries = new OfferSummaries();
     for (const offer of offers) summaries.add(offer);
@@ -168,6 +188,26 @@ export class OffersService {
       { remoteId: String(summary.requestId), crmId: dealId, contentHash: hash },
     ]);
     return true;
+  }
+
+  // Offers whose request a listing deal of this brokerage is linked to in the ledger.
+  private async onLinkedRequests(brokerageId: string, offers: Offer[]): Promise<Offer[]> {
+    const linked = new Map<number, boolean>();
+    for (const requestId of new Set(offers.map((o) => o.offer_request_id))) {
+      linked.set(
+        requestId,
+        (await this.links.find(brokerageId, LINK.offerRequest, String(requestId))) !== null,
+      );
+    }
+    return offers.filter((o) => linked.get(o.offer_request_id));
+  }
+
+  // Offer records already in the CRM although the ledger has no link for them: a crash after their
+  // create and before their link. Their stage is the agent's now; they are updated, never re-placed.
+  private async existingRecords(crm: BrokerageCrm, keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const found = await crm.port.findByUniqueValues('deal', UNIQUE_OFFER_ID, keys, [UNIQUE_OFFER_ID]);
+    return new Set(found.map((r) => r.properties[UNIQUE_OFFER_ID] ?? '').filter(Boolean));
   }
 
   // The record an offer maps to, with the counter the agent made on it (from the ledger).

@@ -57,13 +57,13 @@ describe('inbox processing', () => {
     await deliver(offer(1, 10, 'accepted'));
     await deliver(offer(3, 10));
     const result = await drain();
-    expect(result).toEqual({ processed: 4, failed: 0, deadLettered: 0 });
+    expect(result).toEqual({ processed: 4, failed: 0, deadLettered: 0, flagged: 0 });
     expect(applied.filter((a) => a.startsWith('10:'))).toEqual([
       '10:1:active',
       '10:1:accepted',
       '10:3:active',
     ]);
-    expect(await drain()).toEqual({ processed: 0, failed: 0, deadLettered: 0 });
+    expect(await drain()).toEqual({ processed: 0, failed: 0, deadLettered: 0, flagged: 0 });
   });
 
   it('holds later events of a request while an earlier one waits for its retry', async () => {
@@ -119,6 +119,7 @@ describe('inbox processing', () => {
       processed: 0,
       failed: 0,
       deadLettered: 0,
+      flagged: 0,
     });
     expect(await drain()).toMatchObject({ processed: 1 });
   });
