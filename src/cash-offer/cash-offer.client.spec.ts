@@ -295,6 +295,42 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     expect(fast.message).toContain('circuit');
     expect(service.seen).toHaveLength(2);
   });
+
+  it('runs beforeSend only once the rate limiter lets the call go, right before it leaves', async () => {
+    build({ rateLimit: { requests: 1, perMs: 400 } });
+    service.handler = (r, res) =>
+      r.method === 'GET' ? json(res, 200, []) : json(res, 201, { offer_request_id: 1 });
+    await client.listOffers(); // takes the window's only token
+    const started = Date.now();
+    let hookedAfterMs = -1;
+    let seenWhenHooked = -1;
+    await client.createOfferRequest(validCreate, {
+      beforeSend: async () => {
+        hookedAfterMs = Date.now() - started;
+        seenWhenHooked = service.seen.length;
+      },
+    });
+    // Waited for the limiter first (a crash during that wait must find the command still pending).
+    expect(hookedAfterMs).toBeGreaterThanOrEqual(250);
+    expect(seenWhenHooked).toBe(1);
+    expect(service.seen).toHaveLength(2);
+  });
+
+  it('never runs beforeSend for a call the open breaker refuses, nor for an invalid record', async () => {
+    build({ retry: { maxAttempts: 1 }, breaker: { consecutiveFailures: 1, halfOpenAfterMs: 60_000 } });
+    service.handler = (_r, res) => json(res, 500, { error: 500, message: 'down' });
+    await expect(client.listOffers()).rejects.toMatchObject({ status: 500 });
+    let hooked = 0;
+    const call = { beforeSend: async () => void (hooked += 1) };
+    await expect(client.createOfferRequest(validCreate, call)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringContaining('circuit'),
+    });
+    const invalid = { ...validCreate, property: { ...validCreate.property, StateOrProvince: 'Texas' } };
+    await expect(client.createOfferRequest(invalid, call)).rejects.toMatchObject({ code: 'INVALID_RECORD' });
+    expect(hooked).toBe(0);
+    expect(service.seen).toHaveLength(1);
+  });
 });
 
 describe('CashOfferClient timeouts', () => {

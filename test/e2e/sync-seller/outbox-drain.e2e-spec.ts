@@ -12,6 +12,10 @@ import { VALID_LISTING } from '../../support/sync-agent';
 import { DEAL_PROPS, SellerFlowSteps } from '../../support/sync-flows';
 
 interface Script {
+  // Refused before the request left (the limiter, an open breaker): beforeSend never runs.
+  notSent?: CashOfferErrorCode;
+  // Waits here before the request leaves, as a call waits for the rate limiter.
+  hold?: Promise<void>;
   fail?: CashOfferErrorCode;
   retryAfterMs?: number;
   reconcile?: OutboxReconciliation;
@@ -34,9 +38,16 @@ describe('outbox drain', () => {
       operation: 'scripted',
       // Like every executor, its one remote call passes the drain's hook just before it leaves.
       send: async (command: OutboxCommand, ctx: OutboxContext) => {
+        const step = scripts.get(command.id)?.shift();
+        await step?.hold;
+        if (step?.notSent)
+          throw new CashOfferError({
+            code: step.notSent,
+            operation: 'POST /scripted',
+            message: 'not sent; the circuit is open',
+          });
         await ctx.call?.beforeSend?.();
         sent.push(command.id);
-        const step = scripts.get(command.id)?.shift();
         if (step?.fail)
           throw new CashOfferError({
             code: step.fail,
@@ -143,6 +154,35 @@ describe('outbox drain', () => {
     expect(failed.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before + 120_000);
     await t.run('outbox-drain');
     expect(sent.filter((s) => s === id)).toHaveLength(1);
+  });
+
+  it('a crash while a command waits for the rate limiter leaves it pending, and it is sent once later', async () => {
+    let release!: () => void;
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    const id = await enqueue([{ hold }]);
+    const drain = t.run('outbox-drain');
+    await eventually(async () => scripts.get(id)?.length === 0);
+    expect((await state(id)).state).toBe('pending');
+    // What a restart finds: nothing in `sending`, so nothing becomes unknown.
+    expect(await t.ledger.outbox.recoverInterrupted()).toBe(0);
+    expect((await state(id)).state).toBe('pending');
+    release();
+    await drain;
+    expect(await state(id)).toMatchObject({ state: 'done', attempts: 1 });
+    expect(sent.filter((s) => s === id)).toHaveLength(1);
+  });
+
+  it('not sent (breaker open): back to pending, no attempt counted, however long the outage', async () => {
+    const outage = Array.from({ length: 12 }, (): Script => ({ notSent: 'UNAVAILABLE' }));
+    const id = await enqueue(outage);
+    for (let i = 0; i < 12; i += 1) {
+      await t.run('outbox-drain');
+      expect(await state(id)).toMatchObject({ state: 'pending', attempts: 0 });
+      await checkNow(id);
+    }
+    expect((await state(id)).lastError).toContain('not sent');
+    await t.run('outbox-drain');
+    expect(await state(id)).toMatchObject({ state: 'done', attempts: 1 });
   });
 
   it('refused: dead-lettered, onRefused told, the record error kept', async () => {
