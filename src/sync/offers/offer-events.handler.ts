@@ -2,11 +2,12 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { JsonObject, Offer } from '../../cash-offer/schema';
-import { LinkRepository } from '../../ledger';
+import { LinkRepository, OutboxRepository } from '../../ledger';
 import { EventRefusedError } from '../../webhooks/event-refused.error';
 import { InboxEventHandlers } from '../../webhooks/inbox-event.handlers';
 import { LINK } from '../common/listing-deal.properties';
 import { RequestStatusService } from '../request-status/request-status.service';
+import { createKey } from '../seller-requests/seller-requests.consumer';
 import { offerClaimViolations, positiveId } from './offer-claim';
 import { OffersService } from './offers.service';
 
@@ -23,6 +24,7 @@ export class OfferEventsHandler implements OnModuleInit {
     private readonly offers: OffersService,
     private readonly status: RequestStatusService,
     private readonly links: LinkRepository,
+    private readonly outbox: OutboxRepository,
   ) {}
 
   onModuleInit(): void {
@@ -37,6 +39,7 @@ export class OfferEventsHandler implements OnModuleInit {
     const violations = offerClaimViolations(payload);
     if (violations.length > 0) throw new EventRefusedError(`new_offer refused: ${violations.join('; ')}`);
     const claimed = payload as unknown as Offer;
+    await this.awaitCreateOf(brokerageId, claimed);
     await this.requireLinked(brokerageId, claimed.offer_request_id, `offer ${claimed.offer_id}`);
     const crm = await this.clients.crm(brokerageId);
     const listed = await this.refreshRequest(crm, claimed.offer_request_id);
@@ -82,9 +85,27 @@ export class OfferEventsHandler implements OnModuleInit {
       throw new EventRefusedError(
         'offer_request_approved refused: offer_request_id must be a positive integer',
       );
-    await this.requireLinked(brokerageId, requestId, 'the approval');
+    // A request not linked (yet) is left alone: the status is shown from the active list once it is.
     const crm = await this.clients.crm(brokerageId);
     await this.status.apply(crm, requestId, String(payload.offer_request_status));
+  }
+
+  // An offer can arrive before its request is linked: the create's answer is still being written
+  // back, or was lost and is being looked for. Then the event waits (retried with backoff) instead
+  // of being refused; it still has to name a linked request before anything is written.
+  private async awaitCreateOf(brokerageId: string, claimed: Offer): Promise<void> {
+    const dealId = claimed.offer_request_external_id;
+    if (typeof dealId !== 'string' || dealId === '') return;
+    if (await this.links.find(brokerageId, LINK.offerRequest, String(claimed.offer_request_id))) return;
+    const create = await this.outbox.findByKey(createKey(brokerageId, dealId, 1));
+    if (
+      create &&
+      create.state !== 'dead' &&
+      !(await this.links.findByCrmId(brokerageId, LINK.offerRequest, dealId))
+    )
+      throw new Error(
+        `offer ${claimed.offer_id}: offer request ${claimed.offer_request_id} is not linked yet; the create for deal ${dealId} is ${create.state}; tried again later`,
+      );
   }
 
   private async requireLinked(brokerageId: string, requestId: number, what: string): Promise<void> {

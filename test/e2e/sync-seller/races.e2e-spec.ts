@@ -2,6 +2,7 @@ import { CASH_OFFERS_PIPELINE } from '../../../src/crm';
 import { LINK } from '../../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { VALID_LISTING } from '../../support/sync-agent';
 import { SellerFlowSteps } from '../../support/sync-flows';
 
 // What a crash, a second job or a forged webhook could do to an agent's offer records, and must not.
@@ -39,6 +40,10 @@ describe('offer records under crashes, races and forged events', () => {
   const forgetOfferLink = (offerId: number) =>
     t.ledger.transactions.run((m) =>
       m.query('DELETE FROM links WHERE kind = ? AND remote_id = ?', [LINK.offer, String(offerId)]),
+    );
+  const dueNow = (table: 'outbox_commands' | 'inbox_events', id: number) =>
+    t.ledger.transactions.run((m) =>
+      m.query(`UPDATE ${table} SET next_attempt_at = NULL WHERE id = ?`, [id]),
     );
   const post = (payload: unknown) =>
     fetch(t.hookUrl, {
@@ -125,6 +130,37 @@ describe('offer records under crashes, races and forged events', () => {
     expect(steps.stageKey(rejected!)).toBe('rejected');
     expect(rejected!.properties[OFFER.decisionError] ?? '').toBe('');
     expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
+  });
+
+  it('an offer that arrives while its request is still being looked for waits, then lands once linked', async () => {
+    const { dealId } = await steps.agent.listingDeal(VALID_LISTING);
+    await steps.agent.requestCashOffer(dealId);
+    await steps.sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    await steps.sandbox.clearFaults();
+    const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+      (c) => c.recordRef === `deal:${dealId}`,
+    );
+    const [request] = (await steps.sandbox.requests()).filter((r) => r.offer_request_external_id === dealId);
+    await steps.sandbox.approve(request.offer_request_id);
+    const offer = await steps.sandbox.makeOffer(request.offer_request_id);
+    await eventually(async () => (await t.ledger.inbox.depth('acme')).pending >= 2);
+    await t.run('inbox-drain');
+    const waiting = await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['failed'] });
+    expect(waiting.map((e) => e.lastError)).toEqual(
+      expect.arrayContaining([expect.stringContaining(`the create for deal ${dealId} is unknown`)]),
+    );
+    expect(offerRecordsFor(offer.offer_id)).toBe(0);
+
+    // The create is found; the waiting events apply on their next turn.
+    await dueNow('outbox_commands', command.id);
+    await t.run('outbox-drain');
+    expect((await t.ledger.outbox.get(command.id))?.state).toBe('done');
+    for (const e of waiting) await dueNow('inbox_events', e.id);
+    await t.run('inbox-drain');
+    expect(offerRecordsFor(offer.offer_id)).toBe(1);
+    expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
   });
 
   it("another brokerage's offer, an unknown request and a negative amount posted to this URL change nothing", async () => {
