@@ -196,13 +196,18 @@ describe('brokerage config loading', () => {
   it('reads daemon settings with their defaults', () => {
     const settings = readDaemonSettings({});
     expect(settings).toMatchObject({
-      httpPort: 3000,
-      httpHost: '127.0.0.1',
+      adminPort: 3000,
+      adminHost: '127.0.0.1',
+      webhookPort: 3001,
+      webhookHost: '127.0.0.1',
       logLevel: 'info',
       shutdownTimeoutMs: 25_000,
     });
     expect(settings.ledgerPath.endsWith(join('data', 'ledger.sqlite'))).toBe(true);
     expect(settings.configDir.endsWith(join('config', 'brokerages'))).toBe(true);
     expect(() => readDaemonSettings({ LOG_LEVEL: 'loud' })).toThrow('environment: LOG_LEVEL must be one of');
+    expect(() => readDaemonSettings({ ADMIN_PORT: '4000', WEBHOOK_PORT: '4000' })).toThrow(
+      'environment: WEBHOOK_PORT must differ from ADMIN_PORT (4000)',
+    );
   });
 });
