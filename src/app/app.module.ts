@@ -12,6 +12,7 @@ import { SchedulerModule } from '../scheduler/scheduler.module';
 import { CoreModule } from './core.module';
 import { DAEMON_ONLY_MODULES, FLOW_MODULES } from './flow-modules';
 import { WebhookListener } from './http-listeners';
+import { LedgerPruneScheduler } from './ledger-prune.scheduler';
 import { LedgerRecovery } from './ledger-recovery.service';
 
 // What main.ts and cli.ts build before Nest starts and hand in.
@@ -54,7 +55,7 @@ export class AppModule {
         ...plugins.flows,
         ...plugins.daemonOnly,
       ],
-      providers: [LedgerRecovery, WebhookListener],
+      providers: [LedgerRecovery, LedgerPruneScheduler, WebhookListener],
     };
   }
 }

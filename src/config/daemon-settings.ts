@@ -14,6 +14,10 @@ export interface DaemonSettings {
   logLevel: LogLevel;
   configDir: string;
   shutdownTimeoutMs: number;
+  // Ledger retention (pruned at start and hourly, or by `cli prune`): finished history, and the
+  // dead and flagged webhook bodies kept as evidence.
+  retentionDays: number;
+  retentionDeadDays: number;
 }
 
 // Injection token for DaemonSettings (provided by ConfigModule).
@@ -31,6 +35,8 @@ export const DAEMON_DEFAULTS = {
   LOG_LEVEL: 'info',
   CONFIG_DIR: 'config/brokerages',
   SHUTDOWN_TIMEOUT_MS: '25000',
+  RETENTION_DAYS: '30',
+  RETENTION_DEAD_DAYS: '90',
 } as const;
 
 export function readDaemonSettings(env: Environment): DaemonSettings {
@@ -40,7 +46,7 @@ export function readDaemonSettings(env: Environment): DaemonSettings {
     return value === undefined || value.trim() === '' ? DAEMON_DEFAULTS[key] : value.trim();
   };
   const integer = (
-    key: 'ADMIN_PORT' | 'WEBHOOK_PORT' | 'SHUTDOWN_TIMEOUT_MS',
+    key: 'ADMIN_PORT' | 'WEBHOOK_PORT' | 'SHUTDOWN_TIMEOUT_MS' | 'RETENTION_DAYS' | 'RETENTION_DEAD_DAYS',
     min: number,
     max: number,
   ): number => {
@@ -82,6 +88,8 @@ export function readDaemonSettings(env: Environment): DaemonSettings {
     logLevel: logLevel as LogLevel,
     configDir: resolve(get('CONFIG_DIR')),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 0, 600_000),
+    retentionDays: integer('RETENTION_DAYS', 1, 3650),
+    retentionDeadDays: integer('RETENTION_DEAD_DAYS', 1, 3650),
   };
   if (settings.adminPort !== 0 && settings.adminPort === settings.webhookPort)
     problems.push({

@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { CommandRunner } from 'nest-commander';
 import { BackupCommand } from './backup.command';
 import { ErrorsCommand } from './errors.command';
+import { PruneCommand } from './prune.command';
 import { RegisterWebhooksCommand } from './register-webhooks.command';
 import { ReloadConfigCommand } from './reload-config.command';
 import { ReplayCommand } from './replay.command';
@@ -32,4 +33,5 @@ export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
   SyncCommand,
   SetupCrmCommand,
   RegisterWebhooksCommand,
+  PruneCommand,
 ];
