@@ -9,6 +9,7 @@ import { buildAppParts } from './app.bootstrap';
 import { AppModule, type AppParts, type PluginModules } from './app.module';
 import type { SecretRedactor } from '../ops/logging/secret-redactor';
 import { claimPidFile } from './daemon-pid.file';
+import { verdictOf, writeReloadVerdict } from './reload-verdict.file';
 import { keepWebhooksOffAdmin, WebhookListener } from './http-listeners';
 import { heapLimitAdvice } from './heap-limit.advice';
 import { seedDemo } from './embedded/demo-seeder';
@@ -58,7 +59,13 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
     app
       .get(ConfigService)
       .reload()
-      .catch((error: unknown) => log.error(`config reload failed: ${String(error)}`));
+      .catch((error: unknown) => {
+        log.error(`config reload failed: ${String(error)}`);
+        return error instanceof Error ? error : new Error(String(error));
+      })
+      // The verdict `cli reload-config` waits for.
+      .then((outcome) => writeReloadVerdict(settings.ledgerPath, verdictOf(outcome)))
+      .catch((error: unknown) => log.error(`could not write the reload verdict: ${String(error)}`));
   });
   await options.beforeStart?.(app);
   await app.listen(settings.adminPort, settings.adminHost);
