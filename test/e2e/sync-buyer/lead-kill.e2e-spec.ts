@@ -77,7 +77,8 @@ describe('a buyer lead when the daemon is killed between the call and the write-
     );
     env = {
       PATH: process.env.PATH,
-      HTTP_HOST: '127.0.0.1',
+      ADMIN_HOST: '127.0.0.1',
+      WEBHOOK_HOST: '127.0.0.1',
       ...writeBuyerConfig(
         {
           dir,
