@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { freePort } from '../../support/free-port';
 import {
   MAIN_JS,
@@ -71,5 +73,12 @@ describe('the admin and webhook listeners', () => {
 
   it('names both listeners in the start log', () => {
     expect(daemon.stdout()).toContain(`(admin: health, metrics) and ${webhooks} (webhooks)`);
+  });
+
+  // Issue 14, item 6: these were 0644 although they hold personal data.
+  it("keeps the running daemon's ledger, WAL, SHM and pid file private (0600)", () => {
+    const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8);
+    const files = [ws.ledgerPath, `${ws.ledgerPath}-wal`, `${ws.ledgerPath}-shm`, join(ws.dir, 'daemon.pid')];
+    expect(files.map((f) => `${basename(f)} ${mode(f)}`)).toEqual(files.map((f) => `${basename(f)} 600`));
   });
 });
