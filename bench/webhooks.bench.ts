@@ -90,12 +90,12 @@ function offer(i: number): Record<string, unknown> {
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'webhooks-bench-'));
   const sandbox = await startCashOfferSandbox({ port: 0 });
-  const port = await freePort();
+  const [port, webhookPort] = [await freePort(), await freePort()];
   const env: Record<string, string> = {
     CONFIG_DIR: join(dir, 'brokerages'),
     LEDGER_PATH: join(dir, 'ledger.sqlite'),
-    HTTP_PORT: String(port),
-    HTTP_HOST: '127.0.0.1',
+    ADMIN_PORT: String(port),
+    WEBHOOK_PORT: String(webhookPort),
     LOG_LEVEL: 'warn',
   };
   writeBrokerageConfigs(
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     await waitForHealth(url, daemon);
     let sent = 0;
     const result = await autocannon({
-      url: `${url}/webhooks/acme/${SECRET}`,
+      url: `http://127.0.0.1:${webhookPort}/webhooks/acme/${SECRET}`,
       method: 'POST',
       connections: CONNECTIONS,
       duration: DURATION_S,

@@ -7,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import { PinoLoggerService } from '../ops/logging/pino-logger.service';
 import { SecretRedactor } from '../ops/logging/secret-redactor';
 import type { AppParts } from './app.module';
+import { ledgerPathFor } from './embedded/embedded-simulators';
 import { withSimulatorDefaults } from './embedded/simulated-env';
 
 // Settings, redactor, logger and config, built before Nest so that a bad environment or config file
@@ -18,16 +19,21 @@ export function buildAppParts(options: {
   logDestination?: DestinationStream | number;
   logLevel?: string;
 }): AppParts {
-  const settings = readDaemonSettings(options.env);
-  const env = withSimulatorDefaults(settings.configDir, options.env);
+  const configured = readDaemonSettings(options.env);
+  const env = withSimulatorDefaults(configured.configDir, options.env);
   const redactor = new SecretRedactor();
   const logger = new PinoLoggerService({
-    level: options.logLevel ?? settings.logLevel,
+    level: options.logLevel ?? configured.logLevel,
     redactor,
     destination: options.logDestination,
   });
-  const config = new ConfigService(settings.configDir, redactor, env);
+  const config = new ConfigService(configured.configDir, redactor, env);
   config.load(options.strict);
+  // A demo gets its own ledger file, so its reset at start can never reach the operator's ledger.
+  const settings = {
+    ...configured,
+    ledgerPath: ledgerPathFor(config.brokerages(), options.env, configured.ledgerPath),
+  };
   mkdirSync(dirname(settings.ledgerPath), { recursive: true });
   return { settings, config, redactor, logger };
 }

@@ -11,6 +11,8 @@ import { MetricsModule } from '../ops/metrics/metrics.module';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { CoreModule } from './core.module';
 import { DAEMON_ONLY_MODULES, FLOW_MODULES } from './flow-modules';
+import { WebhookListener } from './http-listeners';
+import { LedgerPruneScheduler } from './ledger-prune.scheduler';
 import { LedgerRecovery } from './ledger-recovery.service';
 
 // What main.ts and cli.ts build before Nest starts and hand in.
@@ -39,7 +41,7 @@ export function sharedModules(parts: AppParts): (DynamicModule | typeof CoreModu
   ];
 }
 
-// The daemon: HTTP (health, metrics, later webhooks), cron scheduling, and the flows.
+// The daemon: HTTP (admin and webhook listeners), cron scheduling, and the flows.
 @Module({})
 export class AppModule {
   // `plugins` replaces the flow and intake slots (tests run the daemon shell with stand-in jobs).
@@ -53,7 +55,7 @@ export class AppModule {
         ...plugins.flows,
         ...plugins.daemonOnly,
       ],
-      providers: [LedgerRecovery],
+      providers: [LedgerRecovery, LedgerPruneScheduler, WebhookListener],
     };
   }
 }

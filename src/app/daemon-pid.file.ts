@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { PRIVATE_FILE_MODE } from '../ledger/private-files';
 import { dirname, join } from 'node:path';
 
 // The running daemon's pid, next to the ledger, so `cli reload-config` can send it SIGHUP.
@@ -6,8 +7,10 @@ export function pidFilePath(ledgerPath: string): string {
   return join(dirname(ledgerPath), 'daemon.pid');
 }
 
+// 0600 like the ledger beside it (mode applies on creation; chmod covers a file left by an older run).
 export function writePidFile(ledgerPath: string, pid = process.pid): void {
-  writeFileSync(pidFilePath(ledgerPath), `${pid}\n`);
+  writeFileSync(pidFilePath(ledgerPath), `${pid}\n`, { mode: PRIVATE_FILE_MODE });
+  chmodSync(pidFilePath(ledgerPath), PRIVATE_FILE_MODE);
 }
 
 export function removePidFile(ledgerPath: string, pid = process.pid): void {

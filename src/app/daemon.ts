@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AddressInfo } from 'node:net';
 import type { Environment } from '../config/brokerage-secrets';
 import { ConfigService } from '../config/config.service';
 import { configureHttpBodyParsing } from '../webhooks/webhook-body';
@@ -8,6 +9,8 @@ import { buildAppParts } from './app.bootstrap';
 import { AppModule, type AppParts, type PluginModules } from './app.module';
 import type { SecretRedactor } from '../ops/logging/secret-redactor';
 import { claimPidFile } from './daemon-pid.file';
+import { verdictOf, writeReloadVerdict } from './reload-verdict.file';
+import { keepWebhooksOffAdmin, WebhookListener } from './http-listeners';
 import { heapLimitAdvice } from './heap-limit.advice';
 import { seedDemo } from './embedded/demo-seeder';
 import { resetDemoLedger, startEmbeddedSimulators } from './embedded/embedded-simulators';
@@ -21,7 +24,8 @@ export interface StartDaemonOptions {
   plugins?: PluginModules;
 }
 
-// Builds and starts the daemon: HTTP on HTTP_HOST:HTTP_PORT, cron, SIGHUP reload, graceful SIGTERM.
+// Builds and starts the daemon: admin HTTP on ADMIN_HOST:ADMIN_PORT, webhooks on
+// WEBHOOK_HOST:WEBHOOK_PORT, cron, SIGHUP reload, graceful SIGTERM.
 // Throws ConfigInvalidError (before anything starts) when the environment or a config file is bad.
 export async function startDaemon(options: StartDaemonOptions): Promise<NestExpressApplication> {
   const parts = buildAppParts({ env: options.env, strict: true });
@@ -37,7 +41,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<NestExpr
 
 async function start(parts: AppParts, options: StartDaemonOptions): Promise<NestExpressApplication> {
   const { settings, config, logger } = parts;
-  resetDemoLedger(config.brokerages(), options.env, settings.ledgerPath);
+  await resetDemoLedger(config.brokerages(), options.env, settings.ledgerPath);
   const simulators = await startEmbeddedSimulators(config.brokerages());
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts, options.plugins), {
     logger,
@@ -45,6 +49,7 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
     // Webhook routes need their raw bytes (see configureHttpBodyParsing).
     bodyParser: false,
   });
+  keepWebhooksOffAdmin(app);
   configureHttpBodyParsing(app);
   // SIGHUP is a reload, not a shutdown, so only these two stop the daemon (exit code 0 once drained).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
@@ -54,15 +59,25 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
     app
       .get(ConfigService)
       .reload()
-      .catch((error: unknown) => log.error(`config reload failed: ${String(error)}`));
+      .catch((error: unknown) => {
+        log.error(`config reload failed: ${String(error)}`);
+        return error instanceof Error ? error : new Error(String(error));
+      })
+      // The verdict `cli reload-config` waits for.
+      .then((outcome) => writeReloadVerdict(settings.ledgerPath, verdictOf(outcome)))
+      .catch((error: unknown) => log.error(`could not write the reload verdict: ${String(error)}`));
   });
   await options.beforeStart?.(app);
-  await app.listen(settings.httpPort, settings.httpHost);
+  await app.listen(settings.adminPort, settings.adminHost);
+  const adminAddress = app.getHttpServer().address() as AddressInfo;
+  const webhookPort = await app
+    .get(WebhookListener)
+    .listen(app.getHttpAdapter().getInstance(), settings.webhookPort, settings.webhookHost);
   // Before "listening on", which is what supervisors and tests wait for.
   const advice = heapLimitAdvice();
   if (advice) log.warn(advice);
   log.log(
-    `listening on http://${settings.httpHost}:${settings.httpPort} with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerPath}`,
+    `listening on http://${settings.adminHost}:${adminAddress.port} (admin: health, metrics) and http://${settings.webhookHost}:${webhookPort} (webhooks) with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerPath}`,
   );
   if (simulators) await seedDemo(app, simulators, config.brokerages());
   return app;

@@ -19,7 +19,8 @@ import {
 import { IsCronExpression } from './cron-expression.validator';
 import { IsStringRecord } from './string-record.validator';
 
-// The shape of one file in CONFIG_DIR. Secrets appear only as environment variable NAMES; the loader
+// The shape of one file in CONFIG_DIR. Secrets appear only as environment variable NAMES (`*Env`) or
+// paths of files holding them (`*File`, one secret per file, as orchestrators mount them); the loader
 // resolves them (brokerage-secrets.ts) so values never sit in the parsed config.
 
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
@@ -43,8 +44,15 @@ export class CashOfferConfig {
   @IsUrl(URL_OPTIONS, { message: '$property must be an http(s) URL such as https://host/api/v2' })
   baseUrl: string;
 
+  // One of apiKeyEnv and apiKeyFile (checked by resolveSecrets).
+  @IsOptional()
   @Matches(ENV_NAME, { message: ENV_NAME_MESSAGE })
-  apiKeyEnv: string;
+  apiKeyEnv?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  apiKeyFile?: string;
 
   @IsOptional()
   @ValidateNested()
@@ -106,8 +114,15 @@ export class CrmConfig {
   @IsUrl(URL_OPTIONS, { message: '$property must be an http(s) URL' })
   baseUrl?: string;
 
+  // One of tokenEnv and tokenFile.
+  @IsOptional()
   @Matches(ENV_NAME, { message: ENV_NAME_MESSAGE })
-  tokenEnv: string;
+  tokenEnv?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  tokenFile?: string;
 
   @IsOptional()
   @ValidateNested()
@@ -129,12 +144,24 @@ export class WebhooksConfig {
   @IsUrl(URL_OPTIONS, { message: '$property must be an http(s) URL the service can reach' })
   publicBaseUrl: string;
 
+  // One of secretEnv and secretFile.
+  @IsOptional()
   @Matches(ENV_NAME, { message: ENV_NAME_MESSAGE })
-  secretEnv: string;
+  secretEnv?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  secretFile?: string;
 
   @IsOptional()
   @Matches(ENV_NAME, { message: ENV_NAME_MESSAGE })
   previousSecretEnv?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  previousSecretFile?: string;
 
   @IsOptional()
   @IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 date-time' })

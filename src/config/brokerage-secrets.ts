@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { BrokerageConfig } from './brokerage-config.schema';
 import type { ConfigProblem } from './config-error';
 
-// Secret values resolved from the environment. Kept apart from the parsed config so that printing
-// or hashing a config can never show them.
+// Secret values resolved from the environment or from files. Kept apart from the parsed config so
+// that printing or hashing a config can never show them.
 export interface BrokerageSecrets {
   cashOfferApiKey: string;
   crmToken: string;
@@ -14,39 +16,113 @@ export type Environment = Record<string, string | undefined>;
 
 const MIN_WEBHOOK_SECRET_LENGTH = 22; // about 128 bits of base64url
 
+// Where one secret comes from: `<key>Env` names a variable, `<key>File` a file holding only the
+// secret. Files are read at every load, so a reload picks up a rotated secret; variables are the
+// process's own and only change with a restart.
+interface SecretSource {
+  section: string;
+  key: string;
+  env: string | undefined;
+  file: string | undefined;
+  required: boolean;
+}
+
 export function resolveSecrets(
   config: BrokerageConfig,
   env: Environment,
   file: string,
+  // Relative secret file paths are read from here (the brokerage file's directory).
+  baseDir = '.',
 ): { secrets?: BrokerageSecrets; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
-  // An optional secret is only read when its variable is named; a named variable must be set.
-  const read = (path: string, name: string | undefined): string | undefined => {
-    if (!name) return undefined;
-    const value = env[name];
-    if (value !== undefined && value.trim() !== '') return value;
-    problems.push({
-      file,
-      brokerageId: config.id,
-      path,
-      message: `names the environment variable ${name}, which is not set`,
-    });
+  const problem = (path: string, message: string): void => {
+    problems.push({ file, brokerageId: config.id, path, message });
+  };
+  const read = (source: SecretSource): string | undefined => {
+    const envPath = `${source.section}.${source.key}Env`;
+    const filePath = `${source.section}.${source.key}File`;
+    if (source.env && source.file) {
+      problem(filePath, `and ${envPath} are both given; give one`);
+      return undefined;
+    }
+    if (source.file) return readSecretFile(resolve(baseDir, source.file), filePath, problem);
+    if (source.env) {
+      const value = env[source.env];
+      if (value !== undefined && value.trim() !== '') return value;
+      problem(envPath, `names the environment variable ${source.env}, which is not set`);
+      return undefined;
+    }
+    if (source.required)
+      problem(
+        envPath,
+        `is required: the NAME of an environment variable, or ${filePath}: a file holding only the secret`,
+      );
     return undefined;
   };
-  const cashOfferApiKey = read('cashOffer.apiKeyEnv', config.cashOffer.apiKeyEnv);
-  const crmToken = read('crm.tokenEnv', config.crm.tokenEnv);
-  const webhookSecret = read('webhooks.secretEnv', config.webhooks.secretEnv);
-  const previousWebhookSecret = read('webhooks.previousSecretEnv', config.webhooks.previousSecretEnv);
+  const { cashOffer, crm, webhooks } = config;
+  const cashOfferApiKey = read({
+    section: 'cashOffer',
+    key: 'apiKey',
+    env: cashOffer.apiKeyEnv,
+    file: cashOffer.apiKeyFile,
+    required: true,
+  });
+  const crmToken = read({
+    section: 'crm',
+    key: 'token',
+    env: crm.tokenEnv,
+    file: crm.tokenFile,
+    required: true,
+  });
+  const webhookSecret = read({
+    section: 'webhooks',
+    key: 'secret',
+    env: webhooks.secretEnv,
+    file: webhooks.secretFile,
+    required: true,
+  });
+  const previousWebhookSecret = read({
+    section: 'webhooks',
+    key: 'previousSecret',
+    env: webhooks.previousSecretEnv,
+    file: webhooks.previousSecretFile,
+    required: false,
+  });
   if (webhookSecret !== undefined && webhookSecret.length < MIN_WEBHOOK_SECRET_LENGTH) {
-    problems.push({
-      file,
-      brokerageId: config.id,
-      path: 'webhooks.secretEnv',
-      message: `names ${config.webhooks.secretEnv}, whose value is too short for a webhook secret (at least ${MIN_WEBHOOK_SECRET_LENGTH} random characters)`,
-    });
+    const [path, where] = webhooks.secretFile
+      ? ['webhooks.secretFile', `the file ${webhooks.secretFile}`]
+      : ['webhooks.secretEnv', String(webhooks.secretEnv)];
+    problem(
+      path,
+      `names ${where}, whose value is too short for a webhook secret (at least ${MIN_WEBHOOK_SECRET_LENGTH} random characters)`,
+    );
   }
   if (problems.length > 0 || !cashOfferApiKey || !crmToken || !webhookSecret) return { problems };
   return { secrets: { cashOfferApiKey, crmToken, webhookSecret, previousWebhookSecret }, problems };
+}
+
+// The whole file is the secret; the trailing newline editors and `echo` add is not part of it.
+function readSecretFile(
+  path: string,
+  key: string,
+  problem: (path: string, message: string) => void,
+): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    problem(
+      key,
+      `names the file ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
+    return undefined;
+  }
+  const value = text.replace(/\r?\n$/, '');
+  if (value.trim() === '') {
+    problem(key, `names the file ${path}, which is empty`);
+    return undefined;
+  }
+  return value;
 }
 
 export function secretValues(secrets: BrokerageSecrets): string[] {

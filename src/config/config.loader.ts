@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, extname, join, relative, isAbsolute } from 'node:path';
+import { basename, dirname, extname, join, relative, isAbsolute } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { parse as parseYaml } from 'yaml';
@@ -102,7 +102,7 @@ export function loadBrokerageFile(
   if (problems.length === 0) problems.push(...mappingProblems(config, file));
   if (problems.length > 0) return { problems };
 
-  const resolved = resolveSecrets(config, env, file);
+  const resolved = resolveSecrets(config, env, file, dirname(path));
   if (!resolved.secrets) return { problems: resolved.problems };
   const fingerprint = createHash('sha256')
     .update(JSON.stringify(config))

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { basename, extname } from 'node:path';
 import { SecretRedactor } from '../ops/logging/secret-redactor';
 import type { Environment } from './brokerage-secrets';
 import { secretValues } from './brokerage-secrets';
@@ -9,13 +10,18 @@ import { loadBrokerageConfigs, type LoadedBrokerage } from './config.loader';
 export type ConfigChangeListener = (diff: ConfigDiff) => void | Promise<void>;
 
 export interface ReloadResult {
+  // False only when nothing could be applied: a problem outside any brokerage file (CONFIG_DIR).
   applied: boolean;
   diff: ConfigDiff;
   problems: ConfigProblem[];
+  // Brokerages whose file failed to load: each keeps its last good config, if it had one, and is
+  // unready until a reload loads it; the others are reloaded as usual.
+  failed: string[];
 }
 
-// The brokerages the daemon serves. A reload with problems keeps the last good set running and marks
-// the config invalid (readiness fails) until a reload succeeds. Built by the entry point before Nest
+// The brokerages the daemon serves. A reload applies every brokerage whose file loads; one that fails
+// keeps its last good config and is reported unready on its own (readiness, the reload verdict), so
+// one bad file or missing secret never holds up the others. Built by the entry point before Nest
 // starts (app.bootstrap.ts) and provided as a value, so it carries no DI decorator.
 export class ConfigService {
   private readonly logger = new Logger(ConfigService.name);
@@ -39,6 +45,21 @@ export class ConfigService {
 
   get valid(): boolean {
     return this.problems.length === 0;
+  }
+
+  // Problems that belong to no brokerage file (CONFIG_DIR unreadable): the whole config is in doubt.
+  globalProblems(): ConfigProblem[] {
+    return this.problems.filter((p) => brokerageOfProblem(p) === undefined);
+  }
+
+  // Brokerage id (its file's name) -> the problems that keep it unready.
+  unreadyBrokerages(): Map<string, ConfigProblem[]> {
+    const unready = new Map<string, ConfigProblem[]>();
+    for (const problem of this.problems) {
+      const id = brokerageOfProblem(problem);
+      if (id !== undefined) unready.set(id, [...(unready.get(id) ?? []), problem]);
+    }
+    return unready;
   }
 
   currentProblems(): ConfigProblem[] {
@@ -65,31 +86,48 @@ export class ConfigService {
     };
   }
 
-  // SIGHUP and the CLI land here. All-or-nothing: one bad file and nothing changes.
+  // SIGHUP lands here. Per brokerage: a file that fails keeps its brokerage on the last good config.
   async reload(): Promise<ReloadResult> {
     const result = loadBrokerageConfigs(this.configDir, this.env);
-    if (result.problems.length > 0) {
-      this.problems = result.problems;
-      for (const problem of result.problems)
-        this.logger.error(`config reload rejected: ${formatProblem(problem)}`);
-      return { applied: false, diff: { added: [], changed: [], removed: [] }, problems: result.problems };
-    }
-    this.problems = [];
-    const diff = diffBrokerages(this.current, result.brokerages);
-    this.accept(result.brokerages);
+    this.problems = result.problems;
+    for (const problem of result.problems)
+      this.logger.error(`config reload rejected: ${formatProblem(problem)}`);
+    if (this.globalProblems().length > 0)
+      return {
+        applied: false,
+        diff: { added: [], changed: [], removed: [] },
+        problems: result.problems,
+        failed: [],
+      };
+    const failed = [...this.unreadyBrokerages().keys()].sort();
+    const next = [
+      ...result.brokerages.filter((b) => !failed.includes(b.id)),
+      ...this.current.filter((b) => failed.includes(b.id)),
+    ].sort((a, b) => a.id.localeCompare(b.id));
+    const diff = diffBrokerages(this.current, next);
+    this.accept(next);
     this.logger.log(
-      `config reloaded: ${result.brokerages.length} brokerage(s); added [${ids(diff.added)}], changed [${ids(diff.changed)}], removed [${ids(diff.removed)}]`,
+      `config reloaded: ${next.length} brokerage(s); added [${ids(diff.added)}], changed [${ids(diff.changed)}], removed [${ids(diff.removed)}]` +
+        (failed.length > 0 ? `; failed to load [${failed.join(', ')}], kept on their last good config` : ''),
     );
     if (!isEmptyDiff(diff)) {
       for (const listener of this.listeners) await listener(diff);
     }
-    return { applied: true, diff, problems: [] };
+    return { applied: true, diff, problems: result.problems, failed };
   }
 
   private accept(brokerages: LoadedBrokerage[]): void {
     for (const brokerage of brokerages) this.redactor.register(...secretValues(brokerage.secrets));
     this.current = brokerages;
   }
+}
+
+// Brokerage files are named after their brokerage (the loader enforces it), so a problem's file says
+// whose it is even when the file could not be parsed far enough to read its id.
+function brokerageOfProblem(problem: ConfigProblem): string | undefined {
+  const extension = extname(problem.file).toLowerCase();
+  if (!['.yaml', '.yml', '.json'].includes(extension)) return undefined;
+  return basename(problem.file, extname(problem.file));
 }
 
 function ids(list: LoadedBrokerage[]): string {

@@ -5,11 +5,19 @@ import { ConfigInvalidError, type ConfigProblem } from './config-error';
 // Process-wide settings, from the environment, with the defaults documented in docs/operations.md.
 export interface DaemonSettings {
   ledgerPath: string;
-  httpPort: number;
-  httpHost: string;
+  // Health, metrics: for the operator and the supervisor only.
+  adminHost: string;
+  adminPort: number;
+  // Webhooks only: the one listener that may face the internet.
+  webhookHost: string;
+  webhookPort: number;
   logLevel: LogLevel;
   configDir: string;
   shutdownTimeoutMs: number;
+  // Ledger retention (pruned at start and hourly, or by `cli prune`): finished history, and the
+  // dead and flagged webhook bodies kept as evidence.
+  retentionDays: number;
+  retentionDeadDays: number;
 }
 
 // Injection token for DaemonSettings (provided by ConfigModule).
@@ -20,11 +28,15 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const DAEMON_DEFAULTS = {
   LEDGER_PATH: 'data/ledger.sqlite',
-  HTTP_PORT: '3000',
-  HTTP_HOST: '127.0.0.1',
+  ADMIN_HOST: '127.0.0.1',
+  ADMIN_PORT: '3000',
+  WEBHOOK_HOST: '127.0.0.1',
+  WEBHOOK_PORT: '3001',
   LOG_LEVEL: 'info',
   CONFIG_DIR: 'config/brokerages',
   SHUTDOWN_TIMEOUT_MS: '25000',
+  RETENTION_DAYS: '30',
+  RETENTION_DEAD_DAYS: '90',
 } as const;
 
 export function readDaemonSettings(env: Environment): DaemonSettings {
@@ -33,7 +45,11 @@ export function readDaemonSettings(env: Environment): DaemonSettings {
     const value = env[key];
     return value === undefined || value.trim() === '' ? DAEMON_DEFAULTS[key] : value.trim();
   };
-  const integer = (key: 'HTTP_PORT' | 'SHUTDOWN_TIMEOUT_MS', min: number, max: number): number => {
+  const integer = (
+    key: 'ADMIN_PORT' | 'WEBHOOK_PORT' | 'SHUTDOWN_TIMEOUT_MS' | 'RETENTION_DAYS' | 'RETENTION_DEAD_DAYS',
+    min: number,
+    max: number,
+  ): number => {
     const text = get(key);
     const value = Number(text);
     if (!Number.isInteger(value) || value < min || value > max) {
@@ -53,14 +69,34 @@ export function readDaemonSettings(env: Environment): DaemonSettings {
       message: `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`,
     });
   }
+  // One listener used to serve everything; a deployment still setting it would silently expose
+  // /metrics on the old port's replacement, so it is refused with the new names.
+  for (const retired of ['HTTP_HOST', 'HTTP_PORT'] as const) {
+    if (env[retired] !== undefined)
+      problems.push({
+        file: 'environment',
+        path: retired,
+        message: `is no longer read: set ADMIN_${retired.slice(5)} (health, metrics) and WEBHOOK_${retired.slice(5)} (webhooks) instead`,
+      });
+  }
   const settings: DaemonSettings = {
     ledgerPath: resolve(get('LEDGER_PATH')),
-    httpPort: integer('HTTP_PORT', 0, 65535),
-    httpHost: get('HTTP_HOST'),
+    adminHost: get('ADMIN_HOST'),
+    adminPort: integer('ADMIN_PORT', 0, 65535),
+    webhookHost: get('WEBHOOK_HOST'),
+    webhookPort: integer('WEBHOOK_PORT', 0, 65535),
     logLevel: logLevel as LogLevel,
     configDir: resolve(get('CONFIG_DIR')),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 0, 600_000),
+    retentionDays: integer('RETENTION_DAYS', 1, 3650),
+    retentionDeadDays: integer('RETENTION_DEAD_DAYS', 1, 3650),
   };
+  if (settings.adminPort !== 0 && settings.adminPort === settings.webhookPort)
+    problems.push({
+      file: 'environment',
+      path: 'WEBHOOK_PORT',
+      message: `must differ from ADMIN_PORT (${settings.adminPort}): webhooks and admin routes have their own listeners`,
+    });
   if (problems.length > 0) throw new ConfigInvalidError(problems);
   return settings;
 }

@@ -11,20 +11,27 @@ export interface PruneCounts {
   inbox: number;
   runs: number;
   recordErrors: number;
+  // Dead and flagged inbox events (bodies up to 256 KiB each), by `deadOlderThan`.
+  deadInbox: number;
 }
 
 // Deletes finished history older than a cutoff: done outbox and inbox rows, finished runs (but never
-// the latest run of a job) and resolved errors. Pending, unknown, failed and dead rows are never
-// touched: they are work or evidence.
+// the latest run of a job) and resolved errors. Pending, unknown, failed and dead outbox rows are
+// never touched: they are work, or writes that may have reached a remote. Dead and flagged inbox
+// events are evidence for the operator, kept until their own (usually longer) `deadOlderThan`.
 export class LedgerRetention {
   constructor(
     private readonly tx: LedgerTransactions,
     private readonly clock: Clock,
   ) {}
 
-  prune(options: { olderThan: Date }): Promise<PruneCounts> {
+  prune(options: { olderThan: Date; deadOlderThan?: Date }): Promise<PruneCounts> {
     const cutoff = options.olderThan;
-    const inboxCutoff = new Date(Math.min(cutoff.getTime(), this.clock.nowMs() - INBOX_DEDUPE_RETENTION_MS));
+    const dedupeHorizon = this.clock.nowMs() - INBOX_DEDUPE_RETENTION_MS;
+    const inboxCutoff = new Date(Math.min(cutoff.getTime(), dedupeHorizon));
+    const deadCutoff = options.deadOlderThan
+      ? new Date(Math.min(options.deadOlderThan.getTime(), dedupeHorizon))
+      : undefined;
     return this.tx.run(async (m) => {
       const outbox = await m
         .createQueryBuilder()
@@ -60,11 +67,23 @@ export class LedgerRetention {
         .from(RecordError)
         .where('resolved_at IS NOT NULL AND resolved_at < :cutoff', { cutoff })
         .execute();
+      const deadInbox = deadCutoff
+        ? await m
+            .createQueryBuilder()
+            .delete()
+            .from(InboxEvent)
+            .where('status IN (:...kept) AND received_at < :cutoff', {
+              kept: ['dead', 'flagged'],
+              cutoff: deadCutoff,
+            })
+            .execute()
+        : undefined;
       return {
         outbox: outbox.affected ?? 0,
         inbox: inbox.affected ?? 0,
         runs: runs.affected ?? 0,
         recordErrors: recordErrors.affected ?? 0,
+        deadInbox: deadInbox?.affected ?? 0,
       };
     });
   }

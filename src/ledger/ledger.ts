@@ -3,6 +3,7 @@ import { Clock, SystemClock } from '../common/clock';
 import { createLedgerDataSource, DEFAULT_LEDGER_PATH } from './ledger.data-source';
 import { LedgerRetention } from './ledger.retention';
 import { LedgerTransactions } from './ledger-transactions';
+import { ensurePrivateLedgerFiles } from './private-files';
 import { CursorRepository } from './repositories/cursor.repository';
 import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
@@ -60,10 +61,10 @@ export class Ledger {
 
 // Opens (creating it if needed) the ledger file and applies pending migrations.
 export async function openLedger(options: OpenLedgerOptions): Promise<Ledger> {
-  const dataSource = createLedgerDataSource({
-    databasePath: options.databasePath || DEFAULT_LEDGER_PATH,
-    logging: options.logging,
-  });
+  const databasePath = options.databasePath || DEFAULT_LEDGER_PATH;
+  // Before SQLite creates it: its -wal and -shm then inherit the 0600.
+  ensurePrivateLedgerFiles(databasePath);
+  const dataSource = createLedgerDataSource({ databasePath, logging: options.logging });
   await dataSource.initialize();
   return new Ledger(dataSource, options.clock ?? new SystemClock());
 }

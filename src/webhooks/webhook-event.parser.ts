@@ -6,6 +6,7 @@ import {
   JsonObject,
   validateFields,
 } from '../cash-offer/schema';
+import { jsonNestingDepth, MAX_WEBHOOK_JSON_DEPTH } from './json-nesting';
 
 export const KNOWN_WEBHOOK_EVENTS = ['offer_request_approved', 'new_offer', 'UPDATE'] as const;
 export type KnownWebhookEvent = (typeof KNOWN_WEBHOOK_EVENTS)[number];
@@ -42,6 +43,12 @@ const UPDATE_IDS = ['offer_id', 'counter_offer_id', 'offer_request_id'] as const
 export function parseWebhookBody(raw: Buffer | string): ParsedWebhook {
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
   if (text.trim() === '') return { ok: false, reason: 'the body is empty; expected a JSON object' };
+  // Before JSON.parse and everything recursive after it: a deep enough body would overflow the stack.
+  if (jsonNestingDepth(text, MAX_WEBHOOK_JSON_DEPTH) > MAX_WEBHOOK_JSON_DEPTH)
+    return {
+      ok: false,
+      reason: `the body nests deeper than ${MAX_WEBHOOK_JSON_DEPTH} levels of arrays and objects`,
+    };
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { InboxRepository } from '../ledger';
 import { MetricsService } from '../ops/metrics/metrics.service';
-import { webhookDedupeKey } from './webhook-dedupe-key';
+import { malformedDedupeKey, webhookDedupeKey } from './webhook-dedupe-key';
 import { parseWebhookBody } from './webhook-event.parser';
 import { isAcceptedSecret } from './webhook-secret';
 import { WebhookSecretSource } from './webhook-secret.source';
@@ -33,13 +33,15 @@ export class WebhookIntakeService {
     }
     const parsed = parseWebhookBody(rawBody);
     if (!parsed.ok) {
-      await this.inbox.storeDeadLetter({
+      const { stored } = await this.inbox.storeDeadLetter({
         brokerageId,
+        dedupeKey: malformedDedupeKey(brokerageId, rawBody),
         reason: parsed.reason,
         rawBody: rawBody.toString('utf8'),
       });
-      this.metrics.webhookEvent(brokerageId, 'dead');
-      this.logger.warn(`refused a webhook for ${brokerageId}: ${parsed.reason}`);
+      // Counted (and logged) once per distinct body, however often the sender retries it.
+      this.metrics.webhookEvent(brokerageId, stored ? 'dead' : 'duplicate');
+      if (stored) this.logger.warn(`refused a webhook for ${brokerageId}: ${parsed.reason}`);
       return { status: 400, reason: parsed.reason };
     }
     const { stored, id } = await this.inbox.storeIfNew({

@@ -6,6 +6,7 @@ import { ConfigService } from '../config/config.service';
 import { CursorRepository } from '../ledger';
 import { fullJitterDelayMs } from './backoff';
 import { webhookUrl } from './webhook-secret';
+import { WebhookUrlProbe } from './webhook-url.probe';
 
 export type RegistrationOutcome = 'registered' | 'updated' | 'already registered' | 'failed';
 
@@ -34,6 +35,7 @@ export class WebhookRegistrationService implements OnModuleDestroy, BeforeApplic
     private readonly config: ConfigService,
     private readonly clients: BrokerageClients,
     private readonly cursors: CursorRepository,
+    private readonly probe: WebhookUrlProbe,
   ) {}
 
   // Every brokerage independently: one failing registration never stops the others.
@@ -44,9 +46,11 @@ export class WebhookRegistrationService implements OnModuleDestroy, BeforeApplic
     return Promise.all(brokerages.map((b) => this.register(b.id, options)));
   }
 
+  // `checkReachable` (the CLI): refuse to register an address where nothing answers. The daemon
+  // registers at start before its own listener is up, so it does not check.
   async register(
     brokerageId: string,
-    options: { force?: boolean; retryInBackground?: boolean } = {},
+    options: { force?: boolean; retryInBackground?: boolean; checkReachable?: boolean } = {},
   ): Promise<RegistrationReport> {
     const brokerage = this.config.get(brokerageId);
     if (!brokerage) throw new Error(`no brokerage "${brokerageId}" is configured`);
@@ -57,6 +61,16 @@ export class WebhookRegistrationService implements OnModuleDestroy, BeforeApplic
     const previous = await this.cursors.get(brokerageId, STREAM);
     if (previous === urlHash && !options.force)
       return { brokerageId, outcome: 'already registered', url: printable };
+    if (options.checkReachable) {
+      const probe = await this.probe.check(publicBaseUrl);
+      if (!probe.reachable)
+        return {
+          brokerageId,
+          outcome: 'failed',
+          url: printable,
+          error: `webhooks.publicBaseUrl is not reachable: ${probe.reason}; the service could not deliver there (is the daemon's webhook listener running and reachable at that address?)`,
+        };
+    }
     try {
       const client = this.clients.cashOffer(brokerageId);
       let outcome: RegistrationOutcome = 'registered';

@@ -8,13 +8,14 @@ import { WebhookController } from './webhook.controller';
 import { WebhookIntakeService } from './webhook-intake.service';
 import { WebhookRegistrationOnStart } from './webhook-registration.on-start';
 import { WebhookRegistrationService } from './webhook-registration.service';
+import { WebhookUrlProbe } from './webhook-url.probe';
 import { WebhookSecretSource } from './webhook-secret.source';
 
 // The inbox worker and registration, shared by the daemon and the CLI (replay, register-webhooks,
 // sync --job inbox-drain). Needs ConfigModule, LedgerModule, MetricsModule, SchedulerModule and a Clock.
 @Module({
   imports: [BrokeragesModule],
-  providers: [InboxEventHandlers, InboxProcessor, InboxDrainJob, WebhookRegistrationService],
+  providers: [InboxEventHandlers, InboxProcessor, InboxDrainJob, WebhookRegistrationService, WebhookUrlProbe],
   exports: [InboxEventHandlers, InboxProcessor, WebhookRegistrationService],
 })
 export class WebhooksModule {}

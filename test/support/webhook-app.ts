@@ -63,7 +63,7 @@ export function writeBrokerageConfigs(
       '    listings:',
       '      pipelineId: default',
       'webhooks:',
-      `  publicBaseUrl: ${b.publicBaseUrl ?? 'http://127.0.0.1:3000'}`,
+      `  publicBaseUrl: ${b.publicBaseUrl ?? 'http://127.0.0.1:3001'}`,
       `  secretEnv: ${prefix}_WEBHOOK_SECRET`,
       ...(b.previousSecret ? [`  previousSecretEnv: ${prefix}_PREVIOUS_WEBHOOK_SECRET`] : []),
       ...(b.previousSecretValidUntil ? [`  previousSecretValidUntil: "${b.previousSecretValidUntil}"`] : []),

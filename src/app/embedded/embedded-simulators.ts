@@ -1,7 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Environment } from '../../config/brokerage-secrets';
 import type { LoadedBrokerage } from '../../config/config.loader';
+import { openLedger } from '../../ledger/ledger';
+import { DEMO_LEDGER_PURPOSE, markLedgerPurpose, readLedgerPurpose } from '../../ledger/ledger-meta';
 import { startSimulators, type Simulators } from '../../sandbox/simulators';
 
 // The embedded default: brokerages marked `simulated: true` talk to the bundled simulators, which
@@ -31,17 +34,44 @@ export async function startEmbeddedSimulators(
   return simulators;
 }
 
-// The simulators keep their state in memory, so a demo (every brokerage simulated, default ledger)
-// starts from a fresh ledger too; otherwise it would remember records the new simulators lack.
-export function resetDemoLedger(
+// The demo's own ledger, never the operator's `data/ledger.sqlite`: a demo that resets its ledger at
+// every start must not be able to reach a production one by a change of configuration.
+export const DEMO_LEDGER_PATH = 'data/demo/ledger.sqlite';
+
+// A demo: every enabled brokerage simulated and no LEDGER_PATH chosen by the operator.
+export function isPureDemo(brokerages: LoadedBrokerage[], env: Environment): boolean {
+  const enabled = brokerages.filter((b) => b.config.enabled !== false);
+  const allSimulated = enabled.length > 0 && enabled.every((b) => b.config.simulated === true);
+  return allSimulated && !env.LEDGER_PATH?.trim();
+}
+
+// Where the ledger lives: the demo's own file for a demo, else what the settings say.
+export function ledgerPathFor(brokerages: LoadedBrokerage[], env: Environment, configured: string): string {
+  return isPureDemo(brokerages, env) ? resolve(DEMO_LEDGER_PATH) : configured;
+}
+
+// The simulators keep their state in memory, so a demo starts from a fresh ledger too; otherwise it
+// would remember records the new simulators lack. Only a file that says it is a demo's ledger (its
+// ledger_meta row) is ever deleted; anything else at that path stops the start instead.
+export async function resetDemoLedger(
   brokerages: LoadedBrokerage[],
   env: Environment,
   ledgerPath: string,
-): boolean {
-  const enabled = brokerages.filter((b) => b.config.enabled !== false);
-  const pureDemo = enabled.length > 0 && enabled.every((b) => b.config.simulated === true);
-  if (!pureDemo || env.LEDGER_PATH) return false;
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${ledgerPath}${suffix}`, { force: true });
+): Promise<boolean> {
+  if (!isPureDemo(brokerages, env)) return false;
+  if (existsSync(ledgerPath)) {
+    if (readLedgerPurpose(ledgerPath) !== DEMO_LEDGER_PURPOSE)
+      throw new Error(
+        `refusing to delete ${ledgerPath} to start the demo afresh: it is not marked as a demo ledger; move it away or set LEDGER_PATH`,
+      );
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${ledgerPath}${suffix}`, { force: true });
+  }
+  const ledger = await openLedger({ databasePath: ledgerPath });
+  try {
+    await markLedgerPurpose(ledger.dataSource, DEMO_LEDGER_PURPOSE);
+  } finally {
+    await ledger.close();
+  }
   new Logger('Embedded').log(`demo: started ${ledgerPath} afresh, because the simulators start empty`);
   return true;
 }

@@ -1,6 +1,8 @@
 import type { Type } from '@nestjs/common';
 import type { CommandRunner } from 'nest-commander';
+import { BackupCommand } from './backup.command';
 import { ErrorsCommand } from './errors.command';
+import { PruneCommand } from './prune.command';
 import { RegisterWebhooksCommand } from './register-webhooks.command';
 import { ReloadConfigCommand } from './reload-config.command';
 import { ReplayCommand } from './replay.command';
@@ -13,9 +15,14 @@ import { ValidateConfigCommand } from './validate-config.command';
 // Adding a command: write `<name>.command.ts` (a nest-commander @Command class that injects the
 // services it needs and prints through CliOutput) and list it here.
 
-// Commands that need only the config: they run without opening the ledger.
-export const CONFIG_COMMANDS: Type<CommandRunner>[] = [ValidateConfigCommand, ReloadConfigCommand];
-export const CONFIG_COMMAND_NAMES = ['validate-config', 'reload-config'];
+// Commands that need only the config: they run without opening the ledger through TypeORM (backup
+// reads the file itself, so it never migrates or creates the ledger it copies).
+export const CONFIG_COMMANDS: Type<CommandRunner>[] = [
+  ValidateConfigCommand,
+  ReloadConfigCommand,
+  BackupCommand,
+];
+export const CONFIG_COMMAND_NAMES = ['validate-config', 'reload-config', 'backup'];
 
 // Everything else gets the ledger, the job runner and the flows.
 export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
@@ -26,4 +33,5 @@ export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
   SyncCommand,
   SetupCrmCommand,
   RegisterWebhooksCommand,
+  PruneCommand,
 ];

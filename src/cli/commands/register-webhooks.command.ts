@@ -6,8 +6,8 @@ import { renderTable } from '../output/table';
 import type { CommonOptions } from './cli-options';
 import { selectBrokerages } from './brokerage-selection';
 
-// Tells the service each brokerage's webhook URL (POST /wh, or PATCH /wh when it changed). The URLs
-// are printed with their secret masked.
+// Tells the service each brokerage's webhook URL (POST /wh, or PATCH /wh when it changed), once
+// something answers at that address. The URLs are printed with their secret masked.
 @Command({ name: 'register-webhooks', description: "register each brokerage's webhook URL with the service" })
 export class RegisterWebhooksCommand extends CommandRunner {
   constructor(
@@ -21,7 +21,9 @@ export class RegisterWebhooksCommand extends CommandRunner {
   async run(_params: string[], options: CommonOptions & { force?: boolean } = {}): Promise<void> {
     const reports = [];
     for (const brokerageId of selectBrokerages(this.config, options.brokerage)) {
-      reports.push(await this.registration.register(brokerageId, { force: options.force }));
+      reports.push(
+        await this.registration.register(brokerageId, { force: options.force, checkReachable: true }),
+      );
     }
     if (options.json) this.output.json({ registrations: reports });
     else

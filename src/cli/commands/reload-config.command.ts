@@ -1,17 +1,22 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { readPidFile, pidFilePath } from '../../app/daemon-pid.file';
+import { readReloadVerdict, type ReloadVerdict } from '../../app/reload-verdict.file';
 import { DAEMON_SETTINGS } from '../../config/config.module';
 import { formatProblem } from '../../config/config-error';
 import { ConfigService } from '../../config/config.service';
 import type { DaemonSettings } from '../../config/daemon-settings';
 import { CliOutput } from '../output/cli-output';
 
+const DEFAULT_TIMEOUT_S = 15;
+const POLL_MS = 100;
+
 // Asks the running daemon to reload its brokerage files (SIGHUP through its pid file), after checking
-// them here first so the operator sees any problem at once.
+// them here first so the operator sees any problem at once; then waits for the daemon's own verdict,
+// since the daemon may judge otherwise (a secret variable set only in this shell, a file it cannot read).
 @Command({
   name: 'reload-config',
-  description: 'validate the config, then make the running daemon reload it',
+  description: "validate the config, make the running daemon reload it, and report the daemon's verdict",
 })
 export class ReloadConfigCommand extends CommandRunner {
   constructor(
@@ -22,23 +27,21 @@ export class ReloadConfigCommand extends CommandRunner {
     super();
   }
 
-  async run(_params: string[], options: { json?: boolean } = {}): Promise<void> {
-    const problems = this.config.currentProblems();
+  async run(_params: string[], options: { json?: boolean; timeout?: number } = {}): Promise<void> {
+    const problems = this.config.currentProblems().map(formatProblem);
     const pid = readPidFile(this.settings.ledgerPath);
-    const report = (signalled: boolean, message: string): void => {
-      if (options.json) this.output.json({ signalled, pid: pid ?? null, problems });
-      else if (signalled) this.output.print(message);
-      else this.output.fail(message);
-      if (!signalled) process.exitCode = 1;
+    const report = (ok: boolean, message: string, verdict?: ReloadVerdict): void => {
+      const allProblems = verdict?.problems ?? problems;
+      if (options.json) this.output.json({ ok, pid: pid ?? null, message, problems: allProblems });
+      else if (ok) this.output.print(message);
+      else this.output.fail([message, ...allProblems.map((p) => `  - ${p}`)].join('\n'));
+      if (!ok) process.exitCode = 1;
     };
-    if (problems.length > 0) {
-      return report(
-        false,
-        `not reloading; the config has ${problems.length} problem(s):\n${problems.map((p) => `  - ${formatProblem(p)}`).join('\n')}`,
-      );
-    }
+    if (problems.length > 0)
+      return report(false, `not reloading; the config has ${problems.length} problem(s):`);
     if (pid === undefined)
       return report(false, `no running daemon found (no pid in ${pidFilePath(this.settings.ledgerPath)})`);
+    const before = readReloadVerdict(this.settings.ledgerPath)?.id;
     try {
       process.kill(pid, 'SIGHUP');
     } catch (error) {
@@ -47,10 +50,40 @@ export class ReloadConfigCommand extends CommandRunner {
         `could not signal daemon pid ${pid}: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-    report(
-      true,
-      `asked daemon pid ${pid} to reload ${this.config.brokerages().length} brokerage(s); see its log for the outcome`,
-    );
+    const timeoutS = options.timeout ?? DEFAULT_TIMEOUT_S;
+    const verdict = await this.awaitVerdict(pid, before, timeoutS * 1000);
+    if (!verdict)
+      return report(
+        false,
+        `daemon pid ${pid} did not report the outcome of the reload within ${timeoutS} s; see its log`,
+      );
+    report(verdict.ok, `daemon pid ${pid}: ${verdict.message}`, verdict);
+  }
+
+  // The first verdict from that daemon other than the one present before the signal.
+  private async awaitVerdict(
+    pid: number,
+    before: string | undefined,
+    timeoutMs: number,
+  ): Promise<ReloadVerdict | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const verdict = readReloadVerdict(this.settings.ledgerPath);
+      if (verdict && verdict.id !== before && verdict.pid === pid) return verdict;
+      if (Date.now() > deadline) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  @Option({
+    flags: '--timeout <seconds>',
+    description: `how long to wait for the daemon's verdict (default ${DEFAULT_TIMEOUT_S})`,
+  })
+  parseTimeout(value: string): number {
+    const seconds = Number(value);
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > 600)
+      throw new Error(`--timeout must be a whole number of seconds from 1 to 600, got "${value}"`);
+    return seconds;
   }
 
   @Option({ flags: '--json', description: 'machine-readable output' })

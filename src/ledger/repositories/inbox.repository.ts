@@ -74,28 +74,35 @@ export class InboxRepository {
     return { stored: false, id: existing.id };
   }
 
-  // A delivery we could not parse, kept for the operator.
+  // A delivery we could not parse, kept once for the operator: a sender retrying the same body six
+  // times leaves one dead row, not six (the key hashes the raw bytes, see malformedDedupeKey).
   async storeDeadLetter(input: {
     brokerageId: string;
+    dedupeKey: string;
     reason: string;
     rawBody: string;
-  }): Promise<InboxEvent> {
-    return this.tx.exclusive((m) => {
+  }): Promise<{ stored: boolean; id: number }> {
+    return this.tx.exclusive(async (m) => {
       const now = this.clock.now();
-      return m.save(
-        m.create(InboxEvent, {
-          brokerageId: input.brokerageId,
-          dedupeKey: null,
-          eventType: 'malformed',
-          orderingKey: null,
-          payload: input.rawBody,
-          status: 'dead',
-          attempts: 0,
-          deadReason: input.reason,
-          receivedAt: now,
-          processedAt: now,
-        }),
-      );
+      const { inserted, id } = await insertIgnoringDuplicate(m, InboxEvent, {
+        brokerageId: input.brokerageId,
+        dedupeKey: input.dedupeKey,
+        eventType: 'malformed',
+        orderingKey: null,
+        payload: input.rawBody,
+        status: 'dead',
+        attempts: 0,
+        deadReason: input.reason,
+        receivedAt: now,
+        processedAt: now,
+      });
+      if (inserted && id !== null) return { stored: true, id };
+      const existing = await m.findOne(InboxEvent, {
+        select: { id: true },
+        where: { dedupeKey: input.dedupeKey },
+      });
+      if (!existing) throw new Error(`dead letter ${input.dedupeKey} was neither stored nor found`);
+      return { stored: false, id: existing.id };
     });
   }
 

@@ -49,13 +49,27 @@ export class BrokeragesHealthIndicator {
     } catch {
       // The ledger indicator reports an unreachable ledger; here we only lose the per-job detail.
     }
-    if (!this.config.valid) {
+    if (this.config.globalProblems().length > 0) {
       return session.down({
         message: 'the brokerage config is invalid',
         problems: this.config.currentProblems().map(formatProblem),
         brokerages,
       });
     }
-    return session.up({ count: Object.keys(brokerages).length, brokerages });
+    // A brokerage whose file failed to load is unready on its own: the process stays ready, so an
+    // orchestrator keeps routing the other brokerages' webhooks (GET /health/ready/<id> per brokerage).
+    const unready = Object.fromEntries(
+      [...this.config.unreadyBrokerages()].map(([id, problems]) => [id, problems.map(formatProblem)]),
+    );
+    return session.up({ count: Object.keys(brokerages).length, brokerages, unready });
+  }
+
+  // One brokerage's readiness: loaded and without problems from the last load.
+  brokerageReadiness(brokerageId: string): { status: 'ready' | 'unready' | 'unknown'; problems: string[] } {
+    const problems = this.config.unreadyBrokerages().get(brokerageId);
+    if (problems) return { status: 'unready', problems: problems.map(formatProblem) };
+    return this.config.get(brokerageId)
+      ? { status: 'ready', problems: [] }
+      : { status: 'unknown', problems: [] };
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, NotFoundException, Param, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
 import { BrokeragesHealthIndicator } from './brokerages.health';
 import { LedgerHealthIndicator } from './ledger.health';
@@ -18,10 +18,26 @@ export class HealthController {
     return this.health.check([]);
   }
 
-  // 503 while the ledger is unreachable or the config is invalid.
+  // 503 while the ledger is unreachable or CONFIG_DIR cannot be read; a brokerage whose file failed
+  // to load is listed under `unready` without failing the others.
   @Get('ready')
   @HealthCheck()
   ready(): Promise<HealthCheckResult> {
     return this.health.check([() => this.ledger.check(), () => this.brokerages.check()]);
+  }
+
+  // One brokerage: 200 when it is loaded and well, 503 with its problems, 404 when it is not configured.
+  @Get('ready/:brokerageId')
+  brokerageReady(@Param('brokerageId') brokerageId: string): { status: 'ready'; brokerage: string } {
+    const readiness = this.brokerages.brokerageReadiness(brokerageId);
+    if (readiness.status === 'unknown')
+      throw new NotFoundException(`no brokerage "${brokerageId}" is configured`);
+    if (readiness.status === 'unready')
+      throw new ServiceUnavailableException({
+        status: 'unready',
+        brokerage: brokerageId,
+        problems: readiness.problems,
+      });
+    return { status: 'ready', brokerage: brokerageId };
   }
 }

@@ -1,8 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulators, Simulators } from '../../../src/sandbox/simulators';
 import { runCli } from '../daemon/daemon.fixtures';
+import { freePort } from '../../support/free-port';
 import { writeBrokerageConfigs } from '../../support/webhook-app';
 
 // setup-crm, register-webhooks and sync --once against the bundled simulators, as an operator runs
@@ -13,8 +16,17 @@ describe('operator commands', () => {
   let env: NodeJS.ProcessEnv;
   const cli = (...args: string[]) => runCli(args, env);
 
+  // Stands in for the daemon's webhook listener, which answers 404 outside a brokerage's route.
+  let listener: Server;
+  let listenerUrl: string;
+  let closedUrl: string;
+
   beforeAll(async () => {
     sims = await startSimulators({ cashOfferPort: 0, hubspotPort: 0, log: false });
+    listener = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+    listenerUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    closedUrl = `http://127.0.0.1:${await freePort()}`;
     dir = mkdtempSync(join(tmpdir(), 'cos-cli-'));
     const vars: Record<string, string> = {};
     writeBrokerageConfigs(
@@ -27,7 +39,17 @@ describe('operator commands', () => {
           cashOfferApiKey: sims.cashOffer.agentKey,
           crmBaseUrl: sims.hubspot.url,
           crmToken: sims.hubspot.token,
-          publicBaseUrl: 'http://127.0.0.1:3999',
+          publicBaseUrl: listenerUrl,
+        },
+        {
+          id: 'nowhere',
+          secret: 'nowhere-secret-0123456789abcdefg',
+          cashOfferBaseUrl: sims.cashOffer.baseUrl,
+          cashOfferApiKey: sims.cashOffer.agentKey,
+          crmBaseUrl: sims.hubspot.url,
+          crmToken: sims.hubspot.token,
+          // A port nothing listens on.
+          publicBaseUrl: closedUrl,
         },
       ],
       vars,
@@ -42,6 +64,7 @@ describe('operator commands', () => {
   });
 
   afterAll(async () => {
+    await new Promise((done) => listener.close(done));
     await sims.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -59,22 +82,39 @@ describe('operator commands', () => {
   });
 
   it('register-webhooks registers once, then says it is already registered, never printing the secret', async () => {
-    const first = await cli('register-webhooks');
+    const first = await cli('register-webhooks', '--brokerage', 'acme');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/acme\s+registered\s+http:\/\/127\.0\.0\.1:3999\/webhooks\/acme\/<secret>/);
-    const second = await cli('register-webhooks', '--json');
+    expect(first.stdout).toMatch(/acme\s+registered\s+http:\/\/127\.0\.0\.1:\d+\/webhooks\/acme\/<secret>/);
+    const second = await cli('register-webhooks', '--brokerage', 'acme', '--json');
     expect(JSON.parse(second.stdout)).toEqual({
       registrations: [
         {
           brokerageId: 'acme',
           outcome: 'already registered',
-          url: 'http://127.0.0.1:3999/webhooks/acme/<secret>',
+          url: `${listenerUrl}/webhooks/acme/<secret>`,
         },
       ],
     });
     expect(first.stdout + first.stderr + second.stdout + second.stderr).not.toContain(
       'acme-secret-0123456789abcdefghij',
     );
+  });
+
+  // Issue 14, item 7: nothing checked that the service could reach the registered address.
+  it('register-webhooks refuses an address where nothing answers, and registers nothing', async () => {
+    const answer = await cli('register-webhooks', '--brokerage', 'nowhere', '--json');
+    expect(answer.code).toBe(1);
+    const [report] = (JSON.parse(answer.stdout) as { registrations: { outcome: string; error: string }[] })
+      .registrations;
+    expect(report.outcome).toBe('failed');
+    expect(report.error).toContain(
+      `webhooks.publicBaseUrl is not reachable: ${closedUrl}/webhooks did not answer (ECONNREFUSED)`,
+    );
+    const registered = (await (await fetch(`${sims.cashOffer.controlUrl}/webhooks`)).json()) as Record<
+      string,
+      string
+    >;
+    expect(Object.values(registered).some((url) => url.includes('/webhooks/nowhere/'))).toBe(false);
   });
 
   it('sync --dry-run shows what the marketplace pass would create and writes nothing; the real run does it', async () => {
@@ -111,6 +151,6 @@ describe('operator commands', () => {
     expect(missing.code).not.toBe(0);
     const unknown = await cli('setup-crm', '--brokerage', 'nope');
     expect(unknown.code).not.toBe(0);
-    expect(unknown.stderr).toContain('no brokerage "nope" is configured (known: acme)');
+    expect(unknown.stderr).toContain('no brokerage "nope" is configured (known: acme, nowhere)');
   });
 });

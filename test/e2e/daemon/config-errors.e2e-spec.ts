@@ -71,10 +71,14 @@ describe('daemon start with a bad config', () => {
   });
 
   it('refuses a bad daemon setting and a missing config directory', async () => {
-    const env = { ...baseEnv(ws, 0, []), HTTP_PORT: 'eighty', CONFIG_DIR: join(ws.dir, 'nope') };
+    const env = { ...baseEnv(ws, 0, []), ADMIN_PORT: 'eighty', CONFIG_DIR: join(ws.dir, 'nope') };
     const stderr = await startExpectingFailure(env);
-    expect(stderr).toContain('environment: HTTP_PORT must be an integer from 0 to 65535, got "eighty"');
-    const again = await startExpectingFailure({ ...env, HTTP_PORT: '0' });
+    expect(stderr).toContain('environment: ADMIN_PORT must be an integer from 0 to 65535, got "eighty"');
+    const retired = await startExpectingFailure({ ...env, ADMIN_PORT: '0', HTTP_PORT: '3000' });
+    expect(retired).toContain(
+      'environment: HTTP_PORT is no longer read: set ADMIN_PORT (health, metrics) and WEBHOOK_PORT (webhooks) instead',
+    );
+    const again = await startExpectingFailure({ ...env, ADMIN_PORT: '0' });
     expect(again).toMatch(/nope: cannot be read \(CONFIG_DIR\)/);
   });
 

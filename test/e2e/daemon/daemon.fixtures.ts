@@ -61,7 +61,7 @@ export function brokerageConfig(id: string, schedules: Record<string, string> = 
       tokenEnv: `${p}_CRM_TOKEN`,
       pipelines: { listings: { pipelineId: 'default', triggerProperty: 'cash_offer_request_trigger' } },
     },
-    webhooks: { publicBaseUrl: 'http://127.0.0.1:3000', secretEnv: `${p}_WEBHOOK_SECRET` },
+    webhooks: { publicBaseUrl: 'http://127.0.0.1:3001', secretEnv: `${p}_WEBHOOK_SECRET` },
     schedules,
   };
 }
@@ -76,14 +76,17 @@ export function writeBrokerage(
   return path;
 }
 
-export function baseEnv(ws: Workspace, port: number, ids: string[]): NodeJS.ProcessEnv {
+// `port` is the admin listener's; the webhook listener gets `webhookPort` (0: any free port).
+export function baseEnv(ws: Workspace, port: number, ids: string[], webhookPort = 0): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     TZ: 'UTC',
     CONFIG_DIR: ws.configDir,
     LEDGER_PATH: ws.ledgerPath,
-    HTTP_HOST: '127.0.0.1',
-    HTTP_PORT: String(port),
+    ADMIN_HOST: '127.0.0.1',
+    ADMIN_PORT: String(port),
+    WEBHOOK_HOST: '127.0.0.1',
+    WEBHOOK_PORT: String(webhookPort),
     LOG_LEVEL: 'info',
     HARNESS_EVENTS: ws.eventsPath,
     HARNESS_STATE_DIR: ws.stateDir,
@@ -100,8 +103,8 @@ export interface RunningProcess {
   stop(): Promise<void>;
 }
 
-export function startProcess(script: string, env: NodeJS.ProcessEnv): RunningProcess {
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startProcess(script: string, env: NodeJS.ProcessEnv, cwd = ROOT): RunningProcess {
+  const child = spawn(process.execPath, [script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -167,15 +170,20 @@ export async function startHarness(
   ws: Workspace,
   ids: string[],
   extra: NodeJS.ProcessEnv = {},
-): Promise<{ daemon: RunningProcess; port: number; url: string }> {
-  const port = await freePort();
-  const daemon = startProcess(HARNESS_JS, { ...baseEnv(ws, port, ids), ...extra });
+): Promise<{ daemon: RunningProcess; port: number; url: string; webhookUrl: string }> {
+  const [port, webhookPort] = [await freePort(), await freePort()];
+  const daemon = startProcess(HARNESS_JS, { ...baseEnv(ws, port, ids, webhookPort), ...extra });
   await waitFor(
     () => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null,
     'the daemon to listen',
   );
   if (daemon.child.exitCode !== null) throw new Error(`daemon exited: ${daemon.stderr()}`);
-  return { daemon, port, url: `http://127.0.0.1:${port}` };
+  return {
+    daemon,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    webhookUrl: `http://127.0.0.1:${webhookPort}`,
+  };
 }
 
 export function runCli(

@@ -25,14 +25,19 @@ describe('the embedded default', () => {
 
   beforeAll(async () => {
     ws = makeWorkspace();
-    const [httpPort, cashOfferPort, hubspotPort] = [await freePort(), await freePort(), await freePort()];
+    const [adminPort, webhookPort, cashOfferPort, hubspotPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const demo = parse(readFileSync(join(ROOT, 'config/brokerages/demo.yaml'), 'utf8')) as Record<
       string,
       Record<string, unknown>
     >;
     demo.cashOffer.baseUrl = `http://127.0.0.1:${cashOfferPort}/api/v2`;
     demo.crm.baseUrl = `http://127.0.0.1:${hubspotPort}`;
-    demo.webhooks.publicBaseUrl = `http://127.0.0.1:${httpPort}`;
+    demo.webhooks.publicBaseUrl = `http://127.0.0.1:${webhookPort}`;
     writeBrokerage(ws, demo);
     // No secrets given: a simulated brokerage gets the simulators' own.
     env = {
@@ -40,10 +45,11 @@ describe('the embedded default', () => {
       TZ: 'UTC',
       CONFIG_DIR: ws.configDir,
       LEDGER_PATH: ws.ledgerPath,
-      HTTP_PORT: String(httpPort),
+      ADMIN_PORT: String(adminPort),
+      WEBHOOK_PORT: String(webhookPort),
       LOG_LEVEL: 'info',
     };
-    url = `http://127.0.0.1:${httpPort}`;
+    url = `http://127.0.0.1:${adminPort}`;
     daemon = startProcess(MAIN_JS, env);
   });
 

@@ -180,11 +180,14 @@ describe('daemon scheduler', () => {
     writeBrokerage(ws, brokerageConfig('gamma', EVERY_SECOND));
     writeBrokerage(ws, brokerageConfig('delta', { ...EVERY_SECOND, outboxDrain: '*/2 * * * * *' }));
     const reloadAt = Date.now();
-    // Through the CLI this time (it validates, then sends SIGHUP to the pid in the pid file).
+    // Through the CLI this time (it validates, sends SIGHUP to the pid in the pid file, and waits for
+    // the daemon's verdict).
     const cliEnv = baseEnv(ws, started.port, ['alpha', 'beta', 'delta', 'gamma']);
     delete cliEnv.LOG_LEVEL;
     const reload = await runCli(['reload-config'], cliEnv);
-    expect(reload.stdout).toMatch(/^asked daemon pid \d+ to reload 3 brokerage\(s\)/);
+    expect(reload.stdout).toMatch(
+      /^daemon pid \d+: the daemon reloaded the config: added \[gamma\], changed \[delta\], removed \[beta\]/,
+    );
     expect(reload.code).toBe(0);
     const proc = daemon;
     await waitFor(
@@ -225,17 +228,23 @@ describe('daemon scheduler', () => {
     ).toBe(true);
     expect(events.filter((e) => e.brokerageId === 'gamma' && e.at < reloadAt)).toEqual([]);
 
-    // A bad file on reload: the last good config keeps running, readiness fails until it is fixed.
+    // A bad file on reload: that brokerage alone is unready until it is fixed; the others keep running
+    // and the process stays ready.
     writeFileSync(join(ws.configDir, 'omega.yaml'), 'id: omega\ncrm: {}\n');
     daemon.child.kill('SIGHUP');
     const url = started.url;
-    const notReady = await waitFor(async () => {
-      const res = await fetch(`${url}/health/ready`);
-      return res.status === 503
-        ? ((await res.json()) as { details: { brokerages: { problems: string[] } } })
-        : undefined;
-    }, 'readiness to fail');
-    expect(notReady.details.brokerages.problems.join('\n')).toContain('omega.yaml (omega): cashOffer');
+    const omegaUnready = await waitFor(async () => {
+      const res = await fetch(`${url}/health/ready/omega`);
+      return res.status === 503 ? ((await res.json()) as { problems: string[] }) : undefined;
+    }, 'omega to be unready');
+    expect(omegaUnready.problems.join('\n')).toContain('omega.yaml (omega): cashOffer');
+    const ready = await fetch(`${url}/health/ready`);
+    expect(ready.status).toBe(200);
+    const readyBody = (await ready.json()) as {
+      details: { brokerages: { unready: Record<string, string[]> } };
+    };
+    expect(Object.keys(readyBody.details.brokerages.unready)).toEqual(['omega']);
+    expect((await fetch(`${url}/health/ready/alpha`)).status).toBe(200);
     const beforeFix = Date.now();
     await waitFor(
       () =>
@@ -244,7 +253,7 @@ describe('daemon scheduler', () => {
     );
     rmSync(join(ws.configDir, 'omega.yaml'));
     daemon.child.kill('SIGHUP');
-    await waitFor(async () => (await fetch(`${url}/health/ready`)).status === 200, 'readiness to recover');
+    await waitFor(async () => (await fetch(`${url}/health/ready/omega`)).status === 404, 'omega to be gone');
 
     daemon.child.kill('SIGTERM');
     expect((await daemon.exited).code).toBe(0);

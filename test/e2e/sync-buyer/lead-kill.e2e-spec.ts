@@ -53,7 +53,11 @@ describe('a buyer lead when the daemon is killed between the call and the write-
     return ((await res.json()) as { id: string }).id;
   };
   const startDaemon = async (): Promise<RunningProcess> => {
-    const process = startProcess(MAIN_JS, { ...env, HTTP_PORT: String(await freePort()) });
+    const process = startProcess(MAIN_JS, {
+      ...env,
+      ADMIN_PORT: String(await freePort()),
+      WEBHOOK_PORT: String(await freePort()),
+    });
     await waitFor(
       () => process.stdout().includes('listening on') || process.child.exitCode !== null,
       'the daemon to start',
@@ -73,7 +77,8 @@ describe('a buyer lead when the daemon is killed between the call and the write-
     );
     env = {
       PATH: process.env.PATH,
-      HTTP_HOST: '127.0.0.1',
+      ADMIN_HOST: '127.0.0.1',
+      WEBHOOK_HOST: '127.0.0.1',
       ...writeBuyerConfig(
         {
           dir,

@@ -1,4 +1,5 @@
 import { InboxEvent } from '../../../src/ledger/entities';
+import { MetricsService } from '../../../src/ops/metrics/metrics.service';
 import { startWebhookApp, WebhookTestApp } from '../../support/webhook-app';
 
 const ACME_SECRET = 'acme-secret-0123456789abcdefghij';
@@ -116,6 +117,33 @@ describe('webhook intake over real HTTP', () => {
       payload: '{"event":"new_offer",',
     });
     expect(dead.deadReason).toContain('not valid JSON');
+  });
+
+  // Issue 14, item 5: a sender retrying one malformed body used to leave one dead row per retry.
+  it('keeps one malformed body delivered six times as one dead row, counted once', async () => {
+    const body = '{"event":"new_offer", "offer_id": 12,';
+    for (let i = 0; i < 6; i++) expect((await post(t.hookUrl('acme', ACME_SECRET), body)).status).toBe(400);
+    expect(await post(t.hookUrl('acme', ACME_SECRET), `${body} `)).toHaveProperty('status', 400);
+    const dead = (await events()).filter((e) => e.status === 'dead');
+    expect(dead.map((e) => e.payload).sort()).toEqual([body, `${body} `]);
+    const metrics = await t.app.get(MetricsService).render();
+    expect(metrics).toContain('cash_offer_sync_webhook_events_total{brokerage="acme",result="dead"} 2');
+    expect(metrics).toContain('cash_offer_sync_webhook_events_total{brokerage="acme",result="duplicate"} 5');
+  });
+
+  // Issue 14, item 3: this body overflowed the stack in canonicalJson and answered 500, stored nowhere.
+  it('refuses a 60,000-deep body with 400 and keeps it, once, as a dead letter', async () => {
+    const deep = `{"event":"new_offer","x":${'['.repeat(60_000)}${']'.repeat(60_000)}}`;
+    for (let i = 0; i < 2; i++) {
+      const answer = await post(t.hookUrl('acme', ACME_SECRET), deep);
+      expect(answer.status).toBe(400);
+      expect(((await answer.json()) as { message: string }).message).toBe(
+        'the body nests deeper than 32 levels of arrays and objects',
+      );
+    }
+    const stored = await events();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ status: 'dead', eventType: 'malformed', payload: deep });
   });
 
   it('refuses a known event with broken ids (400, dead-lettered) but stores unknown event types flagged', async () => {

@@ -6,7 +6,7 @@ jest.mock('@nestjs/common', () => ({
   },
 }));
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -146,7 +146,7 @@ describe('brokerage config loading', () => {
     ]);
   });
 
-  it('reload reports added, changed and removed brokerages, and keeps the last good config on a bad file', async () => {
+  it('reload reports added, changed and removed brokerages; a brokerage that fails keeps its last good config, alone', async () => {
     write('acme.yaml', config('acme'));
     write('bolt.yaml', config('bolt'));
     const redactor = new SecretRedactor();
@@ -168,11 +168,26 @@ describe('brokerage config loading', () => {
       ...config('cove'),
       cashOffer: { baseUrl: 'https://x.test', apiKeyEnv: 'COVE_KEY' },
     });
-    const rejected = await service.reload();
-    expect(rejected.applied).toBe(false);
+    // Issue 14, item 4: cove's key is unset in the daemon's environment. Cove alone is unready; acme's
+    // change and bolt's removal apply (they used to wait, all-or-nothing, for cove to be fixed).
+    const partial = await service.reload();
+    expect(partial).toMatchObject({ applied: true, failed: ['cove'] });
     expect(service.valid).toBe(false);
-    expect(service.brokerages().map((b) => b.id)).toEqual(['acme', 'bolt']);
+    expect(service.globalProblems()).toEqual([]);
+    expect([...service.unreadyBrokerages().keys()]).toEqual(['cove']);
+    expect(service.brokerages().map((b) => b.id)).toEqual(['acme']);
+    expect(diffs).toHaveLength(1);
+    expect(diffs[0].changed.map((b) => b.id)).toEqual(['acme']);
+    expect(diffs[0].removed.map((b) => b.id)).toEqual(['bolt']);
+    diffs.length = 0;
+
+    // A brokerage already running keeps its last good config while its file is broken.
+    write('acme.yaml', { ...config('acme'), crm: {} });
+    const broken = await service.reload();
+    expect(broken.failed).toEqual(['acme', 'cove']);
+    expect(service.get('acme')?.config.schedules.outboxDrain).toBe('*/30 * * * * *');
     expect(diffs).toEqual([]);
+    write('acme.yaml', config('acme', { schedules: { outboxDrain: '*/30 * * * * *' } }));
 
     const extraEnv = {
       COVE_KEY: 'cove-api-key-999999',
@@ -188,21 +203,80 @@ describe('brokerage config loading', () => {
       added: diffs[0].added.map((b) => b.id),
       changed: diffs[0].changed.map((b) => b.id),
       removed: diffs[0].removed.map((b) => b.id),
-    }).toEqual({ added: ['cove'], changed: ['acme'], removed: ['bolt'] });
+    }).toEqual({ added: ['cove'], changed: [], removed: [] });
     expect(service.get('acme')?.config.schedules.outboxDrain).toBe('*/30 * * * * *');
     expect(redactor.redact(extraEnv.COVE_TOKEN)).toBe('[REDACTED]');
+  });
+
+  it('reads secrets from files (one per secret), again on every reload, relative to the config directory', async () => {
+    const secretsDir = join(dir, 'secrets');
+    mkdirSync(secretsDir);
+    const put = (name: string, value: string): void => writeFileSync(join(secretsDir, name), value);
+    put('acme-key', 'acme-file-key-123456\n');
+    put('acme-token', 'acme-file-token-abcdef');
+    put('acme-wh', 'acme-file-webhook-secret-0123456789\n');
+    write('acme.yaml', {
+      ...config('acme'),
+      cashOffer: { baseUrl: 'https://x.test/api/v2', apiKeyFile: join(secretsDir, 'acme-key') },
+      crm: {
+        kind: 'hubspot',
+        tokenFile: 'secrets/acme-token',
+        pipelines: { listings: { pipelineId: 'default' } },
+      },
+      webhooks: { publicBaseUrl: 'https://x.test', secretFile: join(secretsDir, 'acme-wh') },
+    });
+    const redactor = new SecretRedactor();
+    const service = new ConfigService(dir, redactor, {});
+    service.load(true);
+    expect(service.get('acme')?.secrets).toEqual({
+      cashOfferApiKey: 'acme-file-key-123456',
+      crmToken: 'acme-file-token-abcdef',
+      webhookSecret: 'acme-file-webhook-secret-0123456789',
+      previousWebhookSecret: undefined,
+    });
+
+    // Rotated by the orchestrator: the next reload reads the new value.
+    put('acme-wh', 'acme-rotated-webhook-secret-9876543210');
+    const rotated = await service.reload();
+    expect(rotated.diff.changed.map((b) => b.id)).toEqual(['acme']);
+    expect(service.get('acme')?.secrets.webhookSecret).toBe('acme-rotated-webhook-secret-9876543210');
+    expect(redactor.redact('acme-rotated-webhook-secret-9876543210')).toBe('[REDACTED]');
+
+    rmSync(join(secretsDir, 'acme-token'));
+    const missing = await service.reload();
+    expect(missing.problems.map(formatProblem)).toEqual([
+      `${join(dir, 'acme.yaml')} (acme): crm.tokenFile names the file ${join(secretsDir, 'acme-token')}, which cannot be read (ENOENT)`,
+    ]);
+    expect(service.get('acme')?.secrets.crmToken).toBe('acme-file-token-abcdef');
+  });
+
+  it('needs exactly one of *Env and *File for each secret', () => {
+    write('acme.yaml', {
+      ...config('acme'),
+      cashOffer: { baseUrl: 'https://x.test/api/v2', apiKeyEnv: 'ACME_KEY', apiKeyFile: '/run/secrets/k' },
+      crm: { kind: 'hubspot', pipelines: { listings: { pipelineId: 'default' } } },
+    });
+    expect(loadBrokerageConfigs(dir, env).problems.map(formatProblem)).toEqual([
+      `${join(dir, 'acme.yaml')} (acme): cashOffer.apiKeyFile and cashOffer.apiKeyEnv are both given; give one`,
+      `${join(dir, 'acme.yaml')} (acme): crm.tokenEnv is required: the NAME of an environment variable, or crm.tokenFile: a file holding only the secret`,
+    ]);
   });
 
   it('reads daemon settings with their defaults', () => {
     const settings = readDaemonSettings({});
     expect(settings).toMatchObject({
-      httpPort: 3000,
-      httpHost: '127.0.0.1',
+      adminPort: 3000,
+      adminHost: '127.0.0.1',
+      webhookPort: 3001,
+      webhookHost: '127.0.0.1',
       logLevel: 'info',
       shutdownTimeoutMs: 25_000,
     });
     expect(settings.ledgerPath.endsWith(join('data', 'ledger.sqlite'))).toBe(true);
     expect(settings.configDir.endsWith(join('config', 'brokerages'))).toBe(true);
     expect(() => readDaemonSettings({ LOG_LEVEL: 'loud' })).toThrow('environment: LOG_LEVEL must be one of');
+    expect(() => readDaemonSettings({ ADMIN_PORT: '4000', WEBHOOK_PORT: '4000' })).toThrow(
+      'environment: WEBHOOK_PORT must differ from ADMIN_PORT (4000)',
+    );
   });
 });

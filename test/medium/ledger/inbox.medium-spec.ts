@@ -62,26 +62,26 @@ describe('InboxRepository', () => {
     expect((await f.ledger.inbox.depth('b1')).flagged).toBe(1);
   });
 
-  it('keeps malformed bodies as dead letters with their reason', async () => {
-    const dead = await f.ledger.inbox.storeDeadLetter({
+  it('keeps malformed bodies as dead letters with their reason, once per body', async () => {
+    const letter = (rawBody: string) => ({
       brokerageId: 'b1',
+      dedupeKey: `malformed:${rawBody}`,
       reason: 'body is not JSON',
-      rawBody: '{oops',
+      rawBody,
     });
-    const again = await f.ledger.inbox.storeDeadLetter({
-      brokerageId: 'b1',
-      reason: 'body is not JSON',
-      rawBody: '{oops',
-    });
-    expect(again.id).not.toBe(dead.id);
+    const dead = await f.ledger.inbox.storeDeadLetter(letter('{oops'));
+    const again = await f.ledger.inbox.storeDeadLetter(letter('{oops'));
+    const other = await f.ledger.inbox.storeDeadLetter(letter('{other'));
+    expect(dead.stored).toBe(true);
+    expect(again).toEqual({ stored: false, id: dead.id });
     expect(await f.ledger.inbox.list({ statuses: ['dead'] })).toEqual([
+      expect.objectContaining({ id: other.id, payload: '{other' }),
       expect.objectContaining({
-        id: again.id,
+        id: dead.id,
         payload: '{oops',
         deadReason: 'body is not JSON',
         eventType: 'malformed',
       }),
-      expect.objectContaining({ id: dead.id }),
     ]);
     // Nothing to process in them, so a replay leaves them alone.
     expect(await f.ledger.inbox.replayDead({ brokerageId: 'b1' })).toBe(0);

@@ -71,7 +71,7 @@ describe('LedgerRetention', () => {
     await seedHistory();
     f.clock.advance(30 * DAY);
     const pruned = await f.ledger.retention.prune({ olderThan: new Date(f.clock.nowMs() - DAY) });
-    expect(pruned).toEqual({ outbox: 1, inbox: 1, runs: 1, recordErrors: 1 });
+    expect(pruned).toEqual({ outbox: 1, inbox: 1, runs: 1, recordErrors: 1, deadInbox: 0 });
     expect(await f.ledger.outbox.depth()).toEqual({
       pending: 1,
       sending: 0,
@@ -90,6 +90,7 @@ describe('LedgerRetention', () => {
       inbox: 0,
       runs: 0,
       recordErrors: 0,
+      deadInbox: 0,
     });
   });
 
@@ -97,7 +98,33 @@ describe('LedgerRetention', () => {
     await seedHistory();
     f.clock.advance(30 * DAY);
     const pruned = await f.ledger.retention.prune({ olderThan: new Date('2026-02-01T00:00:00Z') });
-    expect(pruned).toEqual({ outbox: 0, inbox: 0, runs: 0, recordErrors: 0 });
+    expect(pruned).toEqual({ outbox: 0, inbox: 0, runs: 0, recordErrors: 0, deadInbox: 0 });
+  });
+
+  // Issue 14, item 5: dead and flagged bodies (up to 256 KiB each) used to be kept forever.
+  it('deletes dead and flagged inbox events after their own age, never dead outbox commands', async () => {
+    await seedHistory();
+    await f.ledger.inbox.storeIfNew({
+      brokerageId: 'b1',
+      dedupeKey: 'in-flagged',
+      eventType: 'offer_withdrawn',
+      payload: '{}',
+      flagged: true,
+    });
+    f.clock.advance(30 * DAY);
+    const early = await f.ledger.retention.prune({
+      olderThan: new Date(f.clock.nowMs() - DAY),
+      deadOlderThan: new Date(f.clock.nowMs() - 60 * DAY),
+    });
+    expect(early.deadInbox).toBe(0);
+    f.clock.advance(40 * DAY);
+    const pruned = await f.ledger.retention.prune({
+      olderThan: new Date(f.clock.nowMs() - DAY),
+      deadOlderThan: new Date(f.clock.nowMs() - 60 * DAY),
+    });
+    expect(pruned.deadInbox).toBe(2);
+    expect(await f.ledger.inbox.depth()).toMatchObject({ dead: 0, flagged: 0, pending: 1 });
+    expect((await f.ledger.outbox.depth()).dead).toBe(1);
   });
 
   it('keeps inbox dedupe keys at least 7 days even with a shorter cutoff', async () => {

@@ -1,0 +1,76 @@
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// Two listeners over one Nest app: the admin one (health, metrics) stays on loopback by default, the
+// webhook one may face the internet. Each serves only its own routes, so neither exposes the other's.
+
+export function isWebhookPath(url: string | undefined): boolean {
+  const path = (url ?? '').split('?')[0];
+  return path === '/webhooks' || path.startsWith('/webhooks/');
+}
+
+// Requests that came in on the webhook listener; every other request came in on the admin one.
+const viaWebhookListener = new WeakSet<IncomingMessage>();
+
+function notFound(req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({
+    message: `Cannot ${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0]}`,
+    error: 'Not Found',
+    statusCode: 404,
+  });
+  res.writeHead(404, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+// Installed first on the app, so the admin listener answers 404 for webhook routes.
+export function keepWebhooksOffAdmin(app: NestExpressApplication): void {
+  app.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    if (isWebhookPath(req.url) && !viaWebhookListener.has(req)) return notFound(req, res);
+    next();
+  });
+}
+
+// The webhook listener: hands webhook routes to the app, answers 404 for anything else. Closed
+// before the app shuts down, so no delivery arrives after the ledger is closed.
+@Injectable()
+export class WebhookListener implements BeforeApplicationShutdown {
+  private server: Server | undefined;
+
+  async listen(app: RequestListener, port: number, host: string): Promise<number> {
+    const server = createServer((req, res) => {
+      if (!isWebhookPath(req.url)) return notFound(req, res);
+      viaWebhookListener.add(req);
+      app(req, res);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    return (server.address() as AddressInfo).port;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+  }
+}

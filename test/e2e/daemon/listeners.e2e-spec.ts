@@ -1,0 +1,84 @@
+import { statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { freePort } from '../../support/free-port';
+import {
+  MAIN_JS,
+  baseEnv,
+  brokerageConfig,
+  makeWorkspace,
+  secretsOf,
+  startProcess,
+  waitFor,
+  writeBrokerage,
+  type RunningProcess,
+  type Workspace,
+} from './daemon.fixtures';
+
+// Issue 14, item 7: health and metrics (brokerage ids, timings) used to share the port the service
+// must reach. Now the admin listener serves only them and the webhook listener only webhooks.
+describe('the admin and webhook listeners', () => {
+  let ws: Workspace;
+  let daemon: RunningProcess;
+  let admin: string;
+  let webhooks: string;
+  const secret = secretsOf('acme').ACME_WEBHOOK_SECRET;
+
+  beforeAll(async () => {
+    ws = makeWorkspace();
+    const [adminPort, webhookPort] = [await freePort(), await freePort()];
+    // Nothing listens on port 9: the jobs and the registration fail quietly, which is not under test.
+    const config = brokerageConfig('acme') as { cashOffer: { baseUrl: string }; crm: { baseUrl: string } };
+    config.cashOffer.baseUrl = 'http://127.0.0.1:9/api/v2';
+    config.crm.baseUrl = 'http://127.0.0.1:9';
+    writeBrokerage(ws, config);
+    daemon = startProcess(MAIN_JS, baseEnv(ws, adminPort, ['acme'], webhookPort));
+    await waitFor(
+      () => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null,
+      'the daemon to listen',
+    );
+    if (daemon.child.exitCode !== null) throw new Error(`daemon exited: ${daemon.stderr()}`);
+    admin = `http://127.0.0.1:${adminPort}`;
+    webhooks = `http://127.0.0.1:${webhookPort}`;
+  });
+
+  afterAll(async () => {
+    await daemon.stop();
+    ws.cleanup();
+  });
+
+  const event = JSON.stringify({
+    event: 'offer_request_approved',
+    offer_request_id: 7,
+    offer_request_status: 'receiving_offers',
+  });
+
+  it('serves health and metrics on the admin listener only', async () => {
+    expect((await fetch(`${admin}/health/live`)).status).toBe(200);
+    expect((await fetch(`${admin}/metrics`)).status).toBe(200);
+    for (const path of ['/metrics', '/health/live', '/health/ready', '/']) {
+      const res = await fetch(`${webhooks}${path}`);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(await res.text()).not.toContain('acme');
+    }
+  });
+
+  it('receives webhooks on the webhook listener only', async () => {
+    const onWebhooks = await fetch(`${webhooks}/webhooks/acme/${secret}`, { method: 'POST', body: event });
+    expect(onWebhooks.status).toBe(200);
+    const onAdmin = await fetch(`${admin}/webhooks/acme/${secret}`, { method: 'POST', body: event });
+    expect(onAdmin.status).toBe(404);
+    // A GET on the webhook route answers 4xx: the listener is reachable, which register-webhooks checks.
+    expect((await fetch(`${webhooks}/webhooks`)).status).toBe(404);
+  });
+
+  it('names both listeners in the start log', () => {
+    expect(daemon.stdout()).toContain(`(admin: health, metrics) and ${webhooks} (webhooks)`);
+  });
+
+  // Issue 14, item 6: these were 0644 although they hold personal data.
+  it("keeps the running daemon's ledger, WAL, SHM and pid file private (0600)", () => {
+    const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8);
+    const files = [ws.ledgerPath, `${ws.ledgerPath}-wal`, `${ws.ledgerPath}-shm`, join(ws.dir, 'daemon.pid')];
+    expect(files.map((f) => `${basename(f)} ${mode(f)}`)).toEqual(files.map((f) => `${basename(f)} 600`));
+  });
+});
