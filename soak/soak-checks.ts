@@ -153,5 +153,27 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
     if (falseErrors.length > 0)
       add('undone', at, `${d.kind} went through, but an error is open: ${quote(falseErrors.join(' | '))}`);
   }
+
+  // An offer record the agent never moved has nothing to complain about.
+  const decided = new Set(world.decisions.map((d) => d.recordId));
+  for (const [offerId, records] of recordsOfOffer) {
+    const offer = offerById.get(offerId);
+    if (!offer || !ours.has(offer.offer_request_id)) continue;
+    for (const record of records) {
+      if (decided.has(record.id)) continue;
+      const errors = [
+        ...(text(record.properties.cash_offer_decision_error)
+          ? [`CRM: ${text(record.properties.cash_offer_decision_error)}`]
+          : []),
+        ...errorsOf(record.id).map((e) => `ledger: ${e}`),
+      ];
+      if (errors.length > 0)
+        add(
+          'undone',
+          `offer record ${record.id} (offer ${offerId})`,
+          `an error is open on a record the agent never moved (${world.stageKeyOf(record.properties.dealstage)}, offer status ${offer.offer_status}): ${quote(errors.join(' | '))}`,
+        );
+    }
+  }
   return violations;
 }

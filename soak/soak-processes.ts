@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { freePort } from '../test/support/free-port';
 import { httpJson, waitUntil } from './soak-http';
@@ -8,10 +8,9 @@ import { httpJson, waitUntil } from './soak-http';
 // The soak's child processes, all run from dist/ (`npm run build` first): the simulators, the daemon
 // and its CLI. Every child started here is tracked and stopped by stopAll(), also on failure.
 
-// dist/soak/*.js and soak/*.ts both sit one level below the root that holds dist/.
-const ROOT = [resolve(__dirname, '..', '..'), resolve(__dirname, '..')].find((dir) =>
-  tryRead(join(dir, 'package.json')).includes('"cash-offer-sync"'),
-)!;
+// Compiled, this file is dist/soak/soak-processes.js; under ts-jest, soak/soak-processes.ts.
+const ROOT =
+  basename(resolve(__dirname, '..')) === 'dist' ? resolve(__dirname, '..', '..') : resolve(__dirname, '..');
 const DIST = join(ROOT, 'dist', 'src');
 export const SOAK_BROKERAGE = 'soak';
 export const SOAK_CRM_TOKEN = 'pat-soak-crash-0123456789';
