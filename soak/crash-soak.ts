@@ -50,13 +50,13 @@ export function defaultDeals(kills: number): number {
 
 export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoakResult> {
   const o = {
-    deals: defaultDeals(options.kills),
     minRunMs: 200,
     maxRunMs: 3000,
     settleTimeoutMs: 180_000,
     stableMs: 8000,
     log: () => undefined,
     ...options,
+    deals: options.deals ?? defaultDeals(options.kills),
   };
   const dir = mkdtempSync(join(tmpdir(), 'cos-crash-soak-'));
   const notes: string[] = [];
