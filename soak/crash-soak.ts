@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSoak, type Violation } from './soak-checks';
-import { pause, waitUntil } from './soak-http';
+import { pause, SoakFatalError, waitUntil } from './soak-http';
 import { INBOX_BUSY, OUTBOX_BUSY, readLedger, type LedgerView } from './soak-ledger';
 import {
   DaemonProcess,
@@ -96,7 +96,8 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       }
     })();
     const actorsAlive = (): void => {
-      if (actorError) throw actorError;
+      if (actorError)
+        throw new SoakFatalError(`the scripted agent failed: ${actorError.stack ?? actorError.message}`);
     };
 
     while (kills < o.kills) {

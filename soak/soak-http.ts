@@ -16,6 +16,9 @@ export async function httpJson<T>(
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+// Thrown by a probe to stop waiting at once (a child exited, the agent failed); other errors are retried.
+export class SoakFatalError extends Error {}
+
 // Polls a condition until it holds or the deadline passes; never a fixed sleep as synchronisation.
 export async function waitUntil<T>(
   probe: () => Promise<T | undefined | false> | T | undefined | false,
@@ -30,6 +33,7 @@ export async function waitUntil<T>(
       const value = await probe();
       if (value !== undefined && value !== false) return value;
     } catch (error) {
+      if (error instanceof SoakFatalError) throw error;
       lastError = error;
     }
     if (Date.now() > deadline) {

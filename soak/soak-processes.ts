@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'nod
 import { basename, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { freePort } from '../test/support/free-port';
-import { httpJson, waitUntil } from './soak-http';
+import { httpJson, SoakFatalError, waitUntil } from './soak-http';
 
 // The soak's child processes, all run from dist/ (`npm run build` first): the simulators, the daemon
 // and its CLI. Every child started here is tracked and stopped by stopAll(), also on failure.
@@ -87,7 +87,7 @@ export async function startSimulators(dir: string): Promise<SimulatorsProcess> {
   await waitUntil(
     async () => {
       if (started.child.exitCode !== null)
-        throw new Error(`the simulators exited: ${tryRead(join(dir, 'simulators.log'))}`);
+        throw new SoakFatalError(`the simulators exited: ${tryRead(join(dir, 'simulators.log'))}`);
       await httpJson('GET', `${sim.controlUrl}/stats`);
       await httpJson('GET', `${sim.hubspotUrl}/__control/settings`);
       return true;
@@ -192,8 +192,9 @@ export class DaemonProcess {
     const url = `http://127.0.0.1:${this.env.HTTP_PORT}/health/live`;
     await waitUntil(
       async () => {
-        if (!this.current) throw new Error('the daemon is not running');
-        if (this.current.child.exitCode !== null) throw new Error(`the daemon exited: ${this.tail()}`);
+        if (!this.current) throw new SoakFatalError('the daemon is not running');
+        if (this.current.child.exitCode !== null)
+          throw new SoakFatalError(`the daemon exited at start ${this.starts}:\n${this.tail()}`);
         const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
         return res.ok;
       },

@@ -123,9 +123,13 @@ export class SoakWorld {
   // One step of the agent: create and trigger listing deals (up to `allowed` so far), then decide offers.
   async agentTick(allowed: number): Promise<void> {
     for (const listing of this.listings.values()) if (!listing.triggered) await this.trigger(listing);
-    if (this.listings.size < Math.min(allowed, this.targetDeals) && this.agentRandom.chance(0.6)) {
-      const listing = await this.createListing();
-      if (this.agentRandom.chance(0.7)) await this.trigger(listing);
+    if (this.listings.size < Math.min(allowed, this.targetDeals) && this.agentRandom.chance(0.4)) {
+      // Deals come in small batches (an agent's afternoon of listings), so several creates meet in
+      // one outbox drain and wait on the service's rate limit together.
+      const burst = Math.min(this.agentRandom.int(1, 5), this.targetDeals - this.listings.size);
+      const created: Listing[] = [];
+      for (let i = 0; i < burst; i++) created.push(await this.createListing());
+      for (const listing of created) if (this.agentRandom.chance(0.8)) await this.trigger(listing);
     }
     await this.decide();
   }
