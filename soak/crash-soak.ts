@@ -13,6 +13,7 @@ import {
   writeDaemonConfig,
 } from './soak-processes';
 import { SoakRandom } from './soak-random';
+import { SoakService } from './soak-service';
 import { SoakWorld } from './soak-world';
 
 // The whole-daemon crash test of issue 13 (docs/operations.md, "Crash soak"): the simulators and the
@@ -70,12 +71,8 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     const setup = await runCli(['setup-crm', '--brokerage', SOAK_BROKERAGE], env);
     if (setup.code !== 0) throw new Error(`setup-crm failed: ${setup.output}`);
 
-    const world = new SoakWorld(
-      sim,
-      new SoakRandom(o.seed ^ 0x5eed01),
-      new SoakRandom(o.seed ^ 0x5eed02),
-      o.deals,
-    );
+    const service = new SoakService(sim, new SoakRandom(o.seed ^ 0x5eed02));
+    const world = new SoakWorld(sim, new SoakRandom(o.seed ^ 0x5eed01), service, o.deals);
     const killRandom = new SoakRandom(o.seed);
     await world.loadStages();
     const daemon = new DaemonProcess(env, join(dir, 'daemon.log'));
@@ -87,7 +84,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       while (!stopActors) {
         try {
           await world.agentTick(allowed());
-          await world.buyersTick();
+          await service.buyersTick(world.listings);
         } catch (error) {
           actorError = error instanceof Error ? error : new Error(String(error));
           return;
@@ -139,9 +136,9 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     writeFileSync(join(dir, 'status.txt'), status.output);
     const ledger = readLedger(env.LEDGER_PATH!);
     const [requests, offers, counters, deals] = await Promise.all([
-      world.requests(),
-      world.offers(),
-      world.counters(),
+      world.service.requests(),
+      world.service.offers(),
+      world.service.counters(),
       world.crmDeals(),
     ]);
     const violations = checkSoak(world, { requests, offers, counters, deals, ledger });
@@ -222,9 +219,9 @@ async function settle(
 
 async function fingerprint(world: SoakWorld, ledger: LedgerView): Promise<string> {
   const [requests, offers, counters, deals] = await Promise.all([
-    world.requests(),
-    world.offers(),
-    world.counters(),
+    world.service.requests(),
+    world.service.offers(),
+    world.service.counters(),
     world.crmDeals(),
   ]);
   return JSON.stringify([

@@ -1,13 +1,6 @@
 import type { LedgerView } from './soak-ledger';
-import type {
-  CrmObject,
-  Decision,
-  SoakWorld,
-  StageKey,
-  StoredCounter,
-  StoredOffer,
-  StoredRequest,
-} from './soak-world';
+import type { StoredCounter, StoredOffer, StoredRequest } from './soak-service';
+import type { CrmObject, Decision, SoakWorld, StageKey } from './soak-world';
 import { REQUESTED_STAGE } from './soak-world';
 
 // The promise of issue 13, checked from outside once the daemon has settled.

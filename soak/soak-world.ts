@@ -1,9 +1,10 @@
 import { httpJson } from './soak-http';
 import { LISTINGS_PIPELINE, SOAK_CRM_TOKEN, TRIGGER_STAGE, type SimulatorsProcess } from './soak-processes';
 import type { SoakRandom } from './soak-random';
+import type { SoakService } from './soak-service';
 
 // The world around the daemon, acting only through HTTP: a listing agent working in HubSpot (the
-// emulator's public API, as any HubSpot client), and the service's buyers (the sandbox's control API).
+// emulator's public API, as any HubSpot client); the service's buyers are in soak-service.ts.
 
 // Labels setup-crm gives the offer-record pipeline and its stages (docs/crm-hubspot.md).
 const OFFERS_PIPELINE_LABEL = 'Cash offers';
@@ -51,26 +52,6 @@ export interface CrmObject {
   properties: Record<string, string | null>;
 }
 
-export interface StoredRequest {
-  offer_request_id: number;
-  offer_request_status: string;
-  offer_request_external_id?: string | null;
-  inventory_property_id?: string | number | null;
-}
-
-export interface StoredOffer {
-  offer_id: number;
-  offer_request_id: number;
-  offer_status: string;
-  offer_amount: number;
-}
-
-export interface StoredCounter {
-  counter_offer_id: number;
-  offer_id: number;
-  counter_offer_status: string;
-}
-
 const STREETS = ['Oak Street', 'Elm Avenue', 'Cedar Lane', 'Maple Drive', 'Pine Court', 'Birch Road'];
 const OFFER_PROPERTIES = [
   'cash_offer_offer_id',
@@ -92,7 +73,7 @@ export class SoakWorld {
   constructor(
     private readonly sim: SimulatorsProcess,
     private readonly agentRandom: SoakRandom,
-    private readonly buyerRandom: SoakRandom,
+    readonly service: SoakService,
     readonly targetDeals: number,
   ) {}
 
@@ -184,7 +165,7 @@ export class SoakWorld {
   }
 
   private async decide(): Promise<void> {
-    const requests = await this.requests();
+    const requests = await this.service.requests();
     const dealOfRequest = new Map(
       requests.map((q) => [String(q.offer_request_id), String(q.offer_request_external_id)]),
     );
@@ -252,37 +233,6 @@ export class SoakWorld {
     });
   }
 
-  // The service's side: requests of this run are processed and approved, and buyers make offers.
-  async buyersTick(): Promise<void> {
-    const offers = await this.offers();
-    const count = new Map<number, number>();
-    for (const o of offers) count.set(o.offer_request_id, (count.get(o.offer_request_id) ?? 0) + 1);
-    for (const q of await this.requests()) {
-      const listing = this.listings.get(String(q.offer_request_external_id));
-      if (!listing || !this.buyerRandom.chance(0.5)) continue;
-      const id = q.offer_request_id;
-      if (q.offer_request_status === 'in_review') await this.control('POST', `/offer-requests/${id}/process`);
-      if (q.offer_request_status === 'in_review' || q.offer_request_status === 'processing')
-        await this.control('POST', `/offer-requests/${id}/approve`);
-      else if (q.offer_request_status === 'active' && (count.get(id) ?? 0) < listing.plannedOffers)
-        await this.control('POST', `/offer-requests/${id}/offers`, {
-          offer_amount: this.buyerRandom.int(200, 650) * 1000,
-        });
-    }
-  }
-
-  requests(): Promise<StoredRequest[]> {
-    return this.control('GET', '/offer-requests');
-  }
-
-  offers(): Promise<StoredOffer[]> {
-    return this.control('GET', '/offers');
-  }
-
-  counters(): Promise<StoredCounter[]> {
-    return this.control('GET', '/counter-offers');
-  }
-
   // Every deal in the portal, through the emulator's read-only control view (not rate limited).
   async crmDeals(): Promise<CrmObject[]> {
     const all: CrmObject[] = [];
@@ -325,9 +275,5 @@ export class SoakWorld {
 
   private async patch(id: string, properties: Record<string, string>): Promise<void> {
     await httpJson('PATCH', `${this.sim.hubspotUrl}/crm/v3/objects/deals/${id}`, { properties }, this.auth);
-  }
-
-  private control<T>(method: string, path: string, body?: unknown): Promise<T> {
-    return httpJson<T>(method, `${this.sim.controlUrl}${path}`, body);
   }
 }
