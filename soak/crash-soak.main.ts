@@ -1,0 +1,36 @@
+import { formatReport, runCrashSoak } from './crash-soak';
+import { stopAll } from './soak-processes';
+
+// `npm run soak:crash`: SOAK_SEED (default: random, printed), SOAK_KILLS (200), SOAK_DEALS.
+// Exit code 1 on any violation or when the daemon did not settle.
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a whole number >= 0, not ${raw}`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const seed = envInt('SOAK_SEED', Math.floor(Math.random() * 2 ** 31));
+  const kills = envInt('SOAK_KILLS', 200);
+  const deals = process.env.SOAK_DEALS ? envInt('SOAK_DEALS', 0) : undefined;
+  console.log(`crash soak: seed ${seed}, kills ${kills}`);
+  const result = await runCrashSoak({ seed, kills, deals, log: (line) => console.log(`[soak] ${line}`) });
+  console.log(formatReport(result));
+  process.exitCode = result.violations.length > 0 || !result.settled ? 1 : 0;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    stopAll();
+    process.exit(130);
+  });
+process.once('exit', stopAll);
+
+main().catch((error: unknown) => {
+  stopAll();
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(2);
+});

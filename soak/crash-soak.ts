@@ -1,0 +1,267 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkSoak, type Violation } from './soak-checks';
+import { pause, SoakFatalError, waitUntil } from './soak-http';
+import { INBOX_BUSY, OUTBOX_BUSY, readLedger, type LedgerView } from './soak-ledger';
+import {
+  DaemonProcess,
+  runCli,
+  SOAK_BROKERAGE,
+  startSimulators,
+  stopAll,
+  writeDaemonConfig,
+} from './soak-processes';
+import { SoakRandom } from './soak-random';
+import { SoakService } from './soak-service';
+import { SoakWorld } from './soak-world';
+
+// The whole-daemon crash test of issue 13 (docs/operations.md, "Crash soak"): the simulators and the
+// daemon from dist/ as child processes, a scripted agent and buyers over HTTP, the daemon SIGKILLed
+// at seeded random moments and restarted, then settled and checked.
+
+export interface CrashSoakOptions {
+  seed: number;
+  kills: number;
+  deals?: number; // listing deals the agent creates; default from the kill count
+  minRunMs?: number; // running time before a kill, after the daemon answers /health/live
+  maxRunMs?: number;
+  settleTimeoutMs?: number;
+  stableMs?: number; // how long nothing may change for the state to count as quiescent
+  log?: (line: string) => void;
+}
+
+export interface CrashSoakResult {
+  seed: number;
+  kills: number;
+  deals: number;
+  lost: number;
+  duplicate: number;
+  undone: number;
+  settled: boolean;
+  violations: Violation[];
+  notes: string[];
+  summary: string;
+  dir: string;
+}
+
+export function defaultDeals(kills: number): number {
+  return kills === 0 ? 30 : Math.min(100, Math.max(10, Math.round(kills * 0.44)));
+}
+
+export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoakResult> {
+  const o = {
+    minRunMs: 200,
+    maxRunMs: 3000,
+    settleTimeoutMs: 180_000,
+    stableMs: 8000,
+    log: () => undefined,
+    ...options,
+    deals: options.deals ?? defaultDeals(options.kills),
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'cos-crash-soak-'));
+  const notes: string[] = [];
+  let stopActors = false;
+  let actorError: Error | undefined;
+  let actors: Promise<void> | undefined;
+  try {
+    o.log(`seed ${o.seed}, kills ${o.kills}, deals ${o.deals}; work dir ${dir}`);
+    const sim = await startSimulators(dir);
+    const env = await writeDaemonConfig(dir, sim);
+    const setup = await runCli(['setup-crm', '--brokerage', SOAK_BROKERAGE], env);
+    if (setup.code !== 0) throw new Error(`setup-crm failed: ${setup.output}`);
+
+    const service = new SoakService(sim, new SoakRandom(o.seed ^ 0x5eed02));
+    const world = new SoakWorld(sim, new SoakRandom(o.seed ^ 0x5eed01), service, o.deals);
+    const killRandom = new SoakRandom(o.seed);
+    await world.loadStages();
+    const daemon = new DaemonProcess(env, join(dir, 'daemon.log'));
+    let kills = 0;
+    // Deals are spread over the first 60 % of the kills, so decisions meet kills too.
+    const allowed = (): number =>
+      o.kills === 0 ? o.deals : Math.ceil((o.deals * (kills + 1)) / Math.max(1, Math.floor(o.kills * 0.6)));
+    actors = (async () => {
+      while (!stopActors) {
+        try {
+          await world.agentTick(allowed());
+          await service.buyersTick(world.listings);
+        } catch (error) {
+          actorError = error instanceof Error ? error : new Error(String(error));
+          return;
+        }
+        await pause(250);
+      }
+    })();
+    const actorsAlive = (): void => {
+      if (actorError)
+        throw new SoakFatalError(`the scripted agent failed: ${actorError.stack ?? actorError.message}`);
+    };
+
+    while (kills < o.kills) {
+      actorsAlive();
+      daemon.start();
+      if (killRandom.chance(0.15)) {
+        // Killed while it starts: migrations, crash recovery, webhook registration.
+        await pause(killRandom.between(50, 1500));
+      } else {
+        await daemon.waitLive(60_000);
+        await pause(killRandom.between(o.minRunMs, o.maxRunMs));
+      }
+      if (daemon.exitedEarly())
+        notes.push(`start ${daemon.starts}: the daemon exited by itself:\n${daemon.tail()}`);
+      await daemon.kill();
+      kills++;
+      if (kills % 10 === 0)
+        o.log(`${kills} kills; ${world.listings.size} deals, ${world.decisions.length} decisions`);
+    }
+
+    daemon.start();
+    await daemon.waitLive(60_000);
+    o.log('last start; settling');
+    await waitUntil(
+      () => {
+        actorsAlive();
+        return world.allCreated;
+      },
+      'the agent to create and trigger every deal',
+      o.settleTimeoutMs,
+      250,
+    );
+    const settled = await settle(world, env.LEDGER_PATH!, o.stableMs, o.settleTimeoutMs, actorsAlive, notes);
+    stopActors = true;
+    await actors;
+    actorsAlive();
+
+    const status = await runCli(['status', '--brokerage', SOAK_BROKERAGE], env);
+    writeFileSync(join(dir, 'status.txt'), status.output);
+    const ledger = readLedger(env.LEDGER_PATH!);
+    const [requests, offers, counters, deals] = await Promise.all([
+      world.service.requests(),
+      world.service.offers(),
+      world.service.counters(),
+      world.crmDeals(),
+    ]);
+    const violations = checkSoak(world, { requests, offers, counters, deals, ledger });
+    notes.push(...outboxNotes(ledger), `${world.decisions.length} decisions: ${countKinds(world)}`);
+    await daemon.stop();
+    await sim.stop();
+
+    const count = (kind: Violation['kind']): number => violations.filter((v) => v.kind === kind).length;
+    const triggered = [...world.listings.values()].filter((l) => l.triggered).length;
+    const result: CrashSoakResult = {
+      seed: o.seed,
+      kills,
+      deals: triggered,
+      lost: count('lost'),
+      duplicate: count('duplicate'),
+      undone: count('undone'),
+      settled,
+      violations,
+      notes,
+      summary: `kills ${kills}, deals ${triggered}, lost ${count('lost')}, duplicate ${count('duplicate')}, undone ${count('undone')}`,
+      dir,
+    };
+    writeFileSync(join(dir, 'report.txt'), formatReport(result));
+    if (violations.length === 0 && settled) rmSync(dir, { recursive: true, force: true });
+    return result;
+  } finally {
+    stopActors = true;
+    await actors;
+    stopAll();
+  }
+}
+
+// Quiescent: nothing the daemon works on by itself is left in the ledger, and neither the service,
+// the CRM nor the ledger has changed for `stableMs` while the agent and the buyers keep looking.
+async function settle(
+  world: SoakWorld,
+  ledgerPath: string,
+  stableMs: number,
+  timeoutMs: number,
+  actorsAlive: () => void,
+  notes: string[],
+): Promise<boolean> {
+  let last = '';
+  let since = Date.now();
+  let busy = '';
+  try {
+    await waitUntil(
+      async () => {
+        actorsAlive();
+        const ledger = readLedger(ledgerPath);
+        const print = await fingerprint(world, ledger);
+        if (print !== last) {
+          last = print;
+          since = Date.now();
+        }
+        busy = [
+          ...ledger.outbox
+            .filter((c) => OUTBOX_BUSY.includes(c.state))
+            .map((c) => `outbox #${c.id} ${c.state}`),
+          ...ledger.inbox
+            .filter((e) => INBOX_BUSY.includes(e.status))
+            .map((e) => `inbox #${e.id} ${e.status}`),
+        ].join(', ');
+        return busy === '' && Date.now() - since >= stableMs;
+      },
+      'the daemon to settle',
+      timeoutMs,
+      500,
+    );
+    return true;
+  } catch (error) {
+    notes.push(
+      `not settled: ${error instanceof Error ? error.message : String(error)}; still busy: ${busy || 'nothing'}`,
+    );
+    return false;
+  }
+}
+
+async function fingerprint(world: SoakWorld, ledger: LedgerView): Promise<string> {
+  const [requests, offers, counters, deals] = await Promise.all([
+    world.service.requests(),
+    world.service.offers(),
+    world.service.counters(),
+    world.crmDeals(),
+  ]);
+  return JSON.stringify([
+    requests.map((q) => [q.offer_request_id, q.offer_request_status, q.inventory_property_id]),
+    offers.map((f) => [f.offer_id, f.offer_status]),
+    counters.map((c) => [c.counter_offer_id, c.counter_offer_status]),
+    deals.map((d) => [d.id, d.properties]),
+    ledger.outbox.map((c) => [c.id, c.state]),
+    ledger.inbox.map((e) => [e.id, e.status]),
+    ledger.openErrors,
+  ]);
+}
+
+function outboxNotes(ledger: LedgerView): string[] {
+  const byState = new Map<string, number>();
+  for (const c of ledger.outbox) byState.set(c.state, (byState.get(c.state) ?? 0) + 1);
+  const notes = [`outbox: ${[...byState].map(([s, n]) => `${n} ${s}`).join(', ') || 'empty'}`];
+  for (const c of ledger.outbox.filter((c) => c.state === 'unknown' || c.state === 'dead'))
+    notes.push(`  outbox #${c.id} ${c.operation} ${c.record_ref} ${c.state}: ${c.last_error ?? ''}`);
+  notes.push(`open record errors: ${ledger.openErrors.length}`);
+  for (const e of ledger.openErrors)
+    notes.push(`  ${e.record_kind} ${e.record_ref} ${e.field}: ${e.message}`);
+  return notes;
+}
+
+function countKinds(world: SoakWorld): string {
+  const counts = new Map<string, number>();
+  for (const d of world.decisions) counts.set(d.kind, (counts.get(d.kind) ?? 0) + 1);
+  return [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
+}
+
+export function formatReport(r: CrashSoakResult): string {
+  return [
+    `seed ${r.seed} (replay: SOAK_SEED=${r.seed} SOAK_KILLS=${r.kills} npm run soak:crash)`,
+    ...r.violations.map((v) => `${v.kind.padEnd(9)} ${v.record}: ${v.detail}`),
+    ...r.notes.map((n) => `note: ${n}`),
+    ...(r.settled ? [] : ['NOT SETTLED before the deadline']),
+    r.violations.length > 0 || !r.settled ? `work dir kept: ${r.dir}` : '',
+    r.summary,
+  ]
+    .filter(Boolean)
+    .join('\n');
+}

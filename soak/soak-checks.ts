@@ -1,0 +1,172 @@
+import type { LedgerView } from './soak-ledger';
+import type { StoredCounter, StoredOffer, StoredRequest } from './soak-service';
+import type { CrmObject, Decision, SoakWorld, StageKey } from './soak-world';
+import { REQUESTED_STAGE } from './soak-world';
+
+// The promise of issue 13, checked from outside once the daemon has settled.
+export type ViolationKind = 'lost' | 'duplicate' | 'undone';
+
+export interface Violation {
+  kind: ViolationKind;
+  record: string;
+  detail: string;
+}
+
+export interface Observed {
+  requests: StoredRequest[];
+  offers: StoredOffer[];
+  counters: StoredCounter[];
+  deals: CrmObject[];
+  ledger: LedgerView;
+}
+
+const EXPECTED: Record<Decision['kind'], { status: string; stage: StageKey }> = {
+  accept: { status: 'accepted', stage: 'accepted' },
+  reject: { status: 'rejected', stage: 'rejected' },
+  counter: { status: 'countered', stage: 'countered' },
+};
+
+const text = (v: string | null | undefined): string => (v ?? '').trim();
+const quote = (v: string): string => JSON.stringify(v.length > 160 ? `${v.slice(0, 160)}...` : v);
+
+export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
+  const violations: Violation[] = [];
+  const add = (kind: ViolationKind, record: string, detail: string): void => {
+    violations.push({ kind, record, detail });
+  };
+  const dealById = new Map(seen.deals.map((d) => [d.id, d]));
+  const errorsOf = (...refs: string[]): string[] =>
+    seen.ledger.openErrors
+      .filter((e) => refs.some((ref) => e.record_ref === ref || e.record_ref.endsWith(`:${ref}`)))
+      .map((e) => `${e.field ? `${e.field}: ` : ''}${e.message}`);
+  const commandsOf = (ref: string): string =>
+    seen.ledger.outbox
+      .filter((c) => c.record_ref === ref || c.record_ref.endsWith(`:${ref}`))
+      .map((c) => `#${c.id} ${c.operation} ${c.state}`)
+      .join(', ') || 'none';
+
+  // Every triggered deal: exactly one offer request, its ids written back, no false error.
+  for (const listing of world.listings.values()) {
+    if (!listing.triggered) continue;
+    const deal = dealById.get(listing.dealId);
+    const p = deal?.properties ?? {};
+    const at = `deal ${listing.dealId}`;
+    const requests = seen.requests.filter((q) => String(q.offer_request_external_id) === listing.dealId);
+    if (requests.length === 0) {
+      add(
+        'lost',
+        at,
+        `no offer request at the service; deal request status ${quote(text(p.cash_offer_request_status))}, sync error ${quote(text(p.cash_offer_sync_error))}; outbox: ${commandsOf(listing.dealId)}`,
+      );
+      continue;
+    }
+    if (requests.length > 1)
+      add(
+        'duplicate',
+        at,
+        `${requests.length} offer requests: ${requests.map((q) => q.offer_request_id).join(', ')}`,
+      );
+    const request = requests[0];
+    const missing: string[] = [];
+    if (text(p.cash_offer_request_id) !== String(request.offer_request_id))
+      missing.push(
+        `request id ${quote(text(p.cash_offer_request_id))} (service: ${request.offer_request_id})`,
+      );
+    if (text(p.cash_offer_inventory_property_id) !== String(request.inventory_property_id ?? ''))
+      missing.push(
+        `inventory property id ${quote(text(p.cash_offer_inventory_property_id))} (service: ${request.inventory_property_id})`,
+      );
+    if (missing.length > 0) add('lost', at, `not written back: ${missing.join('; ')}`);
+    const falseErrors = [
+      ...(text(p.cash_offer_sync_error) ? [`CRM: ${text(p.cash_offer_sync_error)}`] : []),
+      ...errorsOf(listing.dealId).map((e) => `ledger: ${e}`),
+    ];
+    // A false error on a deal tells the agent the request was lost: counted with the lost.
+    if (falseErrors.length > 0 && missing.length === 0)
+      add(
+        'lost',
+        at,
+        `false open error though request ${request.offer_request_id} exists: ${quote(falseErrors.join(' | '))}`,
+      );
+  }
+
+  // Every offer on this run's requests: exactly one CRM offer record.
+  const ours = new Set(
+    seen.requests
+      .filter((q) => world.listings.has(String(q.offer_request_external_id)))
+      .map((q) => q.offer_request_id),
+  );
+  const recordsOfOffer = new Map<string, CrmObject[]>();
+  for (const d of seen.deals) {
+    const id = text(d.properties.cash_offer_offer_id);
+    if (id) recordsOfOffer.set(id, [...(recordsOfOffer.get(id) ?? []), d]);
+  }
+  for (const offer of seen.offers) {
+    if (!ours.has(offer.offer_request_id)) continue;
+    const records = recordsOfOffer.get(String(offer.offer_id)) ?? [];
+    const at = `offer ${offer.offer_id} (request ${offer.offer_request_id})`;
+    if (records.length === 0) add('lost', at, `no CRM offer record; service status ${offer.offer_status}`);
+    if (records.length > 1)
+      add('duplicate', at, `${records.length} CRM offer records: ${records.map((r) => r.id).join(', ')}`);
+  }
+
+  // Every decision: sent exactly once, and still shown on its record.
+  const offerById = new Map(seen.offers.map((o) => [String(o.offer_id), o]));
+  for (const d of world.decisions) {
+    const offer = offerById.get(d.offerId);
+    const record = dealById.get(d.recordId);
+    const stage = world.stageKeyOf(record?.properties.dealstage);
+    const at = `offer record ${d.recordId} (offer ${d.offerId}, deal ${d.dealId})`;
+    const counters = seen.counters.filter((c) => String(c.offer_id) === d.offerId);
+    const expected = EXPECTED[d.kind];
+    const decisionError = text(record?.properties.cash_offer_decision_error);
+    const status = offer?.offer_status ?? 'missing';
+    const ledgerErrors = errorsOf(d.recordId);
+    const shows = `record in ${stage}, offer status ${status}${decisionError ? `, decision error ${quote(decisionError)}` : ''}${ledgerErrors.length ? `, open error ${quote(ledgerErrors.join(' | '))}` : ''}; outbox: ${commandsOf(d.recordId)}`;
+    if (d.kind === 'counter' && counters.length > 1) {
+      add(
+        'duplicate',
+        at,
+        `counter sent ${counters.length} times (${counters.map((c) => c.counter_offer_id).join(', ')})`,
+      );
+      continue;
+    }
+    const sent = d.kind === 'counter' ? counters.length === 1 : status === expected.status;
+    if (!sent) {
+      if (stage === REQUESTED_STAGE[d.kind]) add('lost', at, `${d.kind} never sent; ${shows}`);
+      else add('undone', at, `${d.kind} never sent and the record left ${REQUESTED_STAGE[d.kind]}; ${shows}`);
+      continue;
+    }
+    if (status !== expected.status || stage !== expected.stage) {
+      add('undone', at, `${d.kind} sent, but the CRM shows it otherwise: ${shows}`);
+      continue;
+    }
+    const falseErrors = [...(decisionError ? [`CRM: ${decisionError}`] : []), ...ledgerErrors];
+    // A false error on a decided record tells the agent the decision failed: counted with the undone.
+    if (falseErrors.length > 0)
+      add('undone', at, `${d.kind} went through, but an error is open: ${quote(falseErrors.join(' | '))}`);
+  }
+
+  // An offer record the agent never moved has nothing to complain about.
+  const decided = new Set(world.decisions.map((d) => d.recordId));
+  for (const [offerId, records] of recordsOfOffer) {
+    const offer = offerById.get(offerId);
+    if (!offer || !ours.has(offer.offer_request_id)) continue;
+    for (const record of records) {
+      if (decided.has(record.id)) continue;
+      const errors = [
+        ...(text(record.properties.cash_offer_decision_error)
+          ? [`CRM: ${text(record.properties.cash_offer_decision_error)}`]
+          : []),
+        ...errorsOf(record.id).map((e) => `ledger: ${e}`),
+      ];
+      if (errors.length > 0)
+        add(
+          'undone',
+          `offer record ${record.id} (offer ${offerId})`,
+          `an error is open on a record the agent never moved (${world.stageKeyOf(record.properties.dealstage)}, offer status ${offer.offer_status}): ${quote(errors.join(' | '))}`,
+        );
+    }
+  }
+  return violations;
+}

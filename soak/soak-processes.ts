@@ -1,0 +1,242 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { freePort } from '../test/support/free-port';
+import { httpJson, SoakFatalError, waitUntil } from './soak-http';
+
+// The soak's child processes, all run from dist/ (`npm run build` first): the simulators, the daemon
+// and its CLI. Every child started here is tracked and stopped by stopAll(), also on failure.
+
+// Compiled, this file is dist/soak/soak-processes.js; under ts-jest, soak/soak-processes.ts.
+const ROOT =
+  basename(resolve(__dirname, '..')) === 'dist' ? resolve(__dirname, '..', '..') : resolve(__dirname, '..');
+const DIST = join(ROOT, 'dist', 'src');
+export const SOAK_BROKERAGE = 'soak';
+export const SOAK_CRM_TOKEN = 'pat-soak-crash-0123456789';
+const CASH_OFFER_KEY = 'sandbox-agent-key';
+const WEBHOOK_SECRET = 'whsec-soak-crash-0123456789abcdef';
+export const LISTINGS_PIPELINE = 'default';
+export const TRIGGER_STAGE = 'qualifiedtobuy';
+
+function tryRead(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+const children = new Set<ChildProcess>();
+
+export function stopAll(): void {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  children.clear();
+}
+
+interface Started {
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function startNode(script: string, env: NodeJS.ProcessEnv, logPath: string): Started {
+  const log = openSync(logPath, 'a');
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env, stdio: ['ignore', log, log] });
+  closeSync(log);
+  children.add(child);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      done({ code, signal });
+    }),
+  );
+  return { child, exited };
+}
+
+export interface SimulatorsProcess {
+  cashOfferUrl: string; // the API base, /api/v2
+  controlUrl: string; // the sandbox's /__control
+  hubspotUrl: string;
+  stop(): Promise<void>;
+}
+
+// `node dist/src/sandbox/main.js`: the Cash Offer sandbox and the HubSpot emulator in one child.
+export async function startSimulators(dir: string): Promise<SimulatorsProcess> {
+  const [sandboxPort, hubspotPort] = [await freePort(), await freePort()];
+  const started = startNode(
+    join(DIST, 'sandbox', 'main.js'),
+    {
+      PATH: process.env.PATH,
+      TZ: 'UTC',
+      SANDBOX_PORT: String(sandboxPort),
+      HUBSPOT_EMULATOR_PORT: String(hubspotPort),
+      HUBSPOT_EMULATOR_TOKEN: SOAK_CRM_TOKEN,
+    },
+    join(dir, 'simulators.log'),
+  );
+  const sim: SimulatorsProcess = {
+    cashOfferUrl: `http://127.0.0.1:${sandboxPort}/api/v2`,
+    controlUrl: `http://127.0.0.1:${sandboxPort}/__control`,
+    hubspotUrl: `http://127.0.0.1:${hubspotPort}`,
+    stop: async () => {
+      if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGTERM');
+      await started.exited;
+    },
+  };
+  await waitUntil(
+    async () => {
+      if (started.child.exitCode !== null)
+        throw new SoakFatalError(`the simulators exited: ${tryRead(join(dir, 'simulators.log'))}`);
+      await httpJson('GET', `${sim.controlUrl}/stats`);
+      await httpJson('GET', `${sim.hubspotUrl}/__control/settings`);
+      return true;
+    },
+    'the simulators to listen',
+    30_000,
+  );
+  // The scripted agent shares the portal with the daemon; no portal limit, the daemon keeps its own.
+  await httpJson('PUT', `${sim.hubspotUrl}/__control/settings`, { rateLimit: null, searchPerSecond: 1000 });
+  return sim;
+}
+
+export interface SoakSchedules {
+  crmChanges: string;
+  offersReconcile: string;
+  marketplace: string;
+  outboxDrain: string;
+  inboxDrain: string;
+}
+
+// Short cycles so a run moves fast; the marketplace mirror is not under test.
+export const SOAK_SCHEDULES: SoakSchedules = {
+  crmChanges: '* * * * * *',
+  offersReconcile: '*/2 * * * * *',
+  marketplace: '0 0 1 1 *',
+  outboxDrain: '* * * * * *',
+  inboxDrain: '* * * * * *',
+};
+
+// A real (non-simulated) brokerage pointing at the simulators, and the daemon's environment.
+export async function writeDaemonConfig(dir: string, sim: SimulatorsProcess): Promise<NodeJS.ProcessEnv> {
+  const configDir = join(dir, 'brokerages');
+  mkdirSync(configDir, { recursive: true });
+  // One port for the whole run: the webhook URL registered with the service stays valid across restarts.
+  const port = await freePort();
+  const adminPort = await freePort();
+  writeFileSync(
+    join(configDir, `${SOAK_BROKERAGE}.yaml`),
+    stringify({
+      id: SOAK_BROKERAGE,
+      // The soak's buyers approve a request within seconds: one still unlisted a minute after it was
+      // sent was never received, and is sent again.
+      cashOffer: {
+        baseUrl: sim.cashOfferUrl,
+        apiKeyEnv: 'SOAK_CASH_OFFER_KEY',
+        unknownOutcomeWindowMinutes: 1,
+      },
+      crm: {
+        kind: 'hubspot',
+        baseUrl: sim.hubspotUrl,
+        tokenEnv: 'SOAK_CRM_TOKEN',
+        pipelines: { listings: { pipelineId: LISTINGS_PIPELINE, triggerStageId: TRIGGER_STAGE } },
+      },
+      webhooks: { publicBaseUrl: `http://127.0.0.1:${port}`, secretEnv: 'SOAK_WEBHOOK_SECRET' },
+      schedules: SOAK_SCHEDULES,
+    }),
+  );
+  return {
+    PATH: process.env.PATH,
+    TZ: 'UTC',
+    CONFIG_DIR: configDir,
+    LEDGER_PATH: join(dir, 'ledger.sqlite'),
+    WEBHOOK_HOST: '127.0.0.1',
+    WEBHOOK_PORT: String(port),
+    ADMIN_HOST: '127.0.0.1',
+    ADMIN_PORT: String(adminPort),
+    LOG_LEVEL: 'info',
+    SOAK_CASH_OFFER_KEY: CASH_OFFER_KEY,
+    SOAK_CRM_TOKEN: SOAK_CRM_TOKEN,
+    SOAK_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  };
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [join(DIST, 'cli.js'), ...args],
+      { cwd: ROOT, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        done({ code, output: `${stdout}${stderr}` });
+      },
+    );
+  });
+}
+
+// The daemon from dist/, started, SIGKILLed and restarted over and over on one ledger and one port.
+export class DaemonProcess {
+  private current?: Started;
+  starts = 0;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly logPath: string,
+  ) {}
+
+  get running(): boolean {
+    return this.current !== undefined;
+  }
+
+  start(): void {
+    if (this.current) throw new Error('the daemon is already running');
+    this.starts++;
+    writeFileSync(this.logPath, `--- start ${this.starts} at ${new Date().toISOString()}\n`, { flag: 'a' });
+    this.current = startNode(join(DIST, 'main.js'), this.env, this.logPath);
+  }
+
+  // Live means it serves HTTP, after migrations, crash recovery and scheduling.
+  async waitLive(timeoutMs: number): Promise<void> {
+    const url = `http://127.0.0.1:${this.env.ADMIN_PORT}/health/live`;
+    await waitUntil(
+      async () => {
+        if (!this.current) throw new SoakFatalError('the daemon is not running');
+        if (this.current.child.exitCode !== null)
+          throw new SoakFatalError(`the daemon exited at start ${this.starts}:\n${this.tail()}`);
+        const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+        return res.ok;
+      },
+      'the daemon to answer /health/live',
+      timeoutMs,
+    );
+  }
+
+  async kill(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const running = this.current;
+    if (!running) throw new Error('the daemon is not running');
+    this.current = undefined;
+    // Exited on its own (a crash at start): that is a finding, not a kill.
+    if (running.child.exitCode !== null || running.child.signalCode !== null) return running.exited;
+    running.child.kill('SIGKILL');
+    return running.exited;
+  }
+
+  exitedEarly(): boolean {
+    return this.current !== undefined && this.current.child.exitCode !== null;
+  }
+
+  async stop(): Promise<void> {
+    const running = this.current;
+    this.current = undefined;
+    if (!running || running.child.exitCode !== null || running.child.signalCode !== null) return;
+    running.child.kill('SIGTERM');
+    const timer = setTimeout(() => running.child.kill('SIGKILL'), 30_000);
+    await running.exited;
+    clearTimeout(timer);
+  }
+
+  tail(lines = 20): string {
+    return tryRead(this.logPath).split('\n').slice(-lines).join('\n');
+  }
+}

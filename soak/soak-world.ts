@@ -1,0 +1,279 @@
+import { httpJson } from './soak-http';
+import { LISTINGS_PIPELINE, SOAK_CRM_TOKEN, TRIGGER_STAGE, type SimulatorsProcess } from './soak-processes';
+import type { SoakRandom } from './soak-random';
+import type { SoakService } from './soak-service';
+
+// The world around the daemon, acting only through HTTP: a listing agent working in HubSpot (the
+// emulator's public API, as any HubSpot client); the service's buyers are in soak-service.ts.
+
+// Labels setup-crm gives the offer-record pipeline and its stages (docs/crm-hubspot.md).
+const OFFERS_PIPELINE_LABEL = 'Cash offers';
+export const STAGE_LABELS = {
+  incoming: 'Incoming',
+  acceptRequested: 'Accept requested',
+  accepted: 'Accepted',
+  rejectRequested: 'Reject requested',
+  rejected: 'Rejected',
+  counterRequested: 'Counter requested',
+  countered: 'Countered',
+  counterRejected: 'Counter rejected',
+} as const;
+export type StageKey = keyof typeof STAGE_LABELS;
+
+export type DecisionKind = 'accept' | 'reject' | 'counter';
+export const REQUESTED_STAGE: Record<DecisionKind, StageKey> = {
+  accept: 'acceptRequested',
+  reject: 'rejectRequested',
+  counter: 'counterRequested',
+};
+
+export interface Listing {
+  dealId: string;
+  contactId: string;
+  // accept: once all its offers show, accept one (and sometimes reject another at the same moment);
+  // single: decide each offer on its own (reject, counter or leave it).
+  plan: 'accept' | 'single';
+  plannedOffers: number;
+  triggered: boolean;
+  acceptDone: boolean;
+}
+
+export interface Decision {
+  kind: DecisionKind;
+  offerId: string;
+  recordId: string;
+  requestId: string;
+  dealId: string;
+  at: number;
+}
+
+export interface CrmObject {
+  id: string;
+  properties: Record<string, string | null>;
+}
+
+const STREETS = ['Oak Street', 'Elm Avenue', 'Cedar Lane', 'Maple Drive', 'Pine Court', 'Birch Road'];
+const OFFER_PROPERTIES = [
+  'cash_offer_offer_id',
+  'cash_offer_offer_request_ref',
+  'cash_offer_offer_status',
+  'cash_offer_offer_amount',
+  'pipeline',
+  'dealstage',
+];
+
+export class SoakWorld {
+  readonly listings = new Map<string, Listing>();
+  readonly decisions: Decision[] = [];
+  offersPipelineId = '';
+  readonly stageIds = {} as Record<StageKey, string>;
+  private readonly seenRecords = new Set<string>();
+  private readonly auth = { authorization: `Bearer ${SOAK_CRM_TOKEN}` };
+
+  constructor(
+    private readonly sim: SimulatorsProcess,
+    private readonly agentRandom: SoakRandom,
+    readonly service: SoakService,
+    readonly targetDeals: number,
+  ) {}
+
+  // After setup-crm: the agent finds the offer-record pipeline and its stages by label, as a person would.
+  async loadStages(): Promise<void> {
+    const { results } = await httpJson<{
+      results: { id: string; label: string; stages: { id: string; label: string }[] }[];
+    }>('GET', `${this.sim.hubspotUrl}/crm/v3/pipelines/deals`, undefined, this.auth);
+    const pipeline = results.find((p) => p.label === OFFERS_PIPELINE_LABEL);
+    if (!pipeline) throw new Error(`no "${OFFERS_PIPELINE_LABEL}" pipeline: did setup-crm run?`);
+    this.offersPipelineId = pipeline.id;
+    for (const [key, label] of Object.entries(STAGE_LABELS) as [StageKey, string][]) {
+      const stage = pipeline.stages.find((s) => s.label === label);
+      if (!stage) throw new Error(`no "${label}" stage in "${OFFERS_PIPELINE_LABEL}"`);
+      this.stageIds[key] = stage.id;
+    }
+  }
+
+  stageKeyOf(stageId: string | null | undefined): string {
+    const found = (Object.keys(this.stageIds) as StageKey[]).find((k) => this.stageIds[k] === stageId);
+    return found ?? String(stageId);
+  }
+
+  get allCreated(): boolean {
+    return [...this.listings.values()].filter((l) => l.triggered).length >= this.targetDeals;
+  }
+
+  // One step of the agent: create and trigger listing deals (up to `allowed` so far), then decide offers.
+  async agentTick(allowed: number): Promise<void> {
+    for (const listing of this.listings.values()) if (!listing.triggered) await this.trigger(listing);
+    if (this.listings.size < Math.min(allowed, this.targetDeals) && this.agentRandom.chance(0.4)) {
+      // Deals come in small batches (an agent's afternoon of listings), so several creates meet in
+      // one outbox drain and wait on the service's rate limit together.
+      const burst = Math.min(this.agentRandom.int(1, 5), this.targetDeals - this.listings.size);
+      const created: Listing[] = [];
+      for (let i = 0; i < burst; i++) created.push(await this.createListing());
+      for (const listing of created) if (this.agentRandom.chance(0.8)) await this.trigger(listing);
+    }
+    await this.decide();
+  }
+
+  private async createListing(): Promise<Listing> {
+    const r = this.agentRandom;
+    const n = this.listings.size + 1;
+    const contact = await this.create('contacts', {
+      firstname: 'Sam',
+      lastname: `Seller${n}`,
+      email: `soak-seller-${n}@example.com`,
+    });
+    const deal = await this.create('deals', {
+      dealname: `Soak listing ${n}`,
+      pipeline: LISTINGS_PIPELINE,
+      dealstage: 'appointmentscheduled',
+      amount: String(r.int(250, 700) * 1000),
+      listing_street_number: String(r.int(1, 9999)),
+      listing_street_name: r.pick(STREETS),
+      listing_city: 'Austin',
+      listing_state: 'TX',
+      listing_postal_code: '78701',
+      listing_mls_status: 'Active',
+      listing_bedrooms: String(r.int(2, 5)),
+      listing_year_built: String(r.int(1950, 2020)),
+      listing_agent_first_name: 'Dana',
+      listing_agent_last_name: 'Reyes',
+      listing_agent_email: 'dana@acme-realty.example',
+    });
+    await httpJson(
+      'PUT',
+      `${this.sim.hubspotUrl}/crm/v4/objects/deals/${deal}/associations/default/contacts/${contact}`,
+      undefined,
+      this.auth,
+    );
+    const listing: Listing = {
+      dealId: deal,
+      contactId: contact,
+      plan: r.chance(0.3) ? 'accept' : 'single',
+      plannedOffers: r.int(1, 3),
+      triggered: false,
+      acceptDone: false,
+    };
+    if (listing.plan === 'accept') listing.plannedOffers = Math.max(2, listing.plannedOffers);
+    this.listings.set(deal, listing);
+    return listing;
+  }
+
+  private async trigger(listing: Listing): Promise<void> {
+    await this.patch(listing.dealId, { pipeline: LISTINGS_PIPELINE, dealstage: TRIGGER_STAGE });
+    listing.triggered = true;
+  }
+
+  private async decide(): Promise<void> {
+    const requests = await this.service.requests();
+    const dealOfRequest = new Map(
+      requests.map((q) => [String(q.offer_request_id), String(q.offer_request_external_id)]),
+    );
+    const records = (await this.offerRecords()).filter(
+      (o) => o.properties.pipeline === this.offersPipelineId && o.properties.cash_offer_offer_id,
+    );
+    const byRequest = new Map<string, CrmObject[]>();
+    for (const o of records) {
+      const ref = String(o.properties.cash_offer_offer_request_ref);
+      byRequest.set(ref, [...(byRequest.get(ref) ?? []), o]);
+    }
+    const open = (o: CrmObject): boolean =>
+      o.properties.dealstage === this.stageIds.incoming && o.properties.cash_offer_offer_status === 'active';
+    for (const [requestId, offers] of byRequest) {
+      const listing = this.listings.get(dealOfRequest.get(requestId) ?? '');
+      if (!listing) continue;
+      if (listing.plan === 'accept') {
+        if (listing.acceptDone || offers.length < listing.plannedOffers || !offers.every(open)) continue;
+        const chosen = this.agentRandom.pick(offers);
+        await this.move(chosen, 'accept', listing, requestId);
+        const others = offers.filter((o) => o !== chosen);
+        // The race of issue 13 item 5: another offer of the same request rejected at the same moment.
+        if (others.length > 0 && this.agentRandom.chance(0.5))
+          await this.move(this.agentRandom.pick(others), 'reject', listing, requestId);
+        listing.acceptDone = true;
+        continue;
+      }
+      for (const o of offers) {
+        if (this.seenRecords.has(o.id) || !open(o)) continue;
+        this.seenRecords.add(o.id);
+        const roll = this.agentRandom.next();
+        if (roll < 0.35) await this.move(o, 'reject', listing, requestId);
+        else if (roll < 0.7) await this.move(o, 'counter', listing, requestId);
+      }
+    }
+  }
+
+  private async move(
+    record: CrmObject,
+    kind: DecisionKind,
+    listing: Listing,
+    requestId: string,
+  ): Promise<void> {
+    const counter: Record<string, string> =
+      kind === 'counter'
+        ? {
+            cash_offer_counter_amount: String(
+              Math.round(Number(record.properties.cash_offer_offer_amount) * 1.05),
+            ),
+            cash_offer_counter_memo: 'Soak counter: a little more, please',
+          }
+        : {};
+    await this.patch(record.id, {
+      ...counter,
+      pipeline: this.offersPipelineId,
+      dealstage: this.stageIds[REQUESTED_STAGE[kind]],
+    });
+    this.decisions.push({
+      kind,
+      offerId: String(record.properties.cash_offer_offer_id),
+      recordId: record.id,
+      requestId,
+      dealId: listing.dealId,
+      at: Date.now(),
+    });
+  }
+
+  // Every deal in the portal, through the emulator's read-only control view (not rate limited).
+  async crmDeals(): Promise<CrmObject[]> {
+    const all: CrmObject[] = [];
+    for (let offset = 0; ; offset += 500) {
+      const page = await httpJson<{ total: number; results: CrmObject[] }>(
+        'GET',
+        `${this.sim.hubspotUrl}/__control/objects/deals?limit=500&offset=${offset}`,
+      );
+      all.push(...page.results);
+      if (page.results.length < 500) return all;
+    }
+  }
+
+  // What the agent sees in HubSpot: the deals list of the public API, page by page.
+  private async offerRecords(): Promise<CrmObject[]> {
+    const all: CrmObject[] = [];
+    let after: string | undefined;
+    do {
+      const page = await httpJson<{ results: CrmObject[]; paging?: { next?: { after: string } } }>(
+        'GET',
+        `${this.sim.hubspotUrl}/crm/v3/objects/deals?limit=100&properties=${OFFER_PROPERTIES.join(',')}${after ? `&after=${after}` : ''}`,
+        undefined,
+        this.auth,
+      );
+      all.push(...page.results);
+      after = page.paging?.next?.after;
+    } while (after);
+    return all;
+  }
+
+  private async create(type: 'contacts' | 'deals', properties: Record<string, string>): Promise<string> {
+    const body = await httpJson<{ id: string }>(
+      'POST',
+      `${this.sim.hubspotUrl}/crm/v3/objects/${type}`,
+      { properties },
+      this.auth,
+    );
+    return body.id;
+  }
+
+  private async patch(id: string, properties: Record<string, string>): Promise<void> {
+    await httpJson('PATCH', `${this.sim.hubspotUrl}/crm/v3/objects/deals/${id}`, { properties }, this.auth);
+  }
+}
