@@ -63,7 +63,7 @@ describe('cli commands', () => {
         message: 'The offer is no longer active',
       });
 
-      const command = async (key: string, end: 'dead' | 'failed' | 'done') => {
+      const command = async (key: string, end: 'dead' | 'failed' | 'done' | 'unknown') => {
         const { command: c } = await ledger.outbox.enqueue({
           brokerageId: 'acme',
           idempotencyKey: key,
@@ -76,11 +76,13 @@ describe('cli commands', () => {
         if (end === 'failed')
           await ledger.outbox.fail(c.id, '429 rate limited', new Date('2026-03-01T10:00:00Z'));
         if (end === 'done') await ledger.outbox.complete(c.id, { id: 'or-1' });
+        if (end === 'unknown') await ledger.outbox.recordUnknown(c.id, 'timed out after 10000 ms');
         return c.id;
       };
       ids.deadCommand = await command('cmd-dead', 'dead');
       ids.failedCommand = await command('cmd-failed', 'failed');
       await command('cmd-done', 'done');
+      ids.unknownCommand = await command('cmd-unknown', 'unknown');
 
       const event = async (brokerageId: string, key: string) => {
         const { id } = await ledger.inbox.storeIfNew({
@@ -118,7 +120,7 @@ describe('cli commands', () => {
     expect(table).toMatch(/marketplace\s+1\s+succeeded\s+2026-03-01 09:00:00Z\s+2\.5s\s+40\s+3\s+0\s+37\s+0/);
     expect(table).toMatch(/crm-changes\s+2\s+failed\s+.*HubSpot answered 401: token expired/);
     expect(table).toMatch(/inbox-drain\s+-\s+never run/);
-    expect(table).toContain('Outbox: done 1, failed 1, dead 1');
+    expect(table).toContain('Outbox: done 1, failed 1, unknown 1, dead 1');
     expect(table).toContain('Inbox: dead 1');
     expect(table).toContain('Open record errors: 1 (see: cli errors --brokerage acme)');
     expect(table).toMatch(/Brokerage bolt[\s\S]*marketplace\s+3\s+interrupted\s+\S+ \S+\s+1m01s/);
@@ -212,5 +214,24 @@ describe('cli commands', () => {
       pending: 1,
       dead: 0,
     });
+    // The command of unknown outcome was left alone.
+    expect(acme.outbox).toMatchObject({ unknown: 1 });
+  });
+
+  it('replay --unknown: only by id, only with --confirm-absent', async () => {
+    const id = String(ids.unknownCommand);
+    const unconfirmed = await runCli(['replay', '--commands', '--unknown', '--id', id], env);
+    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.stderr).toContain('replay --unknown needs --commands, --id <n> and --confirm-absent');
+    const byBrokerage = await runCli(
+      ['replay', '--commands', '--unknown', '--confirm-absent', '--brokerage', 'acme'],
+      env,
+    );
+    expect(byBrokerage.code).toBe(1);
+    expect(await cli('replay', '--commands', '--unknown', '--confirm-absent', '--id', id)).toContain(
+      `replayed 1 outbox command(s) of unknown outcome (id ${id})`,
+    );
+    const acme = JSON.parse(await cli('status', '--json')).brokerages[0];
+    expect(acme.outbox).toMatchObject({ unknown: 0, pending: 3 });
   });
 });

@@ -136,6 +136,41 @@ describe('seller requests: listing deals become offer requests', () => {
     expect((await t.ledger.outbox.get(command.id))?.attempts).toBe(1);
   });
 
+  it('a create answered with a 5xx that the service never stored is sent again once its window has passed', async () => {
+    const { dealId } = await agent.listingDeal(VALID_LISTING);
+    await agent.requestCashOffer(dealId);
+    await sandbox.faults({ match: 'POST /offer-requests', errorRate: 1, errorStatus: 500 });
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    await sandbox.clearFaults();
+    const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+      (c) => c.recordRef === `deal:${dealId}`,
+    );
+    expect(command).toBeDefined();
+    expect(await requestsFor(dealId)).toHaveLength(0);
+
+    // Within the window (60 minutes by default) it is looked for, never sent again.
+    await checkNow(command.id);
+    await t.run('outbox-drain');
+    expect((await t.ledger.outbox.get(command.id))?.state).toBe('unknown');
+    expect(await requestsFor(dealId)).toHaveLength(0);
+
+    // Sent over an hour ago and still not listed: the service never received it.
+    await t.ledger.transactions.run((m) =>
+      m.query('UPDATE outbox_commands SET sent_at = ?, next_attempt_at = NULL WHERE id = ?', [
+        new Date(Date.now() - 61 * 60_000).toISOString(),
+        command.id,
+      ]),
+    );
+    await t.run('outbox-drain');
+    expect(await t.ledger.outbox.get(command.id)).toMatchObject({ state: 'done', attempts: 2 });
+    const [created] = await requestsFor(dealId);
+    expect(await requestsFor(dealId)).toHaveLength(1);
+    const deal = await agent.deal(dealId, DEAL_PROPS);
+    expect(deal.properties[DEAL.requestId]).toBe(String(created.offer_request_id));
+    expect(deal.properties[DEAL.syncError] ?? '').toBe('');
+  });
+
   it('a dry run classifies like a real run and writes nothing', async () => {
     const { dealId } = await agent.listingDeal(VALID_LISTING);
     await agent.requestCashOffer(dealId);
