@@ -39,10 +39,15 @@ export class EmulatorControl {
 }
 
 // Polls until the condition holds, failing after the deadline (no fixed sleeps in tests).
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+// Polls that search pass intervalMs >= 250, to stay under HubSpot's 5 searches per second.
+export async function eventually(
+  check: () => Promise<boolean>,
+  timeoutMs = 5000,
+  intervalMs = 25,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
