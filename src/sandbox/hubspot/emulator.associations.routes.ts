@@ -136,8 +136,8 @@ function pairError(error: unknown, fromId: string, toId: string): Record<string,
   return { ...body, context: { fromObjectId: [fromId], toObjectId: [toId] } };
 }
 
-// The spec gives this call no 207: one bad pair fails the whole batch (naming the pair) and
-// nothing is linked.
+// The spec gives this call no 207: one bad pair fails the whole batch with that pair's error
+// (naming the pair) and nothing is linked.
 function batchDefault(ctx: RouteContext): RouteResult {
   const started = Date.now();
   const from = objectType(ctx.params[0]);
@@ -150,7 +150,7 @@ function batchDefault(ctx: RouteContext): RouteResult {
       requireObject(ctx, to, toId);
     } catch (error) {
       if (!(error instanceof HubSpotHttpError)) throw error;
-      throw new HubSpotHttpError(400, 'VALIDATION_ERROR', error.message, {
+      throw new HubSpotHttpError(error.status, error.category, error.message, {
         context: { fromObjectId: [fromId], toObjectId: [toId] },
       });
     }

@@ -81,11 +81,15 @@ function seed(ctx: RouteContext): RouteResult {
   const at = typeof body.modifiedAt === 'string' ? Date.parse(body.modifiedAt) : ctx.now;
   const ids: string[] = [];
   const start = Number(body.startIndex ?? 0);
+  // `visibleAfterMs`: search shows these records only that long from now, though their timestamp
+  // is `modifiedAt` (HubSpot's index lag varies, so a record can show after later-stamped ones).
+  const indexAt = typeof body.visibleAfterMs === 'number' ? ctx.now + body.visibleAfterMs : undefined;
   for (let i = start; i < start + count; i++) {
     const props = Object.fromEntries(
       Object.entries(template).map(([k, v]) => [k, String(v as string).replace(/\{i\}/g, String(i))]),
     );
     const obj = ctx.state.objects.create(type, ctx.state.objects.validate(type, props), at);
+    if (indexAt !== undefined) obj.indexAt = indexAt;
     ids.push(obj.id);
   }
   return { status: 201, body: { created: ids.length, firstId: ids[0], lastId: ids[ids.length - 1] } };

@@ -133,6 +133,7 @@ export class ObjectStore {
 
   // What the search index holds for this object right now (undefined: not visible yet).
   searchView(obj: StoredObject, now: number): ObjectVersion | undefined {
+    if (obj.indexAt !== undefined && now < obj.indexAt) return obj.indexed ?? undefined;
     if (now - obj.updatedAt >= this.searchIndexLagMs) return obj;
     return obj.indexed ?? undefined;
   }

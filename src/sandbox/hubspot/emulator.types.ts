@@ -71,6 +71,8 @@ export interface StoredObject {
   updatedAt: number;
   // What search sees while the latest write is younger than the indexing lag (null: not yet indexed).
   indexed: ObjectVersion | null;
+  // Search shows this write no earlier than this time, whatever its timestamp (a slow index).
+  indexAt?: number;
   // Set when the record is in the recycle bin.
   archivedAt?: number;
 }

@@ -23,6 +23,7 @@ export class EmulatorControl {
     properties: Record<string, string>;
     modifiedAt?: string;
     startIndex?: number;
+    visibleAfterMs?: number;
   }): Promise<void> {
     const res = await fetch(`${this.url}/__control/seed`, { method: 'POST', body: JSON.stringify(body) });
     if (!res.ok) throw new Error(`seed: ${res.status} ${await res.text()}`);

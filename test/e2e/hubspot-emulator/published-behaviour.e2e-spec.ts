@@ -242,7 +242,8 @@ describe('HubSpot emulator: published behaviour by default', () => {
           { from: { id: deal.id }, to: { id: '777777' } },
         ],
       });
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(404);
+      expect(res.body.category).toBe('OBJECT_NOT_FOUND');
       expect(res.body.context).toEqual({ fromObjectId: [deal.id], toObjectId: ['777777'] });
       expect(emulator.state.associatedIds('deals', deal.id, 'contacts')).toEqual([]);
     });
