@@ -47,11 +47,14 @@ export async function startSyncApp(): Promise<SyncTestApp> {
     webhookTimeoutMs: 2000,
     pushDelayMs: 20,
   });
+  // The flows here are checked one processing cycle after an agent's edit, so search shows
+  // edits at once; the lag itself is covered by test/e2e/crm.
   const hubspot = await startHubSpotEmulator({
     port: await freePort(),
     token: TOKEN,
     rateLimit: null,
     searchPerSecond: null,
+    searchIndexLagMs: 0,
   });
   const crm = new HubSpotCrmAdapter({
     accessToken: TOKEN,

@@ -79,7 +79,14 @@ describe('buyer-side flows through crm-changes and outbox-drain', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cos-buyer-flows-'));
     sandbox = await startCashOfferSandbox({ port: 0, pushDelayMs: 20 });
-    emulator = await startHubSpotEmulator({ port: 0, token: TOKEN, rateLimit: null, searchPerSecond: null });
+    // Each case checks one crm-changes cycle after an agent's edit: search shows edits at once here.
+    emulator = await startHubSpotEmulator({
+      port: 0,
+      token: TOKEN,
+      rateLimit: null,
+      searchPerSecond: null,
+      searchIndexLagMs: 0,
+    });
     crm = new HubSpotCrmAdapter({
       accessToken: TOKEN,
       basePath: emulator.url,
