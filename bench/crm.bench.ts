@@ -192,7 +192,7 @@ function report(
     line(
       '  extra calls isolating the invalid inputs (resends of the rest)',
       `${limited.calls - count / 100} (${limited.isolationCalls} counted by the adapter)`,
-      '1 per batch holding one',
+      '1 per invalid input HubSpot names',
     );
     line(
       '  records written / failed alone',
