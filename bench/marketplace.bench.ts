@@ -307,12 +307,12 @@ async function runMode(invalidShare: number): Promise<void> {
       row(
         'failed alone, 10k / 100k first passes',
         `${first.counts.failed} / ${big.counts.failed}`,
-        `the invalid ${invalidShare * 100} % (${Math.round(10_000 * invalidShare)} / ${Math.round(90_000 * invalidShare)} expected)`,
+        `the invalid ones, about ${invalidShare * 100} % of the listings read (${Math.round(10_000 * invalidShare)} / ${Math.round(100_000 * invalidShare)})`,
       );
       row(
-        'no-change pass CRM writes, 10k / 100k',
-        `${same.crmWrites} / ${bigSame.crmWrites}`,
-        'only the failed listings, tried again',
+        'no-change pass CRM calls / writes, 10k / 100k',
+        `${same.crmCalls} / ${same.crmWrites}, ${bigSame.crmCalls} / ${bigSame.crmWrites}`,
+        'calls only for the failed listings, tried again; 0 writes',
       );
     } else
       row(

@@ -138,6 +138,13 @@ export class ObjectStore {
     return obj.indexed ?? undefined;
   }
 
+  // True when search shows the latest version of every record (no write is waiting for the index).
+  searchCaughtUp(now: number): boolean {
+    for (const type of OBJECT_TYPES)
+      for (const obj of this.all(type).values()) if (this.searchView(obj, now) !== obj) return false;
+    return true;
+  }
+
   uniqueValueTaken(type: ObjectType, property: string, value: string): string | undefined {
     return this.uniqueIndex(type, property)?.get(value);
   }

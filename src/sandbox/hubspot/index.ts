@@ -34,6 +34,8 @@ export interface HubSpotEmulatorStateView {
   findByProperty(type: ObjectType, property: string, value: string): Readonly<StoredObject> | undefined;
   findAllByProperty(type: ObjectType, property: string, value: string): Readonly<StoredObject>[];
   associatedIds(from: ObjectType, id: string, to: ObjectType): string[];
+  // True when search shows every write (the indexing lag has passed for all of them).
+  searchCaughtUp(): boolean;
 }
 
 export interface HubSpotEmulator {
@@ -95,6 +97,7 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
       findByProperty: (type, property, value) =>
         [...state.objects.all(type).values()].find((o) => o.properties[property] === value),
       associatedIds: (from, id, to) => state.associations.list(from, id, to).map(([toId]) => toId),
+      searchCaughtUp: () => state.objects.searchCaughtUp(Date.now()),
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
