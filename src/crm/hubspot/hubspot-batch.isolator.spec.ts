@@ -50,7 +50,14 @@ describe('sendIsolating', () => {
     expect(extra()).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(100)));
   });
 
-  it('with a named input, costs one extra call per bad input', async () => {
+  it('with named inputs, costs one extra call per bad input, even when every input is bad', async () => {
+    const all = await run(
+      Array.from({ length: 100 }, (_, i) => i),
+      true,
+    );
+    expect(all.results.every((r) => r instanceof InputFailure && r.alone)).toBe(true);
+    expect(all.extra()).toBe(99);
+
     const { results, extra } = await run([5, 80], true);
     expect(results.filter((r) => r instanceof InputFailure).map((r) => r.alone)).toEqual([true, true]);
     expect(extra()).toBe(2);

@@ -28,9 +28,10 @@ export interface IsolatorHooks<T> {
 // A batch with one bad input costs about one extra call when HubSpot names it, and at most
 // 2·log2(n) when it does not. Failures not about the inputs (auth, rate limit, outage) fail every
 // input of the batch with the call's error.
-// The extra calls are capped per batch (enough for a few unnamed bad inputs), so an error that is
-// really about the whole batch cannot turn 1 call into 2n: past the cap, a failing part fails
-// each of its inputs with HubSpot's error.
+// Splitting is capped per batch (enough for a few unnamed bad inputs), so an error that is really
+// about the whole batch cannot turn 1 call into 2n: past the cap, a failing part fails each of its
+// inputs with HubSpot's error. Isolating a named input is not capped: each such call settles one
+// input for certain, so a batch of n bad named inputs costs at most n calls, each with its own error.
 // Returns, per input, the send's result or the error that input failed with.
 export function sendIsolating<T, R>(
   items: T[],
@@ -38,7 +39,7 @@ export function sendIsolating<T, R>(
   hooks: IsolatorHooks<T>,
 ): Promise<(R | InputFailure)[]> {
   const budget = { left: 3 * 2 * Math.ceil(Math.log2(Math.max(2, items.length))) };
-  return isolate(items, send, hooks, budget, false);
+  return isolate(items, send, hooks, budget, 'none');
 }
 
 async function isolate<T, R>(
@@ -46,12 +47,10 @@ async function isolate<T, R>(
   send: (items: T[]) => Promise<R[]>,
   hooks: IsolatorHooks<T>,
   budget: { left: number },
-  extra: boolean,
+  extra: 'none' | 'named' | 'split',
 ): Promise<(R | InputFailure)[]> {
-  if (extra) {
-    hooks.onExtraCall();
-    budget.left--;
-  }
+  if (extra !== 'none') hooks.onExtraCall();
+  if (extra === 'split') budget.left--;
   let error: CrmError;
   try {
     return await send(items);
@@ -59,19 +58,24 @@ async function isolate<T, R>(
     error = caught instanceof CrmError ? caught : new CrmError('UNAVAILABLE', String(caught));
   }
   const aboutInputs = ABOUT_INPUTS.has(error.code);
-  if (!aboutInputs || items.length === 1 || budget.left <= 0) {
+  if (!aboutInputs || items.length === 1) {
     return items.map(() => new InputFailure(error, aboutInputs && items.length === 1));
   }
   const out = new Array<R | InputFailure>(items.length);
   const named = error instanceof HubSpotCallError ? hooks.named(error, items) : undefined;
   let parts: number[][];
   const all = items.map((_, i) => i);
+  let how: 'named' | 'split';
   if (named !== undefined && named >= 0 && named < items.length) {
     out[named] = new InputFailure(error, true);
     parts = [all.filter((i) => i !== named)];
-  } else {
+    how = 'named';
+  } else if (budget.left > 0) {
     const half = Math.ceil(items.length / 2);
     parts = [all.slice(0, half), all.slice(half)];
+    how = 'split';
+  } else {
+    return items.map(() => new InputFailure(error, false));
   }
   const answers = await Promise.all(
     parts.map((indexes) =>
@@ -80,7 +84,7 @@ async function isolate<T, R>(
         send,
         hooks,
         budget,
-        true,
+        how,
       ),
     ),
   );
