@@ -18,6 +18,7 @@ export class CrmPortFactory {
         accessToken: brokerage.secrets.crmToken,
         ...(crm.baseUrl ? { basePath: crm.baseUrl.replace(/\/+$/, '') } : {}),
         ...(crm.rateLimit ? { rateLimit: { max: crm.rateLimit.requestsPerSecond, intervalMs: 1000 } } : {}),
+        ...(crm.accountTier ? { accountTier: crm.accountTier } : {}),
       },
       this.clock,
     );

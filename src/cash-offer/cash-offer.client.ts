@@ -19,6 +19,7 @@ import {
 } from './call-input.guards';
 import { CashOfferTransport, TransportFailure, TransportRequest } from './cash-offer.transport';
 import { Masks, classifyHttpFailure, classifyNetworkFailure, maskText } from './failure.classifier';
+import { applyOffersQuery, refusesOffersQuery } from './offers-query.fallback';
 import { ResiliencePolicy } from './resilience.policy';
 import { parseRetryAfter } from './retry-after.parser';
 import {
@@ -67,6 +68,8 @@ export class CashOfferClient {
   private readonly policy: ResiliencePolicy;
   readonly #apiKey: string;
   private closed = false;
+  // Set once this brokerage's service refused limit/offset on GET /offers.
+  private offersQueryRefused = false;
 
   constructor(
     options: CashOfferClientOptions,
@@ -158,14 +161,29 @@ export class CashOfferClient {
     }
   }
 
+  // Falls back to a plain GET, for good, when this brokerage's service refuses the query
+  // (offers-query.fallback.ts).
   async listOffers(query: OffersQuery = {}): Promise<Offer[]> {
     const violations = pageViolations(query.limit, query.offset, MAX_OFFERS_PAGE);
-    const offers = await this.send<Offer[]>(OPERATIONS.listOffers, violations, {
-      method: 'GET',
-      path: '/offers',
-      query: { ...query },
-    });
-    return asList(offers, OPERATIONS.listOffers);
+    if (!this.offersQueryRefused) {
+      try {
+        const offers = await this.send<Offer[]>(OPERATIONS.listOffers, violations, {
+          method: 'GET',
+          path: '/offers',
+          query: { ...query },
+        });
+        return asList(offers, OPERATIONS.listOffers);
+      } catch (error) {
+        if (violations.length > 0 || !refusesOffersQuery(error, query)) throw error;
+        this.offersQueryRefused = true;
+        this.logger.warn(
+          `brokerage ${this.brokerageId}: GET /offers refused its query (${(error as Error).message}); ` +
+            'listing offers with a plain GET and paging them here from now on',
+        );
+      }
+    }
+    const all = await this.send<Offer[]>(OPERATIONS.listOffers, [], { method: 'GET', path: '/offers' });
+    return applyOffersQuery(asList(all, OPERATIONS.listOffers), query);
   }
 
   decideOffer(

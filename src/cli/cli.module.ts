@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { sharedModules, type AppParts } from '../app/app.module';
 import { FLOW_MODULES } from '../app/flow-modules';
+import { CrmPortFactory } from '../brokerages/crm-port.factory';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { CONFIG_COMMANDS, LEDGER_COMMANDS } from './commands';
 import { CliOutput } from './output/cli-output';
@@ -18,6 +19,8 @@ export class CliModule {
         : [core, logging, config],
       providers: [
         { provide: CliOutput, useValue: new CliOutput() },
+        // validate-config --online asks each brokerage's CRM about its token; no ledger involved.
+        CrmPortFactory,
         ...CONFIG_COMMANDS,
         ...(options.ledger ? LEDGER_COMMANDS : []),
       ],

@@ -129,6 +129,12 @@ export class CrmConfig {
   @Type(() => RateLimitConfig)
   rateLimit?: RateLimitConfig;
 
+  // The CRM account's tier, which sets HubSpot's burst limit (100 or 190 per 10 s); unset means
+  // the safe 100. An explicit rateLimit wins.
+  @IsOptional()
+  @IsIn(['free', 'starter', 'professional', 'enterprise', 'api-limit-increase'])
+  accountTier?: 'free' | 'starter' | 'professional' | 'enterprise' | 'api-limit-increase';
+
   @IsOptional()
   @ValidateNested()
   @Type(() => CrmMappingConfig)

@@ -13,6 +13,14 @@ import type {
 } from './crm.types';
 import type { CrmSchemaReport, CrmSchemaSpec } from './crm-schema.types';
 
+// Permissions the CRM account lacks, named in the CRM's words (HubSpot scopes).
+export interface CrmAccessReport {
+  checked: boolean;
+  missing: string[];
+  // Why the check could not be made, or what else is wrong with the credentials.
+  problem?: string;
+}
+
 // The one way flows talk to a CRM. An abstract class so it can be a Nest injection token.
 // Every batch operation answers per record: one bad record never fails the others.
 export abstract class CrmPort {
@@ -53,4 +61,10 @@ export abstract class CrmPort {
 
   // Idempotent: creates what is missing, reports what it found.
   abstract ensureSchema(spec: CrmSchemaSpec): Promise<CrmSchemaReport>;
+
+  // Whether the account lets this token do what the flows need (validate-config --online).
+  // Adapters that cannot tell say so with checked: false.
+  checkAccess(): Promise<CrmAccessReport> {
+    return Promise.resolve({ checked: false, missing: [] });
+  }
 }

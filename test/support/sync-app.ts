@@ -10,7 +10,11 @@ import { CASH_OFFER_CRM_SCHEMA, CrmStageMap, type CrmPort } from '../../src/crm'
 import { HubSpotCrmAdapter, withListingProperties } from '../../src/crm/hubspot';
 import { Ledger } from '../../src/ledger';
 import { startCashOfferSandbox, type RunningCashOfferSandbox } from '../../src/sandbox/cash-offer';
-import { startHubSpotEmulator, type HubSpotEmulator } from '../../src/sandbox/hubspot';
+import {
+  DEFAULT_SEARCH_INDEX_LAG_MS,
+  startHubSpotEmulator,
+  type HubSpotEmulator,
+} from '../../src/sandbox/hubspot';
 import { JobRunner, type JobName, type RunOptions, type RunOutcome } from '../../src/scheduler';
 import { SchedulerModule } from '../../src/scheduler/scheduler.module';
 import { configureHttpBodyParsing } from '../../src/webhooks/webhook-body';
@@ -47,6 +51,7 @@ export async function startSyncApp(): Promise<SyncTestApp> {
     webhookTimeoutMs: 2000,
     pushDelayMs: 20,
   });
+  // Search indexing lag on (the emulator's default): see `run` below.
   const hubspot = await startHubSpotEmulator({
     port: await freePort(),
     token: TOKEN,
@@ -121,7 +126,13 @@ export async function startSyncApp(): Promise<SyncTestApp> {
     crm,
     stages,
     hookUrl: `http://127.0.0.1:${port}/webhooks/${BROKERAGE}/${SECRET}`,
-    run: (job, options) => runner.run(BROKERAGE, job, options),
+    // Tests check one crm-changes cycle after an agent's edit. HubSpot's search shows an edit only
+    // after its indexing lag, as the next cron run would find it; so the cycle starts once the index
+    // has caught up (polled, with a deadline).
+    run: async (job, options) => {
+      if (job === 'crm-changes') await searchCaughtUp(hubspot);
+      return runner.run(BROKERAGE, job, options);
+    },
     close: async () => {
       await app.close();
       await sandbox.close();
@@ -143,5 +154,13 @@ export async function eventually<T>(
     if (value) return value;
     if (Date.now() > deadline) throw new Error('condition not met before the deadline');
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+async function searchCaughtUp(hubspot: HubSpotEmulator): Promise<void> {
+  const deadline = Date.now() + DEFAULT_SEARCH_INDEX_LAG_MS + 10_000;
+  while (!hubspot.state.searchCaughtUp()) {
+    if (Date.now() > deadline) throw new Error('the HubSpot emulator search index did not catch up in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -1,4 +1,5 @@
 import type { Client } from '@hubspot/api-client';
+import { CrmError } from '../crm.error';
 import type { CrmKind, CrmRecord } from '../crm.types';
 import { HUBSPOT_OBJECT, MAX_ASSOCIATION_READ_INPUTS } from './hubspot.constants';
 import type { HubSpotRequestRunner } from './hubspot-request.runner';
@@ -31,7 +32,23 @@ export class HubSpotAssociationReader {
     while (pending.length > 0) {
       const chunk = pending.slice(0, MAX_ASSOCIATION_READ_INPUTS);
       pending = pending.slice(MAX_ASSOCIATION_READ_INPUTS);
-      const response = await this.runner.run(
+      const response = await this.readPage(kind, toKind, chunk);
+      // Ids without associations come back as 207 errors (or, all of them, as a 404); they have none.
+      for (const result of response?.results ?? []) {
+        const from = String(result._from.id);
+        const list = found.get(from) ?? [];
+        list.push(...result.to.map((t) => String(t.toObjectId)));
+        found.set(from, list);
+        const after = result.paging?.next?.after;
+        if (after) pending.push({ id: from, after });
+      }
+    }
+    return found;
+  }
+
+  private async readPage(kind: CrmKind, toKind: CrmKind, chunk: { id: string; after?: string }[]) {
+    try {
+      return await this.runner.run(
         {
           what: `read ${toKind} associations of ${chunk.length} ${kind}s`,
           lane: 'general',
@@ -42,16 +59,9 @@ export class HubSpotAssociationReader {
             inputs: chunk.map((c) => (c.after ? { id: c.id, after: c.after } : { id: c.id })),
           }),
       );
-      // Ids without associations come back as 207 errors; they simply have none.
-      for (const result of response.results) {
-        const from = String(result._from.id);
-        const list = found.get(from) ?? [];
-        list.push(...result.to.map((t) => String(t.toObjectId)));
-        found.set(from, list);
-        const after = result.paging?.next?.after;
-        if (after) pending.push({ id: from, after });
-      }
+    } catch (error) {
+      if (error instanceof CrmError && error.code === 'NOT_FOUND') return undefined;
+      throw error;
     }
-    return found;
   }
 }

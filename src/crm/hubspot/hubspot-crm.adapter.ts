@@ -3,6 +3,7 @@ import { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/
 import { Clock, SystemClock } from '../../common/clock';
 import { CrmError } from '../crm.error';
 import { CrmPort } from '../crm.port';
+import type { CrmAccessReport } from '../crm.port';
 import type {
   CrmAssociationPair,
   CrmAssociationResult,
@@ -26,7 +27,9 @@ import {
 } from './hubspot.constants';
 import type { HubSpotAdapterOptions, ResolvedHubSpotOptions } from './hubspot.options';
 import { resolveHubSpotOptions } from './hubspot.options';
+import { HubSpotAccessChecker, missingScopesError } from './hubspot-access.checker';
 import { HubSpotAssociationReader } from './hubspot-association.reader';
+import { InputFailure, aloneError, sendIsolating } from './hubspot-batch.isolator';
 import { HubSpotChangeReader } from './hubspot-change.reader';
 import { fromStandardError } from './hubspot-error.mapper';
 import { HubSpotRateLimiter } from './hubspot-rate-limiter';
@@ -45,6 +48,8 @@ export class HubSpotCrmAdapter extends CrmPort {
   private readonly changes: HubSpotChangeReader;
   private readonly writer: HubSpotRecordWriter;
   private readonly schema: HubSpotSchemaInstaller;
+  private readonly access: HubSpotAccessChecker;
+  private isolationCalls = 0;
 
   constructor(
     options: HubSpotAdapterOptions,
@@ -63,11 +68,17 @@ export class HubSpotCrmAdapter extends CrmPort {
     this.changes = new HubSpotChangeReader(this.client, this.runner, this.associationsReader, this.options);
     this.writer = new HubSpotRecordWriter(this.client, this.runner, this.options.writeConcurrency);
     this.schema = new HubSpotSchemaInstaller(this.client, this.runner);
+    this.access = new HubSpotAccessChecker(this.client, this.runner, this.options.accessToken);
   }
 
   // HTTP calls made so far (attempts, retries included), for metrics and benchmarks.
   get callCount(): number {
     return this.runner.calls;
+  }
+
+  // Of those, the calls made only to isolate bad inputs of a batch HubSpot failed whole.
+  get isolationCallCount(): number {
+    return this.writer.isolationCalls + this.isolationCalls;
   }
 
   readChanges(options: ReadChangesOptions): AsyncIterable<CrmChangePage> {
@@ -117,11 +128,11 @@ export class HubSpotCrmAdapter extends CrmPort {
             }),
         );
       } catch (error) {
-        // HubSpot answers 404 when none of the ids exists: they are all absent.
+        // HubSpot answers 404 when none of the ids exists (deleted deals): they are simply absent.
         if (error instanceof CrmError && error.code === 'NOT_FOUND') continue;
         throw error;
       }
-      // Unknown ids come back as 207 errors; the caller sees them as absent.
+      // Some unknown ids come back as 207 errors; the caller sees them as absent.
       records.push(...answer.results.map((o) => toCrmRecord(kind, o)));
     }
     return records;
@@ -151,6 +162,8 @@ export class HubSpotCrmAdapter extends CrmPort {
     return results;
   }
 
+  // HubSpot's batch associate fails whole when one pair is bad (no 207 in its spec), so a failed
+  // call is isolated like a write: the bad pair fails alone with HubSpot's message, the rest link.
   private async associateChunk(
     pairs: CrmAssociationPair[],
     chunk: number[],
@@ -158,10 +171,10 @@ export class HubSpotCrmAdapter extends CrmPort {
   ): Promise<void> {
     const { from, to } = pairs[chunk[0]];
     const label = (p: CrmAssociationPair): string => `${p.from.kind} ${p.from.id} -> ${p.to.kind} ${p.to.id}`;
-    try {
+    const send = async (indexes: number[]): Promise<CrmAssociationResult[]> => {
       const answer = await this.runner.run(
         {
-          what: `associate ${chunk.length} ${from.kind}s with ${to.kind}s`,
+          what: `associate ${indexes.length} ${from.kind}s with ${to.kind}s`,
           lane: 'general',
           idempotent: true,
         },
@@ -170,39 +183,53 @@ export class HubSpotCrmAdapter extends CrmPort {
             HUBSPOT_OBJECT[from.kind],
             HUBSPOT_OBJECT[to.kind],
             {
-              inputs: chunk.map((i) => ({ _from: { id: pairs[i].from.id }, to: { id: pairs[i].to.id } })),
+              inputs: indexes.map((i) => ({ _from: { id: pairs[i].from.id }, to: { id: pairs[i].to.id } })),
             },
           ),
       );
       const done = new Set(answer.results.map((r) => `${r._from.id}>${r.to.id}`));
+      // Per-pair errors, should HubSpot send any in a 200, are attributed by their pair.
       const failures = new Map<string, unknown>();
       for (const entry of answer.errors ?? []) {
         const ctx = entry.context ?? {};
         failures.set(`${ctx.fromObjectId?.[0] ?? ''}>${ctx.toObjectId?.[0] ?? ''}`, entry);
       }
-      for (const i of chunk) {
+      return indexes.map((i) => {
         const pair = pairs[i];
         const key = `${pair.from.id}>${pair.to.id}`;
-        if (done.has(key)) results[i] = { pair, ok: true };
-        else {
-          const entry = failures.get(key);
-          const error = entry
-            ? fromStandardError(entry, pair.from.id, `associate ${label(pair)}`)
-            : new CrmError('UNAVAILABLE', `associate ${label(pair)}: HubSpot answered without a result`, {
-                record: pair.from.id,
-              });
-          results[i] = { pair, ok: false, error };
-        }
-      }
-    } catch (error) {
-      const crmError = error as CrmError;
-      for (const i of chunk)
-        results[i] = {
-          pair: pairs[i],
-          ok: false,
-          error: crmError.forRecord(pairs[i].from.id, `associate ${label(pairs[i])}`),
-        };
-    }
+        if (done.has(key)) return { pair, ok: true };
+        const entry = failures.get(key);
+        const error = entry
+          ? fromStandardError(entry, pair.from.id, `associate ${label(pair)}`)
+          : new CrmError('UNAVAILABLE', `associate ${label(pair)}: HubSpot answered without a result`, {
+              record: pair.from.id,
+            });
+        return { pair, ok: false, error };
+      });
+    };
+    const answered = await sendIsolating(chunk, send, {
+      named: (error, indexes) => {
+        const at = indexes.findIndex((i) =>
+          error.blamed.pairs.some(([f, t]) => f === pairs[i].from.id && t === pairs[i].to.id),
+        );
+        return at >= 0 ? at : undefined;
+      },
+      onExtraCall: () => this.isolationCalls++,
+    });
+    chunk.forEach((i, n) => {
+      const answer = answered[n];
+      const pair = pairs[i];
+      results[i] =
+        answer instanceof InputFailure
+          ? {
+              pair,
+              ok: false,
+              error: answer.alone
+                ? aloneError(answer.error, pair.from.id, `associate ${label(pair)}`)
+                : answer.error.forRecord(pair.from.id, `associate ${label(pair)}`),
+            }
+          : answer;
+    });
   }
 
   // Not idempotent: only a 429 (not acted on by HubSpot) is retried, never a timeout or a 5xx.
@@ -239,13 +266,22 @@ export class HubSpotCrmAdapter extends CrmPort {
       .map((p) => ({
         id: p.id,
         label: p.label,
+        // An archived stage keeps its records but takes no new ones: not offered to flows.
         stages: [...p.stages]
+          .filter((s) => !s.archived)
           .sort((a, b) => a.displayOrder - b.displayOrder)
           .map((s) => ({ id: s.id, label: s.label })),
       }));
   }
 
-  ensureSchema(spec: CrmSchemaSpec): Promise<CrmSchemaReport> {
+  // setup-crm names a missing scope up front instead of failing half-way on a 403.
+  async ensureSchema(spec: CrmSchemaSpec): Promise<CrmSchemaReport> {
+    const access = await this.access.check();
+    if (access.missing.length > 0) throw missingScopesError(access.missing);
     return this.schema.ensure(spec);
+  }
+
+  override checkAccess(): Promise<CrmAccessReport> {
+    return this.access.check();
   }
 }

@@ -1,5 +1,5 @@
 import { CrmError } from '../crm.error';
-import type { CrmErrorCode } from '../crm.error';
+import type { CrmErrorCode, CrmErrorDetails } from '../crm.error';
 
 // The SDK throws a per-module ApiException class, so it is recognised by shape, not instanceof.
 interface ApiExceptionLike {
@@ -14,6 +14,39 @@ interface HubSpotErrorBody {
   policyName?: string;
   errors?: { message?: string; context?: Record<string, string[]> }[];
   context?: Record<string, string[]>;
+}
+
+// The inputs a whole-batch failure names, when HubSpot names any (`context.ids`, `inputIndex`,
+// `fromObjectId`/`toObjectId`). A hint only: a batch without one is isolated by splitting.
+export interface BlamedInputs {
+  ids: string[];
+  indexes: number[];
+  pairs: [from: string, to: string][];
+}
+
+// A failed HubSpot call: the CrmError, plus HubSpot's own words and the inputs it blamed, so a
+// batch writer can show the message on the one record it is about.
+export class HubSpotCallError extends CrmError {
+  constructor(
+    code: CrmErrorCode,
+    message: string,
+    details: CrmErrorDetails,
+    readonly hubspotMessage: string,
+    readonly blamed: BlamedInputs,
+  ) {
+    super(code, message, details);
+  }
+}
+
+function blamedInputs(body: HubSpotErrorBody): BlamedInputs {
+  const ctx = body.context ?? {};
+  const from = ctx.fromObjectId ?? [];
+  const to = ctx.toObjectId ?? [];
+  return {
+    ids: ctx.ids ?? [],
+    indexes: (ctx.inputIndex ?? []).map(Number).filter((n) => Number.isInteger(n)),
+    pairs: from.map((f, i) => [f, to[i] ?? ''] as [string, string]),
+  };
 }
 
 function isApiException(error: unknown): error is ApiExceptionLike {
@@ -64,6 +97,9 @@ export function plainMessage(body: HubSpotErrorBody): string {
   const details = (body.errors ?? [])
     .map((e) => {
       const field = e.context?.propertyName?.[0];
+      // A 403 names the scopes the token lacks; say which, so the operator can grant them.
+      const scopes = e.context?.requiredScopes;
+      if (scopes && scopes.length > 0) return `missing scope ${scopes.join(', ')}: ${e.message ?? ''}`.trim();
       return field && e.message && !e.message.includes(field) ? `${field}: ${e.message}` : e.message;
     })
     .filter((m): m is string => Boolean(m));
@@ -97,11 +133,14 @@ export function toCrmError(error: unknown, what: string): CrmError {
       BY_CATEGORY[body.category ?? ''] ??
       codeForStatus(status);
     const retryAfterMs = code === 'RATE_LIMITED' ? rateLimitWaitMs(body, error.headers) : undefined;
-    return new CrmError(code, `${what}: ${plainMessage(body)} (HubSpot ${status})`, {
-      status,
-      fields: blamedFields(body),
-      retryAfterMs,
-    });
+    const plain = plainMessage(body);
+    return new HubSpotCallError(
+      code,
+      `${what}: ${plain} (HubSpot ${status})`,
+      { status, fields: blamedFields(body), retryAfterMs },
+      plain,
+      blamedInputs(body),
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return new CrmError('UNAVAILABLE', `${what}: HubSpot could not be reached (${message})`);

@@ -2,7 +2,9 @@ import type { Client } from '@hubspot/api-client';
 import { CrmError } from '../crm.error';
 import type { CrmKind, CrmUpdateInput, CrmUpsertInput, CrmWriteResult } from '../crm.types';
 import { HUBSPOT_OBJECT, MAX_BATCH_INPUTS } from './hubspot.constants';
+import { InputFailure, aloneError, sendIsolating } from './hubspot-batch.isolator';
 import { fromStandardError } from './hubspot-error.mapper';
+import type { BlamedInputs } from './hubspot-error.mapper';
 import { toHubSpotProperties } from './hubspot-record.mapper';
 import type { HubSpotRequestRunner } from './hubspot-request.runner';
 
@@ -24,9 +26,22 @@ interface Pending {
   label: string;
 }
 
-// Batch writes, 100 inputs per call, each input carrying an objectWriteTraceId so that HubSpot
-// answers per record (207) and one bad record fails alone.
+// One input of a call: the caller's input, its trace id, and how errors name it.
+interface Slot<T> {
+  input: T;
+  traceId: string;
+  key: string;
+  label: string;
+}
+
+// Batch writes, 100 inputs per call. HubSpot's batch upsert and update fail whole (400) when one
+// input is invalid, so a failed call is isolated (hubspot-batch.isolator.ts): one bad record fails
+// alone with HubSpot's message, and the rest are written. Trace ids still go on every input, so
+// that a 207 with per-input errors, should HubSpot send one, is read per record too.
 export class HubSpotRecordWriter {
+  // Calls made only to isolate bad inputs in a failed batch (also counted in the runner's calls).
+  isolationCalls = 0;
+
   constructor(
     private readonly client: Client,
     private readonly runner: HubSpotRequestRunner,
@@ -38,25 +53,21 @@ export class HubSpotRecordWriter {
     return this.inBatches(
       inputs,
       (i) => i.key,
-      async (chunk, traceIds) => {
+      (i) => `${kind} ${uniqueProperty}=${i.key}`,
+      async (slots) => {
         const answer = (await this.runner.run(
-          { what: `upsert ${chunk.length} ${kind}s by ${uniqueProperty}`, lane: 'general', idempotent: true },
+          { what: `upsert ${slots.length} ${kind}s by ${uniqueProperty}`, lane: 'general', idempotent: true },
           () =>
             this.client.crm.objects.batchApi.upsert(type, {
-              inputs: chunk.map((input, n) => ({
+              inputs: slots.map(({ input, traceId }) => ({
                 id: input.key,
                 idProperty: uniqueProperty,
-                objectWriteTraceId: traceIds[n],
+                objectWriteTraceId: traceId,
                 properties: toHubSpotProperties(kind, input.properties, input),
               })),
             }),
         )) as BatchAnswer;
-        const pending = chunk.map((input, n) => ({
-          key: input.key,
-          traceId: traceIds[n],
-          label: `${kind} ${uniqueProperty}=${input.key}`,
-        }));
-        return matchResults(answer, pending, (r) => r.properties[uniqueProperty] ?? undefined);
+        return matchResults(answer, slots, (r) => r.properties[uniqueProperty] ?? undefined);
       },
     );
   }
@@ -66,44 +77,42 @@ export class HubSpotRecordWriter {
     return this.inBatches(
       inputs,
       (i) => i.id,
-      async (chunk, traceIds) => {
+      (i) => `${kind} ${i.id}`,
+      async (slots) => {
         const answer = (await this.runner.run(
-          { what: `update ${chunk.length} ${kind}s`, lane: 'general', idempotent: true },
+          { what: `update ${slots.length} ${kind}s`, lane: 'general', idempotent: true },
           () =>
             this.client.crm.objects.batchApi.update(type, {
-              inputs: chunk.map((input, n) => ({
+              inputs: slots.map(({ input, traceId }) => ({
                 id: input.id,
-                objectWriteTraceId: traceIds[n],
+                objectWriteTraceId: traceId,
                 properties: toHubSpotProperties(kind, input.properties, input),
               })),
             }),
         )) as BatchAnswer;
-        const pending = chunk.map((input, n) => ({
-          key: input.id,
-          traceId: traceIds[n],
-          label: `${kind} ${input.id}`,
-        }));
-        return matchResults(answer, pending, (r) => r.id);
+        return matchResults(answer, slots, (r) => r.id);
       },
     );
   }
 
   // Splits into calls of at most 100 with no key twice in one call (HubSpot refuses duplicates),
-  // runs a few calls at once, and keeps one result per input in input order.
+  // runs a few calls at once, isolates the bad inputs of a failed call, and keeps one result per
+  // input in input order.
   private async inBatches<T>(
     inputs: T[],
     keyOf: (input: T) => string,
-    send: (chunk: T[], traceIds: string[]) => Promise<Map<string, CrmWriteResult>>,
+    labelOf: (input: T) => string,
+    send: (slots: Slot<T>[]) => Promise<CrmWriteResult[]>,
   ): Promise<CrmWriteResult[]> {
-    const chunks: { items: T[]; indexes: number[]; keys: Set<string> }[] = [];
+    const chunks: { slots: Slot<T>[]; indexes: number[]; keys: Set<string> }[] = [];
     inputs.forEach((input, index) => {
       const key = keyOf(input);
-      let chunk = chunks.find((c) => c.items.length < MAX_BATCH_INPUTS && !c.keys.has(key));
+      let chunk = chunks.find((c) => c.slots.length < MAX_BATCH_INPUTS && !c.keys.has(key));
       if (!chunk) {
-        chunk = { items: [], indexes: [], keys: new Set() };
+        chunk = { slots: [], indexes: [], keys: new Set() };
         chunks.push(chunk);
       }
-      chunk.items.push(input);
+      chunk.slots.push({ input, traceId: `w${index}`, key, label: labelOf(input) });
       chunk.indexes.push(index);
       chunk.keys.add(key);
     });
@@ -112,15 +121,15 @@ export class HubSpotRecordWriter {
     const worker = async (): Promise<void> => {
       while (next < chunks.length) {
         const chunk = chunks[next++];
-        const traceIds = chunk.indexes.map((i) => `w${i}`);
-        let answered: Map<string, CrmWriteResult>;
-        try {
-          answered = await send(chunk.items, traceIds);
-        } catch (error) {
-          const crmError = error instanceof CrmError ? error : new CrmError('UNAVAILABLE', String(error));
-          answered = new Map(chunk.items.map((item, n) => [traceIds[n], failed(keyOf(item), crmError)]));
-        }
-        chunk.indexes.forEach((index, n) => (results[index] = answered.get(traceIds[n])!));
+        const answered = await sendIsolating(chunk.slots, send, {
+          named: (error, slots) => namedSlot(error.blamed, slots),
+          onExtraCall: () => this.isolationCalls++,
+        });
+        chunk.indexes.forEach((index, n) => {
+          const answer = answered[n];
+          const slot = chunk.slots[n];
+          results[index] = answer instanceof InputFailure ? failed(slot, answer) : answer;
+        });
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, chunks.length) }, worker));
@@ -128,15 +137,30 @@ export class HubSpotRecordWriter {
   }
 }
 
-function failed(key: string, error: CrmError): CrmWriteResult {
-  return { key, ok: false, error: error.forRecord(key, `record ${key}`) };
+// The slot a whole-batch error names: by its id or unique value, else by its position.
+function namedSlot(blamed: BlamedInputs, slots: Slot<unknown>[]): number | undefined {
+  for (const id of blamed.ids) {
+    const at = slots.findIndex((s) => s.key === id);
+    if (at >= 0) return at;
+  }
+  const index = blamed.indexes[0];
+  return index !== undefined && index < slots.length ? index : undefined;
+}
+
+// A record isolated alone gets HubSpot's own words; one that failed with its whole batch (an
+// outage, a rate limit, a refused token) gets the call's error.
+function failed(slot: Slot<unknown>, failure: InputFailure): CrmWriteResult {
+  const told = failure.alone
+    ? aloneError(failure.error, slot.key, slot.label)
+    : failure.error.forRecord(slot.key, `record ${slot.key}`);
+  return { key: slot.key, ok: false, error: told };
 }
 
 function matchResults(
   answer: BatchAnswer,
   pending: Pending[],
   fallbackKey: (result: BatchAnswer['results'][number]) => string | undefined,
-): Map<string, CrmWriteResult> {
+): CrmWriteResult[] {
   const out = new Map<string, CrmWriteResult>();
   const byTrace = new Map(pending.map((p) => [p.traceId, p]));
   const byKey = new Map(pending.map((p) => [p.key, p]));
@@ -171,5 +195,5 @@ function matchResults(
       out.set(input.traceId, { key: input.key, ok: false, error });
     }
   }
-  return out;
+  return pending.map((p) => out.get(p.traceId)!);
 }

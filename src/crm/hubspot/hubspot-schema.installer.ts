@@ -164,7 +164,8 @@ export class HubSpotSchemaInstaller {
     let changed = false;
     for (const [i, stage] of spec.stages.entries()) {
       const stageItem = `stage ${spec.key}.${stage.key}`;
-      if (current.stages.some((s) => sameLabel(s.label, stage.label))) {
+      // An archived stage takes no records, so it does not count as present.
+      if (current.stages.some((s) => !s.archived && sameLabel(s.label, stage.label))) {
         items.push({ item: stageItem, outcome: 'already present' });
         continue;
       }
@@ -221,7 +222,7 @@ function stageInput(stage: CrmStageSpec, displayOrder: number) {
 function stageIds(specs: CrmStageSpec[], pipeline: Pipeline): Record<string, string> {
   const out: Record<string, string> = {};
   for (const spec of specs) {
-    const found = pipeline.stages.find((s) => sameLabel(s.label, spec.label));
+    const found = pipeline.stages.find((s) => !s.archived && sameLabel(s.label, spec.label));
     if (found) out[spec.key] = found.id;
   }
   return out;

@@ -1,19 +1,26 @@
-// Everything about the adapter a brokerage's config may change. Defaults follow HubSpot's
-// Professional/Enterprise private-app limits (crm-apis.md A8) and are explained in docs/crm-hubspot.md.
+// Everything about the adapter a brokerage's config may change. The rate limit defaults to the
+// lowest tier's (Free/Starter, 100 per 10 s, crm-apis.md A8), safe on any account; explained in
+// docs/crm-hubspot.md.
 export interface HubSpotAdapterOptions {
   // Private-app token, read from the environment by the caller.
   accessToken: string;
   // https://api.hubapi.com unless pointed at the emulator.
   basePath?: string;
-  // Requests per rolling window for this portal (default 190 per 10 s).
+  // Requests per rolling window for this portal (default: the account tier's, else 100 per 10 s).
   rateLimit?: { max: number; intervalMs: number };
+  // The HubSpot account's tier, which sets its burst limit when rateLimit is not given.
+  accountTier?: HubSpotAccountTier;
   // Search requests per second for this portal (default 5).
   searchPerSecond?: number;
   // Added to the client's rolling window for the time between a call leaving and HubSpot counting it
   // (default 250 ms).
   rateLimitMarginMs?: number;
+  // How long HubSpot's search index may take to show a write (default 60 s; HubSpot says "a few
+  // moments"). The overlap window follows it.
+  searchLagMs?: number;
   // How far before the cursor each incremental read starts again, to catch records the search
-  // index had not shown yet (default 5 minutes).
+  // index had not shown yet (default: 5 minutes, or 2 × searchLagMs + 1 minute if that is longer;
+  // never less than 2 × searchLagMs).
   overlapMs?: number;
   // Search page size, at most 200 (default 200).
   searchPageSize?: number;
@@ -27,18 +34,43 @@ export interface HubSpotAdapterOptions {
   maxTransientRetries?: number;
 }
 
-export type ResolvedHubSpotOptions = Required<Omit<HubSpotAdapterOptions, 'basePath'>> & {
+export type HubSpotAccountTier = 'free' | 'starter' | 'professional' | 'enterprise' | 'api-limit-increase';
+
+// Burst limit per private app, per 10 s, by tier (HubSpot usage guidelines).
+export const HUBSPOT_TIER_LIMITS: Record<HubSpotAccountTier, number> = {
+  free: 100,
+  starter: 100,
+  professional: 190,
+  enterprise: 190,
+  'api-limit-increase': 250,
+};
+
+export type ResolvedHubSpotOptions = Required<Omit<HubSpotAdapterOptions, 'basePath' | 'accountTier'>> & {
   basePath?: string;
 };
+
+const DEFAULT_SEARCH_LAG_MS = 60_000;
+const DEFAULT_OVERLAP_MS = 5 * 60_000;
+
+// The overlap must outlast the lag: a record written just before a read shows in search only
+// after the lag, with a time up to the lag before the cursor that read advanced to.
+export function overlapFor(searchLagMs: number, overlapMs?: number): number {
+  if (overlapMs !== undefined) return Math.max(overlapMs, 2 * searchLagMs);
+  return Math.max(DEFAULT_OVERLAP_MS, 2 * searchLagMs + 60_000);
+}
 
 export function resolveHubSpotOptions(options: HubSpotAdapterOptions): ResolvedHubSpotOptions {
   return {
     accessToken: options.accessToken,
     basePath: options.basePath,
-    rateLimit: options.rateLimit ?? { max: 190, intervalMs: 10_000 },
+    rateLimit: options.rateLimit ?? {
+      max: HUBSPOT_TIER_LIMITS[options.accountTier ?? 'starter'],
+      intervalMs: 10_000,
+    },
     searchPerSecond: options.searchPerSecond ?? 5,
     rateLimitMarginMs: options.rateLimitMarginMs ?? 250,
-    overlapMs: options.overlapMs ?? 5 * 60_000,
+    searchLagMs: options.searchLagMs ?? DEFAULT_SEARCH_LAG_MS,
+    overlapMs: overlapFor(options.searchLagMs ?? DEFAULT_SEARCH_LAG_MS, options.overlapMs),
     searchPageSize: Math.min(options.searchPageSize ?? 200, 200),
     writeConcurrency: options.writeConcurrency ?? 4,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,

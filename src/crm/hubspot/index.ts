@@ -3,3 +3,4 @@ export * from './hubspot.options';
 export * from './hubspot-default-mapping';
 export { toCrmError } from './hubspot-error.mapper';
 export * from './hubspot-crm.factory';
+export { REQUIRED_HUBSPOT_SCOPES } from './hubspot-access.checker';

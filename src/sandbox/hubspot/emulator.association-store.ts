@@ -10,11 +10,16 @@ const DEFAULT_TYPES: [from: ObjectType, to: ObjectType, typeId: number, inverse:
   ['deals', 'deals', 451, 451],
 ];
 
-interface TypeInfo {
+export interface TypeInfo {
   from: ObjectType;
   to: ObjectType;
   inverse: number;
+  // Set for a USER_DEFINED type (an association label); HubSpot-defined types have none.
+  label?: string;
 }
+
+// User-defined label type ids start here, clear of HubSpot's own ids.
+const FIRST_LABEL_TYPE_ID = 1000;
 
 const BY_ID = new Map<number, TypeInfo>();
 const DEFAULT_BY_PAIR = new Map<string, number>();
@@ -39,13 +44,40 @@ export function typeInfo(typeId: number): TypeInfo | undefined {
 export class AssociationStore {
   // `${fromType}:${fromId}>${toType}` -> toId -> type ids
   private readonly links = new Map<string, Map<string, Set<number>>>();
+  // Association labels defined in this portal: type id -> info (one id per direction).
+  private readonly labels = new Map<number, TypeInfo>();
+  private nextLabelTypeId = FIRST_LABEL_TYPE_ID;
 
   reset(): void {
     this.links.clear();
+    this.labels.clear();
+    this.nextLabelTypeId = FIRST_LABEL_TYPE_ID;
+  }
+
+  // HubSpot-defined types first, then this portal's labels.
+  info(typeId: number): TypeInfo | undefined {
+    return typeInfo(typeId) ?? this.labels.get(typeId);
+  }
+
+  // A new USER_DEFINED label between two types; the inverse direction gets its own type id.
+  defineLabel(from: ObjectType, to: ObjectType, label: string): number {
+    const existing = this.labelTypes(from, to).find((t) => t.label === label);
+    if (existing) throw badRequest(`An association label "${label}" already exists from ${from} to ${to}`);
+    const typeId = this.nextLabelTypeId++;
+    const inverse = this.nextLabelTypeId++;
+    this.labels.set(typeId, { from, to, inverse, label });
+    this.labels.set(inverse, { from: to, to: from, inverse: typeId, label });
+    return typeId;
+  }
+
+  labelTypes(from: ObjectType, to: ObjectType): (TypeInfo & { typeId: number })[] {
+    return [...this.labels.entries()]
+      .filter(([, t]) => t.from === from && t.to === to)
+      .map(([typeId, t]) => ({ ...t, typeId }));
   }
 
   add(from: ObjectType, fromId: string, to: ObjectType, toId: string, typeId: number): void {
-    const info = typeInfo(typeId);
+    const info = this.info(typeId);
     if (!info || info.from !== from || info.to !== to) {
       throw badRequest(`association type ${typeId} does not link ${from} to ${to}`);
     }

@@ -2,6 +2,7 @@ import { badRequest, notFound } from './emulator.errors';
 import type { RouteContext, RouteResult } from './emulator.route';
 import { objectType, record } from './emulator.route';
 import type { Faults, RateLimitSetting, RequestLogEntry } from './emulator.types';
+import { isAccountTier, tierRateLimit } from './emulator.rate-limit';
 import { toWire } from './emulator.wire';
 
 // What the control API can change on the running server.
@@ -10,6 +11,7 @@ export interface ControlTarget {
   log: RequestLogEntry[];
   rateLimit: RateLimitSetting | null;
   searchPerSecond: number | null;
+  tokens: Map<string, readonly string[]>;
   reset(): void;
 }
 
@@ -41,6 +43,11 @@ function putFaults(ctx: RouteContext, t: ControlTarget): RouteResult {
 
 function putSettings(ctx: RouteContext, t: ControlTarget): RouteResult {
   const body = record(ctx.body, 'settings');
+  if (body.tier !== undefined) {
+    if (!isAccountTier(body.tier))
+      throw badRequest(`tier must be free, starter, professional, enterprise or api-limit-increase`);
+    t.rateLimit = tierRateLimit(body.tier);
+  }
   if (body.rateLimit !== undefined) {
     if (body.rateLimit === null) t.rateLimit = null;
     else {
@@ -54,6 +61,15 @@ function putSettings(ctx: RouteContext, t: ControlTarget): RouteResult {
   return { status: 200, body: settings(ctx, t) };
 }
 
+// Adds or replaces a private-app token with the scopes it was granted: `{ token, scopes }`.
+function putToken(ctx: RouteContext, t: ControlTarget): RouteResult {
+  const body = record(ctx.body, 'token');
+  if (typeof body.token !== 'string' || body.token === '') throw badRequest('token is required');
+  if (!Array.isArray(body.scopes)) throw badRequest('scopes must be an array of scope names');
+  t.tokens.set(body.token, body.scopes.map(String));
+  return { status: 200, body: { token: body.token, scopes: t.tokens.get(body.token) } };
+}
+
 // Creates many objects in one call, without rate limits: `{ type, count, properties, indexed }`.
 // "{i}" in a property value becomes the object's index; `modifiedAt` pins every record to one time.
 function seed(ctx: RouteContext): RouteResult {
@@ -65,11 +81,15 @@ function seed(ctx: RouteContext): RouteResult {
   const at = typeof body.modifiedAt === 'string' ? Date.parse(body.modifiedAt) : ctx.now;
   const ids: string[] = [];
   const start = Number(body.startIndex ?? 0);
+  // `visibleAfterMs`: search shows these records only that long from now, though their timestamp
+  // is `modifiedAt` (HubSpot's index lag varies, so a record can show after later-stamped ones).
+  const indexAt = typeof body.visibleAfterMs === 'number' ? ctx.now + body.visibleAfterMs : undefined;
   for (let i = start; i < start + count; i++) {
     const props = Object.fromEntries(
       Object.entries(template).map(([k, v]) => [k, String(v as string).replace(/\{i\}/g, String(i))]),
     );
     const obj = ctx.state.objects.create(type, ctx.state.objects.validate(type, props), at);
+    if (indexAt !== undefined) obj.indexAt = indexAt;
     ids.push(obj.id);
   }
   return { status: 201, body: { created: ids.length, firstId: ids[0], lastId: ids[ids.length - 1] } };
@@ -119,6 +139,7 @@ export const CONTROL_ROUTES: ControlRoute[] = [
     handle: (ctx, t) => ({ status: 200, body: settings(ctx, t) }),
   },
   { method: 'PUT', pattern: /^\/__control\/settings$/, handle: putSettings },
+  { method: 'PUT', pattern: /^\/__control\/tokens$/, handle: putToken },
   { method: 'POST', pattern: /^\/__control\/seed$/, handle: seed },
   { method: 'GET', pattern: /^\/__control\/objects\/([^/]+)$/, handle: listObjects },
   { method: 'GET', pattern: /^\/__control\/objects\/([^/]+)\/([^/]+)$/, handle: getObject },

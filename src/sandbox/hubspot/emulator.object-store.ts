@@ -15,6 +15,8 @@ const MODIFIED_PROPS: Record<ObjectType, string[]> = {
 // Records of one emulated portal, with unique-value indexes and the search index lag.
 export class ObjectStore {
   private readonly objects = new Map<ObjectType, Map<string, StoredObject>>();
+  // HubSpot's recycle bin: archived records, listed with ?archived=true.
+  private readonly archived = new Map<ObjectType, Map<string, StoredObject>>();
   // `${type}.${property}` -> value -> object id
   private readonly unique = new Map<string, Map<string, string>>();
   private nextId = 10001;
@@ -25,7 +27,10 @@ export class ObjectStore {
   }
 
   reset(): void {
-    for (const type of OBJECT_TYPES) this.objects.set(type, new Map());
+    for (const type of OBJECT_TYPES) {
+      this.objects.set(type, new Map());
+      this.archived.set(type, new Map());
+    }
     this.unique.clear();
     this.nextId = 10001;
   }
@@ -36,6 +41,11 @@ export class ObjectStore {
 
   get(type: ObjectType, id: string): StoredObject | undefined {
     return this.all(type).get(id);
+  }
+
+  // The recycle bin of one type.
+  allArchived(type: ObjectType): Map<string, StoredObject> {
+    return this.archived.get(type)!;
   }
 
   // Finds by internal id, or by the value of a unique property when idProperty is given.
@@ -82,6 +92,13 @@ export class ObjectStore {
     return values;
   }
 
+  // The checks a write makes, without writing: a batch that fails whole checks every input first.
+  assertWritable(type: ObjectType, values: Record<string, string>, existing?: StoredObject): void {
+    const merged = !existing && type === 'deals' ? this.withDealDefaults(values) : values;
+    this.checkDeal(type, merged, existing);
+    this.checkUnique(type, merged, existing?.id ?? '');
+  }
+
   create(type: ObjectType, values: Record<string, string>, now: number): StoredObject {
     const id = String(this.nextId++);
     const merged = type === 'deals' ? this.withDealDefaults(values) : values;
@@ -103,18 +120,29 @@ export class ObjectStore {
     this.apply(obj, values, now);
   }
 
-  archive(obj: StoredObject): void {
+  // Moves the record to the recycle bin: gone from reads and search, its unique values freed.
+  archive(obj: StoredObject, now: number): void {
     for (const [name, value] of Object.entries(obj.properties)) {
       const index = this.uniqueIndex(obj.type, name);
       if (index?.get(value) === obj.id) index.delete(value);
     }
     this.all(obj.type).delete(obj.id);
+    obj.archivedAt = now;
+    this.allArchived(obj.type).set(obj.id, obj);
   }
 
   // What the search index holds for this object right now (undefined: not visible yet).
   searchView(obj: StoredObject, now: number): ObjectVersion | undefined {
+    if (obj.indexAt !== undefined && now < obj.indexAt) return obj.indexed ?? undefined;
     if (now - obj.updatedAt >= this.searchIndexLagMs) return obj;
     return obj.indexed ?? undefined;
+  }
+
+  // True when search shows the latest version of every record (no write is waiting for the index).
+  searchCaughtUp(now: number): boolean {
+    for (const type of OBJECT_TYPES)
+      for (const obj of this.all(type).values()) if (this.searchView(obj, now) !== obj) return false;
+    return true;
   }
 
   uniqueValueTaken(type: ObjectType, property: string, value: string): string | undefined {
@@ -183,7 +211,8 @@ export class ObjectStore {
       ]);
     }
     const stageId = values.dealstage ?? existing?.properties.dealstage;
-    if (stageId && !this.schema.stageOf(pipelineId, stageId)) {
+    const stage = stageId ? this.schema.stageOf(pipelineId, stageId) : undefined;
+    if (stageId && (!stage || (stage.archived && values.dealstage !== undefined))) {
       throw validationError([
         {
           name: 'dealstage',

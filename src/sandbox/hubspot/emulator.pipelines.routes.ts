@@ -15,8 +15,9 @@ function wirePipeline(p: PipelineDef): Record<string, unknown> {
   return { ...p, archived: false };
 }
 
+// Every stage carries `archived` (and `archivedAt` once archived), as the Pipelines spec requires.
 function wireStage(s: StageDef): Record<string, unknown> {
-  return { ...s, archived: false, writePermissions: 'CRM_PERMISSIONS_ENFORCEMENT' };
+  return { ...s, archived: s.archived === true, writePermissions: 'CRM_PERMISSIONS_ENFORCEMENT' };
 }
 
 function stageFrom(ctx: RouteContext, raw: unknown, index: number): StageDef {
@@ -126,9 +127,14 @@ function updateStage(ctx: RouteContext): RouteResult {
   return { status: 200, body: wireStage(stage) };
 }
 
+// HubSpot keeps an archived stage (records already in it stay there); it is listed with
+// archived: true and no record can move into it.
 function archiveStage(ctx: RouteContext): RouteResult {
-  const pipeline = ctx.state.schema.pipeline(ctx.params[1]);
-  pipeline.stages = pipeline.stages.filter((s) => s.id !== ctx.params[2]);
+  const stage = findStage(ctx);
+  if (!stage.archived) {
+    stage.archived = true;
+    stage.archivedAt = new Date(ctx.now).toISOString();
+  }
   return { status: 204 };
 }
 

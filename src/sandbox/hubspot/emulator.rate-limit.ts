@@ -36,3 +36,28 @@ export class RollingWindow {
     }
   }
 }
+
+// HubSpot's burst limit per private app by the account's tier (usage guidelines, crm-apis.md A8).
+export type AccountTier = 'free' | 'starter' | 'professional' | 'enterprise' | 'api-limit-increase';
+export const ACCOUNT_TIERS: readonly AccountTier[] = [
+  'free',
+  'starter',
+  'professional',
+  'enterprise',
+  'api-limit-increase',
+];
+const TIER_MAX: Record<AccountTier, number> = {
+  free: 100,
+  starter: 100,
+  professional: 190,
+  enterprise: 190,
+  'api-limit-increase': 250,
+};
+
+export function tierRateLimit(tier: AccountTier): RateLimitSetting {
+  return { max: TIER_MAX[tier], intervalMs: 10_000 };
+}
+
+export function isAccountTier(value: unknown): value is AccountTier {
+  return typeof value === 'string' && (ACCOUNT_TIERS as readonly string[]).includes(value);
+}

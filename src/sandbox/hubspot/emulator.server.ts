@@ -8,6 +8,7 @@ import { OBJECT_ROUTES } from './emulator.objects.routes';
 import { PIPELINE_ROUTES } from './emulator.pipelines.routes';
 import { PROPERTY_ROUTES } from './emulator.properties.routes';
 import { RollingWindow } from './emulator.rate-limit';
+import { ALL_SCOPES, missingScope, requiredScope } from './emulator.scopes';
 import type { Route, RouteContext, RouteResult } from './emulator.route';
 import { SEARCH_ROUTES } from './emulator.search.routes';
 import type { EmulatorState } from './emulator.state';
@@ -22,9 +23,16 @@ const ROUTES: Route[] = [
 ];
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const DAILY_LIMIT = 1_000_000;
+const PORTAL_ID = 12345678;
+// Private apps read their token's scopes here (HubSpot's private-apps docs).
+const TOKEN_INFO_PATH = '/oauth/v2/private-apps/get/access-token-info';
 
 export interface EmulatorServerOptions {
   token: string;
+  // Scopes of `token` (default: every scope the emulator knows).
+  scopes?: readonly string[];
+  // More private-app tokens with their own scopes.
+  tokens?: { token: string; scopes: readonly string[] }[];
   rateLimit: RateLimitSetting | null;
   searchPerSecond: number | null;
   searchIndexLagMs: number;
@@ -38,6 +46,8 @@ export class EmulatorServer implements ControlTarget {
   private readonly general: RollingWindow;
   private readonly search: RollingWindow;
   private dailyUsed = 0;
+  // Private-app token -> its scopes.
+  readonly tokens = new Map<string, readonly string[]>();
 
   constructor(
     private readonly state: EmulatorState,
@@ -46,6 +56,7 @@ export class EmulatorServer implements ControlTarget {
     this.general = new RollingWindow(options.rateLimit);
     this.search = new RollingWindow(perSecond(options.searchPerSecond));
     state.objects.searchIndexLagMs = options.searchIndexLagMs;
+    this.resetTokens();
     this.server = createServer((req, res) => void this.handle(req, res));
     this.server.keepAliveTimeout = 30_000;
   }
@@ -73,6 +84,13 @@ export class EmulatorServer implements ControlTarget {
     this.rateLimit = this.options.rateLimit;
     this.searchPerSecond = this.options.searchPerSecond;
     this.state.objects.searchIndexLagMs = this.options.searchIndexLagMs;
+    this.resetTokens();
+  }
+
+  private resetTokens(): void {
+    this.tokens.clear();
+    this.tokens.set(this.options.token, this.options.scopes ?? ALL_SCOPES);
+    for (const t of this.options.tokens ?? []) this.tokens.set(t.token, t.scopes);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -99,10 +117,18 @@ export class EmulatorServer implements ControlTarget {
         send(res, control.handle(ctx, this), {});
         return;
       }
-      this.authenticate(req);
+      const scopes = this.authenticate(req);
+      if (method === 'POST' && path === TOKEN_INFO_PATH) {
+        result = this.tokenInfo(body);
+        send(res, result, {});
+        this.record(method, path, result.status, started);
+        return;
+      }
       const route = ROUTES.find((r) => r.method === method && r.pattern.test(path));
       if (!route)
         throw new HubSpotHttpError(404, 'OBJECT_NOT_FOUND', `Unable to find a route for ${method} ${path}`);
+      const scope = requiredScope(method, path);
+      if (scope && !scopes.includes(scope)) throw missingScope(scope);
       if (this.faults.latencyMs > 0) await sleep(this.faults.latencyMs);
       headers = this.admit(route, Date.now());
       this.injectFault();
@@ -114,16 +140,28 @@ export class EmulatorServer implements ControlTarget {
       if (error instanceof RateLimited) headers = error.headers;
     }
     send(res, result, headers);
+    this.record(method, path, result.status, started);
+  }
+
+  private record(method: string, path: string, status: number, started: number): void {
     this.log.push({
       method,
       path,
-      status: result.status,
+      status,
       time: new Date(started).toISOString(),
       durationMs: Date.now() - started,
     });
   }
 
-  private authenticate(req: IncomingMessage): void {
+  // What HubSpot tells a private app about a token: its portal and scopes.
+  private tokenInfo(body: unknown): RouteResult {
+    const tokenKey = (body as { tokenKey?: unknown } | undefined)?.tokenKey;
+    const scopes = typeof tokenKey === 'string' ? this.tokens.get(tokenKey) : undefined;
+    if (!scopes) throw new HubSpotHttpError(404, 'OBJECT_NOT_FOUND', 'Access token not found');
+    return { status: 200, body: { userId: 1, hubId: PORTAL_ID, appId: 1, scopes: [...scopes] } };
+  }
+
+  private authenticate(req: IncomingMessage): readonly string[] {
     const header = req.headers.authorization;
     if (!header) {
       throw new HubSpotHttpError(
@@ -132,13 +170,15 @@ export class EmulatorServer implements ControlTarget {
         'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview',
       );
     }
-    if (header !== `Bearer ${this.options.token}`) {
+    const scopes = header.startsWith('Bearer ') ? this.tokens.get(header.slice(7)) : undefined;
+    if (!scopes) {
       throw new HubSpotHttpError(
         401,
         'INVALID_AUTHENTICATION',
         'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview',
       );
     }
+    return scopes;
   }
 
   // Counts the request against the portal's limits; search has its own secondly limit and no headers.

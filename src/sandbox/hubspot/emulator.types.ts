@@ -44,6 +44,9 @@ export interface StageDef {
   metadata: Record<string, string>;
   createdAt: string;
   updatedAt: string;
+  // Archived stages stay listed with archived: true; records cannot move into them.
+  archived?: boolean;
+  archivedAt?: string;
 }
 
 export interface PipelineDef {
@@ -68,6 +71,10 @@ export interface StoredObject {
   updatedAt: number;
   // What search sees while the latest write is younger than the indexing lag (null: not yet indexed).
   indexed: ObjectVersion | null;
+  // Search shows this write no earlier than this time, whatever its timestamp (a slow index).
+  indexAt?: number;
+  // Set when the record is in the recycle bin.
+  archivedAt?: number;
 }
 
 export interface RequestLogEntry {

@@ -27,7 +27,8 @@ export function toWire(
     properties: selectProperties(obj.type, version.properties, requested),
     createdAt: new Date(obj.createdAt).toISOString(),
     updatedAt: new Date(version.updatedAt).toISOString(),
-    archived: false,
+    archived: obj.archivedAt !== undefined,
+    ...(obj.archivedAt !== undefined ? { archivedAt: new Date(obj.archivedAt).toISOString() } : {}),
   };
 }
 

@@ -2,6 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { EmulatorServer } from './emulator.server';
 import { EmulatorState } from './emulator.state';
 import type { ObjectType, RateLimitSetting, StoredObject } from './emulator.types';
+import type { AccountTier } from './emulator.rate-limit';
+import { isAccountTier, tierRateLimit } from './emulator.rate-limit';
+
+export type { AccountTier } from './emulator.rate-limit';
 
 export type { Faults, ObjectType, RateLimitSetting, RequestLogEntry, StoredObject } from './emulator.types';
 
@@ -9,8 +13,15 @@ export interface HubSpotEmulatorOptions {
   port?: number;
   host?: string;
   token?: string;
+  // Scopes of `token` (default: all the emulator checks).
+  scopes?: readonly string[];
+  // More private-app tokens, each with its own scopes.
+  tokens?: { token: string; scopes: readonly string[] }[];
+  // How long a write stays invisible to search (default HUBSPOT_EMULATOR_SEARCH_LAG_MS or 2 s).
   searchIndexLagMs?: number;
-  // HubSpot's burst limit; null turns it off.
+  // The account tier that sets the burst limit (default HUBSPOT_EMULATOR_TIER or professional).
+  tier?: AccountTier;
+  // HubSpot's burst limit, overriding the tier's; null turns it off.
   rateLimit?: RateLimitSetting | null;
   // Search requests per second; null turns it off.
   searchPerSecond?: number | null;
@@ -23,6 +34,8 @@ export interface HubSpotEmulatorStateView {
   findByProperty(type: ObjectType, property: string, value: string): Readonly<StoredObject> | undefined;
   findAllByProperty(type: ObjectType, property: string, value: string): Readonly<StoredObject>[];
   associatedIds(from: ObjectType, id: string, to: ObjectType): string[];
+  // True when search shows every write (the indexing lag has passed for all of them).
+  searchCaughtUp(): boolean;
 }
 
 export interface HubSpotEmulator {
@@ -35,6 +48,24 @@ export interface HubSpotEmulator {
 
 export const DEFAULT_HUBSPOT_EMULATOR_PORT = 4020;
 export const DEFAULT_HUBSPOT_EMULATOR_TOKEN = 'pat-emulator-0000';
+// HubSpot documents search as eventually consistent ("a few moments"); seconds by default here.
+export const DEFAULT_SEARCH_INDEX_LAG_MS = 2000;
+
+function envTier(): AccountTier {
+  const value = process.env.HUBSPOT_EMULATOR_TIER;
+  if (value === undefined || value === '') return 'professional';
+  if (!isAccountTier(value)) throw new Error(`HUBSPOT_EMULATOR_TIER: unknown account tier "${value}"`);
+  return value;
+}
+
+function envLagMs(): number {
+  const value = process.env.HUBSPOT_EMULATOR_SEARCH_LAG_MS;
+  if (value === undefined || value === '') return DEFAULT_SEARCH_INDEX_LAG_MS;
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new Error(`HUBSPOT_EMULATOR_SEARCH_LAG_MS: "${value}" is not a number of ms`);
+  return ms;
+}
 
 export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {}): Promise<HubSpotEmulator> {
   const token = options.token ?? process.env.HUBSPOT_EMULATOR_TOKEN ?? DEFAULT_HUBSPOT_EMULATOR_TOKEN;
@@ -43,9 +74,11 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
   const state = new EmulatorState();
   const emulator = new EmulatorServer(state, {
     token,
-    rateLimit: options.rateLimit === undefined ? { max: 190, intervalMs: 10_000 } : options.rateLimit,
+    scopes: options.scopes,
+    tokens: options.tokens,
+    rateLimit: options.rateLimit === undefined ? tierRateLimit(options.tier ?? envTier()) : options.rateLimit,
     searchPerSecond: options.searchPerSecond === undefined ? 5 : options.searchPerSecond,
-    searchIndexLagMs: options.searchIndexLagMs ?? 0,
+    searchIndexLagMs: options.searchIndexLagMs ?? envLagMs(),
   });
   await new Promise<void>((resolve, reject) => {
     emulator.server.once('error', reject);
@@ -64,6 +97,7 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
       findByProperty: (type, property, value) =>
         [...state.objects.all(type).values()].find((o) => o.properties[property] === value),
       associatedIds: (from, id, to) => state.associations.list(from, id, to).map(([toId]) => toId),
+      searchCaughtUp: () => state.objects.searchCaughtUp(Date.now()),
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

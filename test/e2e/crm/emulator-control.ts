@@ -23,6 +23,7 @@ export class EmulatorControl {
     properties: Record<string, string>;
     modifiedAt?: string;
     startIndex?: number;
+    visibleAfterMs?: number;
   }): Promise<void> {
     const res = await fetch(`${this.url}/__control/seed`, { method: 'POST', body: JSON.stringify(body) });
     if (!res.ok) throw new Error(`seed: ${res.status} ${await res.text()}`);
@@ -39,10 +40,15 @@ export class EmulatorControl {
 }
 
 // Polls until the condition holds, failing after the deadline (no fixed sleeps in tests).
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+// Polls that search pass intervalMs >= 250, to stay under HubSpot's 5 searches per second.
+export async function eventually(
+  check: () => Promise<boolean>,
+  timeoutMs = 5000,
+  intervalMs = 25,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

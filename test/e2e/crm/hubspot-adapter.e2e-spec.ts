@@ -7,7 +7,7 @@ import type {
 } from '../../../src/crm';
 import { CASH_OFFER_CRM_SCHEMA, CrmError, CrmStageMap, UNIQUE_REQUEST_ID } from '../../../src/crm';
 import { HubSpotCrmAdapter } from '../../../src/crm/hubspot';
-import { startHubSpotEmulator } from '../../../src/sandbox/hubspot';
+import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../../../src/sandbox/hubspot';
 import type { HubSpotEmulator } from '../../../src/sandbox/hubspot';
 import { freePort } from '../../support/free-port';
 import { EmulatorControl, eventually } from './emulator-control';
@@ -34,6 +34,7 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
   let adapter: HubSpotCrmAdapter;
 
   beforeAll(async () => {
+    // The search indexing lag stays at the emulator's default (on): the adapter must be right under it.
     emulator = await startHubSpotEmulator({
       port: await freePort(),
       token: 'pat-crm',
@@ -55,6 +56,7 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
       basePath: emulator.url,
       rateLimit: { max: 10_000, intervalMs: 1000 },
       searchPerSecond: 1000,
+      searchLagMs: DEFAULT_SEARCH_INDEX_LAG_MS,
     });
     await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA);
     await control.clearRequests();
@@ -172,7 +174,6 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
   });
 
   it('does not lose a record modified during a read, despite the search indexing lag', async () => {
-    await control.put('settings', { searchIndexLagMs: 400 });
     await control.seed({
       type: 'deals',
       count: 600,
@@ -204,11 +205,15 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     const cursor = pages[pages.length - 1].cursor;
 
     // Once the index has caught up, the next run (from the saved cursor, minus the overlap) sees both changes.
-    await eventually(async () => {
-      const { records } = await readAll(adapter, { kind: 'deal', since: cursor, properties: ['dealname'] });
-      const names = new Map(records.map((r) => [r.id, r.properties.dealname]));
-      return modified.every((id) => names.get(id) === `changed ${id}`);
-    }, 10_000);
+    await eventually(
+      async () => {
+        const { records } = await readAll(adapter, { kind: 'deal', since: cursor, properties: ['dealname'] });
+        const names = new Map(records.map((r) => [r.id, r.properties.dealname]));
+        return modified.every((id) => names.get(id) === `changed ${id}`);
+      },
+      DEFAULT_SEARCH_INDEX_LAG_MS + 10_000,
+      250,
+    );
   });
 
   it('fetches associated contacts with one batch call per page, never one per record', async () => {
@@ -233,13 +238,22 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     expect(results.map((r) => r.ok)).toEqual([true, true, true, false]);
     expect(!results[3].ok && results[3].error.code).toBe('NOT_FOUND');
 
-    await control.clearRequests();
-    const { records } = await readAll(adapter, {
-      kind: 'deal',
-      since: null,
-      properties: ['dealname'],
-      withAssociations: ['contact'],
-    });
+    // The new deals show in search once the index has caught up.
+    let records: CrmRecord[] = [];
+    await eventually(
+      async () => {
+        await control.clearRequests();
+        ({ records } = await readAll(adapter, {
+          kind: 'deal',
+          since: null,
+          properties: ['dealname'],
+          withAssociations: ['contact'],
+        }));
+        return records.length === 3;
+      },
+      DEFAULT_SEARCH_INDEX_LAG_MS + 5000,
+      250,
+    );
     expect(records.map((r) => r.associations?.contact)).toEqual([[contactId], [contactId], [contactId]]);
     const assocCalls = (await control.requests()).filter((r) => r.path.startsWith('/crm/v4/associations/'));
     expect(assocCalls).toHaveLength(1);
@@ -277,18 +291,26 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
         stageId: map.stageId('cash_offers', stage),
       })),
     );
-    const { records: requested } = await readAll(adapter, {
-      kind: 'deal',
-      since: null,
-      properties: ['cash_offer_offer_id'],
-      filter: {
-        pipelineId,
-        stageIds: [
-          map.stageId('cash_offers', 'accept_requested'),
-          map.stageId('cash_offers', 'reject_requested'),
-        ],
+    let requested: CrmRecord[] = [];
+    await eventually(
+      async () => {
+        ({ records: requested } = await readAll(adapter, {
+          kind: 'deal',
+          since: null,
+          properties: ['cash_offer_offer_id'],
+          filter: {
+            pipelineId,
+            stageIds: [
+              map.stageId('cash_offers', 'accept_requested'),
+              map.stageId('cash_offers', 'reject_requested'),
+            ],
+          },
+        }));
+        return requested.length === 2;
       },
-    });
+      DEFAULT_SEARCH_INDEX_LAG_MS + 5000,
+      250,
+    );
     expect(requested.map((r) => r.properties.cash_offer_offer_id).sort()).toEqual(['f-1', 'f-2']);
     expect(requested.map((r) => map.resolve(r.pipelineId, r.stageId)?.stageKey).sort()).toEqual([
       'accept_requested',
@@ -303,13 +325,22 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     await adapter.associate([
       { from: { kind: 'contact', id: contacts[0].id }, to: { kind: 'deal', id: offers[0].id } },
     ]);
-    const { records: flagged, cursor } = await readAll(adapter, {
-      kind: 'contact',
-      since: null,
-      properties: ['email', 'cash_offer_submit_lead'],
-      filter: { propertyEquals: { cash_offer_submit_lead: 'true' }, propertyHasValue: ['email'] },
-      withAssociations: ['deal'],
-    });
+    let flagged: CrmRecord[] = [];
+    let cursor: CrmCursor | null = null;
+    await eventually(
+      async () => {
+        ({ records: flagged, cursor } = await readAll(adapter, {
+          kind: 'contact',
+          since: null,
+          properties: ['email', 'cash_offer_submit_lead'],
+          filter: { propertyEquals: { cash_offer_submit_lead: 'true' }, propertyHasValue: ['email'] },
+          withAssociations: ['deal'],
+        }));
+        return flagged.length === 1;
+      },
+      DEFAULT_SEARCH_INDEX_LAG_MS + 5000,
+      250,
+    );
     expect(flagged).toHaveLength(1);
     expect(flagged[0]).toMatchObject({ kind: 'contact', properties: { email: 'buyer@example.com' } });
     expect(flagged[0].associations).toEqual({ deal: [offers[0].id] });

@@ -194,7 +194,7 @@ describe('HubSpot emulator conformance with @hubspot/api-client', () => {
     expect(wrongStage.body.message).toContain('dealstage');
   });
 
-  it('batch upserts with _new, reads and updates, and answers 207 per input with trace ids', async () => {
+  it('batch upserts with _new, reads and updates, and fails a batch upsert whole on one bad input', async () => {
     await defineDealProperty('cash_offer_request_id', true);
     const first = await client.crm.deals.batchApi.upsert({
       inputs: [
@@ -211,24 +211,29 @@ describe('HubSpot emulator conformance with @hubspot/api-client', () => {
     expect(second.results[0]._new).toBe(false);
     expect(second.results[0].id).toBe(first.results[0].id);
 
-    const mixed = await client.crm.deals.batchApi.upsert({
-      inputs: [
-        {
-          id: 'r-3',
-          idProperty: 'cash_offer_request_id',
-          properties: { dealname: 'fine' },
-          objectWriteTraceId: 't3',
-        },
-        {
-          id: 'r-4',
-          idProperty: 'cash_offer_request_id',
-          properties: { amount: 'NaN!' },
-          objectWriteTraceId: 't4',
-        },
-      ],
-    });
-    expect(mixed.results.map((r) => r.objectWriteTraceId)).toEqual(['t3']);
-    expect('errors' in mixed && mixed.errors?.[0].context).toEqual({ objectWriteTraceId: ['t4'] });
+    // HubSpot's batch upsert fails whole on one invalid input, trace ids or not, and writes nothing.
+    const mixed = await sdkError(
+      client.crm.deals.batchApi.upsert({
+        inputs: [
+          {
+            id: 'r-3',
+            idProperty: 'cash_offer_request_id',
+            properties: { dealname: 'fine' },
+            objectWriteTraceId: 't3',
+          },
+          {
+            id: 'r-4',
+            idProperty: 'cash_offer_request_id',
+            properties: { amount: 'NaN!' },
+            objectWriteTraceId: 't4',
+          },
+        ],
+      }),
+    );
+    expect(mixed.code).toBe(400);
+    expect(mixed.body.category).toBe('VALIDATION_ERROR');
+    expect((mixed.body as { context?: unknown }).context).toEqual({ ids: ['r-4'], inputIndex: ['1'] });
+    expect(emulator.state.findByProperty('deals', 'cash_offer_request_id', 'r-3')).toBeUndefined();
 
     const read = await client.crm.deals.batchApi.read({
       inputs: [{ id: first.results[0].id }, { id: '424242' }],
@@ -245,6 +250,8 @@ describe('HubSpot emulator conformance with @hubspot/api-client', () => {
   });
 
   it('searches with filters, one sort and after paging', async () => {
+    // Filter semantics, not the indexing lag, are under test here.
+    await control.put('settings', { searchIndexLagMs: 0 });
     for (let i = 0; i < 5; i++) {
       await client.crm.deals.basicApi.create({
         properties: { dealname: `d${i}`, amount: String(i * 10) },
@@ -279,6 +286,7 @@ describe('HubSpot emulator conformance with @hubspot/api-client', () => {
   });
 
   it('stops search paging at 10,000 results with a 400 beyond', async () => {
+    await control.put('settings', { searchIndexLagMs: 0 });
     await control.seed({ type: 'deals', count: 10_050, properties: { dealname: 'Seeded {i}' } });
     const last = await client.crm.deals.searchApi.doSearch({
       limit: 200,

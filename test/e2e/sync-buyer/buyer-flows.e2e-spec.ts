@@ -6,7 +6,8 @@ import { HubSpotCrmAdapter } from '../../../src/crm/hubspot';
 import { withListingProperties } from '../../../src/crm/hubspot/hubspot-default-mapping';
 import { startCashOfferSandbox } from '../../../src/sandbox/cash-offer';
 import type { RunningCashOfferSandbox } from '../../../src/sandbox/cash-offer';
-import { startHubSpotEmulator } from '../../../src/sandbox/hubspot';
+import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../../../src/sandbox/hubspot';
+import { eventually } from '../crm/emulator-control';
 import type { HubSpotEmulator } from '../../../src/sandbox/hubspot';
 import { startBuyerApp } from './buyer-app';
 import type { BuyerApp } from './buyer-app';
@@ -67,8 +68,14 @@ describe('buyer-side flows through crm-changes and outbox-drain', () => {
     expect(result.ok).toBe(true);
     return id;
   };
-  const changesThenDrain = async (): Promise<void> => {
+  // One crm-changes cycle after an agent's edit, started once HubSpot's search shows the edit (the
+  // emulator's indexing lag is on), as the next cron run would find it.
+  const changes = async (): Promise<void> => {
+    await eventually(async () => emulator.state.searchCaughtUp(), DEFAULT_SEARCH_INDEX_LAG_MS + 10_000, 50);
     await daemon.run('crm-changes');
+  };
+  const changesThenDrain = async (): Promise<void> => {
+    await changes();
     await daemon.run('outbox-drain');
   };
   const callsTo = async (method: string, path: string): Promise<number> => {
@@ -150,7 +157,7 @@ describe('buyer-side flows through crm-changes and outbox-drain', () => {
       },
     ]);
 
-    await daemon.run('crm-changes');
+    await changes();
 
     expect(props('contacts', contact)).toMatchObject({
       cash_offer_lead_id: lead.lead_id,
@@ -263,7 +270,7 @@ describe('buyer-side flows through crm-changes and outbox-drain', () => {
       cash_offer_demand_check: 'true',
     });
 
-    await daemon.run('crm-changes');
+    await changes();
 
     expect(props('deals', deal)).toMatchObject({ cash_offer_demand_check: 'false' });
     expect(Number(props('deals', deal).cash_offer_prelim_buyer_count)).toBeGreaterThanOrEqual(0);
