@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildAppParts, sharedModules } from '../../src/app';
 import { FLOW_MODULES } from '../../src/app/flow-modules';
-import { CASH_OFFER_CRM_SCHEMA, CrmStageMap, type CrmPort } from '../../src/crm';
-import { HubSpotCrmAdapter, withListingProperties } from '../../src/crm/hubspot';
+import { crmSchemaFor } from '../../src/brokerages/crm-setup.schema';
+import { CrmStageMap, type CrmPort } from '../../src/crm';
+import { HubSpotCrmAdapter } from '../../src/crm/hubspot';
 import { Ledger } from '../../src/ledger';
 import { startCashOfferSandbox, type RunningCashOfferSandbox } from '../../src/sandbox/cash-offer';
 import { startHubSpotEmulator, type HubSpotEmulator } from '../../src/sandbox/hubspot';
@@ -59,7 +60,7 @@ export async function startSyncApp(): Promise<SyncTestApp> {
     rateLimit: { max: 10_000, intervalMs: 1000 },
     searchPerSecond: 1000,
   });
-  const stages = CrmStageMap.fromReport(await crm.ensureSchema(withListingProperties(CASH_OFFER_CRM_SCHEMA)));
+  const stages = CrmStageMap.fromReport(await crm.ensureSchema(crmSchemaFor('hubspot')));
 
   const port = await freePort();
   const env: Record<string, string> = {

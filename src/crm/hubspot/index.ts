@@ -1,5 +1,6 @@
 export * from './hubspot-crm.adapter';
 export * from './hubspot.options';
 export * from './hubspot-default-mapping';
+export * from './hubspot-vendor.profile';
 export { toCrmError } from './hubspot-error.mapper';
 export * from './hubspot-crm.factory';
