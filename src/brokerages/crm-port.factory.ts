@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { VendorNeutralCrmPort, type CrmPort } from '../crm';
+import { FOLLOWUPBOSS_VENDOR_PROFILE, FollowUpBossCrmAdapter } from '../crm/followupboss';
 import { HubSpotCrmAdapter, hubSpotVendorProfile } from '../crm/hubspot';
 import type { LoadedBrokerage } from '../config/config.loader';
 import { crmSchemaFor } from './crm-setup.schema';
@@ -25,6 +26,19 @@ export class CrmPortFactory {
         this.clock,
       );
       return new VendorNeutralCrmPort(adapter, hubSpotVendorProfile(this.dateProperties(brokerage)));
+    }
+    if (kind === 'followupboss') {
+      const adapter = new FollowUpBossCrmAdapter(
+        {
+          apiKey: brokerage.secrets.crmToken,
+          ...(crm.baseUrl ? { baseUrl: crm.baseUrl } : {}),
+          ...(crm.system ? { system: crm.system } : {}),
+          ...(brokerage.secrets.crmSystemKey ? { systemKey: brokerage.secrets.crmSystemKey } : {}),
+          ...(crm.rateLimit ? { rateLimit: { max: crm.rateLimit.requestsPerSecond, intervalMs: 1000 } } : {}),
+        },
+        this.clock,
+      );
+      return new VendorNeutralCrmPort(adapter, FOLLOWUPBOSS_VENDOR_PROFILE);
     }
     throw new Error(`brokerage ${brokerage.id}: CRM kind "${kind}" has no adapter`);
   }

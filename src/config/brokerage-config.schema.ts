@@ -99,8 +99,8 @@ export class CrmMappingConfig {
 }
 
 export class CrmConfig {
-  @IsIn(['hubspot'])
-  kind: 'hubspot';
+  @IsIn(['hubspot', 'followupboss'])
+  kind: 'hubspot' | 'followupboss';
 
   @IsOptional()
   @IsUrl(URL_OPTIONS, { message: '$property must be an http(s) URL' })
@@ -108,6 +108,16 @@ export class CrmConfig {
 
   @Matches(ENV_NAME, { message: ENV_NAME_MESSAGE })
   tokenEnv: string;
+
+  // Follow Up Boss: the registered system (X-System) and the variable holding its X-System-Key.
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  system?: string;
+
+  @IsOptional()
+  @Matches(ENV_NAME, { message: ENV_NAME_MESSAGE })
+  systemKeyEnv?: string;
 
   @IsOptional()
   @ValidateNested()

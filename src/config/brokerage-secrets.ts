@@ -6,6 +6,7 @@ import type { ConfigProblem } from './config-error';
 export interface BrokerageSecrets {
   cashOfferApiKey: string;
   crmToken: string;
+  crmSystemKey?: string;
   webhookSecret: string;
   previousWebhookSecret?: string;
 }
@@ -35,6 +36,7 @@ export function resolveSecrets(
   };
   const cashOfferApiKey = read('cashOffer.apiKeyEnv', config.cashOffer.apiKeyEnv);
   const crmToken = read('crm.tokenEnv', config.crm.tokenEnv);
+  const crmSystemKey = read('crm.systemKeyEnv', config.crm.systemKeyEnv);
   const webhookSecret = read('webhooks.secretEnv', config.webhooks.secretEnv);
   const previousWebhookSecret = read('webhooks.previousSecretEnv', config.webhooks.previousSecretEnv);
   if (webhookSecret !== undefined && webhookSecret.length < MIN_WEBHOOK_SECRET_LENGTH) {
@@ -46,13 +48,17 @@ export function resolveSecrets(
     });
   }
   if (problems.length > 0 || !cashOfferApiKey || !crmToken || !webhookSecret) return { problems };
-  return { secrets: { cashOfferApiKey, crmToken, webhookSecret, previousWebhookSecret }, problems };
+  return {
+    secrets: { cashOfferApiKey, crmToken, crmSystemKey, webhookSecret, previousWebhookSecret },
+    problems,
+  };
 }
 
 export function secretValues(secrets: BrokerageSecrets): string[] {
   return [
     secrets.cashOfferApiKey,
     secrets.crmToken,
+    secrets.crmSystemKey,
     secrets.webhookSecret,
     secrets.previousWebhookSecret,
   ].filter((value): value is string => typeof value === 'string' && value.length > 0);

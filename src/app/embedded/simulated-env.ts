@@ -3,6 +3,7 @@ import { extname, join } from 'node:path';
 import { parse } from 'yaml';
 import type { Environment } from '../../config/brokerage-secrets';
 import { DEFAULT_AGENT_KEY } from '../../sandbox/cash-offer/accounts.loader';
+import { DEFAULT_FUB_EMULATOR_API_KEY, DEFAULT_FUB_EMULATOR_SYSTEM_KEY } from '../../sandbox/followupboss';
 import { DEFAULT_HUBSPOT_EMULATOR_TOKEN } from '../../sandbox/hubspot';
 
 interface RawBrokerage {
@@ -10,7 +11,7 @@ interface RawBrokerage {
   enabled?: unknown;
   simulated?: unknown;
   cashOffer?: { apiKeyEnv?: unknown };
-  crm?: { tokenEnv?: unknown };
+  crm?: { kind?: unknown; tokenEnv?: unknown; systemKeyEnv?: unknown };
   webhooks?: { secretEnv?: unknown };
 }
 
@@ -48,7 +49,10 @@ export function withSimulatorDefaults(configDir: string, env: Environment): Envi
   };
   for (const { id, raw } of findSimulatedBrokerages(configDir)) {
     setDefault(raw.cashOffer?.apiKeyEnv, env.SANDBOX_AGENT_KEY || DEFAULT_AGENT_KEY);
-    setDefault(raw.crm?.tokenEnv, env.HUBSPOT_EMULATOR_TOKEN || DEFAULT_HUBSPOT_EMULATOR_TOKEN);
+    if (raw.crm?.kind === 'followupboss') {
+      setDefault(raw.crm.tokenEnv, env.FUB_EMULATOR_API_KEY || DEFAULT_FUB_EMULATOR_API_KEY);
+      setDefault(raw.crm.systemKeyEnv, env.FUB_EMULATOR_SYSTEM_KEY || DEFAULT_FUB_EMULATOR_SYSTEM_KEY);
+    } else setDefault(raw.crm?.tokenEnv, env.HUBSPOT_EMULATOR_TOKEN || DEFAULT_HUBSPOT_EMULATOR_TOKEN);
     setDefault(raw.webhooks?.secretEnv, `simulated-webhook-secret-of-${id}`);
   }
   if (Object.keys(defaults).length === 0) return env;
