@@ -1,6 +1,9 @@
 import { CrmError } from '../crm.error';
 import type { CrmKind, CrmUpdateInput, CrmUpsertInput, CrmWriteResult } from '../crm.types';
-import { FUB_RESOURCE } from './followupboss.constants';
+import { FUB_RESOURCE, MAX_PAGE } from './followupboss.constants';
+
+// From this many unknown keys in one upsert, one scan of the pipeline beats a lookup per key.
+const PREFETCH_AT = 20;
 import { fubFieldName } from './followupboss-field-names';
 import type { FollowUpBossHttpClient } from './followupboss-http.client';
 import { toFubBody } from './followupboss-record.mapper';
@@ -22,11 +25,14 @@ export class FollowUpBossRecordWriter {
 
   async upsert(kind: CrmKind, uniqueProperty: string, inputs: CrmUpsertInput[]): Promise<CrmWriteResult[]> {
     const numbers = await this.numberFields(kind);
+    const absent = await this.prefetch(kind, uniqueProperty, inputs);
     return this.each(inputs, async (input) => {
       const cacheKey = `${kind}\u0000${uniqueProperty}\u0000${input.key}`;
       const properties = { ...input.properties, [uniqueProperty]: input.key };
       const body = toFubBody(kind, properties, input, numbers);
-      let id = this.known.get(cacheKey) ?? (await this.lookup(kind, uniqueProperty, input.key));
+      let id =
+        this.known.get(cacheKey) ??
+        (absent.has(input.key) ? undefined : await this.lookup(kind, uniqueProperty, input.key));
       if (id) {
         try {
           await this.put(kind, id, body, input.key);
@@ -76,6 +82,46 @@ export class FollowUpBossRecordWriter {
         return { key: input.id, ok: true, id: input.id, created: false };
       },
     );
+  }
+
+  // Many new deal keys: one scan of all deals (100 a call) finds every key the account holds, instead
+  // of one lookup per key, when that costs fewer calls. Keys the scan does not find are known absent
+  // (a consistent read, and this daemon is the only writer of its keys), so their create needs no
+  // lookup. A scan that would cost more than the lookups is not made.
+  private async prefetch(
+    kind: CrmKind,
+    uniqueProperty: string,
+    inputs: CrmUpsertInput[],
+  ): Promise<Set<string>> {
+    const unknown = inputs.filter((i) => !this.known.has(`${kind}\u0000${uniqueProperty}\u0000${i.key}`));
+    if (kind !== 'deal' || unknown.length < PREFETCH_AT) return new Set();
+    const field = fubFieldName(uniqueProperty);
+    const wanted = new Set(unknown.map((i) => i.key));
+    const found = new Map<string, string>();
+    let next: string | undefined;
+    let first = true;
+    do {
+      const page = await this.http.call<FubPage>({
+        method: 'GET',
+        path: '/deals',
+        query: next ? { next, limit: MAX_PAGE } : { fields: 'allFields', limit: MAX_PAGE, sort: 'id' },
+        what: 'list deals to find their keys',
+        idempotent: true,
+      });
+      if (first && Math.ceil((page._metadata?.total ?? 0) / MAX_PAGE) > unknown.length) return new Set();
+      first = false;
+      for (const deal of (page.deals as FubRecord[] | undefined) ?? []) {
+        const key = deal[field];
+        if ((typeof key === 'string' || typeof key === 'number') && wanted.has(String(key)))
+          found.set(String(key), String(deal.id));
+      }
+      next = page._metadata?.next ?? undefined;
+    } while (next);
+    for (const [key, id] of found) {
+      this.known.set(`${kind}\u0000${uniqueProperty}\u0000${key}`, id);
+      wanted.delete(key);
+    }
+    return wanted;
   }
 
   // The record holding `value` in the custom key field, by FUB's custom-field filter on the list.

@@ -100,6 +100,31 @@ describe('FollowUpBossCrmAdapter against the Follow Up Boss emulator', () => {
     expect(found.pipelineId).toBe(stages.pipelineId('cash_offers'));
   });
 
+  it('many new keys cost one scan instead of a lookup each; a restarted adapter finds them all again', async () => {
+    const stageId = stages.stageId('cash_offers', 'incoming');
+    const inputs = Array.from({ length: 30 }, (_, i) => ({
+      key: `bulk-${i}`,
+      properties: { name: `Bulk ${i}` },
+      stageId,
+    }));
+    const fresh = build();
+    await fresh.listPipelines('deal');
+    const logged = ((await control(emulator, 'GET', 'log')) as unknown[]).length;
+    const created = await fresh.upsertRecords('deal', UNIQUE_OFFER_ID, inputs);
+    expect(created.every((r) => r.ok && r.created)).toBe(true);
+    // One scan page and 30 creates (besides reading the custom field types once).
+    const calls = ((await control(emulator, 'GET', 'log')) as { method: string; path: string }[]).slice(
+      logged,
+    );
+    expect(calls.filter((c) => c.path === '/v1/deals' && c.method === 'GET')).toHaveLength(1);
+    expect(calls.filter((c) => c.path === '/v1/deals' && c.method === 'POST')).toHaveLength(30);
+    expect(calls.filter((c) => c.path.startsWith('/v1/deals'))).toHaveLength(31);
+    const restarted = build();
+    const again = await restarted.upsertRecords('deal', UNIQUE_OFFER_ID, inputs);
+    expect(again.every((r) => r.ok && !r.created)).toBe(true);
+    expect(emulator.state.findByField('deals', 'customCashOfferOfferId', 'bulk-7')).toHaveLength(1);
+  });
+
   it('answers per record: a bad value fails its record with a CrmError naming it, the others are written', async () => {
     const stageId = stages.stageId('cash_offers', 'incoming');
     const results = await adapter.upsertRecords('deal', UNIQUE_OFFER_ID, [
