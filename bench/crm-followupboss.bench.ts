@@ -12,11 +12,17 @@ import { freePort } from '../test/support/free-port';
 const COUNT = Number(process.env.BENCH_FUB_COUNT ?? 10_000);
 const LIMIT = { max: Number(process.env.BENCH_FUB_LIMIT ?? 250), windowMs: 10_000 };
 
-interface Logged {
-  method: string;
-  path: string;
-  status: number;
+type Stats = Record<string, number>;
+
+// Answers by "METHOD status" between two snapshots of the emulator's counters.
+function delta(after: Stats, before: Stats): Stats {
+  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
 }
+
+const sum = (stats: Stats, test: (key: string) => boolean): number =>
+  Object.entries(stats)
+    .filter(([k]) => test(k))
+    .reduce((n, [, v]) => n + v, 0);
 
 async function control(
   fub: FollowUpBossEmulator,
@@ -69,7 +75,7 @@ async function upsertRun(
   const pipelineId = stages.pipelineId('cash_offers');
   for (const input of inputs) Object.assign(input, { stageId, pipelineId });
   await control(fub, 'PUT', 'settings', { rateLimit: limited ? LIMIT : null });
-  const logged = ((await control(fub, 'GET', 'log')) as Logged[]).length;
+  const before = (await control(fub, 'GET', 'stats')) as Stats;
   // The adapter's own limit matches the account's (as a brokerage's config would), with its margin.
   const adapter = adapterFor(
     fub,
@@ -80,11 +86,11 @@ async function upsertRun(
   const ms = performance.now() - started;
   const failed = results.filter((r) => !r.ok);
   if (failed.length > 0) throw new Error(`${failed.length} upserts failed: ${JSON.stringify(failed[0])}`);
-  const log = ((await control(fub, 'GET', 'log')) as Logged[]).slice(logged);
+  const stats = delta((await control(fub, 'GET', 'stats')) as Stats, before);
   return {
     ms,
-    calls: log.filter((r) => r.status !== 429).length,
-    rejected: log.filter((r) => r.status === 429).length,
+    calls: sum(stats, (k) => !k.endsWith(' 429')),
+    rejected: sum(stats, (k) => k.endsWith(' 429')),
     adapter,
   };
 }
@@ -117,7 +123,7 @@ async function main(): Promise<void> {
     line('  ratio to the floor', (run.ms / floor).toFixed(3), '<= 1.15');
 
     // The unchanged pass: read every deal back, compare with what was sent, write only what differs.
-    const logged = ((await control(fub, 'GET', 'log')) as Logged[]).length;
+    const before = (await control(fub, 'GET', 'stats')) as Stats;
     const sent = new Map(deals(COUNT).map((d) => [d.key, d.properties]));
     const read: CrmRecord[] = [];
     for await (const page of run.adapter.readChanges({
@@ -138,16 +144,12 @@ async function main(): Promise<void> {
             changed.map((r) => ({ id: r.id, properties: {} })),
           )
         : [];
-    const passLog = ((await control(fub, 'GET', 'log')) as Logged[]).slice(logged);
+    const pass = delta((await control(fub, 'GET', 'stats')) as Stats, before);
     line('no-change pass: deals read', String(read.length), String(COUNT));
-    line(
-      'no-change pass: writes',
-      String(writes.length + passLog.filter((l) => l.method !== 'GET').length),
-      '0',
-    );
+    line('no-change pass: writes', String(writes.length + sum(pass, (k) => !k.startsWith('GET '))), '0');
     line(
       'no-change pass: read calls (100 deals a page)',
-      String(passLog.length),
+      String(sum(pass, () => true)),
       `~${Math.ceil(COUNT / 100)}`,
     );
   } finally {

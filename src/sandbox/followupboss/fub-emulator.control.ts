@@ -7,6 +7,7 @@ import { badRequest, type Faults, type RateLimitSetting, type RequestLogEntry } 
 export interface FubControlTarget {
   faults: Faults;
   log: RequestLogEntry[];
+  stats: Map<string, number>;
   rateLimit: RateLimitSetting | null;
   reset(): void;
 }
@@ -73,6 +74,12 @@ export const CONTROL_ROUTES: ControlRoute[] = [
     },
   },
   { method: 'GET', pattern: /^\/__control\/log$/, handle: (_ctx, t) => ({ status: 200, body: t.log }) },
+  {
+    // API answers by "METHOD status" since the last reset (the log keeps the last 10,000 only).
+    method: 'GET',
+    pattern: /^\/__control\/stats$/,
+    handle: (_ctx, t) => ({ status: 200, body: Object.fromEntries(t.stats) }),
+  },
   {
     method: 'POST',
     pattern: /^\/__control\/reset$/,

@@ -20,6 +20,8 @@ export interface FubServerOptions {
 export class FubEmulatorServer implements FubControlTarget {
   readonly server: Server;
   readonly log: RequestLogEntry[] = [];
+  // Every API answer by method and status since the last reset (the log keeps the last 10,000 only).
+  readonly stats = new Map<string, number>();
   faults: Faults = { errorRate: 0, errorStatus: 500, burst429: 0, latencyMs: 0 };
   private readonly window: SlidingWindow;
 
@@ -43,6 +45,7 @@ export class FubEmulatorServer implements FubControlTarget {
   reset(): void {
     this.state.reset();
     this.log.length = 0;
+    this.stats.clear();
     this.faults = { errorRate: 0, errorStatus: 500, burst429: 0, latencyMs: 0 };
     this.rateLimit = this.options.rateLimit;
   }
@@ -88,6 +91,8 @@ export class FubEmulatorServer implements FubControlTarget {
       }
     }
     send(res, result, headers);
+    const key = `${method} ${result.status}`;
+    this.stats.set(key, (this.stats.get(key) ?? 0) + 1);
     this.log.push({
       method,
       path,
