@@ -103,4 +103,60 @@ describe.each(CRM_VENDORS)('buyer flows against %s', (kind) => {
     );
     expect(again).toHaveLength(1);
   });
+
+  const callsTo = async (method: string, suffix: string): Promise<number> =>
+    (await control<{ method: string; path: string }[]>('GET', '/calls')).filter(
+      (c) => c.method === method && c.path.endsWith(suffix),
+    ).length;
+  const listingDeal = async (properties: Record<string, string>): Promise<string> => {
+    const { pipelineId, initialStageId } = t.world.listings;
+    const id = await t.world.createDeal('Listing', pipelineId, initialStageId);
+    const [written] = await t.world.port.updateRecords('deal', [{ id, properties }]);
+    if (!written.ok) throw written.error;
+    return id;
+  };
+  const dealProps = async (id: string, names: string[]) =>
+    (await t.world.port.getRecords('deal', [id], names))[0].properties;
+
+  it('push to marketplace: sent once, the answer and the cleared flag on the deal', async () => {
+    const stored = await control<{ offer_request_id: number; inventory_property_id: number }[]>(
+      'GET',
+      '/offer-requests',
+    );
+    const expiration = new Date(Date.now() + 5 * 86_400_000).toISOString();
+    const deal = await listingDeal({
+      cash_offer_inventory_property_id: String(stored[2].inventory_property_id),
+      cash_offer_marketplace_expiration: expiration,
+      cash_offer_push_to_marketplace: 'true',
+    });
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    expect(await callsTo('POST', '/push-to-marketplace')).toBe(1);
+    const props = await dealProps(deal, ['cash_offer_push_to_marketplace', 'cash_offer_push_result']);
+    expect(props.cash_offer_push_to_marketplace).toBe('false');
+    expect(props.cash_offer_push_result).toMatch(/^Pushed \(expires /);
+  });
+
+  it('a demand check puts the buyer and buy-box counts on the deal and creates no offer request', async () => {
+    const before = (await control<unknown[]>('GET', '/offer-requests')).length;
+    const deal = await listingDeal({
+      [CRM_ROLE.amount]: '250000',
+      listing_state: 'TX',
+      listing_postal_code: '75201',
+      listing_bedrooms: '3',
+      cash_offer_demand_check: 'true',
+    });
+    await t.run('crm-changes');
+    const props = await dealProps(deal, [
+      'cash_offer_demand_check',
+      'cash_offer_prelim_buyer_count',
+      'cash_offer_prelim_buy_box_count',
+    ]);
+    expect(props.cash_offer_demand_check).toBe('false');
+    expect(props.cash_offer_prelim_buy_box_count).toMatch(/^\d+$/);
+    expect(await callsTo('POST', '/offer-requests/prelim')).toBe(1);
+    expect(await control<unknown[]>('GET', '/offer-requests')).toHaveLength(before);
+  });
 });

@@ -144,4 +144,28 @@ describe.each(CRM_VENDORS)('seller flows against %s', (kind) => {
     expect(newRecord).toBeDefined();
     expect(newRecord!.properties[OFFER.amount]).toBe('372000');
   });
+
+  it('listing-agent edits after submission go out as one PATCH; an edit the service cannot take is explained', async () => {
+    const patches = async () =>
+      (await steps.sandbox.calls()).filter(
+        (c) => c.method === 'PATCH' && c.path.startsWith('/api/v2/offer-requests'),
+      ).length;
+    const { dealId, requestId } = await steps.activeRequest();
+    const before = await patches();
+    await steps.agent.update(dealId, {
+      listing_agent_email: 'sam@acme-realty.example',
+      listing_street_name: 'Elm Street',
+    });
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    expect(await patches()).toBe(before + 1);
+    const [stored] = (await steps.sandbox.requests()).filter((r) => r.offer_request_id === requestId);
+    expect((stored as unknown as { property: Record<string, unknown> }).property).toMatchObject({
+      ListAgentEmail: 'sam@acme-realty.example',
+      StreetName: 'Oak Street',
+    });
+    expect((await steps.agent.deal(dealId)).properties[DEAL.syncError]).toContain(
+      'StreetName changed after submission (sent "Oak Street", now "Elm Street")',
+    );
+  });
 });
