@@ -26,51 +26,67 @@ export class FollowUpBossRecordWriter {
   async upsert(kind: CrmKind, uniqueProperty: string, inputs: CrmUpsertInput[]): Promise<CrmWriteResult[]> {
     const numbers = await this.numberFields(kind);
     const absent = await this.prefetch(kind, uniqueProperty, inputs);
-    return this.each(inputs, async (input) => {
-      const cacheKey = `${kind}\u0000${uniqueProperty}\u0000${input.key}`;
-      const properties = { ...input.properties, [uniqueProperty]: input.key };
-      const body = toFubBody(kind, properties, input, numbers);
-      let id =
-        this.known.get(cacheKey) ??
-        (absent.has(input.key) ? undefined : await this.lookup(kind, uniqueProperty, input.key));
-      if (id) {
-        try {
+    // Two inputs with one key are written one after the other, so the second finds the first's
+    // record instead of racing it to a second create.
+    const chains = new Map<string, Promise<unknown>>();
+    return this.each(inputs, (input) => {
+      const previous = chains.get(input.key) ?? Promise.resolve();
+      const write = previous
+        .catch(() => undefined)
+        .then(() => this.upsertOne(kind, uniqueProperty, input, numbers, absent));
+      chains.set(input.key, write);
+      return write;
+    });
+  }
+
+  private async upsertOne(
+    kind: CrmKind,
+    uniqueProperty: string,
+    input: CrmUpsertInput,
+    numbers: ReadonlySet<string>,
+    absent: Set<string>,
+  ): Promise<CrmWriteResult> {
+    const cacheKey = `${kind}\u0000${uniqueProperty}\u0000${input.key}`;
+    const properties = { ...input.properties, [uniqueProperty]: input.key };
+    const body = toFubBody(kind, properties, input, numbers);
+    let id =
+      this.known.get(cacheKey) ??
+      (absent.has(input.key) ? undefined : await this.lookup(kind, uniqueProperty, input.key));
+    if (id) {
+      try {
+        await this.put(kind, id, body, input.key);
+        this.known.set(cacheKey, id);
+        return { key: input.key, ok: true, id, created: false };
+      } catch (error) {
+        // Deleted in FUB since we learned its id: forget it and look again.
+        if (!(error instanceof CrmError && error.code === 'NOT_FOUND')) throw error;
+        this.known.delete(cacheKey);
+        id = await this.lookup(kind, uniqueProperty, input.key);
+        if (id) {
           await this.put(kind, id, body, input.key);
           this.known.set(cacheKey, id);
           return { key: input.key, ok: true, id, created: false };
-        } catch (error) {
-          // Deleted in FUB since we learned its id: forget it and look again.
-          if (!(error instanceof CrmError && error.code === 'NOT_FOUND')) throw error;
-          this.known.delete(cacheKey);
-          id = await this.lookup(kind, uniqueProperty, input.key);
-          if (id) {
-            await this.put(kind, id, body, input.key);
-            this.known.set(cacheKey, id);
-            return { key: input.key, ok: true, id, created: false };
-          }
         }
       }
-      if (kind === 'deal' && body.stageId === undefined)
-        throw new CrmError(
-          'INVALID_RECORD',
-          `create deal ${input.key}: a Follow Up Boss deal needs a stage`,
-          {
-            record: input.key,
-          },
-        );
-      if (kind === 'deal' && !body.name) body.name = input.key;
-      const created = await this.http.call<FubRecord>({
-        method: 'POST',
-        path: `/${FUB_RESOURCE[kind]}`,
-        body,
-        what: `create ${kind} ${input.key}`,
-        idempotent: false,
+    }
+    if (kind === 'deal' && body.stageId === undefined)
+      throw new CrmError('INVALID_RECORD', `create deal ${input.key}: a Follow Up Boss deal needs a stage`, {
         record: input.key,
       });
-      const newId = String(created.id);
-      this.known.set(cacheKey, newId);
-      return { key: input.key, ok: true, id: newId, created: true };
+    if (kind === 'deal' && !body.name) body.name = input.key;
+    const created = await this.http.call<FubRecord>({
+      method: 'POST',
+      path: `/${FUB_RESOURCE[kind]}`,
+      body,
+      what: `create ${kind} ${input.key}`,
+      idempotent: false,
+      record: input.key,
     });
+    const newId = String(created.id);
+    this.known.set(cacheKey, newId);
+    // Created now: a second input with this key must update it, not look for it as absent.
+    absent.delete(input.key);
+    return { key: input.key, ok: true, id: newId, created: true };
   }
 
   async update(kind: CrmKind, inputs: CrmUpdateInput[]): Promise<CrmWriteResult[]> {

@@ -125,6 +125,18 @@ describe('FollowUpBossCrmAdapter against the Follow Up Boss emulator', () => {
     expect(emulator.state.findByField('deals', 'customCashOfferOfferId', 'bulk-7')).toHaveLength(1);
   });
 
+  it('one key twice in one upsert makes one deal, written twice in order', async () => {
+    const stageId = stages.stageId('cash_offers', 'incoming');
+    const results = await build().upsertRecords('deal', UNIQUE_OFFER_ID, [
+      { key: 'dup', properties: { name: 'First' }, stageId },
+      { key: 'dup', properties: { name: 'Second' }, stageId },
+    ]);
+    expect(results.map((r) => r.ok && r.created)).toEqual([true, false]);
+    const found = emulator.state.findByField('deals', 'customCashOfferOfferId', 'dup');
+    expect(found).toHaveLength(1);
+    expect(found[0].name).toBe('Second');
+  });
+
   it('answers per record: a bad value fails its record with a CrmError naming it, the others are written', async () => {
     const stageId = stages.stageId('cash_offers', 'incoming');
     const results = await adapter.upsertRecords('deal', UNIQUE_OFFER_ID, [
