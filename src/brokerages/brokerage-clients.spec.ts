@@ -20,6 +20,7 @@ function setup(pipelines: CrmPipeline[][]) {
       fingerprint,
       config: {
         crm: {
+          kind: 'hubspot',
           pipelines: { listings: { pipelineId: 'default' } },
           mapping: { overrides: { ListPrice: 'acme_price' } },
         },

@@ -42,7 +42,7 @@ export class BrokerageClients implements OnModuleDestroy {
       entry = {
         fingerprint: brokerage.fingerprint,
         port: this.crmFactory.create(brokerage),
-        mapping: parseMappingOverrides(brokerage.config.crm.mapping?.overrides),
+        mapping: parseMappingOverrides(brokerage.config.crm.mapping?.overrides, brokerage.config.crm.kind),
       };
       this.crms.set(brokerageId, entry);
     }

@@ -1,26 +1,52 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import type { CrmPort } from '../crm';
-import { HubSpotCrmAdapter } from '../crm/hubspot';
+import { VendorNeutralCrmPort, type CrmPort } from '../crm';
+import { FOLLOWUPBOSS_VENDOR_PROFILE, FollowUpBossCrmAdapter } from '../crm/followupboss';
+import { HubSpotCrmAdapter, hubSpotVendorProfile } from '../crm/hubspot';
 import type { LoadedBrokerage } from '../config/config.loader';
+import { crmSchemaFor } from './crm-setup.schema';
+import { datePropertiesOf } from './listing-properties';
 
-// Builds the CRM adapter a brokerage's config names. The only place that knows which adapters exist.
+// Builds the CRM adapter a brokerage's config names, wrapped so flows see the port's words only.
+// The only place that knows which adapters exist.
 @Injectable()
 export class CrmPortFactory {
   constructor(private readonly clock: Clock) {}
 
   create(brokerage: LoadedBrokerage): CrmPort {
     const { crm } = brokerage.config;
-    if (crm.kind !== 'hubspot')
-      throw new Error(`brokerage ${brokerage.id}: CRM kind "${String(crm.kind)}" has no adapter`);
-    return new HubSpotCrmAdapter(
-      {
-        accessToken: brokerage.secrets.crmToken,
-        ...(crm.baseUrl ? { basePath: crm.baseUrl.replace(/\/+$/, '') } : {}),
-        ...(crm.rateLimit ? { rateLimit: { max: crm.rateLimit.requestsPerSecond, intervalMs: 1000 } } : {}),
-        ...(crm.accountTier ? { accountTier: crm.accountTier } : {}),
-      },
-      this.clock,
-    );
+    const kind = crm.kind as string;
+    if (kind === 'hubspot') {
+      const adapter = new HubSpotCrmAdapter(
+        {
+          accessToken: brokerage.secrets.crmToken,
+          ...(crm.baseUrl ? { basePath: crm.baseUrl.replace(/\/+$/, '') } : {}),
+          ...(crm.rateLimit ? { rateLimit: { max: crm.rateLimit.requestsPerSecond, intervalMs: 1000 } } : {}),
+          ...(crm.accountTier ? { accountTier: crm.accountTier } : {}),
+        },
+        this.clock,
+      );
+      return new VendorNeutralCrmPort(adapter, hubSpotVendorProfile(this.dateProperties(brokerage)));
+    }
+    if (kind === 'followupboss') {
+      const adapter = new FollowUpBossCrmAdapter(
+        {
+          apiKey: brokerage.secrets.crmToken,
+          ...(crm.baseUrl ? { baseUrl: crm.baseUrl } : {}),
+          ...(crm.system ? { system: crm.system } : {}),
+          ...(brokerage.secrets.crmSystemKey ? { systemKey: brokerage.secrets.crmSystemKey } : {}),
+          ...(crm.rateLimit ? { rateLimit: { max: crm.rateLimit.requestsPerSecond, intervalMs: 1000 } } : {}),
+        },
+        this.clock,
+      );
+      return new VendorNeutralCrmPort(adapter, FOLLOWUPBOSS_VENDOR_PROFILE);
+    }
+    throw new Error(`brokerage ${brokerage.id}: CRM kind "${kind}" has no adapter`);
+  }
+
+  // Date properties of everything setup-crm installs for this brokerage's mapping.
+  private dateProperties(brokerage: LoadedBrokerage): Map<string, 'date' | 'datetime'> {
+    const { crm } = brokerage.config;
+    return datePropertiesOf(crmSchemaFor(crm.kind, crm.mapping?.overrides));
   }
 }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { CASH_OFFER_CRM_SCHEMA, type CrmSchemaReport } from '../crm';
-import { withListingProperties } from '../crm/hubspot/hubspot-default-mapping';
+import type { CrmSchemaReport } from '../crm';
 import { ConfigService } from '../config/config.service';
-import { parseMappingOverrides } from './crm-field-mapping';
+import { crmSchemaFor } from './crm-setup.schema';
 import { CrmPortFactory } from './crm-port.factory';
 
 // `setup-crm`: creates, idempotently, the property group, the custom properties (including the
@@ -17,8 +16,7 @@ export class CrmSetupService {
   async setup(brokerageId: string): Promise<CrmSchemaReport> {
     const brokerage = this.config.get(brokerageId);
     if (!brokerage) throw new Error(`no brokerage "${brokerageId}" is configured`);
-    const mapping = parseMappingOverrides(brokerage.config.crm.mapping?.overrides);
-    const port = this.ports.create(brokerage);
-    return port.ensureSchema(withListingProperties(CASH_OFFER_CRM_SCHEMA, mapping));
+    const { crm } = brokerage.config;
+    return this.ports.create(brokerage).ensureSchema(crmSchemaFor(crm.kind, crm.mapping?.overrides));
   }
 }

@@ -107,8 +107,8 @@ export class CrmMappingConfig {
 }
 
 export class CrmConfig {
-  @IsIn(['hubspot'])
-  kind: 'hubspot';
+  @IsIn(['hubspot', 'followupboss'])
+  kind: 'hubspot' | 'followupboss';
 
   @IsOptional()
   @IsUrl(URL_OPTIONS, { message: '$property must be an http(s) URL' })
@@ -123,6 +123,21 @@ export class CrmConfig {
   @IsString()
   @IsNotEmpty()
   tokenFile?: string;
+
+  // Follow Up Boss: the registered system (X-System) and the variable holding its X-System-Key.
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  system?: string;
+
+  @IsOptional()
+  @Matches(ENV_NAME, { message: ENV_NAME_MESSAGE })
+  systemKeyEnv?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  systemKeyFile?: string;
 
   @IsOptional()
   @ValidateNested()

@@ -8,6 +8,7 @@ import type { ConfigProblem } from './config-error';
 export interface BrokerageSecrets {
   cashOfferApiKey: string;
   crmToken: string;
+  crmSystemKey?: string;
   webhookSecret: string;
   previousWebhookSecret?: string;
 }
@@ -74,6 +75,13 @@ export function resolveSecrets(
     file: crm.tokenFile,
     required: true,
   });
+  const crmSystemKey = read({
+    section: 'crm',
+    key: 'systemKey',
+    env: crm.systemKeyEnv,
+    file: crm.systemKeyFile,
+    required: false,
+  });
   const webhookSecret = read({
     section: 'webhooks',
     key: 'secret',
@@ -98,7 +106,10 @@ export function resolveSecrets(
     );
   }
   if (problems.length > 0 || !cashOfferApiKey || !crmToken || !webhookSecret) return { problems };
-  return { secrets: { cashOfferApiKey, crmToken, webhookSecret, previousWebhookSecret }, problems };
+  return {
+    secrets: { cashOfferApiKey, crmToken, crmSystemKey, webhookSecret, previousWebhookSecret },
+    problems,
+  };
 }
 
 // The whole file is the secret; the trailing newline editors and `echo` add is not part of it.
@@ -129,6 +140,7 @@ export function secretValues(secrets: BrokerageSecrets): string[] {
   return [
     secrets.cashOfferApiKey,
     secrets.crmToken,
+    secrets.crmSystemKey,
     secrets.webhookSecret,
     secrets.previousWebhookSecret,
   ].filter((value): value is string => typeof value === 'string' && value.length > 0);

@@ -116,9 +116,9 @@ export function loadBrokerageFile(
 
 // The CRM adapter's own check of the field mapping, run here so a bad override stops the start.
 function mappingProblems(config: BrokerageConfig, file: string): ConfigProblem[] {
-  if (config.crm.kind !== 'hubspot' || !config.crm.mapping) return [];
+  if (!config.crm.mapping) return [];
   try {
-    parseMappingOverrides(config.crm.mapping.overrides);
+    parseMappingOverrides(config.crm.mapping.overrides, config.crm.kind);
     return [];
   } catch (error) {
     return [{ file, brokerageId: config.id, path: 'crm.mapping.overrides', message: errorText(error) }];

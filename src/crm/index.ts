@@ -4,3 +4,6 @@ export * from './crm.port';
 export * from './crm-schema.types';
 export * from './crm-schema';
 export * from './crm-stage-map';
+export * from './crm-roles';
+export * from './vendor-neutral.port';
+export * from './crm-field-mapping.types';

@@ -1,9 +1,13 @@
 import { Logger } from '@nestjs/common';
+import { DEFAULT_FUB_EMULATOR_PORT } from './followupboss';
 import { startSimulators } from './simulators';
 
-// `npm run sandbox`: the bundled simulators on 127.0.0.1 (SANDBOX_PORT 4010, HUBSPOT_EMULATOR_PORT 4020).
+// `npm run sandbox`: the bundled simulators on 127.0.0.1 (SANDBOX_PORT 4010, HUBSPOT_EMULATOR_PORT 4020,
+// FUB_EMULATOR_PORT 4030).
 async function main(): Promise<void> {
-  const simulators = await startSimulators();
+  const simulators = await startSimulators({
+    followUpBossPort: Number(process.env.FUB_EMULATOR_PORT ?? DEFAULT_FUB_EMULATOR_PORT),
+  });
   const stop = (): void => {
     new Logger('Simulators').log('stopping the simulators');
     void simulators.close().then(() => process.exit(0));

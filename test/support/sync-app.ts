@@ -6,32 +6,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildAppParts, sharedModules } from '../../src/app';
 import { FLOW_MODULES } from '../../src/app/flow-modules';
-import { CASH_OFFER_CRM_SCHEMA, CrmStageMap, type CrmPort } from '../../src/crm';
-import { HubSpotCrmAdapter, withListingProperties } from '../../src/crm/hubspot';
+import type { CrmPort, CrmStageMap } from '../../src/crm';
 import { Ledger } from '../../src/ledger';
 import { startCashOfferSandbox, type RunningCashOfferSandbox } from '../../src/sandbox/cash-offer';
-import {
-  DEFAULT_SEARCH_INDEX_LAG_MS,
-  startHubSpotEmulator,
-  type HubSpotEmulator,
-} from '../../src/sandbox/hubspot';
+import { DEFAULT_SEARCH_INDEX_LAG_MS, type HubSpotEmulator } from '../../src/sandbox/hubspot';
 import { JobRunner, type JobName, type RunOptions, type RunOutcome } from '../../src/scheduler';
 import { SchedulerModule } from '../../src/scheduler/scheduler.module';
 import { configureHttpBodyParsing } from '../../src/webhooks/webhook-body';
 import { WebhookIntakeModule } from '../../src/webhooks/webhooks.module';
 import { freePort } from './free-port';
+import { startCrmWorld, type CrmVendor, type CrmWorld } from './sync-crm-world';
 
 export const BROKERAGE = 'acme';
 export const LISTINGS_PIPELINE = 'default';
 export const TRIGGER_STAGE = 'qualifiedtobuy';
-const TOKEN = 'pat-sync-seller-0000';
 const SECRET = 'sync-seller-secret-0123456789abcdef';
 
 // The Cash Offer sandbox, the HubSpot emulator (with setup-crm done) and the daemon's flows on free
 // ports, with a real SQLite ledger; cron off, so tests run each job when they mean to.
 export interface SyncTestApp {
   sandbox: RunningCashOfferSandbox;
+  // The HubSpot emulator (HubSpot runs only; a Follow Up Boss run throws on reading it).
   hubspot: HubSpotEmulator;
+  // The CRM under test, whichever it is.
+  world: CrmWorld;
   app: INestApplication;
   ledger: Ledger;
   // A CRM port of the test's own, for acting as the agent and reading what the daemon wrote.
@@ -43,7 +41,10 @@ export interface SyncTestApp {
   close(): Promise<void>;
 }
 
-export async function startSyncApp(): Promise<SyncTestApp> {
+export async function startSyncApp(
+  kind: CrmVendor = 'hubspot',
+  options: { cashOfferKey?: string } = {},
+): Promise<SyncTestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'cos-sync-seller-'));
   const sandbox = await startCashOfferSandbox({
     port: 0,
@@ -51,28 +52,16 @@ export async function startSyncApp(): Promise<SyncTestApp> {
     webhookTimeoutMs: 2000,
     pushDelayMs: 20,
   });
-  // Search indexing lag on (the emulator's default): see `run` below.
-  const hubspot = await startHubSpotEmulator({
-    port: await freePort(),
-    token: TOKEN,
-    rateLimit: null,
-    searchPerSecond: null,
-  });
-  const crm = new HubSpotCrmAdapter({
-    accessToken: TOKEN,
-    basePath: hubspot.url,
-    rateLimit: { max: 10_000, intervalMs: 1000 },
-    searchPerSecond: 1000,
-  });
-  const stages = CrmStageMap.fromReport(await crm.ensureSchema(withListingProperties(CASH_OFFER_CRM_SCHEMA)));
+  const world = await startCrmWorld(kind);
+  const { raw: crm, stages } = world;
 
   const port = await freePort();
   const env: Record<string, string> = {
     CONFIG_DIR: join(dir, 'brokerages'),
     LEDGER_PATH: join(dir, 'ledger.sqlite'),
     LOG_LEVEL: 'silent',
-    ACME_CASH_OFFER_API_KEY: sandbox.agentKey,
-    ACME_HUBSPOT_TOKEN: TOKEN,
+    ACME_CASH_OFFER_API_KEY: options.cashOfferKey ?? sandbox.agentKey,
+    ...world.env,
     ACME_WEBHOOK_SECRET: SECRET,
   };
   mkdirSync(env.CONFIG_DIR, { recursive: true });
@@ -85,14 +74,11 @@ export async function startSyncApp(): Promise<SyncTestApp> {
       '  apiKeyEnv: ACME_CASH_OFFER_API_KEY',
       '  timeoutMs: 1500',
       'crm:',
-      '  kind: hubspot',
-      `  baseUrl: ${hubspot.url}`,
-      '  tokenEnv: ACME_HUBSPOT_TOKEN',
-      '  rateLimit: { requestsPerSecond: 1000 }',
+      ...world.configLines,
       '  pipelines:',
       '    listings:',
-      `      pipelineId: ${LISTINGS_PIPELINE}`,
-      `      triggerStageId: ${TRIGGER_STAGE}`,
+      `      pipelineId: ${JSON.stringify(world.listings.pipelineId)}`,
+      `      triggerStageId: ${JSON.stringify(world.listings.triggerStageId)}`,
       'webhooks:',
       `  publicBaseUrl: http://127.0.0.1:${port}`,
       '  secretEnv: ACME_WEBHOOK_SECRET',
@@ -120,7 +106,11 @@ export async function startSyncApp(): Promise<SyncTestApp> {
   const runner = app.get(JobRunner);
   return {
     sandbox,
-    hubspot,
+    get hubspot(): HubSpotEmulator {
+      if (!world.hubspot) throw new Error('this run talks to Follow Up Boss, not HubSpot');
+      return world.hubspot;
+    },
+    world,
     app,
     ledger: app.get(Ledger),
     crm,
@@ -130,16 +120,24 @@ export async function startSyncApp(): Promise<SyncTestApp> {
     // after its indexing lag, as the next cron run would find it; so the cycle starts once the index
     // has caught up (polled, with a deadline).
     run: async (job, options) => {
-      if (job === 'crm-changes') await searchCaughtUp(hubspot);
+      if (job === 'crm-changes' && world.hubspot) await searchCaughtUp(world.hubspot);
       return runner.run(BROKERAGE, job, options);
     },
     close: async () => {
       await app.close();
       await sandbox.close();
-      await hubspot.close();
+      await world.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function searchCaughtUp(hubspot: HubSpotEmulator): Promise<void> {
+  const deadline = Date.now() + DEFAULT_SEARCH_INDEX_LAG_MS + 10_000;
+  while (!hubspot.state.searchCaughtUp()) {
+    if (Date.now() > deadline) throw new Error('the HubSpot emulator search index did not catch up in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 // Polls until the check holds (no fixed sleeps in tests).
@@ -154,13 +152,5 @@ export async function eventually<T>(
     if (value) return value;
     if (Date.now() > deadline) throw new Error('condition not met before the deadline');
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
-async function searchCaughtUp(hubspot: HubSpotEmulator): Promise<void> {
-  const deadline = Date.now() + DEFAULT_SEARCH_INDEX_LAG_MS + 10_000;
-  while (!hubspot.state.searchCaughtUp()) {
-    if (Date.now() > deadline) throw new Error('the HubSpot emulator search index did not catch up in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

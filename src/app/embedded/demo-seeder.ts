@@ -3,6 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { CrmSetupService } from '../../brokerages/crm-setup.service';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import type { Simulators } from '../../sandbox/simulators';
+import { FollowUpBossDemoAgent } from './fub-demo.agent';
 
 type Properties = Record<string, string>;
 
@@ -69,6 +70,13 @@ export async function seedDemo(
     logger.log(
       `${brokerage.id}: setup-crm made ${report.items.filter((i) => i.outcome !== 'already present').length} schema item(s)`,
     );
+    if (brokerage.config.crm.kind === 'followupboss') {
+      await seedFollowUpBoss(simulators);
+      logger.log(
+        `${brokerage.id}: ${DEMO_LISTINGS.length} listing deals flagged "request cash offer" in the Follow Up Boss emulator`,
+      );
+      continue;
+    }
     const hubspot = new EmulatorAgent(simulators.hubspot.url, simulators.hubspot.token);
     for (const [i, listing] of DEMO_LISTINGS.entries()) {
       const contactId = await hubspot.create('contacts', {
@@ -95,9 +103,34 @@ export async function seedDemo(
   await fetch(`${simulators.cashOffer.controlUrl}/seed-active`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ count: OTHER_AGENTS_LISTINGS, ownerKey: 'sandbox-agent2-key' }),
+    body: JSON.stringify({ count: OTHER_AGENTS_LISTINGS, ownerKey: 'sandbox-partner-key' }),
   });
   logger.log(`${OTHER_AGENTS_LISTINGS} other agents' requests are active in the marketplace`);
+}
+
+// The same listings, as a FUB agent keeps them: the deal's name and price are FUB's own fields.
+async function seedFollowUpBoss(simulators: Simulators): Promise<void> {
+  if (!simulators.followUpBoss) throw new Error('demo seeding: the Follow Up Boss emulator is not running');
+  const fub = new FollowUpBossDemoAgent(simulators.followUpBoss);
+  for (const [i, listing] of DEMO_LISTINGS.entries()) {
+    const { dealname, amount, ...fields } = listing;
+    await fub.listing(
+      { firstName: 'Sam', lastName: `Seller ${i + 1}`, email: `fub-seller${i + 1}@demo.example` },
+      {
+        name: dealname,
+        price: Number(amount),
+        stageName: 'Listing Appointment',
+        fields: {
+          listing_mls_status: 'Active',
+          listing_agent_first_name: 'Dana',
+          listing_agent_last_name: 'Reyes',
+          listing_agent_email: 'dana@demo-realty.example',
+          cash_offer_request_trigger: 'true',
+          ...fields,
+        },
+      },
+    );
+  }
 }
 
 // Acts in the emulator as an agent would in HubSpot, over its REST API.

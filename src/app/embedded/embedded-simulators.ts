@@ -18,14 +18,22 @@ export async function startEmbeddedSimulators(
   const cashOfferPorts = new Set(
     simulated.map((b) => loopbackPort(b, 'cashOffer.baseUrl', b.config.cashOffer.baseUrl)),
   );
-  const crmPorts = new Set(simulated.map((b) => loopbackPort(b, 'crm.baseUrl', b.config.crm.baseUrl)));
-  if (cashOfferPorts.size > 1 || crmPorts.size > 1)
+  const crmPorts = (kind: string): Set<number> =>
+    new Set(
+      simulated
+        .filter((b) => b.config.crm.kind === kind)
+        .map((b) => loopbackPort(b, 'crm.baseUrl', b.config.crm.baseUrl)),
+    );
+  const hubspotPorts = crmPorts('hubspot');
+  const followUpBossPorts = crmPorts('followupboss');
+  if (cashOfferPorts.size > 1 || hubspotPorts.size > 1 || followUpBossPorts.size > 1)
     throw new Error(
-      'simulated brokerages must share one Cash Offer sandbox and one HubSpot emulator (the same two base URLs)',
+      'simulated brokerages must share one Cash Offer sandbox and one emulator per CRM (the same base URLs)',
     );
   const simulators = await startSimulators({
     cashOfferPort: [...cashOfferPorts][0],
-    hubspotPort: [...crmPorts][0],
+    hubspotPort: [...hubspotPorts][0],
+    followUpBossPort: [...followUpBossPorts][0],
     autopilot: true,
   });
   new Logger('Embedded').log(

@@ -3,14 +3,18 @@ import { extname, join } from 'node:path';
 import { parse } from 'yaml';
 import type { Environment } from '../../config/brokerage-secrets';
 import { DEFAULT_AGENT_KEY } from '../../sandbox/cash-offer/accounts.loader';
+import { DEFAULT_FUB_EMULATOR_API_KEY, DEFAULT_FUB_EMULATOR_SYSTEM_KEY } from '../../sandbox/followupboss';
 import { DEFAULT_HUBSPOT_EMULATOR_TOKEN } from '../../sandbox/hubspot';
+
+// The second listing agent of config/sandbox-accounts.json.
+const SECOND_AGENT_KEY = 'sandbox-agent2-key';
 
 interface RawBrokerage {
   id?: unknown;
   enabled?: unknown;
   simulated?: unknown;
   cashOffer?: { apiKeyEnv?: unknown };
-  crm?: { tokenEnv?: unknown };
+  crm?: { kind?: unknown; tokenEnv?: unknown; systemKeyEnv?: unknown };
   webhooks?: { secretEnv?: unknown };
 }
 
@@ -47,8 +51,18 @@ export function withSimulatorDefaults(configDir: string, env: Environment): Envi
     if (typeof name === 'string') defaults[name] = value;
   };
   for (const { id, raw } of findSimulatedBrokerages(configDir)) {
-    setDefault(raw.cashOffer?.apiKeyEnv, env.SANDBOX_AGENT_KEY || DEFAULT_AGENT_KEY);
-    setDefault(raw.crm?.tokenEnv, env.HUBSPOT_EMULATOR_TOKEN || DEFAULT_HUBSPOT_EMULATOR_TOKEN);
+    // A simulated Follow Up Boss brokerage is the sandbox's second agent: one account has one webhook
+    // URL, so two demo brokerages on one account would take each other's events.
+    setDefault(
+      raw.cashOffer?.apiKeyEnv,
+      raw.crm?.kind === 'followupboss'
+        ? env.SANDBOX_AGENT2_KEY || SECOND_AGENT_KEY
+        : env.SANDBOX_AGENT_KEY || DEFAULT_AGENT_KEY,
+    );
+    if (raw.crm?.kind === 'followupboss') {
+      setDefault(raw.crm.tokenEnv, env.FUB_EMULATOR_API_KEY || DEFAULT_FUB_EMULATOR_API_KEY);
+      setDefault(raw.crm.systemKeyEnv, env.FUB_EMULATOR_SYSTEM_KEY || DEFAULT_FUB_EMULATOR_SYSTEM_KEY);
+    } else setDefault(raw.crm?.tokenEnv, env.HUBSPOT_EMULATOR_TOKEN || DEFAULT_HUBSPOT_EMULATOR_TOKEN);
     setDefault(raw.webhooks?.secretEnv, `simulated-webhook-secret-of-${id}`);
   }
   if (Object.keys(defaults).length === 0) return env;

@@ -1,6 +1,7 @@
 export * from './hubspot-crm.adapter';
 export * from './hubspot.options';
 export * from './hubspot-default-mapping';
+export * from './hubspot-vendor.profile';
 export { toCrmError } from './hubspot-error.mapper';
 export * from './hubspot-crm.factory';
 export { REQUIRED_HUBSPOT_SCOPES } from './hubspot-access.checker';

@@ -1,14 +1,15 @@
+import { CRM_ROLE } from '../../crm/crm-roles';
 import { UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
 
 export const SUBMIT_BUYER_LEAD = 'submit_buyer_lead';
 export const BUYER_LEADS_STREAM = 'crm:contact:buyer-leads';
 
-// The contact's own name and reach (standard contact properties), and the cash-offer flags.
+// The contact's own name and reach (roles every CRM fills), and the cash-offer flags.
 export const CONTACT_FIELDS = {
-  firstName: 'firstname',
-  lastName: 'lastname',
-  email: 'email',
-  phone: 'phone',
+  firstName: CRM_ROLE.firstName,
+  lastName: CRM_ROLE.lastName,
+  email: CRM_ROLE.email,
+  phone: CRM_ROLE.phone,
 } as const;
 export const SUBMIT_FLAG = 'cash_offer_submit_lead';
 export const LEAD_ID = 'cash_offer_lead_id';

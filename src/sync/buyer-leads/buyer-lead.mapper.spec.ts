@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuyerLeadInput } from './buyer-lead.mapper';
 import { toBuyerLead } from './buyer-lead.mapper';
+import { CRM_ROLE } from '../../crm/crm-roles';
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8'));
@@ -15,8 +16,8 @@ describe('toBuyerLead', () => {
 
   it('takes a phone when there is no email', () => {
     const i = input();
-    i.contact.properties.email = null;
-    i.contact.properties.phone = '+1 512 555 0101';
+    i.contact.properties[CRM_ROLE.email] = null;
+    i.contact.properties[CRM_ROLE.phone] = '+1 512 555 0101';
     const lead = toBuyerLead(i);
     expect(lead.ok && lead.body).toMatchObject({ primary_phone: '+1 512 555 0101' });
     expect(lead.ok && lead.body).not.toHaveProperty('primary_email');
@@ -24,7 +25,7 @@ describe('toBuyerLead', () => {
 
   it('names every problem with the contact and the listing', () => {
     const i = input();
-    i.contact.properties = { firstname: 'Ada' };
+    i.contact.properties = { [CRM_ROLE.firstName]: 'Ada' };
     i.listing.properties.cash_offer_listing_request_id = null;
     i.listing.properties.cash_offer_listing_status = 'no_longer_listed';
     expect(toBuyerLead(i)).toEqual({
@@ -40,7 +41,7 @@ describe('toBuyerLead', () => {
 
   it('refuses a deal that is not a marketplace listing', () => {
     const i = input();
-    i.listing.properties = { dealname: 'A listing deal' };
+    i.listing.properties = { [CRM_ROLE.name]: 'A listing deal' };
     const lead = toBuyerLead(i);
     expect(lead.ok).toBe(false);
     expect(!lead.ok && lead.problems[0]).toBe('deal 77 is not a marketplace listing');

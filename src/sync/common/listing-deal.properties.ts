@@ -1,3 +1,5 @@
+import { CRM_ROLE } from '../../crm/crm-roles';
+
 // The cash-offer properties of a listing deal (see CASH_OFFER_CRM_SCHEMA), by role.
 export const DEAL = {
   trigger: 'cash_offer_request_trigger',
@@ -11,7 +13,7 @@ export const DEAL = {
   offerCount: 'cash_offer_offer_count',
   bestOffer: 'cash_offer_best_offer',
   photos: 'cash_offer_photo_urls',
-  name: 'dealname',
+  name: CRM_ROLE.name,
 } as const;
 
 // Ledger link kinds the seller flows keep.

@@ -20,10 +20,10 @@ describe('mapCounterFromCrm (golden fixtures: CRM offer record back to the spec)
     );
   });
 
-  it('reads HubSpot epoch-millisecond date-times as ISO 8601', () => {
+  it('takes date-times as the port hands them over, ISO 8601', () => {
     const { body, violations } = mapCounterFromCrm(1, {
       cash_offer_counter_amount: '100',
-      cash_offer_counter_expires: String(Date.UTC(2026, 10, 25, 17)),
+      cash_offer_counter_expires: '2026-11-25T17:00:00.000Z',
     });
     expect(violations).toEqual([]);
     expect(body.counter_offer_expires).toBe('2026-11-25T17:00:00.000Z');

@@ -46,8 +46,8 @@ function convert(type: string, raw: string): { value: unknown } | { problem: str
       return value === undefined ? { problem: `must be yes or no; the CRM has "${raw}"` } : { value };
     }
     case 'datetime':
-      // HubSpot datetime properties may come back as epoch milliseconds.
-      return { value: /^\d{10,}$/.test(raw) ? new Date(Number(raw)).toISOString() : raw };
+      // The port hands date-times over as ISO-8601 text.
+      return { value: raw };
     case 'object':
       try {
         return { value: JSON.parse(raw) as unknown };

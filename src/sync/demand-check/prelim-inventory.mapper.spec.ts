@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMappingOverrides } from '../../brokerages/crm-field-mapping';
+import { FIXTURE_CRM_KIND } from '../../brokerages/crm-field-mapping.testing';
 import { prelimDealProperties, toPrelimInventory } from './prelim-inventory.mapper';
 
 const fixture = (name: string): unknown =>
@@ -8,14 +9,14 @@ const fixture = (name: string): unknown =>
 type Deal = { id: string; properties: Record<string, string | null> };
 
 describe('toPrelimInventory', () => {
-  const mapping = parseMappingOverrides({});
+  const mapping = parseMappingOverrides({}, FIXTURE_CRM_KIND);
 
   it('maps a listing deal to the prelim inventory, typed by the spec (golden fixture)', () => {
     expect(toPrelimInventory(fixture('deal.json') as Deal, mapping)).toEqual(fixture('deal.expected.json'));
   });
 
   it('reads only the prelim fields through the brokerage mapping', () => {
-    const names = prelimDealProperties(parseMappingOverrides({ PostalCode: 'zip_code' }));
+    const names = prelimDealProperties(parseMappingOverrides({ PostalCode: 'zip_code' }, FIXTURE_CRM_KIND));
     expect(names).toContain('zip_code');
     expect(names).not.toContain('listing_postal_code');
     expect(names).not.toContain('description');

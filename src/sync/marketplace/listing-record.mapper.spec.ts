@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActiveOfferRequest } from '../../cash-offer/schema';
+import { CRM_ROLE } from '../../crm/crm-roles';
 import { listingContentHash } from './listing-hash';
 import { listingKey } from './listing-key';
 import { toMarketplaceRecord } from './listing-record.mapper';
@@ -12,14 +13,14 @@ describe('toMarketplaceRecord (golden fixtures)', () => {
   it.each(['buyer', 'minimal'])('maps the %s active-list item to the expected record', (name) => {
     const item = fixture(`active-item.${name}.json`) as ActiveOfferRequest;
     const key = listingKey(item)!;
-    expect({ key, record: toMarketplaceRecord(item, key.key, { nameProperty: 'dealname' }) }).toEqual(
+    expect({ key, record: toMarketplaceRecord(item, key.key, { nameProperty: CRM_ROLE.name }) }).toEqual(
       fixture(`active-item.${name}.expected.json`),
     );
   });
 
   it('writes no display name unless the CRM has a name property', () => {
     const item = fixture('active-item.minimal.json') as ActiveOfferRequest;
-    expect(toMarketplaceRecord(item, 'k').durable).not.toHaveProperty('dealname');
+    expect(toMarketplaceRecord(item, 'k').durable).not.toHaveProperty(CRM_ROLE.name);
   });
 
   it('leaves assumptions empty when the account is not a buyer (the list carries none)', () => {

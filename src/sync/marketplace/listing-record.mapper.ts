@@ -5,7 +5,7 @@ import { assumptionsText } from './listing-assumptions';
 import { photoIdentities, photoLinksText } from './listing-photos';
 
 export interface MarketplaceRecordOptions {
-  // The CRM's display-name property (HubSpot: dealname); unset = not written.
+  // The property that holds the record's display name (CRM_ROLE.name); unset = not written.
   nameProperty?: string;
 }
 

@@ -13,7 +13,7 @@ export const NO_LONGER_LISTED_STATUS = 'no_longer_listed';
 // Part of every content hash: bump it when the mapping changes so the next pass rewrites every record.
 export const MARKETPLACE_MAPPING_VERSION = 'm1';
 
-// The service's largest page (docs/spec-decisions.md) and HubSpot's largest batch.
+// The service's largest page (docs/spec-decisions.md) and the largest CRM batch.
 export const ACTIVE_PAGE_SIZE = 100;
 export const CRM_BATCH_SIZE = 100;
 

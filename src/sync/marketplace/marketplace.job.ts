@@ -1,15 +1,13 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import { Clock } from '../../common/clock';
+import { CRM_ROLE } from '../../crm/crm-roles';
 import { LinkRepository, RecordErrorRepository } from '../../ledger';
 import { MetricsService } from '../../ops/metrics/metrics.service';
 import { JobRegistry } from '../../scheduler/job.registry';
 import type { JobContext, JobResult } from '../../scheduler/job.types';
 import { MARKETPLACE_FLOW } from './marketplace.constants';
 import { MarketplaceSync } from './marketplace.sync';
-
-// HubSpot shows a deal by its `dealname`; other CRMs would name their display property here.
-const NAME_PROPERTY: Record<string, string> = { hubspot: 'dealname' };
 
 // The `marketplace` job: one mirror pass for one brokerage, on its cron.
 @Injectable()
@@ -37,7 +35,7 @@ export class MarketplaceJob implements OnModuleInit {
     const counts = await this.sync.run(ctx, this.clients.cashOffer(id), {
       crm: crm.port,
       stages: crm.stages,
-      record: { nameProperty: NAME_PROPERTY[ctx.brokerage.config.crm.kind] },
+      record: { nameProperty: CRM_ROLE.name },
     });
     if (!ctx.dryRun) this.metrics.recordsSyncedInRun(id, MARKETPLACE_FLOW, counts);
     return { counts };

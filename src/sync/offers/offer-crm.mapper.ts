@@ -1,5 +1,5 @@
 import type { Offer } from '../../cash-offer/schema';
-import type { CrmProperties } from '../../crm';
+import { CRM_ROLE, type CrmProperties } from '../../crm';
 import { toCrmValue } from '../common/crm-values';
 import { offerEconomics } from './offer-economics';
 import { OFFER, type OfferStage } from './offer-record.properties';
@@ -26,8 +26,8 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
   const { offer, counter } = input;
   const money = offerEconomics(offer);
   const properties: CrmProperties = {
-    dealname: `Cash offer ${offer.offer_id}: $${offer.offer_amount.toLocaleString('en-US')}`,
-    amount: toCrmValue(offer.offer_amount),
+    [CRM_ROLE.name]: `Cash offer ${offer.offer_id}: $${offer.offer_amount.toLocaleString('en-US')}`,
+    [CRM_ROLE.amount]: toCrmValue(offer.offer_amount),
     [OFFER.id]: String(offer.offer_id),
     [OFFER.requestRef]: String(offer.offer_request_id),
     [OFFER.amount]: toCrmValue(offer.offer_amount),

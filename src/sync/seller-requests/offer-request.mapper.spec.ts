@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMappingOverrides } from '../../brokerages/crm-field-mapping';
+import { FIXTURE_CRM_KIND } from '../../brokerages/crm-field-mapping.testing';
 import { mapDealToOfferRequest, type ListingDealInput } from './offer-request.mapper';
 
 const FIXTURES = join(__dirname, '__fixtures__');
 const read = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
 
 describe('mapDealToOfferRequest (golden fixtures)', () => {
-  const mapping = parseMappingOverrides(undefined);
+  const mapping = parseMappingOverrides(undefined, FIXTURE_CRM_KIND);
   const cases = readdirSync(FIXTURES).filter((f) => f.endsWith('.input.json'));
 
   it('has fixtures', () => {
@@ -21,7 +22,10 @@ describe('mapDealToOfferRequest (golden fixtures)', () => {
   });
 
   it('follows a brokerage override to another deal property and to the seller contact', () => {
-    const custom = parseMappingOverrides({ ListPrice: 'acme_price', OwnerName: 'seller_contact:lastname' });
+    const custom = parseMappingOverrides(
+      { ListPrice: 'acme_price', OwnerName: 'seller_contact:lastname' },
+      FIXTURE_CRM_KIND,
+    );
     const result = mapDealToOfferRequest({
       deal: { id: '1', properties: { acme_price: '200000', amount: '1' } },
       sellerContact: { id: '2', properties: { firstname: 'Pat', lastname: 'Morgan' } },

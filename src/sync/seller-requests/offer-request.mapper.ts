@@ -79,11 +79,8 @@ function convert(field: string, raw: string): Converted {
         : { ok: true, value };
     }
     case 'date':
-      // HubSpot date properties can come back as midnight UTC in epoch milliseconds.
-      return {
-        ok: true,
-        value: /^\d{10,}$/.test(raw) ? new Date(Number(raw)).toISOString().slice(0, 10) : raw.slice(0, 10),
-      };
+      // The port hands dates over as ISO-8601 text; a date is its first ten characters.
+      return { ok: true, value: raw.slice(0, 10) };
     case 'string-array':
       return {
         ok: true,

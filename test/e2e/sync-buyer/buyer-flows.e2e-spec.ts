@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CASH_OFFER_CRM_SCHEMA, UNIQUE_LISTING_KEY } from '../../../src/crm';
+import { UNIQUE_LISTING_KEY } from '../../../src/crm';
 import { HubSpotCrmAdapter } from '../../../src/crm/hubspot';
-import { withListingProperties } from '../../../src/crm/hubspot/hubspot-default-mapping';
+import { crmSchemaFor } from '../../../src/brokerages/crm-setup.schema';
 import { startCashOfferSandbox } from '../../../src/sandbox/cash-offer';
 import type { RunningCashOfferSandbox } from '../../../src/sandbox/cash-offer';
 import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../../../src/sandbox/hubspot';
@@ -92,7 +92,7 @@ describe('buyer-side flows through crm-changes and outbox-drain', () => {
       basePath: emulator.url,
       rateLimit: { max: 1000, intervalMs: 1000 },
     });
-    await crm.ensureSchema(withListingProperties(CASH_OFFER_CRM_SCHEMA));
+    await crm.ensureSchema(crmSchemaFor('hubspot'));
     // The partner account owns these requests (it may push them) and may submit leads.
     await sandboxControl('POST', '/seed-active', { count: 4, ownerKey: PARTNER_KEY });
     requests = await storedRequests();

@@ -1,0 +1,17 @@
+import type { CrmMappingDefaults } from '../crm/crm-field-mapping.types';
+import { FOLLOWUPBOSS_MAPPING_DEFAULTS } from '../crm/followupboss/followupboss-default-mapping';
+import { HUBSPOT_MAPPING_DEFAULTS } from '../crm/hubspot/hubspot-default-mapping';
+
+// The CRM kinds a brokerage file may name; each brings its own default field mapping.
+export type CrmVendorKind = 'hubspot' | 'followupboss';
+
+const DEFAULTS: Record<CrmVendorKind, CrmMappingDefaults> = {
+  hubspot: HUBSPOT_MAPPING_DEFAULTS,
+  followupboss: FOLLOWUPBOSS_MAPPING_DEFAULTS,
+};
+
+export function mappingDefaultsFor(kind: CrmVendorKind): CrmMappingDefaults {
+  const defaults = DEFAULTS[kind];
+  if (!defaults) throw new Error(`CRM kind "${String(kind)}" has no default field mapping`);
+  return defaults;
+}

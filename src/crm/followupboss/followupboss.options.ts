@@ -1,0 +1,48 @@
+// Everything about the Follow Up Boss adapter a brokerage's config may change. Defaults follow
+// FUB's documented limits (crm-apis.md B4/B6) and are explained in docs/crm-followupboss.md.
+export interface FollowUpBossAdapterOptions {
+  // The account's API key (HTTP Basic user name), read from the environment by the caller.
+  apiKey: string;
+  // https://api.followupboss.com unless pointed at the emulator; `/v1` is added.
+  baseUrl?: string;
+  // The registered system's name and key, sent as X-System / X-System-Key on every call.
+  system?: string;
+  systemKey?: string;
+  // Requests per sliding window for this account (default 250 per 10 s, FUB's global context for
+  // a registered system).
+  rateLimit?: { max: number; intervalMs: number };
+  // Added to the client's window for the time between a call leaving and FUB counting it.
+  rateLimitMarginMs?: number;
+  // How far before the cursor each incremental read starts again (default 5 minutes).
+  overlapMs?: number;
+  // List page size, at most 100 (default 100).
+  pageSize?: number;
+  // Records written at once (default 4).
+  writeConcurrency?: number;
+  requestTimeoutMs?: number;
+  maxRateLimitRetries?: number;
+  maxTransientRetries?: number;
+}
+
+export type ResolvedFollowUpBossOptions = Required<
+  Omit<FollowUpBossAdapterOptions, 'system' | 'systemKey'>
+> & { system?: string; systemKey?: string };
+
+export const FOLLOWUPBOSS_API = 'https://api.followupboss.com';
+
+export function resolveFollowUpBossOptions(options: FollowUpBossAdapterOptions): ResolvedFollowUpBossOptions {
+  return {
+    apiKey: options.apiKey,
+    baseUrl: (options.baseUrl ?? FOLLOWUPBOSS_API).replace(/\/+$/, ''),
+    system: options.system ?? 'cash-offer-sync',
+    systemKey: options.systemKey,
+    rateLimit: options.rateLimit ?? { max: 250, intervalMs: 10_000 },
+    rateLimitMarginMs: options.rateLimitMarginMs ?? 250,
+    overlapMs: options.overlapMs ?? 5 * 60_000,
+    pageSize: Math.min(options.pageSize ?? 100, 100),
+    writeConcurrency: options.writeConcurrency ?? 4,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    maxRateLimitRetries: options.maxRateLimitRetries ?? 6,
+    maxTransientRetries: options.maxTransientRetries ?? 3,
+  };
+}

@@ -1,0 +1,79 @@
+// What the Follow Up Boss emulator holds and how it misbehaves on request.
+export type FieldType = 'text' | 'date' | 'number' | 'dropdown';
+
+export interface CustomFieldDef {
+  id: number;
+  name: string;
+  label: string;
+  type: FieldType;
+  choices: string[];
+  orderWeight: number;
+  hideIfEmpty: boolean;
+  readOnly: boolean;
+}
+
+export interface StoredRecord {
+  id: number;
+  created: string;
+  updated: string;
+  // Built-in and custom fields as FUB shows them.
+  fields: Record<string, unknown>;
+}
+
+export interface StoredStage {
+  id: number;
+  name: string;
+  orderWeight: number;
+}
+
+export interface StoredPipeline {
+  id: number;
+  name: string;
+  description: string;
+  orderWeight: number;
+  stages: StoredStage[];
+}
+
+export interface RateLimitSetting {
+  // Calls per sliding window for a registered system (a valid X-System-Key); half without one.
+  max: number;
+  windowMs: number;
+}
+
+export interface Faults {
+  // Share of API calls answered with errorStatus instead (0..1).
+  errorRate: number;
+  errorStatus: number;
+  // The next n API calls answer 429 with Retry-After.
+  burst429: number;
+  latencyMs: number;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  at: string;
+}
+
+export class FubHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string): FubHttpError => new FubHttpError(400, message);
+export const notFound = (what: string): FubHttpError => new FubHttpError(404, `${what} not found`);
+
+// A stored scalar as text, for comparisons and messages (objects never are scalars here).
+export function scalarText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}

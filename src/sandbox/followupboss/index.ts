@@ -1,0 +1,98 @@
+import type { AddressInfo } from 'node:net';
+import { FubEmulatorServer } from './fub-emulator.server';
+import { FubState } from './fub-emulator.state';
+import { scalarText, type RateLimitSetting } from './fub-emulator.types';
+
+export type { Faults, RateLimitSetting, RequestLogEntry } from './fub-emulator.types';
+
+export interface FollowUpBossEmulatorOptions {
+  port?: number;
+  host?: string;
+  apiKey?: string;
+  systemKey?: string;
+  // The global context's limit for a registered system; null turns it off.
+  rateLimit?: RateLimitSetting | null;
+}
+
+export interface FollowUpBossEmulatorStateView {
+  count(resource: 'people' | 'deals' | 'notes'): number;
+  // A deal or person as stored, built-in and custom fields together.
+  get(resource: 'people' | 'deals' | 'notes', id: string): Readonly<Record<string, unknown>> | undefined;
+  findByField(
+    resource: 'people' | 'deals',
+    field: string,
+    value: string,
+  ): Readonly<Record<string, unknown>>[];
+  pipelines(): { id: number; name: string; stages: { id: number; name: string }[] }[];
+}
+
+export interface FollowUpBossEmulator {
+  // The server root; the API is under `${url}/v1`, the control API under `${url}/__control`.
+  url: string;
+  port: number;
+  apiKey: string;
+  systemKey: string;
+  system: string;
+  state: FollowUpBossEmulatorStateView;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_FUB_EMULATOR_PORT = 4030;
+export const DEFAULT_FUB_EMULATOR_API_KEY = 'fub-emulator-key-0000';
+export const DEFAULT_FUB_EMULATOR_SYSTEM = 'cash-offer-sync';
+export const DEFAULT_FUB_EMULATOR_SYSTEM_KEY = 'fub-emulator-system-key-0000';
+
+export async function startFollowUpBossEmulator(
+  options: FollowUpBossEmulatorOptions = {},
+): Promise<FollowUpBossEmulator> {
+  const apiKey = options.apiKey ?? process.env.FUB_EMULATOR_API_KEY ?? DEFAULT_FUB_EMULATOR_API_KEY;
+  const systemKey =
+    options.systemKey ?? process.env.FUB_EMULATOR_SYSTEM_KEY ?? DEFAULT_FUB_EMULATOR_SYSTEM_KEY;
+  const port = options.port ?? Number(process.env.FUB_EMULATOR_PORT ?? DEFAULT_FUB_EMULATOR_PORT);
+  const host = options.host ?? '127.0.0.1';
+  const state = new FubState();
+  const emulator = new FubEmulatorServer(state, {
+    apiKey,
+    systemKey,
+    // FUB's documented global context for a registered system: 250 per 10 s (crm-apis.md B4).
+    rateLimit: options.rateLimit === undefined ? { max: 250, windowMs: 10_000 } : options.rateLimit,
+  });
+  await new Promise<void>((resolve, reject) => {
+    emulator.server.once('error', reject);
+    emulator.server.listen(port, host, () => resolve());
+  });
+  const bound = (emulator.server.address() as AddressInfo).port;
+  const view = (r: { id: number; created: string; updated: string; fields: Record<string, unknown> }) => ({
+    id: r.id,
+    created: r.created,
+    updated: r.updated,
+    ...r.fields,
+  });
+  return {
+    url: `http://${host}:${bound}`,
+    port: bound,
+    apiKey,
+    systemKey,
+    system: DEFAULT_FUB_EMULATOR_SYSTEM,
+    state: {
+      count: (resource) => state.records[resource].size,
+      get: (resource, id) => {
+        const r = state.records[resource].get(Number(id));
+        return r ? view(r) : undefined;
+      },
+      findByField: (resource, field, value) =>
+        [...state.records[resource].values()].filter((r) => scalarText(r.fields[field]) === value).map(view),
+      pipelines: () =>
+        [...state.pipelines.values()].map((p) => ({
+          id: p.id,
+          name: p.name,
+          stages: p.stages.map((s) => ({ id: s.id, name: s.name })),
+        })),
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        emulator.server.close((error) => (error ? reject(error) : resolve()));
+        emulator.server.closeAllConnections();
+      }),
+  };
+}

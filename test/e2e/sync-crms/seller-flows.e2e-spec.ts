@@ -1,0 +1,171 @@
+import { DEAL } from '../../../src/sync/common/listing-deal.properties';
+import { OFFER } from '../../../src/sync/offers/offer-record.properties';
+import { CRM_ROLE } from '../../../src/crm';
+import { NEUTRAL_LISTING, NeutralSellerSteps } from '../../support/crm-agent';
+import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { CRM_VENDORS } from '../../support/sync-crm-world';
+
+// The seller-side flows, the same test for every CRM: only the world behind the agent changes.
+describe.each(CRM_VENDORS)('seller flows against %s', (kind) => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+
+  beforeAll(async () => {
+    t = await startSyncApp(kind);
+    steps = new NeutralSellerSteps(t);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const requestsFor = async (dealId: string) =>
+    (await steps.sandbox.requests()).filter((r) => r.offer_request_external_id === dealId);
+  const decide = async () => {
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+  };
+
+  it('an invalid listing deal is told why and not sent; fixed, it is sent once and written back', async () => {
+    const { agent } = steps;
+    const { dealId } = await agent.listingDeal({ ...NEUTRAL_LISTING, listing_street_name: 'x'.repeat(57) });
+    await agent.requestCashOffer(dealId);
+    expect(await t.run('crm-changes')).toMatchObject({ status: 'succeeded', counts: { read: 1, failed: 1 } });
+    expect((await agent.deal(dealId)).properties[DEAL.syncError]).toContain(
+      'property.StreetName is 57 characters; the service allows 50 (deal property listing_street_name)',
+    );
+    await t.run('outbox-drain');
+    expect(await requestsFor(dealId)).toHaveLength(0);
+
+    await agent.update(dealId, { listing_street_name: 'Oak Street' });
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    const sent = await requestsFor(dealId);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ offer_request_asking: 425000 });
+    const deal = await agent.deal(dealId);
+    expect(deal.properties[DEAL.requestId]).toBe(String(sent[0].offer_request_id));
+    expect(deal.properties[DEAL.syncError] ?? '').toBe('');
+
+    // Nothing changed: another cycle sends nothing.
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    expect(await requestsFor(dealId)).toHaveLength(1);
+  });
+
+  it('approval and a buyer offer reach the CRM: one offer record, linked, with the summary on the deal', async () => {
+    const { dealId, contactId, requestId } = await steps.activeRequest();
+    expect((await steps.agent.deal(dealId)).properties[DEAL.status]).toBe('receiving_offers');
+    const before = t.world.countDeals();
+    const offer = await steps.sandbox.makeOffer(requestId, {
+      offer_amount: 380_000,
+      listing_broker_commission_pct: 2.5,
+    });
+    await steps.applyEvents(1);
+    expect(t.world.countDeals()).toBe(before + 1);
+    const record = await steps.agent.offerRecord(offer.offer_id);
+    expect(record).toBeDefined();
+    expect(steps.agent.stageKey(record!)).toBe('incoming');
+    expect(record!.properties).toMatchObject({
+      [CRM_ROLE.name]: `Cash offer ${offer.offer_id}: $380,000`,
+      [CRM_ROLE.amount]: '380000',
+      [OFFER.amount]: '380000',
+      [OFFER.status]: 'active',
+      [OFFER.requestRef]: String(requestId),
+      [OFFER.listingBrokerAmt]: '9500',
+      [OFFER.sellerNet]: '359100',
+    });
+    expect(record!.associations?.deal).toContain(dealId);
+    expect(record!.associations?.contact).toContain(contactId);
+    expect((await steps.agent.deal(dealId)).properties).toMatchObject({
+      [DEAL.offerCount]: '1',
+      [DEAL.bestOffer]: '380000',
+    });
+
+    // Once reconciled, unchanged offers cost no CRM write.
+    await t.run('offers-reconcile');
+    const again = await t.run('offers-reconcile');
+    expect(again.counts).toMatchObject({ created: 0, updated: 0, failed: 0 });
+  });
+
+  it('an accept made in the CRM is sent once and the cascade shows on every offer record', async () => {
+    const { dealId, requestId } = await steps.activeRequest();
+    const a = await steps.sandbox.makeOffer(requestId, { offer_amount: 350_000 });
+    const b = await steps.sandbox.makeOffer(requestId, { offer_amount: 360_000 });
+    await steps.applyEvents(2);
+    const recordA = await steps.agent.offerRecord(a.offer_id);
+    await steps.agent.moveOffer(recordA!.id, 'accept_requested');
+    await decide();
+    const accepted = await steps.agent.offerRecord(a.offer_id);
+    expect(steps.agent.stageKey(accepted!)).toBe('accepted');
+    expect(accepted!.properties[OFFER.status]).toBe('accepted');
+    const rejected = await steps.agent.offerRecord(b.offer_id);
+    expect(steps.agent.stageKey(rejected!)).toBe('rejected');
+    expect((await steps.agent.deal(dealId)).properties).toMatchObject({
+      [DEAL.status]: 'under_contract',
+      [DEAL.bestOffer]: '350000',
+    });
+    // Deciding again is a message on the record, not a second call.
+    await steps.agent.moveOffer(accepted!.id, 'reject_requested');
+    await decide();
+    const twice = await steps.agent.offerRecord(a.offer_id);
+    expect(twice!.properties[OFFER.decisionError]).toContain('was already accepted');
+    expect(steps.agent.stageKey(twice!)).toBe('accepted');
+  });
+
+  it('a counter filled in the CRM is sent once; the buyer accepting it shows as countered and accepted', async () => {
+    const { requestId } = await steps.activeRequest();
+    const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 360_000 });
+    await steps.applyEvents(1);
+    const record = await steps.agent.offerRecord(offer.offer_id);
+    await steps.agent.moveOffer(record!.id, 'counter_requested', {
+      cash_offer_counter_memo: 'Meet in the middle',
+    });
+    await decide();
+    expect((await steps.agent.offerRecord(offer.offer_id))!.properties[OFFER.decisionError]).toContain(
+      'counter_offer_amount is required (offer record property cash_offer_counter_amount)',
+    );
+    await steps.agent.update(record!.id, {
+      cash_offer_counter_amount: '372000',
+      cash_offer_counter_listing_broker_commission_pct: '2',
+    });
+    await decide();
+    const countered = await steps.agent.offerRecord(offer.offer_id);
+    expect(steps.agent.stageKey(countered!)).toBe('countered');
+    expect(countered!.properties).toMatchObject({
+      [OFFER.status]: 'countered',
+      [OFFER.counterStatus]: 'pending',
+    });
+    const counterId = Number(countered!.properties[OFFER.counterId]);
+    const buyerAccepted = await steps.sandbox.acceptCounter(counterId);
+    await steps.applyEvents(1);
+    await t.run('offers-reconcile');
+    const newRecord = await steps.agent.offerRecord(buyerAccepted.offer_id);
+    expect(newRecord).toBeDefined();
+    expect(newRecord!.properties[OFFER.amount]).toBe('372000');
+  });
+
+  it('listing-agent edits after submission go out as one PATCH; an edit the service cannot take is explained', async () => {
+    const patches = async () =>
+      (await steps.sandbox.calls()).filter(
+        (c) => c.method === 'PATCH' && c.path.startsWith('/api/v2/offer-requests'),
+      ).length;
+    const { dealId, requestId } = await steps.activeRequest();
+    const before = await patches();
+    await steps.agent.update(dealId, {
+      listing_agent_email: 'sam@acme-realty.example',
+      listing_street_name: 'Elm Street',
+    });
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    expect(await patches()).toBe(before + 1);
+    const [stored] = (await steps.sandbox.requests()).filter((r) => r.offer_request_id === requestId);
+    expect((stored as unknown as { property: Record<string, unknown> }).property).toMatchObject({
+      ListAgentEmail: 'sam@acme-realty.example',
+      StreetName: 'Oak Street',
+    });
+    expect((await steps.agent.deal(dealId)).properties[DEAL.syncError]).toContain(
+      'StreetName changed after submission (sent "Oak Street", now "Elm Street")',
+    );
+  });
+});
