@@ -26,7 +26,8 @@ describe('the embedded default with the Follow Up Boss demo brokerage', () => {
 
   beforeAll(async () => {
     ws = makeWorkspace();
-    const [httpPort, cashOfferPort, hubspotPort, fubPort] = [
+    const [adminPort, webhookPort, cashOfferPort, hubspotPort, fubPort] = [
+      await freePort(),
       await freePort(),
       await freePort(),
       await freePort(),
@@ -39,7 +40,7 @@ describe('the embedded default with the Follow Up Boss demo brokerage', () => {
       const demo = parse(readFileSync(join(ROOT, 'config/brokerages', file), 'utf8')) as Yaml;
       demo.cashOffer.baseUrl = `http://127.0.0.1:${cashOfferPort}/api/v2`;
       demo.crm.baseUrl = `http://127.0.0.1:${crmPort}`;
-      demo.webhooks.publicBaseUrl = `http://127.0.0.1:${httpPort}`;
+      demo.webhooks.publicBaseUrl = `http://127.0.0.1:${webhookPort}`;
       writeBrokerage(ws, demo);
     }
     env = {
@@ -47,10 +48,11 @@ describe('the embedded default with the Follow Up Boss demo brokerage', () => {
       TZ: 'UTC',
       CONFIG_DIR: ws.configDir,
       LEDGER_PATH: ws.ledgerPath,
-      HTTP_PORT: String(httpPort),
+      ADMIN_PORT: String(adminPort),
+      WEBHOOK_PORT: String(webhookPort),
       LOG_LEVEL: 'info',
     };
-    url = `http://127.0.0.1:${httpPort}`;
+    url = `http://127.0.0.1:${adminPort}`;
     daemon = startProcess(MAIN_JS, env);
   });
 
