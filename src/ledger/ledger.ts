@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
 import { Clock, SystemClock } from '../common/clock';
 import { createLedgerDataSource, DEFAULT_LEDGER_PATH } from './ledger.data-source';
+import { runPostgresMigrations } from './ledger-postgres.data-source';
+import { isPostgres } from './ledger-sql';
 import { LedgerRetention } from './ledger.retention';
 import { LedgerTransactions } from './ledger-transactions';
 import { CursorRepository } from './repositories/cursor.repository';
@@ -12,11 +14,14 @@ import { RunRepository } from './repositories/run.repository';
 
 export interface OpenLedgerOptions {
   databasePath: string;
+  // `postgres://…`: the shared PostgreSQL ledger of several workers; the SQLite file when absent.
+  url?: string;
   clock?: Clock;
   logging?: boolean;
 }
 
-// The daemon's memory of what it did: one SQLite file, every repository over one serialised connection.
+// The daemon's memory of what it did: one SQLite file, every repository over one serialised connection,
+// or one PostgreSQL database shared by several workers (LEDGER_URL).
 export class Ledger {
   readonly transactions: LedgerTransactions;
   readonly links: LinkRepository;
@@ -62,8 +67,10 @@ export class Ledger {
 export async function openLedger(options: OpenLedgerOptions): Promise<Ledger> {
   const dataSource = createLedgerDataSource({
     databasePath: options.databasePath || DEFAULT_LEDGER_PATH,
+    url: options.url || undefined,
     logging: options.logging,
   });
   await dataSource.initialize();
+  if (isPostgres(dataSource)) await runPostgresMigrations(dataSource);
   return new Ledger(dataSource, options.clock ?? new SystemClock());
 }
