@@ -182,10 +182,15 @@ export class InboxRepository {
     });
   }
 
-  // At start: events a crash left in processing are claimable again.
-  async recoverInterrupted(): Promise<number> {
+  // At start: events a crash left in processing are claimable again. With a brokerage: only its
+  // events, when a worker takes over that brokerage's inbox drain from a dead one.
+  async recoverInterrupted(brokerageId?: string): Promise<number> {
     const result = await this.tx.run((m) =>
-      m.update(InboxEvent, { status: 'processing' }, { status: 'pending' }),
+      m.update(
+        InboxEvent,
+        brokerageId === undefined ? { status: 'processing' } : { status: 'processing', brokerageId },
+        { status: 'pending' },
+      ),
     );
     return result.affected ?? 0;
   }

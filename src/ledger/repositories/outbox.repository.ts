@@ -176,12 +176,13 @@ export class OutboxRepository {
     });
   }
 
-  // At start: commands a crash left in `sending` may or may not have reached the service.
-  recoverInterrupted(): Promise<number> {
+  // At start: commands a crash left in `sending` may or may not have reached the service. With a
+  // brokerage: only its commands, when a worker takes over that brokerage's drain from a dead one.
+  recoverInterrupted(brokerageId?: string): Promise<number> {
     return this.tx.run(async (m) => {
       const result = await m.update(
         OutboxCommand,
-        { state: 'sending' },
+        brokerageId === undefined ? { state: 'sending' } : { state: 'sending', brokerageId },
         {
           state: 'unknown',
           lastError: 'the daemon stopped while this command was being sent',

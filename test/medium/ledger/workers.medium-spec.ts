@@ -94,4 +94,34 @@ else
       expect(results.filter((r) => r.created)).toHaveLength(1);
       expect(new Set(results.map((r) => r.command.id)).size).toBe(1);
     });
+    it('recovers only the taken-over brokerage and job when a worker takes a singleton over', async () => {
+      const [, other] = workers;
+      const a = await f.ledger.runs.start('b1', 'outbox-drain');
+      const b = await f.ledger.runs.start('b2', 'outbox-drain');
+      const c = await f.ledger.runs.start('b1', 'marketplace');
+      for (const [brokerageId, ref] of [
+        ['b1', 'deal:1'],
+        ['b2', 'deal:2'],
+      ]) {
+        const { command } = await f.ledger.outbox.enqueue({
+          brokerageId,
+          idempotencyKey: outboxKey(brokerageId, ref, 'create_offer_request'),
+          operation: 'create_offer_request',
+          recordRef: ref,
+          payload: {},
+        });
+        await f.ledger.outbox.markSending(command.id);
+      }
+      expect(await other.runs.recoverInterrupted({ brokerageId: 'b1', job: 'outbox-drain' })).toBe(1);
+      expect(await other.outbox.recoverInterrupted('b1')).toBe(1);
+      const status = async (id: number) =>
+        (await f.ledger.runs.list({ limit: 10 })).find((r) => r.id === id)?.status;
+      expect([await status(a.id), await status(b.id), await status(c.id)]).toEqual([
+        'interrupted',
+        'running',
+        'running',
+      ]);
+      expect((await f.ledger.outbox.depth('b1')).unknown).toBe(1);
+      expect((await f.ledger.outbox.depth('b2')).sending).toBe(1);
+    });
   });
