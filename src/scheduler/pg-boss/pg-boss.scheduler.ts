@@ -23,6 +23,8 @@ const POLLING_INTERVAL_SECONDS = 2;
 // A run is told to stop this long before its lease ends, so it checkpoints before pg-boss hands the
 // job to another worker.
 const LEASE_MARGIN_SECONDS = 3;
+// Any fixed number shared by every worker; names the schedule-setup lock in pg_locks.
+const SCHEDULE_SETUP_LOCK_ID = 0x73636864; // 'schd'
 
 // The scheduler of a shared (PostgreSQL) ledger, in place of CronScheduler: every (enabled brokerage
 // x registered job) is a pg-boss queue with policy `stately`, fed by pg-boss's cron (or, for
@@ -43,7 +45,7 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly jobs: JobRegistry,
     private readonly runner: JobRunner,
     private readonly config: ConfigService,
-    ledger: Ledger,
+    private readonly ledger: Ledger,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
   ) {
     this.takeover = new SingletonTakeover(ledger);
@@ -68,14 +70,16 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     this.boss = boss;
     const missing = JOB_NAMES.filter((job) => !this.jobs.get(job));
     if (missing.length > 0) this.logger.warn(`not scheduled, no handler registered: ${missing.join(', ')}`);
-    const wanted = new Set<string>();
-    for (const brokerage of this.config.brokerages()) {
-      for (const name of await this.scheduleBrokerage(brokerage)) wanted.add(name);
-    }
-    await this.dropSchedulesExcept(wanted);
+    await this.exclusively(async () => {
+      const wanted = new Set<string>();
+      for (const brokerage of this.config.brokerages()) {
+        for (const name of await this.scheduleBrokerage(brokerage)) wanted.add(name);
+      }
+      await this.dropSchedulesExcept(wanted);
+    });
     this.unsubscribe = this.config.onChange((diff) => {
       this.changes = this.changes.then(() =>
-        this.apply(diff).catch((error: unknown) =>
+        this.exclusively(() => this.apply(diff)).catch((error: unknown) =>
           this.logger.error(`rescheduling after a config change failed: ${String(error)}`),
         ),
       );
@@ -158,23 +162,31 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     }
   }
 
+  // Workers starting together would create the same queues and schedules at once, which deadlocks
+  // inside pg-boss: they take turns under a session advisory lock instead.
+  private async exclusively(work: () => Promise<void>): Promise<void> {
+    const lock = this.ledger.dataSource.createQueryRunner();
+    try {
+      await lock.query('SELECT pg_advisory_lock($1)', [SCHEDULE_SETUP_LOCK_ID]);
+      await work();
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [SCHEDULE_SETUP_LOCK_ID]).catch(() => undefined);
+      await lock.release();
+    }
+  }
+
   private async ensureQueue(name: string): Promise<void> {
     const boss = this.boss!;
     if (await boss.getQueue(name)) return;
-    // Several workers may create it at once: the loser's error is harmless if the queue now exists.
-    await boss
-      .createQueue(name, {
-        name,
-        policy: 'stately',
-        expireInSeconds: this.settings.jobLeaseSeconds,
-        // A job whose lease ran out (its worker died) runs once more, on whichever worker is free.
-        retryLimit: 1,
-        retryDelay: 0,
-        retentionDays: 1,
-      })
-      .catch(async (error: unknown) => {
-        if (!(await boss.getQueue(name))) throw error;
-      });
+    await boss.createQueue(name, {
+      name,
+      policy: 'stately',
+      expireInSeconds: this.settings.jobLeaseSeconds,
+      // A job whose lease ran out (its worker died) runs once more, on whichever worker is free.
+      retryLimit: 1,
+      retryDelay: 0,
+      retentionDays: 1,
+    });
   }
 
   private startLocalTick(name: string, expression: string, data: SyncJobData): void {
