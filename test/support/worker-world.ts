@@ -23,7 +23,8 @@ export interface WorldBrokerage {
 
 export interface WorkerWorldOptions {
   brokerages: number;
-  ledgerUrl: string;
+  // The shared PostgreSQL ledger; without it the daemons use the SQLite file `ledgerPath`.
+  ledgerUrl?: string;
   workers: number;
   leaseSeconds: number;
   // The CRM account's limit, enforced by the emulator (429 + Retry-After) and told to the daemon.
@@ -58,8 +59,8 @@ export class WorkerWorld {
       TZ: 'UTC',
       HTTP_HOST: '127.0.0.1',
       CONFIG_DIR: configDir,
-      LEDGER_PATH: join(dir, 'unused.sqlite'),
-      LEDGER_URL: options.ledgerUrl,
+      LEDGER_PATH: join(dir, 'ledger.sqlite'),
+      ...(options.ledgerUrl ? { LEDGER_URL: options.ledgerUrl } : {}),
       JOB_LEASE_SECONDS: String(options.leaseSeconds),
       LOG_LEVEL: options.logLevel ?? 'info',
     };
@@ -141,8 +142,18 @@ export class WorkerWorld {
     return ids;
   }
 
-  async startWorkers(count = this.ports.length): Promise<WorkerProcess[]> {
-    const started = this.ports.slice(0, count).map((port) => startWorkerProcess(this.env, port));
+  get ledgerPath(): string {
+    return this.env.LEDGER_PATH!;
+  }
+
+  // The workers' environment (secrets included), e.g. for running the CLI beside them.
+  get environment(): NodeJS.ProcessEnv {
+    return { ...this.env };
+  }
+
+  async startWorkers(count = this.ports.length, extraEnv: NodeJS.ProcessEnv = {}): Promise<WorkerProcess[]> {
+    const env = { ...this.env, ...extraEnv };
+    const started = this.ports.slice(0, count).map((port) => startWorkerProcess(env, port));
     this.workers.push(...started);
     for (const worker of started) {
       await until(

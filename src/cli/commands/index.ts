@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { CommandRunner } from 'nest-commander';
 import { ErrorsCommand } from './errors.command';
+import { MigrateLedgerCommand } from './migrate-ledger.command';
 import { RegisterWebhooksCommand } from './register-webhooks.command';
 import { ReloadConfigCommand } from './reload-config.command';
 import { ReplayCommand } from './replay.command';
@@ -13,9 +14,14 @@ import { ValidateConfigCommand } from './validate-config.command';
 // Adding a command: write `<name>.command.ts` (a nest-commander @Command class that injects the
 // services it needs and prints through CliOutput) and list it here.
 
-// Commands that need only the config: they run without opening the ledger.
-export const CONFIG_COMMANDS: Type<CommandRunner>[] = [ValidateConfigCommand, ReloadConfigCommand];
-export const CONFIG_COMMAND_NAMES = ['validate-config', 'reload-config'];
+// Commands that need only the config: they run without opening the ledger (migrate-ledger opens
+// the two it moves between itself).
+export const CONFIG_COMMANDS: Type<CommandRunner>[] = [
+  ValidateConfigCommand,
+  ReloadConfigCommand,
+  MigrateLedgerCommand,
+];
+export const CONFIG_COMMAND_NAMES = ['validate-config', 'reload-config', 'migrate-ledger'];
 
 // Everything else gets the ledger, the job runner and the flows.
 export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
