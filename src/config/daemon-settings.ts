@@ -15,6 +15,8 @@ export interface DaemonSettings {
   // With LEDGER_URL: how long a worker may hold a (brokerage, job) before pg-boss gives it to
   // another worker; a run still going near the end of it stops at its next checkpoint.
   jobLeaseSeconds: number;
+  // With LEDGER_URL: runs one worker holds at once (its share of CPU, memory and connections).
+  workerConcurrency: number;
 }
 
 // Injection token for DaemonSettings (provided by ConfigModule).
@@ -31,6 +33,7 @@ export const DAEMON_DEFAULTS = {
   CONFIG_DIR: 'config/brokerages',
   SHUTDOWN_TIMEOUT_MS: '25000',
   JOB_LEASE_SECONDS: '900',
+  WORKER_CONCURRENCY: '16',
 } as const;
 
 export function readDaemonSettings(env: Environment): DaemonSettings {
@@ -40,7 +43,7 @@ export function readDaemonSettings(env: Environment): DaemonSettings {
     return value === undefined || value.trim() === '' ? DAEMON_DEFAULTS[key] : value.trim();
   };
   const integer = (
-    key: 'HTTP_PORT' | 'SHUTDOWN_TIMEOUT_MS' | 'JOB_LEASE_SECONDS',
+    key: 'HTTP_PORT' | 'SHUTDOWN_TIMEOUT_MS' | 'JOB_LEASE_SECONDS' | 'WORKER_CONCURRENCY',
     min: number,
     max: number,
   ): number => {
@@ -76,6 +79,7 @@ export function readDaemonSettings(env: Environment): DaemonSettings {
     configDir: resolve(get('CONFIG_DIR')),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 0, 600_000),
     jobLeaseSeconds: integer('JOB_LEASE_SECONDS', 5, 86_400),
+    workerConcurrency: integer('WORKER_CONCURRENCY', 1, 1000),
   };
   if (problems.length > 0) throw new ConfigInvalidError(problems);
   return settings;

@@ -32,7 +32,17 @@ export interface WorkerWorldOptions {
   // How long the daemon waits for the Cash Offer service before calling the outcome unknown.
   cashOfferTimeoutMs?: number;
   logLevel?: string;
+  // Cron expressions by schedule key, over the defaults below (every 2-3 s, marketplace yearly).
+  schedules?: Record<string, string>;
 }
+
+const DEFAULT_SCHEDULES: Record<string, string> = {
+  crmChanges: '*/2 * * * * *',
+  outboxDrain: '*/2 * * * * *',
+  inboxDrain: '*/2 * * * * *',
+  offersReconcile: '*/3 * * * * *',
+  marketplace: '0 0 1 1 *',
+};
 
 // Several brokerages, each with its own Cash Offer sandbox and HubSpot emulator (in this process),
 // and the brokerage files and environment for daemons (dist/src/main.js) sharing one PostgreSQL
@@ -46,7 +56,21 @@ export class WorkerWorld {
     readonly brokerages: WorldBrokerage[],
     readonly ports: number[],
     private readonly env: NodeJS.ProcessEnv,
+    private readonly crmRequestsPerSecond: number | undefined,
   ) {}
+
+  // Each CRM account's limit as the emulator enforces it (429 + Retry-After beyond it).
+  async applyCrmLimits(): Promise<void> {
+    if (!this.crmRequestsPerSecond) return;
+    for (const b of this.brokerages) {
+      const res = await fetch(`${b.hubspot.url}/__control/settings`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rateLimit: { max: this.crmRequestsPerSecond, intervalMs: 1000 } }),
+      });
+      if (!res.ok) throw new Error(`could not limit ${b.id}'s CRM: ${res.status} ${await res.text()}`);
+    }
+  }
 
   static async start(options: WorkerWorldOptions): Promise<WorkerWorld> {
     const dir = mkdtempSync(join(tmpdir(), 'cos-workers-'));
@@ -77,7 +101,8 @@ export class WorkerWorld {
       const hubspot = await startHubSpotEmulator({
         port: 0,
         token,
-        rateLimit: rps ? { max: rps, intervalMs: 1000 } : null,
+        // Limited once the workers start (applyCrmLimits), so seeding a backlog is not throttled.
+        rateLimit: null,
         searchPerSecond: null,
       });
       const crm = new HubSpotCrmAdapter({ accessToken: token, basePath: hubspot.url, searchPerSecond: 1000 });
@@ -109,11 +134,7 @@ export class WorkerWorld {
           `  publicBaseUrl: http://127.0.0.1:${ports[i % ports.length]}`,
           `  secretEnv: ${prefix}_WEBHOOK_SECRET`,
           'schedules:',
-          "  crmChanges: '*/2 * * * * *'",
-          "  outboxDrain: '*/2 * * * * *'",
-          "  inboxDrain: '*/2 * * * * *'",
-          "  offersReconcile: '*/3 * * * * *'",
-          "  marketplace: '0 0 1 1 *'",
+          ...Object.entries({ ...DEFAULT_SCHEDULES, ...options.schedules }).map(([k, v]) => `  ${k}: '${v}'`),
           '',
         ].join('\n'),
       );
@@ -125,7 +146,7 @@ export class WorkerWorld {
         agent: new SyncAgent(hubspot.url, token, crm),
       });
     }
-    return new WorkerWorld(dir, brokerages, ports, env);
+    return new WorkerWorld(dir, brokerages, ports, env, options.crmRequestsPerSecond);
   }
 
   // Listing deals already in the trigger stage: each must become exactly one offer request.
@@ -152,6 +173,7 @@ export class WorkerWorld {
   }
 
   async startWorkers(count = this.ports.length, extraEnv: NodeJS.ProcessEnv = {}): Promise<WorkerProcess[]> {
+    await this.applyCrmLimits();
     const env = { ...this.env, ...extraEnv };
     const started = this.ports.slice(0, count).map((port) => startWorkerProcess(env, port));
     this.workers.push(...started);

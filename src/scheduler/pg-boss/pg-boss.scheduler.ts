@@ -40,6 +40,7 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
   private boss: PgBoss | undefined;
   private unsubscribe: (() => void) | undefined;
   private changes: Promise<void> = Promise.resolve();
+  private running = 0;
 
   constructor(
     private readonly jobs: JobRegistry,
@@ -204,6 +205,21 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private async handle(data: SyncJobData): Promise<void> {
+    if (this.running >= this.settings.workerConcurrency) {
+      // Full: the tick goes back to the queue for whichever worker is free (this job completes now),
+      // rather than waiting here while its lease runs down.
+      await this.boss?.send(queueName(data.brokerageId, data.job), data, { startAfter: 1 });
+      return;
+    }
+    this.running += 1;
+    try {
+      await this.runHeld(data);
+    } finally {
+      this.running -= 1;
+    }
+  }
+
+  private async runHeld(data: SyncJobData): Promise<void> {
     await this.takeover.recover(data.brokerageId, data.job);
     const lease = AbortSignal.timeout(
       Math.max(1, this.settings.jobLeaseSeconds - LEASE_MARGIN_SECONDS) * 1000,
