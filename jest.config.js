@@ -17,6 +17,7 @@ const common = {
 
 module.exports = {
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',
+  globalTeardown: '<rootDir>/test/support/jest-global-teardown.js',
   // Medium and end-to-end tests start servers and SQLite files on a shared 2-core machine.
   testTimeout: 60_000,
   projects: [

@@ -36,7 +36,7 @@ export function sharedModules(parts: AppParts): (DynamicModule | typeof CoreModu
     CoreModule,
     LoggingModule.forRoot({ redactor: parts.redactor, logger: parts.logger }),
     ConfigModule.forRoot({ settings: parts.settings, service: parts.config }),
-    LedgerModule.forRoot({ databasePath: parts.settings.ledgerPath }),
+    LedgerModule.forRoot({ databasePath: parts.settings.ledgerPath, url: parts.settings.ledgerUrl }),
     MetricsModule,
   ];
 }
@@ -51,7 +51,7 @@ export class AppModule {
       imports: [
         ...sharedModules(parts),
         HealthModule,
-        SchedulerModule.forRoot({ cron: true }),
+        SchedulerModule.forRoot({ cron: true, sharedLedger: Boolean(parts.settings.ledgerUrl) }),
         ...plugins.flows,
         ...plugins.daemonOnly,
       ],

@@ -29,8 +29,9 @@ export interface StartDaemonOptions {
 // Throws ConfigInvalidError (before anything starts) when the environment or a config file is bad.
 export async function startDaemon(options: StartDaemonOptions): Promise<NestExpressApplication> {
   const parts = buildAppParts({ env: options.env, strict: true });
-  // One daemon per ledger: a second one would mark the first one's running jobs interrupted at start.
-  claimPidFile(parts.settings.ledgerPath);
+  // One daemon per SQLite ledger: a second one would mark the first one's running jobs interrupted
+  // at start. A PostgreSQL ledger is shared by design (pg-boss keeps the workers apart).
+  if (!parts.settings.ledgerUrl) claimPidFile(parts.settings.ledgerPath);
   try {
     return await start(parts, options);
   } catch (error) {
@@ -77,7 +78,7 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
   const advice = heapLimitAdvice();
   if (advice) log.warn(advice);
   log.log(
-    `listening on http://${settings.adminHost}:${adminAddress.port} (admin: health, metrics) and http://${settings.webhookHost}:${webhookPort} (webhooks) with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerPath}`,
+    `listening on http://${settings.adminHost}:${adminAddress.port} (admin: health, metrics) and http://${settings.webhookHost}:${webhookPort} (webhooks) with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerUrl ? 'on PostgreSQL (LEDGER_URL)' : settings.ledgerPath}`,
   );
   if (simulators) await seedDemo(app, simulators, config.brokerages());
   return app;

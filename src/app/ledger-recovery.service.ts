@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { Ledger } from '../ledger';
+import { isPostgres } from '../ledger/ledger-sql';
 
 // At daemon start, before anything is scheduled (every onModuleInit runs before any bootstrap hook):
 // what a crash left half-done is put right. Not in the CLI, which may run beside a live daemon.
@@ -10,6 +11,9 @@ export class LedgerRecovery implements OnModuleInit {
   constructor(private readonly ledger: Ledger) {}
 
   async onModuleInit(): Promise<void> {
+    // A shared (PostgreSQL) ledger: other workers are working on those rows right now. Each
+    // (brokerage, job) is recovered by whoever takes it over next (see SingletonTakeover).
+    if (isPostgres(this.ledger.dataSource)) return;
     const recovered = await this.ledger.recoverInterrupted();
     if (recovered.runs + recovered.outbox + recovered.inbox > 0) {
       this.logger.warn(

@@ -18,6 +18,13 @@ export interface DaemonSettings {
   // dead and flagged webhook bodies kept as evidence.
   retentionDays: number;
   retentionDeadDays: number;
+  // LEDGER_URL (postgres://…): a ledger shared by several workers, scheduled by pg-boss; unset: SQLite.
+  ledgerUrl?: string;
+  // With LEDGER_URL: how long a worker may hold a (brokerage, job) before pg-boss gives it to
+  // another worker; a run still going near the end of it stops at its next checkpoint.
+  jobLeaseSeconds: number;
+  // With LEDGER_URL: runs one worker holds at once (its share of CPU, memory and connections).
+  workerConcurrency: number;
 }
 
 // Injection token for DaemonSettings (provided by ConfigModule).
@@ -37,6 +44,8 @@ export const DAEMON_DEFAULTS = {
   SHUTDOWN_TIMEOUT_MS: '25000',
   RETENTION_DAYS: '30',
   RETENTION_DEAD_DAYS: '90',
+  JOB_LEASE_SECONDS: '900',
+  WORKER_CONCURRENCY: '16',
 } as const;
 
 export function readDaemonSettings(env: Environment): DaemonSettings {
@@ -46,7 +55,14 @@ export function readDaemonSettings(env: Environment): DaemonSettings {
     return value === undefined || value.trim() === '' ? DAEMON_DEFAULTS[key] : value.trim();
   };
   const integer = (
-    key: 'ADMIN_PORT' | 'WEBHOOK_PORT' | 'SHUTDOWN_TIMEOUT_MS' | 'RETENTION_DAYS' | 'RETENTION_DEAD_DAYS',
+    key:
+      | 'ADMIN_PORT'
+      | 'WEBHOOK_PORT'
+      | 'SHUTDOWN_TIMEOUT_MS'
+      | 'RETENTION_DAYS'
+      | 'RETENTION_DEAD_DAYS'
+      | 'JOB_LEASE_SECONDS'
+      | 'WORKER_CONCURRENCY',
     min: number,
     max: number,
   ): number => {
@@ -79,8 +95,13 @@ export function readDaemonSettings(env: Environment): DaemonSettings {
         message: `is no longer read: set ADMIN_${retired.slice(5)} (health, metrics) and WEBHOOK_${retired.slice(5)} (webhooks) instead`,
       });
   }
+  const ledgerUrl = env.LEDGER_URL?.trim() || undefined;
+  if (ledgerUrl !== undefined && !/^postgres(ql)?:\/\//.test(ledgerUrl)) {
+    problems.push({ file: 'environment', path: 'LEDGER_URL', message: 'must start with postgres://' });
+  }
   const settings: DaemonSettings = {
     ledgerPath: resolve(get('LEDGER_PATH')),
+    ledgerUrl,
     adminHost: get('ADMIN_HOST'),
     adminPort: integer('ADMIN_PORT', 0, 65535),
     webhookHost: get('WEBHOOK_HOST'),
@@ -90,6 +111,8 @@ export function readDaemonSettings(env: Environment): DaemonSettings {
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 0, 600_000),
     retentionDays: integer('RETENTION_DAYS', 1, 3650),
     retentionDeadDays: integer('RETENTION_DEAD_DAYS', 1, 3650),
+    jobLeaseSeconds: integer('JOB_LEASE_SECONDS', 5, 86_400),
+    workerConcurrency: integer('WORKER_CONCURRENCY', 1, 1000),
   };
   if (settings.adminPort !== 0 && settings.adminPort === settings.webhookPort)
     problems.push({

@@ -1,4 +1,11 @@
-import { DataSource, EntityManager, EntityTarget, ObjectLiteral, QueryResult } from 'typeorm';
+import {
+  DataSource,
+  EntityManager,
+  EntityTarget,
+  ObjectLiteral,
+  QueryResult,
+  SelectQueryBuilder,
+} from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
 // Bound parameters per statement stay far below SQLite's 32,766 and PostgreSQL's 65,535.
@@ -12,6 +19,15 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 
 export function isPostgres(dataSource: DataSource): boolean {
   return dataSource.options.type === 'postgres';
+}
+
+// Claiming rows among concurrent workers: on PostgreSQL `FOR UPDATE SKIP LOCKED`, so a row another
+// worker's transaction is claiming right now is passed over instead of claimed twice or waited for.
+// SQLite has one writer at a time (BEGIN IMMEDIATE), so it needs no row locks. Must run inside a
+// transaction (TypeORM refuses a pessimistic lock outside one).
+export function skipLocked<E extends ObjectLiteral>(query: SelectQueryBuilder<E>): SelectQueryBuilder<E> {
+  if (!isPostgres(query.connection)) return query;
+  return query.setLock('pessimistic_write').setOnLocked('skip_locked');
 }
 
 // INSERT ... ON CONFLICT DO NOTHING for one row; says whether the row went in and, if so, its id.

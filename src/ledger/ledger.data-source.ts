@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { LEDGER_ENTITIES } from './entities';
 import { LEDGER_MIGRATIONS } from './migrations';
+import { createPostgresLedgerDataSource } from './ledger-postgres.data-source';
 
 export const DEFAULT_LEDGER_PATH = 'data/ledger.sqlite';
 export const LEDGER_BUSY_TIMEOUT_MS = 5000;
@@ -12,6 +13,8 @@ export const LEDGER_CACHE_KIB = 2000;
 
 export interface LedgerDataSourceOptions {
   databasePath: string;
+  // `postgres://…` (LEDGER_URL): the ledger lives in PostgreSQL instead of the SQLite file.
+  url?: string;
   logging?: boolean;
 }
 
@@ -27,6 +30,7 @@ export function applyLedgerPragmas(db: Database): void {
 }
 
 export function createLedgerDataSource(options: LedgerDataSourceOptions): DataSource {
+  if (options.url) return createPostgresLedgerDataSource({ url: options.url, logging: options.logging });
   return new DataSource({
     type: 'better-sqlite3',
     database: options.databasePath,

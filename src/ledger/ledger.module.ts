@@ -21,6 +21,8 @@ import { RunRepository } from './repositories/run.repository';
 
 export interface LedgerModuleOptions {
   databasePath?: string;
+  // postgres://… : the ledger shared by several workers (see docs/operations.md).
+  url?: string;
   logging?: boolean;
 }
 
@@ -57,6 +59,7 @@ export class LedgerModule {
         useFactory: (clock?: Clock) =>
           openLedger({
             databasePath: options.databasePath ?? DEFAULT_LEDGER_PATH,
+            url: options.url,
             clock,
             logging: options.logging,
           }),

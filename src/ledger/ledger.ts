@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
 import { Clock, SystemClock } from '../common/clock';
 import { createLedgerDataSource, DEFAULT_LEDGER_PATH } from './ledger.data-source';
+import { runPostgresMigrations } from './ledger-postgres.data-source';
+import { isPostgres } from './ledger-sql';
 import { LedgerRetention } from './ledger.retention';
 import { LedgerTransactions } from './ledger-transactions';
 import { ensurePrivateLedgerFiles } from './private-files';
@@ -13,11 +15,14 @@ import { RunRepository } from './repositories/run.repository';
 
 export interface OpenLedgerOptions {
   databasePath: string;
+  // `postgres://…`: the shared PostgreSQL ledger of several workers; the SQLite file when absent.
+  url?: string;
   clock?: Clock;
   logging?: boolean;
 }
 
-// The daemon's memory of what it did: one SQLite file, every repository over one serialised connection.
+// The daemon's memory of what it did: one SQLite file, every repository over one serialised connection,
+// or one PostgreSQL database shared by several workers (LEDGER_URL).
 export class Ledger {
   readonly transactions: LedgerTransactions;
   readonly links: LinkRepository;
@@ -61,10 +66,12 @@ export class Ledger {
 
 // Opens (creating it if needed) the ledger file and applies pending migrations.
 export async function openLedger(options: OpenLedgerOptions): Promise<Ledger> {
+  const url = options.url || undefined;
   const databasePath = options.databasePath || DEFAULT_LEDGER_PATH;
   // Before SQLite creates it: its -wal and -shm then inherit the 0600.
-  ensurePrivateLedgerFiles(databasePath);
-  const dataSource = createLedgerDataSource({ databasePath, logging: options.logging });
+  if (!url) ensurePrivateLedgerFiles(databasePath);
+  const dataSource = createLedgerDataSource({ databasePath, url, logging: options.logging });
   await dataSource.initialize();
+  if (isPostgres(dataSource)) await runPostgresMigrations(dataSource);
   return new Ledger(dataSource, options.clock ?? new SystemClock());
 }

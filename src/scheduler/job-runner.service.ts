@@ -24,6 +24,9 @@ export interface RunOutcome {
 
 export interface RunOptions {
   dryRun?: boolean;
+  // Aborts the run like a shutdown would (it stops at its next checkpoint), e.g. when its pg-boss
+  // lease is about to run out.
+  signal?: AbortSignal;
   onProgress?: (done: number, total?: number) => void;
 }
 
@@ -77,6 +80,7 @@ export class JobRunner implements OnModuleDestroy {
     if (this.inFlight.has(key)) return skipped('a run of the same brokerage and job is still in progress');
 
     const controller = new AbortController();
+    options.signal?.addEventListener('abort', () => controller.abort(options.signal?.reason), { once: true });
     const entry: InFlight = { controller, runId: null, done: Promise.resolve(undefined as never) };
     // Claim the slot before the first await so a concurrent call sees it.
     this.inFlight.set(key, entry);

@@ -1,29 +1,40 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { RunRepository } from '../ledger';
 import { CronScheduler } from './cron.scheduler';
 import { JobBackoff } from './job-backoff';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
+import { PgBossScheduler } from './pg-boss/pg-boss.scheduler';
 import { RUN_STORE } from './run-store.port';
 
-// JobRegistry and JobRunner for every entry point; the cron part only in the daemon (`cron: true`).
+export interface SchedulerModuleOptions {
+  // The daemon schedules jobs; the CLI only runs them when asked.
+  cron: boolean;
+  // The ledger is PostgreSQL, shared with other workers: pg-boss schedules instead of local cron.
+  sharedLedger?: boolean;
+}
+
+// JobRegistry and JobRunner for every entry point; a scheduler only in the daemon (`cron: true`).
 // Expects the ledger, Clock, ConfigService and MetricsService from global modules (see AppModule).
 @Module({})
 export class SchedulerModule {
-  static forRoot(options: { cron: boolean }): DynamicModule {
+  static forRoot(options: SchedulerModuleOptions): DynamicModule {
+    const local = options.cron && !options.sharedLedger;
+    const shared = options.cron && options.sharedLedger === true;
+    const schedulers: Provider[] = [...(local ? [CronScheduler] : []), ...(shared ? [PgBossScheduler] : [])];
     return {
       module: SchedulerModule,
       global: true,
-      imports: options.cron ? [ScheduleModule.forRoot()] : [],
+      imports: local ? [ScheduleModule.forRoot()] : [],
       providers: [
         { provide: RUN_STORE, useExisting: RunRepository },
         JobRegistry,
         JobRunner,
         JobBackoff,
-        ...(options.cron ? [CronScheduler] : []),
+        ...schedulers,
       ],
-      exports: [JobRegistry, JobRunner, JobBackoff, ...(options.cron ? [CronScheduler] : [])],
+      exports: [JobRegistry, JobRunner, JobBackoff, ...(schedulers as (typeof CronScheduler)[])],
     };
   }
 }

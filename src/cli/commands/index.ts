@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { CommandRunner } from 'nest-commander';
 import { BackupCommand } from './backup.command';
 import { ErrorsCommand } from './errors.command';
+import { MigrateLedgerCommand } from './migrate-ledger.command';
 import { PruneCommand } from './prune.command';
 import { RegisterWebhooksCommand } from './register-webhooks.command';
 import { ReloadConfigCommand } from './reload-config.command';
@@ -16,13 +17,15 @@ import { ValidateConfigCommand } from './validate-config.command';
 // services it needs and prints through CliOutput) and list it here.
 
 // Commands that need only the config: they run without opening the ledger through TypeORM (backup
-// reads the file itself, so it never migrates or creates the ledger it copies).
+// reads the file itself, so it never migrates or creates the ledger it copies; migrate-ledger opens
+// the two it moves between itself).
 export const CONFIG_COMMANDS: Type<CommandRunner>[] = [
   ValidateConfigCommand,
   ReloadConfigCommand,
   BackupCommand,
+  MigrateLedgerCommand,
 ];
-export const CONFIG_COMMAND_NAMES = ['validate-config', 'reload-config', 'backup'];
+export const CONFIG_COMMAND_NAMES = ['validate-config', 'reload-config', 'backup', 'migrate-ledger'];
 
 // Everything else gets the ledger, the job runner and the flows.
 export const LEDGER_COMMANDS: Type<CommandRunner>[] = [

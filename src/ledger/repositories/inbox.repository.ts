@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock';
 import { INBOX_STATUSES, InboxEvent, InboxStatus } from '../entities';
 import { GroupCommitter } from '../group-commit';
 import { LedgerTransactions } from '../ledger-transactions';
-import { insertIgnoringDuplicate } from '../ledger-sql';
+import { insertIgnoringDuplicate, skipLocked } from '../ledger-sql';
 import { LedgerStateError } from './ledger-state.error';
 
 export interface NewInboxEvent {
@@ -107,7 +107,8 @@ export class InboxRepository {
   }
 
   // Claims due events (marks them processing). Per ordering key only the earliest unfinished event
-  // can be claimed, so the events of one offer request apply in order of receipt.
+  // can be claimed, so the events of one offer request apply in order of receipt. On PostgreSQL the
+  // rows are locked as they are read (SKIP LOCKED): concurrent workers claim disjoint events.
   claimDue(limit: number, opts: { brokerageId?: string } = {}): Promise<InboxEvent[]> {
     return this.tx.run(async (m) => {
       const now = this.clock.now();
@@ -124,13 +125,14 @@ export class InboxRepository {
         .limit(limit);
       if (opts.brokerageId !== undefined)
         query.andWhere('e.brokerageId = :brokerageId', { brokerageId: opts.brokerageId });
-      const events = await query.getMany();
+      const events = await skipLocked(query).getMany();
       if (events.length === 0) return [];
       await m
         .createQueryBuilder()
         .update(InboxEvent)
         .set({ status: 'processing', attempts: () => 'attempts + 1' })
         .whereInIds(events.map((e) => e.id))
+        .andWhere('status IN (:...claimable)', { claimable: ['pending', 'failed'] })
         .execute();
       return events.map((e) => ({ ...e, status: 'processing' as const, attempts: e.attempts + 1 }));
     });
@@ -187,10 +189,15 @@ export class InboxRepository {
     });
   }
 
-  // At start: events a crash left in processing are claimable again.
-  async recoverInterrupted(): Promise<number> {
+  // At start: events a crash left in processing are claimable again. With a brokerage: only its
+  // events, when a worker takes over that brokerage's inbox drain from a dead one.
+  async recoverInterrupted(brokerageId?: string): Promise<number> {
     const result = await this.tx.run((m) =>
-      m.update(InboxEvent, { status: 'processing' }, { status: 'pending' }),
+      m.update(
+        InboxEvent,
+        brokerageId === undefined ? { status: 'processing' } : { status: 'processing', brokerageId },
+        { status: 'pending' },
+      ),
     );
     return result.affected ?? 0;
   }

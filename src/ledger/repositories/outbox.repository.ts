@@ -2,7 +2,7 @@ import { Brackets, In } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { OUTBOX_STATES, OutboxCommand, OutboxState } from '../entities';
 import { LedgerTransactions } from '../ledger-transactions';
-import { insertIgnoringDuplicate } from '../ledger-sql';
+import { insertIgnoringDuplicate, isPostgres, skipLocked } from '../ledger-sql';
 import type { StatusCounts } from './inbox.repository';
 import { LedgerStateError } from './ledger-state.error';
 
@@ -65,11 +65,13 @@ export class OutboxRepository {
     return this.tx.exclusive((m) => m.findOne(OutboxCommand, { where: { id } }));
   }
 
-  // Pending and failed commands whose time has come, oldest first. Read-only: markSending takes one.
+  // Pending and failed commands whose time has come, oldest first. Read-only: markSending's
+  // compare-and-set takes one, and exactly one caller wins it. On PostgreSQL rows another worker is
+  // marking at this moment are skipped rather than waited for (SKIP LOCKED, hence the transaction).
   claimDue(brokerageId: string, limit: number): Promise<OutboxCommand[]> {
-    return this.tx.exclusive((m) =>
-      m
-        .createQueryBuilder(OutboxCommand, 'c')
+    const read = isPostgres(this.tx.dataSource) ? this.tx.run.bind(this.tx) : this.tx.exclusive.bind(this.tx);
+    return read((m) =>
+      skipLocked(m.createQueryBuilder(OutboxCommand, 'c'))
         .where('c.brokerageId = :brokerageId', { brokerageId })
         .andWhere('c.state IN (:...due)', { due: ['pending', 'failed'] })
         .andWhere(
@@ -174,12 +176,13 @@ export class OutboxRepository {
     });
   }
 
-  // At start: commands a crash left in `sending` may or may not have reached the service.
-  recoverInterrupted(): Promise<number> {
+  // At start: commands a crash left in `sending` may or may not have reached the service. With a
+  // brokerage: only its commands, when a worker takes over that brokerage's drain from a dead one.
+  recoverInterrupted(brokerageId?: string): Promise<number> {
     return this.tx.run(async (m) => {
       const result = await m.update(
         OutboxCommand,
-        { state: 'sending' },
+        brokerageId === undefined ? { state: 'sending' } : { state: 'sending', brokerageId },
         {
           state: 'unknown',
           lastError: 'the daemon stopped while this command was being sent',

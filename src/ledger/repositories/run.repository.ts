@@ -93,12 +93,13 @@ export class RunRepository {
     );
   }
 
-  // At start: runs a crash cut short are marked interrupted.
-  recoverInterrupted(): Promise<number> {
+  // At start: runs a crash cut short are marked interrupted. With a brokerage and job: only that
+  // pair's, when a worker takes over its singleton from a dead one.
+  recoverInterrupted(only?: { brokerageId: string; job: string }): Promise<number> {
     return this.tx.run(async (m) => {
       const result = await m.update(
         Run,
-        { status: 'running' },
+        only ? { status: 'running', brokerageId: only.brokerageId, job: only.job } : { status: 'running' },
         { status: 'interrupted', finishedAt: this.clock.now(), error: 'the daemon stopped during this run' },
       );
       return result.affected ?? 0;

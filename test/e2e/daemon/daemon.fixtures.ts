@@ -147,6 +147,7 @@ export interface HarnessEvent {
   read?: number;
   aborted?: boolean;
   message?: string;
+  pid?: number;
   at: number;
 }
 

@@ -1,10 +1,10 @@
 import { Link } from '../../../src/ledger/entities';
-import { LedgerFixture, openTestLedger } from '../../support/ledger-fixture';
+import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
 
-describe('CursorRepository', () => {
+describe.each(ledgerEngines())('CursorRepository (%s)', (engine) => {
   let f: LedgerFixture;
   beforeEach(async () => {
-    f = await openTestLedger();
+    f = await openTestLedger(engine);
   });
   afterEach(async () => {
     await f.cleanup();
@@ -58,7 +58,7 @@ describe('CursorRepository', () => {
         await m.insert(Link, linkRow('r1'));
         await m.insert(Link, linkRow('r1'));
       }),
-    ).rejects.toThrow(/UNIQUE/);
+    ).rejects.toThrow(/UNIQUE|unique constraint/);
     expect(await f.ledger.cursors.get('b1', 'marketplace')).toBeNull();
     expect(await f.ledger.links.find('b1', 'listing', 'r1')).toBeNull();
   });

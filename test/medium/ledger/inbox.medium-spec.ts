@@ -1,9 +1,9 @@
-import { LedgerFixture, openTestLedger } from '../../support/ledger-fixture';
+import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
 
-describe('InboxRepository', () => {
+describe.each(ledgerEngines())('InboxRepository (%s)', (engine) => {
   let f: LedgerFixture;
   beforeEach(async () => {
-    f = await openTestLedger();
+    f = await openTestLedger(engine);
   });
   afterEach(async () => {
     await f.cleanup();

@@ -2,12 +2,71 @@ import Database from 'better-sqlite3';
 import { Link } from '../../../src/ledger/entities';
 import { openLedger } from '../../../src/ledger/ledger';
 import { NestedLedgerWorkError } from '../../../src/ledger/ledger-transactions';
-import { LedgerFixture, openTestLedger } from '../../support/ledger-fixture';
+import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
 
-describe('ledger connection and transactions', () => {
+describe.each(ledgerEngines())('ledger connection and transactions (%s)', (engine) => {
   let f: LedgerFixture;
   beforeEach(async () => {
-    f = await openTestLedger();
+    f = await openTestLedger(engine);
+  });
+  afterEach(async () => {
+    await f.cleanup();
+  });
+
+  it('applies the committed migrations, and the entities match them exactly', async () => {
+    const migrations: { name: string }[] = await f.ledger.dataSource.query('SELECT name FROM migrations');
+    expect(migrations.map((m) => m.name)).toEqual(['InitialLedger1763700000000', 'LedgerMeta1764000000000']);
+    // What `synchronize` would change if it were on: nothing, or the migration and entities disagree.
+    const pending = await f.ledger.dataSource.driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+  });
+
+  it('reopens an existing file without re-running migrations and keeps the data', async () => {
+    await f.ledger.links.upsertLinks('b1', 'offer', [{ remoteId: 'r1', crmId: 'c1', contentHash: 'h1' }]);
+    await f.ledger.close();
+    const reopened = await openLedger({ databasePath: f.databasePath, url: f.url, clock: f.clock });
+    try {
+      expect((await reopened.links.find('b1', 'offer', 'r1'))?.crmId).toBe('c1');
+      const migrations: unknown[] = await reopened.dataSource.query('SELECT name FROM migrations');
+      expect(migrations).toHaveLength(2);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('rolls back everything a failing transaction wrote, and the next one runs normally', async () => {
+    await expect(
+      f.ledger.transactions.run(async (m) => {
+        await m.insert(Link, {
+          brokerageId: 'b1',
+          kind: 'offer',
+          remoteId: 'r1',
+          crmId: 'c1',
+          contentHash: 'h',
+          createdAt: f.clock.now(),
+          updatedAt: f.clock.now(),
+        });
+        throw new Error('page failed');
+      }),
+    ).rejects.toThrow('page failed');
+    expect(await f.ledger.links.find('b1', 'offer', 'r1')).toBeNull();
+    await f.ledger.links.upsertLinks('b1', 'offer', [{ remoteId: 'r2', crmId: 'c2', contentHash: 'h' }]);
+    expect(await f.ledger.links.find('b1', 'offer', 'r2')).not.toBeNull();
+  });
+
+  it('refuses ledger work started from inside a transaction instead of deadlocking', async () => {
+    await expect(
+      f.ledger.transactions.run(async () => {
+        await f.ledger.links.find('b1', 'offer', 'r1');
+      }),
+    ).rejects.toBeInstanceOf(NestedLedgerWorkError);
+  });
+});
+
+describe('ledger connection and transactions on SQLite', () => {
+  let f: LedgerFixture;
+  beforeEach(async () => {
+    f = await openTestLedger('sqlite');
   });
   afterEach(async () => {
     await f.cleanup();
@@ -24,27 +83,6 @@ describe('ledger connection and transactions', () => {
     expect(await pragma('busy_timeout')).toBe(5000);
     expect(await pragma('foreign_keys')).toBe(1);
     expect(await pragma('cache_size')).toBe(-2000); // 2 MiB, so memory does not grow with the ledger
-  });
-
-  it('applies the committed migrations, and the entities match them exactly', async () => {
-    const migrations: { name: string }[] = await f.ledger.dataSource.query('SELECT name FROM migrations');
-    expect(migrations.map((m) => m.name)).toEqual(['InitialLedger1763700000000', 'LedgerMeta1764000000000']);
-    // What `synchronize` would change if it were on: nothing, or the migration and entities disagree.
-    const pending = await f.ledger.dataSource.driver.createSchemaBuilder().log();
-    expect(pending.upQueries.map((q) => q.query)).toEqual([]);
-  });
-
-  it('reopens an existing file without re-running migrations and keeps the data', async () => {
-    await f.ledger.links.upsertLinks('b1', 'offer', [{ remoteId: 'r1', crmId: 'c1', contentHash: 'h1' }]);
-    await f.ledger.close();
-    const reopened = await openLedger({ databasePath: f.databasePath, clock: f.clock });
-    try {
-      expect((await reopened.links.find('b1', 'offer', 'r1'))?.crmId).toBe('c1');
-      const migrations: unknown[] = await reopened.dataSource.query('SELECT name FROM migrations');
-      expect(migrations).toHaveLength(2);
-    } finally {
-      await reopened.close();
-    }
   });
 
   it('serialises parallel transactions: read-modify-write with awaits in between never collides', async () => {
@@ -76,34 +114,6 @@ describe('ledger connection and transactions', () => {
       ),
     );
     expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-  });
-
-  it('rolls back everything a failing transaction wrote, and the next one runs normally', async () => {
-    await expect(
-      f.ledger.transactions.run(async (m) => {
-        await m.insert(Link, {
-          brokerageId: 'b1',
-          kind: 'offer',
-          remoteId: 'r1',
-          crmId: 'c1',
-          contentHash: 'h',
-          createdAt: f.clock.now(),
-          updatedAt: f.clock.now(),
-        });
-        throw new Error('page failed');
-      }),
-    ).rejects.toThrow('page failed');
-    expect(await f.ledger.links.find('b1', 'offer', 'r1')).toBeNull();
-    await f.ledger.links.upsertLinks('b1', 'offer', [{ remoteId: 'r2', crmId: 'c2', contentHash: 'h' }]);
-    expect(await f.ledger.links.find('b1', 'offer', 'r2')).not.toBeNull();
-  });
-
-  it('refuses ledger work started from inside a transaction instead of deadlocking', async () => {
-    await expect(
-      f.ledger.transactions.run(async () => {
-        await f.ledger.links.find('b1', 'offer', 'r1');
-      }),
-    ).rejects.toBeInstanceOf(NestedLedgerWorkError);
   });
 
   it('begins write transactions IMMEDIATE: another connection cannot start writing meanwhile', async () => {

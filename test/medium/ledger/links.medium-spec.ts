@@ -1,9 +1,9 @@
-import { LedgerFixture, openTestLedger } from '../../support/ledger-fixture';
+import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
 
-describe('LinkRepository', () => {
+describe.each(ledgerEngines())('LinkRepository (%s)', (engine) => {
   let f: LedgerFixture;
   beforeEach(async () => {
-    f = await openTestLedger();
+    f = await openTestLedger(engine);
   });
   afterEach(async () => {
     await f.cleanup();
@@ -119,6 +119,6 @@ describe('LinkRepository', () => {
     const again = await f.ledger.links.upsertLinks('b1', 'offer', items.slice(1));
     expect(again.every((o) => o.outcome === 'unchanged')).toBe(true);
     const count: { n: number }[] = await f.ledger.dataSource.query('SELECT COUNT(*) AS n FROM links');
-    expect(count[0].n).toBe(2500);
+    expect(Number(count[0].n)).toBe(2500); // PostgreSQL returns COUNT as a bigint string
   });
 });

@@ -1,10 +1,10 @@
 import { outboxKey } from '../../../src/ledger/outbox-key';
-import { LedgerFixture, openTestLedger } from '../../support/ledger-fixture';
+import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
 
-describe('OutboxRepository', () => {
+describe.each(ledgerEngines())('OutboxRepository (%s)', (engine) => {
   let f: LedgerFixture;
   beforeEach(async () => {
-    f = await openTestLedger();
+    f = await openTestLedger(engine);
   });
   afterEach(async () => {
     await f.cleanup();

@@ -1,11 +1,11 @@
-import { LedgerFixture, openTestLedger } from '../../support/ledger-fixture';
+import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
 
 const DAY = 86_400_000;
 
-describe('LedgerRetention', () => {
+describe.each(ledgerEngines())('LedgerRetention (%s)', (engine) => {
   let f: LedgerFixture;
   beforeEach(async () => {
-    f = await openTestLedger();
+    f = await openTestLedger(engine);
   });
   afterEach(async () => {
     await f.cleanup();

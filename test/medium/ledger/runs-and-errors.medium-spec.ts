@@ -1,9 +1,9 @@
-import { LedgerFixture, openTestLedger } from '../../support/ledger-fixture';
+import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
 
-describe('RunRepository', () => {
+describe.each(ledgerEngines())('RunRepository (%s)', (engine) => {
   let f: LedgerFixture;
   beforeEach(async () => {
-    f = await openTestLedger();
+    f = await openTestLedger(engine);
   });
   afterEach(async () => {
     await f.cleanup();
@@ -79,10 +79,10 @@ describe('RunRepository', () => {
   });
 });
 
-describe('RecordErrorRepository', () => {
+describe.each(ledgerEngines())('RecordErrorRepository (%s)', (engine) => {
   let f: LedgerFixture;
   beforeEach(async () => {
-    f = await openTestLedger();
+    f = await openTestLedger(engine);
   });
   afterEach(async () => {
     await f.cleanup();

@@ -1,0 +1,26 @@
+import type { JobName } from '../job.types';
+
+// pg-boss's schema in the ledger's database, apart from the ledger's own tables.
+export const PG_BOSS_SCHEMA = 'pgboss';
+
+// One queue per (brokerage, job): pg-boss 10 keeps one schedule per queue name, and a `stately`
+// queue holds at most one queued and one active job, which makes each pair a singleton across all
+// workers (a slow run never piles up ticks behind it).
+export function queueName(brokerageId: string, job: JobName): string {
+  return `sync__${job}__${brokerageId}`;
+}
+
+export function isSyncQueue(name: string): boolean {
+  return name.startsWith('sync__');
+}
+
+export interface SyncJobData {
+  brokerageId: string;
+  job: JobName;
+}
+
+// pg-boss's own cron fires at most once a minute (it evaluates five-field expressions); brokerages
+// configured with a seconds field tick from every worker's local cron instead, into the same queue.
+export function isMinuteCron(expression: string): boolean {
+  return expression.trim().split(/\s+/).length === 5;
+}

@@ -1,0 +1,243 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { CronJob } from 'cron';
+import PgBoss from 'pg-boss';
+import { ConfigService } from '../../config/config.service';
+import type { ConfigDiff } from '../../config/config-diff';
+import type { LoadedBrokerage } from '../../config/config.loader';
+import { DAEMON_SETTINGS, type DaemonSettings } from '../../config/daemon-settings';
+import { Ledger } from '../../ledger';
+import { JobRegistry } from '../job.registry';
+import { JobRunner } from '../job-runner.service';
+import { JOB_NAMES, SCHEDULE_KEY } from '../job.types';
+import { isMinuteCron, isSyncQueue, PG_BOSS_SCHEMA, queueName, type SyncJobData } from './pg-boss.queues';
+import { SingletonTakeover } from './singleton-takeover';
+
+// How often an idle worker asks each queue for work.
+const POLLING_INTERVAL_SECONDS = 2;
+// A run is told to stop this long before its lease ends, so it checkpoints before pg-boss hands the
+// job to another worker.
+const LEASE_MARGIN_SECONDS = 3;
+// Any fixed number shared by every worker; names the schedule-setup lock in pg_locks.
+const SCHEDULE_SETUP_LOCK_ID = 0x73636864; // 'schd'
+
+// The scheduler of a shared (PostgreSQL) ledger, in place of CronScheduler: every (enabled brokerage
+// x registered job) is a pg-boss queue with policy `stately`, fed by pg-boss's cron (or, for
+// schedules with a seconds field, by each worker's local cron), and worked by every worker. pg-boss
+// lets one worker at a time hold a pair; a worker that dies loses it when its lease expires, and the
+// job is retried on another worker, which first recovers what the dead one left (SingletonTakeover).
+@Injectable()
+export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(PgBossScheduler.name);
+  private readonly takeover: SingletonTakeover;
+  private readonly localTicks = new Map<string, CronJob>();
+  private readonly worked = new Set<string>();
+  private boss: PgBoss | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private changes: Promise<void> = Promise.resolve();
+  private running = 0;
+
+  constructor(
+    private readonly jobs: JobRegistry,
+    private readonly runner: JobRunner,
+    private readonly config: ConfigService,
+    private readonly ledger: Ledger,
+    @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
+  ) {
+    this.takeover = new SingletonTakeover(ledger);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const url = this.settings.ledgerUrl;
+    if (!url) throw new Error('PgBossScheduler needs LEDGER_URL');
+    const lease = this.settings.jobLeaseSeconds;
+    const boss = new PgBoss({
+      connectionString: url,
+      schema: PG_BOSS_SCHEMA,
+      application_name: 'cash-offer-sync/pg-boss',
+      max: 4,
+      // Expired leases are found by maintenance: look often enough that a dead worker's job moves on
+      // within about one lease.
+      maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(lease / 2))),
+      cronMonitorIntervalSeconds: 15,
+    });
+    boss.on('error', (error) => this.logger.error(`pg-boss: ${String(error)}`));
+    await boss.start();
+    this.boss = boss;
+    const missing = JOB_NAMES.filter((job) => !this.jobs.get(job));
+    if (missing.length > 0) this.logger.warn(`not scheduled, no handler registered: ${missing.join(', ')}`);
+    await this.exclusively(async () => {
+      const wanted = new Set<string>();
+      for (const brokerage of this.config.brokerages()) {
+        for (const name of await this.scheduleBrokerage(brokerage)) wanted.add(name);
+      }
+      await this.dropSchedulesExcept(wanted);
+    });
+    this.unsubscribe = this.config.onChange((diff) => {
+      this.changes = this.changes.then(() =>
+        this.exclusively(() => this.apply(diff)).catch((error: unknown) =>
+          this.logger.error(`rescheduling after a config change failed: ${String(error)}`),
+        ),
+      );
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.unsubscribe?.();
+    await this.changes;
+    for (const tick of this.localTicks.values()) void tick.stop();
+    this.localTicks.clear();
+    const boss = this.boss;
+    if (!boss) return;
+    // Stop fetching, let the running jobs checkpoint (their pg-boss jobs then complete), then stop.
+    await Promise.all([...this.worked].map((name) => boss.offWork(name).catch(() => undefined)));
+    await this.runner.shutdown(this.settings.shutdownTimeoutMs);
+    await boss.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => undefined);
+    this.boss = undefined;
+  }
+
+  // Queue names this worker works, sorted (for tests and status).
+  scheduledQueues(): string[] {
+    return [...this.worked].sort();
+  }
+
+  async apply(diff: ConfigDiff): Promise<void> {
+    for (const brokerage of diff.removed) {
+      await this.unscheduleBrokerage(brokerage.id);
+      this.runner.abortBrokerage(brokerage.id);
+    }
+    for (const brokerage of diff.changed) {
+      await this.unscheduleBrokerage(brokerage.id);
+      await this.scheduleBrokerage(brokerage);
+    }
+    for (const brokerage of diff.added) await this.scheduleBrokerage(brokerage);
+  }
+
+  private async scheduleBrokerage(brokerage: LoadedBrokerage): Promise<string[]> {
+    const boss = this.boss!;
+    if (brokerage.config.enabled === false) {
+      this.logger.log(`brokerage ${brokerage.id} is disabled; not scheduled`);
+      return [];
+    }
+    const names: string[] = [];
+    for (const job of JOB_NAMES) {
+      if (!this.jobs.get(job)) continue;
+      const name = queueName(brokerage.id, job);
+      const data: SyncJobData = { brokerageId: brokerage.id, job };
+      await this.ensureQueue(name);
+      const expression = brokerage.config.schedules[SCHEDULE_KEY[job]];
+      if (isMinuteCron(expression)) {
+        await boss.schedule(name, expression, data, { tz: localTimeZone() });
+      } else {
+        await boss.unschedule(name);
+        this.startLocalTick(name, expression, data);
+      }
+      await boss.work<SyncJobData>(
+        name,
+        { pollingIntervalSeconds: POLLING_INTERVAL_SECONDS, batchSize: 1 },
+        async (jobs) => {
+          for (const job of jobs) await this.handle(job.data);
+        },
+      );
+      this.worked.add(name);
+      names.push(name);
+    }
+    this.logger.log(`scheduled brokerage ${brokerage.id} on pg-boss`);
+    return names;
+  }
+
+  private async unscheduleBrokerage(brokerageId: string): Promise<void> {
+    const boss = this.boss!;
+    for (const job of JOB_NAMES) {
+      const name = queueName(brokerageId, job);
+      void this.localTicks.get(name)?.stop();
+      this.localTicks.delete(name);
+      if (!this.worked.delete(name)) continue;
+      await boss.offWork(name);
+      await boss.unschedule(name);
+    }
+  }
+
+  // Workers starting together would create the same queues and schedules at once, which deadlocks
+  // inside pg-boss: they take turns under a session advisory lock instead.
+  private async exclusively(work: () => Promise<void>): Promise<void> {
+    const lock = this.ledger.dataSource.createQueryRunner();
+    try {
+      await lock.query('SELECT pg_advisory_lock($1)', [SCHEDULE_SETUP_LOCK_ID]);
+      await work();
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [SCHEDULE_SETUP_LOCK_ID]).catch(() => undefined);
+      await lock.release();
+    }
+  }
+
+  private async ensureQueue(name: string): Promise<void> {
+    const boss = this.boss!;
+    if (await boss.getQueue(name)) return;
+    await boss.createQueue(name, {
+      name,
+      policy: 'stately',
+      expireInSeconds: this.settings.jobLeaseSeconds,
+      // A job whose lease ran out (its worker died) runs once more, on whichever worker is free.
+      retryLimit: 1,
+      retryDelay: 0,
+      retentionDays: 1,
+    });
+  }
+
+  private startLocalTick(name: string, expression: string, data: SyncJobData): void {
+    const tick = CronJob.from({
+      cronTime: expression,
+      // A tick while one is queued is dropped by the stately queue (send answers null).
+      onTick: () => {
+        void this.boss
+          ?.send(name, data)
+          .catch((error: unknown) => this.logger.error(`could not queue ${name}: ${String(error)}`));
+      },
+      start: true,
+    });
+    this.localTicks.set(name, tick);
+  }
+
+  private async handle(data: SyncJobData): Promise<void> {
+    if (this.running >= this.settings.workerConcurrency) {
+      // Full: the tick goes back to the queue for whichever worker is free (this job completes now),
+      // rather than waiting here while its lease runs down.
+      await this.boss?.send(queueName(data.brokerageId, data.job), data, { startAfter: 1 });
+      return;
+    }
+    this.running += 1;
+    try {
+      await this.runHeld(data);
+    } finally {
+      this.running -= 1;
+    }
+  }
+
+  private async runHeld(data: SyncJobData): Promise<void> {
+    await this.takeover.recover(data.brokerageId, data.job);
+    const lease = AbortSignal.timeout(
+      Math.max(1, this.settings.jobLeaseSeconds - LEASE_MARGIN_SECONDS) * 1000,
+    );
+    // A failed run is recorded in the ledger and retried by the next tick, as with CronScheduler;
+    // only a worker that never answers (dead) gets its job retried by pg-boss.
+    await this.runner.run(data.brokerageId, data.job, { signal: lease });
+  }
+
+  // Schedules of brokerages no longer in the config (e.g. removed while every worker was down).
+  private async dropSchedulesExcept(wanted: Set<string>): Promise<void> {
+    const boss = this.boss!;
+    for (const schedule of await boss.getSchedules()) {
+      if (isSyncQueue(schedule.name) && !wanted.has(schedule.name)) await boss.unschedule(schedule.name);
+    }
+  }
+}
+
+function localTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}

@@ -1,0 +1,161 @@
+import { existsSync } from 'node:fs';
+import { Client } from 'pg';
+import { OFFER } from '../../../src/sync/offers/offer-record.properties';
+import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
+import { DAEMON_MAIN_JS, openRun, until, type WorkerProcess } from '../../support/worker-process';
+import { WorkerWorld } from '../../support/worker-world';
+
+jest.setTimeout(240_000);
+
+const DEALS_PER_BROKERAGE = 3;
+const LEASE_SECONDS = 8;
+
+interface RunRow {
+  id: number;
+  brokerage_id: string;
+  job: string;
+  status: string;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+async function sql<T extends object>(url: string, text: string): Promise<T[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+// Three daemons from dist/ on one PostgreSQL ledger, three brokerages with their own Cash Offer
+// service and CRM. The worker inside a brokerage's create call (the service stored the request and
+// holds its answer) is killed with SIGKILL; another worker takes the drain over after the lease.
+describe('the seller flow on three workers, one killed mid-run', () => {
+  let db: TestPostgresDatabase;
+  let world: WorkerWorld;
+  beforeAll(async () => {
+    if (!existsSync(DAEMON_MAIN_JS)) throw new Error(`${DAEMON_MAIN_JS} is missing: run npm run build first`);
+    db = await createTestPostgresDatabase('flow_workers');
+    world = await WorkerWorld.start({
+      brokerages: 3,
+      workers: 3,
+      ledgerUrl: db.url,
+      leaseSeconds: LEASE_SECONDS,
+      // Longer than the kill takes: the victim is still waiting for the answer when it dies.
+      cashOfferTimeoutMs: 30_000,
+    });
+  });
+  afterAll(async () => {
+    await world?.close();
+    await db?.drop();
+  });
+
+  it('sends every deal once and writes every offer once', async () => {
+    const deals = new Map<string, string[]>();
+    for (const b of world.brokerages) deals.set(b.id, await world.seedDeals(b, DEALS_PER_BROKERAGE));
+    const victimBrokerage = world.brokerages[0];
+    await victimBrokerage.control.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 120_000 });
+
+    const workers = await world.startWorkers();
+    const victim = await until(
+      async () => {
+        if ((await victimBrokerage.control.requests()).length === 0) return undefined;
+        return workers.find((w) => openRun(w, victimBrokerage.id, 'outbox-drain') !== undefined);
+      },
+      'a worker inside the create call',
+      60_000,
+    );
+    const victimRunId = openRun(victim, victimBrokerage.id, 'outbox-drain')!;
+    expect((await victim.kill('SIGKILL')).signal).toBe('SIGKILL');
+    await victimBrokerage.control.clearFaults();
+    const survivors = workers.filter((w) => w !== victim);
+
+    // Every deal of every brokerage reaches the service. The service approves them, which lists
+    // them: the dead worker's lost answer is then found by whoever took its drain over.
+    await until(
+      async () => {
+        for (const b of world.brokerages) {
+          const sent = new Set((await b.control.requests()).map((r) => r.offer_request_external_id));
+          if (!deals.get(b.id)!.every((d) => sent.has(d))) return false;
+        }
+        return true;
+      },
+      'every deal sent',
+      120_000,
+    );
+    for (const b of world.brokerages) {
+      for (const request of await b.control.requests()) await b.control.approve(request.offer_request_id);
+    }
+    await until(
+      async () => {
+        const open = await sql<{ n: string }>(
+          db.url,
+          "SELECT COUNT(*) AS n FROM outbox_commands WHERE state IN ('pending', 'sending', 'failed', 'unknown')",
+        );
+        return Number(open[0].n) === 0;
+      },
+      'every outbox settled',
+      120_000,
+    ).catch(async (error: unknown) => {
+      // What is left, for whoever reads the failure.
+      const left = await sql(
+        db.url,
+        "SELECT id, brokerage_id, operation, state, last_error FROM outbox_commands WHERE state <> 'done'",
+      );
+      throw new Error(`${String(error)}\noutbox: ${JSON.stringify(left)}`);
+    });
+    for (const b of world.brokerages) {
+      const requests = await b.control.requests();
+      const externalIds = requests.map((r) => r.offer_request_external_id).sort();
+      // Exactly one offer request per deal: the lost answer was reconciled, not re-sent.
+      expect(externalIds).toEqual([...deals.get(b.id)!].sort());
+    }
+
+    // Offers on every request: each one becomes exactly one CRM record, whichever worker took the
+    // webhook (brokerage i's go to worker i) or, for the dead worker's brokerage, the reconcile poll.
+    const offers: { brokerage: (typeof world.brokerages)[number]; offerId: number }[] = [];
+    for (const b of world.brokerages) {
+      for (const request of await b.control.requests()) {
+        const offer = await b.control.makeOffer(request.offer_request_id);
+        offers.push({ brokerage: b, offerId: offer.offer_id });
+      }
+    }
+    await until(
+      () =>
+        offers.every(
+          (o) => o.brokerage.hubspot.state.findAllByProperty('deals', OFFER.id, String(o.offerId)).length > 0,
+        ),
+      'a CRM record for every offer',
+      120_000,
+    );
+    for (const o of offers) {
+      expect(o.brokerage.hubspot.state.findAllByProperty('deals', OFFER.id, String(o.offerId))).toHaveLength(
+        1,
+      );
+    }
+
+    // From the run table: the killed run was closed by the takeover, and no (brokerage, job) ever
+    // had two runs going at once.
+    const runs = await sql<RunRow>(db.url, 'SELECT * FROM runs ORDER BY started_at, id');
+    expect(runs.find((r) => r.id === victimRunId)?.status).toBe('interrupted');
+    const last = new Map<string, RunRow>();
+    for (const run of runs) {
+      const key = `${run.brokerage_id}:${run.job}`;
+      const previous = last.get(key);
+      if (previous) {
+        const overlap = previous.finished_at === null || previous.finished_at > run.started_at;
+        expect(overlap ? `${key}: run ${run.id} started while run ${previous.id} was running` : 'ok').toBe(
+          'ok',
+        );
+      }
+      last.set(key, run);
+    }
+    // The work really was shared.
+    const active = survivors.filter((w: WorkerProcess) => w.logs().some((l) => l.msg === 'run started'));
+    expect(active.length).toBe(2);
+
+    for (const w of survivors) expect((await w.kill('SIGTERM')).code).toBe(0);
+  });
+});
