@@ -1,10 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { RunRepository } from '../ledger';
+import { PauseRepository, RunRepository } from '../ledger';
 import { CronScheduler } from './cron.scheduler';
 import { JobBackoff } from './job-backoff';
+import { JobPauseService } from './job-pause.service';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
+import { PAUSE_STORE } from './pause-store.port';
 import { RUN_STORE } from './run-store.port';
 
 // JobRegistry and JobRunner for every entry point; the cron part only in the daemon (`cron: true`).
@@ -18,12 +20,20 @@ export class SchedulerModule {
       imports: options.cron ? [ScheduleModule.forRoot()] : [],
       providers: [
         { provide: RUN_STORE, useExisting: RunRepository },
+        { provide: PAUSE_STORE, useExisting: PauseRepository },
         JobRegistry,
         JobRunner,
         JobBackoff,
+        JobPauseService,
         ...(options.cron ? [CronScheduler] : []),
       ],
-      exports: [JobRegistry, JobRunner, JobBackoff, ...(options.cron ? [CronScheduler] : [])],
+      exports: [
+        JobRegistry,
+        JobRunner,
+        JobBackoff,
+        JobPauseService,
+        ...(options.cron ? [CronScheduler] : []),
+      ],
     };
   }
 }

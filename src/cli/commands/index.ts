@@ -2,10 +2,12 @@ import type { Type } from '@nestjs/common';
 import type { CommandRunner } from 'nest-commander';
 import { BackupCommand } from './backup.command';
 import { ErrorsCommand } from './errors.command';
+import { PauseCommand } from './pause.command';
 import { PruneCommand } from './prune.command';
 import { RegisterWebhooksCommand } from './register-webhooks.command';
 import { ReloadConfigCommand } from './reload-config.command';
 import { ReplayCommand } from './replay.command';
+import { ResumeCommand } from './resume.command';
 import { RunsCommand } from './runs.command';
 import { SetupCrmCommand } from './setup-crm.command';
 import { StatusCommand } from './status.command';
@@ -34,4 +36,6 @@ export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
   SetupCrmCommand,
   RegisterWebhooksCommand,
   PruneCommand,
+  PauseCommand,
+  ResumeCommand,
 ];
