@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { CommandRunner } from 'nest-commander';
 import { BackupCommand } from './backup.command';
 import { ErrorsCommand } from './errors.command';
+import { InboxCommand } from './inbox.command';
 import { PauseCommand } from './pause.command';
 import { PruneCommand } from './prune.command';
 import { RegisterWebhooksCommand } from './register-webhooks.command';
@@ -26,7 +27,21 @@ export const CONFIG_COMMANDS: Type<CommandRunner>[] = [
 ];
 export const CONFIG_COMMAND_NAMES = ['validate-config', 'reload-config', 'backup'];
 
-// Everything else gets the ledger, the job runner and the flows.
+// Everything else gets the ledger, the job runner and the flows; by name for the check that the
+// ledger exists before any of them opens it (src/cli/ledger-presence.ts).
+export const LEDGER_COMMAND_NAMES = [
+  'status',
+  'runs',
+  'errors',
+  'inbox',
+  'replay',
+  'sync',
+  'setup-crm',
+  'register-webhooks',
+  'prune',
+  'pause',
+  'resume',
+];
 export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
   StatusCommand,
   RunsCommand,
@@ -38,4 +53,5 @@ export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
   PruneCommand,
   PauseCommand,
   ResumeCommand,
+  InboxCommand,
 ];

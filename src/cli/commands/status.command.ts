@@ -8,6 +8,7 @@ import { InboxRepository, OutboxRepository, RecordErrorRepository, RunRepository
 import { isPaused, JobPauseService } from '../../scheduler/job-pause.service';
 import { JOB_NAMES } from '../../scheduler/job.types';
 import { CliOutput } from '../output/cli-output';
+import { checkKnownBrokerage } from './known-brokerage';
 import { formatCounts, formatDate, formatDuration } from '../output/format';
 import { renderTable } from '../output/table';
 import type { CommonOptions } from './cli-options';
@@ -48,6 +49,7 @@ export class StatusCommand extends CommandRunner {
 
   async run(_params: string[], options: CommonOptions = {}): Promise<void> {
     const statuses = await this.collect(options.brokerage);
+    if (!checkKnownBrokerage(this.config, this.output, options.brokerage, statuses.length > 0)) return;
     const daemon = this.daemonState();
     if (options.json) {
       this.output.json({ daemon, brokerages: statuses });

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { formatCounts, formatDuration } from './format';
 import { ProgressPrinter } from './progress.printer';
-import { renderTable } from './table';
+import { renderTable, wrapText } from './table';
 
 describe('renderTable', () => {
   it('aligns columns, right-aligns numbers and shows a dash for empty cells', () => {
@@ -22,6 +22,31 @@ describe('renderTable', () => {
   it('cuts long values to the column width', () => {
     const table = renderTable([{ header: 'MESSAGE', maxWidth: 10 }], [['StreetName is 57 characters']]);
     expect(table.split('\n')[1]).toBe('StreetNam…');
+  });
+});
+
+describe('wrapping', () => {
+  it('wraps long values onto more lines of the row instead of cutting them', () => {
+    const table = renderTable(
+      ['ID', { header: 'MESSAGE', wrap: 20 }, 'SEEN'],
+      [
+        [1, 'StreetName is 57 characters; the service allows 50. Shorten it on the deal.', 2],
+        [2, 'short', 1],
+      ],
+    );
+    expect(table.split('\n')).toEqual([
+      'ID  MESSAGE             SEEN',
+      ' 1  StreetName is 57       2',
+      '    characters; the',
+      '    service allows 50.',
+      '    Shorten it on the',
+      '    deal.',
+      ' 2  short                  1',
+    ]);
+  });
+
+  it('splits a word longer than the width', () => {
+    expect(wrapText('abcdefghij kl', 4)).toEqual(['abcd', 'efgh', 'ij', 'kl']);
   });
 });
 

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openLedger } from '../../../src/ledger/ledger';
 import { startSimulators, Simulators } from '../../../src/sandbox/simulators';
 import { runCli } from '../daemon/daemon.fixtures';
 import { freePort } from '../../support/free-port';
@@ -61,6 +62,8 @@ describe('operator commands', () => {
       LEDGER_PATH: join(dir, 'ledger.sqlite'),
       LOG_LEVEL: 'silent',
     };
+    // The daemon's first start creates the ledger; the CLI never does (it refuses a missing one).
+    await (await openLedger({ databasePath: join(dir, 'ledger.sqlite') })).close();
   });
 
   afterAll(async () => {
