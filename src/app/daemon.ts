@@ -86,6 +86,8 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
 function redactedError(error: unknown, redactor: SecretRedactor): Error {
   const original = error instanceof Error ? error : new Error(String(error));
   const safe = new Error(redactor.redact(original.message));
+  // The code (EADDRINUSE ...) is what main.ts reads to name the setting to change.
+  Object.assign(safe, { code: (original as NodeJS.ErrnoException).code });
   safe.stack = redactor.redact(original.stack ?? original.message);
   return safe;
 }
