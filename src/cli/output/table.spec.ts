@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { formatCounts, formatDuration } from './format';
-import { ProgressPrinter } from './progress.printer';
+import { ProgressPrinter, progressBar } from './progress.printer';
 import { renderTable, wrapText } from './table';
 
 describe('renderTable', () => {
@@ -75,5 +75,20 @@ describe('ProgressPrinter', () => {
     expect(String(stream.read())).toBe(
       'demo marketplace: 1/4 (25%)\ndemo marketplace: 3/4 (75%)\ndemo marketplace: 4/4 (100%)\ndemo marketplace: done\n',
     );
+  });
+});
+
+describe('progress bar', () => {
+  it('redraws a bar in place on a terminal', () => {
+    const stream = Object.assign(new PassThrough(), { isTTY: true });
+    const printer = new ProgressPrinter('acme marketplace', stream, () => 0, 1000);
+    printer.update(12, 48);
+    printer.update(48, 48);
+    printer.finish();
+    expect(String(stream.read())).toBe(
+      `\r\x1b[2K[######------------------] acme marketplace: 12/48 (25%)` +
+        `\r\x1b[2K[########################] acme marketplace: 48/48 (100%)\r\x1b[2K`,
+    );
+    expect(progressBar(0, 10)).toBe(`[${'-'.repeat(24)}]`);
   });
 });
