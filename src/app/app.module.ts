@@ -16,6 +16,7 @@ import { DAEMON_ONLY_MODULES, FLOW_MODULES } from './flow-modules';
 import { WebhookListener } from './http-listeners';
 import { LedgerPruneScheduler } from './ledger-prune.scheduler';
 import { LedgerRecovery } from './ledger-recovery.service';
+import { LifecycleLogger } from './lifecycle.logger';
 
 // What main.ts and cli.ts build before Nest starts and hand in.
 export interface AppParts {
@@ -59,7 +60,7 @@ export class AppModule {
         ...plugins.flows,
         ...plugins.daemonOnly,
       ],
-      providers: [LedgerRecovery, LedgerPruneScheduler, WebhookListener],
+      providers: [LedgerRecovery, LedgerPruneScheduler, WebhookListener, LifecycleLogger],
     };
   }
 }

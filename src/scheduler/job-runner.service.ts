@@ -127,7 +127,8 @@ export class JobRunner implements OnModuleDestroy {
         const runId = dryRun ? null : (await this.runs.start(brokerageId, job)).id;
         entry.runId = runId;
         return await withLogContext({ brokerageId, job, runId: runId ?? 'dry-run' }, async () => {
-          this.logger.log(`${dryRun ? 'dry run' : 'run'} started`);
+          // Most runs find nothing to do; their start and end are for debugging, not for reading.
+          this.logger.debug(`${dryRun ? 'dry run' : 'run'} started`);
           let status: FinishedRunStatus;
           let counts = emptyCounts();
           let error: string | undefined;
@@ -155,7 +156,9 @@ export class JobRunner implements OnModuleDestroy {
           const summary = `read ${counts.read}, created ${counts.created}, updated ${counts.updated}, unchanged ${counts.unchanged}, failed ${counts.failed}`;
           if (status === 'failed')
             this.logger.error(`run failed after ${seconds.toFixed(1)}s: ${error} (${summary})`);
-          else this.logger.log(`run ${status} in ${seconds.toFixed(1)}s (${summary})`);
+          else if (status === 'interrupted' || changedAnything(counts))
+            this.logger.log(`run ${status} in ${seconds.toFixed(1)}s (${summary})`);
+          else this.logger.debug(`run ${status} in ${seconds.toFixed(1)}s (${summary})`);
           return { brokerageId, job, status, runId, counts, error };
         });
       } catch (caught) {
@@ -212,4 +215,10 @@ export class JobRunner implements OnModuleDestroy {
 function pausedReason(pause: { job: string; reason: string; pausedAt: Date }): string {
   const what = pause.job === '*' ? 'the brokerage is paused' : 'this job is paused';
   return `${what} since ${pause.pausedAt.toISOString()}${pause.reason ? ` (${pause.reason})` : ''}; resume it to run`;
+}
+
+// Records that failed are not counted: they fail again every run until someone fixes them, and each
+// is already in `errors`, on the status page and on its CRM record.
+function changedAnything(counts: JobCounts): boolean {
+  return counts.created + counts.updated > 0;
 }
