@@ -220,6 +220,12 @@ export class BrokerageConfig {
   @IsBoolean()
   enabled?: boolean;
 
+  // Marks everything this brokerage sends as a test record (`test: true` on offer requests, their
+  // property and counter offers), e.g. while a brokerage is being set up against the real service.
+  @IsOptional()
+  @IsBoolean()
+  testMode?: boolean;
+
   // Talks to the bundled simulators (the demo): the daemon starts them on the ports of the two base
   // URLs and fills unset secret variables with the simulators' defaults (src/app/embedded/).
   @IsOptional()

@@ -11,6 +11,7 @@ export const DEAL = {
   offerCount: 'cash_offer_offer_count',
   bestOffer: 'cash_offer_best_offer',
   photos: 'cash_offer_photo_urls',
+  testRecord: 'cash_offer_test_record',
   name: 'dealname',
 } as const;
 
