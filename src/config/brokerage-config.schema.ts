@@ -138,6 +138,12 @@ export class CrmConfig {
   @ValidateNested()
   @Type(() => PipelinesConfig)
   pipelines: PipelinesConfig;
+
+  // Where a person opens a deal in the CRM's own app, `{id}` standing for its id (for HubSpot,
+  // https://app.hubspot.com/contacts/<portal id>/record/0-3/{id}); the status page links record errors there.
+  @IsOptional()
+  @Matches(/^https?:\/\/\S*\{id\}\S*$/, { message: '$property must be an http(s) URL containing {id}' })
+  recordUrl?: string;
 }
 
 export class WebhooksConfig {

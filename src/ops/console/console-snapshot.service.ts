@@ -33,6 +33,8 @@ export interface BrokerageView {
   id: string;
   file: string | null;
   enabled: boolean;
+  // `crm.recordUrl` of the brokerage's file: where its CRM records open.
+  recordUrl?: string;
   paused?: PauseView;
   jobs: JobView[];
   outbox: Record<string, number>;
@@ -82,6 +84,7 @@ export class ConsoleSnapshotService {
         id,
         file: brokerage.file,
         enabled: brokerage.config.enabled !== false,
+        recordUrl: brokerage.config.crm.recordUrl,
         paused: pauses.find((p) => p.brokerageId === id && p.job === undefined),
         jobs,
         outbox: await this.outbox.depth(id),

@@ -1,5 +1,6 @@
 import type { BrokerageView, ConsoleSnapshot, JobView } from './console-snapshot.service';
 import { actionForm } from './console-forms';
+import { crmRecordLink } from './crm-record-link';
 import { html, trustedHtml, type Html } from './html';
 import { STATUS_PAGE_STYLE } from './status-page.style';
 
@@ -203,7 +204,7 @@ function errorsTable(b: BrokerageView): Html {
         ${b.errors.map(
           (e) =>
             html`<tr>
-              <th scope="row">${e.recordKind} ${e.recordRef}</th>
+              <th scope="row">${recordCell(b, e.recordKind, e.recordRef)}</th>
               <td>${e.field ?? '-'}</td>
               <td class="message">
                 ${e.message}${e.code ? html` <span class="code">(${e.code})</span>` : ''}
@@ -313,6 +314,16 @@ function eventsTable(b: BrokerageView, token: string): Html {
         )}
       </tbody>
     </table>`;
+}
+
+// The record's name, a link to it in the CRM where the brokerage's file says how to build one.
+function recordCell(b: BrokerageView, kind: string, ref: string): Html {
+  const link = crmRecordLink(b.recordUrl, kind, ref);
+  return link
+    ? html`<a href="${link}" rel="noopener noreferrer"
+        >${kind} ${ref}<span class="vh"> (opens in the CRM)</span></a
+      >`
+    : html`${kind} ${ref}`;
 }
 
 function when(date: Date): string {

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLedger } from '../../../src/ledger/ledger';
@@ -11,6 +11,7 @@ import { MAIN_JS, ROOT, runCli, startProcess, waitFor, type RunningProcess } fro
 jest.setTimeout(180_000);
 
 const EVERY_SECOND = '* * * * * *';
+const CRM_RECORD_URL = 'https://app.hubspot.com/contacts/1234567/record/0-3/{id}';
 // Set to refresh the screenshot the README shows (docs/images/status-page.png).
 const UPDATE_DOCS_SCREENSHOT = process.env.UPDATE_DOCS_SCREENSHOT === '1';
 
@@ -54,6 +55,15 @@ describe('status page', () => {
         },
       ],
       vars,
+    );
+    // Where this brokerage's deals open in the CRM, so record errors link to them.
+    const file = join(dir, 'brokerages', 'acme.yaml');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        '  kind: hubspot\n',
+        `  kind: hubspot\n  recordUrl: '${CRM_RECORD_URL}'\n`,
+      ),
     );
     env = {
       PATH: process.env.PATH,
@@ -107,6 +117,9 @@ describe('status page', () => {
     expect(running).toContain('rejected: 400 StreetName too long');
     expect(running).toContain('no offer request or-404 is linked to brokerage acme');
     expect(running).toContain('offer event names a listing this brokerage does not own');
+    expect(await browser.attribute('#errors-acme tbody th a', 'href')).toBe(
+      'https://app.hubspot.com/contacts/1234567/record/0-3/901',
+    );
     expect(await browser.count('#jobs-acme thead th[scope=col]')).toBe(7);
     expect(await browser.count('#jobs-acme tbody th[scope=row]')).toBe(5);
     expect(await browser.count('main section[aria-labelledby] h2')).toBe(1);
@@ -217,8 +230,8 @@ async function seedLedger(path: string): Promise<number> {
   try {
     await ledger.recordErrors.record({
       brokerageId: 'acme',
-      recordKind: 'listing',
-      recordRef: 'deal-901',
+      recordKind: 'deal',
+      recordRef: '901',
       field: 'StreetName',
       message:
         'StreetName is 57 characters; the service allows 50. Shorten it on the deal (property listing_street_name) and move the deal back to the trigger stage.',
