@@ -1,3 +1,4 @@
+import { openLedger } from '../../../src/ledger/ledger';
 import {
   brokerageConfig,
   makeWorkspace,
@@ -96,6 +97,8 @@ describe('pause and resume', () => {
 
   it('refuses an unknown brokerage or job', async () => {
     writeBrokerage(ws, brokerageConfig('alpha'));
+    // As the daemon's first start would (the CLI refuses a missing ledger).
+    await (await openLedger({ databasePath: ws.ledgerPath })).close();
     const env = cliEnv(ws, 0);
     const unknown = await runCli(['pause', '--brokerage', 'nosuch'], env);
     expect(unknown.code).toBe(1);
