@@ -113,7 +113,7 @@ describe('JobRunner', () => {
     registry.register('marketplace', async () => ({ counts }));
     pauses.paused.set('acme:marketplace', 'listing feed migration');
     const paused = await runner.run('acme', 'marketplace');
-    expect(paused).toMatchObject({ status: 'skipped', runId: null });
+    expect(paused).toMatchObject({ status: 'skipped', runId: null, paused: true });
     expect(paused.reason).toMatch(
       /this job is paused since 2026-01-01T00:00:00.000Z \(listing feed migration\)/,
     );

@@ -21,6 +21,8 @@ export interface RunOutcome {
   error?: string;
   // Why a run was skipped, in words for the operator.
   reason?: string;
+  // Skipped because the operator paused the job or its brokerage (ignorePause runs it anyway).
+  paused?: boolean;
 }
 
 export interface RunOptions {
@@ -123,7 +125,7 @@ export class JobRunner implements OnModuleDestroy {
       const started = this.clock.nowMs();
       try {
         const pause = options.ignorePause ? null : await this.pauses.pauseOf(brokerageId, job);
-        if (pause) return skipped(pausedReason(pause), true);
+        if (pause) return { ...skipped(pausedReason(pause), true), paused: true };
         const runId = dryRun ? null : (await this.runs.start(brokerageId, job)).id;
         entry.runId = runId;
         return await withLogContext({ brokerageId, job, runId: runId ?? 'dry-run' }, async () => {

@@ -66,7 +66,7 @@ export class SyncCommand extends CommandRunner {
       if (options.dryRun)
         this.output.print('dry run: the counts say what would be created or updated; nothing was written');
       if (outcome.reason) this.output.print(outcome.reason);
-      if (outcome.reason?.includes('paused')) this.output.print('(to run it anyway once: add --force)');
+      if (outcome.paused) this.output.print('(to run it anyway once: add --force)');
       if (outcome.error) this.output.error(`error: ${outcome.error}`);
     }
     if (outcome.status === 'failed' || outcome.status === 'skipped') process.exitCode = 1;
