@@ -29,8 +29,8 @@ async function main(): Promise<void> {
   }
   const command = process.argv[2] ?? '';
   const ledger = !CONFIG_COMMAND_NAMES.includes(command);
-  if (LEDGER_COMMAND_NAMES.includes(command)) {
-    const presence = ledgerPresence(parts.settings.ledgerPath, process.argv.slice(2));
+  if (ledger) {
+    const presence = ledgerPresence(parts.settings.ledgerPath, process.argv.slice(2), LEDGER_COMMAND_NAMES);
     if (presence.use === 'none') {
       process.stderr.write(`${presence.problem}\n`);
       process.exitCode = 1;

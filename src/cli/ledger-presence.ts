@@ -9,11 +9,14 @@ export type LedgerPresence = { use: 'file' } | { use: 'memory' } | { use: 'none'
 
 // The CLI never creates a ledger: a typo in LEDGER_PATH must not quietly give an empty one (and, for
 // sync, a second run of every create). The daemon creates it on its first start.
-export function ledgerPresence(ledgerPath: string, argv: string[]): LedgerPresence {
+export function ledgerPresence(ledgerPath: string, argv: string[], ledgerCommands: string[]): LedgerPresence {
   if (existsSync(ledgerPath)) return { use: 'file' };
   const [command = ''] = argv;
   const dryRun = command === 'sync' && argv.includes('--dry-run');
-  if (RUN_WITHOUT_LEDGER_FILE.includes(command) || dryRun) return { use: 'memory' };
+  // --help, or no or an unknown command: Nest still builds the modules, so give it a ledger that
+  // leaves no file behind.
+  const help = argv.includes('--help') || argv.includes('-h') || !ledgerCommands.includes(command);
+  if (RUN_WITHOUT_LEDGER_FILE.includes(command) || dryRun || help) return { use: 'memory' };
   return {
     use: 'none',
     problem:
