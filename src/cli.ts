@@ -2,12 +2,15 @@ import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { buildAppParts } from './app/app.bootstrap';
 import { CliModule } from './cli/cli.module';
-import { CONFIG_COMMAND_NAMES } from './cli/commands';
+import { CONFIG_COMMAND_NAMES, LEDGER_COMMAND_NAMES } from './cli/commands';
+import { ledgerPresence } from './cli/ledger-presence';
+import { exitQuietlyOnBrokenPipe } from './cli/output/cli-output';
 import { ConfigInvalidError } from './config/config-error';
 
 // The operator's CLI: `npm run cli -- <command>`. Same modules and settings as the daemon; logs go
 // to stderr (warn and above unless LOG_LEVEL says otherwise) so stdout stays clean for --json.
 async function main(): Promise<void> {
+  exitQuietlyOnBrokenPipe();
   let parts;
   try {
     parts = buildAppParts({
@@ -24,7 +27,19 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const ledger = !CONFIG_COMMAND_NAMES.includes(process.argv[2] ?? '');
+  const command = process.argv[2] ?? '';
+  const ledger = !CONFIG_COMMAND_NAMES.includes(command);
+  // A PostgreSQL ledger (LEDGER_URL) is named explicitly and shared by the workers: nothing to guess.
+  if (ledger && !parts.settings.ledgerUrl) {
+    const presence = ledgerPresence(parts.settings.ledgerPath, process.argv.slice(2), LEDGER_COMMAND_NAMES);
+    if (presence.use === 'none') {
+      process.stderr.write(`${presence.problem}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    if (presence.use === 'memory')
+      parts = { ...parts, settings: { ...parts.settings, ledgerPath: ':memory:' } };
+  }
   const app = await CommandFactory.createWithoutRunning(CliModule.forRoot(parts, { ledger }), {
     logger: parts.logger,
     cliName: 'cash-offer-sync',

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { startDaemon } from './app/daemon';
+import { describeStartupError } from './app/startup-error';
 import { ConfigInvalidError } from './config/config-error';
+import { readDaemonSettings } from './config/daemon-settings';
 
 // The daemon: `npm start`. Settings from the environment (docs/operations.md), one file per brokerage
 // in CONFIG_DIR. Exits 1 with every problem on stderr when the environment or a config file is bad.
@@ -8,9 +10,20 @@ startDaemon({ env: process.env }).catch((error: unknown) => {
   if (error instanceof ConfigInvalidError) {
     process.stderr.write(`cash-offer-sync will not start: ${error.message}\n`);
   } else {
+    // One paragraph naming the setting to change; the stack only for whoever asked for debug logs.
     process.stderr.write(
-      `cash-offer-sync failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      `cash-offer-sync failed to start: ${describeStartupError(error, settingsOrNothing())}\n`,
     );
+    if (['debug', 'trace'].includes(process.env.LOG_LEVEL ?? '') && error instanceof Error && error.stack)
+      process.stderr.write(`${error.stack}\n`);
   }
   process.exit(1);
 });
+
+function settingsOrNothing() {
+  try {
+    return readDaemonSettings(process.env);
+  } catch {
+    return undefined;
+  }
+}

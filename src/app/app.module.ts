@@ -3,17 +3,20 @@ import { ConfigModule } from '../config/config.module';
 import type { ConfigService } from '../config/config.service';
 import type { DaemonSettings } from '../config/daemon-settings';
 import { LedgerModule } from '../ledger';
+import { ConsoleModule } from '../ops/console/console.module';
 import { HealthModule } from '../ops/health/health.module';
 import { LoggingModule } from '../ops/logging/logging.module';
 import type { PinoLoggerService } from '../ops/logging/pino-logger.service';
 import type { SecretRedactor } from '../ops/logging/secret-redactor';
 import { MetricsModule } from '../ops/metrics/metrics.module';
+import { OperatorActionsModule } from '../ops/actions/operator-actions.module';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { CoreModule } from './core.module';
 import { DAEMON_ONLY_MODULES, FLOW_MODULES } from './flow-modules';
 import { WebhookListener } from './http-listeners';
 import { LedgerPruneScheduler } from './ledger-prune.scheduler';
 import { LedgerRecovery } from './ledger-recovery.service';
+import { LifecycleLogger } from './lifecycle.logger';
 
 // What main.ts and cli.ts build before Nest starts and hand in.
 export interface AppParts {
@@ -38,6 +41,7 @@ export function sharedModules(parts: AppParts): (DynamicModule | typeof CoreModu
     ConfigModule.forRoot({ settings: parts.settings, service: parts.config }),
     LedgerModule.forRoot({ databasePath: parts.settings.ledgerPath, url: parts.settings.ledgerUrl }),
     MetricsModule,
+    OperatorActionsModule,
   ];
 }
 
@@ -52,10 +56,11 @@ export class AppModule {
         ...sharedModules(parts),
         HealthModule,
         SchedulerModule.forRoot({ cron: true, sharedLedger: Boolean(parts.settings.ledgerUrl) }),
+        ConsoleModule,
         ...plugins.flows,
         ...plugins.daemonOnly,
       ],
-      providers: [LedgerRecovery, LedgerPruneScheduler, WebhookListener],
+      providers: [LedgerRecovery, LedgerPruneScheduler, WebhookListener, LifecycleLogger],
     };
   }
 }

@@ -12,6 +12,7 @@ import { claimPidFile } from './daemon-pid.file';
 import { verdictOf, writeReloadVerdict } from './reload-verdict.file';
 import { keepWebhooksOffAdmin, WebhookListener } from './http-listeners';
 import { heapLimitAdvice } from './heap-limit.advice';
+import { logStopSignals } from './lifecycle.logger';
 import { seedDemo } from './embedded/demo-seeder';
 import { resetDemoLedger, startEmbeddedSimulators } from './embedded/embedded-simulators';
 
@@ -42,6 +43,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<NestExpr
 
 async function start(parts: AppParts, options: StartDaemonOptions): Promise<NestExpressApplication> {
   const { settings, config, logger } = parts;
+  // Everything logged through Nest's Logger, the embedded simulators included, goes to pino from here.
+  Logger.overrideLogger(logger);
   await resetDemoLedger(config.brokerages(), options.env, settings.ledgerPath);
   const simulators = await startEmbeddedSimulators(config.brokerages());
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts, options.plugins), {
@@ -54,6 +57,7 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
   configureHttpBodyParsing(app);
   // SIGHUP is a reload, not a shutdown, so only these two stop the daemon (exit code 0 once drained).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+  logStopSignals(settings.shutdownTimeoutMs);
   const log = new Logger('Daemon');
   process.on('SIGHUP', () => {
     log.log('SIGHUP: reloading brokerage config');
@@ -87,6 +91,8 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
 function redactedError(error: unknown, redactor: SecretRedactor): Error {
   const original = error instanceof Error ? error : new Error(String(error));
   const safe = new Error(redactor.redact(original.message));
+  // The code (EADDRINUSE ...) is what main.ts reads to name the setting to change.
+  Object.assign(safe, { code: (original as NodeJS.ErrnoException).code });
   safe.stack = redactor.redact(original.stack ?? original.message);
   return safe;
 }

@@ -58,6 +58,7 @@ export class BrokerageClients implements OnModuleDestroy {
       stages,
       mapping: current.mapping,
       listings: brokerage.config.crm.pipelines.listings,
+      testMode: brokerage.config.testMode === true,
     };
   }
 

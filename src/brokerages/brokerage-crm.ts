@@ -12,4 +12,6 @@ export interface BrokerageCrm {
   mapping: CrmFieldMapping;
   // The brokerage's listing pipeline and trigger, as configured (CRM ids).
   listings: ListingsPipelineConfig;
+  // The brokerage's `testMode`: everything it sends is marked `test: true`.
+  testMode: boolean;
 }

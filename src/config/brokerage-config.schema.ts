@@ -159,6 +159,12 @@ export class CrmConfig {
   @ValidateNested()
   @Type(() => PipelinesConfig)
   pipelines: PipelinesConfig;
+
+  // Where a person opens a deal in the CRM's own app, `{id}` standing for its id (for HubSpot,
+  // https://app.hubspot.com/contacts/<portal id>/record/0-3/{id}); the status page links record errors there.
+  @IsOptional()
+  @Matches(/^https?:\/\/\S*\{id\}\S*$/, { message: '$property must be an http(s) URL containing {id}' })
+  recordUrl?: string;
 }
 
 export class WebhooksConfig {
@@ -240,6 +246,12 @@ export class BrokerageConfig {
   @IsOptional()
   @IsBoolean()
   enabled?: boolean;
+
+  // Marks everything this brokerage sends as a test record (`test: true` on offer requests, their
+  // property and counter offers), e.g. while a brokerage is being set up against the real service.
+  @IsOptional()
+  @IsBoolean()
+  testMode?: boolean;
 
   // Talks to the bundled simulators (the demo): the daemon starts them on the ports of the two base
   // URLs and fills unset secret variables with the simulators' defaults (src/app/embedded/).

@@ -33,6 +33,8 @@ const LISTING_DEAL: Row[] = [
   ['cash_offer_best_offer', 'number', 'Best cash offer'],
   // Photo URLs sent with the offer request (one per line); added ones go out with PATCH /offer-requests/.
   ['cash_offer_photo_urls', 'text', 'Photo links for the cash offer request'],
+  // Checked by the agent (or shown for a test-mode brokerage): the request goes out with `test: true`.
+  ['cash_offer_test_record', 'bool', 'Cash offer test record'],
 ];
 
 const OFFER_RECORD: Row[] = [
@@ -63,6 +65,7 @@ const OFFER_RECORD: Row[] = [
   ['cash_offer_inspection_period', 'number', 'Inspection period (days)'],
   ['cash_offer_is_counter_offer', 'bool', 'Is a counter offer'],
   ['cash_offer_offer_decided_at', 'datetime', 'Offer decided at'],
+  ['cash_offer_offer_test', 'bool', 'Test offer'],
   ['cash_offer_counter_offer_id', 'string', 'Counter offer id'],
   ['cash_offer_counter_status', 'string', 'Counter offer status'],
   // Filled by the agent before moving the record to "counter requested".

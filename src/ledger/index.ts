@@ -19,6 +19,7 @@ export type {
   OutboxReplayFilter,
   UnknownResolution,
 } from './repositories/outbox.repository';
+export { PauseRepository } from './repositories/pause.repository';
 export { RecordErrorRepository } from './repositories/record-error.repository';
 export type { RecordErrorInput } from './repositories/record-error.repository';
 export { RunRepository } from './repositories/run.repository';

@@ -16,6 +16,7 @@ import { CursorRepository } from './repositories/cursor.repository';
 import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
 import { OutboxRepository } from './repositories/outbox.repository';
+import { PauseRepository } from './repositories/pause.repository';
 import { RecordErrorRepository } from './repositories/record-error.repository';
 import { RunRepository } from './repositories/run.repository';
 
@@ -45,6 +46,7 @@ const parts: [abstract new (...args: never[]) => unknown, (ledger: Ledger) => un
   [RunRepository, (l) => l.runs],
   [RecordErrorRepository, (l) => l.recordErrors],
   [LedgerRetention, (l) => l.retention],
+  [PauseRepository, (l) => l.pauses],
 ];
 
 // Provides the Ledger and each repository, globally. Uses the app's Clock provider when there is one.

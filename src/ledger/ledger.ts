@@ -10,6 +10,7 @@ import { CursorRepository } from './repositories/cursor.repository';
 import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
 import { OutboxRepository } from './repositories/outbox.repository';
+import { PauseRepository } from './repositories/pause.repository';
 import { RecordErrorRepository } from './repositories/record-error.repository';
 import { RunRepository } from './repositories/run.repository';
 
@@ -32,6 +33,7 @@ export class Ledger {
   readonly runs: RunRepository;
   readonly recordErrors: RecordErrorRepository;
   readonly retention: LedgerRetention;
+  readonly pauses: PauseRepository;
 
   constructor(
     readonly dataSource: DataSource,
@@ -45,6 +47,7 @@ export class Ledger {
     this.runs = new RunRepository(this.transactions, clock);
     this.recordErrors = new RecordErrorRepository(this.transactions, clock);
     this.retention = new LedgerRetention(this.transactions, clock);
+    this.pauses = new PauseRepository(this.transactions, clock);
   }
 
   // What a crash left half-done, put right at start: returns what was recovered.

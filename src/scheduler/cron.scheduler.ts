@@ -69,6 +69,13 @@ export class CronScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     return this.ownJobNames().sort();
   }
 
+  // When cron next ticks this job (null when it is not scheduled: disabled, or no handler).
+  nextRun(brokerageId: string, job: JobName): Date | null {
+    const name = jobKey(brokerageId, job);
+    if (!this.registry.doesExist('cron', name)) return null;
+    return this.registry.getCronJob(name).nextDate().toJSDate();
+  }
+
   // Also what a cron tick calls; exposed so tests can tick without waiting for the clock.
   async tick(brokerageId: string, job: JobName): Promise<void> {
     const key = jobKey(brokerageId, job);

@@ -5,6 +5,7 @@ jest.mock('@nestjs/common', () => ({
   Inject: () => () => undefined,
   Logger: class {
     log(): void {}
+    debug(): void {}
     warn(): void {}
     error(): void {}
   },
@@ -17,7 +18,19 @@ import { MetricsService } from '../ops/metrics/metrics.service';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
 import type { JobContext, JobCounts } from './job.types';
+import type { PauseStore } from './pause-store.port';
 import type { FinishedRunStatus, RunStore } from './run-store.port';
+
+class MemoryPauseStore implements PauseStore {
+  readonly paused = new Map<string, string>();
+  async pauseOf(brokerageId: string, job: string) {
+    for (const key of ['*', job]) {
+      const reason = this.paused.get(`${brokerageId}:${key}`);
+      if (reason !== undefined) return { job: key, reason, pausedAt: new Date('2026-01-01T00:00:00Z') };
+    }
+    return null;
+  }
+}
 
 class MemoryRunStore implements RunStore {
   nextId = 1;
@@ -40,6 +53,7 @@ function brokerage(id: string): LoadedBrokerage {
 function setup() {
   const registry = new JobRegistry();
   const store = new MemoryRunStore();
+  const pauses = new MemoryPauseStore();
   const config = {
     get: (id: string) => (['acme', 'beta'].includes(id) ? brokerage(id) : undefined),
     configDir: 'cfg',
@@ -48,11 +62,12 @@ function setup() {
     registry,
     config as unknown as ConfigService,
     store,
+    pauses,
     new MetricsService(),
     new ManualClock(),
     { shutdownTimeoutMs: 1000 },
   );
-  return { registry, store, runner };
+  return { registry, store, runner, pauses };
 }
 
 function deferred() {
@@ -91,6 +106,43 @@ describe('JobRunner', () => {
     expect((await other).status).toBe('succeeded');
     expect(calls).toBe(2);
     expect(store.started.map((s) => s.brokerageId)).toEqual(['acme', 'beta']);
+  });
+
+  it('skips a paused job or brokerage with the reason, unless told to ignore the pause', async () => {
+    const { registry, store, runner, pauses } = setup();
+    registry.register('marketplace', async () => ({ counts }));
+    pauses.paused.set('acme:marketplace', 'listing feed migration');
+    const paused = await runner.run('acme', 'marketplace');
+    expect(paused).toMatchObject({ status: 'skipped', runId: null, paused: true });
+    expect(paused.reason).toMatch(
+      /this job is paused since 2026-01-01T00:00:00.000Z \(listing feed migration\)/,
+    );
+    expect((await runner.run('beta', 'marketplace')).status).toBe('succeeded');
+    pauses.paused.set('beta:*', '');
+    expect((await runner.run('beta', 'marketplace')).reason).toMatch(/the brokerage is paused/);
+    expect((await runner.run('acme', 'marketplace', { ignorePause: true })).status).toBe('succeeded');
+    expect(store.started.map((s) => s.brokerageId)).toEqual(['beta', 'acme']);
+    expect(runner.isRunning('acme', 'marketplace')).toBe(false);
+  });
+
+  it('reports running jobs with the progress their handler last gave', async () => {
+    const { registry, runner } = setup();
+    const gate = deferred();
+    registry.register('marketplace', async (ctx) => {
+      ctx.progress(40, 100);
+      await gate.promise;
+      return { counts };
+    });
+    const running = runner.run('acme', 'marketplace');
+    const deadline = Date.now() + 5_000;
+    while (runner.running()[0]?.done !== 40 && Date.now() < deadline)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect(runner.running()).toEqual([
+      expect.objectContaining({ brokerageId: 'acme', job: 'marketplace', runId: 1, done: 40, total: 100 }),
+    ]);
+    gate.release();
+    await running;
+    expect(runner.running()).toEqual([]);
   });
 
   it('records a thrown error as a failed run with its message', async () => {

@@ -7,6 +7,7 @@ import { MetricsService } from '../ops/metrics/metrics.service';
 import { jobKey } from './job-backoff';
 import { JobRegistry } from './job.registry';
 import { emptyCounts, type JobCounts, type JobName } from './job.types';
+import { PAUSE_STORE, type PauseStore } from './pause-store.port';
 import { RUN_STORE, type FinishedRunStatus, type RunStore } from './run-store.port';
 
 export type RunOutcomeStatus = FinishedRunStatus | 'skipped';
@@ -20,6 +21,8 @@ export interface RunOutcome {
   error?: string;
   // Why a run was skipped, in words for the operator.
   reason?: string;
+  // Skipped because the operator paused the job or its brokerage (ignorePause runs it anyway).
+  paused?: boolean;
 }
 
 export interface RunOptions {
@@ -28,12 +31,26 @@ export interface RunOptions {
   // lease is about to run out.
   signal?: AbortSignal;
   onProgress?: (done: number, total?: number) => void;
+  // Run even though the operator paused this job or its brokerage (`sync --once --force`).
+  ignorePause?: boolean;
+}
+
+// A run in progress, with the progress its handler last reported (for the status page).
+export interface RunningJob {
+  brokerageId: string;
+  job: JobName;
+  runId: number | null;
+  startedAt: Date;
+  done: number;
+  total?: number;
 }
 
 interface InFlight {
   controller: AbortController;
   runId: number | null;
   done: Promise<RunOutcome>;
+  startedAt: Date;
+  progress: { done: number; total?: number };
 }
 
 // Runs one (brokerage, job), for cron and the CLI alike: never two at once, each recorded in the
@@ -48,6 +65,7 @@ export class JobRunner implements OnModuleDestroy {
     private readonly registry: JobRegistry,
     private readonly config: ConfigService,
     @Inject(RUN_STORE) private readonly runs: RunStore,
+    @Inject(PAUSE_STORE) private readonly pauses: PauseStore,
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
     @Inject(DAEMON_SETTINGS) private readonly settings: Pick<DaemonSettings, 'shutdownTimeoutMs'>,
@@ -66,10 +84,26 @@ export class JobRunner implements OnModuleDestroy {
     return this.inFlight.size;
   }
 
+  running(): RunningJob[] {
+    return [...this.inFlight.entries()].map(([key, entry]) => {
+      const separator = key.indexOf(':');
+      return {
+        brokerageId: key.slice(0, separator),
+        job: key.slice(separator + 1) as JobName,
+        runId: entry.runId,
+        startedAt: entry.startedAt,
+        ...entry.progress,
+      };
+    });
+  }
+
   async run(brokerageId: string, job: JobName, options: RunOptions = {}): Promise<RunOutcome> {
     const key = jobKey(brokerageId, job);
-    const skipped = (reason: string): RunOutcome => {
-      this.logger.log(`skipped ${job} for ${brokerageId}: ${reason}`);
+    const skipped = (reason: string, quiet = false): RunOutcome => {
+      // A paused job is skipped every tick by design; saying so each minute would bury the log.
+      const line = `skipped ${job} for ${brokerageId}: ${reason}`;
+      if (quiet) this.logger.debug(line);
+      else this.logger.log(line);
       return { brokerageId, job, status: 'skipped', runId: null, counts: emptyCounts(), reason };
     };
     if (this.closing) return skipped('the daemon is shutting down');
@@ -81,17 +115,26 @@ export class JobRunner implements OnModuleDestroy {
 
     const controller = new AbortController();
     options.signal?.addEventListener('abort', () => controller.abort(options.signal?.reason), { once: true });
-    const entry: InFlight = { controller, runId: null, done: Promise.resolve(undefined as never) };
+    const entry: InFlight = {
+      controller,
+      runId: null,
+      done: Promise.resolve(undefined as never),
+      startedAt: this.clock.now(),
+      progress: { done: 0 },
+    };
     // Claim the slot before the first await so a concurrent call sees it.
     this.inFlight.set(key, entry);
     const dryRun = options.dryRun ?? false;
     entry.done = (async (): Promise<RunOutcome> => {
       const started = this.clock.nowMs();
       try {
+        const pause = options.ignorePause ? null : await this.pauses.pauseOf(brokerageId, job);
+        if (pause) return { ...skipped(pausedReason(pause), true), paused: true };
         const runId = dryRun ? null : (await this.runs.start(brokerageId, job)).id;
         entry.runId = runId;
         return await withLogContext({ brokerageId, job, runId: runId ?? 'dry-run' }, async () => {
-          this.logger.log(`${dryRun ? 'dry run' : 'run'} started`);
+          // Most runs find nothing to do; their start and end are for debugging, not for reading.
+          this.logger.debug(`${dryRun ? 'dry run' : 'run'} started`);
           let status: FinishedRunStatus;
           let counts = emptyCounts();
           let error: string | undefined;
@@ -101,7 +144,10 @@ export class JobRunner implements OnModuleDestroy {
               runId,
               signal: controller.signal,
               dryRun,
-              progress: (done, total) => options.onProgress?.(done, total),
+              progress: (done, total) => {
+                entry.progress = { done, total };
+                options.onProgress?.(done, total);
+              },
             });
             counts = { ...emptyCounts(), ...result.counts };
             // A handler that returns early because it was aborted checkpointed; its work is not finished.
@@ -116,7 +162,9 @@ export class JobRunner implements OnModuleDestroy {
           const summary = `read ${counts.read}, created ${counts.created}, updated ${counts.updated}, unchanged ${counts.unchanged}, failed ${counts.failed}`;
           if (status === 'failed')
             this.logger.error(`run failed after ${seconds.toFixed(1)}s: ${error} (${summary})`);
-          else this.logger.log(`run ${status} in ${seconds.toFixed(1)}s (${summary})`);
+          else if (status === 'interrupted' || changedAnything(counts))
+            this.logger.log(`run ${status} in ${seconds.toFixed(1)}s (${summary})`);
+          else this.logger.debug(`run ${status} in ${seconds.toFixed(1)}s (${summary})`);
           return { brokerageId, job, status, runId, counts, error };
         });
       } catch (caught) {
@@ -168,4 +216,15 @@ export class JobRunner implements OnModuleDestroy {
         .catch(() => undefined);
     }
   }
+}
+
+function pausedReason(pause: { job: string; reason: string; pausedAt: Date }): string {
+  const what = pause.job === '*' ? 'the brokerage is paused' : 'this job is paused';
+  return `${what} since ${pause.pausedAt.toISOString()}${pause.reason ? ` (${pause.reason})` : ''}; resume it to run`;
+}
+
+// Records that failed are not counted: they fail again every run until someone fixes them, and each
+// is already in `errors`, on the status page and on its CRM record.
+function changedAnything(counts: JobCounts): boolean {
+  return counts.created + counts.updated > 0;
 }

@@ -1,11 +1,13 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { RunRepository } from '../ledger';
+import { PauseRepository, RunRepository } from '../ledger';
 import { CronScheduler } from './cron.scheduler';
 import { JobBackoff } from './job-backoff';
+import { JobPauseService } from './job-pause.service';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
 import { PgBossScheduler } from './pg-boss/pg-boss.scheduler';
+import { PAUSE_STORE } from './pause-store.port';
 import { RUN_STORE } from './run-store.port';
 
 export interface SchedulerModuleOptions {
@@ -29,12 +31,20 @@ export class SchedulerModule {
       imports: local ? [ScheduleModule.forRoot()] : [],
       providers: [
         { provide: RUN_STORE, useExisting: RunRepository },
+        { provide: PAUSE_STORE, useExisting: PauseRepository },
         JobRegistry,
         JobRunner,
         JobBackoff,
+        JobPauseService,
         ...schedulers,
       ],
-      exports: [JobRegistry, JobRunner, JobBackoff, ...(schedulers as (typeof CronScheduler)[])],
+      exports: [
+        JobRegistry,
+        JobRunner,
+        JobBackoff,
+        JobPauseService,
+        ...(schedulers as (typeof CronScheduler)[]),
+      ],
     };
   }
 }

@@ -76,6 +76,9 @@ export class InboxProcessor {
     try {
       await handler(JSON.parse(event.payload) as JsonObject, { brokerageId, eventId: event.id, signal });
       await this.inbox.markDone(event.id);
+      this.logger.log(
+        `${brokerageId}: applied ${event.eventType} event ${event.id}${recordOf(event.payload)}`,
+      );
       return 'processed';
     } catch (error) {
       if (error instanceof EventRefusedError) {
@@ -97,5 +100,20 @@ export class InboxProcessor {
       this.logger.warn(`${event.eventType} event ${event.id} failed (attempt ${event.attempts}): ${message}`);
       return 'failed';
     }
+  }
+}
+
+// The record an event is about, from the ids the service's events carry, for the log line.
+function recordOf(payload: string): string {
+  try {
+    const body = JSON.parse(payload) as Record<string, unknown>;
+    const ids = ['offer_request_id', 'offer_id', 'counter_offer_id']
+      .map((key) => [key, body[key]] as const)
+      .filter(([, value]) => typeof value === 'string' || typeof value === 'number');
+    return ids.length > 0
+      ? ` (${ids.map(([k, v]) => `${k.replace(/_/g, ' ')} ${String(v)}`).join(', ')})`
+      : '';
+  } catch {
+    return '';
   }
 }

@@ -1,6 +1,8 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { RecordErrorRepository, type RecordError } from '../../ledger';
+import { ConfigService } from '../../config/config.service';
 import { CliOutput } from '../output/cli-output';
+import { checkKnownBrokerage } from './known-brokerage';
 import { formatDate } from '../output/format';
 import { renderTable } from '../output/table';
 import { parseLimit, type CommonOptions } from './cli-options';
@@ -25,6 +27,7 @@ function errorJson(error: RecordError) {
 export class ErrorsCommand extends CommandRunner {
   constructor(
     private readonly recordErrors: RecordErrorRepository,
+    private readonly config: ConfigService,
     private readonly output: CliOutput,
   ) {
     super();
@@ -34,6 +37,7 @@ export class ErrorsCommand extends CommandRunner {
     const errors = (
       await this.recordErrors.listOpen({ brokerageId: options.brokerage, limit: options.limit ?? 50 })
     ).map(errorJson);
+    if (!checkKnownBrokerage(this.config, this.output, options.brokerage, errors.length > 0)) return;
     if (options.json) {
       this.output.json({ errors });
       return;
@@ -44,7 +48,7 @@ export class ErrorsCommand extends CommandRunner {
     }
     this.output.print(
       renderTable(
-        ['ID', 'BROKERAGE', 'RECORD', 'FIELD', { header: 'MESSAGE', maxWidth: 90 }, 'SEEN', 'LAST SEEN'],
+        ['ID', 'BROKERAGE', 'RECORD', 'FIELD', { header: 'MESSAGE', wrap: 70 }, 'SEEN', 'LAST SEEN'],
         errors.map((e) => [
           e.id,
           e.brokerageId,

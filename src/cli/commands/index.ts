@@ -3,10 +3,13 @@ import type { CommandRunner } from 'nest-commander';
 import { BackupCommand } from './backup.command';
 import { ErrorsCommand } from './errors.command';
 import { MigrateLedgerCommand } from './migrate-ledger.command';
+import { InboxCommand } from './inbox.command';
+import { PauseCommand } from './pause.command';
 import { PruneCommand } from './prune.command';
 import { RegisterWebhooksCommand } from './register-webhooks.command';
 import { ReloadConfigCommand } from './reload-config.command';
 import { ReplayCommand } from './replay.command';
+import { ResumeCommand } from './resume.command';
 import { RunsCommand } from './runs.command';
 import { SetupCrmCommand } from './setup-crm.command';
 import { StatusCommand } from './status.command';
@@ -27,7 +30,21 @@ export const CONFIG_COMMANDS: Type<CommandRunner>[] = [
 ];
 export const CONFIG_COMMAND_NAMES = ['validate-config', 'reload-config', 'backup', 'migrate-ledger'];
 
-// Everything else gets the ledger, the job runner and the flows.
+// Everything else gets the ledger, the job runner and the flows; by name for the check that the
+// ledger exists before any of them opens it (src/cli/ledger-presence.ts).
+export const LEDGER_COMMAND_NAMES = [
+  'status',
+  'runs',
+  'errors',
+  'inbox',
+  'replay',
+  'sync',
+  'setup-crm',
+  'register-webhooks',
+  'prune',
+  'pause',
+  'resume',
+];
 export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
   StatusCommand,
   RunsCommand,
@@ -37,4 +54,7 @@ export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
   SetupCrmCommand,
   RegisterWebhooksCommand,
   PruneCommand,
+  PauseCommand,
+  ResumeCommand,
+  InboxCommand,
 ];

@@ -1,5 +1,5 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { InboxRepository, OutboxRepository } from '../../ledger';
+import { ReplayService } from '../../ops/actions/replay.service';
 import { CliOutput } from '../output/cli-output';
 import { parseIds, type CommonOptions } from './cli-options';
 
@@ -22,8 +22,7 @@ interface ReplayOptions extends CommonOptions {
 })
 export class ReplayCommand extends CommandRunner {
   constructor(
-    private readonly inbox: InboxRepository,
-    private readonly outbox: OutboxRepository,
+    private readonly replay: ReplayService,
     private readonly output: CliOutput,
   ) {
     super();
@@ -52,8 +51,8 @@ export class ReplayCommand extends CommandRunner {
         ? 'outbox command(s) of unknown outcome'
         : 'failed or dead outbox command(s)';
     const replayed = options.events
-      ? await this.inbox.replayDead(filter)
-      : await this.outbox.replay({ ...filter, states: options.unknown ? ['unknown'] : ['failed', 'dead'] });
+      ? await this.replay.replayEvents(filter)
+      : await this.replay.replayCommands(filter, { unknown: options.unknown });
     if (options.json) {
       this.output.json({ kind: options.events ? 'events' : 'commands', ...filter, replayed });
       return;

@@ -1,7 +1,9 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { RunRepository, type Run } from '../../ledger';
 import type { JobName } from '../../scheduler/job.types';
+import { ConfigService } from '../../config/config.service';
 import { CliOutput } from '../output/cli-output';
+import { checkKnownBrokerage } from './known-brokerage';
 import { formatDate, formatDuration } from '../output/format';
 import { renderTable } from '../output/table';
 import { parseJob, parseLimit, type CommonOptions } from './cli-options';
@@ -43,6 +45,7 @@ export function runJson(run: Run): RunJson {
 export class RunsCommand extends CommandRunner {
   constructor(
     private readonly runs: RunRepository,
+    private readonly config: ConfigService,
     private readonly output: CliOutput,
   ) {
     super();
@@ -50,17 +53,24 @@ export class RunsCommand extends CommandRunner {
 
   async run(
     _params: string[],
-    options: CommonOptions & { job?: JobName; limit?: number } = {},
+    options: CommonOptions & { job?: JobName; limit?: number; failed?: boolean; changed?: boolean } = {},
   ): Promise<void> {
     const runs = (
-      await this.runs.list({ brokerageId: options.brokerage, job: options.job, limit: options.limit ?? 20 })
+      await this.runs.list({
+        brokerageId: options.brokerage,
+        job: options.job,
+        limit: options.limit ?? 20,
+        failed: options.failed,
+        changed: options.changed,
+      })
     ).map(runJson);
+    if (!checkKnownBrokerage(this.config, this.output, options.brokerage, runs.length > 0)) return;
     if (options.json) {
       this.output.json({ runs });
       return;
     }
     if (runs.length === 0) {
-      this.output.print('no runs recorded yet');
+      this.output.print(options.failed || options.changed ? 'no such runs' : 'no runs recorded yet');
       return;
     }
     this.output.print(
@@ -77,7 +87,7 @@ export class RunsCommand extends CommandRunner {
           { header: 'UPDATED', align: 'right' },
           { header: 'UNCHANGED', align: 'right' },
           { header: 'FAILED', align: 'right' },
-          { header: 'ERROR', maxWidth: 60 },
+          { header: 'ERROR', wrap: 60 },
         ],
         runs.map((r) => [
           r.id,
@@ -105,6 +115,16 @@ export class RunsCommand extends CommandRunner {
   @Option({ flags: '-j, --job <job>', description: 'only this job' })
   parseJob(value: string): JobName {
     return parseJob(value);
+  }
+
+  @Option({ flags: '--failed', description: 'only failed or interrupted runs' })
+  parseFailed(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--changed', description: 'only runs that created, updated or failed a record' })
+  parseChanged(): boolean {
+    return true;
   }
 
   @Option({ flags: '-n, --limit <n>', description: 'how many runs (default 20)' })

@@ -49,6 +49,21 @@ export class SetupCrmCommand extends CommandRunner {
             items.map((i) => [i.item, i.outcome, i.detail ?? '']),
           ),
         );
+        // The ids the CRM assigned: what an agent's automation, a report or a script filters on.
+        this.output.print(`\n${brokerageId}: pipelines and stages`);
+        this.output.print(
+          renderTable(
+            ['PIPELINE', 'PIPELINE ID', 'STAGE', 'STAGE ID'],
+            Object.entries(report!.pipelines).flatMap(([pipelineKey, pipeline]) =>
+              Object.entries(pipeline.stages).map(([stageKey, stageId]) => [
+                pipelineKey,
+                pipeline.id,
+                stageKey,
+                stageId,
+              ]),
+            ),
+          ),
+        );
       }
     }
     if (results.some((r) => r.error)) process.exitCode = 1;

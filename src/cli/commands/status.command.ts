@@ -5,8 +5,10 @@ import { DAEMON_SETTINGS } from '../../config/config.module';
 import { ConfigService } from '../../config/config.service';
 import type { DaemonSettings } from '../../config/daemon-settings';
 import { InboxRepository, OutboxRepository, RecordErrorRepository, RunRepository } from '../../ledger';
+import { isPaused, JobPauseService } from '../../scheduler/job-pause.service';
 import { JOB_NAMES } from '../../scheduler/job.types';
 import { CliOutput } from '../output/cli-output';
+import { checkKnownBrokerage } from './known-brokerage';
 import { formatCounts, formatDate, formatDuration } from '../output/format';
 import { renderTable } from '../output/table';
 import type { CommonOptions } from './cli-options';
@@ -18,7 +20,9 @@ export interface BrokerageStatus {
   id: string;
   file: string | null;
   enabled: boolean;
-  jobs: { job: string; lastRun: RunJson | null }[];
+  // Set while the whole brokerage is paused.
+  paused: { reason: string; pausedAt: string } | null;
+  jobs: { job: string; lastRun: RunJson | null; paused: { reason: string; pausedAt: string } | null }[];
   outbox: Record<string, number>;
   inbox: Record<string, number>;
   openErrors: number;
@@ -36,6 +40,7 @@ export class StatusCommand extends CommandRunner {
     private readonly outbox: OutboxRepository,
     private readonly inbox: InboxRepository,
     private readonly recordErrors: RecordErrorRepository,
+    private readonly pauses: JobPauseService,
     private readonly output: CliOutput,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
   ) {
@@ -44,6 +49,7 @@ export class StatusCommand extends CommandRunner {
 
   async run(_params: string[], options: CommonOptions = {}): Promise<void> {
     const statuses = await this.collect(options.brokerage);
+    if (!checkKnownBrokerage(this.config, this.output, options.brokerage, statuses.length > 0)) return;
     const daemon = this.daemonState();
     if (options.json) {
       this.output.json({ daemon, brokerages: statuses });
@@ -59,6 +65,7 @@ export class StatusCommand extends CommandRunner {
 
   async collect(only?: string): Promise<BrokerageStatus[]> {
     const lastRuns = await this.runs.lastRuns(only);
+    const pauses = await this.pauses.list(only);
     // Brokerages in the config, plus any the ledger still remembers (removed from the config since).
     const ids = new Set<string>(this.config.brokerages().map((b) => b.id));
     for (const run of lastRuns) ids.add(run.brokerageId);
@@ -69,12 +76,15 @@ export class StatusCommand extends CommandRunner {
       const byJob = new Map(lastRuns.filter((r) => r.brokerageId === id).map((r) => [r.job, r]));
       const jobs = [...new Set<string>([...JOB_NAMES, ...byJob.keys()])].map((job) => {
         const run = byJob.get(job);
-        return { job, lastRun: run ? runJson(run) : null };
+        const pause = isPaused(pauses, id, job);
+        return { job, lastRun: run ? runJson(run) : null, paused: pause ? pauseJson(pause) : null };
       });
+      const brokeragePause = pauses.find((p) => p.brokerageId === id && p.job === undefined);
       statuses.push({
         id,
         file: brokerage?.file ?? null,
         enabled: brokerage ? brokerage.config.enabled !== false : false,
+        paused: brokeragePause ? pauseJson(brokeragePause) : null,
         jobs,
         outbox: await this.outbox.depth(id),
         inbox: await this.inbox.depth(id),
@@ -93,7 +103,10 @@ export class StatusCommand extends CommandRunner {
   private render(status: BrokerageStatus): string {
     const state =
       status.file === null ? 'not in the config' : status.enabled ? status.file : `${status.file}, disabled`;
-    const rows = status.jobs.map(({ job, lastRun: run }) => {
+    const paused = status.paused
+      ? `, PAUSED since ${formatDate(status.paused.pausedAt)}${status.paused.reason ? `: ${status.paused.reason}` : ''}`
+      : '';
+    const rows = status.jobs.map(({ job, lastRun: run, paused: jobPause }) => {
       return [
         job,
         run ? run.id : null,
@@ -105,11 +118,12 @@ export class StatusCommand extends CommandRunner {
         run ? run.counts.updated : null,
         run ? run.counts.unchanged : null,
         run ? run.counts.failed : null,
+        jobPause ? 'paused' : 'active',
         run?.error ?? null,
       ];
     });
     return [
-      `Brokerage ${status.id} (${state})`,
+      `Brokerage ${status.id} (${state}${paused})`,
       renderTable(
         [
           'JOB',
@@ -122,6 +136,7 @@ export class StatusCommand extends CommandRunner {
           { header: 'UPDATED', align: 'right' },
           { header: 'UNCHANGED', align: 'right' },
           { header: 'FAILED', align: 'right' },
+          'CRON',
           { header: 'ERROR', maxWidth: 60 },
         ],
         rows,
@@ -141,4 +156,8 @@ export class StatusCommand extends CommandRunner {
   parseJson(): boolean {
     return true;
   }
+}
+
+function pauseJson(pause: { reason: string; pausedAt: Date }): { reason: string; pausedAt: string } {
+  return { reason: pause.reason, pausedAt: pause.pausedAt.toISOString() };
 }

@@ -10,11 +10,14 @@ interface SyncOptions extends CommonOptions {
   job?: JobName;
   once?: boolean;
   dryRun?: boolean;
+  force?: boolean;
 }
 
 // Runs one job of one brokerage now, through the same JobRunner as cron (so never beside a running
 // one in this process), and prints its counts. --dry-run classifies exactly like a real run and
 // writes nothing: no CRM write, no outbox command, no cursor move, no run recorded.
+// A paused job (or brokerage) is refused, dry run included, unless --force: the operator paused it for
+// a reason, and a one-off run should be a decision, not an accident.
 @Command({
   name: 'sync',
   description: 'run one job of one brokerage once (--dry-run: show what would change, write nothing)',
@@ -37,6 +40,7 @@ export class SyncCommand extends CommandRunner {
     const outcome = await this.runner.run(options.brokerage, options.job, {
       dryRun: options.dryRun === true,
       onProgress: progress.update,
+      ignorePause: options.force === true,
     });
     progress.finish();
     if (options.json) this.output.json({ ...outcome, dryRun: options.dryRun === true });
@@ -62,6 +66,7 @@ export class SyncCommand extends CommandRunner {
       if (options.dryRun)
         this.output.print('dry run: the counts say what would be created or updated; nothing was written');
       if (outcome.reason) this.output.print(outcome.reason);
+      if (outcome.paused) this.output.print('(to run it anyway once: add --force)');
       if (outcome.error) this.output.error(`error: ${outcome.error}`);
     }
     if (outcome.status === 'failed' || outcome.status === 'skipped') process.exitCode = 1;
@@ -91,6 +96,11 @@ export class SyncCommand extends CommandRunner {
     description: 'show what would be created, updated or left unchanged; write nothing',
   })
   parseDryRun(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--force', description: 'run even though the job or its brokerage is paused' })
+  parseForce(): boolean {
     return true;
   }
 

@@ -24,3 +24,13 @@ export class CliOutput {
     process.exitCode = code;
   }
 }
+
+// `cli runs | head` closes the pipe after ten lines; the next write fails with EPIPE. That is the
+// reader saying "enough", not an error: leave at once and quietly, as Unix tools do.
+export function exitQuietlyOnBrokenPipe(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+}

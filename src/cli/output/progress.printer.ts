@@ -17,7 +17,9 @@ export class ProgressPrinter {
     if (text === this.lastText) return;
     this.lastText = text;
     if (this.isTty()) {
-      this.stream.write(`\r\x1b[2K${text}`);
+      // On a terminal: a bar redrawn in place when the total is known, the count otherwise.
+      const bar = total !== undefined && total > 0 ? `${progressBar(done, total)} ` : '';
+      this.stream.write(`\r\x1b[2K${bar}${text}`);
       return;
     }
     const at = this.now();
@@ -38,4 +40,12 @@ export class ProgressPrinter {
 
 function percent(done: number, total: number): string {
   return total > 0 ? `${Math.floor((done / total) * 100)}%` : '100%';
+}
+
+const BAR_WIDTH = 24;
+
+// `[#########---------------]`: done out of total, in BAR_WIDTH cells.
+export function progressBar(done: number, total: number): string {
+  const filled = Math.max(0, Math.min(BAR_WIDTH, Math.round((done / total) * BAR_WIDTH)));
+  return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
 }

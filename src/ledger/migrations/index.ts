@@ -1,5 +1,6 @@
 import { InitialLedger1763700000000 } from './1763700000000-initial-ledger.migration';
 import { LedgerMeta1764000000000 } from './1764000000000-ledger-meta.migration';
+import { Pauses1764100000000 } from './1764100000000-pauses.migration';
 
 // In order of application; listed explicitly so ts-jest and the compiled build load the same set.
-export const LEDGER_MIGRATIONS = [InitialLedger1763700000000, LedgerMeta1764000000000];
+export const LEDGER_MIGRATIONS = [InitialLedger1763700000000, LedgerMeta1764000000000, Pauses1764100000000];

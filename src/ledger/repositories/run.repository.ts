@@ -1,3 +1,4 @@
+import { In, MoreThan } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Run, RunStatus } from '../entities';
 import { LedgerTransactions } from '../ledger-transactions';
@@ -76,15 +77,21 @@ export class RunRepository {
     });
   }
 
-  // Newest first.
-  list(filter: { brokerageId?: string; job?: string; limit?: number } = {}): Promise<Run[]> {
-    return this.tx.exclusive((m) =>
-      m.find(Run, {
-        where: { brokerageId: filter.brokerageId, job: filter.job },
-        order: { id: 'DESC' },
-        take: filter.limit ?? 50,
-      }),
-    );
+  // Newest first. `failed`: failed or interrupted runs; `changed`: runs that created, updated or
+  // failed a record (the ones worth reading among the many empty ones).
+  list(
+    filter: { brokerageId?: string; job?: string; limit?: number; failed?: boolean; changed?: boolean } = {},
+  ): Promise<Run[]> {
+    const base = { brokerageId: filter.brokerageId, job: filter.job };
+    const status = filter.failed ? In<RunStatus>(['failed', 'interrupted']) : undefined;
+    const where = filter.changed
+      ? [
+          { ...base, status, createdCount: MoreThan(0) },
+          { ...base, status, updatedCount: MoreThan(0) },
+          { ...base, status, failedCount: MoreThan(0) },
+        ]
+      : { ...base, status };
+    return this.tx.exclusive((m) => m.find(Run, { where, order: { id: 'DESC' }, take: filter.limit ?? 50 }));
   }
 
   lastSuccess(brokerageId: string, job?: string): Promise<Run | null> {

@@ -43,6 +43,18 @@ describe('PinoLoggerService', () => {
     expect(outside.brokerageId).toBeUndefined();
   });
 
+  it("puts Nest's own module and route lines at debug", () => {
+    const { service, parsed } = capture();
+    service.log('ConfigModule dependencies initialized', 'InstanceLoader');
+    service.log('Mapped {/metrics, GET} route', 'RouterExplorer');
+    service.log('listening on http://127.0.0.1:3000', 'Daemon');
+    expect(parsed().map((l) => [l.level, l.context])).toEqual([
+      [20, 'InstanceLoader'],
+      [20, 'RouterExplorer'],
+      [30, 'Daemon'],
+    ]);
+  });
+
   it('never writes a registered secret or a sensitive key, wherever it appears', () => {
     const { service, redactor, lines } = capture();
     const key = 'fake-cash-offer-key-9f8e7d6c5b4a';

@@ -1,5 +1,6 @@
 import type { LoggerService, LogLevel as NestLogLevel } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger as Pino, type Level } from 'pino';
+import pretty from 'pino-pretty';
 import { currentLogContext } from './log-context';
 import { REDACTED, SENSITIVE_KEYS, SecretRedactor } from './secret-redactor';
 
@@ -28,11 +29,36 @@ function redactPaths(): string[] {
   return [...quoted, ...quoted.map((k) => join('*', k)), ...quoted.map((k) => join('*.headers', k))];
 }
 
+// Nest's own start-up chatter (every module, route and mapping): worth a look only when debugging.
+const NEST_FRAMEWORK_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+]);
+
+// A person at a terminal gets coloured one-line entries; a pipe, a file or a log shipper gets JSON.
+function destinationFor(option: PinoLoggerOptions['destination']): DestinationStream {
+  if (typeof option === 'object') return option;
+  const fd = option ?? 1;
+  const tty = (fd === 1 ? process.stdout : fd === 2 ? process.stderr : undefined)?.isTTY === true;
+  if (tty)
+    return pretty({
+      destination: fd,
+      sync: true,
+      colorize: true,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname,context,brokerageId,job',
+      messageFormat:
+        '{if context}[{context}] {end}{if brokerageId}{brokerageId} {end}{if job}{job} {end}{msg}',
+      hideObject: false,
+    });
+  return pino.destination({ fd, sync: true });
+}
+
 export function createPino(options: PinoLoggerOptions): Pino {
-  const destination =
-    typeof options.destination === 'number' || options.destination === undefined
-      ? pino.destination({ fd: options.destination ?? 1, sync: true })
-      : options.destination;
+  const destination = destinationFor(options.destination);
   return pino(
     {
       level: options.level,
@@ -79,12 +105,15 @@ export class PinoLoggerService implements LoggerService {
   }
 
   private write(level: NestLogLevel, message: unknown, params: unknown[]): void {
-    const pinoLevel = NEST_TO_PINO[level];
-    if (!this.pino.isLevelEnabled(pinoLevel)) return;
     const rest = [...params];
     // Nest appends the Logger's context as the last string argument.
     const context =
       rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
+    const pinoLevel =
+      level === 'log' && context !== undefined && NEST_FRAMEWORK_CONTEXTS.has(context)
+        ? 'debug'
+        : NEST_TO_PINO[level];
+    if (!this.pino.isLevelEnabled(pinoLevel)) return;
     const fields: Record<string, unknown> = {};
     if (context) fields.context = context;
     let text: string | undefined;

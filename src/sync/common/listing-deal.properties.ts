@@ -13,6 +13,7 @@ export const DEAL = {
   offerCount: 'cash_offer_offer_count',
   bestOffer: 'cash_offer_best_offer',
   photos: 'cash_offer_photo_urls',
+  testRecord: 'cash_offer_test_record',
   name: CRM_ROLE.name,
 } as const;
 

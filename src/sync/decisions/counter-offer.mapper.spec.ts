@@ -20,6 +20,15 @@ describe('mapCounterFromCrm (golden fixtures: CRM offer record back to the spec)
     );
   });
 
+  it('marks the counter as a test record for a test offer or a test-mode brokerage', () => {
+    const properties = { cash_offer_counter_amount: '400000' };
+    expect(mapCounterFromCrm(7, properties).body.test).toBeUndefined();
+    expect(mapCounterFromCrm(7, properties, { testMode: true }).body.test).toBe(true);
+    const test = mapCounterFromCrm(7, { ...properties, cash_offer_offer_test: 'true' });
+    expect(test.body.test).toBe(true);
+    expect(test.violations).toEqual([]);
+  });
+
   it('takes date-times as the port hands them over, ISO 8601', () => {
     const { body, violations } = mapCounterFromCrm(1, {
       cash_offer_counter_amount: '100',

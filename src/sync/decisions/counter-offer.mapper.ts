@@ -2,7 +2,7 @@ import type { CounterOfferBody, FieldViolation } from '../../cash-offer/schema';
 import { COUNTER_OFFER_FIELDS, validateCounterOffer } from '../../cash-offer/schema';
 import type { CrmProperties } from '../../crm';
 import { crmBoolean, crmString } from '../common/crm-values';
-import { COUNTER_INPUT } from '../offers/offer-record.properties';
+import { COUNTER_INPUT, OFFER } from '../offers/offer-record.properties';
 
 export interface CounterOfferMapping {
   body: CounterOfferBody;
@@ -12,8 +12,14 @@ export interface CounterOfferMapping {
 
 // The counter fields an agent filled on an offer record -> the POST /counter-offers body. Fields
 // left empty are omitted (the service keeps the countered offer's terms for them).
-export function mapCounterFromCrm(offerId: number, properties: CrmProperties): CounterOfferMapping {
+// A counter to a test offer, or from a brokerage in test mode, is a test record too.
+export function mapCounterFromCrm(
+  offerId: number,
+  properties: CrmProperties,
+  options: { testMode?: boolean } = {},
+): CounterOfferMapping {
   const body: Record<string, unknown> = { offer_id: offerId };
+  if (options.testMode === true || crmBoolean(crmString(properties[OFFER.test])) === true) body.test = true;
   const violations: FieldViolation[] = [];
   for (const [field, property] of Object.entries(COUNTER_INPUT)) {
     const raw = crmString(properties[property]);

@@ -127,7 +127,9 @@ export class OfferDecisionsConsumer implements CrmChangeConsumer, OnModuleInit {
         );
       return 'failed';
     }
-    const { body, violations } = mapCounterFromCrm(target.offerId, record.properties);
+    const { body, violations } = mapCounterFromCrm(target.offerId, record.properties, {
+      testMode: crm.testMode,
+    });
     if (violations.length > 0) {
       // The record stays in "counter requested": fixing a field retries.
       if (!dryRun) {

@@ -63,6 +63,8 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
     // An offer the buyer made by accepting our counter names it.
     properties[OFFER.counterId] = String(offer.counter_offer_id);
   }
+  // Only a test offer carries the property, so every other record's content (and hash) is unchanged.
+  if (offer.test === true) properties[OFFER.test] = 'true';
   const stage = stageOf(offer.offer_status, counter?.status);
   return { key: String(offer.offer_id), properties, stage, stageOnCreateOnly: stage === 'incoming' };
 }

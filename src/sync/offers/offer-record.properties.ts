@@ -27,6 +27,7 @@ export const OFFER = {
   inspectionPeriod: 'cash_offer_inspection_period',
   isCounterOffer: 'cash_offer_is_counter_offer',
   decidedAt: 'cash_offer_offer_decided_at',
+  test: 'cash_offer_offer_test',
   counterId: 'cash_offer_counter_offer_id',
   counterStatus: 'cash_offer_counter_status',
   decisionError: 'cash_offer_decision_error',

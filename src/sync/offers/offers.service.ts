@@ -100,6 +100,7 @@ export class OffersService {
     const results = await crm.port.upsertRecords('deal', UNIQUE_OFFER_ID, inputs);
     const written: { remoteId: string; crmId: string; contentHash: string; runId?: number }[] = [];
     const created: { offer: Offer; crmId: string }[] = [];
+    const changes: string[] = [];
     for (const [n, result] of results.entries()) {
       const item = toWrite[n];
       if (!result.ok) {
@@ -121,11 +122,16 @@ export class OffersService {
       });
       if (classes.get(item.record.key) === 'new') created.push({ offer: item.offer, crmId: result.id });
       counts[classes.get(item.record.key) === 'new' ? 'created' : 'updated'] += 1;
+      changes.push(
+        `offer ${item.record.key} ${classes.get(item.record.key) === 'new' ? 'created as' : 'updated on'} CRM record ${result.id} (stage ${item.record.stage})`,
+      );
       await this.recordErrors.resolve(crm.brokerageId, 'offer', item.record.key);
     }
     // Associations first: a crash before the links are saved re-runs them (they are idempotent).
     await this.associate(crm, created);
     await this.links.upsertLinks(crm.brokerageId, LINK.offer, written);
+    // One line per record that changed, once the ledger holds it: what an operator reads the log for.
+    for (const change of changes) this.logger.log(`${crm.brokerageId}: ${change}`);
     this.metrics.recordsSyncedInRun(crm.brokerageId, 'offers', counts);
     return counts;
   }

@@ -257,6 +257,9 @@ export class OutboxDrainService {
     });
     const done = await markDone();
     const { kind, id } = splitRecordRef(command.recordRef);
+    this.logger.log(
+      `${command.brokerageId}: ${command.operation} for ${kind} ${id} done (outbox command ${command.id})`,
+    );
     await this.recordErrors.resolve(command.brokerageId, kind, id);
     const outcome = await this.runWriteBack(writeBack, done, result, ctx);
     if (outcome !== 'done')

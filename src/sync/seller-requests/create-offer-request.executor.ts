@@ -77,6 +77,8 @@ export class CreateOfferRequestExecutor implements OutboxExecutor, OnModuleInit 
     if (created.inventory_property_id !== undefined)
       properties[DEAL.inventoryId] = String(created.inventory_property_id);
     if (status && !statusLink) properties[DEAL.status] = status;
+    // The deal shows it went out as a test record (a test-mode brokerage's deals too).
+    if (body.request.test === true) properties[DEAL.testRecord] = 'true';
     const prelim = await ctx.cashOffer.prelim({ inventory: pick(body.property, PRELIM_INVENTORY_FIELDS) });
     if (prelim) {
       properties[DEAL.prelimBuyers] = String(prelim.buyer_count);

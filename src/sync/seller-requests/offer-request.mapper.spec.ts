@@ -21,6 +21,18 @@ describe('mapDealToOfferRequest (golden fixtures)', () => {
     expect(mapDealToOfferRequest({ ...input, mapping })).toEqual(expected);
   });
 
+  it('marks the request and its property as a test record for a test-mode brokerage or a checked deal', () => {
+    const deal = { id: '1', properties: { amount: '250000' } };
+    expect(mapDealToOfferRequest({ deal, mapping }).body.request.test).toBeUndefined();
+    const testMode = mapDealToOfferRequest({ deal, mapping, testMode: true }).body;
+    expect([testMode.request.test, testMode.property.test]).toEqual([true, true]);
+    const checked = mapDealToOfferRequest({
+      deal: { id: '1', properties: { amount: '250000', cash_offer_test_record: 'true' } },
+      mapping,
+    }).body;
+    expect([checked.request.test, checked.property.test]).toEqual([true, true]);
+  });
+
   it('follows a brokerage override to another deal property and to the seller contact', () => {
     const custom = parseMappingOverrides(
       { ListPrice: 'acme_price', OwnerName: 'seller_contact:lastname' },

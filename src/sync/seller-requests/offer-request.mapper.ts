@@ -9,6 +9,8 @@ export interface ListingDealInput {
   deal: Pick<CrmRecord, 'id' | 'properties'>;
   sellerContact?: Pick<CrmRecord, 'id' | 'properties'>;
   mapping: CrmFieldMapping;
+  // The brokerage is in test mode: the request is a test record whatever the deal says.
+  testMode?: boolean;
 }
 
 export interface OfferRequestMapping {
@@ -39,6 +41,12 @@ export function mapDealToOfferRequest(input: ListingDealInput): OfferRequestMapp
     property,
   };
   if (asking === undefined) delete (body.request as Partial<typeof body.request>).offer_request_asking;
+  // A test record (the brokerage's testMode, or the deal's own checkbox): the request and its
+  // property both say so, as the service marks test records.
+  if (input.testMode === true || crmBoolean(crmString(input.deal.properties[DEAL.testRecord])) === true) {
+    body.request.test = true;
+    property.test = true;
+  }
   const media = photoUrls(input.deal.properties[DEAL.photos]);
   if (media.length > 0) body.media = media;
   const schemaViolations = validateCreateOfferRequest(body).filter(

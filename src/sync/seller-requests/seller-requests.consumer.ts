@@ -91,7 +91,12 @@ export class SellerRequestsConsumer implements CrmChangeConsumer, OnModuleInit {
     if (deal.properties[DEAL.requestId]) return 'unchanged';
     if (await this.links.findByCrmId(crm.brokerageId, LINK.offerRequest, deal.id)) return 'unchanged';
     const sellerContact = contacts.get(sellerContactId(deal) ?? '');
-    const { body, violations } = mapDealToOfferRequest({ deal, sellerContact, mapping: crm.mapping });
+    const { body, violations } = mapDealToOfferRequest({
+      deal,
+      sellerContact,
+      mapping: crm.mapping,
+      testMode: crm.testMode,
+    });
     if (violations.length > 0) {
       if (!dryRun) {
         await this.issues.report(

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openLedger } from '../../../src/ledger/ledger';
 import { startSimulators, Simulators } from '../../../src/sandbox/simulators';
 import { runCli } from '../daemon/daemon.fixtures';
 import { freePort } from '../../support/free-port';
@@ -61,6 +62,8 @@ describe('operator commands', () => {
       LEDGER_PATH: join(dir, 'ledger.sqlite'),
       LOG_LEVEL: 'silent',
     };
+    // The daemon's first start creates the ledger; the CLI never does (it refuses a missing one).
+    await (await openLedger({ databasePath: join(dir, 'ledger.sqlite') })).close();
   });
 
   afterAll(async () => {
@@ -79,6 +82,19 @@ describe('operator commands', () => {
     const second = await cli('setup-crm');
     expect(second.code).toBe(0);
     expect(second.stdout).toContain(`acme: 0 created, 0 updated, ${items.length} already present`);
+    // The ids the CRM assigned, as in the JSON report, one row per stage.
+    const pipelines = (
+      JSON.parse(first.stdout) as {
+        brokerages: {
+          report: { pipelines: Record<string, { id: string; stages: Record<string, string> }> };
+        }[];
+      }
+    ).brokerages[0].report.pipelines;
+    expect(second.stdout).toContain('acme: pipelines and stages');
+    expect(second.stdout).toMatch(/PIPELINE\s+PIPELINE ID\s+STAGE\s+STAGE ID/);
+    for (const [key, pipeline] of Object.entries(pipelines))
+      for (const [stage, id] of Object.entries(pipeline.stages))
+        expect(second.stdout).toMatch(new RegExp(`${key}\\s+${pipeline.id}\\s+${stage}\\s+${id}`));
   });
 
   it('register-webhooks registers once, then says it is already registered, never printing the secret', async () => {

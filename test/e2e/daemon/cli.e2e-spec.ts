@@ -143,6 +143,7 @@ describe('cli commands', () => {
         durationMs: 2500,
         counts: { read: 40, created: 3, updated: 0, unchanged: 37, failed: 0 },
       }),
+      paused: null,
     });
   });
 

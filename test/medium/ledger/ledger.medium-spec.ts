@@ -15,7 +15,11 @@ describe.each(ledgerEngines())('ledger connection and transactions (%s)', (engin
 
   it('applies the committed migrations, and the entities match them exactly', async () => {
     const migrations: { name: string }[] = await f.ledger.dataSource.query('SELECT name FROM migrations');
-    expect(migrations.map((m) => m.name)).toEqual(['InitialLedger1763700000000', 'LedgerMeta1764000000000']);
+    expect(migrations.map((m) => m.name)).toEqual([
+      'InitialLedger1763700000000',
+      'LedgerMeta1764000000000',
+      'Pauses1764100000000',
+    ]);
     // What `synchronize` would change if it were on: nothing, or the migration and entities disagree.
     const pending = await f.ledger.dataSource.driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
@@ -28,7 +32,7 @@ describe.each(ledgerEngines())('ledger connection and transactions (%s)', (engin
     try {
       expect((await reopened.links.find('b1', 'offer', 'r1'))?.crmId).toBe('c1');
       const migrations: unknown[] = await reopened.dataSource.query('SELECT name FROM migrations');
-      expect(migrations).toHaveLength(2);
+      expect(migrations).toHaveLength(3);
     } finally {
       await reopened.close();
     }

@@ -1,0 +1,167 @@
+import type { BrokerageView, ConsoleSnapshot, JobView } from './console-snapshot.service';
+import { actionForm } from './console-forms';
+import { duration, when } from './console-format';
+import { commandsTable, countsTable, errorsTable, eventsTable } from './status-page.records.view';
+import { html, trustedHtml, type Html } from './html';
+import { STATUS_PAGE_STYLE } from './status-page.style';
+
+export interface PageOptions {
+  token: string;
+  notice?: { kind: 'ok' | 'error'; text: string };
+  // Seconds between automatic reloads (a meta refresh, no script); undefined for none.
+  refreshSeconds?: number;
+}
+
+// The status page: one section per brokerage, everything as tables with headers, every action a
+// form. Server-rendered and complete without JavaScript.
+export function renderStatusPage(snapshot: ConsoleSnapshot, options: PageOptions): string {
+  const { token } = options;
+  const refresh = options.refreshSeconds
+    ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}" />`
+    : '';
+  const page = html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        ${refresh}
+        <title>cash-offer-sync status</title>
+        <style>
+          ${trustedHtml(STATUS_PAGE_STYLE)}
+        </style>
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to the brokerages</a>
+        <header>
+          <h1>cash-offer-sync</h1>
+          <p>
+            Daemon process ${snapshot.pid}; as of
+            <time datetime="${snapshot.at.toISOString()}">${when(snapshot.at)}</time>.
+            <a href="/console">Refresh</a> · <a href="/console?refresh=5">Refresh every 5 s</a> ·
+            <a href="/metrics">Metrics</a> · <a href="/health/ready">Health</a>
+          </p>
+          <nav aria-label="Brokerages">
+            <ul>
+              ${snapshot.brokerages.map(
+                (b) => html`<li><a href="#b-${b.id}">${b.id}</a>${b.paused ? ' (paused)' : ''}</li>`,
+              )}
+            </ul>
+          </nav>
+        </header>
+        <main id="main">
+          ${options.notice ? html`<p role="status" class="notice ${options.notice.kind}">${options.notice.text}</p>` : ''}
+          ${snapshot.brokerages.length === 0 ? html`<p>No brokerages are configured.</p>` : ''}
+          ${snapshot.brokerages.map((b) => brokerageSection(b, token))}
+        </main>
+      </body>
+    </html> `;
+  return page.value;
+}
+
+function brokerageSection(b: BrokerageView, token: string): Html {
+  const state = !b.enabled ? 'disabled' : b.paused ? 'paused' : 'active';
+  return html`<section id="b-${b.id}" aria-labelledby="b-${b.id}-h">
+    <h2 id="b-${b.id}-h">Brokerage ${b.id} <span class="badge ${state}">${state}</span></h2>
+    <p class="file">Config file: <code>${b.file ?? 'not in the config'}</code></p>
+    ${
+      b.paused
+        ? html`<p class="paused-note">
+              Paused since ${when(b.paused.pausedAt)}${b.paused.reason ? html`: ${b.paused.reason}` : ''}.
+              Cron starts none of its jobs until it is resumed.
+            </p>
+            ${actionForm(token, { action: 'resume', fields: { brokerage: b.id }, label: `Resume brokerage ${b.id}` })}`
+        : actionForm(token, {
+            action: 'pause',
+            fields: { brokerage: b.id },
+            label: `Pause brokerage ${b.id}`,
+            reasonId: `reason-${b.id}`,
+          })
+    }
+    <h3>Jobs</h3>
+    ${jobsTable(b, token)}
+    <h3>Outbox and inbox</h3>
+    <div class="pair">
+      ${countsTable(`Outbox commands of ${b.id} by state`, b.outbox)}${countsTable(`Webhook events of ${b.id} by status`, b.inbox)}
+    </div>
+    ${errorsTable(b)} ${commandsTable(b, token)} ${eventsTable(b, token)}
+  </section>`;
+}
+
+function jobsTable(b: BrokerageView, token: string): Html {
+  return html`<table id="jobs-${b.id}">
+    <caption>
+      Jobs of ${b.id}
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Job</th>
+        <th scope="col">State</th>
+        <th scope="col">Last run</th>
+        <th scope="col">Read / created / updated / unchanged / failed</th>
+        <th scope="col">Next run</th>
+        <th scope="col">Backoff</th>
+        <th scope="col">Actions</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${b.jobs.map((j) => jobRow(b, j, token))}
+    </tbody>
+  </table>`;
+}
+
+function jobRow(b: BrokerageView, j: JobView, token: string): Html {
+  const context = `${j.job} of ${b.id}`;
+  const state = j.running
+    ? html`<strong>running</strong> (run ${j.running.runId ?? '-'},
+        ${j.running.done}${j.running.total !== undefined ? ` of ${j.running.total}` : ''} done since
+        ${when(j.running.startedAt)})`
+    : j.paused
+      ? html`<strong>paused</strong
+          >${j.paused.job === undefined ? ' (brokerage)' : ''}${j.paused.reason ? `: ${j.paused.reason}` : ''}`
+      : 'active';
+  const run = j.lastRun;
+  const lastRun = run
+    ? html`${run.status} ·
+      ${when(run.startedAt)}${run.finishedAt ? ` · ${duration(run.finishedAt.getTime() - run.startedAt.getTime())}` : ''}${run.error ? html`<br /><span class="error-text">${run.error}</span>` : ''}`
+    : 'never run';
+  const counts = run
+    ? `${run.readCount} / ${run.createdCount} / ${run.updatedCount} / ${run.unchangedCount} / ${run.failedCount}`
+    : '-';
+  const backoff =
+    j.backoff.consecutiveFailures > 0
+      ? `${j.backoff.consecutiveFailures} failure(s); skipping ${j.backoff.ticksToSkip} tick(s)`
+      : 'none';
+  const ownPause = j.paused?.job !== undefined;
+  const actions = [
+    ownPause
+      ? actionForm(token, {
+          action: 'resume',
+          fields: { brokerage: b.id, job: j.job },
+          label: 'Resume',
+          context,
+        })
+      : actionForm(token, {
+          action: 'pause',
+          fields: { brokerage: b.id, job: j.job },
+          label: 'Pause',
+          context,
+          disabled: j.paused !== undefined,
+        }),
+    actionForm(token, {
+      action: 'run',
+      fields: { brokerage: b.id, job: j.job },
+      label: 'Run now',
+      context,
+      disabled: j.paused !== undefined || j.running !== undefined,
+    }),
+  ];
+  return html`<tr class="${j.paused ? 'is-paused' : j.running ? 'is-running' : ''}">
+    <th scope="row">${j.job}</th>
+    <td>${state}</td>
+    <td>${lastRun}</td>
+    <td class="num">${counts}</td>
+    <td>${j.paused ? 'paused' : j.nextRun ? when(j.nextRun) : 'not scheduled'}</td>
+    <td>${backoff}</td>
+    <td class="actions">${actions}</td>
+  </tr>`;
+}

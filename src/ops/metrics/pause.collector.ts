@@ -1,0 +1,45 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Gauge } from 'prom-client';
+import { ConfigService } from '../../config/config.service';
+import { PauseRepository, WHOLE_BROKERAGE } from '../../ledger';
+import { JOB_NAMES } from '../../scheduler/job.types';
+import { MetricsService } from './metrics.service';
+
+// cash_offer_sync_job_paused{brokerage, job}: 1 while the operator has paused the job (or its whole
+// brokerage), 0 otherwise; read from the ledger at scrape time, so a pause from the CLI shows at once.
+@Injectable()
+export class PauseCollector implements OnModuleInit {
+  constructor(
+    private readonly metrics: MetricsService,
+    private readonly config: ConfigService,
+    private readonly pauses: PauseRepository,
+  ) {}
+
+  onModuleInit(): void {
+    const read = () => this.read();
+    const gauge: Gauge<'brokerage' | 'job'> = new Gauge({
+      name: 'cash_offer_sync_job_paused',
+      help: 'Whether the operator paused this job or its brokerage (1) or not (0)',
+      labelNames: ['brokerage', 'job'],
+      registers: [this.metrics.registry],
+      async collect() {
+        const values = await read().catch(() => undefined);
+        if (!values) return;
+        gauge.reset();
+        for (const v of values) gauge.set({ brokerage: v.brokerageId, job: v.job }, v.paused ? 1 : 0);
+      },
+    });
+  }
+
+  async read(): Promise<{ brokerageId: string; job: string; paused: boolean }[]> {
+    const pauses = await this.pauses.list();
+    const paused = new Set(pauses.map((p) => `${p.brokerageId}:${p.job}`));
+    return this.config.brokerages().flatMap(({ id }) =>
+      JOB_NAMES.map((job) => ({
+        brokerageId: id,
+        job,
+        paused: paused.has(`${id}:${WHOLE_BROKERAGE}`) || paused.has(`${id}:${job}`),
+      })),
+    );
+  }
+}
