@@ -88,7 +88,8 @@ export class WorkerWorld {
       LEDGER_PATH: join(dir, 'ledger.sqlite'),
       ...(options.ledgerUrl ? { LEDGER_URL: options.ledgerUrl } : {}),
       JOB_LEASE_SECONDS: String(options.leaseSeconds),
-      LOG_LEVEL: options.logLevel ?? 'info',
+      // The tests follow runs through their "run started" lines, which are logged at debug.
+      LOG_LEVEL: options.logLevel ?? 'debug',
     };
     const brokerages: WorldBrokerage[] = [];
     for (let i = 0; i < options.brokerages; i++) {

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { CronTime } from 'cron';
 import { Clock } from '../../common/clock';
 import { ConfigService } from '../../config/config.service';
 import {
@@ -15,7 +16,7 @@ import { CronScheduler } from '../../scheduler/cron.scheduler';
 import { JobBackoff, jobKey, type BackoffState } from '../../scheduler/job-backoff';
 import { isPaused, JobPauseService, type PauseView } from '../../scheduler/job-pause.service';
 import { JobRunner, type RunningJob } from '../../scheduler/job-runner.service';
-import { JOB_NAMES, type JobName } from '../../scheduler/job.types';
+import { JOB_NAMES, SCHEDULE_KEY, type JobName } from '../../scheduler/job.types';
 
 // How many rows of each list the page shows per brokerage (the CLI lists the rest).
 export const PAGE_LIST_LIMIT = 50;
@@ -62,7 +63,9 @@ export class ConsoleSnapshotService {
     private readonly pauses: JobPauseService,
     private readonly runner: JobRunner,
     private readonly backoff: JobBackoff,
-    private readonly cron: CronScheduler,
+    // Absent on a PostgreSQL ledger, where pg-boss schedules: the next run is then read from the cron
+    // expression itself.
+    @Optional() private readonly cron: CronScheduler | null,
     private readonly clock: Clock,
   ) {}
 
@@ -77,7 +80,9 @@ export class ConsoleSnapshotService {
         paused: isPaused(pauses, id, job),
         running: running.find((r) => r.brokerageId === id && r.job === job),
         lastRun: lastRuns.find((r) => r.brokerageId === id && r.job === job),
-        nextRun: this.cron.nextRun(id, job),
+        nextRun: this.cron
+          ? this.cron.nextRun(id, job)
+          : nextCronDate(brokerage.config.schedules[SCHEDULE_KEY[job]]),
         backoff: this.backoff.state(jobKey(id, job)),
       }));
       brokerages.push({
@@ -99,5 +104,13 @@ export class ConsoleSnapshotService {
       });
     }
     return { at: this.clock.now(), pid: process.pid, brokerages };
+  }
+}
+
+function nextCronDate(expression: string): Date | null {
+  try {
+    return new CronTime(expression, 'UTC').sendAt().toJSDate();
+  } catch {
+    return null;
   }
 }

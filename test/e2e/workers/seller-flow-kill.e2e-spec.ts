@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { Client } from 'pg';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
-import { DAEMON_MAIN_JS, openRun, until, type WorkerProcess } from '../../support/worker-process';
+import { DAEMON_MAIN_JS, openRun, until } from '../../support/worker-process';
 import { WorkerWorld } from '../../support/worker-world';
 
 jest.setTimeout(240_000);
@@ -152,10 +152,8 @@ describe('the seller flow on three workers, one killed mid-run', () => {
       }
       last.set(key, run);
     }
-    // The work really was shared.
-    const active = survivors.filter((w: WorkerProcess) => w.logs().some((l) => l.msg === 'run started'));
-    expect(active.length).toBe(2);
-
+    // Which survivor takes which job is pg-boss's choice: one fast worker may take them all (how
+    // evenly work spreads is what bench:scale measures, not a correctness property).
     for (const w of survivors) expect((await w.kill('SIGTERM')).code).toBe(0);
   });
 });
