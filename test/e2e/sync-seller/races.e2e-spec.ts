@@ -19,10 +19,23 @@ describe('offer records under crashes, races and forged events', () => {
     await t.close();
   });
 
+  // An offer's record, once the daemon has written it: the event may still be waiting for a retry
+  // on a busy machine, so the offers reconcile (the polling backstop) runs until it is there.
+  const recordOf = (offerId: number) =>
+    eventually(
+      async () => {
+        const record = await steps.offerRecord(offerId);
+        if (record) return record;
+        await t.run('offers-reconcile');
+        return steps.offerRecord(offerId);
+      },
+      30_000,
+      200,
+    );
   const moveTo = async (offerId: number, stage: string) => {
-    const record = await steps.offerRecord(offerId);
+    const record = await recordOf(offerId);
     await steps.agent.update(
-      record!.id,
+      record.id,
       {},
       {
         pipelineId: t.stages.pipelineId(CASH_OFFERS_PIPELINE),
@@ -58,7 +71,7 @@ describe('offer records under crashes, races and forged events', () => {
     const { requestId } = await steps.activeRequest();
     const offer = await steps.sandbox.makeOffer(requestId);
     await steps.applyEvents(1);
-    expect(steps.stageKey((await steps.offerRecord(offer.offer_id))!)).toBe('incoming');
+    expect(steps.stageKey(await recordOf(offer.offer_id))).toBe('incoming');
     await moveTo(offer.offer_id, 'accept_requested');
 
     // As if the daemon died after creating the record and before saving its ledger link.
