@@ -69,20 +69,7 @@ export class OutboxRepository {
   // compare-and-set takes one, and exactly one caller wins it. On PostgreSQL rows another worker is
   // marking at this moment are skipped rather than waited for (SKIP LOCKED, hence the transaction).
   claimDue(brokerageId: string, limit: number): Promise<OutboxCommand[]> {
-    const read = isPostgres(this.tx.dataSource) ? this.tx.run.bind(this.tx) : this.tx.exclusive.bind(this.tx);
-    return read((m) =>
-      skipLocked(m.createQueryBuilder(OutboxCommand, 'c'))
-        .where('c.brokerageId = :brokerageId', { brokerageId })
-        .andWhere('c.state IN (:...due)', { due: ['pending', 'failed'] })
-        .andWhere(
-          new Brackets((w) =>
-            w.where('c.nextAttemptAt IS NULL').orWhere('c.nextAttemptAt <= :now', { now: this.clock.now() }),
-          ),
-        )
-        .orderBy('c.id')
-        .limit(limit)
-        .getMany(),
-    );
+    return this.due(brokerageId, ['pending', 'failed'], limit);
   }
 
   // Committed right before the request leaves: after a crash the command is found in `sending` and
@@ -128,11 +115,17 @@ export class OutboxRepository {
 
   // Unknown commands whose next reconcile is due, oldest first.
   unknownDue(brokerageId: string, limit: number): Promise<OutboxCommand[]> {
-    return this.tx.exclusive((m) =>
-      m
-        .createQueryBuilder(OutboxCommand, 'c')
+    return this.due(brokerageId, ['unknown'], limit);
+  }
+
+  // Commands in `states` whose next attempt (or check) has come, oldest first; on PostgreSQL rows
+  // another worker holds are skipped.
+  private due(brokerageId: string, states: OutboxState[], limit: number): Promise<OutboxCommand[]> {
+    const read = isPostgres(this.tx.dataSource) ? this.tx.run.bind(this.tx) : this.tx.exclusive.bind(this.tx);
+    return read((m) =>
+      skipLocked(m.createQueryBuilder(OutboxCommand, 'c'))
         .where('c.brokerageId = :brokerageId', { brokerageId })
-        .andWhere("c.state = 'unknown'")
+        .andWhere('c.state IN (:...states)', { states })
         .andWhere(
           new Brackets((w) =>
             w.where('c.nextAttemptAt IS NULL').orWhere('c.nextAttemptAt <= :now', { now: this.clock.now() }),
