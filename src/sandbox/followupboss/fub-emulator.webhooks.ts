@@ -67,8 +67,8 @@ const NO_FAULTS: WebhookFaults = { drop: 0, duplicate: 0, badSignature: 0, delay
 const MAX_LOG = 10_000;
 
 // FUB-Signature: hex HMAC-SHA256, keyed with the system key, of the base64 of the raw body (crm-apis.md
-// B6; FUB's guide shows it, open-source receivers agree). Repeated here: the sandbox imports nothing
-// from the daemon.
+// B6: four independent open-source receivers agree). Repeated here: the sandbox imports nothing from
+// the daemon.
 export function fubSignature(body: string, systemKey: string): string {
   return createHmac('sha256', systemKey).update(Buffer.from(body).toString('base64')).digest('hex');
 }
