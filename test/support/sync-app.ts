@@ -49,6 +49,8 @@ export interface SyncAppOptions {
   // Schedule jobs on cron (off by default: tests run each job when they mean to), with these
   // `schedules:` lines of the brokerage file.
   cron?: { schedules: Record<string, string> };
+  // A PostgreSQL ledger (a test database's URL): with `cron`, pg-boss schedules, as on workers.
+  ledgerUrl?: string;
 }
 
 export async function startSyncApp(
@@ -69,6 +71,7 @@ export async function startSyncApp(
   const env: Record<string, string> = {
     CONFIG_DIR: join(dir, 'brokerages'),
     LEDGER_PATH: join(dir, 'ledger.sqlite'),
+    ...(options.ledgerUrl ? { LEDGER_URL: options.ledgerUrl } : {}),
     LOG_LEVEL: 'silent',
     ACME_CASH_OFFER_API_KEY: options.cashOfferKey ?? sandbox.agentKey,
     ...world.env,
@@ -104,7 +107,7 @@ export async function startSyncApp(
   @Module({
     imports: [
       ...sharedModules(parts),
-      SchedulerModule.forRoot({ cron: options.cron !== undefined }),
+      SchedulerModule.forRoot({ cron: options.cron !== undefined, sharedLedger: Boolean(options.ledgerUrl) }),
       ...FLOW_MODULES,
       WebhookIntakeModule,
     ],
