@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { wantsCrmChangeWebhooks } from '../brokerages/crm-webhook-url';
+import { Clock } from '../common/clock';
 import { ConfigService } from '../config/config.service';
 import { isFubChangeEvent, isValidFubSignature, parseFubWebhook } from '../crm/followupboss';
 import { MetricsService, type CrmWebhookResult } from '../ops/metrics/metrics.service';
@@ -11,6 +12,9 @@ export type CrmIntakeOutcome =
 
 // Per brokerage: FUB redelivers for hours, so a few thousand ids cover a burst and its retries.
 const REMEMBERED_EVENT_IDS = 5_000;
+// Refusals are logged as warnings at most this often per brokerage (the rest at debug), so a flood
+// of forged deliveries cannot flood the log; the metric counts every one.
+const WARN_EVERY_MS = 60_000;
 
 // A CRM's change notification is a hint, never data: once its signature holds it only asks for an
 // early crm-changes run, and the change reader then reads the CRM as on any cron tick.
@@ -18,11 +22,13 @@ const REMEMBERED_EVENT_IDS = 5_000;
 export class CrmWebhookIntakeService {
   private readonly logger = new Logger(CrmWebhookIntakeService.name);
   private readonly recent = new Map<string, RecentIds>();
+  private readonly lastWarned = new Map<string, number>();
 
   constructor(
     private readonly config: ConfigService,
     private readonly trigger: EarlyRunTrigger,
     private readonly metrics: MetricsService,
+    private readonly clock: Clock,
   ) {}
 
   async receiveFollowUpBoss(
@@ -37,7 +43,8 @@ export class CrmWebhookIntakeService {
     // URL space reveals nothing; the metric does not label attacker-chosen ids.
     if (!accepting || !systemKey || !isValidFubSignature(rawBody, signature, systemKey)) {
       this.metrics.crmWebhookEvent(accepting ? brokerageId : 'unknown', 'followupboss', 'rejected');
-      this.logger.warn(
+      this.warnSometimes(
+        accepting ? brokerageId : 'unknown',
         accepting
           ? `refused a Follow Up Boss webhook for ${brokerageId}: the FUB-Signature does not match its system key`
           : `refused a Follow Up Boss webhook for "${brokerageId.slice(0, 64)}": no brokerage there takes them`,
@@ -47,7 +54,10 @@ export class CrmWebhookIntakeService {
     const parsed = parseFubWebhook(rawBody);
     if (!parsed.ok) {
       this.metrics.crmWebhookEvent(brokerageId, 'followupboss', 'invalid');
-      this.logger.warn(`refused a Follow Up Boss webhook for ${brokerageId}: ${parsed.reason}`);
+      this.warnSometimes(
+        brokerageId,
+        `refused a Follow Up Boss webhook for ${brokerageId}: ${parsed.reason}`,
+      );
       return { status: 400, reason: parsed.reason };
     }
     const { eventId, event } = parsed.payload;
@@ -73,6 +83,14 @@ export class CrmWebhookIntakeService {
     this.metrics.crmWebhookEvent(brokerageId, 'followupboss', result);
     this.logger.debug(`Follow Up Boss ${event} ${eventId} for ${brokerageId}: ${result}`);
     return { status: 200, result };
+  }
+
+  private warnSometimes(key: string, line: string): void {
+    const now = this.clock.nowMs();
+    const last = this.lastWarned.get(key);
+    if (last !== undefined && now - last < WARN_EVERY_MS) return this.logger.debug(line);
+    this.lastWarned.set(key, now);
+    this.logger.warn(line);
   }
 
   private recentOf(brokerageId: string): RecentIds {
