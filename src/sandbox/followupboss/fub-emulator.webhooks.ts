@@ -180,13 +180,12 @@ export class FubWebhooks {
       });
       if (this.deliveries.length > MAX_LOG) this.deliveries.splice(0, this.deliveries.length - MAX_LOG);
     };
-    if (this.faults.drop > 0) {
-      this.faults.drop--;
+    if (this.take('drop')) {
       record(1, 'dropped');
       return;
     }
-    const duplicate = this.faults.duplicate > 0 && this.faults.duplicate-- > 0;
-    const badSignature = this.faults.badSignature > 0 && this.faults.badSignature-- > 0;
+    const duplicate = this.take('duplicate');
+    const badSignature = this.take('badSignature');
     const signature = fubSignature(body, badSignature ? `${this.systemKey}-forged` : this.systemKey);
     const generation = this.generation;
     const attempt = (n: number): void => {
@@ -203,6 +202,13 @@ export class FubWebhooks {
         .finally(() => this.inFlight--);
     };
     this.later(this.faults.delayMs, () => attempt(1));
+  }
+
+  // Whether this delivery is hit by the fault (and counts it off).
+  private take(fault: 'drop' | 'duplicate' | 'badSignature'): boolean {
+    if (this.faults[fault] === 0) return false;
+    this.faults[fault]--;
+    return true;
   }
 
   private later(ms: number, run: () => void): void {
