@@ -205,4 +205,14 @@ describe('Follow Up Boss emulator webhooks', () => {
     expect(received[0].body).toBe(received[1].body);
     expect(received[0].signature).not.toBe(sign(received[0].body, fub.systemKey));
   });
+
+  it('delays each delivery by delayMs', async () => {
+    await api('POST', '/webhooks', { event: 'peopleCreated', url: receiverUrl });
+    await control('PUT', 'webhooks/faults', { delayMs: 300 });
+    const changed = Date.now();
+    await api('POST', '/people', { firstName: 'Late' });
+    const [delivery] = await settled();
+    expect(delivery.outcome).toBe(200);
+    expect(Date.parse(delivery.at) - changed).toBeGreaterThanOrEqual(300);
+  });
 });

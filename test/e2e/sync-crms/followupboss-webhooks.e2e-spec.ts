@@ -209,6 +209,35 @@ describe('Follow Up Boss webhooks as an early trigger', () => {
       expect(deliveries.deliveries.every((d) => d.outcome === 200)).toBe(true);
     });
 
+    it('lost webhooks lose nothing: the next poll picks the change up', async () => {
+      await idle();
+      const triggeredBefore = await crmWebhookCount(t, 'triggered');
+      const faults = (body: unknown) =>
+        fetch(`${t.world.url}/__control/webhooks/faults`, { method: 'PUT', body: JSON.stringify(body) });
+      await faults({ drop: 1000 });
+      const agent = new CrmAgent(t.world);
+      const { dealId } = await agent.listingDeal(NEUTRAL_LISTING);
+      await agent.requestCashOffer(dealId);
+      await eventually(async () => {
+        const log = (await (await fetch(`${t.world.url}/__control/webhooks/deliveries`)).json()) as {
+          pending: number;
+          deliveries: { outcome: unknown }[];
+        };
+        return log.pending === 0 && log.deliveries.some((d) => d.outcome === 'dropped');
+      });
+      await faults({ drop: 0 });
+      expect(await crmWebhookCount(t, 'triggered')).toBe(triggeredBefore);
+      const sandbox = new SandboxControl(t.sandbox.controlUrl);
+      expect((await sandbox.requests()).filter((r) => r.offer_request_external_id === dealId)).toHaveLength(
+        0,
+      );
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      expect((await sandbox.requests()).filter((r) => r.offer_request_external_id === dealId)).toHaveLength(
+        1,
+      );
+    });
+
     it('a burst of 50 events during a run causes one follow-up run', async () => {
       await idle();
       const control = (method: string, body?: unknown) =>
