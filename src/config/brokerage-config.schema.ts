@@ -139,6 +139,13 @@ export class CrmConfig {
   @IsNotEmpty()
   systemKeyFile?: string;
 
+  // Follow Up Boss: register webhooks (at start and by setup-crm) so a change in the CRM starts
+  // crm-changes at once; polling stays the source of truth. Default true; FUB needs an https
+  // webhooks.publicBaseUrl and the system key.
+  @IsOptional()
+  @IsBoolean()
+  changeWebhooks?: boolean;
+
   @IsOptional()
   @ValidateNested()
   @Type(() => RateLimitConfig)

@@ -21,6 +21,13 @@ export interface CrmAccessReport {
   problem?: string;
 }
 
+// What asking the CRM to notify the daemon of changes did: one item per notification kind (for
+// Follow Up Boss, one webhook per event). `supported: false` when the CRM or adapter cannot.
+export interface CrmChangeSubscriptionReport {
+  supported: boolean;
+  items: { item: string; outcome: 'created' | 'updated' | 'already present' }[];
+}
+
 // The one way flows talk to a CRM. An abstract class so it can be a Nest injection token.
 // Every batch operation answers per record: one bad record never fails the others.
 export abstract class CrmPort {
@@ -66,5 +73,11 @@ export abstract class CrmPort {
   // Adapters that cannot tell say so with checked: false.
   checkAccess(): Promise<CrmAccessReport> {
     return Promise.resolve({ checked: false, missing: [] });
+  }
+
+  // Idempotent: asks the CRM to POST to `url` when records change, so the change reader can run
+  // early. Only a hint: the change reader stays the source of truth.
+  subscribeToChanges(_url: string): Promise<CrmChangeSubscriptionReport> {
+    return Promise.resolve({ supported: false, items: [] });
   }
 }

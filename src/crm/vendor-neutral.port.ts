@@ -1,4 +1,4 @@
-import { CrmPort, type CrmAccessReport } from './crm.port';
+import { CrmPort, type CrmAccessReport, type CrmChangeSubscriptionReport } from './crm.port';
 import { isCrmRole, type CrmRole, type CrmVendorProfile } from './crm-roles';
 import type {
   CrmAssociationPair,
@@ -98,7 +98,9 @@ export class VendorNeutralCrmPort extends CrmPort {
   override checkAccess(): Promise<CrmAccessReport> {
     return this.inner.checkAccess();
   }
-
+  override subscribeToChanges(url: string): Promise<CrmChangeSubscriptionReport> {
+    return this.inner.subscribeToChanges(url);
+  }
 
   private name(kind: CrmKind, name: string): string {
     if (!isCrmRole(name)) return name;

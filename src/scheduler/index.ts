@@ -14,3 +14,4 @@ export { PgBossScheduler } from './pg-boss/pg-boss.scheduler';
 export { RUN_STORE, type RunStore, type FinishedRunStatus } from './run-store.port';
 export { SchedulerModule } from './scheduler.module';
 export { JobPauseService, isPaused, UnknownTargetError, type PauseView } from './job-pause.service';
+export { EarlyRunTrigger, type EarlyRunOutcome } from './early-run.trigger';

@@ -80,6 +80,15 @@ export class JobRunner implements OnModuleDestroy {
     return this.inFlight.has(jobKey(brokerageId, job));
   }
 
+  // Resolves once no run of this (brokerage, job) is in progress.
+  async whenIdle(brokerageId: string, job: JobName): Promise<void> {
+    for (;;) {
+      const entry = this.inFlight.get(jobKey(brokerageId, job));
+      if (!entry) return;
+      await entry.done.catch(() => undefined);
+    }
+  }
+
   runningCount(): number {
     return this.inFlight.size;
   }

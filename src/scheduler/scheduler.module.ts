@@ -2,10 +2,12 @@ import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { PauseRepository, RunRepository } from '../ledger';
 import { CronScheduler } from './cron.scheduler';
+import { EarlyRunTrigger } from './early-run.trigger';
 import { JobBackoff } from './job-backoff';
 import { JobPauseService } from './job-pause.service';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
+import { LocalEarlyRunTrigger } from './local-early-run.trigger';
 import { PgBossScheduler } from './pg-boss/pg-boss.scheduler';
 import { PAUSE_STORE } from './pause-store.port';
 import { RUN_STORE } from './run-store.port';
@@ -25,6 +27,11 @@ export class SchedulerModule {
     const local = options.cron && !options.sharedLedger;
     const shared = options.cron && options.sharedLedger === true;
     const schedulers: Provider[] = [...(local ? [CronScheduler] : []), ...(shared ? [PgBossScheduler] : [])];
+    // On a shared ledger an early run goes through pg-boss (so no two workers run one pair);
+    // otherwise, and for the CLI, the local runner.
+    const earlyRuns: Provider[] = shared
+      ? [{ provide: EarlyRunTrigger, useExisting: PgBossScheduler }]
+      : [LocalEarlyRunTrigger, { provide: EarlyRunTrigger, useExisting: LocalEarlyRunTrigger }];
     return {
       module: SchedulerModule,
       global: true,
@@ -37,8 +44,10 @@ export class SchedulerModule {
         JobBackoff,
         JobPauseService,
         ...schedulers,
+        ...earlyRuns,
       ],
       exports: [
+        EarlyRunTrigger,
         JobRegistry,
         JobRunner,
         JobBackoff,

@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
 import { BrokeragesModule } from '../brokerages/brokerages.module';
+import { CrmSetupModule } from '../brokerages/crm-setup.module';
 import { ConfigWebhookSecretSource } from './config-webhook-secret.source';
+import { CrmWebhookController } from './crm-webhook.controller';
+import { CrmWebhookIntakeService } from './crm-webhook-intake.service';
+import { CrmWebhookRegistrationOnStart } from './crm-webhook-registration.on-start';
 import { InboxDrainJob } from './inbox-drain.job';
 import { InboxEventHandlers } from './inbox-event.handlers';
 import { InboxProcessor } from './inbox.processor';
@@ -20,13 +24,16 @@ import { WebhookSecretSource } from './webhook-secret.source';
 })
 export class WebhooksModule {}
 
-// What only the long-running daemon adds: the receiving endpoint and registration at start.
+// What only the long-running daemon adds: the receiving endpoints (the service's events, the CRM's
+// change notifications) and registration at start.
 @Module({
-  imports: [WebhooksModule],
-  controllers: [WebhookController],
+  imports: [WebhooksModule, CrmSetupModule],
+  controllers: [WebhookController, CrmWebhookController],
   providers: [
     WebhookIntakeService,
     WebhookRegistrationOnStart,
+    CrmWebhookIntakeService,
+    CrmWebhookRegistrationOnStart,
     { provide: WebhookSecretSource, useClass: ConfigWebhookSecretSource },
   ],
 })

@@ -41,9 +41,21 @@ export interface SyncTestApp {
   close(): Promise<void>;
 }
 
+export interface SyncAppOptions {
+  cashOfferKey?: string;
+  // Follow Up Boss: let the daemon register its change webhooks at start (off by default, so a
+  // test's own crm-changes runs are never raced by early ones).
+  crmChangeWebhooks?: boolean;
+  // Schedule jobs on cron (off by default: tests run each job when they mean to), with these
+  // `schedules:` lines of the brokerage file.
+  cron?: { schedules: Record<string, string> };
+  // A PostgreSQL ledger (a test database's URL): with `cron`, pg-boss schedules, as on workers.
+  ledgerUrl?: string;
+}
+
 export async function startSyncApp(
   kind: CrmVendor = 'hubspot',
-  options: { cashOfferKey?: string } = {},
+  options: SyncAppOptions = {},
 ): Promise<SyncTestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'cos-sync-seller-'));
   const sandbox = await startCashOfferSandbox({
@@ -59,6 +71,7 @@ export async function startSyncApp(
   const env: Record<string, string> = {
     CONFIG_DIR: join(dir, 'brokerages'),
     LEDGER_PATH: join(dir, 'ledger.sqlite'),
+    ...(options.ledgerUrl ? { LEDGER_URL: options.ledgerUrl } : {}),
     LOG_LEVEL: 'silent',
     ACME_CASH_OFFER_API_KEY: options.cashOfferKey ?? sandbox.agentKey,
     ...world.env,
@@ -75,6 +88,7 @@ export async function startSyncApp(
       '  timeoutMs: 1500',
       'crm:',
       ...world.configLines,
+      ...(kind === 'followupboss' ? [`  changeWebhooks: ${options.crmChangeWebhooks === true}`] : []),
       '  pipelines:',
       '    listings:',
       `      pipelineId: ${JSON.stringify(world.listings.pipelineId)}`,
@@ -82,6 +96,9 @@ export async function startSyncApp(
       'webhooks:',
       `  publicBaseUrl: http://127.0.0.1:${port}`,
       '  secretEnv: ACME_WEBHOOK_SECRET',
+      ...(options.cron
+        ? ['schedules:', ...Object.entries(options.cron.schedules).map(([k, v]) => `  ${k}: '${v}'`)]
+        : []),
       '',
     ].join('\n'),
   );
@@ -90,7 +107,7 @@ export async function startSyncApp(
   @Module({
     imports: [
       ...sharedModules(parts),
-      SchedulerModule.forRoot({ cron: false }),
+      SchedulerModule.forRoot({ cron: options.cron !== undefined, sharedLedger: Boolean(options.ledgerUrl) }),
       ...FLOW_MODULES,
       WebhookIntakeModule,
     ],

@@ -1,14 +1,24 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CrmSetupService } from '../../brokerages/crm-setup.service';
 import { ConfigService } from '../../config/config.service';
-import type { CrmSchemaReport } from '../../crm';
+import type { CrmChangeSubscriptionReport, CrmSchemaReport } from '../../crm';
 import { CliOutput } from '../output/cli-output';
 import { renderTable } from '../output/table';
 import type { CommonOptions } from './cli-options';
 import { selectBrokerages } from './brokerage-selection';
 
+interface SetupResult {
+  brokerageId: string;
+  report?: CrmSchemaReport;
+  // The CRM's change webhooks (Follow Up Boss), when the brokerage has them.
+  webhooks?: CrmChangeSubscriptionReport;
+  webhooksError?: string;
+  error?: string;
+}
+
 // Creates what the flows need in each brokerage's CRM, once: running it again reports every item
-// "already present". One brokerage's failure does not stop the others.
+// "already present"; then registers the CRM's change webhooks where there are any. One brokerage's
+// failure does not stop the others.
 @Command({
   name: 'setup-crm',
   description: 'create the CRM properties, pipelines and stages the flows use (idempotent)',
@@ -23,17 +33,25 @@ export class SetupCrmCommand extends CommandRunner {
   }
 
   async run(_params: string[], options: CommonOptions = {}): Promise<void> {
-    const results: { brokerageId: string; report?: CrmSchemaReport; error?: string }[] = [];
+    const results: SetupResult[] = [];
     for (const brokerageId of selectBrokerages(this.config, options.brokerage)) {
       try {
         results.push({ brokerageId, report: await this.setup.setup(brokerageId) });
       } catch (error) {
-        results.push({ brokerageId, error: error instanceof Error ? error.message : String(error) });
+        results.push({ brokerageId, error: message(error) });
+        continue;
+      }
+      const result = results[results.length - 1];
+      try {
+        const webhooks = await this.setup.subscribeToChanges(brokerageId);
+        if (webhooks) result.webhooks = webhooks;
+      } catch (error) {
+        result.webhooksError = message(error);
       }
     }
     if (options.json) this.output.json({ brokerages: results });
     else {
-      for (const { brokerageId, report, error } of results) {
+      for (const { brokerageId, report, error, webhooks, webhooksError } of results) {
         if (error) {
           this.output.error(`${brokerageId}: setup failed: ${error}`);
           continue;
@@ -64,9 +82,19 @@ export class SetupCrmCommand extends CommandRunner {
             ),
           ),
         );
+        if (webhooks) {
+          const count = (outcome: string) => webhooks.items.filter((i) => i.outcome === outcome).length;
+          this.output.print(
+            `\n${brokerageId}: change webhooks: ${count('created')} created, ${count('updated')} updated, ${count('already present')} already present`,
+          );
+        }
+        if (webhooksError)
+          this.output.error(
+            `${brokerageId}: could not register the CRM's change webhooks: ${webhooksError} (crm-changes keeps polling; crm.changeWebhooks: false stops trying)`,
+          );
       }
     }
-    if (results.some((r) => r.error)) process.exitCode = 1;
+    if (results.some((r) => r.error || r.webhooksError)) process.exitCode = 1;
   }
 
   @Option({ flags: '-b, --brokerage <id>', description: 'only this brokerage (default: every enabled one)' })
@@ -78,4 +106,8 @@ export class SetupCrmCommand extends CommandRunner {
   parseJson(): boolean {
     return true;
   }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,6 @@
 import { Clock, SystemClock } from '../../common/clock';
 import { CrmError } from '../crm.error';
-import { CrmPort } from '../crm.port';
+import { CrmPort, type CrmChangeSubscriptionReport } from '../crm.port';
 import type {
   CrmAssociationPair,
   CrmAssociationResult,
@@ -24,6 +24,7 @@ import { FollowUpBossHttpClient, type Sleep } from './followupboss-http.client';
 import { dealLinks, linkedDealIds, toCrmRecord } from './followupboss-record.mapper';
 import { FollowUpBossRecordWriter } from './followupboss-record.writer';
 import { FollowUpBossSchemaInstaller } from './followupboss-schema.installer';
+import { FollowUpBossWebhookSubscriber } from './followupboss-webhook.subscriber';
 import type { FubDeal, FubPage, FubRecord } from './followupboss.wire';
 
 // The CRM port on Follow Up Boss's REST API v1 (no official SDK; axios). One instance per FUB
@@ -34,6 +35,7 @@ export class FollowUpBossCrmAdapter extends CrmPort {
   private readonly changes: FollowUpBossChangeReader;
   private readonly writer: FollowUpBossRecordWriter;
   private readonly schema: FollowUpBossSchemaInstaller;
+  private readonly webhooks: FollowUpBossWebhookSubscriber;
   private numbers?: Promise<Record<CrmKind, ReadonlySet<string>>>;
 
   constructor(
@@ -53,6 +55,7 @@ export class FollowUpBossCrmAdapter extends CrmPort {
       async (kind) => (await this.numberFields())[kind],
     );
     this.schema = new FollowUpBossSchemaInstaller(this.http, () => (this.numbers = undefined));
+    this.webhooks = new FollowUpBossWebhookSubscriber(this.http, Boolean(this.options.systemKey));
   }
 
   // HTTP calls made so far (attempts, retries included), for metrics and benchmarks.
@@ -204,6 +207,10 @@ export class FollowUpBossCrmAdapter extends CrmPort {
 
   ensureSchema(spec: CrmSchemaSpec): Promise<CrmSchemaReport> {
     return this.schema.ensure(spec);
+  }
+
+  override subscribeToChanges(url: string): Promise<CrmChangeSubscriptionReport> {
+    return this.webhooks.subscribe(url);
   }
 
   private async attach(

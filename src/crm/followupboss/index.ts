@@ -3,3 +3,4 @@ export * from './followupboss.options';
 export * from './followupboss-default-mapping';
 export * from './followupboss-vendor.profile';
 export { toCrmError } from './followupboss-error.mapper';
+export * from './followupboss-webhook';

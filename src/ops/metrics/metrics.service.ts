@@ -4,6 +4,11 @@ import type { JobCounts } from '../../scheduler/job.types';
 const RECORD_OUTCOMES = ['created', 'updated', 'unchanged', 'failed'] as const;
 
 export type WebhookEventResult = 'received' | 'duplicate' | 'failed' | 'dead' | 'rejected' | 'flagged';
+// A CRM's change notification: an early run asked for, folded into one already asked for, skipped
+// (the job is backing off or the daemon is stopping), a redelivery, an event the daemon does not
+// use, a bad signature, a body that is not the CRM's shape.
+export type CrmWebhookResult =
+  'triggered' | 'coalesced' | 'skipped' | 'duplicate' | 'ignored' | 'rejected' | 'invalid';
 export type RunStatusLabel = 'succeeded' | 'failed' | 'interrupted';
 
 // Reads current depths from the ledger when Prometheus scrapes; set by DepthCollector.
@@ -36,6 +41,12 @@ export class MetricsService {
     name: 'cash_offer_sync_webhook_events_total',
     help: 'Webhook deliveries and their processing results',
     labelNames: ['brokerage', 'result'],
+    registers: [this.registry],
+  });
+  private readonly crmWebhookEvents = new Counter({
+    name: 'cash_offer_sync_crm_webhook_events_total',
+    help: 'CRM change notifications (e.g. Follow Up Boss webhooks) and what each caused',
+    labelNames: ['brokerage', 'crm', 'result'],
     registers: [this.registry],
   });
   private readonly runDuration = new Histogram({
@@ -93,6 +104,10 @@ export class MetricsService {
 
   webhookEvent(brokerageId: string, result: WebhookEventResult): void {
     this.webhookEvents.inc({ brokerage: brokerageId, result });
+  }
+
+  crmWebhookEvent(brokerageId: string, crm: string, result: CrmWebhookResult): void {
+    this.crmWebhookEvents.inc({ brokerage: brokerageId, crm, result });
   }
 
   runFinished(brokerageId: string, job: string, status: RunStatusLabel, seconds: number): void {

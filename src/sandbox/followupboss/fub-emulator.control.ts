@@ -2,6 +2,7 @@ import type { ApiContext, ApiResult } from './fub-emulator.routes';
 import { personView } from './fub-emulator.routes';
 import { fubTime } from './fub-emulator.state';
 import { badRequest, type Faults, type RateLimitSetting, type RequestLogEntry } from './fub-emulator.types';
+import { WEBHOOK_CONTROL_ROUTES } from './fub-emulator.webhooks.control';
 
 // What the control API can change on the running server.
 export interface FubControlTarget {
@@ -29,6 +30,7 @@ const NO_FAULTS: Faults = { errorRate: 0, errorStatus: 500, burst429: 0, latency
 // /__control: fault injection, settings, the request log and the account's contents, outside the
 // rate limit and without auth (the emulator binds 127.0.0.1).
 export const CONTROL_ROUTES: ControlRoute[] = [
+  ...WEBHOOK_CONTROL_ROUTES,
   {
     method: 'PUT',
     pattern: /^\/__control\/faults$/,

@@ -1,11 +1,15 @@
 import { badRequest } from './fub-emulator.types';
 import type { FubState } from './fub-emulator.state';
+import type { FubWebhooks } from './fub-emulator.webhooks';
 
 export interface ApiContext {
   params: string[];
   query: URLSearchParams;
   body: unknown;
   state: FubState;
+  webhooks: FubWebhooks;
+  // The X-System header of the call, when it came with a valid X-System-Key.
+  system: string | undefined;
 }
 
 export interface ApiResult {

@@ -1,6 +1,7 @@
 import { MAX_LIMIT } from './fub-emulator.list';
 import { DEAL_ROUTES } from './fub-emulator.deals.routes';
 import { PEOPLE_ROUTES } from './fub-emulator.people.routes';
+import { WEBHOOK_ROUTES } from './fub-emulator.webhooks.routes';
 import { id, object, type ApiContext, type ApiResult, type ApiRoute } from './fub-emulator.route';
 import type { FieldsKind } from './fub-emulator.state';
 import { badRequest, scalarText, type CustomFieldDef } from './fub-emulator.types';
@@ -43,6 +44,7 @@ function pipelineBody(body: Record<string, unknown>): {
 export const API_ROUTES: ApiRoute[] = [
   ...PEOPLE_ROUTES,
   ...DEAL_ROUTES,
+  ...WEBHOOK_ROUTES,
   {
     method: 'POST',
     pattern: /^\/v1\/notes$/,

@@ -6,6 +6,7 @@ import { SlidingWindow } from './fub-emulator.rate-limit';
 import { API_ROUTES, type ApiContext, type ApiResult } from './fub-emulator.routes';
 import type { FubState } from './fub-emulator.state';
 import { FubHttpError, type Faults, type RateLimitSetting, type RequestLogEntry } from './fub-emulator.types';
+import { FubWebhooks, type WebhookSettings } from './fub-emulator.webhooks';
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -13,6 +14,7 @@ export interface FubServerOptions {
   apiKey: string;
   systemKey: string;
   rateLimit: RateLimitSetting | null;
+  webhooks?: WebhookSettings;
 }
 
 // Follow Up Boss's API v1 over node:http: Basic auth with the API key, the X-System headers, the
@@ -23,6 +25,7 @@ export class FubEmulatorServer implements FubControlTarget {
   // Every API answer by method and status since the last reset (the log keeps the last 10,000 only).
   readonly stats = new Map<string, number>();
   faults: Faults = { errorRate: 0, errorStatus: 500, burst429: 0, latencyMs: 0 };
+  readonly webhooks: FubWebhooks;
   private readonly window: SlidingWindow;
 
   constructor(
@@ -30,6 +33,9 @@ export class FubEmulatorServer implements FubControlTarget {
     private readonly options: FubServerOptions,
   ) {
     this.window = new SlidingWindow(options.rateLimit);
+    this.webhooks = new FubWebhooks(options.systemKey, options.webhooks);
+    state.onChange = (resource, action, record, before) =>
+      this.webhooks.recordChange(resource, action, record, before);
     this.server = createServer((req, res) => void this.handle(req, res));
     this.server.keepAliveTimeout = 30_000;
   }
@@ -44,6 +50,7 @@ export class FubEmulatorServer implements FubControlTarget {
 
   reset(): void {
     this.state.reset();
+    this.webhooks.reset();
     this.log.length = 0;
     this.stats.clear();
     this.faults = { errorRate: 0, errorStatus: 500, burst429: 0, latencyMs: 0 };
@@ -63,6 +70,8 @@ export class FubEmulatorServer implements FubControlTarget {
         query: url.searchParams,
         body: await readJson(req),
         state: this.state,
+        webhooks: this.webhooks,
+        system: this.systemOf(req),
       };
       if (path.startsWith('/__control/')) {
         const control = CONTROL_ROUTES.find((r) => r.method === method && r.pattern.test(path));
@@ -72,7 +81,7 @@ export class FubEmulatorServer implements FubControlTarget {
         return;
       }
       this.authenticate(req);
-      const admission = this.window.admit(this.options.apiKey, this.registered(req), Date.now());
+      const admission = this.window.admit(this.options.apiKey, ctx.system !== undefined, Date.now());
       headers = admission.headers;
       if (!admission.ok)
         throw new FubHttpError(429, 'Too many requests. Please wait before making more requests.', headers);
@@ -112,16 +121,17 @@ export class FubEmulatorServer implements FubControlTarget {
       throw new FubHttpError(401, 'Unauthorized: the API key is not valid.');
   }
 
-  // A registered system sends its name and key; without them FUB halves the limit (B4).
-  private registered(req: IncomingMessage): boolean {
+  // A registered system sends its name and key; without them FUB halves the limit (B4) and the
+  // call cannot manage webhooks.
+  private systemOf(req: IncomingMessage): string | undefined {
     const system = req.headers['x-system'];
     const key = req.headers['x-system-key'];
-    return (
+    const registered =
       typeof system === 'string' &&
       system !== '' &&
       typeof key === 'string' &&
-      same(key, this.options.systemKey)
-    );
+      same(key, this.options.systemKey);
+    return registered ? system : undefined;
   }
 
   private injectFault(headers: Record<string, string>): void {

@@ -9,6 +9,12 @@ import {
 
 export type Resource = 'people' | 'deals' | 'notes';
 export type FieldsKind = 'people' | 'deals';
+export type ChangeListener = (
+  resource: Resource,
+  action: 'created' | 'updated',
+  record: StoredRecord,
+  before?: Record<string, unknown>,
+) => void;
 
 // FUB shows times with second precision (`2012-04-23T02:23:11Z`, crm-apis.md B1).
 export const fubTime = (ms: number): string =>
@@ -29,6 +35,8 @@ export class FubState {
   private nextId = { record: 1, field: 1, pipeline: 1, stage: 1 };
   // The emulator's clock; tests move it forward through the control API.
   offsetMs = 0;
+  // Told of every create and update (the webhook dispatcher listens).
+  onChange: ChangeListener | undefined;
 
   constructor() {
     this.reset();
@@ -134,13 +142,16 @@ export class FubState {
     const at = fubTime(this.now());
     const record: StoredRecord = { id: this.nextId.record++, created: at, updated: at, fields };
     this.records[resource].set(record.id, record);
+    this.onChange?.(resource, 'created', record);
     return record;
   }
 
   update(resource: Resource, id: number, fields: Record<string, unknown>): StoredRecord {
     const record = this.get(resource, id);
+    const before = { ...record.fields };
     Object.assign(record.fields, fields);
     record.updated = fubTime(this.now());
+    this.onChange?.(resource, 'updated', record, before);
     return record;
   }
 

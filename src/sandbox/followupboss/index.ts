@@ -2,8 +2,11 @@ import type { AddressInfo } from 'node:net';
 import { FubEmulatorServer } from './fub-emulator.server';
 import { FubState } from './fub-emulator.state';
 import { scalarText, type RateLimitSetting } from './fub-emulator.types';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './fub-emulator.webhooks';
 
 export type { Faults, RateLimitSetting, RequestLogEntry } from './fub-emulator.types';
+export { fubSignature, FUB_WEBHOOK_EVENTS } from './fub-emulator.webhooks';
+export type { DeliveryAttempt, WebhookFaults, WebhookSettings } from './fub-emulator.webhooks';
 
 export interface FollowUpBossEmulatorOptions {
   port?: number;
@@ -12,6 +15,8 @@ export interface FollowUpBossEmulatorOptions {
   systemKey?: string;
   // The global context's limit for a registered system; null turns it off.
   rateLimit?: RateLimitSetting | null;
+  // Webhook delivery retries and timeout (defaults: 5 attempts, 1 s doubling, 5 s timeout).
+  webhooks?: Partial<WebhookSettings>;
 }
 
 export interface FollowUpBossEmulatorStateView {
@@ -56,12 +61,14 @@ export async function startFollowUpBossEmulator(
     systemKey,
     // FUB's documented global context for a registered system: 250 per 10 s (crm-apis.md B4).
     rateLimit: options.rateLimit === undefined ? { max: 250, windowMs: 10_000 } : options.rateLimit,
+    webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks },
   });
   await new Promise<void>((resolve, reject) => {
     emulator.server.once('error', reject);
     emulator.server.listen(port, host, () => resolve());
   });
   const bound = (emulator.server.address() as AddressInfo).port;
+  emulator.webhooks.apiBase = `http://${host}:${bound}`;
   const view = (r: { id: number; created: string; updated: string; fields: Record<string, unknown> }) => ({
     id: r.id,
     created: r.created,
@@ -91,6 +98,7 @@ export async function startFollowUpBossEmulator(
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        emulator.webhooks.close();
         emulator.server.close((error) => (error ? reject(error) : resolve()));
         emulator.server.closeAllConnections();
       }),

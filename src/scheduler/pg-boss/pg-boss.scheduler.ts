@@ -14,7 +14,8 @@ import { DAEMON_SETTINGS, type DaemonSettings } from '../../config/daemon-settin
 import { Ledger } from '../../ledger';
 import { JobRegistry } from '../job.registry';
 import { JobRunner } from '../job-runner.service';
-import { JOB_NAMES, SCHEDULE_KEY } from '../job.types';
+import { EarlyRunTrigger, type EarlyRunOutcome } from '../early-run.trigger';
+import { JOB_NAMES, SCHEDULE_KEY, type JobName } from '../job.types';
 import { isMinuteCron, isSyncQueue, PG_BOSS_SCHEMA, queueName, type SyncJobData } from './pg-boss.queues';
 import { SingletonTakeover } from './singleton-takeover';
 
@@ -32,7 +33,7 @@ const SCHEDULE_SETUP_LOCK_ID = 0x73636864; // 'schd'
 // lets one worker at a time hold a pair; a worker that dies loses it when its lease expires, and the
 // job is retried on another worker, which first recovers what the dead one left (SingletonTakeover).
 @Injectable()
-export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy {
+export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PgBossScheduler.name);
   private readonly takeover: SingletonTakeover;
   private readonly localTicks = new Map<string, CronJob>();
@@ -49,7 +50,17 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly ledger: Ledger,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
   ) {
+    super();
     this.takeover = new SingletonTakeover(ledger);
+  }
+
+  // An early run is one more job in the pair's stately queue: pg-boss keeps at most one queued, so
+  // a request while one waits answers null (coalesced), and whichever worker is free runs it.
+  async request(brokerageId: string, job: JobName): Promise<EarlyRunOutcome> {
+    const name = queueName(brokerageId, job);
+    if (!this.boss || !this.worked.has(name)) return 'skipped';
+    const data: SyncJobData = { brokerageId, job };
+    return (await this.boss.send(name, data)) === null ? 'coalesced' : 'queued';
   }
 
   async onApplicationBootstrap(): Promise<void> {

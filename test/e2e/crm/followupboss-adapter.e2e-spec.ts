@@ -77,6 +77,42 @@ describe('FollowUpBossCrmAdapter against the Follow Up Boss emulator', () => {
     expect(emulator.state.count('deals')).toBe(0);
   });
 
+  it('registers the change webhooks once, moves ours when the address changes, and needs the system key', async () => {
+    const url = 'https://sync.example/webhooks/crm/followupboss/acme';
+    const first = await adapter.subscribeToChanges(url);
+    expect(first).toEqual({
+      supported: true,
+      items: ['peopleCreated', 'peopleUpdated', 'dealsCreated', 'dealsUpdated'].map((event) => ({
+        item: `webhook ${event}`,
+        outcome: 'created',
+      })),
+    });
+    const again = await build().subscribeToChanges(url);
+    expect(again.items.every((i) => i.outcome === 'already present')).toBe(true);
+    const moved = await adapter.subscribeToChanges('https://new.example/webhooks/crm/followupboss/acme');
+    expect(moved.items.every((i) => i.outcome === 'updated')).toBe(true);
+    const hooks = (await (await fetch(`${emulator.url}/__control/webhooks`)).json()) as {
+      id: number;
+      url: string;
+    }[];
+    expect(hooks).toHaveLength(4);
+    expect(hooks.every((h) => h.url === 'https://new.example/webhooks/crm/followupboss/acme')).toBe(true);
+    await expect(build({ systemKey: undefined }).subscribeToChanges(url)).rejects.toThrow(
+      /system key \(crm.systemKeyEnv or crm.systemKeyFile\)/,
+    );
+    // Gone before any record changes, so the emulator never tries to deliver off this machine.
+    for (const hook of hooks)
+      await fetch(`${emulator.url}/v1/webhooks/${hook.id}`, {
+        method: 'DELETE',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${emulator.apiKey}:`).toString('base64')}`,
+          'X-System': emulator.system,
+          'X-System-Key': emulator.systemKey,
+        },
+      });
+    expect(await (await fetch(`${emulator.url}/__control/webhooks`)).json()).toEqual([]);
+  });
+
   it('upserts by a custom key field: creates once, then updates the same deal, never a second create', async () => {
     const stageId = stages.stageId('cash_offers', 'incoming');
     const first = await adapter.upsertRecords('deal', UNIQUE_OFFER_ID, [

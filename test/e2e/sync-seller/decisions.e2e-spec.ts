@@ -1,28 +1,26 @@
-import { CASH_OFFERS_PIPELINE } from '../../../src/crm';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
+import { NeutralSellerSteps } from '../../support/crm-agent';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
-import { DEAL_PROPS, SellerFlowSteps } from '../../support/sync-flows';
+import { CRM_VENDORS } from '../../support/sync-crm-world';
 
-describe('decisions and counters made in the CRM', () => {
+// The same decisions for every CRM: the agent acts through the vendor-neutral port.
+describe.each(CRM_VENDORS)('decisions and counters made in the CRM (%s)', (kind) => {
   let t: SyncTestApp;
-  let steps: SellerFlowSteps;
+  let steps: NeutralSellerSteps;
 
   beforeAll(async () => {
-    t = await startSyncApp();
-    steps = new SellerFlowSteps(t);
+    t = await startSyncApp(kind);
+    steps = new NeutralSellerSteps(t);
   });
 
   afterAll(async () => {
-    await t.close();
+    await t?.close();
   });
 
   const moveTo = async (offerId: number, stage: string, properties: Record<string, string> = {}) => {
-    const record = await steps.offerRecord(offerId);
-    await steps.agent.update(record!.id, properties, {
-      pipelineId: t.stages.pipelineId(CASH_OFFERS_PIPELINE),
-      stageId: t.stages.stageId(CASH_OFFERS_PIPELINE, stage),
-    });
+    const record = await steps.agent.offerRecord(offerId);
+    await steps.agent.moveOffer(record!.id, stage, properties);
   };
   const decisionCalls = async () =>
     (await steps.sandbox.calls()).filter((c) => c.method === 'PATCH' && c.path.startsWith('/api/v2/offers'))
@@ -47,15 +45,15 @@ describe('decisions and counters made in the CRM', () => {
     await moveTo(a.offer_id, 'accept_requested');
     await decide();
     expect(await decisionCalls()).toBe(callsBefore + 1);
-    const accepted = await steps.offerRecord(a.offer_id);
-    expect(steps.stageKey(accepted!)).toBe('accepted');
+    const accepted = await steps.agent.offerRecord(a.offer_id);
+    expect(steps.agent.stageKey(accepted!)).toBe('accepted');
     expect(accepted!.properties[OFFER.status]).toBe('accepted');
     for (const other of [b, c]) {
-      const record = await steps.offerRecord(other.offer_id);
-      expect(steps.stageKey(record!)).toBe('rejected');
+      const record = await steps.agent.offerRecord(other.offer_id);
+      expect(steps.agent.stageKey(record!)).toBe('rejected');
       expect(record!.properties[OFFER.status]).toBe('rejected');
     }
-    const deal = await steps.agent.deal(dealId, DEAL_PROPS);
+    const deal = await steps.agent.deal(dealId);
     expect(deal.properties).toMatchObject({
       [DEAL.status]: 'under_contract',
       [DEAL.bestOffer]: '350000',
@@ -65,18 +63,18 @@ describe('decisions and counters made in the CRM', () => {
     // Accepting an offer the service already rejected.
     await moveTo(b.offer_id, 'accept_requested');
     await decide();
-    const refused = await steps.offerRecord(b.offer_id);
+    const refused = await steps.agent.offerRecord(b.offer_id);
     expect(refused!.properties[OFFER.decisionError]).toContain(
       'This offer is rejected at the service; it can no longer be accepted',
     );
-    expect(steps.stageKey(refused!)).toBe('rejected');
+    expect(steps.agent.stageKey(refused!)).toBe('rejected');
 
     // Deciding the accepted offer a second time.
     await moveTo(a.offer_id, 'reject_requested');
     await decide();
-    const twice = await steps.offerRecord(a.offer_id);
+    const twice = await steps.agent.offerRecord(a.offer_id);
     expect(twice!.properties[OFFER.decisionError]).toContain('was already accepted');
-    expect(steps.stageKey(twice!)).toBe('accepted');
+    expect(steps.agent.stageKey(twice!)).toBe('accepted');
     expect(await decisionCalls()).toBe(callsBefore + 1);
   });
 
@@ -95,12 +93,12 @@ describe('decisions and counters made in the CRM', () => {
 
     await moveTo(b.offer_id, 'accept_requested');
     await decide();
-    const record = await steps.offerRecord(b.offer_id);
+    const record = await steps.agent.offerRecord(b.offer_id);
     expect(record!.properties[OFFER.decisionError]).toContain(
       `The Cash Offer service did not accept offer ${b.offer_id}`,
     );
-    expect(steps.stageKey(record!)).toBe('rejected');
-    expect(steps.stageKey((await steps.offerRecord(a.offer_id))!)).toBe('accepted');
+    expect(steps.agent.stageKey(record!)).toBe('rejected');
+    expect(steps.agent.stageKey((await steps.agent.offerRecord(a.offer_id))!)).toBe('accepted');
     const [dead] = await t.ledger.outbox.listByState('acme', ['dead']);
     expect(dead.operation).toBe('decide_offer');
     const errors = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
@@ -116,7 +114,7 @@ describe('decisions and counters made in the CRM', () => {
     // The amount is missing: the agent is told, nothing is sent; filling it in sends the counter once.
     await moveTo(offer.offer_id, 'counter_requested', { cash_offer_counter_memo: 'Meet in the middle' });
     await decide();
-    const incomplete = await steps.offerRecord(offer.offer_id);
+    const incomplete = await steps.agent.offerRecord(offer.offer_id);
     expect(incomplete!.properties[OFFER.decisionError]).toContain(
       'counter_offer_amount is required (offer record property cash_offer_counter_amount)',
     );
@@ -127,8 +125,8 @@ describe('decisions and counters made in the CRM', () => {
     });
     await decide();
     expect(await counterCalls()).toBe(1);
-    const countered = await steps.offerRecord(offer.offer_id);
-    expect(steps.stageKey(countered!)).toBe('countered');
+    const countered = await steps.agent.offerRecord(offer.offer_id);
+    expect(steps.agent.stageKey(countered!)).toBe('countered');
     expect(countered!.properties).toMatchObject({
       [OFFER.status]: 'countered',
       [OFFER.counterStatus]: 'pending',
@@ -138,16 +136,16 @@ describe('decisions and counters made in the CRM', () => {
 
     const buyerAccepted = await steps.sandbox.acceptCounter(counterId);
     await steps.applyEvents(1);
-    const result = await steps.offerRecord(buyerAccepted.offer_id);
-    expect(steps.stageKey(result!)).toBe('accepted');
+    const result = await steps.agent.offerRecord(buyerAccepted.offer_id);
+    expect(steps.agent.stageKey(result!)).toBe('accepted');
     expect(result!.properties).toMatchObject({
       [OFFER.isCounterOffer]: 'true',
       [OFFER.amount]: '372000',
       [OFFER.counterId]: String(counterId),
     });
-    expect((await steps.offerRecord(offer.offer_id))!.properties[OFFER.counterStatus]).toBe('accepted');
-    expect(steps.stageKey((await steps.offerRecord(other.offer_id))!)).toBe('rejected');
-    expect((await steps.agent.deal(dealId, DEAL_PROPS)).properties[DEAL.status]).toBe('under_contract');
+    expect((await steps.agent.offerRecord(offer.offer_id))!.properties[OFFER.counterStatus]).toBe('accepted');
+    expect(steps.agent.stageKey((await steps.agent.offerRecord(other.offer_id))!)).toBe('rejected');
+    expect((await steps.agent.deal(dealId)).properties[DEAL.status]).toBe('under_contract');
     expect(await counterCalls()).toBe(1);
   });
 
@@ -157,13 +155,13 @@ describe('decisions and counters made in the CRM', () => {
     await steps.applyEvents(1);
     await moveTo(offer.offer_id, 'counter_requested', { cash_offer_counter_amount: '345000' });
     await decide();
-    const countered = await steps.offerRecord(offer.offer_id);
-    expect(steps.stageKey(countered!)).toBe('countered');
+    const countered = await steps.agent.offerRecord(offer.offer_id);
+    expect(steps.agent.stageKey(countered!)).toBe('countered');
 
     await steps.sandbox.rejectCounter(Number(countered!.properties[OFFER.counterId]));
     await steps.applyEvents(1);
-    const rejected = await steps.offerRecord(offer.offer_id);
-    expect(steps.stageKey(rejected!)).toBe('counter_rejected');
+    const rejected = await steps.agent.offerRecord(offer.offer_id);
+    expect(steps.agent.stageKey(rejected!)).toBe('counter_rejected');
     expect(rejected!.properties).toMatchObject({
       [OFFER.counterStatus]: 'rejected',
       [OFFER.status]: 'rejected',

@@ -1,0 +1,35 @@
+import {
+  BadRequestException,
+  Controller,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Req,
+  UnauthorizedException,
+} from '@nestjs/common';
+import type { Request } from 'express';
+import { FUB_SIGNATURE_HEADER } from '../crm/followupboss';
+import { CrmWebhookIntakeService } from './crm-webhook-intake.service';
+
+// CRM change notifications, on the webhook listener beside the Cash Offer service's route. The raw
+// body (size-limited, see configureHttpBodyParsing) is what the signature covers.
+@Controller('webhooks/crm')
+export class CrmWebhookController {
+  constructor(private readonly intake: CrmWebhookIntakeService) {}
+
+  @Post('followupboss/:brokerageId')
+  @HttpCode(200)
+  async followUpBoss(
+    @Param('brokerageId') brokerageId: string,
+    @Headers(FUB_SIGNATURE_HEADER) signature: string | undefined,
+    @Req() req: Request,
+  ): Promise<{ received: true; result: string }> {
+    const body: unknown = req.body;
+    const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+    const outcome = await this.intake.receiveFollowUpBoss(brokerageId, raw, signature);
+    if (outcome.status === 401) throw new UnauthorizedException('the FUB-Signature does not verify');
+    if (outcome.status === 400) throw new BadRequestException(outcome.reason);
+    return { received: true, result: outcome.result };
+  }
+}
