@@ -5,7 +5,7 @@ import type { CrmChangeSubscriptionReport, CrmSchemaReport } from '../../crm';
 import { CliOutput } from '../output/cli-output';
 import { renderTable } from '../output/table';
 import type { CommonOptions } from './cli-options';
-import { selectBrokerages } from './brokerage-selection';
+import { selectBrokerages, unreadyBrokerageMessages } from './brokerage-selection';
 
 interface SetupResult {
   brokerageId: string;
@@ -94,7 +94,11 @@ export class SetupCrmCommand extends CommandRunner {
           );
       }
     }
-    if (results.some((r) => r.error || r.webhooksError)) process.exitCode = 1;
+    // Brokerages whose file did not load (a secret's variable unset, an invalid field) were not set
+    // up: name them with the reason rather than end as if every brokerage were done.
+    const unready = options.brokerage === undefined ? unreadyBrokerageMessages(this.config) : [];
+    for (const line of unready) this.output.error(`${line}; not set up`);
+    if (unready.length > 0 || results.some((r) => r.error || r.webhooksError)) process.exitCode = 1;
   }
 
   @Option({ flags: '-b, --brokerage <id>', description: 'only this brokerage (default: every enabled one)' })
