@@ -16,6 +16,7 @@ import { JobRegistry } from '../job.registry';
 import { JobRunner } from '../job-runner.service';
 import { JOB_NAMES, SCHEDULE_KEY } from '../job.types';
 import { isMinuteCron, isSyncQueue, PG_BOSS_SCHEMA, queueName, type SyncJobData } from './pg-boss.queues';
+import { SCHEDULED_JOBS, type ScheduledJobs } from '../scheduled-jobs';
 import { SingletonTakeover } from './singleton-takeover';
 
 // How often an idle worker asks each queue for work.
@@ -48,6 +49,7 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly config: ConfigService,
     private readonly ledger: Ledger,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
+    @Inject(SCHEDULED_JOBS) private readonly scheduled: ScheduledJobs,
   ) {
     this.takeover = new SingletonTakeover(ledger);
   }
@@ -55,6 +57,7 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
   async onApplicationBootstrap(): Promise<void> {
     const url = this.settings.ledgerUrl;
     if (!url) throw new Error('PgBossScheduler needs LEDGER_URL');
+    this.jobs.assertHandled(this.scheduled, 'cannot schedule');
     const lease = this.settings.jobLeaseSeconds;
     const boss = new PgBoss({
       connectionString: url,
@@ -69,8 +72,6 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     boss.on('error', (error) => this.logger.error(`pg-boss: ${String(error)}`));
     await boss.start();
     this.boss = boss;
-    const missing = JOB_NAMES.filter((job) => !this.jobs.get(job));
-    if (missing.length > 0) this.logger.warn(`not scheduled, no handler registered: ${missing.join(', ')}`);
     await this.exclusively(async () => {
       const wanted = new Set<string>();
       for (const brokerage of this.config.brokerages()) {
@@ -125,8 +126,7 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
       return [];
     }
     const names: string[] = [];
-    for (const job of JOB_NAMES) {
-      if (!this.jobs.get(job)) continue;
+    for (const job of this.scheduled) {
       const name = queueName(brokerage.id, job);
       const data: SyncJobData = { brokerageId: brokerage.id, job };
       await this.ensureQueue(name);

@@ -1,21 +1,21 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import { Clock } from '../../common/clock';
 import { CRM_ROLE } from '../../crm/crm-roles';
 import { LinkRepository, RecordErrorRepository } from '../../ledger';
 import { MetricsService } from '../../ops/metrics/metrics.service';
-import { JobRegistry } from '../../scheduler/job.registry';
+import { SyncJob, type SyncJobHandler } from '../../scheduler/sync-job.decorator';
 import type { JobContext, JobResult } from '../../scheduler/job.types';
 import { MARKETPLACE_FLOW } from './marketplace.constants';
 import { MarketplaceSync } from './marketplace.sync';
 
 // The `marketplace` job: one mirror pass for one brokerage, on its cron.
 @Injectable()
-export class MarketplaceJob implements OnModuleInit {
+@SyncJob('marketplace')
+export class MarketplaceJob implements SyncJobHandler {
   private readonly sync: MarketplaceSync;
 
   constructor(
-    private readonly registry: JobRegistry,
     private readonly clients: BrokerageClients,
     private readonly metrics: MetricsService,
     links: LinkRepository,
@@ -23,10 +23,6 @@ export class MarketplaceJob implements OnModuleInit {
     clock: Clock,
   ) {
     this.sync = new MarketplaceSync(links, recordErrors, clock);
-  }
-
-  onModuleInit(): void {
-    this.registry.register('marketplace', (ctx) => this.run(ctx));
   }
 
   async run(ctx: JobContext): Promise<JobResult> {

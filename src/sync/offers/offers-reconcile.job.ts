@@ -1,7 +1,7 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import { LinkRepository } from '../../ledger';
-import { JobRegistry } from '../../scheduler/job.registry';
+import { SyncJob, type SyncJobHandler } from '../../scheduler/sync-job.decorator';
 import { emptyCounts, type JobContext, type JobResult } from '../../scheduler/job.types';
 import { addCounts } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
@@ -13,18 +13,14 @@ import { OffersService } from './offers.service';
 // The `offers-reconcile` cron: every offer on our requests (GET /offers, page by page) and the status
 // of our requests in the active list, for whatever a lost webhook missed. Unchanged records cost nothing.
 @Injectable()
-export class OffersReconcileJob implements OnModuleInit {
+@SyncJob('offers-reconcile')
+export class OffersReconcileJob implements SyncJobHandler {
   constructor(
-    private readonly registry: JobRegistry,
     private readonly clients: BrokerageClients,
     private readonly offers: OffersService,
     private readonly status: RequestStatusService,
     private readonly links: LinkRepository,
   ) {}
-
-  onModuleInit(): void {
-    this.registry.register('offers-reconcile', (ctx) => this.run(ctx));
-  }
 
   async run(ctx: JobContext): Promise<JobResult> {
     const counts = emptyCounts();
