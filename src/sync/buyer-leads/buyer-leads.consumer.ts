@@ -1,5 +1,4 @@
-import { readChangePages } from '../common/deal-changes.reader';
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
@@ -7,9 +6,9 @@ import { UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
 import { CursorRepository, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
 import type { OutboxCommand } from '../../ledger';
 import type { JobContext, JobCounts } from '../../scheduler/job.types';
-import { emptyCounts } from '../../scheduler/job.types';
-import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
-import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
+import type { ChangeStream } from '../common/deal-changes.reader';
+import { ChangePagesConsumer } from '../crm-changes/change-pages.consumer';
+import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import {
   BUYER_LEADS_STREAM,
   CONTACT_PROPERTIES,
@@ -26,44 +25,33 @@ import type { BuyerLeadPayload } from './buyer-lead.executor';
 // Buyer contacts flagged for submission: one outbox command per (contact, marketplace listing),
 // keyed by both, so a contact read again (edits, the adapter's overlap window) is never sent twice.
 @Injectable()
-export class BuyerLeadsConsumer implements CrmChangeConsumer, OnModuleInit {
-  readonly name = 'buyer-leads';
+@CrmChangeConsumer('buyer-leads')
+export class BuyerLeadsConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(BuyerLeadsConsumer.name);
 
   constructor(
-    private readonly consumers: CrmChangeConsumers,
-    private readonly clients: BrokerageClients,
-    private readonly cursors: CursorRepository,
+    clients: BrokerageClients,
+    cursors: CursorRepository,
     private readonly outbox: OutboxRepository,
     private readonly recordErrors: RecordErrorRepository,
-  ) {}
-
-  onModuleInit(): void {
-    this.consumers.register(this);
+  ) {
+    super(clients, cursors);
   }
 
-  async run(ctx: JobContext): Promise<JobCounts> {
-    const brokerageId = ctx.brokerage.id;
-    const crm = await this.clients.crm(brokerageId);
-    const counts = emptyCounts();
-    const stream = {
+  protected stream(): ChangeStream {
+    return {
       stream: BUYER_LEADS_STREAM,
-      kind: 'contact' as const,
+      kind: 'contact',
       properties: CONTACT_PROPERTIES,
       filter: { propertyEquals: { [SUBMIT_FLAG]: 'true' } },
-      withAssociations: ['deal' as const],
+      withAssociations: ['deal'],
     };
-    for await (const page of readChangePages(crm, this.cursors, stream, ctx)) {
-      await this.page(ctx, crm, page.records, counts);
-      await page.commit();
-    }
-    return counts;
   }
 
-  private async page(
-    ctx: JobContext,
-    crm: BrokerageCrm,
+  protected async consumePage(
     contacts: CrmRecord[],
+    crm: BrokerageCrm,
+    ctx: JobContext,
     counts: JobCounts,
   ): Promise<void> {
     const dealIds = [...new Set(contacts.flatMap((c) => c.associations?.deal ?? []))];

@@ -21,15 +21,15 @@ export class CrmChangesJob implements SyncJobHandler {
   async run(ctx: JobContext): Promise<JobResult> {
     const counts = emptyCounts();
     const failures: string[] = [];
-    for (const consumer of this.consumers.all()) {
+    for (const { name, consumer } of this.consumers.all()) {
       if (ctx.signal.aborted) break;
       try {
         const consumed = await consumer.run(ctx);
         addCounts(counts, consumed);
-        if (!ctx.dryRun) this.metrics.recordsSyncedInRun(ctx.brokerage.id, consumer.name, consumed);
+        if (!ctx.dryRun) this.metrics.recordsSyncedInRun(ctx.brokerage.id, name, consumed);
       } catch (error) {
-        this.logger.error(`${consumer.name} failed for ${ctx.brokerage.id}: ${errorMessage(error)}`);
-        failures.push(`${consumer.name}: ${errorMessage(error)}`);
+        this.logger.error(`${name} failed for ${ctx.brokerage.id}: ${errorMessage(error)}`);
+        failures.push(`${name}: ${errorMessage(error)}`);
       }
     }
     if (failures.length > 0) {
