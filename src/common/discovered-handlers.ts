@@ -41,6 +41,7 @@ export function discoverMethods<M>(
     const prototype = Object.getPrototypeOf(instance) as object | null;
     if (!prototype) continue;
     for (const methodName of scanner.getAllMethodNames(prototype)) {
+      if (typeof instance[methodName] !== 'function') continue;
       const metadata: M | undefined = discovery.getMetadataByDecorator(decorator, wrapper, methodName);
       if (metadata === undefined) continue;
       found.push({ metadata, instance, methodName, className: wrapper.metatype?.name ?? String(wrapper.token) });

@@ -1,10 +1,11 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { JsonObject, Offer } from '../../cash-offer/schema';
 import { LinkRepository, OutboxRepository } from '../../ledger';
 import { EventRefusedError } from '../../webhooks/event-refused.error';
-import { InboxEventHandlers } from '../../webhooks/inbox-event.handlers';
+import type { InboxEventContext } from '../../webhooks/inbox-event.handlers';
+import { InboxHandler } from '../../webhooks/inbox-handler.decorator';
 import { LINK } from '../common/listing-deal.properties';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { createKey } from '../seller-requests/seller-requests.consumer';
@@ -17,9 +18,8 @@ import { OffersService } from './offers.service';
 // what it says is read again from the service (GET /offers for that request), whose answer is what
 // lands in the CRM. A repeated or late event converges on the same records.
 @Injectable()
-export class OfferEventsHandler implements OnModuleInit {
+export class OfferEventsHandler {
   constructor(
-    private readonly handlers: InboxEventHandlers,
     private readonly clients: BrokerageClients,
     private readonly offers: OffersService,
     private readonly status: RequestStatusService,
@@ -27,15 +27,8 @@ export class OfferEventsHandler implements OnModuleInit {
     private readonly outbox: OutboxRepository,
   ) {}
 
-  onModuleInit(): void {
-    this.handlers.register('new_offer', (payload, ctx) => this.onNewOffer(ctx.brokerageId, payload));
-    this.handlers.register('UPDATE', (payload, ctx) => this.onUpdate(ctx.brokerageId, payload));
-    this.handlers.register('offer_request_approved', (payload, ctx) =>
-      this.onApproved(ctx.brokerageId, payload),
-    );
-  }
-
-  private async onNewOffer(brokerageId: string, payload: JsonObject): Promise<void> {
+  @InboxHandler('new_offer')
+  async onNewOffer(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
     const violations = offerClaimViolations(payload);
     if (violations.length > 0) throw new EventRefusedError(`new_offer refused: ${violations.join('; ')}`);
     const claimed = payload as unknown as Offer;
@@ -54,7 +47,8 @@ export class OfferEventsHandler implements OnModuleInit {
       await this.refreshRequest(crm, claimed.offer_request_id);
   }
 
-  private async onUpdate(brokerageId: string, payload: JsonObject): Promise<void> {
+  @InboxHandler('UPDATE')
+  async onUpdate(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
     const counterId = positiveId(payload.counter_offer_id);
     const requestId = positiveId(payload.offer_request_id);
     if (counterId === undefined || requestId === undefined)
@@ -79,7 +73,8 @@ export class OfferEventsHandler implements OnModuleInit {
     if (await this.setCounterStatus(crm, counterId, status)) await this.refreshRequest(crm, requestId);
   }
 
-  private async onApproved(brokerageId: string, payload: JsonObject): Promise<void> {
+  @InboxHandler('offer_request_approved')
+  async onApproved(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
     const requestId = positiveId(payload.offer_request_id);
     if (requestId === undefined)
       throw new EventRefusedError(
