@@ -44,7 +44,12 @@ export function discoverMethods<M>(
       if (typeof instance[methodName] !== 'function') continue;
       const metadata: M | undefined = discovery.getMetadataByDecorator(decorator, wrapper, methodName);
       if (metadata === undefined) continue;
-      found.push({ metadata, instance, methodName, className: wrapper.metatype?.name ?? String(wrapper.token) });
+      found.push({
+        metadata,
+        instance,
+        methodName,
+        className: wrapper.metatype?.name ?? String(wrapper.token),
+      });
     }
   }
   return found;

@@ -20,13 +20,16 @@ export class JobRegistry implements OnModuleInit {
       SyncJob,
     )) {
       if (!(JOB_NAMES as readonly string[]).includes(metadata))
-        throw new Error(`${className} is a @SyncJob for "${metadata}", which is not a job (${JOB_NAMES.join(', ')})`);
+        throw new Error(
+          `${className} is a @SyncJob for "${metadata}", which is not a job (${JOB_NAMES.join(', ')})`,
+        );
       this.register(metadata, (ctx) => instance.run(ctx), className);
     }
   }
 
   register(job: JobName, handler: JobHandler, by = 'a stand-in'): void {
-    if (this.handlers.has(job)) throw new Error(`a handler for job "${job}" is already registered (again by ${by})`);
+    if (this.handlers.has(job))
+      throw new Error(`a handler for job "${job}" is already registered (again by ${by})`);
     this.handlers.set(job, handler);
   }
 

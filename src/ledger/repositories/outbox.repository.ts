@@ -208,7 +208,11 @@ export class OutboxRepository {
         .getRawMany<{ operation: string; brokerageId: string; count: number | string }>();
       const byOperation = new Map<string, { operation: string; count: number; brokerages: string[] }>();
       for (const row of rows) {
-        const entry = byOperation.get(row.operation) ?? { operation: row.operation, count: 0, brokerages: [] };
+        const entry = byOperation.get(row.operation) ?? {
+          operation: row.operation,
+          count: 0,
+          brokerages: [],
+        };
         entry.count += Number(row.count);
         entry.brokerages.push(row.brokerageId);
         byOperation.set(row.operation, entry);

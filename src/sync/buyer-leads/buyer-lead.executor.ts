@@ -33,7 +33,6 @@ export class BuyerLeadExecutor implements CommandExecutor {
   // Unknown outcomes are looked at on every drain; the contact is told once per process.
   private readonly toldUnknown = new Set<number>();
 
-
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<BuyerLeadResult> {
     const lead = await ctx.cashOffer.submitBuyerLead(payloadOf(command).body, ctx.call);
     return { lead_id: lead?.lead_id ?? null, created_at: lead?.created_at ?? null };

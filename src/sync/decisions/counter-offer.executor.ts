@@ -18,7 +18,6 @@ export interface CounterOfferPayload extends DecisionTarget {
 @Injectable()
 @OutboxExecutor(COUNTER_OFFER)
 export class CounterOfferExecutor implements CommandExecutor {
-
   constructor(
     private readonly outcome: OfferRecordOutcome,
     private readonly links: LinkRepository,

@@ -15,10 +15,7 @@ const VERB = { accepted: 'accept', rejected: 'reject' } as const;
 @Injectable()
 @OutboxExecutor(DECIDE_OFFER)
 export class DecideOfferExecutor implements CommandExecutor {
-
-  constructor(
-    private readonly outcome: OfferRecordOutcome,
-  ) {}
+  constructor(private readonly outcome: OfferRecordOutcome) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<Offer | null> {
     const payload = command.payload as DecideOfferPayload;

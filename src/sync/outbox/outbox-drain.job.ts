@@ -7,9 +7,7 @@ import { OutboxDrainService } from './outbox-drain.service';
 @Injectable()
 @SyncJob('outbox-drain')
 export class OutboxDrainJob implements SyncJobHandler {
-  constructor(
-    private readonly drain: OutboxDrainService,
-  ) {}
+  constructor(private readonly drain: OutboxDrainService) {}
 
   async run(ctx: JobContext): Promise<JobResult> {
     return { counts: await this.drain.drain(ctx) };

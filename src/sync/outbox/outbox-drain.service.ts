@@ -244,7 +244,9 @@ export class OutboxDrainService {
       await markDone();
       return;
     }
-    const { command: writeBack } = await this.outbox.enqueue(CrmWriteBackExecutor.commandFor(command, result));
+    const { command: writeBack } = await this.outbox.enqueue(
+      CrmWriteBackExecutor.commandFor(command, result),
+    );
     await markDone();
     const { kind, id } = splitRecordRef(command.recordRef);
     this.logger.log(

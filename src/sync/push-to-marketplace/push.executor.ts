@@ -16,8 +16,6 @@ export interface PushPayload {
 @Injectable()
 @OutboxExecutor(PUSH_TO_MARKETPLACE)
 export class PushToMarketplaceExecutor implements CommandExecutor {
-
-
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<PushToMarketplaceResult | null> {
     return (await ctx.cashOffer.pushToMarketplace(payloadOf(command).body, ctx.call)) ?? null;
   }

@@ -19,10 +19,7 @@ export interface AddMediaPayload {
 @Injectable()
 @OutboxExecutor(ADD_OFFER_REQUEST_MEDIA)
 export class AddMediaExecutor implements CommandExecutor {
-
-  constructor(
-    private readonly issues: RecordIssues,
-  ) {}
+  constructor(private readonly issues: RecordIssues) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
     const payload = command.payload as AddMediaPayload;

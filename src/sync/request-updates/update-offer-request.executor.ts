@@ -21,7 +21,6 @@ export interface UpdateOfferRequestPayload {
 @Injectable()
 @OutboxExecutor(UPDATE_OFFER_REQUEST)
 export class UpdateOfferRequestExecutor implements CommandExecutor {
-
   constructor(
     private readonly links: LinkRepository,
     private readonly issues: RecordIssues,
