@@ -9,7 +9,7 @@ import { RecordIssues } from '../common/record-issues';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import { splitRecordRef } from '../outbox/outbox-retry.policy';
-import { updatableHash } from '../request-updates/updatable-fields';
+import { updatableHash } from '../common/updatable-fields';
 import { DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES } from '../../config';
 import { findOfferRequestByExternalId, OfferRequestLocator } from './offer-request.finder';
 import { SellerRequestResult, toSellerRequestResult } from './seller-request.result';
