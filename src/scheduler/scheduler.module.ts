@@ -4,6 +4,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { PauseRepository, RunRepository } from '../ledger';
 import { CronScheduler } from './cron.scheduler';
 import { JobBackoff } from './job-backoff';
+import { JobPauseCollector } from './job-pause.collector';
 import { JobPauseService } from './job-pause.service';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
@@ -42,6 +43,7 @@ export class SchedulerModule {
         JobRunner,
         JobBackoff,
         JobPauseService,
+        JobPauseCollector,
         ...schedulers,
       ],
       exports: [
