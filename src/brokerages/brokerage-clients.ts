@@ -5,7 +5,7 @@ import { ConfigService } from '../config/config.service';
 import { LoadedBrokerage } from '../config/config.loader';
 import { MetricsService } from '../ops/metrics/metrics.service';
 import type { BrokerageCrm } from './brokerage-crm';
-import { parseMappingOverrides, type CrmFieldMapping } from './crm-field-mapping';
+import { parseMappingOverrides, type CrmFieldMapping } from '../crm/mapping/crm-field-mapping';
 import { CrmPortFactory } from './crm-port.factory';
 import { resolveStages } from './crm-stage.resolver';
 

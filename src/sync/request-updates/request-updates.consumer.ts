@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import { mappedProperties } from '../../brokerages/crm-field-mapping';
+import { mappedProperties } from '../../crm/mapping/crm-field-mapping';
 import {
   validateAddMedia,
   validateUpdateOfferRequest,

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { BrokerageClients } from '../../brokerages/brokerage-clients';
-import { mappedProperties } from '../../brokerages/crm-field-mapping';
+import { mappedProperties } from '../../crm/mapping/crm-field-mapping';
 import type { CrmRecord } from '../../crm';
 import {
   CursorRepository,
