@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
 import { UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
@@ -30,12 +30,12 @@ export class BuyerLeadsConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(BuyerLeadsConsumer.name);
 
   constructor(
-    clients: BrokerageClients,
+    crms: BrokerageCrms,
     cursors: CursorRepository,
     private readonly outbox: OutboxRepository,
     private readonly recordErrors: RecordErrorRepository,
   ) {
-    super(clients, cursors);
+    super(crms, cursors);
   }
 
   protected stream(): ChangeStream {

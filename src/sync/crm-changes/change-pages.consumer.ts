@@ -1,20 +1,17 @@
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
+import type { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import type { CrmRecord } from '../../crm';
 import type { CursorRepository } from '../../ledger';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { readChangePages, type ChangeStream } from '../common/deal-changes.reader';
 import type { ChangeConsumer } from './crm-change-consumer.decorator';
 
-export interface BrokerageCrmSource {
-  crm(brokerageId: string): Promise<BrokerageCrm>;
-}
-
 // The loop every CRM change consumer shares: the brokerage's CRM, its own cursor stream read page by
 // page, each page's work, then the page committed (the cursor moves only after the work is done, and
 // never on a dry run). A subclass says what it reads and what it does with one page.
 export abstract class ChangePagesConsumer implements ChangeConsumer {
   protected constructor(
-    protected readonly crms: BrokerageCrmSource,
+    protected readonly crms: BrokerageCrms,
     private readonly cursors: CursorRepository,
   ) {}
 
@@ -30,7 +27,7 @@ export abstract class ChangePagesConsumer implements ChangeConsumer {
 
   async run(ctx: JobContext): Promise<JobCounts> {
     const counts = emptyCounts();
-    const crm = await this.crms.crm(ctx.brokerage.id);
+    const crm = await this.crms.get(ctx.brokerage.id);
     for await (const page of readChangePages(crm, this.cursors, this.stream(crm), ctx)) {
       await this.consumePage(page.records, crm, ctx, counts);
       await page.commit();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
 import { CursorRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
@@ -23,12 +23,12 @@ const REQUESTED: Requested[] = ['accept_requested', 'reject_requested', 'counter
 @CrmChangeConsumer('offer-decisions')
 export class OfferDecisionsConsumer extends ChangePagesConsumer {
   constructor(
-    clients: BrokerageClients,
+    crms: BrokerageCrms,
     cursors: CursorRepository,
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
   ) {
-    super(clients, cursors);
+    super(crms, cursors);
   }
 
   protected stream(crm: BrokerageCrm): ChangeStream {

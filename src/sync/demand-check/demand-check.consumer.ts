@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
+import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { isCashOfferError } from '../../cash-offer';
 import type { CrmProperties, CrmRecord } from '../../crm/crm.types';
@@ -27,11 +28,12 @@ export class DemandCheckConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(DemandCheckConsumer.name);
 
   constructor(
-    private readonly clients: BrokerageClients,
+    crms: BrokerageCrms,
+    private readonly cashOffers: CashOfferClients,
     cursors: CursorRepository,
     private readonly recordErrors: RecordErrorRepository,
   ) {
-    super(clients, cursors);
+    super(crms, cursors);
   }
 
   protected stream(crm: BrokerageCrm): ChangeStream {
@@ -62,7 +64,7 @@ export class DemandCheckConsumer extends ChangePagesConsumer {
     }
     let answer;
     try {
-      answer = await this.clients.cashOffer(ctx.brokerage.id).prelim(prelim.body);
+      answer = await this.cashOffers.get(ctx.brokerage.id).prelim(prelim.body);
     } catch (error) {
       // Refusals are the record's; an unavailable service fails the consumer, the cursor stays.
       if (!isCashOfferError(error) || error.retryable) throw error;

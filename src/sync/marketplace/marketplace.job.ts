@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
+import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import { Clock } from '../../common/clock';
 import { CRM_ROLE } from '../../crm/crm-roles';
 import { LinkRepository, RecordErrorRepository } from '../../ledger';
@@ -16,7 +17,8 @@ export class MarketplaceJob implements SyncJobHandler {
   private readonly sync: MarketplaceSync;
 
   constructor(
-    private readonly clients: BrokerageClients,
+    private readonly crms: BrokerageCrms,
+    private readonly cashOffers: CashOfferClients,
     private readonly metrics: MetricsService,
     links: LinkRepository,
     recordErrors: RecordErrorRepository,
@@ -27,8 +29,8 @@ export class MarketplaceJob implements SyncJobHandler {
 
   async run(ctx: JobContext): Promise<JobResult> {
     const id = ctx.brokerage.id;
-    const crm = await this.clients.crm(id);
-    const counts = await this.sync.run(ctx, this.clients.cashOffer(id), {
+    const crm = await this.crms.get(id);
+    const counts = await this.sync.run(ctx, this.cashOffers.get(id), {
       crm: crm.port,
       stages: crm.stages,
       record: { nameProperty: CRM_ROLE.name },

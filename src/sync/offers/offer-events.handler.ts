@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
+import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { JsonObject, Offer } from '../../cash-offer/schema';
 import { LinkRepository, OutboxRepository } from '../../ledger';
@@ -20,7 +21,8 @@ import { OffersService } from './offers.service';
 @Injectable()
 export class OfferEventsHandler {
   constructor(
-    private readonly clients: BrokerageClients,
+    private readonly crms: BrokerageCrms,
+    private readonly cashOffers: CashOfferClients,
     private readonly offers: OffersService,
     private readonly status: RequestStatusService,
     private readonly links: LinkRepository,
@@ -34,7 +36,7 @@ export class OfferEventsHandler {
     const claimed = payload as unknown as Offer;
     await this.awaitCreateOf(brokerageId, claimed);
     await this.requireLinked(brokerageId, claimed.offer_request_id, `offer ${claimed.offer_id}`);
-    const crm = await this.clients.crm(brokerageId);
+    const crm = await this.crms.get(brokerageId);
     const listed = await this.refreshRequest(crm, claimed.offer_request_id);
     const offer = listed.find((o) => o.offer_id === claimed.offer_id);
     if (!offer)
@@ -61,7 +63,7 @@ export class OfferEventsHandler {
       throw new EventRefusedError(
         `UPDATE refused: counter offer ${counterId} is not one this brokerage made (no ledger link)`,
       );
-    const crm = await this.clients.crm(brokerageId);
+    const crm = await this.crms.get(brokerageId);
     const listed = await this.refreshRequest(crm, requestId);
     const countered = listed.find((o) => String(o.offer_id) === counter.remoteId);
     if (!countered || countered.offer_status === 'countered')
@@ -81,7 +83,7 @@ export class OfferEventsHandler {
         'offer_request_approved refused: offer_request_id must be a positive integer',
       );
     // A request not linked (yet) is left alone: the status is shown from the active list once it is.
-    const crm = await this.clients.crm(brokerageId);
+    const crm = await this.crms.get(brokerageId);
     await this.status.apply(crm, requestId, String(payload.offer_request_status));
   }
 
@@ -112,7 +114,7 @@ export class OfferEventsHandler {
   }
 
   private async refreshRequest(crm: BrokerageCrm, requestId: number): Promise<Offer[]> {
-    const client = this.clients.cashOffer(crm.brokerageId);
+    const client = this.cashOffers.get(crm.brokerageId);
     const { counts, offers } = await this.offers.refreshRequest(crm, client, requestId);
     // Failed records make the event fail, so the inbox retries it with backoff.
     if (counts.failed > 0)

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
+import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import { LinkRepository } from '../../ledger';
 import { SyncJob, type SyncJobHandler } from '../../scheduler/sync-job.decorator';
 import { emptyCounts, type JobContext, type JobResult } from '../../scheduler/job.types';
@@ -16,7 +17,8 @@ import { OffersService } from './offers.service';
 @SyncJob('offers-reconcile')
 export class OffersReconcileJob implements SyncJobHandler {
   constructor(
-    private readonly clients: BrokerageClients,
+    private readonly crms: BrokerageCrms,
+    private readonly cashOffers: CashOfferClients,
     private readonly offers: OffersService,
     private readonly status: RequestStatusService,
     private readonly links: LinkRepository,
@@ -25,8 +27,8 @@ export class OffersReconcileJob implements SyncJobHandler {
   async run(ctx: JobContext): Promise<JobResult> {
     const counts = emptyCounts();
     const id = ctx.brokerage.id;
-    const crm = await this.clients.crm(id);
-    const client = this.clients.cashOffer(id);
+    const crm = await this.crms.get(id);
+    const client = this.cashOffers.get(id);
     const options = { runId: ctx.runId, dryRun: ctx.dryRun };
     const summaries = new OfferSummaries();
     for await (const page of streamOffers(client, {}, ctx.signal)) {

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
+import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import { isCashOfferError, type CallOptions } from '../../cash-offer';
 import { Clock } from '../../common/clock';
 import { OutboxCommand, OutboxRepository, RecordErrorRepository } from '../../ledger';
@@ -33,7 +34,8 @@ export class OutboxDrainService {
     private readonly outbox: OutboxRepository,
     private readonly recordErrors: RecordErrorRepository,
     private readonly executors: OutboxExecutors,
-    private readonly clients: BrokerageClients,
+    private readonly crms: BrokerageCrms,
+    private readonly cashOffers: CashOfferClients,
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
   ) {}
@@ -48,8 +50,8 @@ export class OutboxDrainService {
     }
     const outbox: OutboxContext = {
       brokerage: ctx.brokerage,
-      cashOffer: this.clients.cashOffer(brokerageId),
-      crm: await this.clients.crm(brokerageId),
+      cashOffer: this.cashOffers.get(brokerageId),
+      crm: await this.crms.get(brokerageId),
       signal: ctx.signal,
     };
     for (const command of await this.outbox.unknownDue(brokerageId, RECONCILE_BUDGET)) {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { Clock } from '../../common/clock';
 import type { CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
@@ -21,13 +21,13 @@ export class PushToMarketplaceConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(PushToMarketplaceConsumer.name);
 
   constructor(
-    clients: BrokerageClients,
+    crms: BrokerageCrms,
     cursors: CursorRepository,
     private readonly outbox: OutboxRepository,
     private readonly recordErrors: RecordErrorRepository,
     private readonly clock: Clock,
   ) {
-    super(clients, cursors);
+    super(crms, cursors);
   }
 
   protected stream(): ChangeStream {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { mappedProperties } from '../../crm/mapping/crm-field-mapping';
 import {
@@ -42,13 +42,13 @@ type Outcome = 'updated' | 'unchanged' | 'failed';
 @CrmChangeConsumer('request-updates')
 export class RequestUpdatesConsumer extends ChangePagesConsumer {
   constructor(
-    clients: BrokerageClients,
+    crms: BrokerageCrms,
     cursors: CursorRepository,
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
   ) {
-    super(clients, cursors);
+    super(crms, cursors);
   }
 
   protected stream(crm: BrokerageCrm): ChangeStream {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import { mappedProperties } from '../../crm/mapping/crm-field-mapping';
 import type { CrmRecord } from '../../crm';
 import {
@@ -33,13 +33,13 @@ export class SellerRequestsConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(SellerRequestsConsumer.name);
 
   constructor(
-    clients: BrokerageClients,
+    crms: BrokerageCrms,
     cursors: CursorRepository,
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
   ) {
-    super(clients, cursors);
+    super(crms, cursors);
   }
 
   protected stream(crm: BrokerageCrm): ChangeStream {
