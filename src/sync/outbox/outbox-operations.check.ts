@@ -28,7 +28,7 @@ export class OutboxOperationsCheck implements OnModuleInit {
     const message =
       `the ledger holds outbox commands no executor of this build knows: ${named}. ` +
       `Known operations: ${this.executors.operations().join(', ')}. Start the build that queued them, ` +
-      `or dead-letter them deliberately before starting this one.`;
+      `or dead-letter them deliberately (docs/operations.md, "Unknown outbox operations at start").`;
     this.logger.error(message);
     throw new Error(message);
   }
