@@ -1,13 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BrokerageCrms } from '../../brokerages/brokerage-crms';
-import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import type { CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
+import type { CrmUpdateInput } from '../../crm/crm.types';
 import { UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
-import { CursorRepository, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
+import { OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
 import type { OutboxCommand } from '../../ledger';
-import type { JobContext, JobCounts } from '../../scheduler/job.types';
+import type { JobContext } from '../../scheduler/job.types';
 import type { ChangeStream } from '../common/deal-changes.reader';
-import { ChangePagesConsumer } from '../crm-changes/change-pages.consumer';
+import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import {
   BUYER_LEADS_STREAM,
@@ -30,12 +28,10 @@ export class BuyerLeadsConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(BuyerLeadsConsumer.name);
 
   constructor(
-    crms: BrokerageCrms,
-    cursors: CursorRepository,
     private readonly outbox: OutboxRepository,
     private readonly recordErrors: RecordErrorRepository,
   ) {
-    super(crms, cursors);
+    super();
   }
 
   protected stream(): ChangeStream {
@@ -48,12 +44,7 @@ export class BuyerLeadsConsumer extends ChangePagesConsumer {
     };
   }
 
-  protected async consumePage(
-    contacts: CrmRecord[],
-    crm: BrokerageCrm,
-    ctx: JobContext,
-    counts: JobCounts,
-  ): Promise<void> {
+  protected async consumePage({ records: contacts, crm, ctx, counts }: ConsumedPage): Promise<void> {
     const dealIds = [...new Set(contacts.flatMap((c) => c.associations?.deal ?? []))];
     const deals = dealIds.length === 0 ? [] : await crm.port.getRecords('deal', dealIds, LISTING_PROPERTIES);
     const listings = new Map(deals.filter((d) => d.properties[UNIQUE_LISTING_KEY]).map((d) => [d.id, d]));

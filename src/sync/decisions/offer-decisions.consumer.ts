@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
-import { CursorRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
-import type { JobContext, JobCounts } from '../../scheduler/job.types';
+import { OutboxRepository, type OutboxCommand } from '../../ledger';
 import type { ChangeStream } from '../common/deal-changes.reader';
 import { RecordIssues } from '../common/record-issues';
-import { ChangePagesConsumer } from '../crm-changes/change-pages.consumer';
+import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { COUNTER_INPUT, OFFER } from '../offers/offer-record.properties';
 import { mapCounterFromCrm } from './counter-offer.mapper';
@@ -23,12 +21,10 @@ const REQUESTED: Requested[] = ['accept_requested', 'reject_requested', 'counter
 @CrmChangeConsumer('offer-decisions')
 export class OfferDecisionsConsumer extends ChangePagesConsumer {
   constructor(
-    crms: BrokerageCrms,
-    cursors: CursorRepository,
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
   ) {
-    super(crms, cursors);
+    super();
   }
 
   protected stream(crm: BrokerageCrm): ChangeStream {
@@ -43,12 +39,7 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     };
   }
 
-  protected async consumePage(
-    records: CrmRecord[],
-    crm: BrokerageCrm,
-    ctx: JobContext,
-    counts: JobCounts,
-  ): Promise<void> {
+  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
     for (const record of records) {
       const stage = crm.stages.resolve(record.pipelineId, record.stageId)?.stageKey as Requested | undefined;
       if (!stage || !REQUESTED.includes(stage)) continue;

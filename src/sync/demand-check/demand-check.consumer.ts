@@ -1,13 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { isCashOfferError } from '../../cash-offer';
 import type { CrmProperties, CrmRecord } from '../../crm/crm.types';
-import { CursorRepository, RecordErrorRepository } from '../../ledger';
+import { RecordErrorRepository } from '../../ledger';
 import type { JobContext, JobCounts } from '../../scheduler/job.types';
 import type { ChangeStream } from '../common/deal-changes.reader';
-import { ChangePagesConsumer } from '../crm-changes/change-pages.consumer';
+import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import {
   BUY_BOX_COUNT,
@@ -28,12 +27,10 @@ export class DemandCheckConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(DemandCheckConsumer.name);
 
   constructor(
-    crms: BrokerageCrms,
     private readonly cashOffers: CashOfferClients,
-    cursors: CursorRepository,
     private readonly recordErrors: RecordErrorRepository,
   ) {
-    super(crms, cursors);
+    super();
   }
 
   protected stream(crm: BrokerageCrm): ChangeStream {
@@ -45,12 +42,7 @@ export class DemandCheckConsumer extends ChangePagesConsumer {
     };
   }
 
-  protected async consumePage(
-    records: CrmRecord[],
-    crm: BrokerageCrm,
-    ctx: JobContext,
-    counts: JobCounts,
-  ): Promise<void> {
+  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
     for (const deal of records) await this.check(ctx, crm, deal, counts);
   }
 

@@ -1,12 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BrokerageCrms } from '../../brokerages/brokerage-crms';
-import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { Clock } from '../../common/clock';
 import type { CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
-import { CursorRepository, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
+import { OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
 import type { JobContext, JobCounts } from '../../scheduler/job.types';
 import type { ChangeStream } from '../common/deal-changes.reader';
-import { ChangePagesConsumer } from '../crm-changes/change-pages.consumer';
+import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { toPushRequest } from './push-request.mapper';
 import { pushWriteBack } from './push.executor';
@@ -21,13 +19,11 @@ export class PushToMarketplaceConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(PushToMarketplaceConsumer.name);
 
   constructor(
-    crms: BrokerageCrms,
-    cursors: CursorRepository,
     private readonly outbox: OutboxRepository,
     private readonly recordErrors: RecordErrorRepository,
     private readonly clock: Clock,
   ) {
-    super(crms, cursors);
+    super();
   }
 
   protected stream(): ChangeStream {
@@ -39,12 +35,7 @@ export class PushToMarketplaceConsumer extends ChangePagesConsumer {
     };
   }
 
-  protected async consumePage(
-    records: CrmRecord[],
-    crm: BrokerageCrm,
-    ctx: JobContext,
-    counts: JobCounts,
-  ): Promise<void> {
+  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
     const messages: CrmUpdateInput[] = [];
     for (const deal of records) await this.deal(ctx, deal, counts, messages);
     if (messages.length > 0 && !ctx.dryRun)

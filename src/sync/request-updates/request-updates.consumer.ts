@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { mappedProperties } from '../../crm/mapping/crm-field-mapping';
 import {
@@ -8,20 +7,13 @@ import {
   type CreateOfferRequestBody,
 } from '../../cash-offer/schema';
 import type { CrmRecord } from '../../crm';
-import {
-  CursorRepository,
-  LinkRepository,
-  OutboxRepository,
-  outboxKey,
-  type OutboxCommand,
-} from '../../ledger';
-import type { JobContext, JobCounts } from '../../scheduler/job.types';
+import { LinkRepository, OutboxRepository, outboxKey, type OutboxCommand } from '../../ledger';
 import { contentHash } from '../common/content-hash';
 import { fetchSellerContacts, sellerContactId } from '../common/seller-contacts';
 import type { ChangeStream } from '../common/deal-changes.reader';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
-import { ChangePagesConsumer } from '../crm-changes/change-pages.consumer';
+import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { mapDealToOfferRequest } from '../seller-requests/offer-request.mapper';
 import { createKey } from '../seller-requests/seller-requests.consumer';
@@ -42,13 +34,11 @@ type Outcome = 'updated' | 'unchanged' | 'failed';
 @CrmChangeConsumer('request-updates')
 export class RequestUpdatesConsumer extends ChangePagesConsumer {
   constructor(
-    crms: BrokerageCrms,
-    cursors: CursorRepository,
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
   ) {
-    super(crms, cursors);
+    super();
   }
 
   protected stream(crm: BrokerageCrm): ChangeStream {
@@ -61,12 +51,7 @@ export class RequestUpdatesConsumer extends ChangePagesConsumer {
     };
   }
 
-  protected async consumePage(
-    records: CrmRecord[],
-    crm: BrokerageCrm,
-    ctx: JobContext,
-    counts: JobCounts,
-  ): Promise<void> {
+  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
     const contacts = await fetchSellerContacts(crm, records);
     for (const deal of records) {
       const outcome = await this.handle(crm, deal, contacts.get(sellerContactId(deal) ?? ''), ctx.dryRun);

@@ -1,23 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import { mappedProperties } from '../../crm/mapping/crm-field-mapping';
 import type { CrmRecord } from '../../crm';
-import {
-  CursorRepository,
-  LinkRepository,
-  OutboxRepository,
-  outboxKey,
-  type OutboxCommand,
-} from '../../ledger';
-import type { JobContext, JobCounts } from '../../scheduler/job.types';
+import { LinkRepository, OutboxRepository, outboxKey, type OutboxCommand } from '../../ledger';
 import { contentHash } from '../common/content-hash';
 import { fetchSellerContacts, sellerContactId } from '../common/seller-contacts';
 import type { ChangeStream } from '../common/deal-changes.reader';
 import { isTrue } from '../common/crm-values';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
-import { ChangePagesConsumer } from '../crm-changes/change-pages.consumer';
+import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { CREATE_OFFER_REQUEST } from './create-offer-request.executor';
 import { mapDealToOfferRequest } from './offer-request.mapper';
@@ -33,13 +25,11 @@ export class SellerRequestsConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(SellerRequestsConsumer.name);
 
   constructor(
-    crms: BrokerageCrms,
-    cursors: CursorRepository,
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
   ) {
-    super(crms, cursors);
+    super();
   }
 
   protected stream(crm: BrokerageCrm): ChangeStream {
@@ -56,12 +46,7 @@ export class SellerRequestsConsumer extends ChangePagesConsumer {
     };
   }
 
-  protected async consumePage(
-    records: CrmRecord[],
-    crm: BrokerageCrm,
-    ctx: JobContext,
-    counts: JobCounts,
-  ): Promise<void> {
+  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
     const { triggerStageId } = crm.listings;
     const trigger = triggerOf(crm);
     const wanted = records.filter(
