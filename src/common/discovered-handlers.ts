@@ -7,19 +7,23 @@ export interface Discovered<M, T = object> {
   className: string;
 }
 
-// Every provider whose class carries `decorator`, in module order, with the decorator's argument.
-// A provider that is not built yet (request-scoped, or a factory) has no instance and is skipped:
-// handlers are singletons.
+// Every provider whose class carries `decorator`, with the decorator's argument, in the order the
+// modules were imported and list their providers (DiscoveryService's own lookup by key has no stable
+// order). A provider that is not built yet (request-scoped, or a factory) has no instance and is
+// skipped: handlers are singletons.
 export function discoverClasses<M, T = object>(
   discovery: DiscoveryService,
   decorator: DiscoverableDecorator<M>,
 ): Discovered<M, T>[] {
   const found: Discovered<M, T>[] = [];
-  for (const wrapper of discovery.getProviders({ metadataKey: decorator.KEY })) {
+  for (const wrapper of discovery.getProviders()) {
     const instance = wrapper.instance as T | undefined;
-    if (!instance) continue;
-    const metadata = discovery.getMetadataByDecorator(decorator, wrapper) as M;
-    found.push({ metadata, instance, className: wrapper.metatype?.name ?? String(wrapper.token) });
+    const metatype = wrapper.metatype;
+    if (!instance || typeof metatype !== 'function') continue;
+    // Own metadata only: a subclass of a handler is not that handler again.
+    const metadata = Reflect.getOwnMetadata(decorator.KEY, metatype) as M | undefined;
+    if (metadata === undefined) continue;
+    found.push({ metadata, instance, className: metatype.name });
   }
   return found;
 }
