@@ -10,6 +10,7 @@ import type { PinoLoggerService } from '../ops/logging/pino-logger.service';
 import type { SecretRedactor } from '../ops/logging/secret-redactor';
 import { MetricsModule } from '../ops/metrics/metrics.module';
 import { OperatorActionsModule } from '../ops/actions/operator-actions.module';
+import type { JobName } from '../scheduler/job.types';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { CoreModule } from './core.module';
 import { DAEMON_ONLY_MODULES, FLOW_MODULES } from './flow-modules';
@@ -29,6 +30,8 @@ export interface AppParts {
 export interface PluginModules {
   flows: (Type<unknown> | DynamicModule)[];
   daemonOnly: (Type<unknown> | DynamicModule)[];
+  // The jobs put on cron (default: every job); each needs a handler, or the start fails.
+  jobs?: readonly JobName[];
 }
 
 const DEFAULT_PLUGINS: PluginModules = { flows: FLOW_MODULES, daemonOnly: DAEMON_ONLY_MODULES };
@@ -55,7 +58,11 @@ export class AppModule {
       imports: [
         ...sharedModules(parts),
         HealthModule,
-        SchedulerModule.forRoot({ cron: true, sharedLedger: Boolean(parts.settings.ledgerUrl) }),
+        SchedulerModule.forRoot({
+          cron: true,
+          sharedLedger: Boolean(parts.settings.ledgerUrl),
+          jobs: plugins.jobs,
+        }),
         ConsoleModule,
         ...plugins.flows,
         ...plugins.daemonOnly,

@@ -1,12 +1,13 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { CrmSetupModule } from '../brokerages/crm-setup.module';
 import { BuyerSyncModule } from '../sync/buyer-sync.module';
+import { OutboxOperationsCheckModule } from '../sync/outbox/outbox-operations.check';
 import { SellerSyncModule } from '../sync/seller-sync.module';
 import { WebhookIntakeModule, WebhooksModule } from '../webhooks/webhooks.module';
 
-// The slots for what plugs into the daemon and the CLI: the sync flows (issues 6, 7) register their job
-// handlers with JobRegistry in onModuleInit; webhook intake (issue 8) brings its controller and the
-// inbox worker. Add each module here once; both entry points pick it up.
+// The slots for what plugs into the daemon and the CLI: the sync flows (issues 6, 7), whose jobs,
+// consumers, executors and inbox handlers are found by their decorators; webhook intake (issue 8)
+// brings its controller and the inbox worker. Add each module here once; both entry points pick it up.
 export const FLOW_MODULES: (Type<unknown> | DynamicModule)[] = [
   WebhooksModule,
   CrmSetupModule,
@@ -14,5 +15,8 @@ export const FLOW_MODULES: (Type<unknown> | DynamicModule)[] = [
   BuyerSyncModule,
 ];
 
-// Modules only the long-running daemon needs (HTTP intake and the like).
-export const DAEMON_ONLY_MODULES: (Type<unknown> | DynamicModule)[] = [WebhookIntakeModule];
+// Modules only the long-running daemon needs (HTTP intake, the start check of the outbox).
+export const DAEMON_ONLY_MODULES: (Type<unknown> | DynamicModule)[] = [
+  WebhookIntakeModule,
+  OutboxOperationsCheckModule,
+];

@@ -1,6 +1,6 @@
 import type { CrmPort, CrmStageMap } from '../crm';
 import type { ListingsPipelineConfig } from '../config/brokerage-config.schema';
-import type { CrmFieldMapping } from './crm-field-mapping';
+import type { CrmFieldMapping } from '../crm/mapping/crm-field-mapping';
 
 // Everything a flow needs to talk to one brokerage's CRM, in the port's words only.
 export interface BrokerageCrm {

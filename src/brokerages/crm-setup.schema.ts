@@ -1,6 +1,6 @@
 import { CASH_OFFER_CRM_SCHEMA, type CrmSchemaSpec } from '../crm';
-import { parseMappingOverrides } from './crm-field-mapping';
-import { mappingDefaultsFor, type CrmVendorKind } from './crm-mapping-defaults';
+import { parseMappingOverrides } from '../crm/mapping/crm-field-mapping';
+import { mappingDefaultsFor, type CrmVendorKind } from '../crm/mapping/crm-mapping-defaults';
 import { withListingProperties } from './listing-properties';
 
 // Everything setup-crm installs for a brokerage: the cash-offer schema plus the listing properties

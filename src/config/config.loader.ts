@@ -4,7 +4,7 @@ import { basename, dirname, extname, join, relative, isAbsolute } from 'node:pat
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { parse as parseYaml } from 'yaml';
-import { parseMappingOverrides } from '../brokerages/crm-field-mapping';
+import { parseMappingOverrides } from '../crm/mapping/crm-field-mapping';
 import { BrokerageConfig } from './brokerage-config.schema';
 import { resolveSecrets, type BrokerageSecrets, type Environment } from './brokerage-secrets';
 import { problemsFromValidation, type ConfigProblem } from './config-error';

@@ -16,6 +16,7 @@ import { JobBackoff, jobKey } from './job-backoff';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
 import { JOB_NAMES, SCHEDULE_KEY, type JobName } from './job.types';
+import { SCHEDULED_JOBS, type ScheduledJobs } from './scheduled-jobs';
 
 // Puts every (enabled brokerage x registered job) on its cron, follows config reloads, and stops
 // everything on shutdown. Backoff applies to cron ticks only; the CLI always runs when asked.
@@ -32,11 +33,11 @@ export class CronScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly backoff: JobBackoff,
     private readonly config: ConfigService,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
+    @Inject(SCHEDULED_JOBS) private readonly scheduled: ScheduledJobs,
   ) {}
 
   onApplicationBootstrap(): void {
-    const missing = JOB_NAMES.filter((job) => !this.jobs.get(job));
-    if (missing.length > 0) this.logger.warn(`not scheduled, no handler registered: ${missing.join(', ')}`);
+    this.jobs.assertHandled(this.scheduled, 'cannot schedule');
     for (const brokerage of this.config.brokerages()) this.scheduleBrokerage(brokerage);
     this.unsubscribe = this.config.onChange((diff) => this.apply(diff));
   }
@@ -96,8 +97,7 @@ export class CronScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.log(`brokerage ${brokerage.id} is disabled; not scheduled`);
       return;
     }
-    for (const job of JOB_NAMES) {
-      if (!this.jobs.get(job)) continue;
+    for (const job of this.scheduled) {
       const expression = brokerage.config.schedules[SCHEDULE_KEY[job]];
       const cron = CronJob.from({
         cronTime: expression,

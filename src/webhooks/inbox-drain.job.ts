@@ -1,23 +1,19 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InboxRepository } from '../ledger';
-import { JobRegistry } from '../scheduler/job.registry';
+import { SyncJob, type SyncJobHandler } from '../scheduler/sync-job.decorator';
 import { emptyCounts, JobContext, JobResult } from '../scheduler/job.types';
 import { InboxProcessor } from './inbox.processor';
 
 // The `inbox-drain` job: applies stored webhook events. A dry run only counts what is due.
 @Injectable()
-export class InboxDrainJob implements OnModuleInit {
+@SyncJob('inbox-drain')
+export class InboxDrainJob implements SyncJobHandler {
   constructor(
-    private readonly registry: JobRegistry,
     private readonly processor: InboxProcessor,
     private readonly inbox: InboxRepository,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register('inbox-drain', (ctx) => this.run(ctx));
-  }
-
-  private async run(ctx: JobContext): Promise<JobResult> {
+  async run(ctx: JobContext): Promise<JobResult> {
     const counts = emptyCounts();
     if (ctx.dryRun) {
       const depth = await this.inbox.depth(ctx.brokerage.id);

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { BrokerageClients } from '../brokerages/brokerage-clients';
+import { CashOfferClients } from '../brokerages/cash-offer-clients';
 import { CashOfferError } from '../cash-offer';
 import { ConfigService } from '../config/config.service';
 import { CursorRepository } from '../ledger';
@@ -33,7 +33,7 @@ export class WebhookRegistrationService implements OnModuleDestroy, BeforeApplic
 
   constructor(
     private readonly config: ConfigService,
-    private readonly clients: BrokerageClients,
+    private readonly cashOffers: CashOfferClients,
     private readonly cursors: CursorRepository,
     private readonly probe: WebhookUrlProbe,
   ) {}
@@ -72,7 +72,7 @@ export class WebhookRegistrationService implements OnModuleDestroy, BeforeApplic
         };
     }
     try {
-      const client = this.clients.cashOffer(brokerageId);
+      const client = this.cashOffers.get(brokerageId);
       let outcome: RegistrationOutcome = 'registered';
       if (previous === null) await client.registerWebhook(url);
       else {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { BrokeragesModule } from '../brokerages/brokerages.module';
 import { CrmSetupModule } from '../brokerages/crm-setup.module';
 import { ConfigWebhookSecretSource } from './config-webhook-secret.source';
@@ -18,7 +19,7 @@ import { WebhookSecretSource } from './webhook-secret.source';
 // The inbox worker and registration, shared by the daemon and the CLI (replay, register-webhooks,
 // sync --job inbox-drain). Needs ConfigModule, LedgerModule, MetricsModule, SchedulerModule and a Clock.
 @Module({
-  imports: [BrokeragesModule],
+  imports: [DiscoveryModule, BrokeragesModule],
   providers: [InboxEventHandlers, InboxProcessor, InboxDrainJob, WebhookRegistrationService, WebhookUrlProbe],
   exports: [InboxEventHandlers, InboxProcessor, WebhookRegistrationService],
 })

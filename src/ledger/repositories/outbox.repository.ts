@@ -193,6 +193,34 @@ export class OutboxRepository {
     );
   }
 
+  // Each operation that still has work to do (not done, not dead), with how many commands and for
+  // which brokerages: what the daemon must know how to execute before it starts.
+  liveOperations(): Promise<{ operation: string; count: number; brokerages: string[] }[]> {
+    return this.tx.exclusive(async (m) => {
+      const rows = await m
+        .createQueryBuilder(OutboxCommand, 'c')
+        .select('c.operation', 'operation')
+        .addSelect('c.brokerageId', 'brokerageId')
+        .addSelect('COUNT(*)', 'count')
+        .where('c.state NOT IN (:...settled)', { settled: ['done', 'dead'] })
+        .groupBy('c.operation')
+        .addGroupBy('c.brokerageId')
+        .getRawMany<{ operation: string; brokerageId: string; count: number | string }>();
+      const byOperation = new Map<string, { operation: string; count: number; brokerages: string[] }>();
+      for (const row of rows) {
+        const entry = byOperation.get(row.operation) ?? {
+          operation: row.operation,
+          count: 0,
+          brokerages: [],
+        };
+        entry.count += Number(row.count);
+        entry.brokerages.push(row.brokerageId);
+        byOperation.set(row.operation, entry);
+      }
+      return [...byOperation.values()];
+    });
+  }
+
   depth(brokerageId?: string): Promise<StatusCounts<OutboxState>> {
     return this.tx.exclusive(async (m) => {
       const query = m

@@ -2,13 +2,12 @@ import { Global, Module } from '@nestjs/common';
 import { LedgerDepthCollector } from './ledger-depth.collector';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
-import { PauseCollector } from './pause.collector';
 
 // MetricsService is global: flows, clients and webhook intake record through it.
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [MetricsService, LedgerDepthCollector, PauseCollector],
+  providers: [MetricsService, LedgerDepthCollector],
   exports: [MetricsService],
 })
 export class MetricsModule {}

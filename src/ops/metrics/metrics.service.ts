@@ -1,7 +1,9 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { JobCounts } from '../../scheduler/job.types';
 
 const RECORD_OUTCOMES = ['created', 'updated', 'unchanged', 'failed'] as const;
+type RecordOutcome = (typeof RECORD_OUTCOMES)[number];
+// A run's counts (the scheduler's JobCounts has this shape); `read` is not an outcome.
+export type RunCounts = Readonly<Record<RecordOutcome | 'read', number>>;
 
 export type WebhookEventResult = 'received' | 'duplicate' | 'failed' | 'dead' | 'rejected' | 'flagged';
 // A CRM's change notification: an early run asked for, folded into one already asked for, skipped
@@ -93,7 +95,7 @@ export class MetricsService {
   }
 
   // A run's outcome counts for one flow (`read` is not an outcome: every record read is one of them).
-  recordsSyncedInRun(brokerageId: string, flow: string, counts: JobCounts): void {
+  recordsSyncedInRun(brokerageId: string, flow: string, counts: RunCounts): void {
     for (const outcome of RECORD_OUTCOMES)
       if (counts[outcome] > 0) this.recordsSynced(brokerageId, flow, outcome, counts[outcome]);
   }

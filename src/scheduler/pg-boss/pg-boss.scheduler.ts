@@ -17,6 +17,7 @@ import { JobRunner } from '../job-runner.service';
 import { EarlyRunTrigger, type EarlyRunOutcome } from '../early-run.trigger';
 import { JOB_NAMES, SCHEDULE_KEY, type JobName } from '../job.types';
 import { isMinuteCron, isSyncQueue, PG_BOSS_SCHEMA, queueName, type SyncJobData } from './pg-boss.queues';
+import { SCHEDULED_JOBS, type ScheduledJobs } from '../scheduled-jobs';
 import { SingletonTakeover } from './singleton-takeover';
 
 // How often an idle worker asks each queue for work.
@@ -49,6 +50,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     private readonly config: ConfigService,
     private readonly ledger: Ledger,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
+    @Inject(SCHEDULED_JOBS) private readonly scheduled: ScheduledJobs,
   ) {
     super();
     this.takeover = new SingletonTakeover(ledger);
@@ -66,6 +68,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
   async onApplicationBootstrap(): Promise<void> {
     const url = this.settings.ledgerUrl;
     if (!url) throw new Error('PgBossScheduler needs LEDGER_URL');
+    this.jobs.assertHandled(this.scheduled, 'cannot schedule');
     const lease = this.settings.jobLeaseSeconds;
     const boss = new PgBoss({
       connectionString: url,
@@ -80,8 +83,6 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     boss.on('error', (error) => this.logger.error(`pg-boss: ${String(error)}`));
     await boss.start();
     this.boss = boss;
-    const missing = JOB_NAMES.filter((job) => !this.jobs.get(job));
-    if (missing.length > 0) this.logger.warn(`not scheduled, no handler registered: ${missing.join(', ')}`);
     await this.exclusively(async () => {
       const wanted = new Set<string>();
       for (const brokerage of this.config.brokerages()) {
@@ -136,8 +137,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
       return [];
     }
     const names: string[] = [];
-    for (const job of JOB_NAMES) {
-      if (!this.jobs.get(job)) continue;
+    for (const job of this.scheduled) {
       const name = queueName(brokerage.id, job);
       const data: SyncJobData = { brokerageId: brokerage.id, job };
       await this.ensureQueue(name);

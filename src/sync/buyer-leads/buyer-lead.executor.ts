@@ -1,10 +1,10 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { CashOfferError } from '../../cash-offer';
 import type { BuyerLeadBody } from '../../cash-offer/schema';
 import type { CrmProperties } from '../../crm/crm.types';
 import type { OutboxCommand } from '../../ledger';
-import { OutboxExecutors } from '../outbox/outbox.executors';
-import type { OutboxContext, OutboxExecutor, OutboxReconciliation } from '../outbox/outbox.executors';
+import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
+import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import {
   LEAD_ERROR,
   LEAD_ID,
@@ -27,17 +27,11 @@ export interface BuyerLeadResult {
 
 // POST /buyer/lead for one queued (contact, listing), and what the contact shows afterwards.
 @Injectable()
-export class BuyerLeadExecutor implements OutboxExecutor, OnModuleInit {
-  readonly operation = SUBMIT_BUYER_LEAD;
+@OutboxExecutor(SUBMIT_BUYER_LEAD)
+export class BuyerLeadExecutor implements CommandExecutor {
   private readonly logger = new Logger(BuyerLeadExecutor.name);
   // Unknown outcomes are looked at on every drain; the contact is told once per process.
   private readonly toldUnknown = new Set<number>();
-
-  constructor(private readonly executors: OutboxExecutors) {}
-
-  onModuleInit(): void {
-    this.executors.register(this);
-  }
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<BuyerLeadResult> {
     const lead = await ctx.cashOffer.submitBuyerLead(payloadOf(command).body, ctx.call);

@@ -1,15 +1,12 @@
-import { readChangePages } from '../common/deal-changes.reader';
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
-import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import type { CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
+import { Injectable, Logger } from '@nestjs/common';
+import type { CrmUpdateInput } from '../../crm/crm.types';
 import { UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
-import { CursorRepository, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
+import { OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
 import type { OutboxCommand } from '../../ledger';
-import type { JobContext, JobCounts } from '../../scheduler/job.types';
-import { emptyCounts } from '../../scheduler/job.types';
-import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
-import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
+import type { JobContext } from '../../scheduler/job.types';
+import type { ChangeStream } from '../common/deal-changes.reader';
+import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
+import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import {
   BUYER_LEADS_STREAM,
   CONTACT_PROPERTIES,
@@ -26,46 +23,28 @@ import type { BuyerLeadPayload } from './buyer-lead.executor';
 // Buyer contacts flagged for submission: one outbox command per (contact, marketplace listing),
 // keyed by both, so a contact read again (edits, the adapter's overlap window) is never sent twice.
 @Injectable()
-export class BuyerLeadsConsumer implements CrmChangeConsumer, OnModuleInit {
-  readonly name = 'buyer-leads';
+@CrmChangeConsumer('buyer-leads')
+export class BuyerLeadsConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(BuyerLeadsConsumer.name);
 
   constructor(
-    private readonly consumers: CrmChangeConsumers,
-    private readonly clients: BrokerageClients,
-    private readonly cursors: CursorRepository,
     private readonly outbox: OutboxRepository,
     private readonly recordErrors: RecordErrorRepository,
-  ) {}
-
-  onModuleInit(): void {
-    this.consumers.register(this);
+  ) {
+    super();
   }
 
-  async run(ctx: JobContext): Promise<JobCounts> {
-    const brokerageId = ctx.brokerage.id;
-    const crm = await this.clients.crm(brokerageId);
-    const counts = emptyCounts();
-    const stream = {
+  protected stream(): ChangeStream {
+    return {
       stream: BUYER_LEADS_STREAM,
-      kind: 'contact' as const,
+      kind: 'contact',
       properties: CONTACT_PROPERTIES,
       filter: { propertyEquals: { [SUBMIT_FLAG]: 'true' } },
-      withAssociations: ['deal' as const],
+      withAssociations: ['deal'],
     };
-    for await (const page of readChangePages(crm, this.cursors, stream, ctx)) {
-      await this.page(ctx, crm, page.records, counts);
-      await page.commit();
-    }
-    return counts;
   }
 
-  private async page(
-    ctx: JobContext,
-    crm: BrokerageCrm,
-    contacts: CrmRecord[],
-    counts: JobCounts,
-  ): Promise<void> {
+  protected async consumePage({ records: contacts, crm, ctx, counts }: ConsumedPage): Promise<void> {
     const dealIds = [...new Set(contacts.flatMap((c) => c.associations?.deal ?? []))];
     const deals = dealIds.length === 0 ? [] : await crm.port.getRecords('deal', dealIds, LISTING_PROPERTIES);
     const listings = new Map(deals.filter((d) => d.properties[UNIQUE_LISTING_KEY]).map((d) => [d.id, d]));

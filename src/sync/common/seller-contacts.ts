@@ -1,5 +1,5 @@
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import { mappedProperties } from '../../brokerages/crm-field-mapping';
+import { mappedProperties } from '../../crm/mapping/crm-field-mapping';
 import type { CrmRecord } from '../../crm';
 
 // The contact a listing deal names as its seller: the first associated contact.

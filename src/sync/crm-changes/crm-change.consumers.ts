@@ -1,26 +1,33 @@
-import { Injectable } from '@nestjs/common';
-import type { JobContext, JobCounts } from '../../scheduler/job.types';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { discoverClasses } from '../../common/discovered-handlers';
+import { CrmChangeConsumer, type ChangeConsumer } from './crm-change-consumer.decorator';
 
-// One reader of CRM changes inside the `crm-changes` job (seller requests, request updates,
-// decisions, buyer leads ...). Each reads through the CRM port with its OWN cursor stream and moves
-// it with CursorRepository.commitPage only after the page's work is committed.
-export interface CrmChangeConsumer {
+export interface NamedConsumer {
   name: string;
-  run(ctx: JobContext): Promise<JobCounts>;
+  consumer: ChangeConsumer;
 }
 
-// Flows register their consumers here in onModuleInit; the job runs them in registration order.
+// Every @CrmChangeConsumer provider, found at start, in the order their modules list them (seller
+// side, then buyer side: see FLOW_MODULES); the crm-changes job runs them in that order.
 @Injectable()
-export class CrmChangeConsumers {
-  private readonly consumers: CrmChangeConsumer[] = [];
+export class CrmChangeConsumers implements OnModuleInit {
+  private readonly consumers: NamedConsumer[] = [];
 
-  register(consumer: CrmChangeConsumer): void {
-    if (this.consumers.some((c) => c.name === consumer.name))
-      throw new Error(`a CRM change consumer named "${consumer.name}" is already registered`);
-    this.consumers.push(consumer);
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  onModuleInit(): void {
+    for (const { metadata: name, instance, className } of discoverClasses<string, ChangeConsumer>(
+      this.discovery,
+      CrmChangeConsumer,
+    )) {
+      if (this.consumers.some((c) => c.name === name))
+        throw new Error(`two CRM change consumers are named "${name}" (the second is ${className})`);
+      this.consumers.push({ name, consumer: instance });
+    }
   }
 
-  all(): CrmChangeConsumer[] {
+  all(): NamedConsumer[] {
     return [...this.consumers];
   }
 }

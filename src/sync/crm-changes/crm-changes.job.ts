@@ -1,6 +1,6 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { MetricsService } from '../../ops/metrics/metrics.service';
-import { JobRegistry } from '../../scheduler/job.registry';
+import { SyncJob, type SyncJobHandler } from '../../scheduler/sync-job.decorator';
 import { emptyCounts, type JobContext, type JobResult } from '../../scheduler/job.types';
 import { addCounts, errorMessage } from '../common/job-counts';
 import { CrmChangeConsumers } from './crm-change.consumers';
@@ -9,31 +9,27 @@ import { CrmChangeConsumers } from './crm-change.consumers';
 // and recorded per consumer (not on a dry run). A consumer that throws does not stop the others,
 // but the run fails and names it.
 @Injectable()
-export class CrmChangesJob implements OnModuleInit {
+@SyncJob('crm-changes')
+export class CrmChangesJob implements SyncJobHandler {
   private readonly logger = new Logger(CrmChangesJob.name);
 
   constructor(
-    private readonly registry: JobRegistry,
     private readonly consumers: CrmChangeConsumers,
     private readonly metrics: MetricsService,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register('crm-changes', (ctx) => this.run(ctx));
-  }
-
   async run(ctx: JobContext): Promise<JobResult> {
     const counts = emptyCounts();
     const failures: string[] = [];
-    for (const consumer of this.consumers.all()) {
+    for (const { name, consumer } of this.consumers.all()) {
       if (ctx.signal.aborted) break;
       try {
         const consumed = await consumer.run(ctx);
         addCounts(counts, consumed);
-        if (!ctx.dryRun) this.metrics.recordsSyncedInRun(ctx.brokerage.id, consumer.name, consumed);
+        if (!ctx.dryRun) this.metrics.recordsSyncedInRun(ctx.brokerage.id, name, consumed);
       } catch (error) {
-        this.logger.error(`${consumer.name} failed for ${ctx.brokerage.id}: ${errorMessage(error)}`);
-        failures.push(`${consumer.name}: ${errorMessage(error)}`);
+        this.logger.error(`${name} failed for ${ctx.brokerage.id}: ${errorMessage(error)}`);
+        failures.push(`${name}: ${errorMessage(error)}`);
       }
     }
     if (failures.length > 0) {

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { BrokeragesModule } from '../../brokerages/brokerages.module';
 import { CrmChangeConsumers } from './crm-change.consumers';
 import { CrmChangesJob } from './crm-changes.job';
 
-// The `crm-changes` job and the registry its consumers join. Import it to register a consumer.
+// The `crm-changes` job and the registry that finds its @CrmChangeConsumer providers.
 @Module({
-  imports: [BrokeragesModule],
+  imports: [DiscoveryModule, BrokeragesModule],
   providers: [CrmChangeConsumers, CrmChangesJob],
-  exports: [CrmChangeConsumers, BrokeragesModule],
+  exports: [BrokeragesModule],
 })
 export class CrmChangesModule {}

@@ -1,15 +1,11 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { CashOfferError } from '../../cash-offer';
 import type { CounterOfferBody } from '../../cash-offer/schema';
 import { LinkRepository, type OutboxCommand } from '../../ledger';
 import { LINK } from '../common/listing-deal.properties';
 import { listAllOffers } from '../common/offer-pages';
-import {
-  OutboxContext,
-  OutboxExecutor,
-  OutboxExecutors,
-  OutboxReconciliation,
-} from '../outbox/outbox.executors';
+import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
+import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import { COUNTER_OFFER, type DecisionTarget } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
 
@@ -20,18 +16,12 @@ export interface CounterOfferPayload extends DecisionTarget {
 // Flow 6: POST /counter-offers from the counter fields of an offer record, then the record shows
 // the counter (countered, counter id and status).
 @Injectable()
-export class CounterOfferExecutor implements OutboxExecutor, OnModuleInit {
-  readonly operation = COUNTER_OFFER;
-
+@OutboxExecutor(COUNTER_OFFER)
+export class CounterOfferExecutor implements CommandExecutor {
   constructor(
-    private readonly executors: OutboxExecutors,
     private readonly outcome: OfferRecordOutcome,
     private readonly links: LinkRepository,
   ) {}
-
-  onModuleInit(): void {
-    this.executors.register(this);
-  }
 
   async send(
     command: OutboxCommand,

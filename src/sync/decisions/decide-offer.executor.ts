@@ -1,13 +1,9 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { CashOfferError } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
 import type { OutboxCommand } from '../../ledger';
-import {
-  OutboxContext,
-  OutboxExecutor,
-  OutboxExecutors,
-  OutboxReconciliation,
-} from '../outbox/outbox.executors';
+import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
+import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import { listAllOffers } from '../common/offer-pages';
 import { DECIDE_OFFER, type DecideOfferPayload } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
@@ -17,17 +13,9 @@ const VERB = { accepted: 'accept', rejected: 'reject' } as const;
 // Flow 5: PATCH /offers for an agent's accept or reject, then the record in its result stage and
 // the cascade the service performed (other offers rejected, request under contract).
 @Injectable()
-export class DecideOfferExecutor implements OutboxExecutor, OnModuleInit {
-  readonly operation = DECIDE_OFFER;
-
-  constructor(
-    private readonly executors: OutboxExecutors,
-    private readonly outcome: OfferRecordOutcome,
-  ) {}
-
-  onModuleInit(): void {
-    this.executors.register(this);
-  }
+@OutboxExecutor(DECIDE_OFFER)
+export class DecideOfferExecutor implements CommandExecutor {
+  constructor(private readonly outcome: OfferRecordOutcome) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<Offer | null> {
     const payload = command.payload as DecideOfferPayload;

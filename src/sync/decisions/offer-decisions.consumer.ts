@@ -1,13 +1,11 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { Injectable } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
-import { CursorRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
-import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
-import { readChangePages } from '../common/deal-changes.reader';
+import { OutboxRepository, type OutboxCommand } from '../../ledger';
+import type { ChangeStream } from '../common/deal-changes.reader';
 import { RecordIssues } from '../common/record-issues';
-import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
-import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
+import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
+import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { COUNTER_INPUT, OFFER } from '../offers/offer-record.properties';
 import { mapCounterFromCrm } from './counter-offer.mapper';
 import { COUNTER_OFFER, DECIDE_OFFER, decisionKey, type DecisionTarget } from './decision.command';
@@ -20,48 +18,35 @@ const REQUESTED: Requested[] = ['accept_requested', 'reject_requested', 'counter
 // Flows 5 and 6: an agent moves an offer record to accept / reject / counter requested; the request
 // goes through the outbox once per offer. What cannot be done is said on the record, never sent.
 @Injectable()
-export class OfferDecisionsConsumer implements CrmChangeConsumer, OnModuleInit {
-  readonly name = 'offer-decisions';
-
+@CrmChangeConsumer('offer-decisions')
+export class OfferDecisionsConsumer extends ChangePagesConsumer {
   constructor(
-    private readonly consumers: CrmChangeConsumers,
-    private readonly clients: BrokerageClients,
-    private readonly cursors: CursorRepository,
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
-  ) {}
-
-  onModuleInit(): void {
-    this.consumers.register(this);
+  ) {
+    super();
   }
 
-  async run(ctx: JobContext): Promise<JobCounts> {
-    const counts = emptyCounts();
-    const crm = await this.clients.crm(ctx.brokerage.id);
-    const stageIds = REQUESTED.map((s) => crm.stages.stageId(CASH_OFFERS_PIPELINE, s));
-    const pages = readChangePages(
-      crm,
-      this.cursors,
-      {
-        stream: OFFER_DECISIONS_STREAM,
-        kind: 'deal',
-        properties: [...Object.values(OFFER), ...Object.values(COUNTER_INPUT)],
-        filter: { pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE), stageIds },
+  protected stream(crm: BrokerageCrm): ChangeStream {
+    return {
+      stream: OFFER_DECISIONS_STREAM,
+      kind: 'deal',
+      properties: [...Object.values(OFFER), ...Object.values(COUNTER_INPUT)],
+      filter: {
+        pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
+        stageIds: REQUESTED.map((s) => crm.stages.stageId(CASH_OFFERS_PIPELINE, s)),
       },
-      ctx,
-    );
-    for await (const page of pages) {
-      for (const record of page.records) {
-        const stage = crm.stages.resolve(record.pipelineId, record.stageId)?.stageKey as
-          Requested | undefined;
-        if (!stage || !REQUESTED.includes(stage)) continue;
-        counts.read += 1;
-        const outcome = await this.handle(crm, record, stage, ctx.dryRun);
-        counts[outcome] += 1;
-      }
-      await page.commit();
+    };
+  }
+
+  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
+    for (const record of records) {
+      const stage = crm.stages.resolve(record.pipelineId, record.stageId)?.stageKey as Requested | undefined;
+      if (!stage || !REQUESTED.includes(stage)) continue;
+      counts.read += 1;
+      const outcome = await this.handle(crm, record, stage, ctx.dryRun);
+      counts[outcome] += 1;
     }
-    return counts;
   }
 
   private async handle(

@@ -1,14 +1,13 @@
-import { readChangePages } from '../common/deal-changes.reader';
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { Injectable, Logger } from '@nestjs/common';
+import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { isCashOfferError } from '../../cash-offer';
 import type { CrmProperties, CrmRecord } from '../../crm/crm.types';
-import { CursorRepository, RecordErrorRepository } from '../../ledger';
+import { RecordErrorRepository } from '../../ledger';
 import type { JobContext, JobCounts } from '../../scheduler/job.types';
-import { emptyCounts } from '../../scheduler/job.types';
-import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
-import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
+import type { ChangeStream } from '../common/deal-changes.reader';
+import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
+import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import {
   BUY_BOX_COUNT,
   BUYER_COUNT,
@@ -23,36 +22,28 @@ const PREFIX = 'Demand check: ';
 // Deals flagged "check buyer demand": POST /offer-requests/prelim (creates nothing on the service,
 // so it is called directly, not through the outbox) and the counts on the deal; the flag goes down.
 @Injectable()
-export class DemandCheckConsumer implements CrmChangeConsumer, OnModuleInit {
-  readonly name = 'demand-check';
+@CrmChangeConsumer('demand-check')
+export class DemandCheckConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(DemandCheckConsumer.name);
 
   constructor(
-    private readonly consumers: CrmChangeConsumers,
-    private readonly clients: BrokerageClients,
-    private readonly cursors: CursorRepository,
+    private readonly cashOffers: CashOfferClients,
     private readonly recordErrors: RecordErrorRepository,
-  ) {}
-
-  onModuleInit(): void {
-    this.consumers.register(this);
+  ) {
+    super();
   }
 
-  async run(ctx: JobContext): Promise<JobCounts> {
-    const brokerageId = ctx.brokerage.id;
-    const crm = await this.clients.crm(brokerageId);
-    const counts = emptyCounts();
-    const stream = {
+  protected stream(crm: BrokerageCrm): ChangeStream {
+    return {
       stream: DEMAND_CHECK_STREAM,
-      kind: 'deal' as const,
+      kind: 'deal',
       properties: [DEMAND_FLAG, SYNC_ERROR, ...prelimDealProperties(crm.mapping)],
       filter: { propertyEquals: { [DEMAND_FLAG]: 'true' } },
     };
-    for await (const page of readChangePages(crm, this.cursors, stream, ctx)) {
-      for (const deal of page.records) await this.check(ctx, crm, deal, counts);
-      await page.commit();
-    }
-    return counts;
+  }
+
+  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
+    for (const deal of records) await this.check(ctx, crm, deal, counts);
   }
 
   private async check(ctx: JobContext, crm: BrokerageCrm, deal: CrmRecord, counts: JobCounts): Promise<void> {
@@ -65,7 +56,7 @@ export class DemandCheckConsumer implements CrmChangeConsumer, OnModuleInit {
     }
     let answer;
     try {
-      answer = await this.clients.cashOffer(ctx.brokerage.id).prelim(prelim.body);
+      answer = await this.cashOffers.get(ctx.brokerage.id).prelim(prelim.body);
     } catch (error) {
       // Refusals are the record's; an unavailable service fails the consumer, the cursor stays.
       if (!isCashOfferError(error) || error.retryable) throw error;

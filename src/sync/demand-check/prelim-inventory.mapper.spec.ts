@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseMappingOverrides } from '../../brokerages/crm-field-mapping';
-import { FIXTURE_CRM_KIND } from '../../brokerages/crm-field-mapping.testing';
+import { parseMappingOverrides } from '../../crm/mapping/crm-field-mapping';
+import { FIXTURE_CRM_KIND } from '../../crm/mapping/crm-field-mapping.testing';
 import { prelimDealProperties, toPrelimInventory } from './prelim-inventory.mapper';
 
 const fixture = (name: string): unknown =>

@@ -1,4 +1,4 @@
-import type { CrmFieldMapping } from '../../brokerages/crm-field-mapping';
+import type { CrmFieldMapping } from '../../crm/mapping/crm-field-mapping';
 import { PRELIM_INVENTORY_FIELDS, PROPERTY_FIELDS } from '../../cash-offer/schema';
 import type { PrelimBody } from '../../cash-offer/schema';
 import type { CrmProperties } from '../../crm/crm.types';

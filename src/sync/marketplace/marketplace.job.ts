@@ -1,22 +1,24 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { Injectable } from '@nestjs/common';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
+import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import { Clock } from '../../common/clock';
 import { CRM_ROLE } from '../../crm/crm-roles';
 import { LinkRepository, RecordErrorRepository } from '../../ledger';
 import { MetricsService } from '../../ops/metrics/metrics.service';
-import { JobRegistry } from '../../scheduler/job.registry';
+import { SyncJob, type SyncJobHandler } from '../../scheduler/sync-job.decorator';
 import type { JobContext, JobResult } from '../../scheduler/job.types';
 import { MARKETPLACE_FLOW } from './marketplace.constants';
 import { MarketplaceSync } from './marketplace.sync';
 
 // The `marketplace` job: one mirror pass for one brokerage, on its cron.
 @Injectable()
-export class MarketplaceJob implements OnModuleInit {
+@SyncJob('marketplace')
+export class MarketplaceJob implements SyncJobHandler {
   private readonly sync: MarketplaceSync;
 
   constructor(
-    private readonly registry: JobRegistry,
-    private readonly clients: BrokerageClients,
+    private readonly crms: BrokerageCrms,
+    private readonly cashOffers: CashOfferClients,
     private readonly metrics: MetricsService,
     links: LinkRepository,
     recordErrors: RecordErrorRepository,
@@ -25,14 +27,10 @@ export class MarketplaceJob implements OnModuleInit {
     this.sync = new MarketplaceSync(links, recordErrors, clock);
   }
 
-  onModuleInit(): void {
-    this.registry.register('marketplace', (ctx) => this.run(ctx));
-  }
-
   async run(ctx: JobContext): Promise<JobResult> {
     const id = ctx.brokerage.id;
-    const crm = await this.clients.crm(id);
-    const counts = await this.sync.run(ctx, this.clients.cashOffer(id), {
+    const crm = await this.crms.get(id);
+    const counts = await this.sync.run(ctx, this.cashOffers.get(id), {
       crm: crm.port,
       stages: crm.stages,
       record: { nameProperty: CRM_ROLE.name },

@@ -1,10 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { Injectable } from '@nestjs/common';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
+import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { JsonObject, Offer } from '../../cash-offer/schema';
 import { LinkRepository, OutboxRepository } from '../../ledger';
 import { EventRefusedError } from '../../webhooks/event-refused.error';
-import { InboxEventHandlers } from '../../webhooks/inbox-event.handlers';
+import type { InboxEventContext } from '../../webhooks/inbox-event.handlers';
+import { InboxHandler } from '../../webhooks/inbox-handler.decorator';
 import { LINK } from '../common/listing-deal.properties';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { createKey } from '../seller-requests/seller-requests.consumer';
@@ -17,31 +19,24 @@ import { OffersService } from './offers.service';
 // what it says is read again from the service (GET /offers for that request), whose answer is what
 // lands in the CRM. A repeated or late event converges on the same records.
 @Injectable()
-export class OfferEventsHandler implements OnModuleInit {
+export class OfferEventsHandler {
   constructor(
-    private readonly handlers: InboxEventHandlers,
-    private readonly clients: BrokerageClients,
+    private readonly crms: BrokerageCrms,
+    private readonly cashOffers: CashOfferClients,
     private readonly offers: OffersService,
     private readonly status: RequestStatusService,
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
   ) {}
 
-  onModuleInit(): void {
-    this.handlers.register('new_offer', (payload, ctx) => this.onNewOffer(ctx.brokerageId, payload));
-    this.handlers.register('UPDATE', (payload, ctx) => this.onUpdate(ctx.brokerageId, payload));
-    this.handlers.register('offer_request_approved', (payload, ctx) =>
-      this.onApproved(ctx.brokerageId, payload),
-    );
-  }
-
-  private async onNewOffer(brokerageId: string, payload: JsonObject): Promise<void> {
+  @InboxHandler('new_offer')
+  async onNewOffer(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
     const violations = offerClaimViolations(payload);
     if (violations.length > 0) throw new EventRefusedError(`new_offer refused: ${violations.join('; ')}`);
     const claimed = payload as unknown as Offer;
     await this.awaitCreateOf(brokerageId, claimed);
     await this.requireLinked(brokerageId, claimed.offer_request_id, `offer ${claimed.offer_id}`);
-    const crm = await this.clients.crm(brokerageId);
+    const crm = await this.crms.get(brokerageId);
     const listed = await this.refreshRequest(crm, claimed.offer_request_id);
     const offer = listed.find((o) => o.offer_id === claimed.offer_id);
     if (!offer)
@@ -54,7 +49,8 @@ export class OfferEventsHandler implements OnModuleInit {
       await this.refreshRequest(crm, claimed.offer_request_id);
   }
 
-  private async onUpdate(brokerageId: string, payload: JsonObject): Promise<void> {
+  @InboxHandler('UPDATE')
+  async onUpdate(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
     const counterId = positiveId(payload.counter_offer_id);
     const requestId = positiveId(payload.offer_request_id);
     if (counterId === undefined || requestId === undefined)
@@ -67,7 +63,7 @@ export class OfferEventsHandler implements OnModuleInit {
       throw new EventRefusedError(
         `UPDATE refused: counter offer ${counterId} is not one this brokerage made (no ledger link)`,
       );
-    const crm = await this.clients.crm(brokerageId);
+    const crm = await this.crms.get(brokerageId);
     const listed = await this.refreshRequest(crm, requestId);
     const countered = listed.find((o) => String(o.offer_id) === counter.remoteId);
     if (!countered || countered.offer_status === 'countered')
@@ -79,14 +75,15 @@ export class OfferEventsHandler implements OnModuleInit {
     if (await this.setCounterStatus(crm, counterId, status)) await this.refreshRequest(crm, requestId);
   }
 
-  private async onApproved(brokerageId: string, payload: JsonObject): Promise<void> {
+  @InboxHandler('offer_request_approved')
+  async onApproved(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
     const requestId = positiveId(payload.offer_request_id);
     if (requestId === undefined)
       throw new EventRefusedError(
         'offer_request_approved refused: offer_request_id must be a positive integer',
       );
     // A request not linked (yet) is left alone: the status is shown from the active list once it is.
-    const crm = await this.clients.crm(brokerageId);
+    const crm = await this.crms.get(brokerageId);
     await this.status.apply(crm, requestId, String(payload.offer_request_status));
   }
 
@@ -117,7 +114,7 @@ export class OfferEventsHandler implements OnModuleInit {
   }
 
   private async refreshRequest(crm: BrokerageCrm, requestId: number): Promise<Offer[]> {
-    const client = this.clients.cashOffer(crm.brokerageId);
+    const client = this.cashOffers.get(crm.brokerageId);
     const { counts, offers } = await this.offers.refreshRequest(crm, client, requestId);
     // Failed records make the event fail, so the inbox retries it with backoff.
     if (counts.failed > 0)

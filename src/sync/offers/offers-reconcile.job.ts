@@ -1,7 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { Injectable } from '@nestjs/common';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
+import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import { LinkRepository } from '../../ledger';
-import { JobRegistry } from '../../scheduler/job.registry';
+import { SyncJob, type SyncJobHandler } from '../../scheduler/sync-job.decorator';
 import { emptyCounts, type JobContext, type JobResult } from '../../scheduler/job.types';
 import { addCounts } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
@@ -13,24 +14,21 @@ import { OffersService } from './offers.service';
 // The `offers-reconcile` cron: every offer on our requests (GET /offers, page by page) and the status
 // of our requests in the active list, for whatever a lost webhook missed. Unchanged records cost nothing.
 @Injectable()
-export class OffersReconcileJob implements OnModuleInit {
+@SyncJob('offers-reconcile')
+export class OffersReconcileJob implements SyncJobHandler {
   constructor(
-    private readonly registry: JobRegistry,
-    private readonly clients: BrokerageClients,
+    private readonly crms: BrokerageCrms,
+    private readonly cashOffers: CashOfferClients,
     private readonly offers: OffersService,
     private readonly status: RequestStatusService,
     private readonly links: LinkRepository,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register('offers-reconcile', (ctx) => this.run(ctx));
-  }
-
   async run(ctx: JobContext): Promise<JobResult> {
     const counts = emptyCounts();
     const id = ctx.brokerage.id;
-    const crm = await this.clients.crm(id);
-    const client = this.clients.cashOffer(id);
+    const crm = await this.crms.get(id);
+    const client = this.cashOffers.get(id);
     const options = { runId: ctx.runId, dryRun: ctx.dryRun };
     const summaries = new OfferSummaries();
     for await (const page of streamOffers(client, {}, ctx.signal)) {

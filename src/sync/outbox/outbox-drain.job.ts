@@ -1,19 +1,13 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { JobRegistry } from '../../scheduler/job.registry';
+import { Injectable } from '@nestjs/common';
+import { SyncJob, type SyncJobHandler } from '../../scheduler/sync-job.decorator';
 import type { JobContext, JobResult } from '../../scheduler/job.types';
 import { OutboxDrainService } from './outbox-drain.service';
 
 // The `outbox-drain` job: one call into the drain. A dry run only counts what is due.
 @Injectable()
-export class OutboxDrainJob implements OnModuleInit {
-  constructor(
-    private readonly registry: JobRegistry,
-    private readonly drain: OutboxDrainService,
-  ) {}
-
-  onModuleInit(): void {
-    this.registry.register('outbox-drain', (ctx) => this.run(ctx));
-  }
+@SyncJob('outbox-drain')
+export class OutboxDrainJob implements SyncJobHandler {
+  constructor(private readonly drain: OutboxDrainService) {}
 
   async run(ctx: JobContext): Promise<JobResult> {
     return { counts: await this.drain.drain(ctx) };

@@ -1,11 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { BrokerageCrms } from '../../brokerages/brokerage-crms';
+import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import { isCashOfferError, type CallOptions } from '../../cash-offer';
 import { Clock } from '../../common/clock';
-import { OutboxCommand, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
+import { OutboxCommand, OutboxRepository, RecordErrorRepository } from '../../ledger';
 import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { errorMessage } from '../common/job-counts';
+import { CrmWriteBackExecutor } from './crm-write-back.executor';
 import { OutboxContext, OutboxExecutors } from './outbox.executors';
 import {
   OUTBOX_MAX_ATTEMPTS,
@@ -14,9 +16,8 @@ import {
   splitRecordRef,
 } from './outbox-retry.policy';
 
-// The CRM write-back after a remote write is a command of its own, so a failure or a crash before
-// it finishes is retried later without ever repeating the remote write.
-export const WRITE_BACK_OPERATION = 'write_back';
+// Re-exported for the tests and tools that look for write-back commands in the ledger.
+export { WRITE_BACK_OPERATION } from './crm-write-back.executor';
 const BATCH = 200;
 // Unknown outcomes looked at per drain run: a budget, so a backlog of them never turns every drain
 // into a long scan of the service's lists.
@@ -33,7 +34,8 @@ export class OutboxDrainService {
     private readonly outbox: OutboxRepository,
     private readonly recordErrors: RecordErrorRepository,
     private readonly executors: OutboxExecutors,
-    private readonly clients: BrokerageClients,
+    private readonly crms: BrokerageCrms,
+    private readonly cashOffers: CashOfferClients,
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
   ) {}
@@ -48,8 +50,8 @@ export class OutboxDrainService {
     }
     const outbox: OutboxContext = {
       brokerage: ctx.brokerage,
-      cashOffer: this.clients.cashOffer(brokerageId),
-      crm: await this.clients.crm(brokerageId),
+      cashOffer: this.cashOffers.get(brokerageId),
+      crm: await this.crms.get(brokerageId),
       signal: ctx.signal,
     };
     for (const command of await this.outbox.unknownDue(brokerageId, RECONCILE_BUDGET)) {
@@ -81,8 +83,9 @@ export class OutboxDrainService {
   }
 
   private async execute(command: OutboxCommand, ctx: OutboxContext): Promise<Outcome> {
-    if (command.operation === WRITE_BACK_OPERATION) return this.retryWriteBack(command, ctx);
     const executor = this.executors.get(command.operation);
+    // The start refuses a ledger with live commands nobody executes (OutboxOperationsCheck), so
+    // this is a command queued since by a newer worker sharing the ledger: left for that worker.
     if (!executor) {
       this.logger.warn(`outbox command ${command.id}: no executor for "${command.operation}"; left pending`);
       return 'skipped';
@@ -163,7 +166,7 @@ export class OutboxDrainService {
     });
     if (isCashOfferError(error)) {
       const executor = this.executors.get(command.operation);
-      await executor?.onRefused(command, error, ctx).catch((refusal: unknown) => {
+      await executor?.onRefused?.(command, error, ctx).catch((refusal: unknown) => {
         this.logger.error(
           `outbox command ${command.id}: showing the refusal failed: ${errorMessage(refusal)}`,
         );
@@ -187,11 +190,6 @@ export class OutboxDrainService {
   }
 
   private async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<Outcome> {
-    // A CRM write-back caught mid-call by a crash is safe to repeat: it writes the same values again.
-    if (command.operation === WRITE_BACK_OPERATION) {
-      await this.outbox.resolveUnknown(command.id, { outcome: 'pending' });
-      return this.retryWriteBack({ ...command, state: 'pending' }, ctx);
-    }
     const executor = this.executors.get(command.operation);
     if (!executor) return 'skipped';
     const nextCheck = new Date(this.clock.nowMs() + reconcileDelayMs(this.sinceSentMs(command)));
@@ -235,59 +233,30 @@ export class OutboxDrainService {
     return this.clock.nowMs() - (command.sentAt ?? command.updatedAt).getTime();
   }
 
-  // The remote write is done: record its CRM write-back as a command of its own, then mark the write
-  // done, then try the write-back. A crash anywhere in between leaves the write-back pending for the
-  // next drain, and the remote write is never repeated.
+  // The remote write is done: record its CRM write-back as a command of its own (when its executor
+  // has one), then mark the write done, then try the write-back. A crash anywhere in between leaves
+  // the write-back pending for the next drain, and the remote write is never repeated.
   private async finish(
     command: OutboxCommand,
     result: unknown,
     ctx: OutboxContext,
     markDone: () => Promise<OutboxCommand>,
   ): Promise<void> {
-    const { command: writeBack } = await this.outbox.enqueue({
-      brokerageId: command.brokerageId,
-      idempotencyKey: outboxKey(
-        command.brokerageId,
-        command.recordRef,
-        `${WRITE_BACK_OPERATION}:${command.id}`,
-      ),
-      operation: WRITE_BACK_OPERATION,
-      recordRef: command.recordRef,
-      payload: { commandId: command.id, result: result ?? null },
-    });
-    const done = await markDone();
+    if (!this.executors.get(command.operation)?.writeBack) {
+      await markDone();
+      return;
+    }
+    const { command: writeBack } = await this.outbox.enqueue(
+      CrmWriteBackExecutor.commandFor(command, result),
+    );
+    await markDone();
     const { kind, id } = splitRecordRef(command.recordRef);
     this.logger.log(
       `${command.brokerageId}: ${command.operation} for ${kind} ${id} done (outbox command ${command.id})`,
     );
     await this.recordErrors.resolve(command.brokerageId, kind, id);
-    const outcome = await this.runWriteBack(writeBack, done, result, ctx);
+    const outcome = await this.execute(writeBack, ctx);
     if (outcome !== 'done')
       this.logger.warn(`outbox command ${command.id}: CRM write-back did not go through; retried later`);
-  }
-
-  private async retryWriteBack(command: OutboxCommand, ctx: OutboxContext): Promise<Outcome> {
-    const payload = command.payload as { commandId?: number; result?: unknown } | null;
-    const original = payload?.commandId === undefined ? null : await this.outbox.get(payload.commandId);
-    if (!original) return 'skipped';
-    return this.runWriteBack(command, original, original.result ?? payload?.result ?? null, ctx);
-  }
-
-  private async runWriteBack(
-    writeBack: OutboxCommand,
-    original: OutboxCommand,
-    result: unknown,
-    ctx: OutboxContext,
-  ): Promise<Outcome> {
-    const executor = this.executors.get(original.operation);
-    if (!executor) return 'skipped';
-    const sending = await this.outbox.markSending(writeBack.id);
-    try {
-      await executor.writeBack(original, result, ctx);
-    } catch (error) {
-      return this.onSendError(sending, error, ctx);
-    }
-    await this.outbox.complete(writeBack.id, null);
-    return 'done';
   }
 }

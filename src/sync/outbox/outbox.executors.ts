@@ -1,8 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { discoverClasses } from '../../common/discovered-handlers';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { CallOptions, CashOfferClient, CashOfferError } from '../../cash-offer';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import type { OutboxCommand } from '../../ledger';
+import { OutboxExecutor } from './outbox-executor.decorator';
 
 export interface OutboxContext {
   brokerage: LoadedBrokerage;
@@ -20,33 +23,45 @@ export type OutboxReconciliation =
   // hint: what the operator should check when it is not provable either way.
   | { found: false; provablyAbsent: boolean; hint: string };
 
-// What one kind of outbox command does. The drain owns the states; an executor only talks to the
-// service (send, reconcile) and to the CRM (writeBack, onRefused).
-export interface OutboxExecutor {
-  operation: string;
-  // The remote write: exactly one call to the service, made with `ctx.call`. Throws CashOfferError;
-  // its code decides retry, unknown or dead letter.
+// What one kind of outbox command does. The drain owns the states; an executor makes the command's
+// one write (send) and answers for it (reconcile, onRefused).
+export interface CommandExecutor {
+  // The write: exactly one call, made after `ctx.call.beforeSend()` (the service client calls it for
+  // a Cash Offer request). Throws; a CashOfferError's code decides retry, unknown or dead letter.
   send(command: OutboxCommand, ctx: OutboxContext): Promise<unknown>;
-  // Applies a done command's result to the CRM. May run again after a failure: must be idempotent.
-  writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void>;
+  // Applies a done command's result to the CRM, run as a `write_back` command of its own (see
+  // CrmWriteBackExecutor). May run again after a failure: must be idempotent. Without it, a done
+  // command has nothing to write back.
+  writeBack?(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void>;
   // The service refused the command for good: tell the agent on the CRM record.
-  onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void>;
-  // For a command whose outcome is unknown: did the service apply it?
+  onRefused?(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void>;
+  // For a command whose outcome is unknown: did the write take effect?
   reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation>;
 }
 
-// Flows register their executors in onModuleInit; the outbox-drain job looks them up by operation.
+// Every @OutboxExecutor provider, found at start; the drain looks them up by operation.
+// `register` adds a stand-in (the drain's e2e test scripts one).
 @Injectable()
-export class OutboxExecutors {
-  private readonly executors = new Map<string, OutboxExecutor>();
+export class OutboxExecutors implements OnModuleInit {
+  private readonly executors = new Map<string, CommandExecutor>();
 
-  register(executor: OutboxExecutor): void {
-    if (this.executors.has(executor.operation))
-      throw new Error(`an outbox executor for "${executor.operation}" is already registered`);
-    this.executors.set(executor.operation, executor);
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  onModuleInit(): void {
+    for (const { metadata, instance, className } of discoverClasses<string, CommandExecutor>(
+      this.discovery,
+      OutboxExecutor,
+    ))
+      this.register(metadata, instance, className);
   }
 
-  get(operation: string): OutboxExecutor | undefined {
+  register(operation: string, executor: CommandExecutor, by = 'a stand-in'): void {
+    if (this.executors.has(operation))
+      throw new Error(`an outbox executor for "${operation}" is already registered (again by ${by})`);
+    this.executors.set(operation, executor);
+  }
+
+  get(operation: string): CommandExecutor | undefined {
     return this.executors.get(operation);
   }
 

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { BrokeragesModule } from '../../brokerages/brokerages.module';
+import { CrmWriteBackExecutor } from './crm-write-back.executor';
 import { OutboxDrainJob } from './outbox-drain.job';
 import { OutboxDrainService } from './outbox-drain.service';
 import { OutboxExecutors } from './outbox.executors';
 
-// The `outbox-drain` job and the registry of executors. Import it to register an executor.
+// The `outbox-drain` job, the registry that finds every @OutboxExecutor, and the CRM write-back.
 @Module({
-  imports: [BrokeragesModule],
-  providers: [OutboxExecutors, OutboxDrainService, OutboxDrainJob],
+  imports: [DiscoveryModule, BrokeragesModule],
+  providers: [OutboxExecutors, OutboxDrainService, OutboxDrainJob, CrmWriteBackExecutor],
   exports: [OutboxExecutors, BrokeragesModule],
 })
 export class OutboxModule {}

@@ -1,13 +1,11 @@
-import { readChangePages } from '../common/deal-changes.reader';
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import type { CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
-import { CursorRepository, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
+import { OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
 import type { JobContext, JobCounts } from '../../scheduler/job.types';
-import { emptyCounts } from '../../scheduler/job.types';
-import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
-import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
+import type { ChangeStream } from '../common/deal-changes.reader';
+import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
+import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { toPushRequest } from './push-request.mapper';
 import { pushWriteBack } from './push.executor';
 import type { PushPayload } from './push.executor';
@@ -16,43 +14,34 @@ import { PUSH_FLAG, PUSH_PROPERTIES, PUSH_RESULT, PUSH_STREAM, PUSH_TO_MARKETPLA
 // Listing deals flagged "push to marketplace": one outbox command per (deal, expiration date), so a
 // deal read again is not pushed again, while a new expiration date is a new push.
 @Injectable()
-export class PushToMarketplaceConsumer implements CrmChangeConsumer, OnModuleInit {
-  readonly name = 'push-to-marketplace';
+@CrmChangeConsumer('push-to-marketplace')
+export class PushToMarketplaceConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(PushToMarketplaceConsumer.name);
 
   constructor(
-    private readonly consumers: CrmChangeConsumers,
-    private readonly clients: BrokerageClients,
-    private readonly cursors: CursorRepository,
     private readonly outbox: OutboxRepository,
     private readonly recordErrors: RecordErrorRepository,
     private readonly clock: Clock,
-  ) {}
-
-  onModuleInit(): void {
-    this.consumers.register(this);
+  ) {
+    super();
   }
 
-  async run(ctx: JobContext): Promise<JobCounts> {
-    const brokerageId = ctx.brokerage.id;
-    const crm = await this.clients.crm(brokerageId);
-    const counts = emptyCounts();
-    const stream = {
+  protected stream(): ChangeStream {
+    return {
       stream: PUSH_STREAM,
-      kind: 'deal' as const,
+      kind: 'deal',
       properties: PUSH_PROPERTIES,
       filter: { propertyEquals: { [PUSH_FLAG]: 'true' } },
     };
-    for await (const page of readChangePages(crm, this.cursors, stream, ctx)) {
-      const messages: CrmUpdateInput[] = [];
-      for (const deal of page.records) await this.deal(ctx, deal, counts, messages);
-      if (messages.length > 0 && !ctx.dryRun)
-        for (const result of await crm.port.updateRecords('deal', messages))
-          if (!result.ok)
-            this.logger.warn(`deal ${result.key}: could not write the push status: ${result.error.message}`);
-      await page.commit();
-    }
-    return counts;
+  }
+
+  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
+    const messages: CrmUpdateInput[] = [];
+    for (const deal of records) await this.deal(ctx, deal, counts, messages);
+    if (messages.length > 0 && !ctx.dryRun)
+      for (const result of await crm.port.updateRecords('deal', messages))
+        if (!result.ok)
+          this.logger.warn(`deal ${result.key}: could not write the push status: ${result.error.message}`);
   }
 
   private async deal(

@@ -1,10 +1,10 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { CashOfferError } from '../../cash-offer';
 import type { PushToMarketplaceBody, PushToMarketplaceResult } from '../../cash-offer/schema';
 import type { CrmProperties } from '../../crm/crm.types';
 import type { OutboxCommand } from '../../ledger';
-import { OutboxExecutors } from '../outbox/outbox.executors';
-import type { OutboxContext, OutboxExecutor, OutboxReconciliation } from '../outbox/outbox.executors';
+import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
+import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import { PUSH_FLAG, PUSH_RESULT, PUSH_TO_MARKETPLACE } from './push.constants';
 
 export interface PushPayload {
@@ -14,15 +14,8 @@ export interface PushPayload {
 
 // POST /push-to-marketplace for one flagged deal; the service's answer is shown on the deal.
 @Injectable()
-export class PushToMarketplaceExecutor implements OutboxExecutor, OnModuleInit {
-  readonly operation = PUSH_TO_MARKETPLACE;
-
-  constructor(private readonly executors: OutboxExecutors) {}
-
-  onModuleInit(): void {
-    this.executors.register(this);
-  }
-
+@OutboxExecutor(PUSH_TO_MARKETPLACE)
+export class PushToMarketplaceExecutor implements CommandExecutor {
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<PushToMarketplaceResult | null> {
     return (await ctx.cashOffer.pushToMarketplace(payloadOf(command).body, ctx.call)) ?? null;
   }

@@ -1,14 +1,10 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { CashOfferError } from '../../cash-offer';
 import type { OutboxCommand } from '../../ledger';
 import { DEAL } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
-import {
-  OutboxContext,
-  OutboxExecutor,
-  OutboxExecutors,
-  OutboxReconciliation,
-} from '../outbox/outbox.executors';
+import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
+import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 
 export const ADD_OFFER_REQUEST_MEDIA = 'add_offer_request_media';
 
@@ -21,17 +17,9 @@ export interface AddMediaPayload {
 // A photo link added to a submitted deal: PATCH /offer-requests/ { offer_request_id, media }. One
 // command per link (its key names the link), so a photo is never appended twice.
 @Injectable()
-export class AddMediaExecutor implements OutboxExecutor, OnModuleInit {
-  readonly operation = ADD_OFFER_REQUEST_MEDIA;
-
-  constructor(
-    private readonly executors: OutboxExecutors,
-    private readonly issues: RecordIssues,
-  ) {}
-
-  onModuleInit(): void {
-    this.executors.register(this);
-  }
+@OutboxExecutor(ADD_OFFER_REQUEST_MEDIA)
+export class AddMediaExecutor implements CommandExecutor {
+  constructor(private readonly issues: RecordIssues) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
     const payload = command.payload as AddMediaPayload;

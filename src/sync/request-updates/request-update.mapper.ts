@@ -1,7 +1,7 @@
 import type { CreateOfferRequestBody, FieldViolation, UpdateOfferRequestBody } from '../../cash-offer/schema';
 import { UPDATABLE_PROPERTY_FIELDS } from '../../cash-offer/schema';
 import { canonicalJson } from '../../common/canonical-json';
-import { updatableFields } from './updatable-fields';
+import { updatableFields } from '../common/updatable-fields';
 
 export interface RequestUpdatePlan {
   // PATCH /offer-requests/{id} body: the listing-agent fields as the deal has them now (null clears).

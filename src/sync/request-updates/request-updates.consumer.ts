@@ -1,28 +1,20 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
+import { Injectable } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import { mappedProperties } from '../../brokerages/crm-field-mapping';
+import { mappedProperties } from '../../crm/mapping/crm-field-mapping';
 import {
   validateAddMedia,
   validateUpdateOfferRequest,
   type CreateOfferRequestBody,
 } from '../../cash-offer/schema';
 import type { CrmRecord } from '../../crm';
-import {
-  CursorRepository,
-  LinkRepository,
-  OutboxRepository,
-  outboxKey,
-  type OutboxCommand,
-} from '../../ledger';
-import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
+import { LinkRepository, OutboxRepository, outboxKey, type OutboxCommand } from '../../ledger';
 import { contentHash } from '../common/content-hash';
 import { fetchSellerContacts, sellerContactId } from '../common/seller-contacts';
-import { readChangePages } from '../common/deal-changes.reader';
+import type { ChangeStream } from '../common/deal-changes.reader';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
-import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
-import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
+import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
+import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { mapDealToOfferRequest } from '../seller-requests/offer-request.mapper';
 import { createKey } from '../seller-requests/seller-requests.consumer';
 import { ADD_OFFER_REQUEST_MEDIA, type AddMediaPayload } from './add-media.executor';
@@ -39,48 +31,34 @@ type Outcome = 'updated' | 'unchanged' | 'failed';
 // Flow 2: later edits of a submitted listing deal. Listing-agent fields go out with
 // PATCH /offer-requests/{id}; edits the service does not accept after submission are shown on the deal.
 @Injectable()
-export class RequestUpdatesConsumer implements CrmChangeConsumer, OnModuleInit {
-  readonly name = 'request-updates';
-
+@CrmChangeConsumer('request-updates')
+export class RequestUpdatesConsumer extends ChangePagesConsumer {
   constructor(
-    private readonly consumers: CrmChangeConsumers,
-    private readonly clients: BrokerageClients,
-    private readonly cursors: CursorRepository,
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
-  ) {}
-
-  onModuleInit(): void {
-    this.consumers.register(this);
+  ) {
+    super();
   }
 
-  async run(ctx: JobContext): Promise<JobCounts> {
-    const counts = emptyCounts();
-    const crm = await this.clients.crm(ctx.brokerage.id);
-    const pages = readChangePages(
-      crm,
-      this.cursors,
-      {
-        stream: REQUEST_UPDATES_STREAM,
-        kind: 'deal',
-        properties: [...mappedProperties(crm.mapping, 'deal'), ...Object.values(DEAL)],
-        filter: { pipelineId: crm.listings.pipelineId, propertyHasValue: [DEAL.requestId] },
-        withAssociations: ['contact'],
-      },
-      ctx,
-    );
-    for await (const page of pages) {
-      const contacts = await fetchSellerContacts(crm, page.records);
-      for (const deal of page.records) {
-        const outcome = await this.handle(crm, deal, contacts.get(sellerContactId(deal) ?? ''), ctx.dryRun);
-        if (outcome === undefined) continue;
-        counts.read += 1;
-        counts[outcome] += 1;
-      }
-      await page.commit();
+  protected stream(crm: BrokerageCrm): ChangeStream {
+    return {
+      stream: REQUEST_UPDATES_STREAM,
+      kind: 'deal',
+      properties: [...mappedProperties(crm.mapping, 'deal'), ...Object.values(DEAL)],
+      filter: { pipelineId: crm.listings.pipelineId, propertyHasValue: [DEAL.requestId] },
+      withAssociations: ['contact'],
+    };
+  }
+
+  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
+    const contacts = await fetchSellerContacts(crm, records);
+    for (const deal of records) {
+      const outcome = await this.handle(crm, deal, contacts.get(sellerContactId(deal) ?? ''), ctx.dryRun);
+      if (outcome === undefined) continue;
+      counts.read += 1;
+      counts[outcome] += 1;
     }
-    return counts;
   }
 
   private async handle(

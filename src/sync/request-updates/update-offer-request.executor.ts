@@ -1,15 +1,11 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { CashOfferError } from '../../cash-offer';
 import type { UpdateOfferRequestBody } from '../../cash-offer/schema';
 import { LinkRepository, type OutboxCommand } from '../../ledger';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
-import {
-  OutboxContext,
-  OutboxExecutor,
-  OutboxExecutors,
-  OutboxReconciliation,
-} from '../outbox/outbox.executors';
+import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
+import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 
 export const UPDATE_OFFER_REQUEST = 'update_offer_request';
 
@@ -23,18 +19,12 @@ export interface UpdateOfferRequestPayload {
 
 // Flow 2: PATCH /offer-requests/{id} with the listing-agent fields as the deal has them now.
 @Injectable()
-export class UpdateOfferRequestExecutor implements OutboxExecutor, OnModuleInit {
-  readonly operation = UPDATE_OFFER_REQUEST;
-
+@OutboxExecutor(UPDATE_OFFER_REQUEST)
+export class UpdateOfferRequestExecutor implements CommandExecutor {
   constructor(
-    private readonly executors: OutboxExecutors,
     private readonly links: LinkRepository,
     private readonly issues: RecordIssues,
   ) {}
-
-  onModuleInit(): void {
-    this.executors.register(this);
-  }
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
     const payload = command.payload as UpdateOfferRequestPayload;

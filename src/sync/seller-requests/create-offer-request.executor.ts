@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { CashOfferError } from '../../cash-offer';
 import { PRELIM_INVENTORY_FIELDS, type CreateOfferRequestBody } from '../../cash-offer/schema';
 import { Clock } from '../../common/clock';
@@ -6,14 +6,10 @@ import { LinkRepository, type OutboxCommand } from '../../ledger';
 import { contentHash } from '../common/content-hash';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
-import {
-  OutboxContext,
-  OutboxExecutor,
-  OutboxExecutors,
-  OutboxReconciliation,
-} from '../outbox/outbox.executors';
+import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
+import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import { splitRecordRef } from '../outbox/outbox-retry.policy';
-import { updatableHash } from '../request-updates/updatable-fields';
+import { updatableHash } from '../common/updatable-fields';
 import { DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES } from '../../config';
 import { findOfferRequestByExternalId, OfferRequestLocator } from './offer-request.finder';
 import { SellerRequestResult, toSellerRequestResult } from './seller-request.result';
@@ -22,20 +18,15 @@ export const CREATE_OFFER_REQUEST = 'create_offer_request';
 
 // POST /offer-requests for one listing deal, then the request id, status and prelim counts on the deal.
 @Injectable()
-export class CreateOfferRequestExecutor implements OutboxExecutor, OnModuleInit {
-  readonly operation = CREATE_OFFER_REQUEST;
+@OutboxExecutor(CREATE_OFFER_REQUEST)
+export class CreateOfferRequestExecutor implements CommandExecutor {
   private readonly locators = new WeakMap<AbortSignal, OfferRequestLocator>();
 
   constructor(
-    private readonly executors: OutboxExecutors,
     private readonly links: LinkRepository,
     private readonly issues: RecordIssues,
     private readonly clock: Clock,
   ) {}
-
-  onModuleInit(): void {
-    this.executors.register(this);
-  }
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<SellerRequestResult> {
     const record = await ctx.cashOffer.createOfferRequest(

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseMappingOverrides } from '../../brokerages/crm-field-mapping';
-import { FIXTURE_CRM_KIND } from '../../brokerages/crm-field-mapping.testing';
+import { parseMappingOverrides } from '../../crm/mapping/crm-field-mapping';
+import { FIXTURE_CRM_KIND } from '../../crm/mapping/crm-field-mapping.testing';
 import { mapDealToOfferRequest, type ListingDealInput } from './offer-request.mapper';
 
 const FIXTURES = join(__dirname, '__fixtures__');

@@ -1,6 +1,6 @@
 import type { CreateOfferRequestBody, FieldViolation } from '../../cash-offer/schema';
 import { PROPERTY_FIELDS, validateCreateOfferRequest } from '../../cash-offer/schema';
-import type { CrmFieldMapping, CrmFieldSource } from '../../brokerages/crm-field-mapping';
+import type { CrmFieldMapping, CrmFieldSource } from '../../crm/mapping/crm-field-mapping';
 import type { CrmRecord } from '../../crm';
 import { crmBoolean, crmString } from '../common/crm-values';
 import { DEAL } from '../common/listing-deal.properties';

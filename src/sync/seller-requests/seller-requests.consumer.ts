@@ -1,24 +1,16 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import { BrokerageClients } from '../../brokerages/brokerage-clients';
-import { mappedProperties } from '../../brokerages/crm-field-mapping';
+import { mappedProperties } from '../../crm/mapping/crm-field-mapping';
 import type { CrmRecord } from '../../crm';
-import {
-  CursorRepository,
-  LinkRepository,
-  OutboxRepository,
-  outboxKey,
-  type OutboxCommand,
-} from '../../ledger';
-import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
+import { LinkRepository, OutboxRepository, outboxKey, type OutboxCommand } from '../../ledger';
 import { contentHash } from '../common/content-hash';
 import { fetchSellerContacts, sellerContactId } from '../common/seller-contacts';
-import { readChangePages } from '../common/deal-changes.reader';
+import type { ChangeStream } from '../common/deal-changes.reader';
 import { isTrue } from '../common/crm-values';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
-import { CrmChangeConsumers } from '../crm-changes/crm-change.consumers';
-import type { CrmChangeConsumer } from '../crm-changes/crm-change.consumers';
+import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
+import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { CREATE_OFFER_REQUEST } from './create-offer-request.executor';
 import { mapDealToOfferRequest } from './offer-request.mapper';
 
@@ -28,58 +20,46 @@ const DEFAULT_TRIGGER_PROPERTY = DEAL.trigger;
 // Flow 1: a listing deal in the trigger stage (or with its trigger property set) becomes one offer
 // request, validated first and sent through the outbox under the deal's idempotency key.
 @Injectable()
-export class SellerRequestsConsumer implements CrmChangeConsumer, OnModuleInit {
-  readonly name = 'seller-requests';
+@CrmChangeConsumer('seller-requests')
+export class SellerRequestsConsumer extends ChangePagesConsumer {
   private readonly logger = new Logger(SellerRequestsConsumer.name);
 
   constructor(
-    private readonly consumers: CrmChangeConsumers,
-    private readonly clients: BrokerageClients,
-    private readonly cursors: CursorRepository,
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
-  ) {}
-
-  onModuleInit(): void {
-    this.consumers.register(this);
+  ) {
+    super();
   }
 
-  async run(ctx: JobContext): Promise<JobCounts> {
-    const counts = emptyCounts();
-    const crm = await this.clients.crm(ctx.brokerage.id);
-    const { triggerStageId, triggerProperty } = crm.listings;
-    const trigger = triggerProperty ?? (triggerStageId ? undefined : DEFAULT_TRIGGER_PROPERTY);
-    const pages = readChangePages(
-      crm,
-      this.cursors,
-      {
-        stream: SELLER_REQUESTS_STREAM,
-        kind: 'deal',
-        properties: [...mappedProperties(crm.mapping, 'deal'), ...Object.values(DEAL)],
-        filter: {
-          pipelineId: crm.listings.pipelineId,
-          ...(triggerStageId && !trigger ? { stageIds: [triggerStageId] } : {}),
-        },
-        withAssociations: ['contact'],
+  protected stream(crm: BrokerageCrm): ChangeStream {
+    const { triggerStageId } = crm.listings;
+    return {
+      stream: SELLER_REQUESTS_STREAM,
+      kind: 'deal',
+      properties: [...mappedProperties(crm.mapping, 'deal'), ...Object.values(DEAL)],
+      filter: {
+        pipelineId: crm.listings.pipelineId,
+        ...(triggerStageId && !triggerOf(crm) ? { stageIds: [triggerStageId] } : {}),
       },
-      ctx,
+      withAssociations: ['contact'],
+    };
+  }
+
+  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
+    const { triggerStageId } = crm.listings;
+    const trigger = triggerOf(crm);
+    const wanted = records.filter(
+      (deal) =>
+        (deal.stageId === triggerStageId && triggerStageId !== undefined) ||
+        (trigger !== undefined && isTrue(deal.properties, trigger)),
     );
-    for await (const page of pages) {
-      const wanted = page.records.filter(
-        (deal) =>
-          (deal.stageId === triggerStageId && triggerStageId !== undefined) ||
-          (trigger !== undefined && isTrue(deal.properties, trigger)),
-      );
-      const contacts = await fetchSellerContacts(crm, wanted);
-      for (const deal of wanted) {
-        counts.read += 1;
-        const outcome = await this.handle(crm, deal, contacts, ctx.dryRun);
-        counts[outcome] += 1;
-      }
-      await page.commit();
+    const contacts = await fetchSellerContacts(crm, wanted);
+    for (const deal of wanted) {
+      counts.read += 1;
+      const outcome = await this.handle(crm, deal, contacts, ctx.dryRun);
+      counts[outcome] += 1;
     }
-    return counts;
   }
 
   private async handle(
@@ -139,6 +119,13 @@ export class SellerRequestsConsumer implements CrmChangeConsumer, OnModuleInit {
       refused = command;
     }
   }
+}
+
+// The property whose truth triggers a request: the configured one, or the default when no trigger
+// stage is configured either.
+function triggerOf(crm: BrokerageCrm): string | undefined {
+  const { triggerStageId, triggerProperty } = crm.listings;
+  return triggerProperty ?? (triggerStageId ? undefined : DEFAULT_TRIGGER_PROPERTY);
 }
 
 export function createKey(brokerageId: string, dealId: string, generation: number): string {

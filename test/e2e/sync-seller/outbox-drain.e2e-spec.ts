@@ -34,8 +34,7 @@ describe('outbox drain', () => {
   beforeAll(async () => {
     t = await startSyncApp();
     steps = new SellerFlowSteps(t);
-    t.app.get(OutboxExecutors).register({
-      operation: 'scripted',
+    t.app.get(OutboxExecutors).register('scripted', {
       // Like every executor, its one remote call passes the drain's hook just before it leaves.
       send: async (command: OutboxCommand, ctx: OutboxContext) => {
         const step = scripts.get(command.id)?.shift();

@@ -1,9 +1,7 @@
-import type { CashOfferClientFactory } from '../cash-offer';
 import type { ConfigService } from '../config/config.service';
 import type { LoadedBrokerage } from '../config/config.loader';
 import { CASH_OFFER_CRM_SCHEMA, type CrmPipeline, type CrmPort } from '../crm';
-import { MetricsService } from '../ops/metrics/metrics.service';
-import { BrokerageClients } from './brokerage-clients';
+import { BrokerageCrms } from './brokerage-crms';
 import type { CrmPortFactory } from './crm-port.factory';
 
 const fullPipelines: CrmPipeline[] = CASH_OFFER_CRM_SCHEMA.pipelines.map((p, i) => ({
@@ -39,20 +37,18 @@ function setup(pipelines: CrmPipeline[][]) {
       return port as unknown as CrmPort;
     },
   };
-  const clients = new BrokerageClients(
+  const clients = new BrokerageCrms(
     config as unknown as ConfigService,
-    {} as CashOfferClientFactory,
-    new MetricsService(),
     crmFactory as unknown as CrmPortFactory,
   );
   return { clients, ports, setFingerprint: (value: string) => (fingerprint = value) };
 }
 
-describe('BrokerageClients.crm', () => {
+describe('BrokerageCrms', () => {
   it('resolves stage ids by label once and keeps one adapter per config fingerprint', async () => {
     const { clients, ports, setFingerprint } = setup([fullPipelines]);
-    const first = await clients.crm('acme');
-    const second = await clients.crm('acme');
+    const first = await clients.get('acme');
+    const second = await clients.get('acme');
     expect(second.port).toBe(first.port);
     expect(ports).toHaveLength(1);
     expect(ports[0].listPipelines).toHaveBeenCalledTimes(1);
@@ -61,24 +57,24 @@ describe('BrokerageClients.crm', () => {
     expect(first.listings.pipelineId).toBe('default');
 
     setFingerprint('v2');
-    expect((await clients.crm('acme')).port).not.toBe(first.port);
+    expect((await clients.get('acme')).port).not.toBe(first.port);
     expect(ports).toHaveLength(2);
   });
 
   it('looks the stages up again while setup-crm has not created them, with the same adapter', async () => {
     const { clients, ports } = setup([[], fullPipelines]);
-    const before = await clients.crm('acme');
+    const before = await clients.get('acme');
     expect(() => before.stages.pipelineId('cash_offers')).toThrow('run setup-crm');
-    const after = await clients.crm('acme');
+    const after = await clients.get('acme');
     expect(after.stages.pipelineId('cash_offers')).toBe('p0');
     expect(after.port).toBe(before.port);
     expect(ports[0].listPipelines).toHaveBeenCalledTimes(2);
-    await clients.crm('acme');
+    await clients.get('acme');
     expect(ports[0].listPipelines).toHaveBeenCalledTimes(2);
   });
 
   it('names an unknown brokerage', async () => {
     const { clients } = setup([fullPipelines]);
-    await expect(clients.crm('nope')).rejects.toThrow('no brokerage "nope" is configured');
+    await expect(clients.get('nope')).rejects.toThrow('no brokerage "nope" is configured');
   });
 });

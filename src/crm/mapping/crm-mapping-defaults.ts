@@ -1,6 +1,6 @@
-import type { CrmMappingDefaults } from '../crm/crm-field-mapping.types';
-import { FOLLOWUPBOSS_MAPPING_DEFAULTS } from '../crm/followupboss/followupboss-default-mapping';
-import { HUBSPOT_MAPPING_DEFAULTS } from '../crm/hubspot/hubspot-default-mapping';
+import type { CrmMappingDefaults } from '../crm-field-mapping.types';
+import { FOLLOWUPBOSS_MAPPING_DEFAULTS } from '../followupboss/followupboss-default-mapping';
+import { HUBSPOT_MAPPING_DEFAULTS } from '../hubspot/hubspot-default-mapping';
 
 // The CRM kinds a brokerage file may name; each brings its own default field mapping.
 export type CrmVendorKind = 'hubspot' | 'followupboss';

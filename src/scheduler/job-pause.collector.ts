@@ -1,14 +1,15 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { ConfigService } from '../../config/config.service';
-import { PauseRepository, WHOLE_BROKERAGE } from '../../ledger';
-import { JOB_NAMES } from '../../scheduler/job.types';
-import { MetricsService } from './metrics.service';
+import { ConfigService } from '../config/config.service';
+import { PauseRepository, WHOLE_BROKERAGE } from '../ledger';
+import { MetricsService } from '../ops/metrics/metrics.service';
+import { JOB_NAMES } from './job.types';
 
 // cash_offer_sync_job_paused{brokerage, job}: 1 while the operator has paused the job (or its whole
 // brokerage), 0 otherwise; read from the ledger at scrape time, so a pause from the CLI shows at once.
+// Here beside the pauses, not in ops/metrics, so that metrics need not know the jobs.
 @Injectable()
-export class PauseCollector implements OnModuleInit {
+export class JobPauseCollector implements OnModuleInit {
   constructor(
     private readonly metrics: MetricsService,
     private readonly config: ConfigService,

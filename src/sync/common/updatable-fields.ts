@@ -1,5 +1,5 @@
 import { UPDATABLE_PROPERTY_FIELDS } from '../../cash-offer/schema';
-import { contentHash } from '../common/content-hash';
+import { contentHash } from './content-hash';
 
 // The listing-agent fields an offer request accepts after submission, as last sent.
 export function updatableFields(property: Record<string, unknown>): Record<string, unknown> {

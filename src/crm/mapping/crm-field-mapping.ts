@@ -1,8 +1,8 @@
-import { PROPERTY_FIELDS } from '../cash-offer/schema';
-import type { CrmFieldMapping, CrmFieldSource, CrmMappingDefaults } from '../crm/crm-field-mapping.types';
+import { PROPERTY_FIELDS } from '../../cash-offer/schema';
+import type { CrmFieldMapping, CrmFieldSource, CrmMappingDefaults } from '../crm-field-mapping.types';
 import { mappingDefaultsFor, type CrmVendorKind } from './crm-mapping-defaults';
 
-export type { CrmFieldMapping, CrmFieldSource } from '../crm/crm-field-mapping.types';
+export type { CrmFieldMapping, CrmFieldSource } from '../crm-field-mapping.types';
 
 const deal = (property: string): CrmFieldSource => ({ source: 'deal', properties: [property] });
 

@@ -1,0 +1,46 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { CashOfferClient, CashOfferClientFactory } from '../cash-offer';
+import { ConfigService } from '../config/config.service';
+import type { LoadedBrokerage } from '../config/config.loader';
+import { MetricsService } from '../ops/metrics/metrics.service';
+import { PerBrokerageCache } from './per-brokerage.cache';
+
+// One Cash Offer client per brokerage, kept for the life of its config so its rate limit and
+// breaker see every call; rebuilt when the brokerage's config changes, closed when it goes. Every
+// call it makes is counted in the API-call metric.
+@Injectable()
+export class CashOfferClients implements OnModuleDestroy {
+  private readonly clients: PerBrokerageCache<CashOfferClient>;
+
+  constructor(
+    config: ConfigService,
+    private readonly factory: CashOfferClientFactory,
+    private readonly metrics: MetricsService,
+  ) {
+    this.clients = new PerBrokerageCache(
+      config,
+      (brokerage) => this.build(brokerage),
+      (client) => client.close(),
+    );
+  }
+
+  get(brokerageId: string): CashOfferClient {
+    return this.clients.get(brokerageId).value;
+  }
+
+  onModuleDestroy(): void {
+    this.clients.clear();
+  }
+
+  private build(brokerage: LoadedBrokerage): CashOfferClient {
+    const { cashOffer } = brokerage.config;
+    return this.factory.create({
+      brokerageId: brokerage.id,
+      baseUrl: cashOffer.baseUrl,
+      apiKey: brokerage.secrets.cashOfferApiKey,
+      timeoutMs: cashOffer.timeoutMs,
+      rateLimit: cashOffer.rateLimit && { requests: cashOffer.rateLimit.requestsPerSecond, perMs: 1000 },
+      onCall: (event) => this.metrics.apiCall(event.brokerageId, 'cash-offer', event.status),
+    });
+  }
+}
