@@ -8,6 +8,9 @@ export interface ConfigProblem {
   message: string;
 }
 
+// The `file` of a problem with a daemon setting (an environment variable) rather than a brokerage file.
+export const ENVIRONMENT = 'environment';
+
 export function formatProblem(problem: ConfigProblem): string {
   const who = problem.brokerageId ? ` (${problem.brokerageId})` : '';
   const where = problem.path ? `${problem.path} ` : '';
@@ -16,8 +19,11 @@ export function formatProblem(problem: ConfigProblem): string {
 
 export class ConfigInvalidError extends Error {
   constructor(readonly problems: ConfigProblem[]) {
+    const what = problems.every((p) => p.file === ENVIRONMENT)
+      ? 'the environment is invalid'
+      : 'brokerage configuration is invalid';
     super(
-      `brokerage configuration is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+      `${what} (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
         problems.map((p) => `  - ${formatProblem(p)}`).join('\n'),
     );
     this.name = 'ConfigInvalidError';
