@@ -22,9 +22,13 @@ export class ConfigInvalidError extends Error {
     const what = problems.every((p) => p.file === ENVIRONMENT)
       ? 'the environment is invalid'
       : 'brokerage configuration is invalid';
+    // One problem reads as one sentence naming its file (or the environment) and key; several as a
+    // list, one a line.
     super(
-      `${what} (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
-        problems.map((p) => `  - ${formatProblem(p)}`).join('\n'),
+      problems.length === 1
+        ? formatProblem(problems[0])
+        : `${what} (${problems.length} problems):\n` +
+            problems.map((p) => `  - ${formatProblem(p)}`).join('\n'),
     );
     this.name = 'ConfigInvalidError';
   }
