@@ -43,7 +43,8 @@ function text(key: keyof typeof DAEMON_DEFAULTS) {
   };
 }
 
-// Several property decorators as one (this file stays free of Nest: entry points read it before Nest starts).
+// Several property decorators as one. Not Nest's applyDecorators: this file stays free of Nest, so
+// it loads wherever the brokerage schema does (scripts, the unit tier), as the CLI reads it first.
 function applyDecorators(...decorators: PropertyDecorator[]): PropertyDecorator {
   return (target, property) => {
     for (const decorate of decorators) decorate(target, property);
