@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
-import { buildAppParts } from './app/app.bootstrap';
+import { buildAppParts, onLedger } from './app/app.bootstrap';
 import { CliModule } from './cli/cli.module';
 import { CONFIG_COMMAND_NAMES, LEDGER_COMMAND_NAMES } from './cli/commands';
 import { ledgerPresence } from './cli/ledger-presence';
 import { exitQuietlyOnBrokenPipe } from './cli/output/cli-output';
 import { ConfigInvalidError } from './config/config-error';
+import { IN_MEMORY_LEDGER } from './config/daemon-settings';
 
 // The operator's CLI: `npm run cli -- <command>`. Same modules and settings as the daemon; logs go
 // to stderr (warn and above unless LOG_LEVEL says otherwise) so stdout stays clean for --json.
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
       env: process.env,
       strict: false,
       logDestination: 2,
-      logLevel: process.env.LOG_LEVEL ?? 'warn',
+      defaults: { LOG_LEVEL: 'warn' },
     });
   } catch (error) {
     if (error instanceof ConfigInvalidError) {
@@ -37,8 +38,7 @@ async function main(): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    if (presence.use === 'memory')
-      parts = { ...parts, settings: { ...parts.settings, ledgerPath: ':memory:' } };
+    if (presence.use === 'memory') parts = onLedger(parts, IN_MEMORY_LEDGER);
   }
   const app = await CommandFactory.createWithoutRunning(CliModule.forRoot(parts, { ledger }), {
     logger: parts.logger,

@@ -14,7 +14,11 @@ startDaemon({ env: process.env }).catch((error: unknown) => {
     process.stderr.write(
       `cash-offer-sync failed to start: ${describeStartupError(error, settingsOrNothing())}\n`,
     );
-    if (['debug', 'trace'].includes(process.env.LOG_LEVEL ?? '') && error instanceof Error && error.stack)
+    if (
+      ['debug', 'trace'].includes(settingsOrNothing()?.logLevel ?? '') &&
+      error instanceof Error &&
+      error.stack
+    )
       process.stderr.write(`${error.stack}\n`);
   }
   process.exit(1);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigService } from '../config/config.service';
-import { readDaemonSettings } from '../config/daemon-settings';
+import { readDaemonSettings, type ReadSettingsOptions } from '../config/daemon-settings';
 import type { Environment } from '../config/brokerage-secrets';
 import type { DestinationStream } from 'pino';
 import { PinoLoggerService } from '../ops/logging/pino-logger.service';
@@ -12,28 +12,43 @@ import { withSimulatorDefaults } from './embedded/simulated-env';
 
 // Settings, redactor, logger and config, built before Nest so that a bad environment or config file
 // stops the process with every problem named, and boot logs are already redacted.
-// Throws ConfigInvalidError when `strict` and anything is wrong.
+// Throws ConfigInvalidError when the environment is bad, or when `strict` and a config file is.
 export function buildAppParts(options: {
   env: Environment;
   strict: boolean;
   logDestination?: DestinationStream | number;
-  logLevel?: string;
+  // An entry point's own defaults for some variables (the CLI logs at warn).
+  defaults?: ReadSettingsOptions['defaults'];
 }): AppParts {
-  const configured = readDaemonSettings(options.env);
+  const configured = readDaemonSettings(options.env, { defaults: options.defaults });
   const env = withSimulatorDefaults(configured.configDir, options.env);
   const redactor = new SecretRedactor();
   const logger = new PinoLoggerService({
-    level: options.logLevel ?? configured.logLevel,
+    level: configured.logLevel,
     redactor,
     destination: options.logDestination,
   });
   const config = new ConfigService(configured.configDir, redactor, env);
   config.load(options.strict);
   // A demo gets its own ledger file, so its reset at start can never reach the operator's ledger.
-  const settings = {
-    ...configured,
+  const source = {
+    env: options.env,
+    defaults: options.defaults,
     ledgerPath: ledgerPathFor(config.brokerages(), options.env, configured.ledgerPath),
   };
-  mkdirSync(dirname(settings.ledgerPath), { recursive: true });
-  return { settings, config, redactor, logger };
+  const parts = {
+    settings: readDaemonSettings(source.env, source),
+    settingsSource: source,
+    config,
+    redactor,
+    logger,
+  };
+  mkdirSync(dirname(parts.settings.ledgerPath), { recursive: true });
+  return parts;
+}
+
+// The same parts on another ledger (the CLI's in-memory one for a dry run), in Nest's settings too.
+export function onLedger(parts: AppParts, ledgerPath: string): AppParts {
+  const settingsSource = { ...parts.settingsSource, ledgerPath };
+  return { ...parts, settings: readDaemonSettings(settingsSource.env, settingsSource), settingsSource };
 }

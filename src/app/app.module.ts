@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { ConfigModule } from '../config/config.module';
 import type { ConfigService } from '../config/config.service';
 import type { DaemonSettings } from '../config/daemon-settings';
+import type { DaemonSettingsModuleOptions } from '../config/daemon-settings.module';
 import { LedgerModule } from '../ledger';
 import { ConsoleModule } from '../ops/console/console.module';
 import { HealthModule } from '../ops/health/health.module';
@@ -21,7 +22,10 @@ import { LifecycleLogger } from './lifecycle.logger';
 
 // What main.ts and cli.ts build before Nest starts and hand in.
 export interface AppParts {
+  // Read before Nest for the logger, the pid file and the listeners; Nest's ConfigModule reads the
+  // same settings from `settingsSource` for injection (DAEMON_SETTINGS).
   settings: DaemonSettings;
+  settingsSource: DaemonSettingsModuleOptions;
   config: ConfigService;
   redactor: SecretRedactor;
   logger: PinoLoggerService;
@@ -41,7 +45,7 @@ export function sharedModules(parts: AppParts): (DynamicModule | typeof CoreModu
   return [
     CoreModule,
     LoggingModule.forRoot({ redactor: parts.redactor, logger: parts.logger }),
-    ConfigModule.forRoot({ settings: parts.settings, service: parts.config }),
+    ConfigModule.forRoot({ settings: parts.settingsSource, service: parts.config }),
     LedgerModule.forRoot({ databasePath: parts.settings.ledgerPath, url: parts.settings.ledgerUrl }),
     MetricsModule,
     OperatorActionsModule,

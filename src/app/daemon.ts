@@ -13,7 +13,7 @@ import { verdictOf, writeReloadVerdict } from './reload-verdict.file';
 import { keepWebhooksOffAdmin, WebhookListener } from './http-listeners';
 import { heapLimitAdvice } from './heap-limit.advice';
 import { logStopSignals } from './lifecycle.logger';
-import { seedDemo } from './embedded/demo-seeder';
+import { prepareDemoCrm, seedDemo } from './embedded/demo-seeder';
 import { resetDemoLedger, startEmbeddedSimulators } from './embedded/embedded-simulators';
 
 export interface StartDaemonOptions {
@@ -73,6 +73,7 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
       .catch((error: unknown) => log.error(`could not write the reload verdict: ${String(error)}`));
   });
   await options.beforeStart?.(app);
+  if (simulators) await prepareDemoCrm(app, config.brokerages());
   await app.listen(settings.adminPort, settings.adminHost);
   const adminAddress = app.getHttpServer().address() as AddressInfo;
   const webhookPort = await app
@@ -84,7 +85,7 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
   log.log(
     `listening on http://${settings.adminHost}:${adminAddress.port} (admin: health, metrics) and http://${settings.webhookHost}:${webhookPort} (webhooks) with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerUrl ? 'on PostgreSQL (LEDGER_URL)' : settings.ledgerPath}`,
   );
-  if (simulators) await seedDemo(app, simulators, config.brokerages());
+  if (simulators) await seedDemo(simulators, config.brokerages());
   return app;
 }
 

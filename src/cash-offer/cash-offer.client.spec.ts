@@ -220,7 +220,7 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     service.handler = (_r, res) => res.socket?.destroy();
     await expect(client.createOfferRequest(validCreate)).rejects.toMatchObject({
       code: 'OUTCOME_UNKNOWN',
-      networkCode: 'UND_ERR_SOCKET',
+      networkCode: 'ECONNRESET',
       message: expect.stringContaining('the connection was dropped') as unknown,
     });
     expect(service.seen).toHaveLength(1);

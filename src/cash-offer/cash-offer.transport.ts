@@ -1,4 +1,12 @@
-import { Pool } from 'undici';
+import axios, { type AxiosInstance, type AxiosRequestConfig } from 'axios';
+import http, {
+  type AgentOptions,
+  type ClientRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http';
+import https from 'node:https';
+import type { Socket } from 'node:net';
 
 export interface TransportRequest {
   method: 'GET' | 'POST' | 'PATCH';
@@ -21,62 +29,114 @@ export class TransportFailure extends Error {
   }
 }
 
-const MAX_CONNECTIONS = 16;
+// Node's code for a connection attempt that timed out: the deadline passed before the socket
+// connected, so nothing of the request was sent.
+export const CONNECT_TIMEOUT = 'ERR_SOCKET_CONNECTION_TIMEOUT';
+// The deadline passed after the request may have been sent.
+export const ANSWER_TIMEOUT = 'ETIMEDOUT';
+// The transport was closed (close()) while the request was in flight.
+export const CLIENT_CLOSED = 'ERR_CLIENT_CLOSED';
 
-// One keep-alive connection pool to the service for one brokerage, on undici (Node's own HTTP
-// client) rather than axios: axios costs ~0.1 ms of CPU per call, more than the 10 % budget the
-// client has over a bare loop (docs/cash-offer-client.md, "Transport: undici, not axios"). The API
-// key is added per request and is not stored on the pool, so nothing printable from here holds
-// it. undici follows no redirects (they could carry the key to another host) and reads no proxy
-// from the environment; every status comes back as an answer for the client to classify.
+const MAX_CONNECTIONS = 16;
+// axios turns TCP keep-alive probes on, at one minute idle, on every socket it is handed, each
+// request; Node skips the call when the figure is unchanged, so the agent uses the same one.
+// (With Node's default of one second the two alternate: 8 setsockopt calls per request.)
+const TCP_KEEPALIVE_MS = 60_000;
+
+// One keep-alive connection pool to the service for one brokerage: axios over node:http with a
+// keep-alive Agent (at most 16 sockets). axios is configured to do as little as a bare node:http
+// loop would (bench:client measures it; docs/cash-offer-client.md, "Transport"): no redirects
+// (they could carry the key to another host; maxRedirects 0 also skips follow-redirects), no
+// proxy from the environment, every status an answer for the client to classify, bodies passed
+// through as text both ways (the client parses JSON once, itself). The API key is added per
+// request and stored on neither the instance nor the agent, so nothing printable from here holds
+// it; axios's own error, which holds the request config and so the key, never leaves send().
 export class CashOfferTransport {
-  readonly #pool: Pool;
-  readonly #basePath: string;
+  readonly #http: AxiosInstance;
+  readonly #agent: http.Agent;
   readonly #apiKey: string;
   readonly #timeoutMs: number;
+  #closed = false;
 
   constructor(baseUrl: string, apiKey: string, timeoutMs: number) {
     const url = new URL(baseUrl);
     this.#apiKey = apiKey;
     this.#timeoutMs = timeoutMs;
-    this.#basePath = url.pathname.replace(/\/+$/, '');
-    // Each attempt has one wall-clock deadline (the signal in send); the pool's own timeouts
-    // bound connecting and back it up (they tick at about one-second resolution).
-    this.#pool = new Pool(url.origin, {
-      connections: MAX_CONNECTIONS,
-      connect: { timeout: timeoutMs },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+    const agentOptions: AgentOptions = {
+      keepAlive: true,
+      keepAliveMsecs: TCP_KEEPALIVE_MS,
+      maxSockets: MAX_CONNECTIONS,
+    };
+    this.#agent = url.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+    this.#http = axios.create({
+      baseURL: url.href.replace(/\/+$/, ''),
+      httpAgent: this.#agent,
+      httpsAgent: this.#agent,
+      proxy: false,
+      maxRedirects: 0,
+      validateStatus: null,
+      responseType: 'text',
+      // The body goes out as the JSON text send() made, and comes back as text: no second parse.
+      transformRequest: [],
+      transformResponse: [],
+      headers: { accept: 'application/json' },
     });
   }
 
   async send(request: TransportRequest): Promise<TransportResponse> {
+    // One wall-clock deadline per attempt, from sending to the last byte of the answer (axios's
+    // `timeout` is a socket idle timer, which a slow trickle of bytes keeps alive). A plain timer,
+    // cleared as soon as the call settles, costs less than AbortSignal.timeout's.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.#timeoutMs);
+    const connection = { connected: false };
+    const hasBody = request.body !== undefined;
+    const config: AxiosRequestConfig<string> = {
+      method: request.method,
+      url: request.path + queryString(request.query),
+      headers: {
+        authorization: this.#apiKey,
+        ...(hasBody ? { 'content-type': 'application/json' } : {}),
+      },
+      data: hasBody ? JSON.stringify(request.body) : undefined,
+      signal: deadline.signal,
+      transport: watchingConnection(connection),
+    };
     try {
-      const hasBody = request.body !== undefined;
-      const response = await this.#pool.request({
-        method: request.method,
-        path: this.#basePath + request.path + queryString(request.query),
-        headers: {
-          authorization: this.#apiKey,
-          accept: 'application/json',
-          ...(hasBody ? { 'content-type': 'application/json' } : {}),
-        },
-        body: hasBody ? JSON.stringify(request.body) : undefined,
-        signal: AbortSignal.timeout(this.#timeoutMs),
-      });
-      // The body is read whatever the status, so the connection goes back to the pool.
-      const body = await response.body.text();
-      return { status: response.statusCode, headers: response.headers, body };
+      const response = await this.#http.request<string>(config);
+      return { status: response.status, headers: response.headers, body: response.data ?? '' };
     } catch (error) {
-      // Never rethrow the library's error as it is; the client builds its own from the code.
+      // Never rethrow the library's error (it holds the config, so the key); only a code leaves.
+      if (this.#closed) throw new TransportFailure(CLIENT_CLOSED);
+      if (deadline.signal.aborted)
+        throw new TransportFailure(connection.connected ? ANSWER_TIMEOUT : CONNECT_TIMEOUT);
       throw new TransportFailure(networkCodeOf(error));
+    } finally {
+      clearTimeout(timer);
     }
   }
 
-  // Frees the keep-alive connections at once; calls in flight fail with UND_ERR_DESTROYED.
+  // Frees the keep-alive connections at once; calls in flight fail with CLIENT_CLOSED.
   close(): void {
-    this.#pool.destroy().catch(() => undefined);
+    this.#closed = true;
+    this.#agent.destroy();
   }
+}
+
+// node:http or node:https as axios would pick them, noting when the request's socket connects:
+// before that moment nothing of the request has left this process.
+function watchingConnection(connection: { connected: boolean }) {
+  return {
+    request(options: RequestOptions, onResponse: (res: IncomingMessage) => void): ClientRequest {
+      const module = options.protocol === 'https:' ? https : http;
+      const req = module.request(options, onResponse);
+      req.once('socket', (socket: Socket) => {
+        if (socket.connecting) socket.once('connect', () => (connection.connected = true));
+        else connection.connected = true;
+      });
+      return req;
+    },
+  };
 }
 
 function queryString(query: TransportRequest['query']): string {
@@ -90,9 +150,9 @@ function queryString(query: TransportRequest['query']): string {
 
 function networkCodeOf(error: unknown): string {
   if (typeof error !== 'object' || error === null) return 'NETWORK_ERROR';
-  // The deadline's signal rejects with a DOMException named TimeoutError.
-  if ((error as { name?: unknown }).name === 'TimeoutError') return 'ETIMEDOUT';
   const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+  // axios's name for an answer whose stream ended before its last byte: the connection dropped.
+  if (code === 'ERR_BAD_RESPONSE') return 'ECONNRESET';
   if (typeof code === 'string') return code;
   if (typeof cause?.code === 'string') return cause.code;
   return 'NETWORK_ERROR';

@@ -1,13 +1,14 @@
 import { CashOfferError, ServiceErrorDetail } from './cash-offer.error';
 import { OperationSpec } from './cash-offer.operations';
+import { ANSWER_TIMEOUT, CLIENT_CLOSED, CONNECT_TIMEOUT } from './cash-offer.transport';
 import { FieldViolation, isPlainObject } from './schema';
 
 // Transport failures after which the request provably never reached the service: the connection
 // was refused or never completed, or the host name never resolved. Everything else may have been
-// processed. Codes are Node's (from the socket) and undici's (UND_ERR_*, from the transport).
-const NEVER_LEFT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'UND_ERR_CONNECT_TIMEOUT'];
-const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'];
-const DROPPED_CODES = ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'];
+// processed. Codes are Node's, from the socket and the transport (cash-offer.transport.ts).
+const NEVER_LEFT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', CONNECT_TIMEOUT];
+const TIMEOUT_CODES = [ANSWER_TIMEOUT];
+const DROPPED_CODES = ['ECONNRESET', 'EPIPE'];
 const MAX_MESSAGE_CHARS = 500;
 
 // The TLS handshake failed (an untrusted, expired or misnamed certificate): nothing of the request
@@ -22,14 +23,14 @@ export function requestNeverLeft(networkCode: string): boolean {
 
 function describeNetwork(code: string): string {
   if (TIMEOUT_CODES.includes(code)) return 'the service did not answer in time';
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'the connection to the service could not be opened in time';
+  if (code === CONNECT_TIMEOUT) return 'the connection to the service could not be opened in time';
   if (code === 'ECONNREFUSED') return 'the service refused the connection';
   if (isTlsFailure(code))
     return `the service's TLS certificate was not accepted (${code}); a certificate from a private authority is trusted by starting node with NODE_EXTRA_CA_CERTS`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
     return 'the service host name could not be resolved';
   if (DROPPED_CODES.includes(code)) return 'the connection was dropped';
-  if (code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_CLOSED') return 'the client was closed';
+  if (code === CLIENT_CLOSED) return 'the client was closed';
   return `the request failed (${code})`;
 }
 

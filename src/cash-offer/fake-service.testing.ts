@@ -13,6 +13,8 @@ export type Handler = (req: Seen, res: ServerResponse, n: number) => void;
 
 export class FakeService {
   readonly seen: Seen[] = [];
+  // TCP connections accepted, to tell keep-alive reuse from a connection per call.
+  connections = 0;
   handler: Handler = (_req, res) => res.writeHead(204).end();
   private readonly server: Server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -31,6 +33,7 @@ export class FakeService {
   });
 
   async start(): Promise<string> {
+    this.server.on('connection', () => this.connections++);
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api/v2`;
   }

@@ -8,6 +8,9 @@ export interface ConfigProblem {
   message: string;
 }
 
+// The `file` of a problem with a daemon setting (an environment variable) rather than a brokerage file.
+export const ENVIRONMENT = 'environment';
+
 export function formatProblem(problem: ConfigProblem): string {
   const who = problem.brokerageId ? ` (${problem.brokerageId})` : '';
   const where = problem.path ? `${problem.path} ` : '';
@@ -16,9 +19,16 @@ export function formatProblem(problem: ConfigProblem): string {
 
 export class ConfigInvalidError extends Error {
   constructor(readonly problems: ConfigProblem[]) {
+    const what = problems.every((p) => p.file === ENVIRONMENT)
+      ? 'the environment is invalid'
+      : 'brokerage configuration is invalid';
+    // One problem reads as one sentence naming its file (or the environment) and key; several as a
+    // list, one a line.
     super(
-      `brokerage configuration is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
-        problems.map((p) => `  - ${formatProblem(p)}`).join('\n'),
+      problems.length === 1
+        ? formatProblem(problems[0])
+        : `${what} (${problems.length} problems):\n` +
+            problems.map((p) => `  - ${formatProblem(p)}`).join('\n'),
     );
     this.name = 'ConfigInvalidError';
   }

@@ -1,11 +1,13 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { ConfigService } from './config.service';
-import { DAEMON_SETTINGS, type DaemonSettings } from './daemon-settings';
+import { DAEMON_SETTINGS } from './daemon-settings';
+import { DaemonSettingsModule, type DaemonSettingsModuleOptions } from './daemon-settings.module';
 
 export { DAEMON_SETTINGS };
 
 export interface ConfigModuleOptions {
-  settings: DaemonSettings;
+  // What the daemon settings are read from: the environment and the entry point's choices.
+  settings: DaemonSettingsModuleOptions;
   // Built and loaded by the entry point before Nest starts: the daemon refuses to start on a bad
   // file (ConfigService.load(true)), the CLI loads what it can and reports the rest.
   service: ConfigService;
@@ -17,11 +19,9 @@ export class ConfigModule {
   static forRoot(options: ConfigModuleOptions): DynamicModule {
     return {
       module: ConfigModule,
-      providers: [
-        { provide: DAEMON_SETTINGS, useValue: options.settings },
-        { provide: ConfigService, useValue: options.service },
-      ],
-      exports: [DAEMON_SETTINGS, ConfigService],
+      imports: [DaemonSettingsModule.forRoot(options.settings)],
+      providers: [{ provide: ConfigService, useValue: options.service }],
+      exports: [DaemonSettingsModule, ConfigService],
     };
   }
 }

@@ -1,8 +1,17 @@
 import { resolve } from 'node:path';
 import type { Environment } from './brokerage-secrets';
-import { ConfigInvalidError, type ConfigProblem } from './config-error';
+import {
+  DAEMON_DEFAULTS,
+  LOG_LEVELS,
+  validateDaemonEnvironment,
+  type DaemonDefaults,
+  type LogLevel,
+} from './daemon-environment';
 
-// Process-wide settings, from the environment, with the defaults documented in docs/operations.md.
+export { DAEMON_DEFAULTS, LOG_LEVELS, type LogLevel };
+
+// Process-wide settings, from the environment (daemon-environment.ts validates it), with the
+// defaults documented in docs/operations.md. Injected as DAEMON_SETTINGS (DaemonSettingsModule).
 export interface DaemonSettings {
   ledgerPath: string;
   // Health, metrics: for the operator and the supervisor only.
@@ -27,99 +36,39 @@ export interface DaemonSettings {
   workerConcurrency: number;
 }
 
-// Injection token for DaemonSettings (provided by ConfigModule).
+// Injection token for DaemonSettings.
 export const DAEMON_SETTINGS = Symbol('DAEMON_SETTINGS');
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+// SQLite's name for a ledger that lives and dies with the process (the CLI's dry runs).
+export const IN_MEMORY_LEDGER = ':memory:';
 
-export const DAEMON_DEFAULTS = {
-  LEDGER_PATH: 'data/ledger.sqlite',
-  ADMIN_HOST: '127.0.0.1',
-  ADMIN_PORT: '3000',
-  WEBHOOK_HOST: '127.0.0.1',
-  WEBHOOK_PORT: '3001',
-  LOG_LEVEL: 'info',
-  CONFIG_DIR: 'config/brokerages',
-  SHUTDOWN_TIMEOUT_MS: '25000',
-  RETENTION_DAYS: '30',
-  RETENTION_DEAD_DAYS: '90',
-  JOB_LEASE_SECONDS: '900',
-  WORKER_CONCURRENCY: '16',
-} as const;
+export interface ReadSettingsOptions {
+  // An entry point's own defaults for some variables (the CLI logs at warn).
+  defaults?: DaemonDefaults;
+  // The ledger this process opens when its entry point chose another than LEDGER_PATH: the demo's
+  // own file, or IN_MEMORY_LEDGER.
+  ledgerPath?: string;
+}
 
-export function readDaemonSettings(env: Environment): DaemonSettings {
-  const problems: ConfigProblem[] = [];
-  const get = (key: keyof typeof DAEMON_DEFAULTS): string => {
-    const value = env[key];
-    return value === undefined || value.trim() === '' ? DAEMON_DEFAULTS[key] : value.trim();
+// Validates the environment and names its settings; throws ConfigInvalidError naming each bad
+// variable. Pure, so the entry points (before Nest, for the logger and the pid file) and the Nest
+// ConfigModule's `validate` read the same settings from the same environment.
+export function readDaemonSettings(env: Environment, options: ReadSettingsOptions = {}): DaemonSettings {
+  const e = validateDaemonEnvironment(env, options.defaults);
+  const ledgerPath = options.ledgerPath ?? e.LEDGER_PATH;
+  return {
+    ledgerPath: ledgerPath === IN_MEMORY_LEDGER ? ledgerPath : resolve(ledgerPath),
+    ledgerUrl: e.LEDGER_URL,
+    adminHost: e.ADMIN_HOST,
+    adminPort: e.ADMIN_PORT,
+    webhookHost: e.WEBHOOK_HOST,
+    webhookPort: e.WEBHOOK_PORT,
+    logLevel: e.LOG_LEVEL,
+    configDir: resolve(e.CONFIG_DIR),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    retentionDays: e.RETENTION_DAYS,
+    retentionDeadDays: e.RETENTION_DEAD_DAYS,
+    jobLeaseSeconds: e.JOB_LEASE_SECONDS,
+    workerConcurrency: e.WORKER_CONCURRENCY,
   };
-  const integer = (
-    key:
-      | 'ADMIN_PORT'
-      | 'WEBHOOK_PORT'
-      | 'SHUTDOWN_TIMEOUT_MS'
-      | 'RETENTION_DAYS'
-      | 'RETENTION_DEAD_DAYS'
-      | 'JOB_LEASE_SECONDS'
-      | 'WORKER_CONCURRENCY',
-    min: number,
-    max: number,
-  ): number => {
-    const text = get(key);
-    const value = Number(text);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push({
-        file: 'environment',
-        path: key,
-        message: `must be an integer from ${min} to ${max}, got "${text}"`,
-      });
-    }
-    return value;
-  };
-  const logLevel = get('LOG_LEVEL').toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    problems.push({
-      file: 'environment',
-      path: 'LOG_LEVEL',
-      message: `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`,
-    });
-  }
-  // One listener used to serve everything; a deployment still setting it would silently expose
-  // /metrics on the old port's replacement, so it is refused with the new names.
-  for (const retired of ['HTTP_HOST', 'HTTP_PORT'] as const) {
-    if (env[retired] !== undefined)
-      problems.push({
-        file: 'environment',
-        path: retired,
-        message: `is no longer read: set ADMIN_${retired.slice(5)} (health, metrics) and WEBHOOK_${retired.slice(5)} (webhooks) instead`,
-      });
-  }
-  const ledgerUrl = env.LEDGER_URL?.trim() || undefined;
-  if (ledgerUrl !== undefined && !/^postgres(ql)?:\/\//.test(ledgerUrl)) {
-    problems.push({ file: 'environment', path: 'LEDGER_URL', message: 'must start with postgres://' });
-  }
-  const settings: DaemonSettings = {
-    ledgerPath: resolve(get('LEDGER_PATH')),
-    ledgerUrl,
-    adminHost: get('ADMIN_HOST'),
-    adminPort: integer('ADMIN_PORT', 0, 65535),
-    webhookHost: get('WEBHOOK_HOST'),
-    webhookPort: integer('WEBHOOK_PORT', 0, 65535),
-    logLevel: logLevel as LogLevel,
-    configDir: resolve(get('CONFIG_DIR')),
-    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 0, 600_000),
-    retentionDays: integer('RETENTION_DAYS', 1, 3650),
-    retentionDeadDays: integer('RETENTION_DEAD_DAYS', 1, 3650),
-    jobLeaseSeconds: integer('JOB_LEASE_SECONDS', 5, 86_400),
-    workerConcurrency: integer('WORKER_CONCURRENCY', 1, 1000),
-  };
-  if (settings.adminPort !== 0 && settings.adminPort === settings.webhookPort)
-    problems.push({
-      file: 'environment',
-      path: 'WEBHOOK_PORT',
-      message: `must differ from ADMIN_PORT (${settings.adminPort}): webhooks and admin routes have their own listeners`,
-    });
-  if (problems.length > 0) throw new ConfigInvalidError(problems);
-  return settings;
 }

@@ -5,4 +5,10 @@ export { ConfigInvalidError, formatProblem, type ConfigProblem } from './config-
 export { loadBrokerageConfigs, type LoadedBrokerage, type ConfigLoadResult } from './config.loader';
 export { ConfigService, type ReloadResult, type ConfigChangeListener } from './config.service';
 export { ConfigModule, DAEMON_SETTINGS, type ConfigModuleOptions } from './config.module';
-export { readDaemonSettings, DAEMON_DEFAULTS, type DaemonSettings } from './daemon-settings';
+export {
+  readDaemonSettings,
+  DAEMON_DEFAULTS,
+  IN_MEMORY_LEDGER,
+  type DaemonSettings,
+} from './daemon-settings';
+export { DaemonSettingsModule } from './daemon-settings.module';

@@ -55,21 +55,26 @@ const DEMO_LISTINGS: Properties[] = [
 ];
 const OTHER_AGENTS_LISTINGS = 25;
 
-// Gives a fresh demo something to do: the CRM schema, listing deals flagged for a cash offer, and
-// other agents' requests in the marketplace.
-export async function seedDemo(
-  app: INestApplication,
-  simulators: Simulators,
-  brokerages: LoadedBrokerage[],
-): Promise<void> {
+const simulatedBrokerages = (brokerages: LoadedBrokerage[]): LoadedBrokerage[] =>
+  brokerages.filter((b) => b.config.simulated === true && b.config.enabled !== false);
+
+// The CRM schema of each simulated brokerage (setup-crm), made before the jobs are scheduled, so
+// that their first runs find the pipelines and properties instead of failing for want of them.
+export async function prepareDemoCrm(app: INestApplication, brokerages: LoadedBrokerage[]): Promise<void> {
   const logger = new Logger('Demo');
-  for (const brokerage of brokerages.filter(
-    (b) => b.config.simulated === true && b.config.enabled !== false,
-  )) {
+  for (const brokerage of simulatedBrokerages(brokerages)) {
     const report = await app.get(CrmSetupService).setup(brokerage.id);
     logger.log(
       `${brokerage.id}: setup-crm made ${report.items.filter((i) => i.outcome !== 'already present').length} schema item(s)`,
     );
+  }
+}
+
+// Gives a fresh demo something to do, once its CRM schema is made (prepareDemoCrm): listing deals
+// flagged for a cash offer, and other agents' requests in the marketplace.
+export async function seedDemo(simulators: Simulators, brokerages: LoadedBrokerage[]): Promise<void> {
+  const logger = new Logger('Demo');
+  for (const brokerage of simulatedBrokerages(brokerages)) {
     if (brokerage.config.crm.kind === 'followupboss') {
       await seedFollowUpBoss(simulators);
       logger.log(

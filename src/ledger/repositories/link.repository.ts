@@ -119,6 +119,11 @@ export class LinkRepository {
     });
   }
 
+  // Remote records of this kind still open on the CRM side (not gone).
+  countActive(brokerageId: string, kind: string): Promise<number> {
+    return this.tx.exclusive((m) => m.count(Link, { where: { brokerageId, kind, state: 'active' } }));
+  }
+
   // Active links the run did not see: candidates for closing, valid only after a complete scan.
   listNotSeenIn(brokerageId: string, kind: string, runId: number): Promise<Link[]> {
     return this.tx.exclusive((m) =>

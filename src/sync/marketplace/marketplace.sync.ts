@@ -69,6 +69,9 @@ export class MarketplaceSync {
           );
     // A dry run has no run id to mark links with, so it remembers the keys it saw.
     const seenInDryRun = runId === null ? new Set<string>() : undefined;
+    // The active list says nothing of its length; the listings mirrored so far are the best guess,
+    // so a pass shows how far along it is (sync --once's bar, the status page).
+    const expected = await this.links.countActive(brokerageId, MARKETPLACE_LINK_KIND);
     let complete = false;
     try {
       for await (const page of source.streamActiveOfferRequests({
@@ -76,7 +79,7 @@ export class MarketplaceSync {
         sort: ACTIVE_LIST_SORT,
       })) {
         await this.page(page, ctx, target, counts, writer, seenInDryRun);
-        ctx.progress(counts.read);
+        ctx.progress(counts.read, expected > 0 ? Math.max(expected, counts.read) : undefined);
         if (ctx.signal.aborted) break;
       }
       complete = !ctx.signal.aborted;

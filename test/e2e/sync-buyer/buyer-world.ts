@@ -29,7 +29,11 @@ export interface BuyerWorld {
   stages: CrmStageMap;
   buyerClient: CashOfferClient;
   dir: string;
-  marketplacePass(options?: { dryRun?: boolean; source?: MarketplaceSource }): Promise<JobCounts>;
+  marketplacePass(options?: {
+    dryRun?: boolean;
+    source?: MarketplaceSource;
+    onProgress?: (done: number, total?: number) => void;
+  }): Promise<JobCounts>;
   control(target: 'sandbox' | 'crm', method: string, path: string, body?: unknown): Promise<unknown>;
   crmRequests(): Promise<RequestLogEntry[]>;
   close(): Promise<void>;
@@ -88,14 +92,18 @@ export async function startBuyerWorld(): Promise<BuyerWorld> {
     buyerClient,
     dir,
     control,
-    async marketplacePass({ dryRun = false, source = buyerClient } = {}) {
+    async marketplacePass({
+      dryRun = false,
+      source = buyerClient,
+      onProgress = (_done: number, _total?: number): void => undefined,
+    } = {}) {
       const run = dryRun ? null : await ledger.runs.start(BROKERAGE_ID, 'marketplace');
       const ctx: JobContext = {
         brokerage,
         runId: run?.id ?? null,
         signal: new AbortController().signal,
         dryRun,
-        progress: () => undefined,
+        progress: onProgress,
       };
       try {
         const counts = await sync.run(ctx, source, { crm, stages, record: { nameProperty: 'dealname' } });

@@ -174,6 +174,18 @@ describe('marketplace mirror against the sandboxes with a real ledger', () => {
     expect(stageKey(dealOf(all, back)!)).toBe('active');
     expect(world.stages.pipelineKey(dealOf(all, back)!.properties.pipeline!)).toBe(MARKETPLACE_PIPELINE);
   });
+
+  it('reports its progress out of the listings mirrored before the pass (the list has no length)', async () => {
+    const mirrored = await world.ledger.links.countActive(BROKERAGE_ID, MARKETPLACE_LINK_KIND);
+    const progress: [number, number | undefined][] = [];
+
+    const counts = await world.marketplacePass({ onProgress: (done, total) => progress.push([done, total]) });
+
+    expect(mirrored).toBeGreaterThan(0);
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.map(([, total]) => total)).toEqual(progress.map(([done]) => Math.max(mirrored, done)));
+    expect(progress.at(-1)![0]).toBe(counts.read);
+  });
 });
 
 // The owner adds a photo: the listing's photo set changes.

@@ -1,0 +1,182 @@
+// class-transformer's @Expose and @Transform read decorator metadata.
+import 'reflect-metadata';
+import { Expose, plainToInstance, Transform } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateBy,
+  validateSync,
+} from 'class-validator';
+import type { Environment } from './brokerage-secrets';
+import { ConfigInvalidError, ENVIRONMENT, problemsFromValidation } from './config-error';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+// The defaults documented in docs/operations.md; an unset or blank variable takes its default.
+export const DAEMON_DEFAULTS = {
+  LEDGER_PATH: 'data/ledger.sqlite',
+  ADMIN_HOST: '127.0.0.1',
+  ADMIN_PORT: '3000',
+  WEBHOOK_HOST: '127.0.0.1',
+  WEBHOOK_PORT: '3001',
+  LOG_LEVEL: 'info',
+  CONFIG_DIR: 'config/brokerages',
+  SHUTDOWN_TIMEOUT_MS: '25000',
+  RETENTION_DAYS: '30',
+  RETENTION_DEAD_DAYS: '90',
+  JOB_LEASE_SECONDS: '900',
+  WORKER_CONCURRENCY: '16',
+} as const;
+export type DaemonDefaults = { -readonly [K in keyof typeof DAEMON_DEFAULTS]?: string };
+
+// What a variable reads as: trimmed, and its default when unset or blank.
+function text(key: keyof typeof DAEMON_DEFAULTS) {
+  return ({ value }: { value: unknown }): string => {
+    const given = typeof value === 'string' ? value.trim() : '';
+    return given === '' ? DAEMON_DEFAULTS[key] : given;
+  };
+}
+
+// Several property decorators as one. Not Nest's applyDecorators: this file stays free of Nest, so
+// it loads wherever the brokerage schema does (scripts, the unit tier), as the CLI reads it first.
+function applyDecorators(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, property) => {
+    for (const decorate of decorators) decorate(target, property);
+  };
+}
+
+function Setting(key: keyof typeof DAEMON_DEFAULTS): PropertyDecorator {
+  return applyDecorators(Expose(), Transform(text(key)));
+}
+
+// A whole number leaves the transform as a number; anything else stays text, so the message quotes
+// what the operator wrote.
+function IntegerSetting(key: keyof typeof DAEMON_DEFAULTS, min: number, max: number): PropertyDecorator {
+  const message = `$property must be an integer from ${min} to ${max}, got "$value"`;
+  return applyDecorators(
+    Expose(),
+    Transform((params) => {
+      const value = text(key)(params);
+      return /^-?\d+$/.test(value) ? Number(value) : value;
+    }),
+    IsInt({ message }),
+    Min(min, { message }),
+    Max(max, { message }),
+  );
+}
+
+// One listener used to serve everything; a deployment still setting it would silently expose
+// /metrics on the old port's replacement, so it is refused with the new names.
+function Retired(suffix: 'HOST' | 'PORT', what: string): PropertyDecorator {
+  return applyDecorators(
+    Expose(),
+    ValidateBy({
+      name: 'retired',
+      validator: {
+        validate: (value: unknown) => value === undefined,
+        defaultMessage: () =>
+          `$property is no longer read: set ADMIN_${suffix} (health, metrics) and WEBHOOK_${suffix} (${what}) instead`,
+      },
+    }),
+  );
+}
+
+// Webhooks and admin routes each have their own listener (port 0: any free port, for each).
+function DiffersFromAdminPort(): PropertyDecorator {
+  return ValidateBy({
+    name: 'differsFromAdminPort',
+    validator: {
+      validate: (value: unknown, args) => {
+        const admin = (args?.object as DaemonEnvironment).ADMIN_PORT;
+        return admin === 0 || value !== admin;
+      },
+      defaultMessage: (args) =>
+        `$property must differ from ADMIN_PORT (${String((args?.object as DaemonEnvironment).ADMIN_PORT)}): webhooks and admin routes have their own listeners`,
+    },
+  });
+}
+
+// The daemon's environment, one property per variable under the variable's own name. The `validate`
+// of the Nest ConfigModule (daemon-settings.module.ts) and the entry points read it through
+// readDaemonSettings (daemon-settings.ts).
+export class DaemonEnvironment {
+  @Setting('LEDGER_PATH')
+  LEDGER_PATH: string;
+
+  // postgres://…: a ledger shared by several workers, scheduled by pg-boss; unset: SQLite.
+  @Expose()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined,
+  )
+  @IsOptional()
+  // The URL holds a password, so the message never quotes it.
+  @Matches(/^postgres(ql)?:\/\//, { message: '$property must start with postgres://' })
+  LEDGER_URL?: string;
+
+  @Setting('ADMIN_HOST')
+  @MinLength(1)
+  ADMIN_HOST: string;
+
+  @IntegerSetting('ADMIN_PORT', 0, 65535)
+  ADMIN_PORT: number;
+
+  @Setting('WEBHOOK_HOST')
+  @MinLength(1)
+  WEBHOOK_HOST: string;
+
+  @IntegerSetting('WEBHOOK_PORT', 0, 65535)
+  @DiffersFromAdminPort()
+  WEBHOOK_PORT: number;
+
+  @Expose()
+  @Transform((params) => text('LOG_LEVEL')(params).toLowerCase())
+  @IsIn(LOG_LEVELS, { message: `$property must be one of ${LOG_LEVELS.join(', ')}, got "$value"` })
+  LOG_LEVEL: LogLevel;
+
+  @Setting('CONFIG_DIR')
+  CONFIG_DIR: string;
+
+  @IntegerSetting('SHUTDOWN_TIMEOUT_MS', 0, 600_000)
+  SHUTDOWN_TIMEOUT_MS: number;
+
+  @IntegerSetting('RETENTION_DAYS', 1, 3650)
+  RETENTION_DAYS: number;
+
+  @IntegerSetting('RETENTION_DEAD_DAYS', 1, 3650)
+  RETENTION_DEAD_DAYS: number;
+
+  @IntegerSetting('JOB_LEASE_SECONDS', 5, 86_400)
+  JOB_LEASE_SECONDS: number;
+
+  @IntegerSetting('WORKER_CONCURRENCY', 1, 1000)
+  WORKER_CONCURRENCY: number;
+
+  @Retired('HOST', 'webhooks')
+  HTTP_HOST?: string;
+
+  @Retired('PORT', 'webhooks')
+  HTTP_PORT?: string;
+}
+
+// Validates the daemon's variables of `env` (the rest is left alone) into a typed object, or throws
+// ConfigInvalidError with one problem per bad variable, each naming it. `defaults` replaces some
+// documented defaults for one entry point (the CLI logs at warn unless LOG_LEVEL says otherwise).
+export function validateDaemonEnvironment(
+  env: Environment,
+  defaults: DaemonDefaults = {},
+): DaemonEnvironment {
+  const source: Environment = { ...env };
+  for (const [key, value] of Object.entries(defaults)) if (!source[key]?.trim()) source[key] = value;
+  // Only the variables declared above are read (excludeExtraneousValues): the instance never holds
+  // the process's other variables, secrets included.
+  const parsed = plainToInstance(DaemonEnvironment, source, { excludeExtraneousValues: true });
+  const errors = validateSync(parsed, { stopAtFirstError: true });
+  if (errors.length > 0) throw new ConfigInvalidError(problemsFromValidation(errors, ENVIRONMENT, undefined));
+  return parsed;
+}
