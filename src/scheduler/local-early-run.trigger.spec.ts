@@ -3,12 +3,17 @@
 jest.mock('@nestjs/common', () => ({
   Injectable: () => () => undefined,
   Inject: () => () => undefined,
+  Optional: () => () => undefined,
   Logger: class {
     log(): void {}
     debug(): void {}
     warn(): void {}
     error(): void {}
   },
+}));
+// JobRegistry finds @SyncJob providers through DiscoveryService; here handlers are registered by hand.
+jest.mock('@nestjs/core', () => ({
+  DiscoveryService: { createDecorator: () => Object.assign(() => () => undefined, { KEY: 'sync-job' }) },
 }));
 
 import { ManualClock } from '../common/clock';
