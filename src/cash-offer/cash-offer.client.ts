@@ -39,15 +39,9 @@ import {
   PushToMarketplaceResult,
   UpdateOfferRequestBody,
   WebhookConfig,
-  validateAddMedia,
-  validateBuyerLead,
-  validateCounterOffer,
-  validateCreateOfferRequest,
-  validateOfferDecision,
-  validatePrelim,
-  validatePushToMarketplace,
-  validateUpdateOfferRequest,
-  validateWebhookConfig,
+  AddMediaBody,
+  OfferDecisionBody,
+  validateWire,
 } from './schema';
 
 export type ClientLogger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
@@ -91,7 +85,7 @@ export class CashOfferClient {
   ): Promise<OfferRequestRecord | undefined> {
     return this.send(
       OPERATIONS.createOfferRequest,
-      validateCreateOfferRequest(body),
+      validateWire(CreateOfferRequestBody, body),
       { method: 'POST', path: '/offer-requests', body },
       [],
       call,
@@ -99,7 +93,7 @@ export class CashOfferClient {
   }
 
   prelim(body: PrelimBody): Promise<PrelimResult | undefined> {
-    return this.send(OPERATIONS.prelim, validatePrelim(body), {
+    return this.send(OPERATIONS.prelim, validateWire(PrelimBody, body), {
       method: 'POST',
       path: '/offer-requests/prelim',
       body,
@@ -109,7 +103,7 @@ export class CashOfferClient {
   async updateOfferRequest(id: number, body: UpdateOfferRequestBody, call?: CallOptions): Promise<void> {
     await this.send(
       OPERATIONS.updateOfferRequest,
-      [...idViolations(id), ...validateUpdateOfferRequest(body)],
+      [...idViolations(id), ...validateWire(UpdateOfferRequestBody, body)],
       { method: 'PATCH', path: `/offer-requests/${id}`, body },
       [],
       call,
@@ -121,7 +115,7 @@ export class CashOfferClient {
     const body = { offer_request_id: id, media };
     await this.send(
       OPERATIONS.addMedia,
-      validateAddMedia(body),
+      validateWire(AddMediaBody, body),
       { method: 'PATCH', path: '/offer-requests/', body },
       [],
       call,
@@ -194,7 +188,7 @@ export class CashOfferClient {
     const body = { offer_id: offerId, offer_status: decision };
     return this.send(
       OPERATIONS.decideOffer,
-      validateOfferDecision(body),
+      validateWire(OfferDecisionBody, body),
       { method: 'PATCH', path: '/offers', body },
       [],
       call,
@@ -204,7 +198,7 @@ export class CashOfferClient {
   counterOffer(body: CounterOfferBody, call?: CallOptions): Promise<CounterOffer | undefined> {
     return this.send(
       OPERATIONS.counterOffer,
-      validateCounterOffer(body),
+      validateWire(CounterOfferBody, body),
       { method: 'POST', path: '/counter-offers', body },
       [],
       call,
@@ -216,7 +210,7 @@ export class CashOfferClient {
     // The URL carries the brokerage's webhook secret: messages never repeat it.
     return this.send(
       OPERATIONS.registerWebhook,
-      validateWebhookConfig(body),
+      validateWire(WebhookConfig, body),
       { method: 'POST', path: '/wh', body },
       [[url, '[webhook url]']],
     );
@@ -226,7 +220,7 @@ export class CashOfferClient {
     const body = { url };
     return this.send(
       OPERATIONS.updateWebhook,
-      validateWebhookConfig(body),
+      validateWire(WebhookConfig, body),
       { method: 'PATCH', path: '/wh', body },
       [[url, '[webhook url]']],
     );
@@ -235,7 +229,7 @@ export class CashOfferClient {
   submitBuyerLead(body: BuyerLeadBody, call?: CallOptions): Promise<BuyerLead | undefined> {
     return this.send(
       OPERATIONS.submitBuyerLead,
-      validateBuyerLead(body),
+      validateWire(BuyerLeadBody, body),
       { method: 'POST', path: '/buyer/lead', body },
       [],
       call,
@@ -248,7 +242,7 @@ export class CashOfferClient {
   ): Promise<PushToMarketplaceResult | undefined> {
     return this.send(
       OPERATIONS.pushToMarketplace,
-      validatePushToMarketplace(body),
+      validateWire(PushToMarketplaceBody, body),
       { method: 'POST', path: '/push-to-marketplace', body },
       [],
       call,

@@ -3,8 +3,9 @@ import { BrokerageClients } from '../../brokerages/brokerage-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { mappedProperties } from '../../brokerages/crm-field-mapping';
 import {
-  validateAddMedia,
-  validateUpdateOfferRequest,
+  AddMediaBody,
+  UpdateOfferRequestBody,
+  validateWire,
   type CreateOfferRequestBody,
 } from '../../cash-offer/schema';
 import type { CrmRecord } from '../../crm';
@@ -97,9 +98,9 @@ export class RequestUpdatesConsumer implements CrmChangeConsumer, OnModuleInit {
     const current = mapDealToOfferRequest({ deal, sellerContact, mapping: crm.mapping }).body;
     const plan = planRequestUpdate(sent.payload as CreateOfferRequestBody, current);
     const violations = [
-      ...validateUpdateOfferRequest(plan.update),
+      ...validateWire(UpdateOfferRequestBody, plan.update),
       ...(plan.newMedia.length > 0
-        ? validateAddMedia({ offer_request_id: requestId, media: plan.newMedia })
+        ? validateWire(AddMediaBody, { offer_request_id: requestId, media: plan.newMedia })
         : []),
     ];
     const issues = [...plan.notUpdatable, ...violations].map((v) => ({
