@@ -9,12 +9,12 @@ describe('the OpenAPI document generated from the wire classes', () => {
   });
 
   it('carries each field rule of the classes', () => {
-    const schemas = (buildOpenApiDocument('/api/v2') as { components: { schemas: Record<string, any> } })
-      .components.schemas;
+    type Json = Record<string, Record<string, Record<string, Record<string, unknown>>>>;
+    const schemas = (buildOpenApiDocument('/api/v2') as { components: { schemas: Json } }).components.schemas;
     expect(schemas.Property.properties.StreetName).toEqual({ type: 'string', maxLength: 50 });
     expect(schemas.Property.required).toEqual(['StateOrProvince', 'PostalCode', 'MlsStatus']);
     expect(schemas.Property.properties.Sewer).toMatchObject({ type: 'array', items: { type: 'string' } });
-    expect(schemas.Property.properties.Sewer.items.enum).toContain('Public Sewer');
+    expect((schemas.Property.properties.Sewer.items as { enum: string[] }).enum).toContain('Public Sewer');
     expect(schemas.CreateOfferRequestBody.properties.request).toEqual({
       $ref: '#/components/schemas/RequestObject',
     });
