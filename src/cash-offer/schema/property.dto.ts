@@ -294,16 +294,6 @@ export class Property {
 // the names of a brokerage's field mapping; the validator refuses names it does not know).
 export type PropertyPayload = Property & JsonObject;
 
-// The stored and returned property shape requires these six.
-export const STORED_PROPERTY_REQUIRED = [
-  'StreetNumber',
-  'StreetName',
-  'PostalCity',
-  'StateOrProvince',
-  'PostalCode',
-  'MlsStatus',
-] as const;
-
 // The only property values an offer request accepts after submission.
 export const UPDATABLE_PROPERTY_FIELDS = [
   'ListAgentFirstName',

@@ -128,6 +128,16 @@ function eachItem(
   );
 }
 
+// The rule each kind of text adds to "is text".
+const TEXT_FORMATS: Partial<
+  Record<FieldType, { name: string; test: (v: unknown) => boolean; message: (v: unknown) => string }>
+> = {
+  date: { name: 'isCalendarDate', test: (v) => isValidDate(v as string), message: M.date },
+  datetime: { name: 'isZonedDateTime', test: (v) => isValidDateTime(v as string), message: M.dateTime },
+  email: { name: 'isEmailAddress', test: (v) => v === '' || EMAIL.test(v as string), message: M.email },
+  url: { name: 'isHttpUrl', test: isHttpUrl, message: M.httpUrl },
+};
+
 function validators(spec: FieldSpec): PropertyDecorator[] {
   const list: PropertyDecorator[] = [];
   // A field with its own wording (`problem`) says it for every broken type or range rule.
@@ -142,10 +152,10 @@ function validators(spec: FieldSpec): PropertyDecorator[] {
     case 'date':
     case 'datetime':
     case 'email':
+    case 'url': {
       list.push(IsString(say(M.text)));
-      if (spec.type === 'date') list.push(rule('isCalendarDate', (v) => isValidDate(v as string), M.date));
-      if (spec.type === 'datetime')
-        list.push(rule('isZonedDateTime', (v) => isValidDateTime(v as string), M.dateTime));
+      const format = TEXT_FORMATS[spec.type];
+      if (format) list.push(rule(format.name, format.test, format.message));
       if (spec.maxLength !== undefined) {
         const max = spec.maxLength;
         list.push(
@@ -164,22 +174,8 @@ function validators(spec: FieldSpec): PropertyDecorator[] {
           ),
         );
       }
-      if (spec.type === 'email')
-        list.push(rule('isEmailAddress', (v) => v === '' || EMAIL.test(v as string), M.email));
       break;
-    case 'url':
-      list.push(IsString(say(M.text)));
-      list.push(rule('isHttpUrl', isHttpUrl, M.httpUrl));
-      if (spec.maxLength !== undefined) {
-        const max = spec.maxLength;
-        list.push(
-          MaxLength(
-            max,
-            say((v) => M.maxLength(v, max)),
-          ),
-        );
-      }
-      break;
+    }
     case 'number':
     case 'integer':
       list.push(IsNumber({ allowNaN: false, allowInfinity: false }, say(M.number)));
