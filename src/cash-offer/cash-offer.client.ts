@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Clock } from '../common/clock';
+import { AnswerChecker } from './answer.checker';
 import { CashOfferError } from './cash-offer.error';
 import { OPERATIONS, OperationSpec } from './cash-offer.operations';
 import {
@@ -53,13 +54,14 @@ export interface CallOptions {
   beforeSend?: () => Promise<void>;
 }
 
-// The Cash Offer service as one brokerage sees it. Every method validates its body with the
-// shared field schema, then sends it under the brokerage's rate limit, retry and breaker.
+// The Cash Offer service as one brokerage sees it. Every method validates its body against its
+// wire class, sends it under the brokerage's rate limit, retry and breaker, and checks the answer.
 export class CashOfferClient {
   readonly brokerageId: string;
   private readonly options: ResolvedClientOptions;
   private readonly transport: CashOfferTransport;
   private readonly policy: ResiliencePolicy;
+  private readonly answers: AnswerChecker;
   readonly #apiKey: string;
   private closed = false;
   // Set once this brokerage's service refused limit/offset on GET /offers.
@@ -77,6 +79,7 @@ export class CashOfferClient {
     this.#apiKey = options.apiKey;
     this.transport = new CashOfferTransport(this.options.baseUrl, options.apiKey, this.options.timeoutMs);
     this.policy = new ResiliencePolicy(this.options, this.logger);
+    this.answers = new AnswerChecker(this.brokerageId, this.logger);
   }
 
   createOfferRequest(
@@ -300,11 +303,12 @@ export class CashOfferClient {
     throw classifyHttpFailure(op, { status: response.status, body: response.body, retryAfterMs }, masks);
   }
 
-  // Any 2xx is success; an empty body is `undefined`.
+  // Any 2xx is success; an empty body is `undefined`. The answer is checked, never refused.
   private parseBody<T>(op: OperationSpec, body: string): T | undefined {
     if (body.trim() === '') return undefined;
+    let parsed: unknown;
     try {
-      return JSON.parse(body) as T;
+      parsed = JSON.parse(body);
     } catch {
       throw new CashOfferError({
         code: op.kind === 'create' ? 'OUTCOME_UNKNOWN' : 'UNAVAILABLE',
@@ -312,6 +316,8 @@ export class CashOfferClient {
         message: `${op.name}: the service answered success with a body that is not JSON`,
       });
     }
+    this.answers.check(op, parsed);
+    return parsed as T;
   }
 
   private report(

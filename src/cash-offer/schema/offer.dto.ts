@@ -40,8 +40,9 @@ export class Offer {
   created_at: string;
   @WireField({ type: 'datetime', required: true })
   offer_expires: string;
-  @WireField({ type: 'string', required: true })
-  offer_memo: string;
+  // May be empty: a memo is the buyer's free text.
+  @WireField({ type: 'string' })
+  offer_memo?: string;
   @WireField({ type: 'string', required: true })
   offer_status: string;
   @WireField({ type: 'any', nullable: true })
