@@ -43,7 +43,7 @@ export function checkWire(dto: new () => object, body: unknown, prefix = ''): Wi
     validationError: { target: true, value: true },
   });
   const check: WireCheck = { violations: [], unknown: [] };
-  collect(errors, prefix, check);
+  collect(errors, prefix, body, check);
   return check;
 }
 
@@ -62,8 +62,15 @@ function childPath(parent: string, property: string): string {
   return parent ? `${parent}.${property}` : property;
 }
 
-function collect(errors: readonly ValidationError[], parent: string, into: WireCheck): void {
-  for (const error of errors) {
+// Problems in the order of the body: missing fields first (in the class's order), then the fields
+// as the body gives them, so a message lists them as the sender wrote them.
+function inBodyOrder(errors: readonly ValidationError[], plain: unknown): ValidationError[] {
+  const keys = isPlainObject(plain) || Array.isArray(plain) ? Object.keys(plain) : [];
+  return [...errors].sort((a, b) => keys.indexOf(a.property) - keys.indexOf(b.property));
+}
+
+function collect(errors: readonly ValidationError[], parent: string, plain: unknown, into: WireCheck): void {
+  for (const error of inBodyOrder(errors, plain)) {
     const path = childPath(parent, error.property);
     for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
       if (constraint === WHITELIST) {
@@ -81,6 +88,7 @@ function collect(errors: readonly ValidationError[], parent: string, into: WireC
         into.violations.push({ field, message: text });
       }
     }
-    if (error.children?.length) collect(error.children, path, into);
+    if (error.children?.length)
+      collect(error.children, path, (plain as Record<string, unknown> | undefined)?.[error.property], into);
   }
 }
