@@ -1,4 +1,14 @@
 import { WireField, WireObject, fieldsOf, pickFields } from './wire-field.decorator';
+import {
+  MLS_STATUSES,
+  ASSOCIATION_FEE_FREQUENCIES,
+  OCCUPANT_TYPES,
+  PROPERTY_SUB_TYPES,
+  SEWER_TYPES,
+  WATER_SOURCES,
+  CONSTRUCTION_MATERIALS,
+  PROPERTY_CONDITIONS,
+} from './property.enums';
 import { PARENT, PATH } from './wire-messages';
 import type { JsonObject } from './wire.validator';
 
@@ -6,87 +16,6 @@ import type { JsonObject } from './wire.validator';
 // length and allowed values. Required on creation (docs/spec-decisions.md): StateOrProvince,
 // PostalCode, MlsStatus, and StreetNumber + StreetName + PostalCity unless UnparsedAddress + City
 // are given. Nullable: PropertyCondition and the listing-agent contact ("omitted or null").
-
-export const MLS_STATUSES = [
-  'Active',
-  'Off-market',
-  'Wholesale',
-  'New Construction',
-  'MLS Listed',
-  'seller_considering',
-] as const;
-export const ASSOCIATION_FEE_FREQUENCIES = [
-  'Annually',
-  'Bi-Monthly',
-  'Bi-Weekly',
-  'Daily',
-  'Monthly',
-  'One Time',
-  'Quarterly',
-  'Seasonal',
-  'Semi-Annually',
-  'Semi-Monthly',
-  'Weekly',
-] as const;
-export const OCCUPANT_TYPES = ['Owner', 'Tenant', 'Vacant'] as const;
-export const PROPERTY_SUB_TYPES = [
-  'Single Family Residence',
-  'Apartment',
-  'Condominium',
-  'Cabin',
-  'Manufactured Home',
-  'Mobile Home',
-  'Duplex',
-  'Triplex',
-  'Quadruplex',
-  'Townhouse',
-] as const;
-export const SEWER_TYPES = [
-  'Aerobic Septic',
-  'Cesspool',
-  'Engineered Septic',
-  'Holding Tank',
-  'Mound Septic',
-  'None',
-  'Other',
-  'Perc Test On File',
-  'Perc Test Required',
-  'Private Sewer',
-  'Public Sewer',
-  'Septic Needed',
-  'Septic Tank',
-  'Shared Septic',
-  'Unknown',
-] as const;
-export const WATER_SOURCES = [
-  'Cistern',
-  'None',
-  'Other',
-  'Private',
-  'Public',
-  'Shared Well',
-  'Spring',
-  'Well',
-] as const;
-export const CONSTRUCTION_MATERIALS = [
-  'Brick',
-  'Wood Siding',
-  'Wood Framing',
-  'Concrete',
-  'Stucco',
-  'Vinyl Siding',
-  'Stone',
-  'Frame',
-  'Other',
-  'Unknown',
-] as const;
-export const PROPERTY_CONDITIONS = [
-  'Move-in Ready',
-  'Needs Minor Aesthetic Repairs',
-  'Needs Above Normal Repairs',
-  'Needs Major Repairs',
-  'Full Remodel',
-] as const;
 
 const UNPARSED_ADDRESS = {
   test: (property: Record<string, unknown>): boolean =>

@@ -19,6 +19,8 @@ import {
   type ValidationArguments,
   type ValidationOptions,
 } from 'class-validator';
+import { apiProperty } from './wire-field.api-property';
+import { isEmailAddress, isHttpUrl, isValidDate, isValidDateTime } from './wire-formats';
 import { ITEM_SEPARATOR, PATH, WIRE_MESSAGES as M, itemPath } from './wire-messages';
 
 // One field of the Cash Offer wire, said once: @WireField puts the class-validator rules (with
@@ -67,36 +69,6 @@ export type FieldTable = Readonly<Record<string, FieldSpec>>;
 const FIELDS = Symbol('wire:fields');
 const UNKNOWN_FIELD = Symbol('wire:unknown-field');
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-// Date-times must carry a zone (Z or an offset), as the spec's timestamps do.
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-
-export function isValidDate(value: string): boolean {
-  const m = ISO_DATE.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return (
-    d.getUTCFullYear() === Number(m[1]) &&
-    d.getUTCMonth() === Number(m[2]) - 1 &&
-    d.getUTCDate() === Number(m[3])
-  );
-}
-
-export function isValidDateTime(value: string): boolean {
-  return ISO_DATETIME.test(value) && !Number.isNaN(Date.parse(value));
-}
-
-export function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
 const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 
 const says = (f: (value: unknown) => string): ValidationOptions => ({
@@ -134,7 +106,7 @@ const TEXT_FORMATS: Partial<
 > = {
   date: { name: 'isCalendarDate', test: (v) => isValidDate(v as string), message: M.date },
   datetime: { name: 'isZonedDateTime', test: (v) => isValidDateTime(v as string), message: M.dateTime },
-  email: { name: 'isEmailAddress', test: (v) => v === '' || EMAIL.test(v as string), message: M.email },
+  email: { name: 'isEmailAddress', test: (v) => isEmailAddress(v as string), message: M.email },
   url: { name: 'isHttpUrl', test: isHttpUrl, message: M.httpUrl },
 };
 
@@ -282,69 +254,6 @@ function presence(spec: FieldSpec): PropertyDecorator[] {
     ValidateIf((_o: object, v: unknown) => v !== undefined),
     ruleSaying('isNotNull', (v) => v !== null, M.notNull),
   ];
-}
-
-// @nestjs/swagger resolves a class lazily only from a function named `type`.
-function lazyType(nested: () => new () => object): () => new () => object {
-  const type = (): new () => object => nested();
-  return type;
-}
-
-// The OpenAPI schema of the field (the options of @ApiProperty); `required` lands in the object's list.
-function apiProperty(spec: FieldSpec): Record<string, unknown> {
-  const base = {
-    required: spec.required === true,
-    ...(spec.nullable ? { nullable: true } : {}),
-    ...(spec.description ? { description: spec.description } : {}),
-  };
-  switch (spec.type) {
-    case 'string':
-    case 'email':
-      return {
-        ...base,
-        type: 'string',
-        ...(spec.maxLength !== undefined ? { maxLength: spec.maxLength } : {}),
-        ...(spec.enum ? { enum: [...spec.enum] } : {}),
-      };
-    case 'date':
-      return { ...base, type: 'string', format: 'date' };
-    case 'datetime':
-      return { ...base, type: 'string', format: 'date-time' };
-    case 'url':
-      return {
-        ...base,
-        type: 'string',
-        format: 'uri',
-        ...(spec.maxLength !== undefined ? { maxLength: spec.maxLength } : {}),
-      };
-    case 'number':
-    case 'integer':
-      return { ...base, type: spec.type, ...(spec.min !== undefined ? { minimum: spec.min } : {}) };
-    case 'boolean':
-      return { ...base, type: 'boolean' };
-    case 'object':
-      return { ...base, type: 'object', additionalProperties: true };
-    case 'any':
-      // Structure not shown by the spec: documented as a free-form object, kept as sent.
-      return { ...base, type: 'object', additionalProperties: true };
-    case 'nested':
-      return { ...base, type: lazyType(spec.nested!) };
-    case 'nested-array':
-      return { ...base, type: lazyType(spec.nested!), isArray: true };
-    case 'object-array':
-      return { ...base, type: 'object', isArray: true, additionalProperties: true };
-    case 'string-array':
-      return spec.enum
-        ? { ...base, type: 'string', isArray: true, enum: [...spec.enum] }
-        : { ...base, type: 'string', isArray: true };
-    case 'url-array':
-      return {
-        ...base,
-        type: 'string',
-        isArray: true,
-        ...(spec.maxItems !== undefined ? { maxItems: spec.maxItems } : {}),
-      };
-  }
 }
 
 // Read through the prototype chain: a subclass sees its parent's fields.
