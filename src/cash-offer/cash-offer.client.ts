@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Clock } from '../common/clock';
+import { AnswerChecker } from './answer.checker';
 import { CashOfferError } from './cash-offer.error';
 import { OPERATIONS, OperationSpec } from './cash-offer.operations';
 import {
@@ -39,15 +40,9 @@ import {
   PushToMarketplaceResult,
   UpdateOfferRequestBody,
   WebhookConfig,
-  validateAddMedia,
-  validateBuyerLead,
-  validateCounterOffer,
-  validateCreateOfferRequest,
-  validateOfferDecision,
-  validatePrelim,
-  validatePushToMarketplace,
-  validateUpdateOfferRequest,
-  validateWebhookConfig,
+  AddMediaBody,
+  OfferDecisionBody,
+  validateWire,
 } from './schema';
 
 export type ClientLogger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
@@ -59,13 +54,14 @@ export interface CallOptions {
   beforeSend?: () => Promise<void>;
 }
 
-// The Cash Offer service as one brokerage sees it. Every method validates its body with the
-// shared field schema, then sends it under the brokerage's rate limit, retry and breaker.
+// The Cash Offer service as one brokerage sees it. Every method validates its body against its
+// wire class, sends it under the brokerage's rate limit, retry and breaker, and checks the answer.
 export class CashOfferClient {
   readonly brokerageId: string;
   private readonly options: ResolvedClientOptions;
   private readonly transport: CashOfferTransport;
   private readonly policy: ResiliencePolicy;
+  private readonly answers: AnswerChecker;
   readonly #apiKey: string;
   private closed = false;
   // Set once this brokerage's service refused limit/offset on GET /offers.
@@ -83,6 +79,7 @@ export class CashOfferClient {
     this.#apiKey = options.apiKey;
     this.transport = new CashOfferTransport(this.options.baseUrl, options.apiKey, this.options.timeoutMs);
     this.policy = new ResiliencePolicy(this.options, this.logger);
+    this.answers = new AnswerChecker(this.brokerageId, this.logger);
   }
 
   createOfferRequest(
@@ -91,7 +88,7 @@ export class CashOfferClient {
   ): Promise<OfferRequestRecord | undefined> {
     return this.send(
       OPERATIONS.createOfferRequest,
-      validateCreateOfferRequest(body),
+      validateWire(CreateOfferRequestBody, body),
       { method: 'POST', path: '/offer-requests', body },
       [],
       call,
@@ -99,7 +96,7 @@ export class CashOfferClient {
   }
 
   prelim(body: PrelimBody): Promise<PrelimResult | undefined> {
-    return this.send(OPERATIONS.prelim, validatePrelim(body), {
+    return this.send(OPERATIONS.prelim, validateWire(PrelimBody, body), {
       method: 'POST',
       path: '/offer-requests/prelim',
       body,
@@ -109,7 +106,7 @@ export class CashOfferClient {
   async updateOfferRequest(id: number, body: UpdateOfferRequestBody, call?: CallOptions): Promise<void> {
     await this.send(
       OPERATIONS.updateOfferRequest,
-      [...idViolations(id), ...validateUpdateOfferRequest(body)],
+      [...idViolations(id), ...validateWire(UpdateOfferRequestBody, body)],
       { method: 'PATCH', path: `/offer-requests/${id}`, body },
       [],
       call,
@@ -121,7 +118,7 @@ export class CashOfferClient {
     const body = { offer_request_id: id, media };
     await this.send(
       OPERATIONS.addMedia,
-      validateAddMedia(body),
+      validateWire(AddMediaBody, body),
       { method: 'PATCH', path: '/offer-requests/', body },
       [],
       call,
@@ -194,7 +191,7 @@ export class CashOfferClient {
     const body = { offer_id: offerId, offer_status: decision };
     return this.send(
       OPERATIONS.decideOffer,
-      validateOfferDecision(body),
+      validateWire(OfferDecisionBody, body),
       { method: 'PATCH', path: '/offers', body },
       [],
       call,
@@ -204,7 +201,7 @@ export class CashOfferClient {
   counterOffer(body: CounterOfferBody, call?: CallOptions): Promise<CounterOffer | undefined> {
     return this.send(
       OPERATIONS.counterOffer,
-      validateCounterOffer(body),
+      validateWire(CounterOfferBody, body),
       { method: 'POST', path: '/counter-offers', body },
       [],
       call,
@@ -216,7 +213,7 @@ export class CashOfferClient {
     // The URL carries the brokerage's webhook secret: messages never repeat it.
     return this.send(
       OPERATIONS.registerWebhook,
-      validateWebhookConfig(body),
+      validateWire(WebhookConfig, body),
       { method: 'POST', path: '/wh', body },
       [[url, '[webhook url]']],
     );
@@ -226,7 +223,7 @@ export class CashOfferClient {
     const body = { url };
     return this.send(
       OPERATIONS.updateWebhook,
-      validateWebhookConfig(body),
+      validateWire(WebhookConfig, body),
       { method: 'PATCH', path: '/wh', body },
       [[url, '[webhook url]']],
     );
@@ -235,7 +232,7 @@ export class CashOfferClient {
   submitBuyerLead(body: BuyerLeadBody, call?: CallOptions): Promise<BuyerLead | undefined> {
     return this.send(
       OPERATIONS.submitBuyerLead,
-      validateBuyerLead(body),
+      validateWire(BuyerLeadBody, body),
       { method: 'POST', path: '/buyer/lead', body },
       [],
       call,
@@ -248,7 +245,7 @@ export class CashOfferClient {
   ): Promise<PushToMarketplaceResult | undefined> {
     return this.send(
       OPERATIONS.pushToMarketplace,
-      validatePushToMarketplace(body),
+      validateWire(PushToMarketplaceBody, body),
       { method: 'POST', path: '/push-to-marketplace', body },
       [],
       call,
@@ -306,11 +303,12 @@ export class CashOfferClient {
     throw classifyHttpFailure(op, { status: response.status, body: response.body, retryAfterMs }, masks);
   }
 
-  // Any 2xx is success; an empty body is `undefined`.
+  // Any 2xx is success; an empty body is `undefined`. The answer is checked, never refused.
   private parseBody<T>(op: OperationSpec, body: string): T | undefined {
     if (body.trim() === '') return undefined;
+    let parsed: unknown;
     try {
-      return JSON.parse(body) as T;
+      parsed = JSON.parse(body);
     } catch {
       throw new CashOfferError({
         code: op.kind === 'create' ? 'OUTCOME_UNKNOWN' : 'UNAVAILABLE',
@@ -318,6 +316,8 @@ export class CashOfferClient {
         message: `${op.name}: the service answered success with a body that is not JSON`,
       });
     }
+    this.answers.check(op, parsed);
+    return parsed as T;
   }
 
   private report(

@@ -1,6 +1,7 @@
-// Nest 12 ships as ES modules, which jest on Node 20 cannot load; the runner only needs its decorators
-// and Logger, so they are replaced by inert stand-ins here.
+// The runner's decorators and Logger are replaced by inert stand-ins; the rest of Nest stays real
+// (the wire classes the config reaches load @nestjs/swagger, which reads HttpStatus).
 jest.mock('@nestjs/common', () => ({
+  ...jest.requireActual<Record<string, unknown>>('@nestjs/common'),
   Injectable: () => () => undefined,
   Inject: () => () => undefined,
   Optional: () => () => undefined,

@@ -1,6 +1,8 @@
 // Nest 12 ships as ES modules, which jest on Node 20 cannot load; these classes only need its
 // decorators and Logger, so they are replaced by inert stand-ins here.
 jest.mock('@nestjs/common', () => ({
+  // The rest of Nest stays real: the wire classes the config reaches load @nestjs/swagger.
+  ...jest.requireActual<Record<string, unknown>>('@nestjs/common'),
   Injectable: () => () => undefined,
   Inject: () => () => undefined,
   Optional: () => () => undefined,

@@ -1,14 +1,14 @@
 import {
-  FieldTable,
-  FieldViolation,
+  checkWire,
+  EVENT_ENVELOPES,
+  EVENT_PAYLOADS,
   formatViolations,
   isPlainObject,
   JsonObject,
-  validateFields,
 } from '../cash-offer/schema';
 import { jsonNestingDepth, MAX_WEBHOOK_JSON_DEPTH } from './json-nesting';
 
-export const KNOWN_WEBHOOK_EVENTS = ['offer_request_approved', 'new_offer', 'UPDATE'] as const;
+export const KNOWN_WEBHOOK_EVENTS = Object.keys(EVENT_PAYLOADS) as (keyof typeof EVENT_PAYLOADS)[];
 export type KnownWebhookEvent = (typeof KNOWN_WEBHOOK_EVENTS)[number];
 
 export type ParsedWebhook =
@@ -21,21 +21,10 @@ export type ParsedWebhook =
       // Stored for the operator but not applied: an event type we do not know, or one we cannot act on.
       flagged: boolean;
       flagReason?: string;
+      // Fields the event's wire class does not know: kept as sent and reported, never fatal.
+      unknownFields: string[];
     }
   | { ok: false; reason: string };
-
-const id = { type: 'integer', min: 1 } as const;
-
-// Only what applying the event depends on is required; everything else is kept as sent.
-const REQUIRED_FIELDS: Record<Exclude<KnownWebhookEvent, 'UPDATE'>, FieldTable> = {
-  offer_request_approved: { offer_request_id: id, offer_request_status: { type: 'string' } },
-  new_offer: {
-    offer_id: id,
-    offer_request_id: id,
-    offer_amount: { type: 'number' },
-    offer_status: { type: 'string' },
-  },
-};
 
 // The counter-rejection callback's payload is not shown in the spec; any of these ids lets us act.
 const UPDATE_IDS = ['offer_id', 'counter_offer_id', 'offer_request_id'] as const;
@@ -59,57 +48,52 @@ export function parseWebhookBody(raw: Buffer | string): ParsedWebhook {
   return classifyEvent(body);
 }
 
+// A known event is checked against its wire class: missing or mistyped routing fields refuse it
+// (400); unknown fields are reported; other broken rules are left to its handler, which flags it.
 export function classifyEvent(body: JsonObject): ParsedWebhook {
   const eventType = body.event;
   const orderingKey = orderingKeyOf(body);
-  if (typeof eventType !== 'string' || eventType === '') {
+  const stored = { ok: true as const, orderingKey, payload: body };
+  if (typeof eventType !== 'string' || eventType === '')
     return {
-      ok: true,
+      ...stored,
       eventType: 'unknown',
-      orderingKey,
-      payload: body,
       flagged: true,
       flagReason: 'the body has no "event" field',
+      unknownFields: [],
     };
-  }
+  if (!isKnownEvent(eventType))
+    return {
+      ...stored,
+      eventType,
+      flagged: true,
+      flagReason: `unknown event type "${eventType}"`,
+      unknownFields: [],
+    };
+  const unknownFields = checkWire(EVENT_PAYLOADS[eventType], body).unknown.map((v) => v.field);
   if (eventType === 'UPDATE') {
     const hasId = UPDATE_IDS.some((field) => Number.isInteger(body[field]) && (body[field] as number) > 0);
     return hasId
-      ? { ok: true, eventType, orderingKey, payload: body, flagged: false }
+      ? { ...stored, eventType, flagged: false, unknownFields }
       : {
-          ok: true,
+          ...stored,
           eventType,
-          orderingKey,
-          payload: body,
           flagged: true,
           flagReason: `an UPDATE callback without ${UPDATE_IDS.join(', ')}; the next offers reconcile covers it`,
+          unknownFields,
         };
   }
-  const table = REQUIRED_FIELDS[eventType as keyof typeof REQUIRED_FIELDS];
-  if (!table) {
-    return {
-      ok: true,
-      eventType,
-      orderingKey,
-      payload: body,
-      flagged: true,
-      flagReason: `unknown event type "${eventType}"`,
-    };
-  }
-  const violations: FieldViolation[] = validateFields(eventType, pick(body, Object.keys(table)), table, {
-    what: 'a field',
-    required: Object.keys(table),
-  });
+  const { violations } = checkWire(EVENT_ENVELOPES[eventType], body, eventType);
   if (violations.length > 0)
     return { ok: false, reason: `invalid ${eventType} event: ${formatViolations(violations)}` };
-  return { ok: true, eventType, orderingKey, payload: body, flagged: false };
+  return { ...stored, eventType, flagged: false, unknownFields };
+}
+
+function isKnownEvent(eventType: string): eventType is KnownWebhookEvent {
+  return Object.hasOwn(EVENT_PAYLOADS, eventType);
 }
 
 function orderingKeyOf(body: JsonObject): string | null {
   const requestId = body.offer_request_id;
   return Number.isInteger(requestId) ? `offer_request:${String(requestId)}` : null;
-}
-
-function pick(obj: JsonObject, keys: string[]): JsonObject {
-  return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
 }

@@ -55,6 +55,11 @@ export class WebhookIntakeService {
     this.metrics.webhookEvent(brokerageId, stored ? 'received' : 'duplicate');
     if (stored && parsed.flagged)
       this.logger.warn(`stored a flagged webhook for ${brokerageId}: ${parsed.flagReason}`);
+    // The service may add fields the spec does not show: kept and applied, but said once per event.
+    if (stored && parsed.unknownFields.length > 0)
+      this.logger.warn(
+        `webhook ${parsed.eventType} event ${id} for ${brokerageId} carries fields the spec does not show: ${parsed.unknownFields.join(', ')}`,
+      );
     return { status: 200, duplicate: !stored, flagged: parsed.flagged, eventId: id };
   }
 }

@@ -1,4 +1,4 @@
-import { validateWebhookConfig } from '../../cash-offer/schema';
+import { WebhookConfig, validateWire } from '../../cash-offer/schema';
 import { Router } from './http/router';
 import { MarketplaceService } from './marketplace.service';
 import { OfferRequestService } from './offer-request.service';
@@ -36,13 +36,13 @@ export function buildApiRouter(s: ApiServices): Router {
     .on('PATCH', '/offers', (c) => ({ status: 200, body: s.offers.decide(c.caller, c.body) }))
     .on('POST', '/counter-offers', (c) => ({ status: 201, body: s.offers.counter(c.caller, c.body) }))
     .on('POST', '/wh', (c) => {
-      assertValid(validateWebhookConfig(c.body));
+      assertValid(validateWire(WebhookConfig, c.body));
       const url = (c.body as { url: string }).url;
       s.store.webhookUrls.set(c.caller.key, url);
       return { status: 201, body: { url } };
     })
     .on('PATCH', '/wh', (c) => {
-      assertValid(validateWebhookConfig(c.body));
+      assertValid(validateWire(WebhookConfig, c.body));
       if (!s.store.webhookUrls.has(c.caller.key))
         throw notFound('no webhook URL is registered for this account yet; register one with POST /wh');
       const url = (c.body as { url: string }).url;

@@ -12,7 +12,7 @@ import { MediaSigner } from './media.signer';
 import { Notifier } from './notifier';
 import { OfferRequestService } from './offer-request.service';
 import { OfferService } from './offer.service';
-import { buildOpenApiDocument } from './openapi.document';
+import { buildOpenApiDocument } from '../../cash-offer/schema/wire.openapi';
 import { RequestLifecycle } from './request.lifecycle';
 import { SandboxClock } from './sandbox.clock';
 import { SandboxStore } from './sandbox.store';

@@ -5,17 +5,16 @@ import {
   ACTIVE_LIST_SORTS,
   ActiveOfferRequest,
   BuyerLead,
-  JsonObject,
+  BuyerLeadBody,
+  PushToMarketplaceBody,
   PushToMarketplaceResult,
-  validateBuyerLead,
-  validatePushToMarketplace,
 } from '../../cash-offer/schema';
 import { ActiveSortKey } from './active.index';
 import { MediaSigner } from './media.signer';
 import { activeItemJson, toActiveItem } from './offer-request.view';
 import { RequestLifecycle } from './request.lifecycle';
 import { SandboxClock } from './sandbox.clock';
-import { assertValid, badRequest, conflict, forbidden, notFound } from './sandbox.errors';
+import { badRequest, conflict, forbidden, notFound, readBody } from './sandbox.errors';
 import { SandboxStore } from './sandbox.store';
 import { SandboxAccount } from './sandbox.types';
 
@@ -77,10 +76,9 @@ export class MarketplaceService {
 
   // Answers at once; the request becomes active about pushDelayMs later ("processed in the background").
   push(caller: SandboxAccount, body: unknown): PushToMarketplaceResult {
-    assertValid(validatePushToMarketplace(body));
-    const req = (body as { request: JsonObject }).request;
-    const propertyId = req.inventory_property_id as number;
-    const expiration = (req.expiration_date as string | null | undefined) ?? null;
+    const req = readBody(PushToMarketplaceBody, body).request;
+    const propertyId = req.inventory_property_id;
+    const expiration = req.expiration_date ?? null;
     if (expiration !== null && Date.parse(expiration) <= this.clock.nowMs())
       throw badRequest(
         `request.expiration_date ${expiration} is in the past; give a future date-time or null`,
@@ -121,10 +119,7 @@ export class MarketplaceService {
       throw forbidden(
         'buyer leads can be submitted only by buyer and partner accounts; this key belongs to a listing agent',
       );
-    assertValid(validateBuyerLead(body));
-    const b = body as JsonObject & {
-      property_address: { offer_request_id: number; inventory_property_id?: number };
-    };
+    const b = readBody(BuyerLeadBody, body);
     const r = this.store.requests.get(b.property_address.offer_request_id);
     if (!r) throw notFound(`offer request ${b.property_address.offer_request_id} does not exist`);
     const givenProperty = b.property_address.inventory_property_id;
@@ -139,10 +134,10 @@ export class MarketplaceService {
     const lead: BuyerLead = {
       created_at: this.clock.nowIso(),
       lead_id: randomUUID(),
-      first_name: b.first_name as string,
-      last_name: b.last_name as string,
-      primary_email: b.primary_email as string | undefined,
-      primary_phone: b.primary_phone as string | undefined,
+      first_name: b.first_name,
+      last_name: b.last_name,
+      primary_email: b.primary_email,
+      primary_phone: b.primary_phone,
       api_partner_user_id: caller.userId,
       inventory_property_id: r.inventory_property_id,
       offer_request_id: r.offer_request_id,

@@ -1,18 +1,16 @@
 import {
+  AddMediaBody,
   Assumption,
-  JsonObject,
+  CreateOfferRequestBody,
   isPlainObject,
   OfferRequestRecord,
-  validateAddMedia,
-  validateCreateOfferRequest,
-  validateUpdateOfferRequest,
+  UpdateOfferRequestBody,
 } from '../../cash-offer/schema';
-import { validateAssumptions } from './assumption.schema';
 import { MediaSigner } from './media.signer';
 import { toOfferRequestRecord } from './offer-request.view';
 import { RequestLifecycle } from './request.lifecycle';
 import { SandboxClock } from './sandbox.clock';
-import { assertValid, badRequest, conflict, forbidden, notFound } from './sandbox.errors';
+import { badRequest, conflict, forbidden, notFound, readBody } from './sandbox.errors';
 import { SandboxStore } from './sandbox.store';
 import { SandboxAccount, StoredMedia, StoredOfferRequest } from './sandbox.types';
 
@@ -28,19 +26,17 @@ export class OfferRequestService {
   ) {}
 
   create(caller: SandboxAccount, body: unknown): OfferRequestRecord {
-    const b = isPlainObject(body) ? body : {};
-    if (b.assumptions !== undefined && caller.role !== 'buyer')
+    if (isPlainObject(body) && body.assumptions !== undefined && caller.role !== 'buyer')
       throw forbidden(
         `assumptions are available only to buyer accounts; this key belongs to a ${caller.role}`,
       );
-    const assumptionViolations = Array.isArray(b.assumptions) ? validateAssumptions(b.assumptions) : [];
-    assertValid([...validateCreateOfferRequest(body), ...assumptionViolations]);
-    const request = b.request as JsonObject;
-    const property = { ...(b.property as JsonObject) };
+    const b = readBody(CreateOfferRequestBody, body);
+    const request = b.request;
+    const property = { ...b.property };
     const nowMs = this.clock.nowMs();
     const now = new Date(nowMs).toISOString();
     const inventoryPropertyId = this.store.nextPropertyId();
-    const assumptions = ((b.assumptions as JsonObject[] | undefined) ?? []).map((a, i): Assumption => ({
+    const assumptions = (b.assumptions ?? []).map((a, i): Assumption => ({
       ...a,
       assumption_id: inventoryPropertyId * 100 + i + 1,
       created_at: now,
@@ -54,17 +50,17 @@ export class OfferRequestService {
       offer_requested_at: now,
       requestedAtMs: nowMs,
       offer_requested_decided_by: null,
-      offer_request_is_mls: (request.offer_request_is_mls as boolean | null | undefined) ?? null,
-      offer_request_deal_type: (request.offer_request_deal_type as string | null | undefined) ?? null,
-      offer_request_asking: request.offer_request_asking as number,
+      offer_request_is_mls: request.offer_request_is_mls ?? null,
+      offer_request_deal_type: request.offer_request_deal_type ?? null,
+      offer_request_asking: request.offer_request_asking,
       offer_request_expires_at: null,
       offer_request_is_approved: false,
       offer_request_decided_at: null,
       offer_request_viewed_at: null,
       offer_request_refreshed_at: null,
       offer_request_status: 'in_review',
-      offer_request_external_id: (request.offer_request_external_id as string | null | undefined) ?? null,
-      test: (request.test as boolean | null | undefined) ?? null,
+      offer_request_external_id: request.offer_request_external_id ?? null,
+      test: request.test ?? null,
       ownerKey: caller.key,
       property,
       media: this.toMedia(b.media),
@@ -79,15 +75,13 @@ export class OfferRequestService {
   // PATCH /offer-requests/{id}: listing-agent fields and media only; nothing applied on refusal.
   update(caller: SandboxAccount, idParam: string, body: unknown): void {
     const r = this.ownedRequest(caller, idParam);
-    assertValid(validateUpdateOfferRequest(body));
-    const b = body as JsonObject;
+    const b = readBody(UpdateOfferRequestBody, body);
     if (b.offer_request_id !== undefined && b.offer_request_id !== r.offer_request_id)
       throw badRequest(
         `offer_request_id in the body (${JSON.stringify(b.offer_request_id)}) differs from the one in the path (${r.offer_request_id})`,
       );
     this.assertUpdatable(r);
-    for (const [name, value] of Object.entries((b.property as JsonObject | undefined) ?? {}))
-      r.property[name] = value;
+    for (const [name, value] of Object.entries(b.property ?? {})) r.property[name] = value;
     r.propertyJson = undefined;
     r.media.push(...this.toMedia(b.media));
     r.offer_request_refreshed_at = this.clock.nowIso();
@@ -95,8 +89,7 @@ export class OfferRequestService {
 
   // PATCH /offer-requests/ with { offer_request_id, media }: adds photos after submission.
   addMedia(caller: SandboxAccount, body: unknown): void {
-    assertValid(validateAddMedia(body));
-    const b = body as JsonObject;
+    const b = readBody(AddMediaBody, body);
     const r = this.ownedRequest(caller, String(b.offer_request_id));
     this.assertUpdatable(r);
     r.media.push(...this.toMedia(b.media));

@@ -1,17 +1,17 @@
 import {
   BUYER_BROKER_COMMISSION_PCT,
   CounterOffer,
+  CounterOfferBody,
   JsonObject,
   Offer,
-  validateCounterOffer,
-  validateOfferDecision,
+  OfferDecisionBody,
 } from '../../cash-offer/schema';
 import { Notifier, ACQUISITIONS_EMAIL } from './notifier';
 import { toNewOfferEvent, toOffer } from './offer.view';
 import { parseOffersQuery } from './offers.query';
 import { RequestLifecycle, addressOf } from './request.lifecycle';
 import { SandboxClock } from './sandbox.clock';
-import { assertValid, badRequest, conflict, forbidden, notFound } from './sandbox.errors';
+import { badRequest, conflict, forbidden, notFound, readBody } from './sandbox.errors';
 import { SandboxStore } from './sandbox.store';
 import { SandboxAccount, StoredCounterOffer, StoredOffer, StoredOfferRequest } from './sandbox.types';
 import { buyerOfferDefaults } from './simulated-buyers';
@@ -70,8 +70,7 @@ export class OfferService {
 
   // PATCH /offers: accept (cascade) or reject an offer on one of the caller's requests.
   decide(caller: SandboxAccount, body: unknown): Offer {
-    assertValid(validateOfferDecision(body));
-    const b = body as { offer_id: number; offer_status: 'accepted' | 'rejected' };
+    const b = readBody(OfferDecisionBody, body);
     const { offer, request } = this.ownedOffer(caller, b.offer_id);
     const allowed = b.offer_status === 'accepted' ? ['active'] : ['active', 'countered'];
     if (!allowed.includes(offer.offer_status))
@@ -92,13 +91,12 @@ export class OfferService {
   }
 
   counter(caller: SandboxAccount, body: unknown): CounterOffer {
-    assertValid(validateCounterOffer(body));
-    const b = body as JsonObject;
+    const b = readBody(CounterOfferBody, body);
     if (b.counter_offer_status !== undefined && b.counter_offer_status !== 'pending')
       throw badRequest(
         `counter_offer_status may only be "pending" when countering; the buyer decides the rest`,
       );
-    const { offer } = this.ownedOffer(caller, b.offer_id as number);
+    const { offer } = this.ownedOffer(caller, b.offer_id);
     if (offer.offer_status !== 'active')
       throw conflict(
         `offer ${offer.offer_id} is ${offer.offer_status}; only an active offer can be countered`,
@@ -108,7 +106,7 @@ export class OfferService {
       buyer_pays_buyer_broker_commission: offer.buyer_pays_buyer_broker_commission,
       buyer_pays_listing_broker_commission: offer.buyer_pays_listing_broker_commission,
       listing_broker_commission_pct: offer.listing_broker_commission_pct,
-      ...(b as unknown as StoredCounterOffer),
+      ...b,
       counter_offer_id: this.store.nextCounterId(),
       offer_request_id: offer.offer_request_id,
       counter_offer_status: 'pending',

@@ -1,4 +1,4 @@
-import { FieldViolation, formatViolations } from '../../cash-offer/schema';
+import { FieldViolation, formatViolations, validateWire } from '../../cash-offer/schema';
 
 // An answer the service gives as its error object `{ error, message }` (error repeats the status).
 export class ApiError extends Error {
@@ -19,4 +19,10 @@ export const conflict = (message: string): ApiError => new ApiError(409, message
 // Throws a 400 naming every offending field when the validator found any.
 export function assertValid(violations: readonly FieldViolation[]): void {
   if (violations.length > 0) throw badRequest(formatViolations(violations));
+}
+
+// The body checked against its wire class (400 naming every offending field), then typed as it.
+export function readBody<T extends object>(dto: new () => T, body: unknown): T {
+  assertValid(validateWire(dto, body));
+  return body as T;
 }

@@ -1,4 +1,11 @@
-import type { Assumption, CounterOffer } from '../../cash-offer/schema';
+import type {
+  Assumption,
+  BuyerLead,
+  CounterOffer,
+  Offer,
+  OfferRequestRecord,
+  PropertyPayload,
+} from '../../cash-offer/schema';
 
 export type SandboxRole = 'listing_agent' | 'partner' | 'buyer';
 
@@ -36,80 +43,30 @@ export interface StoredMedia {
   url: string;
 }
 
-export interface StoredOfferRequest {
-  offer_request_id: number;
-  requested_by_agent: string;
-  submitted_by_user: string;
-  inventory_property_id: number;
-  offer_requested_at: string;
+// A request as the sandbox keeps it: the wire record (every field present) plus what it needs
+// to serve it.
+export type StoredOfferRequest = Required<OfferRequestRecord> & {
   requestedAtMs: number;
-  offer_requested_decided_by: string | null;
-  offer_request_is_mls: boolean | null;
-  offer_request_deal_type: string | null;
-  offer_request_asking: number;
-  offer_request_expires_at: string | null;
-  offer_request_is_approved: boolean | null;
-  offer_request_decided_at: string | null;
-  offer_request_viewed_at: string | null;
-  offer_request_refreshed_at: string | null;
-  offer_request_status: string;
-  offer_request_external_id: string | null;
-  test: boolean | null;
   ownerKey: string;
-  property: Record<string, unknown>;
+  property: PropertyPayload;
   media: StoredMedia[];
   assumptions: Assumption[];
   // The property serialised once for the active list; cleared whenever the property changes.
   propertyJson?: string;
   // Requests made by seed-active are left alone by the autopilot (it would have 100k to visit).
   seeded: boolean;
-}
+};
 
-export interface StoredOffer {
-  offer_id: number;
-  offer_request_id: number;
-  external_id: string | null;
-  offer_amount: number;
-  buyer_pays_buyer_broker_commission: boolean;
-  buyer_pays_listing_broker_commission: boolean;
-  buyer_broker_commission_pct: number;
-  listing_broker_commission_pct: number;
-  created_at: string;
-  offer_expires: string;
-  offer_memo: string;
-  offer_status: string;
-  additional_terms: unknown;
-  earnest_money: number;
-  em_hard_post_inspection: boolean;
-  lease_back: boolean;
-  lease_back_period: number;
-  flexible_closing: boolean;
-  post_possession: boolean;
-  post_possession_period: number;
-  waive_warranty: boolean;
-  inspection_period: number;
-  offer_is_counter_offer: boolean | null;
-  offer_decided_at: string | null;
-  test: boolean | null;
-  viewed: boolean;
-  offer_feedback: unknown;
-  counter_offer_id: number | null;
-  buyerName: string;
-}
+// An offer as the sandbox keeps it: the wire offer without what is derived when it is shown
+// (commission amounts, the request's external id), plus the simulated buyer's name.
+export type StoredOffer = Omit<
+  Offer,
+  'buyer_broker_commission_amt' | 'listing_broker_commission_amt' | 'offer_request_external_id'
+> & { buyerName: string };
 
 export type StoredCounterOffer = CounterOffer & { updated_at: string | null };
 
-export interface StoredBuyerLead {
-  created_at: string;
-  lead_id: string;
-  first_name: string;
-  last_name: string;
-  primary_email?: string;
-  primary_phone?: string;
-  api_partner_user_id: string;
-  inventory_property_id: number;
-  offer_request_id: number;
-}
+export type StoredBuyerLead = BuyerLead;
 
 export interface EmailRecord {
   id: number;

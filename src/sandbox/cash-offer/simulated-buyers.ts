@@ -1,4 +1,4 @@
-import { JsonObject, PrelimResult, validatePrelim } from '../../cash-offer/schema';
+import { JsonObject, PrelimBody, PrelimResult, validateWire } from '../../cash-offer/schema';
 import { assertValid } from './sandbox.errors';
 import { StoredOffer, StoredOfferRequest } from './sandbox.types';
 
@@ -71,7 +71,7 @@ export function prelimCounts(
   body: unknown,
   buyers: readonly SimulatedBuyer[] = SIMULATED_BUYERS,
 ): PrelimResult {
-  assertValid(validatePrelim(body));
+  assertValid(validateWire(PrelimBody, body));
   const inventory = (body as { inventory: JsonObject }).inventory;
   let buyerCount = 0;
   let boxCount = 0;

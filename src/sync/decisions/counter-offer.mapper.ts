@@ -1,5 +1,5 @@
-import type { CounterOfferBody, FieldViolation } from '../../cash-offer/schema';
-import { COUNTER_OFFER_FIELDS, validateCounterOffer } from '../../cash-offer/schema';
+import type { FieldViolation } from '../../cash-offer/schema';
+import { COUNTER_OFFER_FIELDS, CounterOfferBody, validateWire } from '../../cash-offer/schema';
 import type { CrmProperties } from '../../crm';
 import { crmBoolean, crmString } from '../common/crm-values';
 import { COUNTER_INPUT, OFFER } from '../offers/offer-record.properties';
@@ -32,7 +32,7 @@ export function mapCounterFromCrm(
         message: `${field} ${converted.problem} (offer record property ${property})`,
       });
   }
-  const schema = validateCounterOffer(body)
+  const schema = validateWire(CounterOfferBody, body)
     .filter((v) => !violations.some((c) => c.field === v.field))
     .map((v) => {
       const property = COUNTER_INPUT[v.field as keyof typeof COUNTER_INPUT];

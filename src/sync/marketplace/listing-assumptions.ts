@@ -2,7 +2,7 @@ import type { Assumption } from '../../cash-offer/schema';
 
 // Analyst assumptions (buyers only) as readable lines: one per assumption, strategies in the
 // spec's order (long-term rental, short-term rental, rent by the room, fix and flip).
-const GROUPS: { label: string; fields: [string, string][] }[] = [
+const GROUPS: { label: string; fields: [keyof Assumption, string][] }[] = [
   { label: 'Value', fields: [['fmv', 'fair market value']] },
   {
     label: 'Long-term rental',

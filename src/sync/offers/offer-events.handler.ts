@@ -2,15 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import type { JsonObject, Offer } from '../../cash-offer/schema';
+import {
+  NewOfferEvent,
+  OfferRequestApprovedEvent,
+  OfferUpdateEvent,
+  type JsonObject,
+  type Offer,
+} from '../../cash-offer/schema';
 import { LinkRepository, OutboxRepository } from '../../ledger';
 import { EventRefusedError } from '../../webhooks/event-refused.error';
+import { readEventPayload } from '../../webhooks/event-payload.reader';
 import type { InboxEventContext } from '../../webhooks/inbox-event.handlers';
 import { InboxHandler } from '../../webhooks/inbox-handler.decorator';
 import { LINK } from '../common/listing-deal.properties';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { createKey } from '../seller-requests/seller-requests.consumer';
-import { offerClaimViolations, positiveId } from './offer-claim';
+import { positiveId } from './offer-claim';
 import { OffersService } from './offers.service';
 
 // Applies the service's events: a new offer (also a buyer accepting our counter), a buyer rejecting
@@ -31,9 +38,7 @@ export class OfferEventsHandler {
 
   @InboxHandler('new_offer')
   async onNewOffer(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
-    const violations = offerClaimViolations(payload);
-    if (violations.length > 0) throw new EventRefusedError(`new_offer refused: ${violations.join('; ')}`);
-    const claimed = payload as unknown as Offer;
+    const claimed = readEventPayload(NewOfferEvent, payload, 'new_offer');
     await this.awaitCreateOf(brokerageId, claimed);
     await this.requireLinked(brokerageId, claimed.offer_request_id, `offer ${claimed.offer_id}`);
     const crm = await this.crms.get(brokerageId);
@@ -44,15 +49,16 @@ export class OfferEventsHandler {
         `new_offer refused: the service does not list offer ${claimed.offer_id} on offer request ${claimed.offer_request_id}`,
       );
     // A buyer accepted our counter: the countered offer's record shows it (read again to write it).
-    const counterId = positiveId((offer as Offer & { counter_offer_id?: unknown }).counter_offer_id);
+    const counterId = positiveId(offer.counter_offer_id);
     if (counterId !== undefined && (await this.setCounterStatus(crm, counterId, 'accepted')))
       await this.refreshRequest(crm, claimed.offer_request_id);
   }
 
   @InboxHandler('UPDATE')
   async onUpdate(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
-    const counterId = positiveId(payload.counter_offer_id);
-    const requestId = positiveId(payload.offer_request_id);
+    const update = readEventPayload(OfferUpdateEvent, payload, 'UPDATE');
+    const counterId = positiveId(update.counter_offer_id);
+    const requestId = positiveId(update.offer_request_id);
     if (counterId === undefined || requestId === undefined)
       throw new EventRefusedError(
         'UPDATE refused: counter_offer_id and offer_request_id must be positive integers',
@@ -70,27 +76,22 @@ export class OfferEventsHandler {
       throw new EventRefusedError(
         `UPDATE refused: the service still shows offer ${counter.remoteId} ${countered ? 'countered' : 'not listed'} on offer request ${requestId}`,
       );
-    const status =
-      typeof payload.counter_offer_status === 'string' ? payload.counter_offer_status : 'rejected';
+    const status = update.counter_offer_status ?? 'rejected';
     if (await this.setCounterStatus(crm, counterId, status)) await this.refreshRequest(crm, requestId);
   }
 
   @InboxHandler('offer_request_approved')
   async onApproved(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
-    const requestId = positiveId(payload.offer_request_id);
-    if (requestId === undefined)
-      throw new EventRefusedError(
-        'offer_request_approved refused: offer_request_id must be a positive integer',
-      );
+    const approved = readEventPayload(OfferRequestApprovedEvent, payload, 'offer_request_approved');
     // A request not linked (yet) is left alone: the status is shown from the active list once it is.
     const crm = await this.crms.get(brokerageId);
-    await this.status.apply(crm, requestId, String(payload.offer_request_status));
+    await this.status.apply(crm, approved.offer_request_id, approved.offer_request_status);
   }
 
   // An offer can arrive before its request is linked: the create's answer is still being written
   // back, or was lost and is being looked for. Then the event waits (retried with backoff) instead
   // of being refused; it still has to name a linked request before anything is written.
-  private async awaitCreateOf(brokerageId: string, claimed: Offer): Promise<void> {
+  private async awaitCreateOf(brokerageId: string, claimed: NewOfferEvent): Promise<void> {
     const dealId = claimed.offer_request_external_id;
     if (typeof dealId !== 'string' || dealId === '') return;
     if (await this.links.find(brokerageId, LINK.offerRequest, String(claimed.offer_request_id))) return;

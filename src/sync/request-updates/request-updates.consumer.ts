@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { mappedProperties } from '../../crm/mapping/crm-field-mapping';
 import {
-  validateAddMedia,
-  validateUpdateOfferRequest,
+  AddMediaBody,
+  UpdateOfferRequestBody,
+  validateWire,
   type CreateOfferRequestBody,
 } from '../../cash-offer/schema';
 import type { CrmRecord } from '../../crm';
@@ -75,9 +76,9 @@ export class RequestUpdatesConsumer extends ChangePagesConsumer {
     const current = mapDealToOfferRequest({ deal, sellerContact, mapping: crm.mapping }).body;
     const plan = planRequestUpdate(sent.payload as CreateOfferRequestBody, current);
     const violations = [
-      ...validateUpdateOfferRequest(plan.update),
+      ...validateWire(UpdateOfferRequestBody, plan.update),
       ...(plan.newMedia.length > 0
-        ? validateAddMedia({ offer_request_id: requestId, media: plan.newMedia })
+        ? validateWire(AddMediaBody, { offer_request_id: requestId, media: plan.newMedia })
         : []),
     ];
     const issues = [...plan.notUpdatable, ...violations].map((v) => ({

@@ -1,5 +1,5 @@
-import type { CreateOfferRequestBody, FieldViolation } from '../../cash-offer/schema';
-import { PROPERTY_FIELDS, validateCreateOfferRequest } from '../../cash-offer/schema';
+import type { FieldViolation } from '../../cash-offer/schema';
+import { CreateOfferRequestBody, PROPERTY_FIELDS, validateWire } from '../../cash-offer/schema';
 import type { CrmFieldMapping, CrmFieldSource } from '../../crm/mapping/crm-field-mapping';
 import type { CrmRecord } from '../../crm';
 import { crmBoolean, crmString } from '../common/crm-values';
@@ -49,7 +49,7 @@ export function mapDealToOfferRequest(input: ListingDealInput): OfferRequestMapp
   }
   const media = photoUrls(input.deal.properties[DEAL.photos]);
   if (media.length > 0) body.media = media;
-  const schemaViolations = validateCreateOfferRequest(body).filter(
+  const schemaViolations = validateWire(CreateOfferRequestBody, body).filter(
     (v) => !violations.some((c) => c.field === v.field),
   );
   return { body, violations: [...violations, ...schemaViolations].map((v) => explain(v, input.mapping)) };

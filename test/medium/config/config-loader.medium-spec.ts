@@ -1,5 +1,7 @@
-// Nest 12 ships as ES modules, which jest on Node 20 cannot load; ConfigService only needs Logger.
+// ConfigService's Logger is replaced by a silent stand-in.
 jest.mock('@nestjs/common', () => ({
+  // The rest of Nest stays real: the wire classes the config reaches load @nestjs/swagger.
+  ...jest.requireActual<Record<string, unknown>>('@nestjs/common'),
   Logger: class {
     log(): void {}
     error(): void {}

@@ -1,10 +1,13 @@
-import {
-  validateBuyerLead,
-  validateCounterOffer,
-  validateCreateOfferRequest,
-  validateUpdateOfferRequest,
-  validateWebhookConfig,
-} from './request-validators';
+import { BuyerLeadBody, WebhookConfig } from './marketplace.dto';
+import { CreateOfferRequestBody, UpdateOfferRequestBody } from './offer-request.dto';
+import { CounterOfferBody } from './offer.dto';
+import { validateWire } from './wire.validator';
+
+const validateCreateOfferRequest = (body: unknown) => validateWire(CreateOfferRequestBody, body);
+const validateUpdateOfferRequest = (body: unknown) => validateWire(UpdateOfferRequestBody, body);
+const validateCounterOffer = (body: unknown) => validateWire(CounterOfferBody, body);
+const validateBuyerLead = (body: unknown) => validateWire(BuyerLeadBody, body);
+const validateWebhookConfig = (body: unknown) => validateWire(WebhookConfig, body);
 
 const validProperty = {
   StreetNumber: '12',
