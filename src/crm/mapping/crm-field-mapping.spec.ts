@@ -2,7 +2,11 @@ import { CASH_OFFER_CRM_SCHEMA } from '../crm-schema';
 import { FOLLOWUPBOSS_MAPPING_DEFAULTS } from '../followupboss/followupboss-default-mapping';
 import { HUBSPOT_DEFAULT_MAPPING, HUBSPOT_MAPPING_DEFAULTS } from '../hubspot/hubspot-default-mapping';
 import { mergeFieldMapping, parseMappingOverrides } from './crm-field-mapping';
-import { datePropertiesOf, listingPropertySpecs, withListingProperties } from '../../brokerages/listing-properties';
+import {
+  datePropertiesOf,
+  listingPropertySpecs,
+  withListingProperties,
+} from '../../brokerages/listing-properties';
 
 describe('CRM field mapping', () => {
   it('maps the fields a create needs, for every CRM', () => {
