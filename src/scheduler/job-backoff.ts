@@ -1,9 +1,13 @@
+import { backoffDelayMs, type BackoffCurve } from '../common/backoff';
+
 export interface BackoffState {
   consecutiveFailures: number;
   ticksToSkip: number;
 }
 
 export const MAX_SKIPPED_TICKS = 32;
+// The shared backoff curve counted in cron ticks rather than milliseconds: 1, 2, 4 ... 32 ticks.
+const SKIPPED_TICKS: BackoffCurve = { baseMs: 1, capMs: MAX_SKIPPED_TICKS, jitter: 'none' };
 
 // After n consecutive failures a job skips 2^(n-1) cron ticks (capped), so a broken brokerage or
 // remote does not get hammered while the other jobs keep their own pace. A success resets it.
@@ -24,7 +28,7 @@ export class JobBackoff {
     const consecutiveFailures = previous + 1;
     const state = {
       consecutiveFailures,
-      ticksToSkip: Math.min(2 ** (consecutiveFailures - 1), MAX_SKIPPED_TICKS),
+      ticksToSkip: backoffDelayMs(SKIPPED_TICKS, consecutiveFailures),
     };
     this.states.set(key, state);
     return { ...state };

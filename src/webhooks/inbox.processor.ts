@@ -3,7 +3,7 @@ import { JsonObject } from '../cash-offer/schema';
 import { Clock } from '../common/clock';
 import { InboxRepository } from '../ledger';
 import { MetricsService } from '../ops/metrics/metrics.service';
-import { fullJitterDelayMs } from './backoff';
+import { backoffDelayMs } from '../common/backoff';
 import { EventRefusedError } from './event-refused.error';
 import { InboxEventHandlers } from './inbox-event.handlers';
 
@@ -94,7 +94,10 @@ export class InboxProcessor {
         this.logger.error(`dead-lettered ${event.eventType} event ${event.id}: ${message}`);
         return 'deadLettered';
       }
-      const delay = fullJitterDelayMs(event.attempts, opts.retryBaseMs, opts.retryCapMs);
+      const delay = backoffDelayMs(
+        { baseMs: opts.retryBaseMs, capMs: opts.retryCapMs, jitter: 'full' },
+        event.attempts,
+      );
       await this.inbox.markFailed(event.id, message, new Date(this.clock.nowMs() + delay));
       this.metrics.webhookEvent(brokerageId, 'failed');
       this.logger.warn(`${event.eventType} event ${event.id} failed (attempt ${event.attempts}): ${message}`);

@@ -4,7 +4,7 @@ import { CashOfferClients } from '../brokerages/cash-offer-clients';
 import { CashOfferError } from '../cash-offer';
 import { ConfigService } from '../config/config.service';
 import { CursorRepository } from '../ledger';
-import { fullJitterDelayMs } from './backoff';
+import { backoffDelayMs, type BackoffCurve } from '../common/backoff';
 import { webhookUrl } from './webhook-secret';
 import { WebhookUrlProbe } from './webhook-url.probe';
 
@@ -19,8 +19,7 @@ export interface RegistrationReport {
 }
 
 const STREAM = 'webhook-registration';
-const RETRY_BASE_MS = 5_000;
-const RETRY_CAP_MS = 10 * 60_000;
+const REGISTRATION_BACKOFF: BackoffCurve = { baseMs: 5_000, capMs: 10 * 60_000, jitter: 'full' };
 
 // Tells the service where to deliver each brokerage's events: POST /wh the first time, PATCH /wh
 // when the URL (or its secret) changes. The ledger keeps a hash of the last registered URL, never
@@ -112,7 +111,7 @@ export class WebhookRegistrationService implements OnModuleDestroy, BeforeApplic
     if (this.stopped) return;
     const attempt = (this.retries.get(brokerageId)?.attempt ?? 0) + 1;
     this.cancelRetry(brokerageId);
-    const delay = Math.max(1_000, fullJitterDelayMs(attempt, RETRY_BASE_MS, RETRY_CAP_MS));
+    const delay = backoffDelayMs(REGISTRATION_BACKOFF, attempt, { notBeforeMs: 1_000 });
     const timer = setTimeout(() => {
       // register() rejects when a reload removed the brokerage meanwhile; unhandled, that kills the daemon.
       this.register(brokerageId, { retryInBackground: true }).catch((error: unknown) => {

@@ -1,13 +1,12 @@
+import { backoffDelayMs, type BackoffCurve } from '../../common/backoff';
+
 // When a failed command is due again: exponential from 5 s, capped at 15 min, never sooner than the
 // service's Retry-After; jitter spreads commands that failed together. Dead-lettered after the last.
 export const OUTBOX_MAX_ATTEMPTS = 10;
-const BASE_MS = 5_000;
-const MAX_MS = 15 * 60_000;
+const OUTBOX_BACKOFF: BackoffCurve = { baseMs: 5_000, capMs: 15 * 60_000, jitter: 'equal' };
 
 export function outboxRetryDelayMs(attempts: number, retryAfterMs?: number, random = Math.random): number {
-  const exponential = Math.min(MAX_MS, BASE_MS * 2 ** Math.max(0, attempts - 1));
-  const jittered = exponential / 2 + random() * (exponential / 2);
-  return Math.max(jittered, retryAfterMs ?? 0);
+  return backoffDelayMs(OUTBOX_BACKOFF, attempts, { notBeforeMs: retryAfterMs, random });
 }
 
 // When an unknown outcome is looked for again: soon after the attempt (the service may list the
