@@ -32,6 +32,20 @@ module.exports = {
       from: { path: '^src/', pathNot: ['^src/sandbox/', '^src/app/embedded/'] },
       to: { path: '^src/sandbox/' },
     },
+    {
+      name: 'no-demo-in-daemon',
+      severity: 'error',
+      comment:
+        'The daemon knows nothing of demos: main.ts composes the embedded demo in as a ' +
+        'DaemonExtension (src/app/embedded/embedded-demo.extension.ts). Only main.ts, the embedded ' +
+        "directory itself and app.bootstrap.ts (the simulated brokerages' ledger path and credentials, " +
+        'shared with the CLI) may import it.',
+      from: {
+        path: '^src/',
+        pathNot: ['^src/main\\.ts$', '^src/app/embedded/', '^src/app/app\\.bootstrap\\.ts$'],
+      },
+      to: { path: '^src/app/embedded/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

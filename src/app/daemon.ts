@@ -13,8 +13,7 @@ import { verdictOf, writeReloadVerdict } from './reload-verdict.file';
 import { keepWebhooksOffAdmin, WebhookListener } from './http-listeners';
 import { heapLimitAdvice } from './heap-limit.advice';
 import { logStopSignals } from './lifecycle.logger';
-import { prepareDemoCrm, seedDemo } from './embedded/demo-seeder';
-import { resetDemoLedger, startEmbeddedSimulators } from './embedded/embedded-simulators';
+import type { DaemonExtension } from './daemon-extension';
 
 export interface StartDaemonOptions {
   env: Environment;
@@ -23,6 +22,8 @@ export interface StartDaemonOptions {
   beforeStart?: (app: NestExpressApplication) => void | Promise<void>;
   // Defaults to FLOW_MODULES and DAEMON_ONLY_MODULES (src/app/flow-modules.ts).
   plugins?: PluginModules;
+  // Steps around the start that the entry point composes in (main.ts: the embedded demo).
+  extensions?: DaemonExtension[];
 }
 
 // Builds and starts the daemon: admin HTTP on ADMIN_HOST:ADMIN_PORT, webhooks on
@@ -45,8 +46,8 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
   const { settings, config, logger } = parts;
   // Everything logged through Nest's Logger, the embedded simulators included, goes to pino from here.
   Logger.overrideLogger(logger);
-  await resetDemoLedger(config.brokerages(), options.env, settings.ledgerPath);
-  const simulators = await startEmbeddedSimulators(config.brokerages());
+  const extensions = options.extensions ?? [];
+  for (const extension of extensions) await extension.beforeCreate?.(parts);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts, options.plugins), {
     logger,
     abortOnError: false,
@@ -73,7 +74,7 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
       .catch((error: unknown) => log.error(`could not write the reload verdict: ${String(error)}`));
   });
   await options.beforeStart?.(app);
-  if (simulators) await prepareDemoCrm(app, config.brokerages());
+  for (const extension of extensions) await extension.beforeListen?.(app, parts);
   await app.listen(settings.adminPort, settings.adminHost);
   const adminAddress = app.getHttpServer().address() as AddressInfo;
   const webhookPort = await app
@@ -85,7 +86,7 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
   log.log(
     `listening on http://${settings.adminHost}:${adminAddress.port} (admin: health, metrics) and http://${settings.webhookHost}:${webhookPort} (webhooks) with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerUrl ? 'on PostgreSQL (LEDGER_URL)' : settings.ledgerPath}`,
   );
-  if (simulators) await seedDemo(simulators, config.brokerages());
+  for (const extension of extensions) await extension.afterListen?.(app, parts);
   return app;
 }
 
