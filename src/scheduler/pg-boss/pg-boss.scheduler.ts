@@ -15,11 +15,10 @@ import { Ledger } from '../../ledger';
 import { JobRegistry } from '../job.registry';
 import { JobRunner } from '../job-runner.service';
 import { JOB_NAMES, SCHEDULE_KEY } from '../job.types';
+import { PgBossDispatcher } from './pg-boss.dispatcher';
 import { isMinuteCron, isSyncQueue, PG_BOSS_SCHEMA, queueName, type SyncJobData } from './pg-boss.queues';
 import { SingletonTakeover } from './singleton-takeover';
 
-// How often an idle worker asks each queue for work.
-const POLLING_INTERVAL_SECONDS = 2;
 // A run is told to stop this long before its lease ends, so it checkpoints before pg-boss hands the
 // job to another worker.
 const LEASE_MARGIN_SECONDS = 3;
@@ -28,7 +27,8 @@ const SCHEDULE_SETUP_LOCK_ID = 0x73636864; // 'schd'
 
 // The scheduler of a shared (PostgreSQL) ledger, in place of CronScheduler: every (enabled brokerage
 // x registered job) is a pg-boss queue with policy `stately`, fed by pg-boss's cron (or, for
-// schedules with a seconds field, by each worker's local cron), and worked by every worker. pg-boss
+// schedules with a seconds field, by each worker's local cron), and worked by every worker through
+// one fetch loop that takes jobs only while the worker has a free slot (PgBossDispatcher). pg-boss
 // lets one worker at a time hold a pair; a worker that dies loses it when its lease expires, and the
 // job is retried on another worker, which first recovers what the dead one left (SingletonTakeover).
 @Injectable()
@@ -36,11 +36,10 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
   private readonly logger = new Logger(PgBossScheduler.name);
   private readonly takeover: SingletonTakeover;
   private readonly localTicks = new Map<string, CronJob>();
-  private readonly worked = new Set<string>();
   private boss: PgBoss | undefined;
+  private dispatcher: PgBossDispatcher | undefined;
   private unsubscribe: (() => void) | undefined;
   private changes: Promise<void> = Promise.resolve();
-  private running = 0;
 
   constructor(
     private readonly jobs: JobRegistry,
@@ -69,6 +68,9 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     boss.on('error', (error) => this.logger.error(`pg-boss: ${String(error)}`));
     await boss.start();
     this.boss = boss;
+    this.dispatcher = new PgBossDispatcher(boss, this.settings.workerConcurrency, (data) =>
+      this.runHeld(data),
+    );
     const missing = JOB_NAMES.filter((job) => !this.jobs.get(job));
     if (missing.length > 0) this.logger.warn(`not scheduled, no handler registered: ${missing.join(', ')}`);
     await this.exclusively(async () => {
@@ -78,6 +80,7 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
       }
       await this.dropSchedulesExcept(wanted);
     });
+    this.dispatcher.start();
     this.unsubscribe = this.config.onChange((diff) => {
       this.changes = this.changes.then(() =>
         this.exclusively(() => this.apply(diff)).catch((error: unknown) =>
@@ -95,15 +98,16 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     const boss = this.boss;
     if (!boss) return;
     // Stop fetching, let the running jobs checkpoint (their pg-boss jobs then complete), then stop.
-    await Promise.all([...this.worked].map((name) => boss.offWork(name).catch(() => undefined)));
+    const stopped = this.dispatcher?.stop();
     await this.runner.shutdown(this.settings.shutdownTimeoutMs);
+    await stopped;
     await boss.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => undefined);
     this.boss = undefined;
   }
 
   // Queue names this worker works, sorted (for tests and status).
   scheduledQueues(): string[] {
-    return [...this.worked].sort();
+    return this.dispatcher?.worked() ?? [];
   }
 
   async apply(diff: ConfigDiff): Promise<void> {
@@ -137,14 +141,7 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
         await boss.unschedule(name);
         this.startLocalTick(name, expression, data);
       }
-      await boss.work<SyncJobData>(
-        name,
-        { pollingIntervalSeconds: POLLING_INTERVAL_SECONDS, batchSize: 1 },
-        async (jobs) => {
-          for (const job of jobs) await this.handle(job.data);
-        },
-      );
-      this.worked.add(name);
+      this.dispatcher!.add(name);
       names.push(name);
     }
     this.logger.log(`scheduled brokerage ${brokerage.id} on pg-boss`);
@@ -157,8 +154,7 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
       const name = queueName(brokerageId, job);
       void this.localTicks.get(name)?.stop();
       this.localTicks.delete(name);
-      if (!this.worked.delete(name)) continue;
-      await boss.offWork(name);
+      if (!this.dispatcher!.remove(name)) continue;
       await boss.unschedule(name);
     }
   }
@@ -197,26 +193,14 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
       onTick: () => {
         void this.boss
           ?.send(name, data)
+          .then((id) => {
+            if (id) this.dispatcher?.nudge();
+          })
           .catch((error: unknown) => this.logger.error(`could not queue ${name}: ${String(error)}`));
       },
       start: true,
     });
     this.localTicks.set(name, tick);
-  }
-
-  private async handle(data: SyncJobData): Promise<void> {
-    if (this.running >= this.settings.workerConcurrency) {
-      // Full: the tick goes back to the queue for whichever worker is free (this job completes now),
-      // rather than waiting here while its lease runs down.
-      await this.boss?.send(queueName(data.brokerageId, data.job), data, { startAfter: 1 });
-      return;
-    }
-    this.running += 1;
-    try {
-      await this.runHeld(data);
-    } finally {
-      this.running -= 1;
-    }
   }
 
   private async runHeld(data: SyncJobData): Promise<void> {
