@@ -6,23 +6,28 @@ import { PG_BOSS_SCHEMA, type SyncJobData } from './pg-boss.queues';
 // here or a local tick wakes it at once; work queued by another worker waits at most this long.
 const POLLING_INTERVAL_MS = 1000;
 
-// Of the given queues, those with a job ready to start and none running anywhere, oldest waiting
-// job first, so the free slots of all workers go to the brokerages that have waited longest. A
-// queue whose previous job is still running is left out: pg-boss would refuse to start a second
-// one of a stately queue.
-// pg-boss 10 fetches from one named queue at a time and has no call that says which queues have
-// work; this reads its job table through its own connection pool, on the index it keeps for fetch.
+// Of the given queues, those with a job ready to start and none running anywhere. Brokerages with
+// nothing running come first: one already being synced is held by its own remote limits, so a free
+// slot does more for one that is not (two of its jobs would only share its budget). Then the
+// oldest waiting job first, so every brokerage gets its turn.
+// A queue whose previous job is still running is left out: pg-boss would refuse to start a second
+// one of a stately queue. pg-boss 10 fetches from one named queue at a time and has no call that
+// says which queues have work; this reads its job table through its own connection pool, on the
+// indexes it keeps for fetch.
 const READY_QUEUES_SQL = `
+  WITH active AS (
+    SELECT name, data->>'brokerageId' AS brokerage_id
+      FROM ${PG_BOSS_SCHEMA}.job
+     WHERE name = ANY($2::text[]) AND state = 'active'
+  )
   SELECT j.name
     FROM ${PG_BOSS_SCHEMA}.job j
    WHERE j.name = ANY($2::text[])
      AND j.state < 'active'
      AND j.start_after < now()
-     AND NOT EXISTS (
-       SELECT 1 FROM ${PG_BOSS_SCHEMA}.job a WHERE a.name = j.name AND a.state = 'active'
-     )
+     AND j.name NOT IN (SELECT name FROM active)
    GROUP BY j.name
-   ORDER BY min(j.created_on)
+   ORDER BY bool_or(j.data->>'brokerageId' IN (SELECT brokerage_id FROM active)), min(j.created_on)
    LIMIT $1`;
 
 export type SyncJobHandler = (data: SyncJobData) => Promise<void>;
