@@ -6,6 +6,7 @@ import { JobBackoff } from './job-backoff';
 import { JobPauseService } from './job-pause.service';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
+import { PgBossOnce } from './pg-boss/pg-boss.once';
 import { PgBossScheduler } from './pg-boss/pg-boss.scheduler';
 import { PAUSE_STORE } from './pause-store.port';
 import { RUN_STORE } from './run-store.port';
@@ -36,6 +37,7 @@ export class SchedulerModule {
         JobRunner,
         JobBackoff,
         JobPauseService,
+        PgBossOnce,
         ...schedulers,
       ],
       exports: [
@@ -43,6 +45,7 @@ export class SchedulerModule {
         JobRunner,
         JobBackoff,
         JobPauseService,
+        PgBossOnce,
         ...(schedulers as (typeof CronScheduler)[]),
       ],
     };

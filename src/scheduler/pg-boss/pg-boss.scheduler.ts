@@ -16,12 +16,16 @@ import { JobRegistry } from '../job.registry';
 import { JobRunner } from '../job-runner.service';
 import { JOB_NAMES, SCHEDULE_KEY } from '../job.types';
 import { PgBossDispatcher } from './pg-boss.dispatcher';
-import { isMinuteCron, isSyncQueue, PG_BOSS_SCHEMA, queueName, type SyncJobData } from './pg-boss.queues';
-import { SingletonTakeover } from './singleton-takeover';
+import {
+  isMinuteCron,
+  isSyncQueue,
+  PG_BOSS_SCHEMA,
+  queueName,
+  syncQueueOptions,
+  type SyncJobData,
+} from './pg-boss.queues';
+import { SingletonRun } from './singleton-run';
 
-// A run is told to stop this long before its lease ends, so it checkpoints before pg-boss hands the
-// job to another worker.
-const LEASE_MARGIN_SECONDS = 3;
 // Any fixed number shared by every worker; names the schedule-setup lock in pg_locks.
 const SCHEDULE_SETUP_LOCK_ID = 0x73636864; // 'schd'
 
@@ -34,7 +38,7 @@ const SCHEDULE_SETUP_LOCK_ID = 0x73636864; // 'schd'
 @Injectable()
 export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PgBossScheduler.name);
-  private readonly takeover: SingletonTakeover;
+  private readonly singleton: SingletonRun;
   private readonly localTicks = new Map<string, CronJob>();
   private boss: PgBoss | undefined;
   private dispatcher: PgBossDispatcher | undefined;
@@ -48,7 +52,7 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly ledger: Ledger,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
   ) {
-    this.takeover = new SingletonTakeover(ledger);
+    this.singleton = new SingletonRun(ledger, runner, settings.jobLeaseSeconds);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -175,15 +179,7 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
   private async ensureQueue(name: string): Promise<void> {
     const boss = this.boss!;
     if (await boss.getQueue(name)) return;
-    await boss.createQueue(name, {
-      name,
-      policy: 'stately',
-      expireInSeconds: this.settings.jobLeaseSeconds,
-      // A job whose lease ran out (its worker died) runs once more, on whichever worker is free.
-      retryLimit: 1,
-      retryDelay: 0,
-      retentionDays: 1,
-    });
+    await boss.createQueue(name, syncQueueOptions(name, this.settings.jobLeaseSeconds));
   }
 
   private startLocalTick(name: string, expression: string, data: SyncJobData): void {
@@ -204,13 +200,9 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private async runHeld(data: SyncJobData): Promise<void> {
-    await this.takeover.recover(data.brokerageId, data.job);
-    const lease = AbortSignal.timeout(
-      Math.max(1, this.settings.jobLeaseSeconds - LEASE_MARGIN_SECONDS) * 1000,
-    );
     // A failed run is recorded in the ledger and retried by the next tick, as with CronScheduler;
     // only a worker that never answers (dead) gets its job retried by pg-boss.
-    await this.runner.run(data.brokerageId, data.job, { signal: lease });
+    await this.singleton.run(data.brokerageId, data.job);
   }
 
   // Schedules of brokerages no longer in the config (e.g. removed while every worker was down).
