@@ -20,7 +20,7 @@ const READY_QUEUES_SQL = `
       FROM ${PG_BOSS_SCHEMA}.job
      WHERE name = ANY($2::text[]) AND state = 'active'
   )
-  SELECT j.name
+  SELECT j.name, min(j.data->>'brokerageId') AS brokerage_id
     FROM ${PG_BOSS_SCHEMA}.job j
    WHERE j.name = ANY($2::text[])
      AND j.state < 'active'
@@ -105,8 +105,15 @@ export class PgBossDispatcher {
     const free = this.capacity - this.inFlight.size;
     // A few more candidates than free slots: another worker may take some of them first.
     const { rows } = await this.boss.getDb().executeSql(READY_QUEUES_SQL, [free * 2 + 2, [...this.queues]]);
+    // Several slots free: one job per brokerage first, as across workers; a brokerage's second job
+    // only if nothing else is ready.
+    const candidates = rows as { name: string; brokerage_id: string }[];
+    const ordered = [
+      ...candidates.filter((c, i) => candidates.findIndex((o) => o.brokerage_id === c.brokerage_id) === i),
+      ...candidates.filter((c, i) => candidates.findIndex((o) => o.brokerage_id === c.brokerage_id) !== i),
+    ];
     let started = 0;
-    for (const { name } of rows as { name: string }[]) {
+    for (const { name } of ordered) {
       if (this.stopping || this.inFlight.size >= this.capacity) break;
       const [job] = await this.boss.fetch<SyncJobData>(name, { batchSize: 1 });
       if (!job) continue;
@@ -140,7 +147,7 @@ export class PgBossDispatcher {
 
   private async idle(): Promise<void> {
     if (this.nudged || this.stopping) return;
-    // Full: only a finished run (which nudges) can make room; the timer is a safety net.
+    // Until a run here finishes or a local tick queues a job (both nudge), or the next poll.
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, POLLING_INTERVAL_MS);
       this.wake = () => {
