@@ -7,9 +7,11 @@ import type { AccountLimit, SharedAccountLimiter } from '../common/shared-accoun
 const TABLE = 'account_rate_limits';
 
 // Remote accounts' budgets shared by every worker of a PostgreSQL ledger, on rate-limiter-flexible
-// (the library the Cash Offer client already limits with): one row per account holds the calls of
-// the current window, counted atomically by whichever worker calls; a worker over the budget waits
-// for the window to end. If PostgreSQL cannot answer, each worker falls back to counting alone.
+// (the library the Cash Offer client already limits with): one row per account, updated atomically
+// by whichever worker calls. The remotes count rolling windows, which fixed windows of `max` calls
+// would overrun where two windows meet (max late in one, max early in the next); so the budget is
+// paced instead: one call per interval/max, and no window of any start holds more than max. A
+// worker whose turn has not come waits. If PostgreSQL cannot answer, each worker counts alone.
 export class PostgresAccountLimiter implements SharedAccountLimiter {
   private readonly queues = new Map<string, Promise<RateLimiterQueue>>();
 
@@ -25,7 +27,7 @@ export class PostgresAccountLimiter implements SharedAccountLimiter {
     const id = `${limit.max}/${limit.intervalMs}`;
     let queue = this.queues.get(id);
     if (!queue) {
-      const options = { points: limit.max, duration: limit.intervalMs / 1000, keyPrefix: `calls${id}` };
+      const options = { points: 1, duration: limit.intervalMs / limit.max / 1000, keyPrefix: `calls${id}` };
       queue = new Promise<RateLimiterQueue>((resolve, reject) => {
         const limiter = new RateLimiterPostgres(
           {
