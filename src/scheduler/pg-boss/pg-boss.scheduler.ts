@@ -202,7 +202,18 @@ export class PgBossScheduler implements OnApplicationBootstrap, OnModuleDestroy 
   private async runHeld(data: SyncJobData): Promise<void> {
     // A failed run is recorded in the ledger and retried by the next tick, as with CronScheduler;
     // only a worker that never answers (dead) gets its job retried by pg-boss.
-    await this.singleton.run(data.brokerageId, data.job);
+    const { counts } = await this.singleton.run(data.brokerageId, data.job);
+    // A run that created or updated records queued their remote writes in the outbox: queue the
+    // drain now (dropped if one is queued already) rather than leave them to its next tick.
+    if (data.job !== 'outbox-drain' && counts.created + counts.updated > 0)
+      await this.queueDrain(data.brokerageId);
+  }
+
+  private async queueDrain(brokerageId: string): Promise<void> {
+    const name = queueName(brokerageId, 'outbox-drain');
+    if (!this.dispatcher?.worked().includes(name)) return;
+    const data: SyncJobData = { brokerageId, job: 'outbox-drain' };
+    if (await this.boss?.send(name, data)) this.dispatcher.nudge();
   }
 
   // Schedules of brokerages no longer in the config (e.g. removed while every worker was down).
