@@ -43,7 +43,10 @@ async function withClient<T>(url: string, work: (client: Client) => Promise<T>):
 
 // One round: a fresh database and world, the backlog seeded, then the clock runs from the moment the
 // workers listen until every brokerage's deals are sent and written back.
-async function round(serverUrl: string, workers: number): Promise<{ seconds: number; perMinute: number }> {
+async function round(
+  serverUrl: string,
+  workers: number,
+): Promise<{ seconds: number; perMinute: number; bound: string }> {
   const name = `scale_${workers}_${Date.now()}`;
   await withClient(serverUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
   const url = new URL(serverUrl);
@@ -90,12 +93,41 @@ async function round(serverUrl: string, workers: number): Promise<{ seconds: num
       if (requests.length !== DEALS)
         throw new Error(`${b.id}: ${requests.length} offer requests for ${DEALS} deals`);
     }
+    const bound = await whatBounds(url.toString(), world, seconds, workers);
     await world.stopWorkers();
-    return { seconds, perMinute: (BROKERAGES / seconds) * 60 };
+    return { seconds, perMinute: (BROKERAGES / seconds) * 60, bound };
   } finally {
     await world.close();
     await withClient(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
   }
+}
+
+// What held the round back: how busy the workers' slots were (near 100%: worker capacity bounds
+// it, so more workers help), the most run time one brokerage needed (its remote limits: no number
+// of workers makes it shorter), and the 429s the remotes answered (limits overrun, time lost).
+async function whatBounds(
+  url: string,
+  world: WorkerWorld,
+  seconds: number,
+  workers: number,
+): Promise<string> {
+  const { rows } = await withClient(url, (c) =>
+    c.query<{ brokerage_id: string; busy: string }>(
+      `SELECT brokerage_id, SUM(EXTRACT(EPOCH FROM finished_at - started_at)) AS busy
+         FROM runs WHERE finished_at IS NOT NULL GROUP BY brokerage_id`,
+    ),
+  );
+  const busy = rows.map((r) => Number(r.busy));
+  const total = busy.reduce((a, b) => a + b, 0);
+  const slots = workers * WORKER_CONCURRENCY;
+  const answered429 = world.workers.reduce(
+    (n, w) => n + (w.stdout().match(/rate limited by (HubSpot|Follow Up Boss)/g)?.length ?? 0),
+    0,
+  );
+  return (
+    `slots busy ${((100 * total) / (seconds * slots)).toFixed(0)}% of ${slots}, ` +
+    `longest brokerage ${Math.max(...busy).toFixed(1)} s of runs, CRM 429s ${answered429}`
+  );
 }
 
 async function main(): Promise<void> {
@@ -113,7 +145,7 @@ async function main(): Promise<void> {
       const target = TARGETS[workers] ? ` (target >= ${TARGETS[workers]}x)` : '';
       console.log(
         `${workers} worker(s): ${result.seconds.toFixed(1)} s, ${result.perMinute.toFixed(2)} brokerages synced/min, ` +
-          `${ratio.toFixed(2)}x one worker${target}`,
+          `${ratio.toFixed(2)}x one worker${target}; ${result.bound}`,
       );
     }
     const missed = results.filter(

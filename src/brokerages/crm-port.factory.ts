@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { SHARED_ACCOUNT_LIMITER, type SharedAccountLimiter } from '../common/shared-account-limiter';
 import { VendorNeutralCrmPort, type CrmPort } from '../crm';
 import { FOLLOWUPBOSS_VENDOR_PROFILE, FollowUpBossCrmAdapter } from '../crm/followupboss';
 import { HubSpotCrmAdapter, hubSpotVendorProfile } from '../crm/hubspot';
@@ -11,7 +12,11 @@ import { datePropertiesOf } from './listing-properties';
 // The only place that knows which adapters exist.
 @Injectable()
 export class CrmPortFactory {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    // Set when workers share a PostgreSQL ledger; absent for commands that open no ledger.
+    @Optional() @Inject(SHARED_ACCOUNT_LIMITER) private readonly sharedLimiter?: SharedAccountLimiter | null,
+  ) {}
 
   create(brokerage: LoadedBrokerage): CrmPort {
     const { crm } = brokerage.config;
@@ -20,6 +25,7 @@ export class CrmPortFactory {
       const adapter = new HubSpotCrmAdapter(
         {
           accessToken: brokerage.secrets.crmToken,
+          ...(this.sharedLimiter ? { sharedLimiter: this.sharedLimiter } : {}),
           ...(crm.baseUrl ? { basePath: crm.baseUrl.replace(/\/+$/, '') } : {}),
           ...(crm.rateLimit ? { rateLimit: { max: crm.rateLimit.requestsPerSecond, intervalMs: 1000 } } : {}),
           ...(crm.accountTier ? { accountTier: crm.accountTier } : {}),
@@ -32,6 +38,7 @@ export class CrmPortFactory {
       const adapter = new FollowUpBossCrmAdapter(
         {
           apiKey: brokerage.secrets.crmToken,
+          ...(this.sharedLimiter ? { sharedLimiter: this.sharedLimiter } : {}),
           ...(crm.baseUrl ? { baseUrl: crm.baseUrl } : {}),
           ...(crm.system ? { system: crm.system } : {}),
           ...(brokerage.secrets.crmSystemKey ? { systemKey: brokerage.secrets.crmSystemKey } : {}),

@@ -1,3 +1,4 @@
+import { accountKey, type SharedAccountLimiter } from '../common/shared-account-limiter';
 // What one brokerage's client is built from. Every field but the first three has a default.
 export interface CashOfferCallEvent {
   brokerageId: string;
@@ -15,6 +16,9 @@ export interface CashOfferClientOptions {
   apiKey: string;
   timeoutMs?: number;
   rateLimit?: { requests: number; perMs: number };
+  // The API key's budget shared with other workers (a PostgreSQL ledger), on top of this
+  // process's own limiter.
+  sharedLimiter?: SharedAccountLimiter;
   retry?: {
     // Total tries of one call, the first included.
     maxAttempts?: number;
@@ -34,6 +38,9 @@ export interface ResolvedClientOptions {
   baseUrl: string;
   timeoutMs: number;
   rateLimit: { requests: number; perMs: number };
+  sharedLimiter?: SharedAccountLimiter;
+  // Names the API key's account in the shared budget, without the key.
+  account: string;
   retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number; maxRetryAfterMs: number };
   breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
   onCall?: (event: CashOfferCallEvent) => void;
@@ -76,6 +83,8 @@ export function resolveClientOptions(options: CashOfferClientOptions): ResolvedC
       requests: Math.floor(positive('rateLimit.requests', rateLimit.requests, id)),
       perMs: positive('rateLimit.perMs', rateLimit.perMs, id),
     },
+    sharedLimiter: options.sharedLimiter,
+    account: accountKey('cash-offer', options.baseUrl.replace(/\/+$/, ''), options.apiKey),
     retry: {
       maxAttempts: Math.floor(positive('retry.maxAttempts', retry.maxAttempts, id)),
       baseDelayMs: positive('retry.baseDelayMs', retry.baseDelayMs, id),

@@ -41,12 +41,14 @@ export class ResiliencePolicy {
   private readonly policy: Policy;
   private readonly breaker: CircuitBreakerPolicy;
   private readonly queue: RateLimiterQueue;
+  private readonly sharedLimit: { max: number; intervalMs: number };
 
   constructor(
     private readonly options: ResolvedClientOptions,
     private readonly logger: ClientLogger,
   ) {
     const { retry: r, breaker: b, rateLimit } = options;
+    this.sharedLimit = { max: rateLimit.requests, intervalMs: rateLimit.perMs };
     this.queue = new RateLimiterQueue(
       new RateLimiterMemory({ points: rateLimit.requests, duration: rateLimit.perMs / 1000 }),
     );
@@ -96,6 +98,8 @@ export class ResiliencePolicy {
     try {
       return await this.policy.execute(async (context) => {
         await this.queue.removeTokens(1);
+        // Other workers calling with the same API key count against the same budget.
+        await this.options.sharedLimiter?.acquire(this.options.account, this.sharedLimit);
         return attempt(context.attempt + 1);
       });
     } catch (error) {

@@ -8,10 +8,12 @@ import {
   Provider,
 } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { SHARED_ACCOUNT_LIMITER } from '../common/shared-account-limiter';
 import { Ledger, openLedger } from './ledger';
 import { DEFAULT_LEDGER_PATH } from './ledger.data-source';
 import { LedgerRetention } from './ledger.retention';
 import { LedgerTransactions } from './ledger-transactions';
+import { PostgresAccountLimiter } from './postgres-account-limiter';
 import { CursorRepository } from './repositories/cursor.repository';
 import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
@@ -67,12 +69,21 @@ export class LedgerModule {
           }),
       },
       ...parts.map(([token, pick]) => ({ provide: token, inject: [Ledger], useFactory: pick })),
+      // Workers sharing a PostgreSQL ledger share their remote accounts' budgets there too.
+      {
+        provide: SHARED_ACCOUNT_LIMITER,
+        inject: [Ledger],
+        useFactory: (ledger: Ledger) =>
+          ledger.dataSource.options.type === 'postgres'
+            ? new PostgresAccountLimiter(ledger.dataSource)
+            : null,
+      },
       LedgerCloser,
     ];
     return {
       module: LedgerModule,
       providers,
-      exports: [Ledger, ...parts.map(([token]) => token)],
+      exports: [Ledger, SHARED_ACCOUNT_LIMITER, ...parts.map(([token]) => token)],
     };
   }
 }

@@ -11,6 +11,7 @@ import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
 import { JOB_NAMES, type JobName } from './job.types';
 import { LocalEarlyRunTrigger } from './local-early-run.trigger';
+import { PgBossOnce } from './pg-boss/pg-boss.once';
 import { PgBossScheduler } from './pg-boss/pg-boss.scheduler';
 import { PAUSE_STORE } from './pause-store.port';
 import { RUN_STORE } from './run-store.port';
@@ -51,6 +52,7 @@ export class SchedulerModule {
         JobBackoff,
         JobPauseService,
         JobPauseCollector,
+        PgBossOnce,
         ...schedulers,
         ...earlyRuns,
       ],
@@ -60,6 +62,7 @@ export class SchedulerModule {
         JobRunner,
         JobBackoff,
         JobPauseService,
+        PgBossOnce,
         ...(schedulers as (typeof CronScheduler)[]),
       ],
     };

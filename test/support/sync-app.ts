@@ -15,7 +15,17 @@ import { SchedulerModule } from '../../src/scheduler/scheduler.module';
 import { configureHttpBodyParsing } from '../../src/webhooks/webhook-body';
 import { WebhookIntakeModule } from '../../src/webhooks/webhooks.module';
 import { freePort } from './free-port';
-import { startCrmWorld, type CrmVendor, type CrmWorld } from './sync-crm-world';
+import type { LedgerEngine } from './ledger-fixture';
+import { createTestPostgresDatabase, testPostgresUrl } from './postgres-database';
+import { CRM_VENDORS, startCrmWorld, type CrmVendor, type CrmWorld } from './sync-crm-world';
+
+// The flow suites' runs: every CRM on SQLite, and on PostgreSQL (when the test server is up, see
+// jest's global setup) HubSpot only: the ledger code under test is the same for every CRM, and
+// each run of a flow suite costs a minute or more of the whole suite's time.
+export const FLOW_TARGETS: [CrmVendor, LedgerEngine][] = [
+  ...CRM_VENDORS.map((kind): [CrmVendor, LedgerEngine] => [kind, 'sqlite']),
+  ...(testPostgresUrl() ? [['hubspot', 'postgres'] as [CrmVendor, LedgerEngine]] : []),
+];
 
 export const BROKERAGE = 'acme';
 export const LISTINGS_PIPELINE = 'default';
@@ -23,7 +33,8 @@ export const TRIGGER_STAGE = 'qualifiedtobuy';
 const SECRET = 'sync-seller-secret-0123456789abcdef';
 
 // The Cash Offer sandbox, the HubSpot emulator (with setup-crm done) and the daemon's flows on free
-// ports, with a real SQLite ledger; cron off, so tests run each job when they mean to.
+// ports, with a real ledger (an SQLite file, or a database of its own on the test PostgreSQL
+// server); cron off, so tests run each job when they mean to.
 export interface SyncTestApp {
   sandbox: RunningCashOfferSandbox;
   // The HubSpot emulator (HubSpot runs only; a Follow Up Boss run throws on reading it).
@@ -51,6 +62,8 @@ export interface SyncAppOptions {
   cron?: { schedules: Record<string, string> };
   // A PostgreSQL ledger (a test database's URL): with `cron`, pg-boss schedules, as on workers.
   ledgerUrl?: string;
+  // A fresh test database on the test PostgreSQL server for this app's ledger (dropped at close).
+  engine?: LedgerEngine;
 }
 
 export async function startSyncApp(
@@ -58,6 +71,7 @@ export async function startSyncApp(
   options: SyncAppOptions = {},
 ): Promise<SyncTestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'cos-sync-seller-'));
+  const database = options.engine === 'postgres' ? await createTestPostgresDatabase('flows') : undefined;
   const sandbox = await startCashOfferSandbox({
     port: 0,
     webhookRetryDelaysMs: [50, 100, 200],
@@ -71,7 +85,7 @@ export async function startSyncApp(
   const env: Record<string, string> = {
     CONFIG_DIR: join(dir, 'brokerages'),
     LEDGER_PATH: join(dir, 'ledger.sqlite'),
-    ...(options.ledgerUrl ? { LEDGER_URL: options.ledgerUrl } : {}),
+    ...(options.ledgerUrl || database ? { LEDGER_URL: options.ledgerUrl ?? database!.url } : {}),
     LOG_LEVEL: 'silent',
     ACME_CASH_OFFER_API_KEY: options.cashOfferKey ?? sandbox.agentKey,
     ...world.env,
@@ -144,6 +158,7 @@ export async function startSyncApp(
       await app.close();
       await sandbox.close();
       await world.close();
+      await database?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,6 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { JobRunner } from '../../scheduler/job-runner.service';
+import { PgBossOnce } from '../../scheduler/pg-boss/pg-boss.once';
 import type { JobName } from '../../scheduler/job.types';
 import { CliOutput } from '../output/cli-output';
 import { ProgressPrinter } from '../output/progress.printer';
@@ -18,6 +19,8 @@ interface SyncOptions extends CommonOptions {
 // writes nothing: no CRM write, no outbox command, no cursor move, no run recorded.
 // A paused job (or brokerage) is refused, dry run included, unless --force: the operator paused it for
 // a reason, and a one-off run should be a decision, not an accident.
+// On a PostgreSQL ledger a real run takes the pair's pg-boss singleton, as a worker would, and is
+// refused while a worker holds it; a dry run writes nothing and needs no singleton.
 @Command({
   name: 'sync',
   description: 'run one job of one brokerage once (--dry-run: show what would change, write nothing)',
@@ -25,6 +28,7 @@ interface SyncOptions extends CommonOptions {
 export class SyncCommand extends CommandRunner {
   constructor(
     private readonly runner: JobRunner,
+    private readonly shared: PgBossOnce,
     private readonly output: CliOutput,
   ) {
     super();
@@ -37,11 +41,15 @@ export class SyncCommand extends CommandRunner {
     }
     const label = `${options.brokerage} ${options.job}${options.dryRun ? ' (dry run)' : ''}`;
     const progress = new ProgressPrinter(label);
-    const outcome = await this.runner.run(options.brokerage, options.job, {
+    const runOptions = {
       dryRun: options.dryRun === true,
       onProgress: progress.update,
       ignorePause: options.force === true,
-    });
+    };
+    const outcome =
+      this.shared.applies() && !options.dryRun
+        ? await this.shared.run(options.brokerage, options.job, runOptions)
+        : await this.runner.run(options.brokerage, options.job, runOptions);
     progress.finish();
     if (options.json) this.output.json({ ...outcome, dryRun: options.dryRun === true });
     else {

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import axios, { type AxiosInstance, type Method } from 'axios';
 import pThrottle from 'p-throttle';
+import { accountKey } from '../../common/shared-account-limiter';
 import type { CrmError } from '../crm.error';
 import { toCrmError } from './followupboss-error.mapper';
 import type { ResolvedFollowUpBossOptions } from './followupboss.options';
@@ -48,9 +49,17 @@ export class FollowUpBossHttpClient {
     // A strict rolling window: no window of any start holds more than `max` calls, as FUB's
     // sliding window counts them; callers wait for their turn instead of spending calls on 429s.
     const { max, intervalMs } = options.rateLimit;
-    this.throttle = pThrottle({ limit: max, interval: intervalMs + options.rateLimitMarginMs, strict: true })(
-      () => undefined,
-    );
+    const limit = { max, intervalMs: intervalMs + options.rateLimitMarginMs };
+    const local = pThrottle({ limit: limit.max, interval: limit.intervalMs, strict: true })(() => undefined);
+    const shared = options.sharedLimiter;
+    // The API key names the account in the budget shared with other workers.
+    const account = accountKey('followupboss', options.baseUrl, options.apiKey);
+    this.throttle = shared
+      ? async () => {
+          await local();
+          await shared.acquire(account, limit);
+        }
+      : local;
   }
 
   async call<T>(spec: FubCall): Promise<T> {

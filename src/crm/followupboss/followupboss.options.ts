@@ -1,3 +1,4 @@
+import type { SharedAccountLimiter } from '../../common/shared-account-limiter';
 // Everything about the Follow Up Boss adapter a brokerage's config may change. Defaults follow
 // FUB's documented limits (crm-apis.md B4/B6) and are explained in docs/crm-followupboss.md.
 export interface FollowUpBossAdapterOptions {
@@ -11,6 +12,9 @@ export interface FollowUpBossAdapterOptions {
   // Requests per sliding window for this account (default 250 per 10 s, FUB's global context for
   // a registered system).
   rateLimit?: { max: number; intervalMs: number };
+  // The account's budget shared with other workers (a PostgreSQL ledger), on top of this
+  // process's own sliding window.
+  sharedLimiter?: SharedAccountLimiter;
   // Added to the client's window for the time between a call leaving and FUB counting it.
   rateLimitMarginMs?: number;
   // How far before the cursor each incremental read starts again (default 5 minutes).
@@ -25,8 +29,8 @@ export interface FollowUpBossAdapterOptions {
 }
 
 export type ResolvedFollowUpBossOptions = Required<
-  Omit<FollowUpBossAdapterOptions, 'system' | 'systemKey'>
-> & { system?: string; systemKey?: string };
+  Omit<FollowUpBossAdapterOptions, 'system' | 'systemKey' | 'sharedLimiter'>
+> & { system?: string; systemKey?: string; sharedLimiter?: SharedAccountLimiter };
 
 export const FOLLOWUPBOSS_API = 'https://api.followupboss.com';
 
@@ -36,6 +40,7 @@ export function resolveFollowUpBossOptions(options: FollowUpBossAdapterOptions):
     baseUrl: (options.baseUrl ?? FOLLOWUPBOSS_API).replace(/\/+$/, ''),
     system: options.system ?? 'cash-offer-sync',
     systemKey: options.systemKey,
+    sharedLimiter: options.sharedLimiter,
     rateLimit: options.rateLimit ?? { max: 250, intervalMs: 10_000 },
     rateLimitMarginMs: options.rateLimitMarginMs ?? 250,
     overlapMs: options.overlapMs ?? 5 * 60_000,

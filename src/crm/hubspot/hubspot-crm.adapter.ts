@@ -1,3 +1,4 @@
+import { accountKey } from '../../common/shared-account-limiter';
 import { Client } from '@hubspot/api-client';
 import { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/associations/v4';
 import { Clock, SystemClock } from '../../common/clock';
@@ -39,6 +40,8 @@ import { HubSpotRequestRunner } from './hubspot-request.runner';
 import type { Sleep } from './hubspot-request.runner';
 import { HubSpotSchemaInstaller } from './hubspot-schema.installer';
 
+const HUBSPOT_API = 'https://api.hubapi.com';
+
 // The CRM port on HubSpot's official SDK. One instance per portal: it owns that portal's rate limit.
 export class HubSpotCrmAdapter extends CrmPort {
   readonly options: ResolvedHubSpotOptions;
@@ -63,7 +66,11 @@ export class HubSpotCrmAdapter extends CrmPort {
       accessToken: this.options.accessToken,
       ...(this.options.basePath ? { basePath: this.options.basePath } : {}),
     });
-    this.runner = new HubSpotRequestRunner(new HubSpotRateLimiter(this.options), this.options, sleep);
+    const shared = this.options.sharedLimiter;
+    // The private-app token names the portal in the budget shared with other workers.
+    const portal = accountKey('hubspot', this.options.basePath ?? HUBSPOT_API, this.options.accessToken);
+    const limiter = new HubSpotRateLimiter(this.options, shared && { limiter: shared, portal });
+    this.runner = new HubSpotRequestRunner(limiter, this.options, sleep);
     this.associationsReader = new HubSpotAssociationReader(this.client, this.runner);
     this.changes = new HubSpotChangeReader(this.client, this.runner, this.associationsReader, this.options);
     this.writer = new HubSpotRecordWriter(this.client, this.runner, this.options.writeConcurrency);

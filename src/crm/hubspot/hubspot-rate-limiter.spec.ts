@@ -38,4 +38,20 @@ describe('HubSpotRateLimiter', () => {
     expect(Math.max(...general)).toBeLessThan(500);
     expect(search.sort((a, b) => a - b)[2]).toBeGreaterThanOrEqual(999);
   });
+
+  it('with workers sharing a ledger, also takes a turn of the portal budget, per lane', async () => {
+    const turns: string[] = [];
+    const shared = {
+      acquire: async (account: string, limit: { max: number; intervalMs: number }) => {
+        turns.push(`${account} ${limit.max}/${limit.intervalMs}`);
+      },
+    };
+    const limiter = new HubSpotRateLimiter(
+      { rateLimit: { max: 100, intervalMs: 10_000 }, searchPerSecond: 5, rateLimitMarginMs: 250 },
+      { limiter: shared, portal: 'hubspot:abc' },
+    );
+    await limiter.acquire('general');
+    await limiter.acquire('search');
+    expect(turns).toEqual(['hubspot:abc:general 100/10250', 'hubspot:abc:search 5/1250']);
+  });
 });

@@ -1,3 +1,4 @@
+import type { SharedAccountLimiter } from '../../common/shared-account-limiter';
 // Everything about the adapter a brokerage's config may change. The rate limit defaults to the
 // lowest tier's (Free/Starter, 100 per 10 s, crm-apis.md A8), safe on any account; explained in
 // docs/crm-hubspot.md.
@@ -10,6 +11,9 @@ export interface HubSpotAdapterOptions {
   rateLimit?: { max: number; intervalMs: number };
   // The HubSpot account's tier, which sets its burst limit when rateLimit is not given.
   accountTier?: HubSpotAccountTier;
+  // The portal's budget shared with other workers (a PostgreSQL ledger), on top of this
+  // process's own rolling window.
+  sharedLimiter?: SharedAccountLimiter;
   // Search requests per second for this portal (default 5).
   searchPerSecond?: number;
   // Added to the client's rolling window for the time between a call leaving and HubSpot counting it
@@ -45,8 +49,11 @@ export const HUBSPOT_TIER_LIMITS: Record<HubSpotAccountTier, number> = {
   'api-limit-increase': 250,
 };
 
-export type ResolvedHubSpotOptions = Required<Omit<HubSpotAdapterOptions, 'basePath' | 'accountTier'>> & {
+export type ResolvedHubSpotOptions = Required<
+  Omit<HubSpotAdapterOptions, 'basePath' | 'accountTier' | 'sharedLimiter'>
+> & {
   basePath?: string;
+  sharedLimiter?: SharedAccountLimiter;
 };
 
 const DEFAULT_SEARCH_LAG_MS = 60_000;
@@ -63,6 +70,7 @@ export function resolveHubSpotOptions(options: HubSpotAdapterOptions): ResolvedH
   return {
     accessToken: options.accessToken,
     basePath: options.basePath,
+    sharedLimiter: options.sharedLimiter,
     rateLimit: options.rateLimit ?? {
       max: HUBSPOT_TIER_LIMITS[options.accountTier ?? 'starter'],
       intervalMs: 10_000,

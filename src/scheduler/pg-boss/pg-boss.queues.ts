@@ -1,3 +1,4 @@
+import type PgBoss from 'pg-boss';
 import type { JobName } from '../job.types';
 
 // pg-boss's schema in the ledger's database, apart from the ledger's own tables.
@@ -23,4 +24,17 @@ export interface SyncJobData {
 // configured with a seconds field tick from every worker's local cron instead, into the same queue.
 export function isMinuteCron(expression: string): boolean {
   return expression.trim().split(/\s+/).length === 5;
+}
+
+// Every (brokerage, job) queue, whoever creates it first (a worker, or `sync --once`).
+export function syncQueueOptions(name: string, leaseSeconds: number): PgBoss.Queue {
+  return {
+    name,
+    policy: 'stately',
+    expireInSeconds: leaseSeconds,
+    // A job whose lease ran out (its worker died) runs once more, on whichever worker is free.
+    retryLimit: 1,
+    retryDelay: 0,
+    retentionDays: 1,
+  };
 }

@@ -16,33 +16,36 @@ import { JobRegistry } from '../job.registry';
 import { JobRunner } from '../job-runner.service';
 import { EarlyRunTrigger, type EarlyRunOutcome } from '../early-run.trigger';
 import { JOB_NAMES, SCHEDULE_KEY, type JobName } from '../job.types';
-import { isMinuteCron, isSyncQueue, PG_BOSS_SCHEMA, queueName, type SyncJobData } from './pg-boss.queues';
 import { SCHEDULED_JOBS, type ScheduledJobs } from '../scheduled-jobs';
-import { SingletonTakeover } from './singleton-takeover';
+import { PgBossDispatcher } from './pg-boss.dispatcher';
+import {
+  isMinuteCron,
+  isSyncQueue,
+  PG_BOSS_SCHEMA,
+  queueName,
+  syncQueueOptions,
+  type SyncJobData,
+} from './pg-boss.queues';
+import { SingletonRun } from './singleton-run';
 
-// How often an idle worker asks each queue for work.
-const POLLING_INTERVAL_SECONDS = 2;
-// A run is told to stop this long before its lease ends, so it checkpoints before pg-boss hands the
-// job to another worker.
-const LEASE_MARGIN_SECONDS = 3;
 // Any fixed number shared by every worker; names the schedule-setup lock in pg_locks.
 const SCHEDULE_SETUP_LOCK_ID = 0x73636864; // 'schd'
 
 // The scheduler of a shared (PostgreSQL) ledger, in place of CronScheduler: every (enabled brokerage
 // x registered job) is a pg-boss queue with policy `stately`, fed by pg-boss's cron (or, for
-// schedules with a seconds field, by each worker's local cron), and worked by every worker. pg-boss
+// schedules with a seconds field, by each worker's local cron), and worked by every worker through
+// one fetch loop that takes jobs only while the worker has a free slot (PgBossDispatcher). pg-boss
 // lets one worker at a time hold a pair; a worker that dies loses it when its lease expires, and the
 // job is retried on another worker, which first recovers what the dead one left (SingletonTakeover).
 @Injectable()
 export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PgBossScheduler.name);
-  private readonly takeover: SingletonTakeover;
+  private readonly singleton: SingletonRun;
   private readonly localTicks = new Map<string, CronJob>();
-  private readonly worked = new Set<string>();
   private boss: PgBoss | undefined;
+  private dispatcher: PgBossDispatcher | undefined;
   private unsubscribe: (() => void) | undefined;
   private changes: Promise<void> = Promise.resolve();
-  private running = 0;
 
   constructor(
     private readonly jobs: JobRegistry,
@@ -53,16 +56,18 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     @Inject(SCHEDULED_JOBS) private readonly scheduled: ScheduledJobs,
   ) {
     super();
-    this.takeover = new SingletonTakeover(ledger);
+    this.singleton = new SingletonRun(ledger, runner, settings.jobLeaseSeconds);
   }
 
   // An early run is one more job in the pair's stately queue: pg-boss keeps at most one queued, so
   // a request while one waits answers null (coalesced), and whichever worker is free runs it.
   async request(brokerageId: string, job: JobName): Promise<EarlyRunOutcome> {
     const name = queueName(brokerageId, job);
-    if (!this.boss || !this.worked.has(name)) return 'skipped';
+    if (!this.boss || !this.dispatcher?.worked().includes(name)) return 'skipped';
     const data: SyncJobData = { brokerageId, job };
-    return (await this.boss.send(name, data)) === null ? 'coalesced' : 'queued';
+    if ((await this.boss.send(name, data)) === null) return 'coalesced';
+    this.dispatcher.nudge();
+    return 'queued';
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -83,6 +88,9 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     boss.on('error', (error) => this.logger.error(`pg-boss: ${String(error)}`));
     await boss.start();
     this.boss = boss;
+    this.dispatcher = new PgBossDispatcher(boss, this.settings.workerConcurrency, (data) =>
+      this.runHeld(data),
+    );
     await this.exclusively(async () => {
       const wanted = new Set<string>();
       for (const brokerage of this.config.brokerages()) {
@@ -90,6 +98,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
       }
       await this.dropSchedulesExcept(wanted);
     });
+    this.dispatcher.start();
     this.unsubscribe = this.config.onChange((diff) => {
       this.changes = this.changes.then(() =>
         this.exclusively(() => this.apply(diff)).catch((error: unknown) =>
@@ -107,15 +116,16 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     const boss = this.boss;
     if (!boss) return;
     // Stop fetching, let the running jobs checkpoint (their pg-boss jobs then complete), then stop.
-    await Promise.all([...this.worked].map((name) => boss.offWork(name).catch(() => undefined)));
+    const stopped = this.dispatcher?.stop();
     await this.runner.shutdown(this.settings.shutdownTimeoutMs);
+    await stopped;
     await boss.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => undefined);
     this.boss = undefined;
   }
 
   // Queue names this worker works, sorted (for tests and status).
   scheduledQueues(): string[] {
-    return [...this.worked].sort();
+    return this.dispatcher?.worked() ?? [];
   }
 
   async apply(diff: ConfigDiff): Promise<void> {
@@ -148,14 +158,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
         await boss.unschedule(name);
         this.startLocalTick(name, expression, data);
       }
-      await boss.work<SyncJobData>(
-        name,
-        { pollingIntervalSeconds: POLLING_INTERVAL_SECONDS, batchSize: 1 },
-        async (jobs) => {
-          for (const job of jobs) await this.handle(job.data);
-        },
-      );
-      this.worked.add(name);
+      this.dispatcher!.add(name);
       names.push(name);
     }
     this.logger.log(`scheduled brokerage ${brokerage.id} on pg-boss`);
@@ -168,8 +171,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
       const name = queueName(brokerageId, job);
       void this.localTicks.get(name)?.stop();
       this.localTicks.delete(name);
-      if (!this.worked.delete(name)) continue;
-      await boss.offWork(name);
+      if (!this.dispatcher!.remove(name)) continue;
       await boss.unschedule(name);
     }
   }
@@ -190,15 +192,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
   private async ensureQueue(name: string): Promise<void> {
     const boss = this.boss!;
     if (await boss.getQueue(name)) return;
-    await boss.createQueue(name, {
-      name,
-      policy: 'stately',
-      expireInSeconds: this.settings.jobLeaseSeconds,
-      // A job whose lease ran out (its worker died) runs once more, on whichever worker is free.
-      retryLimit: 1,
-      retryDelay: 0,
-      retentionDays: 1,
-    });
+    await boss.createQueue(name, syncQueueOptions(name, this.settings.jobLeaseSeconds));
   }
 
   private startLocalTick(name: string, expression: string, data: SyncJobData): void {
@@ -208,6 +202,9 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
       onTick: () => {
         void this.boss
           ?.send(name, data)
+          .then((id) => {
+            if (id) this.dispatcher?.nudge();
+          })
           .catch((error: unknown) => this.logger.error(`could not queue ${name}: ${String(error)}`));
       },
       start: true,
@@ -215,29 +212,21 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     this.localTicks.set(name, tick);
   }
 
-  private async handle(data: SyncJobData): Promise<void> {
-    if (this.running >= this.settings.workerConcurrency) {
-      // Full: the tick goes back to the queue for whichever worker is free (this job completes now),
-      // rather than waiting here while its lease runs down.
-      await this.boss?.send(queueName(data.brokerageId, data.job), data, { startAfter: 1 });
-      return;
-    }
-    this.running += 1;
-    try {
-      await this.runHeld(data);
-    } finally {
-      this.running -= 1;
-    }
-  }
-
   private async runHeld(data: SyncJobData): Promise<void> {
-    await this.takeover.recover(data.brokerageId, data.job);
-    const lease = AbortSignal.timeout(
-      Math.max(1, this.settings.jobLeaseSeconds - LEASE_MARGIN_SECONDS) * 1000,
-    );
     // A failed run is recorded in the ledger and retried by the next tick, as with CronScheduler;
     // only a worker that never answers (dead) gets its job retried by pg-boss.
-    await this.runner.run(data.brokerageId, data.job, { signal: lease });
+    const { counts } = await this.singleton.run(data.brokerageId, data.job);
+    // A run that created or updated records queued their remote writes in the outbox: queue the
+    // drain now (dropped if one is queued already) rather than leave them to its next tick.
+    if (data.job !== 'outbox-drain' && counts.created + counts.updated > 0)
+      await this.queueDrain(data.brokerageId);
+  }
+
+  private async queueDrain(brokerageId: string): Promise<void> {
+    const name = queueName(brokerageId, 'outbox-drain');
+    if (!this.dispatcher?.worked().includes(name)) return;
+    const data: SyncJobData = { brokerageId, job: 'outbox-drain' };
+    if (await this.boss?.send(name, data)) this.dispatcher.nudge();
   }
 
   // Schedules of brokerages no longer in the config (e.g. removed while every worker was down).

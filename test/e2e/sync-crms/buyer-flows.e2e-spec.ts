@@ -1,6 +1,5 @@
 import { CRM_ROLE, MARKETPLACE_PIPELINE, UNIQUE_LISTING_KEY, type CrmRecord } from '../../../src/crm';
-import { eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
-import { CRM_VENDORS } from '../../support/sync-crm-world';
+import { eventually, FLOW_TARGETS, startSyncApp, type SyncTestApp } from '../../support/sync-app';
 
 const PARTNER_KEY = 'sandbox-partner-key';
 const LISTING_PROPS = [
@@ -14,7 +13,7 @@ const CONTACT_PROPS = ['cash_offer_submit_lead', 'cash_offer_lead_id', 'cash_off
 
 // The buyer side, the same test for every CRM: the marketplace mirrored into the CRM, and a buyer
 // contact flagged on a marketplace record becoming one lead.
-describe.each(CRM_VENDORS)('buyer flows against %s', (kind) => {
+describe.each(FLOW_TARGETS)('buyer flows against %s, ledger on %s', (kind, engine) => {
   let t: SyncTestApp;
   let requestIds: number[];
 
@@ -39,7 +38,7 @@ describe.each(CRM_VENDORS)('buyer flows against %s', (kind) => {
   };
 
   beforeAll(async () => {
-    t = await startSyncApp(kind, { cashOfferKey: PARTNER_KEY });
+    t = await startSyncApp(kind, { cashOfferKey: PARTNER_KEY, engine });
     await control('POST', '/seed-active', { count: 3, ownerKey: PARTNER_KEY });
     const stored = await control<{ offer_request_id: number }[]>('GET', '/offer-requests');
     requestIds = stored.map((r) => r.offer_request_id);

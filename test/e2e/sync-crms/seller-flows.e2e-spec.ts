@@ -2,16 +2,15 @@ import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { CRM_ROLE } from '../../../src/crm';
 import { NEUTRAL_LISTING, NeutralSellerSteps } from '../../support/crm-agent';
-import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
-import { CRM_VENDORS } from '../../support/sync-crm-world';
+import { FLOW_TARGETS, startSyncApp, type SyncTestApp } from '../../support/sync-app';
 
 // The seller-side flows, the same test for every CRM: only the world behind the agent changes.
-describe.each(CRM_VENDORS)('seller flows against %s', (kind) => {
+describe.each(FLOW_TARGETS)('seller flows against %s, ledger on %s', (kind, engine) => {
   let t: SyncTestApp;
   let steps: NeutralSellerSteps;
 
   beforeAll(async () => {
-    t = await startSyncApp(kind);
+    t = await startSyncApp(kind, { engine });
     steps = new NeutralSellerSteps(t);
   });
 

@@ -1,0 +1,160 @@
+import { Logger } from '@nestjs/common';
+import type PgBoss from 'pg-boss';
+import { PG_BOSS_SCHEMA, type SyncJobData } from './pg-boss.queues';
+
+// How long an idle worker waits before asking again whether any queue has work. A run finishing
+// here or a local tick wakes it at once; work queued by another worker waits at most this long.
+const POLLING_INTERVAL_MS = 1000;
+
+// Of the given queues, those with a job ready to start and none running anywhere. Brokerages with
+// nothing running come first: one already being synced is held by its own remote limits, so a free
+// slot does more for one that is not (two of its jobs would only share its budget). Then the
+// oldest waiting job first, so every brokerage gets its turn.
+// A queue whose previous job is still running is left out: pg-boss would refuse to start a second
+// one of a stately queue. pg-boss 10 fetches from one named queue at a time and has no call that
+// says which queues have work; this reads its job table through its own connection pool, on the
+// indexes it keeps for fetch.
+const READY_QUEUES_SQL = `
+  WITH active AS (
+    SELECT name, data->>'brokerageId' AS brokerage_id
+      FROM ${PG_BOSS_SCHEMA}.job
+     WHERE name = ANY($2::text[]) AND state = 'active'
+  )
+  SELECT j.name, min(j.data->>'brokerageId') AS brokerage_id
+    FROM ${PG_BOSS_SCHEMA}.job j
+   WHERE j.name = ANY($2::text[])
+     AND j.state < 'active'
+     AND j.start_after < now()
+     AND j.name NOT IN (SELECT name FROM active)
+   GROUP BY j.name
+   ORDER BY bool_or(j.data->>'brokerageId' IN (SELECT brokerage_id FROM active)), min(j.created_on)
+   LIMIT $1`;
+
+export type SyncJobHandler = (data: SyncJobData) => Promise<void>;
+
+// One fetch loop per worker over all the (brokerage, job) queues it works, in place of one pg-boss
+// `work()` loop per queue: it fetches only while the worker has a free slot (WORKER_CONCURRENCY), so
+// a job is never taken by a full worker while another one is free, and a slot freed by a finished
+// run is filled at once instead of at the next poll of some queue.
+export class PgBossDispatcher {
+  private readonly logger = new Logger(PgBossDispatcher.name);
+  private readonly queues = new Set<string>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private nudged = false;
+
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly capacity: number,
+    private readonly handle: SyncJobHandler,
+  ) {}
+
+  add(queue: string): void {
+    this.queues.add(queue);
+    this.nudge();
+  }
+
+  remove(queue: string): boolean {
+    return this.queues.delete(queue);
+  }
+
+  worked(): string[] {
+    return [...this.queues].sort();
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  // Look for work now (a slot was freed, or a job was just queued).
+  nudge(): void {
+    this.nudged = true;
+    this.wake?.();
+  }
+
+  // Stop fetching; the jobs already started finish (their runs are aborted by the JobRunner's
+  // shutdown) and are completed in pg-boss before this resolves.
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.nudge();
+    await this.loop;
+    await Promise.all([...this.inFlight]);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      this.nudged = false;
+      let started = 0;
+      if (this.inFlight.size < this.capacity) {
+        try {
+          started = await this.fill();
+        } catch (error) {
+          this.logger.error(`could not fetch jobs from pg-boss: ${String(error)}`);
+        }
+      }
+      // Fetched something and still has room: there may be more ready right away.
+      if (started > 0 && this.inFlight.size < this.capacity) continue;
+      await this.idle();
+    }
+  }
+
+  private async fill(): Promise<number> {
+    if (this.queues.size === 0) return 0;
+    const free = this.capacity - this.inFlight.size;
+    // A few more candidates than free slots: another worker may take some of them first.
+    const { rows } = await this.boss.getDb().executeSql(READY_QUEUES_SQL, [free * 2 + 2, [...this.queues]]);
+    // Several slots free: one job per brokerage first, as across workers; a brokerage's second job
+    // only if nothing else is ready.
+    const candidates = rows as { name: string; brokerage_id: string }[];
+    const ordered = [
+      ...candidates.filter((c, i) => candidates.findIndex((o) => o.brokerage_id === c.brokerage_id) === i),
+      ...candidates.filter((c, i) => candidates.findIndex((o) => o.brokerage_id === c.brokerage_id) !== i),
+    ];
+    let started = 0;
+    for (const { name } of ordered) {
+      if (this.stopping || this.inFlight.size >= this.capacity) break;
+      const [job] = await this.boss.fetch<SyncJobData>(name, { batchSize: 1 });
+      if (!job) continue;
+      this.startJob(name, job);
+      started += 1;
+    }
+    return started;
+  }
+
+  private startJob(queue: string, job: PgBoss.Job<SyncJobData>): void {
+    const done = this.handle(job.data)
+      .then(
+        () => this.boss.complete(queue, job.id),
+        // The run could not even start (e.g. the takeover's recovery failed): pg-boss retries it.
+        (error: unknown) => {
+          this.logger.error(`${queue}: ${String(error)}`);
+          return this.boss.fail(queue, job.id, { message: String(error) });
+        },
+      )
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          this.logger.error(`could not record the end of ${queue} in pg-boss: ${String(error)}`),
+      )
+      .finally(() => {
+        this.inFlight.delete(done);
+        this.nudge();
+      });
+    this.inFlight.add(done);
+  }
+
+  private async idle(): Promise<void> {
+    if (this.nudged || this.stopping) return;
+    // Until a run here finishes or a local tick queues a job (both nudge), or the next poll.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, POLLING_INTERVAL_MS);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = undefined;
+  }
+}

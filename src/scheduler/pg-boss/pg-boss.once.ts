@@ -1,0 +1,68 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import PgBoss from 'pg-boss';
+import { DAEMON_SETTINGS, type DaemonSettings } from '../../config/daemon-settings';
+import { Ledger } from '../../ledger';
+import { JobRunner, type RunOptions, type RunOutcome } from '../job-runner.service';
+import { emptyCounts, type JobName } from '../job.types';
+import { PG_BOSS_SCHEMA, queueName, syncQueueOptions, type SyncJobData } from './pg-boss.queues';
+import { SingletonRun } from './singleton-run';
+
+// `sync --once` on a PostgreSQL ledger: the run takes the (brokerage, job) pg-boss singleton like a
+// worker would, so it never runs beside a worker's run of the same pair, and a worker's tick waits
+// for it. While a worker holds the pair, it is refused, naming who to wait for.
+@Injectable()
+export class PgBossOnce {
+  private readonly logger = new Logger(PgBossOnce.name);
+
+  constructor(
+    private readonly runner: JobRunner,
+    private readonly ledger: Ledger,
+    @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
+  ) {}
+
+  // Only a shared ledger has workers to keep out of the way.
+  applies(): boolean {
+    return Boolean(this.settings.ledgerUrl);
+  }
+
+  async run(brokerageId: string, job: JobName, options: RunOptions = {}): Promise<RunOutcome> {
+    const boss = new PgBoss({
+      connectionString: this.settings.ledgerUrl,
+      schema: PG_BOSS_SCHEMA,
+      application_name: 'cash-offer-sync/cli',
+      max: 2,
+      // No maintenance and no cron from a one-off command: the workers do both.
+      supervise: false,
+      schedule: false,
+    });
+    boss.on('error', (error) => this.logger.error(`pg-boss: ${String(error)}`));
+    await boss.start();
+    try {
+      const name = queueName(brokerageId, job);
+      if (!(await boss.getQueue(name)))
+        await boss.createQueue(name, syncQueueOptions(name, this.settings.jobLeaseSeconds));
+      const data: SyncJobData = { brokerageId, job };
+      // Queue a run (dropped if one is queued already) and take it: pg-boss hands it over only if
+      // no run of the pair is active anywhere.
+      await boss.send(name, data);
+      const [held] = await boss.fetch<SyncJobData>(name, { batchSize: 1 });
+      if (!held) {
+        const reason =
+          `a worker is running ${job} for ${brokerageId} now (pg-boss holds it); ` +
+          'a run is queued for the workers, or try again when it finishes';
+        return { brokerageId, job, status: 'skipped', runId: null, counts: emptyCounts(), reason };
+      }
+      try {
+        return await new SingletonRun(this.ledger, this.runner, this.settings.jobLeaseSeconds).run(
+          brokerageId,
+          job,
+          options,
+        );
+      } finally {
+        await boss.complete(name, held.id);
+      }
+    } finally {
+      await boss.stop({ graceful: false, wait: true, timeout: 5000 });
+    }
+  }
+}
