@@ -25,9 +25,13 @@ function tooLarge(): ApiError {
 
 function rawBody(req: Request, res: Response): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    readRaw(req, res, (error?: Error & { type?: string }) => {
+    readRaw(req, res, (error?: Error & { type?: string; status?: number }) => {
       if (error === undefined) resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-      else reject(error.type === 'entity.too.large' ? tooLarge() : error);
+      else if (error.type === 'entity.too.large') reject(tooLarge());
+      // The reader's other refusals (an unsupported Content-Encoding, a body shorter than its length).
+      else if (error.status !== undefined)
+        reject(new ApiError(error.status, `the body could not be read: ${error.message}`));
+      else reject(error);
     });
   });
 }
