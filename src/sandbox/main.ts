@@ -1,10 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { DEFAULT_FUB_EMULATOR_PORT } from './followupboss';
 import { startSimulators } from './simulators';
+import { SimulatorsLogger } from './simulators.logger';
 
 // `npm run sandbox`: the bundled simulators on 127.0.0.1 (SANDBOX_PORT 4010, HUBSPOT_EMULATOR_PORT 4020,
 // FUB_EMULATOR_PORT 4030).
 async function main(): Promise<void> {
+  Logger.overrideLogger(new SimulatorsLogger());
   const simulators = await startSimulators({
     followUpBossPort: Number(process.env.FUB_EMULATOR_PORT ?? DEFAULT_FUB_EMULATOR_PORT),
   });

@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { OfferService } from './offer.service';
 import { RequestLifecycle } from './request.lifecycle';
 import { SandboxStore } from './sandbox.store';
@@ -8,6 +8,7 @@ const MAX_OFFERS_PER_REQUEST = 3;
 
 // Simulated buyers on a timer: new requests are processed and approved, and active requests
 // (made through the API) receive up to three offers, one per tick at most.
+@Injectable()
 export class Autopilot {
   private readonly logger = new Logger('CashOfferSandboxAutopilot');
   private readonly random = new SeededRandom(42);

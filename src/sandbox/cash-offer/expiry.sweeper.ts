@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { OfferService } from './offer.service';
 import { RequestLifecycle } from './request.lifecycle';
 import { SandboxClock } from './sandbox.clock';
@@ -5,6 +6,7 @@ import { SandboxStore } from './sandbox.store';
 
 // Expires offers and requests by the sandbox clock: on every API call once something is due,
 // after a clock advance, and on a light timer for state nobody is asking about.
+@Injectable()
 export class ExpirySweeper {
   private timer?: NodeJS.Timeout;
 

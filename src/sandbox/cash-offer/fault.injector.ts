@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { SeededRandom } from './seeded-random';
 import { badRequest } from './sandbox.errors';
 
@@ -70,6 +71,7 @@ export function validateFaultConfig(body: unknown): FaultConfig {
 
 // Faults switchable at run time through the control API; every random choice comes from one
 // seedable generator so a failing run can be repeated.
+@Injectable()
 export class FaultInjector {
   readonly random = new SeededRandom();
   private config: FaultConfig = {};

@@ -1,21 +1,18 @@
-import { createServer } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+import type { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { loadSandboxAccounts } from './accounts.loader';
-import { buildApiRouter } from './api.routes';
 import { Autopilot } from './autopilot';
-import { buildControlRouter } from './control.routes';
 import { ExpirySweeper } from './expiry.sweeper';
-import { FaultInjector } from './fault.injector';
-import { API_PREFIX, CONTROL_PREFIX, createDispatcher } from './http/sandbox.server';
+import { FaultDelays } from './http/fault.delays';
+import { SandboxAddress } from './http/sandbox.address';
+import { SandboxExceptionFilter } from './http/sandbox-exception.filter';
+import { CashOfferSandboxModule } from './http/sandbox.module';
+import { API_PREFIX, CONTROL_PREFIX } from './http/sandbox.request';
 import { MarketplaceService } from './marketplace.service';
 import { MediaSigner } from './media.signer';
-import { Notifier } from './notifier';
-import { OfferRequestService } from './offer-request.service';
-import { OfferService } from './offer.service';
-import { buildOpenApiDocument } from '../../cash-offer/schema/wire.openapi';
-import { RequestLifecycle } from './request.lifecycle';
-import { SandboxClock } from './sandbox.clock';
-import { SandboxStore } from './sandbox.store';
 import { CashOfferSandboxOptions, RunningCashOfferSandbox } from './sandbox.types';
 import { WebhookSender } from './webhook.sender';
 
@@ -33,7 +30,7 @@ export type { FaultConfig, WebhookFaults } from './fault.injector';
 
 const DEFAULT_RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
 
-// Starts the in-memory Cash Offer service on 127.0.0.1 (docs/sandbox.md).
+// Starts the in-memory Cash Offer service on 127.0.0.1 as a Nest application (docs/sandbox.md).
 export async function startCashOfferSandbox(
   options: CashOfferSandboxOptions = {},
 ): Promise<RunningCashOfferSandbox> {
@@ -43,62 +40,40 @@ export async function startCashOfferSandbox(
   if (!agent || !buyer)
     throw new Error('the Cash Offer sandbox needs at least one listing_agent and one buyer account');
 
-  const store = new SandboxStore(accounts);
-  const clock = new SandboxClock();
-  const faults = new FaultInjector();
-  const signer = new MediaSigner(clock);
-  const webhooks = new WebhookSender(store, clock, faults, {
-    retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-    timeoutMs: options.webhookTimeoutMs ?? 5000,
-  });
-  const notifier = new Notifier(store, clock, webhooks);
-  const lifecycle = new RequestLifecycle(store, clock, notifier);
-  const requests = new OfferRequestService(store, clock, signer, lifecycle);
-  const offers = new OfferService(store, clock, lifecycle, notifier);
-  const marketplace = new MarketplaceService(store, clock, signer, lifecycle, options.pushDelayMs ?? 1000);
-  const sweeper = new ExpirySweeper(store, clock, lifecycle, offers);
-  const autopilot = new Autopilot(store, lifecycle, offers);
-
-  // Built once the port is known (its server URL names it).
-  const openApi: { document?: unknown } = {};
-  const dispatcher = createDispatcher({
-    store,
-    clock,
-    faults,
-    signer,
-    sweeper,
-    api: buildApiRouter({ store, requests, offers, marketplace }),
-    control: buildControlRouter({
-      store,
-      clock,
-      faults,
-      signer,
-      lifecycle,
-      requests,
-      offers,
-      autopilot,
-      sweeper,
+  // The answers are the service's: no X-Powered-By, no ETag; paths match as the spec spells them
+  // (set before Nest registers a route, which creates express's router).
+  const expressApp = express();
+  expressApp.disable('x-powered-by');
+  expressApp.set('etag', false);
+  expressApp.set('case sensitive routing', true);
+  // Its own Nest application and module graph, beside the daemon's when both run in one process.
+  // No logger option: Nest's `logger` replaces the process-wide logger, so the sandbox logs through
+  // whichever one the process set (the daemon's pino in the embedded demo).
+  const app = await NestFactory.create<NestExpressApplication>(
+    CashOfferSandboxModule.register({
+      accounts,
       agentKey: agent.key,
-      onReset: () => {
-        webhooks.cancelPending();
-        marketplace.cancelPending();
-      },
+      webhookRetryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+      webhookTimeoutMs: options.webhookTimeoutMs ?? 5000,
+      pushDelayMs: options.pushDelayMs ?? 1000,
     }),
-    openApi: () => openApi.document,
-  });
-  const server = createServer({ keepAlive: true }, dispatcher.handle);
+    new ExpressAdapter(expressApp),
+    // Bodies are read as JSON after authentication and faults (JsonBodyInterceptor).
+    { bodyParser: false, abortOnError: false, forceCloseConnections: true },
+  );
+  app.useGlobalFilters(app.get(SandboxExceptionFilter));
+  const server: Server = app.getHttpServer();
   // Requests that hang on purpose (faults) must not outlive the test that provoked them.
   server.keepAliveTimeout = 5000;
 
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  await app.listen(options.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  signer.setOrigin(url);
-  openApi.document = buildOpenApiDocument(`${url}${API_PREFIX}`);
+  app.get(SandboxAddress).url = url;
+  app.get(MediaSigner).setOrigin(url);
+  const sweeper = app.get(ExpirySweeper);
+  const autopilot = app.get(Autopilot);
   sweeper.start();
   if (options.autopilot) autopilot.set(true);
 
@@ -111,15 +86,14 @@ export async function startCashOfferSandbox(
     agentKey: agent.key,
     buyerKey: buyer.key,
     close(): Promise<void> {
-      closing ??= new Promise<void>((resolve) => {
+      closing ??= (async () => {
         autopilot.stop();
         sweeper.stop();
-        marketplace.close();
-        webhooks.close();
-        dispatcher.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+        app.get(MarketplaceService).close();
+        app.get(WebhookSender).close();
+        app.get(FaultDelays).close();
+        await app.close();
+      })();
       return closing;
     },
   };

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SIGNED_MEDIA_URL_TTL_MS } from '../../cash-offer/schema';
 import { SandboxClock } from './sandbox.clock';
@@ -6,6 +7,7 @@ export type MediaCheck = 'valid' | 'expired' | 'bad-signature';
 
 // Signed photo URLs `/media/{token}?expires=<epoch seconds>&sig=<hmac>`, valid 10 minutes of the
 // sandbox clock after they are handed out.
+@Injectable()
 export class MediaSigner {
   private readonly secret = randomBytes(32);
   private origin = '';

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { EmailRecord, StoredOfferRequest } from './sandbox.types';
 import { SandboxClock } from './sandbox.clock';
 import { SandboxStore } from './sandbox.store';
@@ -6,6 +7,7 @@ import { WebhookSender } from './webhook.sender';
 export const ACQUISITIONS_EMAIL = 'acquisitions@cash-offer.sandbox';
 
 // Emails (recorded, readable through the control API) and webhook events to the request owner's URL.
+@Injectable()
 export class Notifier {
   constructor(
     private readonly store: SandboxStore,

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import {
   AddMediaBody,
   Assumption,
@@ -17,6 +18,7 @@ import { SandboxAccount, StoredMedia, StoredOfferRequest } from './sandbox.types
 const CLOSED_FOR_UPDATES = ['closed', 'denied', 'expired'];
 
 // Creating and updating offer requests (POST /offer-requests, PATCH /offer-requests[/{id}]).
+@Injectable()
 export class OfferRequestService {
   constructor(
     private readonly store: SandboxStore,

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import {
   BUYER_BROKER_COMMISSION_PCT,
   CounterOffer,
@@ -20,6 +21,7 @@ const DAY_MS = 24 * 3600 * 1000;
 export const DEFAULT_OFFER_LIFETIME_MS = 7 * DAY_MS;
 
 // Offers, decisions and counter offers with the cascades of the spec's offer status table.
+@Injectable()
 export class OfferService {
   constructor(
     private readonly store: SandboxStore,

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { Notifier } from './notifier';
 import { SandboxClock } from './sandbox.clock';
 import { conflict } from './sandbox.errors';
@@ -21,6 +22,7 @@ const ALLOWED_FROM: Record<RequestTransition, readonly string[]> = {
   close: ['under_contract'],
 };
 
+@Injectable()
 export class RequestLifecycle {
   constructor(
     private readonly store: SandboxStore,

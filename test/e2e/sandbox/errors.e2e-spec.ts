@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { RunningCashOfferSandbox } from '../../../src/sandbox/cash-offer';
 import {
   AGENT,
@@ -233,5 +234,20 @@ describe('Cash Offer sandbox: error paths', () => {
     });
     expectError(form, 415);
     expect(await storedRequests()).toEqual([]);
+  });
+
+  it('415 for a JSON body in a Content-Encoding the service does not read, nothing stored', async () => {
+    const res = await fetch(`${sandbox.baseUrl}/offer-requests`, {
+      method: 'POST',
+      headers: { authorization: AGENT.key, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(JSON.stringify(createBody())),
+    });
+    expectError({ status: res.status, body: (await res.json()) as Json }, 415, 'content encoding');
+    expect(await storedRequests()).toEqual([]);
+  });
+
+  it('404 for a path spelled in another case (paths are case-sensitive)', async () => {
+    expectError(await call(sandbox, 'GET', '/Offers'), 404, 'no endpoint GET /api/v2/Offers');
+    expectError(await control(sandbox, 'GET', '/Stats'), 404, 'no control route GET /__control/Stats');
   });
 });

@@ -1,0 +1,69 @@
+import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { Reflector } from '@nestjs/core';
+import { concatMap, defer, Observable, switchMap } from 'rxjs';
+import { FaultInjector } from '../fault.injector';
+import { ApiError } from '../sandbox.errors';
+import { CallLog } from './call.log';
+import { FaultDelays } from './fault.delays';
+import { API_PREFIX, ApiCall, requestOf, urlOf } from './sandbox.request';
+
+// The client's connection was destroyed on purpose; nothing is answered.
+export class ConnectionDropped extends Error {}
+
+// Faults on an authenticated API call, in the order docs/sandbox.md gives (drop the connection,
+// rate limit, error, latency; after the handler, hang after commit), then the call log entry.
+@Injectable()
+export class ApiCallInterceptor implements NestInterceptor {
+  constructor(
+    private readonly faults: FaultInjector,
+    private readonly delays: FaultDelays,
+    private readonly calls: CallLog,
+    private readonly reflector: Reflector,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = requestOf(context);
+    const call = req.apiCall as ApiCall;
+    const path = urlOf(req).pathname.slice(API_PREFIX.length) || '/';
+    const decision = this.faults.decide(req.method, path);
+    const status =
+      this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.OK;
+    return defer(async () => {
+      if (decision.kind === 'drop') {
+        call.fault = 'drop-connection';
+        this.calls.record(req, 0);
+        req.socket.destroy();
+        throw new ConnectionDropped();
+      }
+      if (decision.kind === 'rate-limit') {
+        call.fault = 'rate-limit';
+        throw new ApiError(429, 'too many requests; retry after the time in Retry-After', {
+          'retry-after': String(decision.retryAfterSeconds),
+        });
+      }
+      if (decision.kind === 'error') {
+        call.fault = 'error';
+        throw new ApiError(decision.status, `injected fault: the service answered ${decision.status}`);
+      }
+      if (decision.latencyMs > 0) {
+        call.fault = 'latency';
+        await this.delays.wait(decision.latencyMs);
+      }
+      return decision.hangAfterCommitMs;
+    }).pipe(
+      switchMap((hangMs) =>
+        next.handle().pipe(
+          concatMap(async (result: unknown) => {
+            if (hangMs > 0) {
+              call.fault = 'hang-after-commit';
+              await this.delays.wait(hangMs);
+            }
+            this.calls.record(req, status);
+            return result;
+          }),
+        ),
+      ),
+    );
+  }
+}

@@ -1,0 +1,41 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiError } from '../sandbox.errors';
+import { ConnectionDropped } from './api-call.interceptor';
+import { CallLog } from './call.log';
+import { SandboxRequest } from './sandbox.request';
+
+interface ErrorAnswer {
+  status: number;
+  message: string;
+  headers: Record<string, string>;
+}
+
+// Every failure answers the service's error object `{ error, message }` (error repeats the status),
+// and an API call is logged with that status.
+@Catch()
+export class SandboxExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('CashOfferSandbox');
+
+  constructor(private readonly calls: CallLog) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (exception instanceof ConnectionDropped) return;
+    const http = host.switchToHttp();
+    const req = http.getRequest<SandboxRequest>();
+    const res = http.getResponse<Response>();
+    const answer = this.answerFor(exception);
+    this.calls.record(req, answer.status);
+    if (res.destroyed || res.headersSent) return;
+    res.status(answer.status).set(answer.headers).json({ error: answer.status, message: answer.message });
+  }
+
+  private answerFor(e: unknown): ErrorAnswer {
+    if (e instanceof ApiError) return { status: e.status, message: e.message, headers: e.headers };
+    if (e instanceof HttpException) return { status: e.getStatus(), message: e.message, headers: {} };
+    this.logger.error(
+      `unexpected sandbox failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+    );
+    return { status: 500, message: 'the sandbox failed unexpectedly; see its log', headers: {} };
+  }
+}
