@@ -1,3 +1,4 @@
+import './simulators-logging';
 import { fork, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,3 +1,4 @@
+import './simulators-logging';
 import { ChildProcess, fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';

@@ -1,3 +1,4 @@
+import './simulators-logging';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { until } from '../test/support/worker-process';

@@ -1,3 +1,4 @@
+import './simulators-logging';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';

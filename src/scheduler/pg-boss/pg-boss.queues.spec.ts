@@ -1,4 +1,4 @@
-import { isMinuteCron, isSyncQueue, queueName } from './pg-boss.queues';
+import { isMinuteCron, isSyncQueue, queueName, runsAtStart } from './pg-boss.queues';
 
 describe('pg-boss queues', () => {
   it('names one queue per brokerage and job, recognisably ours', () => {
@@ -11,5 +11,12 @@ describe('pg-boss queues', () => {
     expect(isMinuteCron('*/5 * * * *')).toBe(true);
     expect(isMinuteCron(' 0 3 * * 1 ')).toBe(true);
     expect(isMinuteCron('*/30 * * * * *')).toBe(false);
+  });
+
+  it('queues at start only the jobs that run at least once a minute', () => {
+    expect(runsAtStart('*/1 * * * *')).toBe(true);
+    expect(runsAtStart('*/10 * * * * *')).toBe(true);
+    expect(runsAtStart('*/5 * * * *')).toBe(false);
+    expect(runsAtStart('0 0 1 1 *')).toBe(false);
   });
 });

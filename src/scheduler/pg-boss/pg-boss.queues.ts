@@ -1,3 +1,4 @@
+import { CronTime } from 'cron';
 import type PgBoss from 'pg-boss';
 import type { JobName } from '../job.types';
 
@@ -37,4 +38,13 @@ export function syncQueueOptions(name: string, leaseSeconds: number): PgBoss.Que
     retryDelay: 0,
     retentionDays: 1,
   };
+}
+
+// A job whose schedule fires at least once a minute is queued once as soon as a worker schedules it:
+// a worker (re)started, or the fleet brought up, catches up at once instead of idling until the
+// first tick (up to a minute under pg-boss's cron). Rarer jobs (the marketplace, a nightly one) keep
+// to their schedule. The stately queue drops the send when one is queued already.
+export function runsAtStart(expression: string): boolean {
+  const [next, after] = new CronTime(expression, 'UTC').sendAt(2);
+  return after.toMillis() - next.toMillis() <= 60_000;
 }

@@ -23,6 +23,7 @@ import {
   isSyncQueue,
   PG_BOSS_SCHEMA,
   queueName,
+  runsAtStart,
   syncQueueOptions,
   type SyncJobData,
 } from './pg-boss.queues';
@@ -159,6 +160,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
         this.startLocalTick(name, expression, data);
       }
       this.dispatcher!.add(name);
+      if (runsAtStart(expression) && (await boss.send(name, data))) this.dispatcher!.nudge();
       names.push(name);
     }
     this.logger.log(`scheduled brokerage ${brokerage.id} on pg-boss`);
