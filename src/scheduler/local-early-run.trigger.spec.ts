@@ -1,22 +1,12 @@
-// Nest 12 ships as ES modules, which jest on Node 20 cannot load; these classes only need its
-// decorators and Logger, so they are replaced by inert stand-ins here.
-jest.mock('@nestjs/common', () => ({
-  // The rest of Nest stays real: the wire classes the config reaches load @nestjs/swagger.
-  ...jest.requireActual<Record<string, unknown>>('@nestjs/common'),
-  Injectable: () => () => undefined,
-  Inject: () => () => undefined,
-  Optional: () => () => undefined,
-  Logger: class {
-    log(): void {}
-    debug(): void {}
-    warn(): void {}
-    error(): void {}
-  },
-}));
-// JobRegistry finds @SyncJob providers through DiscoveryService; here handlers are registered by hand.
-jest.mock('@nestjs/core', () => ({
-  DiscoveryService: { createDecorator: () => Object.assign(() => () => undefined, { KEY: 'sync-job' }) },
-}));
+// Nest's decorators, Logger and DiscoveryService as inert stand-ins (nest-stand-ins.testing.ts).
+jest.mock('@nestjs/common', () =>
+  jest
+    .requireActual<typeof import('./nest-stand-ins.testing')>('./nest-stand-ins.testing')
+    .nestCommonStandIn(),
+);
+jest.mock('@nestjs/core', () =>
+  jest.requireActual<typeof import('./nest-stand-ins.testing')>('./nest-stand-ins.testing').nestCoreStandIn(),
+);
 
 import { ManualClock } from '../common/clock';
 import type { ConfigService } from '../config/config.service';
