@@ -2,7 +2,7 @@
 jest.mock('@nestjs/common', () =>
   jest
     .requireActual<typeof import('./nest-stand-ins.testing')>('./nest-stand-ins.testing')
-    .nestCommonStandIn(),
+    .nestCommonStandIn(jest.requireActual('@nestjs/common')),
 );
 jest.mock('@nestjs/core', () =>
   jest.requireActual<typeof import('./nest-stand-ins.testing')>('./nest-stand-ins.testing').nestCoreStandIn(),
