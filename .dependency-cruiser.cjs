@@ -1,5 +1,5 @@
 // The import graph's rules, checked by `npm run lint` (and so by `npm test`): no cycle between two
-// directories of src/, and the simulators reached only from their own entry and the embedded demo.
+// directories, and the daemon (src/) never reaching the simulators (sandbox/) or the demo (embedded/).
 // Specs are left out: a test may reach across to build what it checks.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -8,10 +8,10 @@ module.exports = {
       name: 'no-directory-cycles',
       severity: 'error',
       comment:
-        'Directories of src/ depend on each other one way (docs/architecture.md, "Dependencies"). ' +
+        'Directories depend on each other one way (docs/architecture.md, "Dependencies"). ' +
         'Move the shared piece down into the directory both use, or split it.',
       scope: 'folder',
-      from: { path: '^src/' },
+      from: { path: '^(src|sandbox|embedded)/' },
       to: { circular: true },
     },
     {
@@ -20,31 +20,24 @@ module.exports = {
       comment:
         'A runtime module cycle makes load order matter (an import seen as undefined at start); ' +
         'type-only imports vanish at compile time and are left out.',
-      from: { path: '^src/' },
+      from: { path: '^(src|sandbox|embedded)/' },
       to: { circular: true, dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
-      name: 'no-sandbox-in-daemon',
+      name: 'no-simulators-in-daemon',
       severity: 'error',
       comment:
-        'The simulators are not part of the daemon: only their own entry (src/sandbox) and the ' +
-        'embedded demo composition (src/app/embedded) may import them.',
-      from: { path: '^src/', pathNot: ['^src/sandbox/', '^src/app/embedded/'] },
-      to: { path: '^src/sandbox/' },
+        'The daemon (src/) is built and shipped without the simulators (sandbox/) and the embedded ' +
+        'demo (embedded/): they compose the daemon from outside (embedded/main.ts), never the reverse.',
+      from: { path: '^src/' },
+      to: { path: '^(sandbox|embedded)/' },
     },
     {
-      name: 'no-demo-in-daemon',
+      name: 'no-demo-in-simulators',
       severity: 'error',
-      comment:
-        'The daemon knows nothing of demos: main.ts composes the embedded demo in as a ' +
-        'DaemonExtension (src/app/embedded/embedded-demo.extension.ts). Only main.ts, the embedded ' +
-        "directory itself and app.bootstrap.ts (the simulated brokerages' ledger path and credentials, " +
-        'shared with the CLI) may import it.',
-      from: {
-        path: '^src/',
-        pathNot: ['^src/main\\.ts$', '^src/app/embedded/', '^src/app/app\\.bootstrap\\.ts$'],
-      },
-      to: { path: '^src/app/embedded/' },
+      comment: 'The simulators stand alone (npm run sandbox); the embedded demo composes them with the daemon.',
+      from: { path: '^sandbox/' },
+      to: { path: '^embedded/' },
     },
   ],
   options: {

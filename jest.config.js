@@ -21,7 +21,11 @@ module.exports = {
   // Medium and end-to-end tests start servers and SQLite files on a shared 2-core machine.
   testTimeout: 60_000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{src,sandbox,embedded}/**/*.spec.ts'],
+    },
     { ...common, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'] },
     {
       ...common,

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { CashOfferClientFactory } from '../src/cash-offer';
 import { CashOfferTransport } from '../src/cash-offer/cash-offer.transport';
 import type { ActiveOfferRequest } from '../src/cash-offer/schema';
-import { startCashOfferSandbox } from '../src/sandbox/cash-offer';
+import { startCashOfferSandbox } from '../sandbox/cash-offer';
 
 // Streams 10,000 active offer requests (pages of 100) through CashOfferClient and through a bare
 // node:http keep-alive loop against the same server, so the difference is the client's own cost

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { crmSchemaFor } from '../src/brokerages/crm-setup.schema';
 import { CrmStageMap, UNIQUE_OFFER_ID, type CrmRecord, type CrmUpsertInput } from '../src/crm';
 import { FollowUpBossCrmAdapter } from '../src/crm/followupboss';
-import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../src/sandbox/followupboss';
+import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../sandbox/followupboss';
 import { freePort } from '../test/support/free-port';
 
 // npm run bench:crm (second part) — Follow Up Boss: 10,000 upserted deals against the emulator's

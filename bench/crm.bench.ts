@@ -2,8 +2,8 @@ import { Logger } from '@nestjs/common';
 import type { CrmRecord, CrmUpsertInput } from '../src/crm';
 import { CASH_OFFER_CRM_SCHEMA, UNIQUE_REQUEST_ID } from '../src/crm';
 import { HubSpotCrmAdapter } from '../src/crm/hubspot';
-import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../src/sandbox/hubspot';
-import type { HubSpotEmulator } from '../src/sandbox/hubspot';
+import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../sandbox/hubspot';
+import type { HubSpotEmulator } from '../sandbox/hubspot';
 import { freePort } from '../test/support/free-port';
 
 // npm run bench:crm — API calls per 1,000 upserted deals, per 1,000 unchanged deals re-read,

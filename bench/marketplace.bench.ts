@@ -12,9 +12,9 @@ import type { LoadedBrokerage } from '../src/config/config.loader';
 import { CASH_OFFER_CRM_SCHEMA, CrmStageMap } from '../src/crm';
 import { HubSpotCrmAdapter } from '../src/crm/hubspot';
 import { openLedger } from '../src/ledger/ledger';
-import { startCashOfferSandbox } from '../src/sandbox/cash-offer';
-import { startHubSpotEmulator } from '../src/sandbox/hubspot';
-import type { RequestLogEntry } from '../src/sandbox/hubspot';
+import { startCashOfferSandbox } from '../sandbox/cash-offer';
+import { startHubSpotEmulator } from '../sandbox/hubspot';
+import type { RequestLogEntry } from '../sandbox/hubspot';
 import type { JobCounts } from '../src/scheduler/job.types';
 import { MarketplaceSync } from '../src/sync/marketplace/marketplace.sync';
 
@@ -167,15 +167,17 @@ interface PassFigures {
   heapMb: number;
 }
 
-// The node flags `npm start` gives the daemon (the heap limit that keeps V8's garbage slack small),
-// so the daemon side here runs exactly as shipped.
+// The node flags `npm run start:daemon` gives the daemon (the heap limit that keeps V8's garbage
+// slack small), so the daemon side here runs exactly as shipped.
 function daemonNodeFlags(): string[] {
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const start = /\bnode((?:\s+--\S+)*)\s+dist\/src\/main\.js/.exec(pkg.scripts.start);
+  const start = /\bnode((?:\s+--\S+)*)\s+dist\/src\/main\.js/.exec(pkg.scripts['start:daemon']);
   if (!start)
-    throw new Error(`package.json's start script does not run dist/src/main.js: ${pkg.scripts.start}`);
+    throw new Error(
+      `package.json's start:daemon script does not run dist/src/main.js: ${pkg.scripts['start:daemon']}`,
+    );
   return start[1].trim().split(/\s+/).filter(Boolean);
 }
 

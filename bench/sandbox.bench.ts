@@ -2,7 +2,7 @@ import './simulators-logging';
 import { ChildProcess, fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
-import { startCashOfferSandbox } from '../src/sandbox/cash-offer';
+import { startCashOfferSandbox } from '../sandbox/cash-offer';
 
 // npm run bench:sandbox — the sandbox (in a child process, so the load generator does not share
 // its event loop) holds 100,000 active requests; we time single pages and then sustained load.

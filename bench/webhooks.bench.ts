@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { applyLedgerPragmas } from '../src/ledger/ledger.data-source';
-import { startCashOfferSandbox } from '../src/sandbox/cash-offer';
+import { startCashOfferSandbox } from '../sandbox/cash-offer';
 import { freePort } from '../test/support/free-port';
 import { writeBrokerageConfigs } from '../test/support/webhook-app';
 

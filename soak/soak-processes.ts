@@ -61,11 +61,11 @@ export interface SimulatorsProcess {
   stop(): Promise<void>;
 }
 
-// `node dist/src/sandbox/main.js`: the Cash Offer sandbox and the HubSpot emulator in one child.
+// `node dist/sandbox/main.js`: the Cash Offer sandbox and the HubSpot emulator in one child.
 export async function startSimulators(dir: string): Promise<SimulatorsProcess> {
   const [sandboxPort, hubspotPort] = [await freePort(), await freePort()];
   const started = startNode(
-    join(DIST, 'sandbox', 'main.js'),
+    join(ROOT, 'dist', 'sandbox', 'main.js'),
     {
       PATH: process.env.PATH,
       TZ: 'UTC',

@@ -7,8 +7,7 @@ import type { DestinationStream } from 'pino';
 import { PinoLoggerService } from '../ops/logging/pino-logger.service';
 import { SecretRedactor } from '../ops/logging/secret-redactor';
 import type { AppParts } from './app.module';
-import { ledgerPathFor } from './embedded/embedded-simulators';
-import { withSimulatorDefaults } from './embedded/simulated-env';
+import type { SettingsExtension } from './daemon-extension';
 
 // Settings, redactor, logger and config, built before Nest so that a bad environment or config file
 // stops the process with every problem named, and boot logs are already redacted.
@@ -19,9 +18,15 @@ export function buildAppParts(options: {
   logDestination?: DestinationStream | number;
   // An entry point's own defaults for some variables (the CLI logs at warn).
   defaults?: ReadSettingsOptions['defaults'];
+  // The entry point's additions to the environment and the ledger's place (the embedded demo's).
+  extensions?: SettingsExtension[];
 }): AppParts {
+  const extensions = options.extensions ?? [];
   const configured = readDaemonSettings(options.env, { defaults: options.defaults });
-  const env = withSimulatorDefaults(configured.configDir, options.env);
+  const env = extensions.reduce(
+    (current, extension) => extension.environment?.(configured.configDir, current) ?? current,
+    options.env,
+  );
   const redactor = new SecretRedactor();
   const logger = new PinoLoggerService({
     level: configured.logLevel,
@@ -30,12 +35,11 @@ export function buildAppParts(options: {
   });
   const config = new ConfigService(configured.configDir, redactor, env);
   config.load(options.strict);
-  // A demo gets its own ledger file, so its reset at start can never reach the operator's ledger.
-  const source = {
-    env: options.env,
-    defaults: options.defaults,
-    ledgerPath: ledgerPathFor(config.brokerages(), options.env, configured.ledgerPath),
-  };
+  const ledgerPath = extensions.reduce(
+    (current, extension) => extension.ledgerPath?.(config.brokerages(), options.env, current) ?? current,
+    configured.ledgerPath,
+  );
+  const source = { env: options.env, defaults: options.defaults, ledgerPath };
   const parts = {
     settings: readDaemonSettings(source.env, source),
     settingsSource: source,

@@ -22,7 +22,7 @@ export interface StartDaemonOptions {
   beforeStart?: (app: NestExpressApplication) => void | Promise<void>;
   // Defaults to FLOW_MODULES and DAEMON_ONLY_MODULES (src/app/flow-modules.ts).
   plugins?: PluginModules;
-  // Steps around the start that the entry point composes in (main.ts: the embedded demo).
+  // What the entry point composes in around the start (embedded/main.ts: the demo).
   extensions?: DaemonExtension[];
 }
 
@@ -30,7 +30,7 @@ export interface StartDaemonOptions {
 // WEBHOOK_HOST:WEBHOOK_PORT, cron, SIGHUP reload, graceful SIGTERM.
 // Throws ConfigInvalidError (before anything starts) when the environment or a config file is bad.
 export async function startDaemon(options: StartDaemonOptions): Promise<NestExpressApplication> {
-  const parts = buildAppParts({ env: options.env, strict: true });
+  const parts = buildAppParts({ env: options.env, strict: true, extensions: options.extensions });
   // One daemon per SQLite ledger: a second one would mark the first one's running jobs interrupted
   // at start. A PostgreSQL ledger is shared by design (pg-boss keeps the workers apart).
   if (!parts.settings.ledgerUrl) claimPidFile(parts.settings.ledgerPath);

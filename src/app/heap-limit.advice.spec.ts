@@ -10,17 +10,20 @@ describe('heapLimitAdvice', () => {
   it('names the flag and the docs when node runs with a large machine default', () => {
     expect(heapLimitAdvice(4144 * 2 ** 20)).toBe(
       'node runs with a heap limit of 4144 MB, so memory may grow to several times what the daemon ' +
-        'holds before V8 collects it; start it as npm start does: node --max-old-space-size=512 ' +
+        'holds before V8 collects it; start it as npm run start:daemon does: node --max-old-space-size=512 ' +
         'dist/src/main.js (docs/operations.md, "Memory")',
     );
   });
 });
 
 describe('RECOMMENDED_HEAP_MB', () => {
-  it('is the heap limit npm start gives the daemon', () => {
+  it('is the heap limit npm start gives the embedded demo and start:daemon the daemon alone', () => {
     const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
-      scripts: { start: string };
+      scripts: Record<string, string>;
     };
-    expect(pkg.scripts.start).toContain(`node --max-old-space-size=${RECOMMENDED_HEAP_MB} dist/src/main.js`);
+    expect(pkg.scripts.start).toContain(`node --max-old-space-size=${RECOMMENDED_HEAP_MB} dist/embedded/main.js`);
+    expect(pkg.scripts['start:daemon']).toContain(
+      `node --max-old-space-size=${RECOMMENDED_HEAP_MB} dist/src/main.js`,
+    );
   });
 });

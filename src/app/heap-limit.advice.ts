@@ -1,6 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 
-// The heap limit `npm start` gives the daemon (package.json). Above about 2 GB V8 lets garbage
+// The heap limit `npm start` and `npm run start:daemon` give the daemon (package.json). Above about 2 GB V8 lets garbage
 // reach several times the live heap between full collections (docs/operations.md, "Memory").
 export const RECOMMENDED_HEAP_MB = 512;
 const GENEROUS_HEAP_MB = 2048;
@@ -14,7 +14,7 @@ export function heapLimitAdvice(
   if (limitMb < GENEROUS_HEAP_MB) return undefined;
   return (
     `node runs with a heap limit of ${limitMb} MB, so memory may grow to several times what the daemon ` +
-    `holds before V8 collects it; start it as npm start does: node --max-old-space-size=${RECOMMENDED_HEAP_MB} ` +
+    `holds before V8 collects it; start it as npm run start:daemon does: node --max-old-space-size=${RECOMMENDED_HEAP_MB} ` +
     `dist/src/main.js (docs/operations.md, "Memory")`
   );
 }

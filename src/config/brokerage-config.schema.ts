@@ -261,7 +261,7 @@ export class BrokerageConfig {
   testMode?: boolean;
 
   // Talks to the bundled simulators (the demo): the daemon starts them on the ports of the two base
-  // URLs and fills unset secret variables with the simulators' defaults (src/app/embedded/).
+  // URLs and fills unset secret variables with the simulators' defaults (embedded/).
   @IsOptional()
   @IsBoolean()
   simulated?: boolean;

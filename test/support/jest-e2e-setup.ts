@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { SimulatorsLogger } from '../../src/sandbox/simulators.logger';
+import { SimulatorsLogger } from '../../sandbox/simulators.logger';
 
 // The simulators run as Nest applications inside the test process, and Nest's default logger prints
 // every mapped route of each one: hundreds of lines per suite that hide what failed. This keeps

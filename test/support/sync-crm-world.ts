@@ -2,8 +2,8 @@ import { crmSchemaFor } from '../../src/brokerages/crm-setup.schema';
 import { CrmStageMap, VendorNeutralCrmPort, type CrmPort, type CrmVendorProfile } from '../../src/crm';
 import { FOLLOWUPBOSS_VENDOR_PROFILE, FollowUpBossCrmAdapter } from '../../src/crm/followupboss';
 import { HubSpotCrmAdapter, hubSpotVendorProfile } from '../../src/crm/hubspot';
-import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../../src/sandbox/followupboss';
-import { startHubSpotEmulator, type HubSpotEmulator } from '../../src/sandbox/hubspot';
+import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../../sandbox/followupboss';
+import { startHubSpotEmulator, type HubSpotEmulator } from '../../sandbox/hubspot';
 import { freePort } from './free-port';
 
 export type CrmVendor = 'hubspot' | 'followupboss';

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CashOfferClient, CashOfferClientFactory, CashOfferClientOptions } from '../../../src/cash-offer';
 import { CreateOfferRequestBody } from '../../../src/cash-offer/schema';
-import { RunningCashOfferSandbox, startCashOfferSandbox } from '../../../src/sandbox/cash-offer';
+import { RunningCashOfferSandbox, startCashOfferSandbox } from '../../../sandbox/cash-offer';
 
 export interface SandboxCall {
   method: string;

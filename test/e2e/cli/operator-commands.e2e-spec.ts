@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLedger } from '../../../src/ledger/ledger';
-import { startSimulators, Simulators } from '../../../src/sandbox/simulators';
+import { startSimulators, Simulators } from '../../../sandbox/simulators';
 import { runCli } from '../daemon/daemon.fixtures';
 import { freePort } from '../../support/free-port';
 import { writeBrokerageConfigs } from '../../support/webhook-app';

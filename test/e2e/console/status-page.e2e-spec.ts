@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLedger } from '../../../src/ledger/ledger';
-import { startSimulators, type Simulators } from '../../../src/sandbox/simulators';
+import { startSimulators, type Simulators } from '../../../sandbox/simulators';
 import { freePort } from '../../support/free-port';
 import { HeadlessBrowser } from '../../support/browser/headless-browser';
 import { writeBrokerageConfigs } from '../../support/webhook-app';

@@ -1,6 +1,6 @@
 import { REQUIRED_HUBSPOT_SCOPES } from '../../../src/crm/hubspot';
-import { startHubSpotEmulator } from '../../../src/sandbox/hubspot';
-import type { HubSpotEmulator } from '../../../src/sandbox/hubspot';
+import { startHubSpotEmulator } from '../../../sandbox/hubspot';
+import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { freePort } from '../../support/free-port';
 import {
   baseEnv,

@@ -9,7 +9,7 @@ import {
   type ReadChangesOptions,
 } from '../../../src/crm';
 import { FOLLOWUPBOSS_VENDOR_PROFILE, FollowUpBossCrmAdapter } from '../../../src/crm/followupboss';
-import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../../../src/sandbox/followupboss';
+import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../../../sandbox/followupboss';
 
 async function readAll(
   port: CrmPort,

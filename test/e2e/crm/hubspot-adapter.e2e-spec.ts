@@ -7,8 +7,8 @@ import type {
 } from '../../../src/crm';
 import { CASH_OFFER_CRM_SCHEMA, CrmError, CrmStageMap, UNIQUE_REQUEST_ID } from '../../../src/crm';
 import { HubSpotCrmAdapter } from '../../../src/crm/hubspot';
-import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../../../src/sandbox/hubspot';
-import type { HubSpotEmulator } from '../../../src/sandbox/hubspot';
+import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../../../sandbox/hubspot';
+import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { freePort } from '../../support/free-port';
 import { EmulatorControl, eventually } from './emulator-control';
 

@@ -1,8 +1,8 @@
 import type { CrmCursor, CrmRecord, ReadChangesOptions } from '../../../src/crm';
 import { CASH_OFFER_CRM_SCHEMA, CrmError, UNIQUE_REQUEST_ID } from '../../../src/crm';
 import { HubSpotCrmAdapter, REQUIRED_HUBSPOT_SCOPES } from '../../../src/crm/hubspot';
-import { startHubSpotEmulator } from '../../../src/sandbox/hubspot';
-import type { HubSpotEmulator } from '../../../src/sandbox/hubspot';
+import { startHubSpotEmulator } from '../../../sandbox/hubspot';
+import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { freePort } from '../../support/free-port';
 import { EmulatorControl } from './emulator-control';
 

@@ -11,6 +11,9 @@ import { freePort } from '../../support/free-port';
 export const ROOT = resolve(__dirname, '..', '..', '..');
 export const MAIN_JS = join(ROOT, 'dist', 'src', 'main.js');
 export const CLI_JS = join(ROOT, 'dist', 'src', 'cli.js');
+// `npm start` and `npm run cli`: the same with the embedded demo composed in (simulated brokerages).
+export const EMBEDDED_MAIN_JS = join(ROOT, 'dist', 'embedded', 'main.js');
+export const EMBEDDED_CLI_JS = join(ROOT, 'dist', 'embedded', 'cli.js');
 export const HARNESS_JS = join(__dirname, 'fixtures', 'daemon-harness.js');
 
 export interface Workspace {
@@ -187,14 +190,23 @@ export async function startHarness(
   };
 }
 
+// The CLI as `npm run cli` runs it, with the embedded demo's settings.
+export function runEmbeddedCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCli(args, env, EMBEDDED_CLI_JS);
+}
+
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
+  cli = CLI_JS,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
     execFile(
       process.execPath,
-      [CLI_JS, ...args],
+      [cli, ...args],
       { cwd: ROOT, env, timeout: 30_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

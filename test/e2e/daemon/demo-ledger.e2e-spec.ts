@@ -5,7 +5,7 @@ import { openLedger } from '../../../src/ledger';
 import { readLedgerPurpose } from '../../../src/ledger/ledger-meta';
 import { freePort } from '../../support/free-port';
 import {
-  MAIN_JS,
+  EMBEDDED_MAIN_JS,
   ROOT,
   brokerageConfig,
   makeWorkspace,
@@ -99,7 +99,7 @@ describe('the demo never destroys the operator ledger', () => {
       LOG_LEVEL: 'info',
       ...secretsOf('acme'),
     };
-    daemon = startProcess(MAIN_JS, env, ws.dir);
+    daemon = startProcess(EMBEDDED_MAIN_JS, env, ws.dir);
     await waitFor(
       () => daemon!.stdout().includes('"listening on') || daemon!.child.exitCode !== null,
       'the daemon to listen',

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { freePort } from '../../support/free-port';
 import {
-  MAIN_JS,
+  EMBEDDED_MAIN_JS,
   ROOT,
   makeWorkspace,
-  runCli,
+  runEmbeddedCli,
   startProcess,
   waitFor,
   writeBrokerage,
@@ -50,7 +50,7 @@ describe('the embedded default', () => {
       LOG_LEVEL: 'info',
     };
     url = `http://127.0.0.1:${adminPort}`;
-    daemon = startProcess(MAIN_JS, env);
+    daemon = startProcess(EMBEDDED_MAIN_JS, env);
   });
 
   afterAll(async () => {
@@ -90,7 +90,7 @@ describe('the embedded default', () => {
       await metric(/cash_offer_sync_webhook_events_total\{brokerage="demo",result="received"\}/),
     ).toBeGreaterThan(0);
 
-    const status = await runCli(['status', '--json'], env);
+    const status = await runEmbeddedCli(['status', '--json'], env);
     expect(status.code).toBe(0);
     const json = JSON.parse(status.stdout) as {
       daemon: unknown;
@@ -103,7 +103,7 @@ describe('the embedded default', () => {
     const demo = json.brokerages.find((b) => b.id === 'demo')!;
     expect(demo.jobs.find((j) => j.job === 'marketplace')?.lastRun?.status).toBe('succeeded');
     // The demo's deliberately invalid listing is shown to the operator with its field.
-    const errors = await runCli(['errors', '--json'], env);
+    const errors = await runEmbeddedCli(['errors', '--json'], env);
     expect(errors.stdout).toContain('property.StreetName is 61 characters; the service allows 50');
     expect(demo.openErrors).toBeGreaterThanOrEqual(1);
   }, 180_000);

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { freePort } from '../../support/free-port';
 import {
-  MAIN_JS,
+  EMBEDDED_MAIN_JS,
   ROOT,
   makeWorkspace,
-  runCli,
+  runEmbeddedCli,
   startProcess,
   waitFor,
   writeBrokerage,
@@ -53,7 +53,7 @@ describe('the embedded default with the Follow Up Boss demo brokerage', () => {
       LOG_LEVEL: 'info',
     };
     url = `http://127.0.0.1:${adminPort}`;
-    daemon = startProcess(MAIN_JS, env);
+    daemon = startProcess(EMBEDDED_MAIN_JS, env);
   });
 
   afterAll(async () => {
@@ -81,11 +81,11 @@ describe('the embedded default with the Follow Up Boss demo brokerage', () => {
         90_000,
       );
     }
-    const status = await runCli(['status', '--json'], env);
+    const status = await runEmbeddedCli(['status', '--json'], env);
     expect(status.code).toBe(0);
     const json = JSON.parse(status.stdout) as { brokerages: { id: string }[] };
     expect(json.brokerages.map((b) => b.id)).toEqual(expect.arrayContaining(['demo', 'demo-fub']));
-    const errors = await runCli(['errors', '--json', '--brokerage', 'demo-fub'], env);
+    const errors = await runEmbeddedCli(['errors', '--json', '--brokerage', 'demo-fub'], env);
     expect(errors.stdout).toContain('property.StreetName is 61 characters; the service allows 50');
   }, 180_000);
 });

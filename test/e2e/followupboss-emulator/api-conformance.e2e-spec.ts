@@ -1,4 +1,4 @@
-import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../../../src/sandbox/followupboss';
+import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../../../sandbox/followupboss';
 
 // The emulator against FUB's published behaviour (shared/reference/crm-apis.md B, B6), over real HTTP.
 describe('Follow Up Boss emulator conformance', () => {

@@ -5,7 +5,7 @@ import {
   startFollowUpBossEmulator,
   type DeliveryAttempt,
   type FollowUpBossEmulator,
-} from '../../../src/sandbox/followupboss';
+} from '../../../sandbox/followupboss';
 
 interface Received {
   body: string;

@@ -4,8 +4,8 @@ import {
   PropertyCreateFieldTypeEnum,
   PropertyCreateTypeEnum,
 } from '@hubspot/api-client/lib/codegen/crm/properties';
-import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../../../src/sandbox/hubspot';
-import type { HubSpotEmulator } from '../../../src/sandbox/hubspot';
+import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../../../sandbox/hubspot';
+import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { freePort } from '../../support/free-port';
 import { EmulatorControl, eventually } from '../crm/emulator-control';
 

@@ -5,8 +5,8 @@ import {
   PropertyCreateFieldTypeEnum,
   PropertyCreateTypeEnum,
 } from '@hubspot/api-client/lib/codegen/crm/properties';
-import { startHubSpotEmulator } from '../../../src/sandbox/hubspot';
-import type { HubSpotEmulator } from '../../../src/sandbox/hubspot';
+import { startHubSpotEmulator } from '../../../sandbox/hubspot';
+import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { freePort } from '../../support/free-port';
 import { EmulatorControl } from '../crm/emulator-control';
 

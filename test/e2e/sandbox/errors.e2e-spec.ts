@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { RunningCashOfferSandbox } from '../../../src/sandbox/cash-offer';
+import { RunningCashOfferSandbox } from '../../../sandbox/cash-offer';
 import {
   AGENT,
   AGENT2,

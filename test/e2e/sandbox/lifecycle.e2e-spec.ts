@@ -1,4 +1,4 @@
-import { RunningCashOfferSandbox } from '../../../src/sandbox/cash-offer';
+import { RunningCashOfferSandbox } from '../../../sandbox/cash-offer';
 import {
   AGENT,
   WebhookReceiver,

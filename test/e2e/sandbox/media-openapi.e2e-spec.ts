@@ -1,4 +1,4 @@
-import { RunningCashOfferSandbox, startCashOfferSandbox } from '../../../src/sandbox/cash-offer';
+import { RunningCashOfferSandbox, startCashOfferSandbox } from '../../../sandbox/cash-offer';
 import { BUYER, Json, activeRequest, call, control, startTestSandbox } from './sandbox.helpers';
 
 const SPEC_PATHS = [

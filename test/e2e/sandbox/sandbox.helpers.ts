@@ -4,7 +4,7 @@ import {
   RunningCashOfferSandbox,
   SandboxAccount,
   startCashOfferSandbox,
-} from '../../../src/sandbox/cash-offer';
+} from '../../../sandbox/cash-offer';
 
 // Answers are arbitrary JSON that the tests read field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,4 +1,4 @@
-import { RunningCashOfferSandbox } from '../../../src/sandbox/cash-offer';
+import { RunningCashOfferSandbox } from '../../../sandbox/cash-offer';
 import { AGENT, BUYER, call, control, createBody, startTestSandbox } from './sandbox.helpers';
 
 // One test per field constraint family of the spec's schema; every refusal is a 400 with the

@@ -1,4 +1,4 @@
-import { RunningCashOfferSandbox, WebhookDeliveryRecord } from '../../../src/sandbox/cash-offer';
+import { RunningCashOfferSandbox, WebhookDeliveryRecord } from '../../../sandbox/cash-offer';
 import {
   Json,
   WebhookReceiver,

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { UNIQUE_LISTING_KEY } from '../../../src/crm';
 import { HubSpotCrmAdapter } from '../../../src/crm/hubspot';
 import { crmSchemaFor } from '../../../src/brokerages/crm-setup.schema';
-import { startCashOfferSandbox } from '../../../src/sandbox/cash-offer';
-import type { RunningCashOfferSandbox } from '../../../src/sandbox/cash-offer';
-import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../../../src/sandbox/hubspot';
+import { startCashOfferSandbox } from '../../../sandbox/cash-offer';
+import type { RunningCashOfferSandbox } from '../../../sandbox/cash-offer';
+import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../../../sandbox/hubspot';
 import { eventually } from '../crm/emulator-control';
-import type { HubSpotEmulator } from '../../../src/sandbox/hubspot';
+import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { startBuyerApp } from './buyer-app';
 import type { BuyerApp } from './buyer-app';
 

@@ -11,10 +11,10 @@ import { openLedger } from '../../../src/ledger/ledger';
 import type { Ledger } from '../../../src/ledger/ledger';
 import type { JobContext, JobCounts } from '../../../src/scheduler/job.types';
 import { emptyCounts } from '../../../src/scheduler/job.types';
-import { startCashOfferSandbox } from '../../../src/sandbox/cash-offer';
-import type { RunningCashOfferSandbox } from '../../../src/sandbox/cash-offer';
-import { startHubSpotEmulator } from '../../../src/sandbox/hubspot';
-import type { HubSpotEmulator, RequestLogEntry } from '../../../src/sandbox/hubspot';
+import { startCashOfferSandbox } from '../../../sandbox/cash-offer';
+import type { RunningCashOfferSandbox } from '../../../sandbox/cash-offer';
+import { startHubSpotEmulator } from '../../../sandbox/hubspot';
+import type { HubSpotEmulator, RequestLogEntry } from '../../../sandbox/hubspot';
 import type { MarketplaceSource } from '../../../src/sync/marketplace/marketplace.sync';
 import { MarketplaceSync } from '../../../src/sync/marketplace/marketplace.sync';
 

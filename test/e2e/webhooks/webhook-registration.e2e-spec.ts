@@ -1,4 +1,4 @@
-import { startCashOfferSandbox, RunningCashOfferSandbox } from '../../../src/sandbox/cash-offer';
+import { startCashOfferSandbox, RunningCashOfferSandbox } from '../../../sandbox/cash-offer';
 import { ConfigService } from '../../../src/config/config.service';
 import { WebhookRegistrationService } from '../../../src/webhooks/webhook-registration.service';
 import {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resetDemoLedger } from '../../../src/app/embedded/embedded-simulators';
+import { resetDemoLedger } from '../../../embedded/embedded-simulators';
 import type { LoadedBrokerage } from '../../../src/config/config.loader';
 import { openLedger } from '../../../src/ledger';
 import { readLedgerPurpose } from '../../../src/ledger/ledger-meta';

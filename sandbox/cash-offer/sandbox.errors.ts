@@ -1,4 +1,4 @@
-import { FieldViolation, formatViolations, validateWire } from '../../cash-offer/schema';
+import { FieldViolation, formatViolations, validateWire } from '../../src/cash-offer/schema';
 
 // An answer the service gives as its error object `{ error, message }` (error repeats the status).
 export class ApiError extends Error {

@@ -1,4 +1,4 @@
-import { KNOWN_OFFER_STATUSES } from '../../cash-offer/schema';
+import { KNOWN_OFFER_STATUSES } from '../../src/cash-offer/schema';
 import { badRequest } from './sandbox.errors';
 
 export interface OffersQuery {

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
-import { CrmSetupService } from '../../brokerages/crm-setup.service';
-import type { LoadedBrokerage } from '../../config/config.loader';
-import type { Simulators } from '../../sandbox/simulators';
+import { CrmSetupService } from '../src/brokerages/crm-setup.service';
+import type { LoadedBrokerage } from '../src/config/config.loader';
+import type { Simulators } from '../sandbox/simulators';
 import { FollowUpBossDemoAgent } from './fub-demo.agent';
 
 type Properties = Record<string, string>;

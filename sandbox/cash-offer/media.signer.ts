@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { SIGNED_MEDIA_URL_TTL_MS } from '../../cash-offer/schema';
+import { SIGNED_MEDIA_URL_TTL_MS } from '../../src/cash-offer/schema';
 import { SandboxClock } from './sandbox.clock';
 
 export type MediaCheck = 'valid' | 'expired' | 'bad-signature';

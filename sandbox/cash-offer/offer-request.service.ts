@@ -6,7 +6,7 @@ import {
   isPlainObject,
   OfferRequestRecord,
   UpdateOfferRequestBody,
-} from '../../cash-offer/schema';
+} from '../../src/cash-offer/schema';
 import { MediaSigner } from './media.signer';
 import { toOfferRequestRecord } from './offer-request.view';
 import { RequestLifecycle } from './request.lifecycle';

@@ -1,4 +1,4 @@
-import { JsonObject, PrelimBody, PrelimResult, validateWire } from '../../cash-offer/schema';
+import { JsonObject, PrelimBody, PrelimResult, validateWire } from '../../src/cash-offer/schema';
 import { assertValid } from './sandbox.errors';
 import { StoredOffer, StoredOfferRequest } from './sandbox.types';
 

@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Environment } from '../../config/brokerage-secrets';
-import type { LoadedBrokerage } from '../../config/config.loader';
-import { openLedger } from '../../ledger/ledger';
-import { DEMO_LEDGER_PURPOSE, markLedgerPurpose, readLedgerPurpose } from '../../ledger/ledger-meta';
-import { startSimulators, type Simulators } from '../../sandbox/simulators';
+import type { Environment } from '../src/config/brokerage-secrets';
+import type { LoadedBrokerage } from '../src/config/config.loader';
+import { openLedger } from '../src/ledger/ledger';
+import { DEMO_LEDGER_PURPOSE, markLedgerPurpose, readLedgerPurpose } from '../src/ledger/ledger-meta';
+import { startSimulators, type Simulators } from '../sandbox/simulators';
 
 // The embedded default: brokerages marked `simulated: true` talk to the bundled simulators, which
 // the daemon starts itself (with the autopilot on), so `npm start` on a fresh clone shows the whole

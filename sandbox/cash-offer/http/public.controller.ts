@@ -1,5 +1,5 @@
 import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
-import { buildOpenApiDocument } from '../../../cash-offer/schema/wire.openapi';
+import { buildOpenApiDocument } from '../../../src/cash-offer/schema/wire.openapi';
 import { MediaSigner } from '../media.signer';
 import { forbidden } from '../sandbox.errors';
 import { SandboxAddress } from './sandbox.address';

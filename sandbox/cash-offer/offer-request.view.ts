@@ -1,4 +1,4 @@
-import { ActiveOfferRequest, OfferRequestRecord } from '../../cash-offer/schema';
+import { ActiveOfferRequest, OfferRequestRecord } from '../../src/cash-offer/schema';
 import { MediaSigner } from './media.signer';
 import { SandboxAccount, StoredOfferRequest } from './sandbox.types';
 

@@ -6,12 +6,12 @@ export const DEFAULT_AGENT_KEY = 'sandbox-agent-key';
 export const DEFAULT_BUYER_KEY = 'sandbox-buyer-key';
 const ROLES: readonly SandboxRole[] = ['listing_agent', 'partner', 'buyer'];
 
-// Found from the compiled file (dist/src/sandbox/cash-offer) and from the source tree alike.
+// Found from the source tree (sandbox/cash-offer) and from the compiled file (dist/sandbox/cash-offer) alike.
 function findAccountsFile(): string | undefined {
   const candidates = [
     join(process.cwd(), 'config', 'sandbox-accounts.json'),
+    join(__dirname, '..', '..', 'config', 'sandbox-accounts.json'),
     join(__dirname, '..', '..', '..', 'config', 'sandbox-accounts.json'),
-    join(__dirname, '..', '..', '..', '..', 'config', 'sandbox-accounts.json'),
   ];
   return candidates.find((path) => existsSync(path));
 }

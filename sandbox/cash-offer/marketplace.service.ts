@@ -8,7 +8,7 @@ import {
   BuyerLeadBody,
   PushToMarketplaceBody,
   PushToMarketplaceResult,
-} from '../../cash-offer/schema';
+} from '../../src/cash-offer/schema';
 import { ActiveSortKey } from './active.index';
 import { MediaSigner } from './media.signer';
 import { activeItemJson, toActiveItem } from './offer-request.view';

@@ -1,5 +1,5 @@
-import { fubFieldName } from '../../crm/followupboss/followupboss-field-names';
-import type { FollowUpBossEmulator } from '../../sandbox/followupboss';
+import { fubFieldName } from '../src/crm/followupboss/followupboss-field-names';
+import type { FollowUpBossEmulator } from '../sandbox/followupboss';
 
 // Acts in the Follow Up Boss emulator as an agent would in FUB, over its REST API: a seller person
 // and a listing deal in the Sellers pipeline with them on it. Listing fields are named as the

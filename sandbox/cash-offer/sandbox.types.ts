@@ -5,7 +5,7 @@ import type {
   Offer,
   OfferRequestRecord,
   PropertyPayload,
-} from '../../cash-offer/schema';
+} from '../../src/cash-offer/schema';
 
 export type SandboxRole = 'listing_agent' | 'partner' | 'buyer';
 

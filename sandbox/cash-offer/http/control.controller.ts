@@ -12,7 +12,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import type { Request } from 'express';
-import { JsonObject, isPlainObject, isValidDateTime } from '../../../cash-offer/schema';
+import { JsonObject, isPlainObject, isValidDateTime } from '../../../src/cash-offer/schema';
 import { seedActiveRequests } from '../active.seeder';
 import { Autopilot } from '../autopilot';
 import { ExpirySweeper } from '../expiry.sweeper';

@@ -6,7 +6,7 @@ import {
   JsonObject,
   Offer,
   OfferDecisionBody,
-} from '../../cash-offer/schema';
+} from '../../src/cash-offer/schema';
 import { Notifier, ACQUISITIONS_EMAIL } from './notifier';
 import { toNewOfferEvent, toOffer } from './offer.view';
 import { parseOffersQuery } from './offers.query';

@@ -1,4 +1,4 @@
-import { NewOfferEvent, Offer } from '../../cash-offer/schema';
+import { NewOfferEvent, Offer } from '../../src/cash-offer/schema';
 import { StoredOffer, StoredOfferRequest } from './sandbox.types';
 
 const amount = (offerAmount: number, pct: number): number => Math.round(offerAmount * pct) / 100;

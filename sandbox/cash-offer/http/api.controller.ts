@@ -9,7 +9,7 @@ import {
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
-import { WebhookConfig } from '../../../cash-offer/schema';
+import { WebhookConfig } from '../../../src/cash-offer/schema';
 import { MarketplaceService } from '../marketplace.service';
 import { OfferRequestService } from '../offer-request.service';
 import { OfferService } from '../offer.service';

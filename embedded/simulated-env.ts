@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parse } from 'yaml';
-import type { Environment } from '../../config/brokerage-secrets';
-import { DEFAULT_AGENT_KEY } from '../../sandbox/cash-offer/accounts.loader';
-import { DEFAULT_FUB_EMULATOR_API_KEY, DEFAULT_FUB_EMULATOR_SYSTEM_KEY } from '../../sandbox/followupboss';
-import { DEFAULT_HUBSPOT_EMULATOR_TOKEN } from '../../sandbox/hubspot';
+import type { Environment } from '../src/config/brokerage-secrets';
+import { DEFAULT_AGENT_KEY } from '../sandbox/cash-offer/accounts.loader';
+import { DEFAULT_FUB_EMULATOR_API_KEY, DEFAULT_FUB_EMULATOR_SYSTEM_KEY } from '../sandbox/followupboss';
+import { DEFAULT_HUBSPOT_EMULATOR_TOKEN } from '../sandbox/hubspot';
 
 // The second listing agent of config/sandbox-accounts.json.
 const SECOND_AGENT_KEY = 'sandbox-agent2-key';
