@@ -9,9 +9,10 @@ import {
 
 export type Resource = 'people' | 'deals' | 'notes';
 export type FieldsKind = 'people' | 'deals';
+export type ChangeAction = 'created' | 'updated';
 export type ChangeListener = (
   resource: Resource,
-  action: 'created' | 'updated',
+  action: ChangeAction,
   record: StoredRecord,
   before?: Record<string, unknown>,
 ) => void;
