@@ -20,7 +20,7 @@ export function dealView(state: FubState, r: StoredRecord): Record<string, unkno
     stageName: stage?.name ?? null,
     pipelineId: stage?.pipelineId ?? null,
     pipelineName: pipeline?.name ?? null,
-    status: 'Active',
+    status: f.status ?? 'Active',
     people: peopleIds
       .map((pid) => state.records.people.get(pid))
       .filter((p) => p !== undefined)
@@ -61,10 +61,14 @@ export function dealFields(
   return out;
 }
 
-// The deal filters FUB documents besides the common ones: pipelineId, stageId, personId.
+// The deal filters FUB documents besides the common ones: status, pipelineId, stageId, personId.
 export function dealMatcher(state: FubState) {
   return (r: StoredRecord, q: Record<string, string>): boolean => {
     if (!commonFilters(r, q)) return false;
+    // Deleted deals show only when asked for (deals-get: `status`, `includeDeleted=1`).
+    const status = scalarText(r.fields.status ?? 'Active');
+    if (q.status ? !q.status.split(',').includes(status) : status === 'Deleted' && q.includeDeleted !== '1')
+      return false;
     const stage = state.stage(Number(r.fields.stageId));
     if (q.pipelineId && String(stage?.pipelineId) !== q.pipelineId) return false;
     if (q.stageId && String(r.fields.stageId) !== q.stageId) return false;

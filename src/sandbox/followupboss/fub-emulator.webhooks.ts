@@ -63,7 +63,7 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   retryBaseMs: 1000,
   timeoutMs: 5000,
 };
-const EVENT_SUFFIX = { created: 'Created', updated: 'Updated' } as const;
+const EVENT_SUFFIX = { created: 'Created', updated: 'Updated', deleted: 'Deleted' } as const;
 const NO_FAULTS: WebhookFaults = { drop: 0, duplicate: 0, badSignature: 0, delayMs: 0 };
 const MAX_LOG = 10_000;
 

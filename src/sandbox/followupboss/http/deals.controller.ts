@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { dealFields, dealMatcher, dealView } from '../fub-emulator.deals';
 import { listRecords } from '../fub-emulator.list';
 import { FubState } from '../fub-emulator.state';
@@ -6,7 +6,7 @@ import { id, object } from '../fub-emulator.values';
 import { FubApiController } from './fub-api.decorators';
 import { SearchParams } from './fub.request';
 
-// /v1/deals (crm-apis.md B3, B6).
+// /v1/deals (crm-apis.md B3, B6; DELETE: https://docs.followupboss.com/reference/deals-id-delete).
 @FubApiController('deals')
 export class DealsController {
   constructor(private readonly state: FubState) {}
@@ -42,5 +42,12 @@ export class DealsController {
     this.state.get('deals', n);
     const fields = dealFields(this.state, object(body), false);
     return dealView(this.state, this.state.update('deals', n, fields));
+  }
+
+  // The deal stays, with status Deleted (FubState.remove); 204 without a body, as for people.
+  @Delete(':id')
+  @HttpCode(204)
+  remove(@Param('id') did: string): void {
+    this.state.remove('deals', id(did));
   }
 }

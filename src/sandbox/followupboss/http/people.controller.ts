@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { commonFilters, listRecords } from '../fub-emulator.list';
 import { personFields, personView, personWithEmail } from '../fub-emulator.people';
@@ -7,7 +7,7 @@ import { id, object } from '../fub-emulator.values';
 import { FubApiController } from './fub-api.decorators';
 import { SearchParams } from './fub.request';
 
-// /v1/people (crm-apis.md B2, B6).
+// /v1/people (crm-apis.md B2, B6; DELETE: https://docs.followupboss.com/reference/people-id-delete).
 @FubApiController('people')
 export class PeopleController {
   constructor(private readonly state: FubState) {}
@@ -40,5 +40,12 @@ export class PeopleController {
     this.state.get('people', n);
     const fields = personFields(this.state, object(body), false);
     return personView(this.state.update('people', n, fields), 'allFields');
+  }
+
+  // FUB's reference names no answer body; the emulator answers 204 with none, as for webhooks.
+  @Delete(':id')
+  @HttpCode(204)
+  remove(@Param('id') pid: string): void {
+    this.state.remove('people', id(pid));
   }
 }
