@@ -8,7 +8,7 @@ import { scalarText, type RateLimitSetting, type StoredRecord } from './fub-emul
 import { DEFAULT_WEBHOOK_SETTINGS, FubWebhooks, type WebhookSettings } from './fub-emulator.webhooks';
 import { FubEmulatorModule } from './http/fub-emulator.module';
 import { FubExceptionFilter } from './http/fub-exception.filter';
-import { FubFaults } from './http/fub-faults';
+import { FubFaultInjector } from './http/fub-fault.injector';
 
 export type { Faults, RateLimitSetting, RequestLogEntry } from './fub-emulator.types';
 export { fubSignature, FUB_WEBHOOK_EVENTS } from './fub-emulator.webhooks';
@@ -117,7 +117,7 @@ export async function startFollowUpBossEmulator(
     close(): Promise<void> {
       closing ??= (async () => {
         webhooks.close();
-        app.get(FubFaults).close();
+        app.get(FubFaultInjector).close();
         await app.close();
       })();
       return closing;

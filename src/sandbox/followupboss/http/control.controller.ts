@@ -5,7 +5,7 @@ import { badRequest } from '../fub-emulator.types';
 import { FubWebhooks } from '../fub-emulator.webhooks';
 import { controlObject } from './control.body';
 import { FubCallLog } from './fub-call.log';
-import { FubFaults } from './fub-faults';
+import { FubFaultInjector } from './fub-fault.injector';
 import { FubJsonBodyInterceptor } from './fub-json-body.interceptor';
 import { FubRateLimiter } from './fub-rate.limiter';
 
@@ -17,7 +17,7 @@ export class ControlController {
   constructor(
     private readonly state: FubState,
     private readonly webhooks: FubWebhooks,
-    private readonly faults: FubFaults,
+    private readonly faults: FubFaultInjector,
     private readonly log: FubCallLog,
     private readonly limiter: FubRateLimiter,
   ) {}

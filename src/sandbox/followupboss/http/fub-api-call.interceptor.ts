@@ -1,14 +1,14 @@
-import { CallHandler, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { defer, Observable, switchMap } from 'rxjs';
-import { FubFaults } from './fub-faults';
+import { FubFaultInjector } from './fub-fault.injector';
 
 // The faults of /__control/faults on an admitted API call: the latency first, then a burst 429
 // or an injected error instead of the handler.
 @Injectable()
 export class FubApiCallInterceptor implements NestInterceptor {
-  constructor(private readonly faults: FubFaults) {}
+  constructor(private readonly faults: FubFaultInjector) {}
 
-  intercept(_context: unknown, next: CallHandler): Observable<unknown> {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return defer(async () => {
       await this.faults.delay();
       this.faults.inject();

@@ -8,7 +8,7 @@ import { FubApiCallInterceptor } from './fub-api-call.interceptor';
 import { FubAuthGuard } from './fub-auth.guard';
 import { FubCallLog } from './fub-call.log';
 import { FubExceptionFilter } from './fub-exception.filter';
-import { FubFaults } from './fub-faults';
+import { FubFaultInjector } from './fub-fault.injector';
 import { FubJsonBodyInterceptor } from './fub-json-body.interceptor';
 import { FubRateLimitGuard } from './fub-rate-limit.guard';
 import { FubRateLimiter } from './fub-rate.limiter';
@@ -56,7 +56,7 @@ export class FubEmulatorModule {
           },
         },
         FubRateLimiter,
-        FubFaults,
+        FubFaultInjector,
         FubCallLog,
         FubAuthGuard,
         FubRateLimitGuard,

@@ -5,7 +5,7 @@ const NO_FAULTS: Faults = { errorRate: 0, errorStatus: 500, burst429: 0, latency
 
 // The API faults set through /__control/faults.
 @Injectable()
-export class FubFaults {
+export class FubFaultInjector {
   current: Faults = { ...NO_FAULTS };
   private readonly waits = new Set<NodeJS.Timeout>();
 
