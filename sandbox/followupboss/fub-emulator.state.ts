@@ -9,9 +9,10 @@ import {
 
 export type Resource = 'people' | 'deals' | 'notes';
 export type FieldsKind = 'people' | 'deals';
+export type ChangeAction = 'created' | 'updated' | 'deleted';
 export type ChangeListener = (
   resource: Resource,
-  action: 'created' | 'updated',
+  action: ChangeAction,
   record: StoredRecord,
   before?: Record<string, unknown>,
 ) => void;
@@ -153,6 +154,21 @@ export class FubState {
     record.updated = fubTime(this.now());
     this.onChange?.(resource, 'updated', record, before);
     return record;
+  }
+
+  // A deleted deal stays, with status Deleted, as FUB keeps it (its deal list filters `status` and
+  // `includeDeleted`); a deleted person is forgotten (FUB moves it to the Trash, which the emulator
+  // does not have), so reading it again is a 404.
+  remove(resource: 'people' | 'deals', id: number): void {
+    const record = this.get(resource, id);
+    if (resource === 'deals') {
+      if (record.fields.status === 'Deleted') throw notFound(`Deal ${id}`);
+      record.fields.status = 'Deleted';
+      record.updated = fubTime(this.now());
+    } else {
+      this.records.people.delete(id);
+    }
+    this.onChange?.(resource, 'deleted', record);
   }
 
   get(resource: Resource, id: number): StoredRecord {

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { Resource } from './fub-emulator.state';
+import type { ChangeAction, Resource } from './fub-emulator.state';
 import type { StoredRecord } from './fub-emulator.types';
 
 // The events FUB documents for people, deals and notes (docs.followupboss.com/reference/webhooks-guide;
@@ -63,6 +63,7 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   retryBaseMs: 1000,
   timeoutMs: 5000,
 };
+const EVENT_SUFFIX = { created: 'Created', updated: 'Updated', deleted: 'Deleted' } as const;
 const NO_FAULTS: WebhookFaults = { drop: 0, duplicate: 0, badSignature: 0, delayMs: 0 };
 const MAX_LOG = 10_000;
 
@@ -124,11 +125,11 @@ export class FubWebhooks {
   // What the account's change means as events.
   recordChange(
     resource: Resource,
-    action: 'created' | 'updated',
+    action: ChangeAction,
     record: StoredRecord,
     before?: Record<string, unknown>,
   ): void {
-    const events: FubWebhookEvent[] = [`${resource}${action === 'created' ? 'Created' : 'Updated'}`];
+    const events: FubWebhookEvent[] = [`${resource}${EVENT_SUFFIX[action]}`];
     if (resource === 'people' && action === 'updated' && before && before.stage !== record.fields.stage)
       events.push('peopleStageUpdated');
     for (const event of events) {

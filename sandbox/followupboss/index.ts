@@ -1,8 +1,14 @@
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FubEmulatorServer } from './fub-emulator.server';
 import { FubState } from './fub-emulator.state';
-import { scalarText, type RateLimitSetting } from './fub-emulator.types';
-import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './fub-emulator.webhooks';
+import { scalarText, type RateLimitSetting, type StoredRecord } from './fub-emulator.types';
+import { DEFAULT_WEBHOOK_SETTINGS, FubWebhooks, type WebhookSettings } from './fub-emulator.webhooks';
+import { FubEmulatorModule } from './http/fub-emulator.module';
+import { FubExceptionFilter } from './http/fub-exception.filter';
+import { FubFaultInjector } from './http/fub-fault.injector';
 
 export type { Faults, RateLimitSetting, RequestLogEntry } from './fub-emulator.types';
 export { fubSignature, FUB_WEBHOOK_EVENTS } from './fub-emulator.webhooks';
@@ -55,28 +61,40 @@ export async function startFollowUpBossEmulator(
     options.systemKey ?? process.env.FUB_EMULATOR_SYSTEM_KEY ?? DEFAULT_FUB_EMULATOR_SYSTEM_KEY;
   const port = options.port ?? Number(process.env.FUB_EMULATOR_PORT ?? DEFAULT_FUB_EMULATOR_PORT);
   const host = options.host ?? '127.0.0.1';
-  const state = new FubState();
-  const emulator = new FubEmulatorServer(state, {
-    apiKey,
-    systemKey,
-    // FUB's documented global context for a registered system: 250 per 10 s (crm-apis.md B4).
-    rateLimit: options.rateLimit === undefined ? { max: 250, windowMs: 10_000 } : options.rateLimit,
-    webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks },
-  });
-  await new Promise<void>((resolve, reject) => {
-    emulator.server.once('error', reject);
-    emulator.server.listen(port, host, () => resolve());
-  });
-  const bound = (emulator.server.address() as AddressInfo).port;
-  emulator.webhooks.apiBase = `http://${host}:${bound}`;
-  const view = (r: { id: number; created: string; updated: string; fields: Record<string, unknown> }) => ({
-    id: r.id,
-    created: r.created,
-    updated: r.updated,
-    ...r.fields,
-  });
+
+  // FUB's answers: no X-Powered-By, no ETag; paths match as FUB spells them (set before Nest
+  // registers a route, which creates express's router).
+  const expressApp = express();
+  expressApp.disable('x-powered-by');
+  expressApp.set('etag', false);
+  expressApp.set('case sensitive routing', true);
+  // No logger option: Nest's `logger` replaces the process-wide logger, so the emulator logs
+  // through whichever one the process set (the daemon's pino in the embedded demo).
+  const app = await NestFactory.create<NestExpressApplication>(
+    FubEmulatorModule.register({
+      apiKey,
+      systemKey,
+      // FUB's documented global context for a registered system: 250 per 10 s (crm-apis.md B4).
+      rateLimit: options.rateLimit === undefined ? { max: 250, windowMs: 10_000 } : options.rateLimit,
+      webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks },
+    }),
+    new ExpressAdapter(expressApp),
+    // Bodies are read after authentication, the rate limit and the faults (FubJsonBodyInterceptor).
+    { bodyParser: false, abortOnError: false, forceCloseConnections: true },
+  );
+  app.useGlobalFilters(app.get(FubExceptionFilter));
+  const server: Server = app.getHttpServer();
+  server.keepAliveTimeout = 30_000;
+  await app.listen(port, host);
+  const bound = (server.address() as AddressInfo).port;
+  const url = `http://${host}:${bound}`;
+  const state = app.get(FubState);
+  const webhooks = app.get(FubWebhooks);
+  webhooks.apiBase = url;
+  const view = (r: StoredRecord) => ({ id: r.id, created: r.created, updated: r.updated, ...r.fields });
+  let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${bound}`,
+    url,
     port: bound,
     apiKey,
     systemKey,
@@ -96,11 +114,13 @@ export async function startFollowUpBossEmulator(
           stages: p.stages.map((s) => ({ id: s.id, name: s.name })),
         })),
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        emulator.webhooks.close();
-        emulator.server.close((error) => (error ? reject(error) : resolve()));
-        emulator.server.closeAllConnections();
-      }),
+    close(): Promise<void> {
+      closing ??= (async () => {
+        webhooks.close();
+        app.get(FubFaultInjector).close();
+        await app.close();
+      })();
+      return closing;
+    },
   };
 }

@@ -1,18 +1,11 @@
-import { commonFilters, listRecords } from './fub-emulator.list';
-import {
-  builtIns,
-  customView,
-  id,
-  object,
-  type ApiContext,
-  type ApiResult,
-  type ApiRoute,
-} from './fub-emulator.route';
-import { personView } from './fub-emulator.people.routes';
+import { commonFilters } from './fub-emulator.list';
+import { personView } from './fub-emulator.people';
 import type { FubState } from './fub-emulator.state';
 import { badRequest, scalarText, type StoredRecord } from './fub-emulator.types';
+import { builtIns, customView } from './fub-emulator.values';
 
-function dealView(state: FubState, r: StoredRecord): Record<string, unknown> {
+// A deal as /v1/deals shows it: the stage names its pipeline, people by id and name (crm-apis.md B3, B6).
+export function dealView(state: FubState, r: StoredRecord): Record<string, unknown> {
   const f = r.fields;
   const stage = state.stage(Number(f.stageId));
   const pipeline = stage ? state.pipelines.get(stage.pipelineId) : undefined;
@@ -27,7 +20,7 @@ function dealView(state: FubState, r: StoredRecord): Record<string, unknown> {
     stageName: stage?.name ?? null,
     pipelineId: stage?.pipelineId ?? null,
     pipelineName: pipeline?.name ?? null,
-    status: 'Active',
+    status: f.status ?? 'Active',
     people: peopleIds
       .map((pid) => state.records.people.get(pid))
       .filter((p) => p !== undefined)
@@ -37,7 +30,7 @@ function dealView(state: FubState, r: StoredRecord): Record<string, unknown> {
   };
 }
 
-function dealFields(
+export function dealFields(
   state: FubState,
   body: Record<string, unknown>,
   creating: boolean,
@@ -68,46 +61,19 @@ function dealFields(
   return out;
 }
 
-function listDeals(ctx: ApiContext): ApiResult {
-  const page = listRecords(ctx.state.records.deals.values(), ctx.query, 'deals', '-id', (r, q) => {
+// The deal filters FUB documents besides the common ones: status, pipelineId, stageId, personId.
+export function dealMatcher(state: FubState) {
+  return (r: StoredRecord, q: Record<string, string>): boolean => {
     if (!commonFilters(r, q)) return false;
-    const stage = ctx.state.stage(Number(r.fields.stageId));
+    // Deleted deals show only when asked for (deals-get: `status`, `includeDeleted=1`).
+    const status = scalarText(r.fields.status ?? 'Active');
+    if (q.status ? !q.status.split(',').includes(status) : status === 'Deleted' && q.includeDeleted !== '1')
+      return false;
+    const stage = state.stage(Number(r.fields.stageId));
     if (q.pipelineId && String(stage?.pipelineId) !== q.pipelineId) return false;
     if (q.stageId && String(r.fields.stageId) !== q.stageId) return false;
     if (q.personId && !((r.fields.peopleIds as number[] | undefined) ?? []).includes(Number(q.personId)))
       return false;
     return true;
-  });
-  return {
-    status: 200,
-    body: { _metadata: page.metadata, deals: page.items.map((d) => dealView(ctx.state, d)) },
   };
 }
-
-// /v1/deals (crm-apis.md B3, B6).
-export const DEAL_ROUTES: ApiRoute[] = [
-  { method: 'GET', pattern: /^\/v1\/deals$/, handle: listDeals },
-  {
-    method: 'POST',
-    pattern: /^\/v1\/deals$/,
-    handle: (ctx) => {
-      const fields = dealFields(ctx.state, object(ctx.body), true);
-      return { status: 201, body: dealView(ctx.state, ctx.state.create('deals', fields)) };
-    },
-  },
-  {
-    method: 'GET',
-    pattern: /^\/v1\/deals\/([^/]+)$/,
-    handle: (ctx) => ({ status: 200, body: dealView(ctx.state, ctx.state.get('deals', id(ctx.params[0]))) }),
-  },
-  {
-    method: 'PUT',
-    pattern: /^\/v1\/deals\/([^/]+)$/,
-    handle: (ctx) => {
-      const did = id(ctx.params[0]);
-      ctx.state.get('deals', did);
-      const fields = dealFields(ctx.state, object(ctx.body), false);
-      return { status: 200, body: dealView(ctx.state, ctx.state.update('deals', did, fields)) };
-    },
-  },
-];

@@ -1,28 +1,6 @@
 import { badRequest } from './fub-emulator.types';
-import type { FubState } from './fub-emulator.state';
-import type { FubWebhooks } from './fub-emulator.webhooks';
 
-export interface ApiContext {
-  params: string[];
-  query: URLSearchParams;
-  body: unknown;
-  state: FubState;
-  webhooks: FubWebhooks;
-  // The X-System header of the call, when it came with a valid X-System-Key.
-  system: string | undefined;
-}
-
-export interface ApiResult {
-  status: number;
-  body?: unknown;
-}
-
-export interface ApiRoute {
-  method: string;
-  pattern: RegExp;
-  handle(ctx: ApiContext): ApiResult;
-}
-
+// A request body that must be a JSON object.
 export function object(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Invalid JSON body');
   return body as Record<string, unknown>;

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { FubHttpError, type Faults } from '../fub-emulator.types';
+
+const NO_FAULTS: Faults = { errorRate: 0, errorStatus: 500, burst429: 0, latencyMs: 0 };
+
+// The API faults set through /__control/faults.
+@Injectable()
+export class FubFaultInjector {
+  current: Faults = { ...NO_FAULTS };
+  private readonly waits = new Set<NodeJS.Timeout>();
+
+  clear(): void {
+    this.current = { ...NO_FAULTS };
+  }
+
+  async delay(): Promise<void> {
+    if (this.current.latencyMs <= 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waits.delete(timer);
+        resolve();
+      }, this.current.latencyMs);
+      this.waits.add(timer);
+    });
+  }
+
+  // A burst 429 (counted off) or an error at the configured rate, as FUB's own answers.
+  inject(): void {
+    if (this.current.burst429 > 0) {
+      this.current.burst429--;
+      throw new FubHttpError(429, 'Too many requests. Please wait before making more requests.', {
+        'X-RateLimit-Remaining': '0',
+        'Retry-After': '1',
+      });
+    }
+    if (this.current.errorRate > 0 && Math.random() < this.current.errorRate)
+      throw new FubHttpError(this.current.errorStatus, 'Injected fault');
+  }
+
+  // A closed emulator leaves no timers behind (the waiting calls' connections are closed with it).
+  close(): void {
+    for (const timer of this.waits) clearTimeout(timer);
+    this.waits.clear();
+  }
+}
