@@ -1,8 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 
-export const CONTROL_PREFIX = '/__control';
-
 // One request on its way through the middleware, guard, interceptors and exception filter; written
 // to the request log once, by whichever of them answers.
 export interface EmulatorCall {
@@ -22,15 +20,11 @@ function urlOf(req: Request): URL {
   return new URL(req.originalUrl || req.url, 'http://emulator');
 }
 
-// The path as sent (not decoded), without a trailing slash: the form routes, scopes, messages and
-// the request log use.
+// The path as sent (not decoded), without a trailing slash: what scopes, 404 messages and the
+// request log read.
 export function pathOf(req: Request): string {
   const pathname = urlOf(req).pathname;
   return pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
-}
-
-export function isControlPath(path: string): boolean {
-  return path.startsWith(`${CONTROL_PREFIX}/`);
 }
 
 // The query string as URLSearchParams: array parameters arrive repeated or comma-joined.

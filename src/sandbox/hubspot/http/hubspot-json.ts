@@ -2,7 +2,7 @@ import { StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
 
 // HubSpot's own Content-Type, spelled as its API sends it (express would write "; charset=utf-8").
-export const HUBSPOT_JSON = 'application/json;charset=utf-8';
+const HUBSPOT_JSON = 'application/json;charset=utf-8';
 
 function bytesOf(body: unknown): Buffer {
   return Buffer.from(JSON.stringify(body));
