@@ -1,4 +1,4 @@
-// The emulator's own records. Wire shapes are built from these by the route modules.
+// The emulator's own records. Wire shapes are built from these by the services.
 export type ObjectType = 'contacts' | 'deals' | 'notes';
 export const OBJECT_TYPES: readonly ObjectType[] = ['contacts', 'deals', 'notes'];
 

@@ -2,6 +2,9 @@ import { ALWAYS_RETURNED, DEFAULT_READ_PROPERTIES } from './emulator.properties'
 import type { AssociationStore } from './emulator.association-store';
 import type { ObjectType, ObjectVersion, StoredObject } from './emulator.types';
 
+// HubSpot's ids of the object types, as v4 association answers name them.
+export const OBJECT_TYPE_IDS: Record<ObjectType, string> = { contacts: '0-1', deals: '0-3', notes: '0-46' };
+
 // Requested properties plus the ones HubSpot always returns; a requested empty property is null.
 export function selectProperties(
   type: ObjectType,
@@ -50,4 +53,20 @@ export function associationsBlock(
     };
   }
   return block;
+}
+
+// The envelope of every batch answer; errors appear only when there are some.
+export function batchEnvelope(
+  results: unknown[],
+  errors: unknown[],
+  startedAt: number,
+): Record<string, unknown> {
+  const completedAt = new Date().toISOString();
+  return {
+    status: 'COMPLETE',
+    results,
+    ...(errors.length > 0 ? { numErrors: errors.length, errors } : {}),
+    startedAt: new Date(startedAt).toISOString(),
+    completedAt,
+  };
 }

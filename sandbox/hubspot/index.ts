@@ -1,9 +1,13 @@
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EmulatorServer } from './emulator.server';
 import { EmulatorState } from './emulator.state';
 import type { ObjectType, RateLimitSetting, StoredObject } from './emulator.types';
 import type { AccountTier } from './emulator.rate-limit';
 import { isAccountTier, tierRateLimit } from './emulator.rate-limit';
+import { HubSpotEmulatorModule } from './http/hubspot-emulator.module';
 
 export type { AccountTier } from './emulator.rate-limit';
 
@@ -67,24 +71,43 @@ function envLagMs(): number {
   return ms;
 }
 
+// Starts the emulated portal on `host` as a Nest application (docs/crm-hubspot.md, "The emulator").
 export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {}): Promise<HubSpotEmulator> {
   const token = options.token ?? process.env.HUBSPOT_EMULATOR_TOKEN ?? DEFAULT_HUBSPOT_EMULATOR_TOKEN;
   const port = options.port ?? Number(process.env.HUBSPOT_EMULATOR_PORT ?? DEFAULT_HUBSPOT_EMULATOR_PORT);
   const host = options.host ?? '127.0.0.1';
-  const state = new EmulatorState();
-  const emulator = new EmulatorServer(state, {
-    token,
-    scopes: options.scopes,
-    tokens: options.tokens,
-    rateLimit: options.rateLimit === undefined ? tierRateLimit(options.tier ?? envTier()) : options.rateLimit,
-    searchPerSecond: options.searchPerSecond === undefined ? 5 : options.searchPerSecond,
-    searchIndexLagMs: options.searchIndexLagMs ?? envLagMs(),
-  });
-  await new Promise<void>((resolve, reject) => {
-    emulator.server.once('error', reject);
-    emulator.server.listen(port, host, () => resolve());
-  });
-  const bound = (emulator.server.address() as AddressInfo).port;
+  // HubSpot's answers: no X-Powered-By, no ETag; paths match as HubSpot spells them (set before Nest
+  // registers a route, which creates express's router).
+  const expressApp = express();
+  expressApp.disable('x-powered-by');
+  expressApp.set('etag', false);
+  expressApp.set('case sensitive routing', true);
+  // No logger option: Nest's `logger` replaces the process-wide logger (see the Cash Offer sandbox).
+  const app = await NestFactory.create<NestExpressApplication>(
+    HubSpotEmulatorModule.register({
+      token,
+      scopes: options.scopes,
+      tokens: options.tokens,
+      rateLimit:
+        options.rateLimit === undefined ? tierRateLimit(options.tier ?? envTier()) : options.rateLimit,
+      searchPerSecond: options.searchPerSecond === undefined ? 5 : options.searchPerSecond,
+      searchIndexLagMs: options.searchIndexLagMs ?? envLagMs(),
+    }),
+    new ExpressAdapter(expressApp),
+    // Bodies are read by JsonBodyMiddleware: any Content-Type, 10 MB, HubSpot's error for bad JSON.
+    { bodyParser: false, abortOnError: false, forceCloseConnections: true },
+  );
+  const server: Server = app.getHttpServer();
+  server.keepAliveTimeout = 30_000;
+  try {
+    await app.listen(port, host);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const bound = (server.address() as AddressInfo).port;
+  const state = app.get(EmulatorState);
+  let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${bound}`,
     port: bound,
@@ -99,10 +122,6 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
       associatedIds: (from, id, to) => state.associations.list(from, id, to).map(([toId]) => toId),
       searchCaughtUp: () => state.objects.searchCaughtUp(Date.now()),
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        emulator.server.close((error) => (error ? reject(error) : resolve()));
-        emulator.server.closeAllConnections();
-      }),
+    close: () => (closing ??= app.close()),
   };
 }

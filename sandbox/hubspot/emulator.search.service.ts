@@ -1,7 +1,9 @@
+import { Injectable } from '@nestjs/common';
 import { badRequest } from './emulator.errors';
+import { objectType, record, text } from './emulator.inputs';
 import { comparable } from './emulator.properties';
-import type { Route, RouteContext, RouteResult } from './emulator.route';
-import { objectType, record, text } from './emulator.route';
+import type { SchemaStore } from './emulator.schema-store';
+import { EmulatorState } from './emulator.state';
 import type { ObjectType, ObjectVersion, PropertyType, StoredObject } from './emulator.types';
 import { toWire } from './emulator.wire';
 
@@ -28,9 +30,9 @@ function filterValue(type: PropertyType | undefined, raw: unknown): number | str
   return comparable(type, value);
 }
 
-function matcher(ctx: RouteContext, type: ObjectType, filter: Filter): Matcher {
+function matcher(schema: SchemaStore, type: ObjectType, filter: Filter): Matcher {
   const name = filter.propertyName;
-  const def = ctx.state.schema.property(type, name);
+  const def = schema.property(type, name);
   if (!def) throw badRequest(`There was a problem with the request: Property "${name}" does not exist`);
   const propType = def.type;
   const get = (props: Record<string, string>): number | string | undefined =>
@@ -107,7 +109,7 @@ function matcher(ctx: RouteContext, type: ObjectType, filter: Filter): Matcher {
   }
 }
 
-function groupsMatcher(ctx: RouteContext, type: ObjectType, raw: unknown): Matcher {
+function groupsMatcher(schema: SchemaStore, type: ObjectType, raw: unknown): Matcher {
   if (raw === undefined) return () => true;
   if (!Array.isArray(raw)) throw badRequest('filterGroups must be an array');
   if (raw.length > MAX_GROUPS)
@@ -122,7 +124,7 @@ function groupsMatcher(ctx: RouteContext, type: ObjectType, raw: unknown): Match
       );
     }
     total += filters.length;
-    return filters.map((f) => matcher(ctx, type, record(f, 'filter') as unknown as Filter));
+    return filters.map((f) => matcher(schema, type, record(f, 'filter') as unknown as Filter));
   });
   if (total > MAX_FILTERS) throw badRequest(`Too many filters: ${total}; the limit is ${MAX_FILTERS}`);
   if (groups.length === 0) return () => true;
@@ -130,7 +132,7 @@ function groupsMatcher(ctx: RouteContext, type: ObjectType, raw: unknown): Match
 }
 
 // One sort: "prop", "-prop" or { propertyName, direction }. Ties go by id, ascending.
-function sorter(ctx: RouteContext, type: ObjectType, raw: unknown): (a: Hit, b: Hit) => number {
+function sorter(schema: SchemaStore, type: ObjectType, raw: unknown): (a: Hit, b: Hit) => number {
   const byId = (a: Hit, b: Hit): number => Number(a.obj.id) - Number(b.obj.id);
   if (!Array.isArray(raw) || raw.length === 0) return byId;
   const first: unknown = raw[0];
@@ -144,7 +146,7 @@ function sorter(ctx: RouteContext, type: ObjectType, raw: unknown): (a: Hit, b: 
     name = String(spec.propertyName);
     descending = spec.direction === 'DESCENDING';
   }
-  const def = ctx.state.schema.property(type, name);
+  const def = schema.property(type, name);
   if (!def) throw badRequest(`Cannot sort on unknown property "${name}"`);
   const key = (h: Hit): number | string | undefined =>
     h.view.properties[name] === undefined ? undefined : comparable(def.type, h.view.properties[name]);
@@ -164,42 +166,43 @@ interface Hit {
   view: ObjectVersion;
 }
 
-function search(ctx: RouteContext): RouteResult {
-  const type = objectType(ctx.params[0]);
-  const body = record(ctx.body ?? {}, 'request body');
-  const limit = body.limit === undefined ? 10 : Number(body.limit);
-  if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LIMIT) {
-    throw badRequest(`limit must be between 0 and ${MAX_LIMIT}; it was ${String(body.limit)}`);
-  }
-  const offset =
-    body.after === undefined || body.after === null || body.after === '' ? 0 : Number(body.after);
-  if (!Number.isInteger(offset) || offset < 0)
-    throw badRequest(`after must be a number; it was ${String(body.after)}`);
-  if (offset >= MAX_RESULTS) {
-    throw badRequest(
-      `The search API can page through at most ${MAX_RESULTS} results; after=${offset} is beyond it.`,
-    );
-  }
-  const matches = groupsMatcher(ctx, type, body.filterGroups);
-  const query = typeof body.query === 'string' ? body.query.toLowerCase() : '';
-  const hits: Hit[] = [];
-  for (const obj of ctx.state.objects.all(type).values()) {
-    const view = ctx.state.objects.searchView(obj, ctx.now);
-    if (!view || !matches(view.properties)) continue;
-    if (query && !Object.values(view.properties).some((v) => v.toLowerCase().includes(query))) continue;
-    hits.push({ obj, view });
-  }
-  hits.sort(sorter(ctx, type, body.sorts));
-  const end = Math.min(offset + limit, hits.length, MAX_RESULTS);
-  const properties = Array.isArray(body.properties) ? body.properties.map(String) : undefined;
-  const results = hits.slice(offset, end).map((h) => toWire(h.obj, h.view, properties));
-  const hasNext = end < hits.length && end < MAX_RESULTS;
-  return {
-    status: 200,
-    body: { total: hits.length, results, ...(hasNext ? { paging: { next: { after: String(end) } } } : {}) },
-  };
-}
+// POST /crm/v3/objects/{type}/search over what the index shows (writes younger than the lag are not
+// seen yet), with HubSpot's limits on filters, page size and depth.
+@Injectable()
+export class SearchService {
+  constructor(private readonly state: EmulatorState) {}
 
-export const SEARCH_ROUTES: Route[] = [
-  { method: 'POST', pattern: /^\/crm\/v3\/objects\/([^/]+)\/search$/, limit: 'search', handle: search },
-];
+  search(typeSegment: string, rawBody: unknown): Record<string, unknown> {
+    const now = Date.now();
+    const type = objectType(typeSegment);
+    const body = record(rawBody ?? {}, 'request body');
+    const limit = body.limit === undefined ? 10 : Number(body.limit);
+    if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LIMIT) {
+      throw badRequest(`limit must be between 0 and ${MAX_LIMIT}; it was ${String(body.limit)}`);
+    }
+    const offset =
+      body.after === undefined || body.after === null || body.after === '' ? 0 : Number(body.after);
+    if (!Number.isInteger(offset) || offset < 0)
+      throw badRequest(`after must be a number; it was ${String(body.after)}`);
+    if (offset >= MAX_RESULTS) {
+      throw badRequest(
+        `The search API can page through at most ${MAX_RESULTS} results; after=${offset} is beyond it.`,
+      );
+    }
+    const matches = groupsMatcher(this.state.schema, type, body.filterGroups);
+    const query = typeof body.query === 'string' ? body.query.toLowerCase() : '';
+    const hits: Hit[] = [];
+    for (const obj of this.state.objects.all(type).values()) {
+      const view = this.state.objects.searchView(obj, now);
+      if (!view || !matches(view.properties)) continue;
+      if (query && !Object.values(view.properties).some((v) => v.toLowerCase().includes(query))) continue;
+      hits.push({ obj, view });
+    }
+    hits.sort(sorter(this.state.schema, type, body.sorts));
+    const end = Math.min(offset + limit, hits.length, MAX_RESULTS);
+    const properties = Array.isArray(body.properties) ? body.properties.map(String) : undefined;
+    const results = hits.slice(offset, end).map((h) => toWire(h.obj, h.view, properties));
+    const hasNext = end < hits.length && end < MAX_RESULTS;
+    return { total: hits.length, results, ...(hasNext ? { paging: { next: { after: String(end) } } } : {}) };
+  }
+}

@@ -1,28 +1,7 @@
 import { badRequest } from './emulator.errors';
-import type { EmulatorState } from './emulator.state';
 import type { ObjectType } from './emulator.types';
 
-export interface RouteContext {
-  params: string[];
-  query: URLSearchParams;
-  body: unknown;
-  state: EmulatorState;
-  now: number;
-}
-
-export interface RouteResult {
-  status: number;
-  body?: unknown;
-}
-
-export interface Route {
-  method: string;
-  pattern: RegExp;
-  // Search has its own per-second limit and sends no rate-limit headers.
-  limit?: 'search';
-  handle(ctx: RouteContext): RouteResult;
-}
-
+// Readers of request values (path segments, query, bodies) with HubSpot's 400 for a bad one.
 const TYPE_ALIASES: Record<string, ObjectType> = {
   contacts: 'contacts',
   contact: 'contacts',
@@ -34,8 +13,6 @@ const TYPE_ALIASES: Record<string, ObjectType> = {
   note: 'notes',
   '0-46': 'notes',
 };
-
-export const OBJECT_TYPE_IDS: Record<ObjectType, string> = { contacts: '0-1', deals: '0-3', notes: '0-46' };
 
 export function objectType(segment: string): ObjectType {
   const type = TYPE_ALIASES[segment.toLowerCase()];
@@ -65,21 +42,6 @@ export function batchInputs(body: unknown, max = 100): Record<string, unknown>[]
     throw badRequest(`Batch input size was ${inputs.length}; the maximum is ${max} inputs per request.`);
   }
   return inputs.map((input, i) => record(input, `inputs[${i}]`));
-}
-
-export function batchEnvelope(
-  results: unknown[],
-  errors: unknown[],
-  startedAt: number,
-): Record<string, unknown> {
-  const completedAt = new Date().toISOString();
-  return {
-    status: 'COMPLETE',
-    results,
-    ...(errors.length > 0 ? { numErrors: errors.length, errors } : {}),
-    startedAt: new Date(startedAt).toISOString(),
-    completedAt,
-  };
 }
 
 // A request value as text: primitives as they are, anything else as JSON.

@@ -1,0 +1,40 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { defer, Observable, switchMap } from 'rxjs';
+import { FaultSettings } from './fault.settings';
+import { RateLimited, RateLimits } from './rate-limits';
+
+const SEARCH_LIMIT = 'hubspot-emulator:search-limit';
+
+// Search counts against its own secondly limit and sends no rate-limit headers.
+export const SearchLimit = (): MethodDecorator => SetMetadata(SEARCH_LIMIT, true);
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// What stands between an authorised call and its handler: injected latency, the portal's rate
+// limits (headers set here stay on the answer, an error's too) and injected errors.
+@Injectable()
+export class PortalLimitsInterceptor implements NestInterceptor {
+  constructor(
+    private readonly limits: RateLimits,
+    private readonly faults: FaultSettings,
+    private readonly reflector: Reflector,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const res = context.switchToHttp().getResponse<Response>();
+    const search = this.reflector.get<boolean | undefined>(SEARCH_LIMIT, context.getHandler()) === true;
+    return defer(async () => {
+      const { latencyMs } = this.faults.faults;
+      if (latencyMs > 0) await sleep(latencyMs);
+      const now = Date.now();
+      if (this.faults.takeBurst429()) throw new RateLimited('TEN_SECONDLY_ROLLING', this.limits.headers(now));
+      if (search) this.limits.admitSearch(now);
+      else for (const [name, value] of Object.entries(this.limits.admit(now))) res.setHeader(name, value);
+      this.faults.maybeFail();
+    }).pipe(switchMap(() => next.handle()));
+  }
+}
