@@ -1,8 +1,4 @@
-import { NestFactory } from '@nestjs/core';
-import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
-import type { Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { startSimulatorApp } from '../simulator-app';
 import { loadSandboxAccounts } from './accounts.loader';
 import { Autopilot } from './autopilot';
 import { ExpirySweeper } from './expiry.sweeper';
@@ -40,16 +36,10 @@ export async function startCashOfferSandbox(
   if (!agent || !buyer)
     throw new Error('the Cash Offer sandbox needs at least one listing_agent and one buyer account');
 
-  // The answers are the service's: no X-Powered-By, no ETag; paths match as the spec spells them
-  // (set before Nest registers a route, which creates express's router).
-  const expressApp = express();
-  expressApp.disable('x-powered-by');
-  expressApp.set('etag', false);
-  expressApp.set('case sensitive routing', true);
   // Its own Nest application and module graph, beside the daemon's when both run in one process.
-  // No logger option: Nest's `logger` replaces the process-wide logger, so the sandbox logs through
-  // whichever one the process set (the daemon's pino in the embedded demo).
-  const app = await NestFactory.create<NestExpressApplication>(
+  // Bodies are read as JSON after authentication and faults (JsonBodyInterceptor). Requests that hang
+  // on purpose (faults) must not outlive the test that provoked them: short keep-alive.
+  const { app, url, port } = await startSimulatorApp(
     CashOfferSandboxModule.register({
       accounts,
       agentKey: agent.key,
@@ -57,19 +47,13 @@ export async function startCashOfferSandbox(
       webhookTimeoutMs: options.webhookTimeoutMs ?? 5000,
       pushDelayMs: options.pushDelayMs ?? 1000,
     }),
-    new ExpressAdapter(expressApp),
-    // Bodies are read as JSON after authentication and faults (JsonBodyInterceptor).
-    { bodyParser: false, abortOnError: false, forceCloseConnections: true },
+    {
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 0,
+      keepAliveTimeoutMs: 5000,
+      exceptionFilter: SandboxExceptionFilter,
+    },
   );
-  app.useGlobalFilters(app.get(SandboxExceptionFilter));
-  const server: Server = app.getHttpServer();
-  // Requests that hang on purpose (faults) must not outlive the test that provoked them.
-  server.keepAliveTimeout = 5000;
-
-  const host = options.host ?? '127.0.0.1';
-  await app.listen(options.port ?? 0, host);
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   app.get(SandboxAddress).url = url;
   app.get(MediaSigner).setOrigin(url);
   const sweeper = app.get(ExpirySweeper);

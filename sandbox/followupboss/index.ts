@@ -1,8 +1,4 @@
-import { NestFactory } from '@nestjs/core';
-import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startSimulatorApp } from '../simulator-app';
 import { FubState } from './fub-emulator.state';
 import { scalarText, type RateLimitSetting, type StoredRecord } from './fub-emulator.types';
 import { DEFAULT_WEBHOOK_SETTINGS, FubWebhooks, type WebhookSettings } from './fub-emulator.webhooks';
@@ -62,15 +58,12 @@ export async function startFollowUpBossEmulator(
   const port = options.port ?? Number(process.env.FUB_EMULATOR_PORT ?? DEFAULT_FUB_EMULATOR_PORT);
   const host = options.host ?? '127.0.0.1';
 
-  // FUB's answers: no X-Powered-By, no ETag; paths match as FUB spells them (set before Nest
-  // registers a route, which creates express's router).
-  const expressApp = express();
-  expressApp.disable('x-powered-by');
-  expressApp.set('etag', false);
-  expressApp.set('case sensitive routing', true);
-  // No logger option: Nest's `logger` replaces the process-wide logger, so the emulator logs
-  // through whichever one the process set (the daemon's pino in the embedded demo).
-  const app = await NestFactory.create<NestExpressApplication>(
+  // Bodies are read after authentication, the rate limit and the faults (FubJsonBodyInterceptor).
+  const {
+    app,
+    url,
+    port: bound,
+  } = await startSimulatorApp(
     FubEmulatorModule.register({
       apiKey,
       systemKey,
@@ -78,16 +71,8 @@ export async function startFollowUpBossEmulator(
       rateLimit: options.rateLimit === undefined ? { max: 250, windowMs: 10_000 } : options.rateLimit,
       webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks },
     }),
-    new ExpressAdapter(expressApp),
-    // Bodies are read after authentication, the rate limit and the faults (FubJsonBodyInterceptor).
-    { bodyParser: false, abortOnError: false, forceCloseConnections: true },
+    { host, port, keepAliveTimeoutMs: 30_000, exceptionFilter: FubExceptionFilter },
   );
-  app.useGlobalFilters(app.get(FubExceptionFilter));
-  const server: Server = app.getHttpServer();
-  server.keepAliveTimeout = 30_000;
-  await app.listen(port, host);
-  const bound = (server.address() as AddressInfo).port;
-  const url = `http://${host}:${bound}`;
   const state = app.get(FubState);
   const webhooks = app.get(FubWebhooks);
   webhooks.apiBase = url;

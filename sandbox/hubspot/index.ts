@@ -1,8 +1,4 @@
-import { NestFactory } from '@nestjs/core';
-import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startSimulatorApp } from '../simulator-app';
 import { EmulatorState } from './emulator.state';
 import type { ObjectType, RateLimitSetting, StoredObject } from './emulator.types';
 import type { AccountTier } from './emulator.rate-limit';
@@ -76,14 +72,12 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
   const token = options.token ?? process.env.HUBSPOT_EMULATOR_TOKEN ?? DEFAULT_HUBSPOT_EMULATOR_TOKEN;
   const port = options.port ?? Number(process.env.HUBSPOT_EMULATOR_PORT ?? DEFAULT_HUBSPOT_EMULATOR_PORT);
   const host = options.host ?? '127.0.0.1';
-  // HubSpot's answers: no X-Powered-By, no ETag; paths match as HubSpot spells them (set before Nest
-  // registers a route, which creates express's router).
-  const expressApp = express();
-  expressApp.disable('x-powered-by');
-  expressApp.set('etag', false);
-  expressApp.set('case sensitive routing', true);
-  // No logger option: Nest's `logger` replaces the process-wide logger (see the Cash Offer sandbox).
-  const app = await NestFactory.create<NestExpressApplication>(
+  // Bodies are read by JsonBodyMiddleware: any Content-Type, 10 MB, HubSpot's error for bad JSON.
+  const {
+    app,
+    url,
+    port: bound,
+  } = await startSimulatorApp(
     HubSpotEmulatorModule.register({
       token,
       scopes: options.scopes,
@@ -93,23 +87,12 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
       searchPerSecond: options.searchPerSecond === undefined ? 5 : options.searchPerSecond,
       searchIndexLagMs: options.searchIndexLagMs ?? envLagMs(),
     }),
-    new ExpressAdapter(expressApp),
-    // Bodies are read by JsonBodyMiddleware: any Content-Type, 10 MB, HubSpot's error for bad JSON.
-    { bodyParser: false, abortOnError: false, forceCloseConnections: true },
+    { host, port, keepAliveTimeoutMs: 30_000 },
   );
-  const server: Server = app.getHttpServer();
-  server.keepAliveTimeout = 30_000;
-  try {
-    await app.listen(port, host);
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
-  const bound = (server.address() as AddressInfo).port;
   const state = app.get(EmulatorState);
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${bound}`,
+    url,
     port: bound,
     token,
     state: {
