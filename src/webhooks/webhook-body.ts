@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { json, raw } from 'express';
+import { json, raw, type NextFunction, type Request, type Response } from 'express';
 
 export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
 // A CRM's change notification names events and ids only (FUB splits large batches).
@@ -14,5 +14,36 @@ export function configureHttpBodyParsing(app: INestApplication, limitBytes = WEB
     raw({ type: () => true, limit: Math.min(limitBytes, CRM_WEBHOOK_BODY_LIMIT_BYTES) }),
   );
   app.use('/webhooks', raw({ type: () => true, limit: limitBytes }));
+  app.use('/webhooks', passOversizeToTheRoute);
   app.use(json({ limit: '1mb' }));
+}
+
+// A delivery over the limit, unread (its bytes were drained, not kept): what the route gets as its
+// body instead, so the intake can say whose delivery it refused before answering 413.
+export class OversizeBody {
+  constructor(
+    readonly bytes: number,
+    readonly limitBytes: number,
+  ) {}
+}
+
+interface BodyParserError {
+  type?: string;
+  length?: number;
+  received?: number;
+  limit?: number;
+}
+
+// The service's deliveries only: a CRM's change notification carries no data the daemon uses, so
+// its 413 stays the body parser's.
+function passOversizeToTheRoute(error: unknown, req: Request, _res: Response, next: NextFunction): void {
+  const parserError = error as BodyParserError | undefined;
+  if (parserError?.type !== 'entity.too.large' || req.originalUrl.startsWith('/webhooks/crm/')) {
+    next(error);
+    return;
+  }
+  const declared = Number(req.headers['content-length']);
+  const bytes = parserError.length ?? (Number.isFinite(declared) ? declared : (parserError.received ?? 0));
+  req.body = new OversizeBody(bytes, parserError.limit ?? 0);
+  next();
 }

@@ -3,6 +3,7 @@ import { Clock } from '../common/clock';
 import { InboxRepository } from '../ledger';
 import { MetricsService } from '../ops/metrics/metrics.service';
 import { malformedDedupeKey, webhookDedupeKey } from './webhook-dedupe-key';
+import type { OversizeBody } from './webhook-body';
 import { parseWebhookBody } from './webhook-event.parser';
 import { isAcceptedSecret } from './webhook-secret';
 import { WebhookSecretSource } from './webhook-secret.source';
@@ -25,12 +26,7 @@ export class WebhookIntakeService {
   ) {}
 
   async receive(brokerageId: string, presentedSecret: string, rawBody: Buffer): Promise<IntakeOutcome> {
-    const secrets = this.secrets.secretsFor(brokerageId);
-    // An unknown brokerage and a wrong secret answer alike, so the URL space reveals nothing.
-    if (!secrets || !isAcceptedSecret(presentedSecret, secrets, this.clock.now())) {
-      this.metrics.webhookEvent(secrets ? brokerageId : 'unknown', 'rejected');
-      return { status: 404 };
-    }
+    if (!this.authenticated(brokerageId, presentedSecret)) return { status: 404 };
     const parsed = parseWebhookBody(rawBody);
     if (!parsed.ok) {
       const { stored } = await this.inbox.storeDeadLetter({
@@ -61,5 +57,27 @@ export class WebhookIntakeService {
         `webhook ${parsed.eventType} event ${id} for ${brokerageId} carries fields the spec does not show: ${parsed.unknownFields.join(', ')}`,
       );
     return { status: 200, duplicate: !stored, flagged: parsed.flagged, eventId: id };
+  }
+
+  // A delivery over the size limit, drained unread: nothing of it can be kept, so it is counted and
+  // logged for the brokerage whose URL it came to (the reconcile jobs recover what the service holds).
+  async refuseOversize(
+    brokerageId: string,
+    presentedSecret: string,
+    body: OversizeBody,
+  ): Promise<{ status: 404 } | { status: 413; reason: string }> {
+    if (!this.authenticated(brokerageId, presentedSecret)) return { status: 404 };
+    const reason = `the body of ${body.bytes} bytes is over the ${body.limitBytes}-byte limit`;
+    this.metrics.webhookEvent(brokerageId, 'too_large');
+    this.logger.warn(`refused a webhook for ${brokerageId}, unread: ${reason}`);
+    return { status: 413, reason };
+  }
+
+  // An unknown brokerage and a wrong secret answer alike, so the URL space reveals nothing.
+  private authenticated(brokerageId: string, presentedSecret: string): boolean {
+    const secrets = this.secrets.secretsFor(brokerageId);
+    if (secrets && isAcceptedSecret(presentedSecret, secrets, this.clock.now())) return true;
+    this.metrics.webhookEvent(secrets ? brokerageId : 'unknown', 'rejected');
+    return false;
   }
 }

@@ -3,11 +3,13 @@ import {
   HttpCode,
   NotFoundException,
   BadRequestException,
+  PayloadTooLargeException,
   Param,
   Post,
   Req,
 } from '@nestjs/common';
 import type { Request } from 'express';
+import { OversizeBody } from './webhook-body';
 import { WebhookIntakeService } from './webhook-intake.service';
 
 // Thin: verify, store, answer. The raw body parser for this route is set up by
@@ -24,6 +26,11 @@ export class WebhookController {
     @Req() req: Request,
   ): Promise<{ received: true; duplicate: boolean }> {
     const body: unknown = req.body;
+    if (body instanceof OversizeBody) {
+      const outcome = await this.intake.refuseOversize(brokerageId, secret, body);
+      if (outcome.status === 404) throw new NotFoundException();
+      throw new PayloadTooLargeException(outcome.reason);
+    }
     const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     const outcome = await this.intake.receive(brokerageId, secret, raw);
     if (outcome.status === 404) throw new NotFoundException();

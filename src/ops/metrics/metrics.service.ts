@@ -5,7 +5,8 @@ type RecordOutcome = (typeof RECORD_OUTCOMES)[number];
 // A run's counts (the scheduler's JobCounts has this shape); `read` is not an outcome.
 export type RunCounts = Readonly<Record<RecordOutcome | 'read', number>>;
 
-export type WebhookEventResult = 'received' | 'duplicate' | 'failed' | 'dead' | 'rejected' | 'flagged';
+export type WebhookEventResult =
+  'received' | 'duplicate' | 'failed' | 'dead' | 'rejected' | 'flagged' | 'too_large';
 // A CRM's change notification: an early run asked for, folded into one already asked for, skipped
 // (the job is backing off or the daemon is stopping), a redelivery, an event the daemon does not
 // use, a bad signature, a body that is not the CRM's shape.

@@ -105,6 +105,20 @@ describe('webhook intake over real HTTP', () => {
     expect(await events()).toHaveLength(0);
   });
 
+  it('says whose oversize delivery it refused, counts it for that brokerage, and answers a wrong secret 404', async () => {
+    const huge = { ...offerEvent(2), offer_memo: 'x'.repeat(300 * 1024) };
+    const answer = await post(t.hookUrl('acme', ACME_SECRET), huge);
+    expect(answer.status).toBe(413);
+    const { message } = (await answer.json()) as { message: string };
+    expect(message).toMatch(/^the body of \d+ bytes is over the 262144-byte limit$/);
+    expect((await post(t.hookUrl('acme', 'not-the-secret-0123456789abcdef'), huge)).status).toBe(404);
+    const metrics = await t.app.get(MetricsService).render();
+    expect(metrics).toContain('cash_offer_sync_webhook_events_total{brokerage="acme",result="too_large"} 1');
+    expect(await events()).toHaveLength(0);
+    // The connection is still good for the next delivery.
+    expect((await post(t.hookUrl('acme', ACME_SECRET), offerEvent(2))).status).toBe(200);
+  });
+
   it('refuses malformed JSON with 400 and a reason, and keeps it dead-lettered for the operator', async () => {
     const answer = await post(t.hookUrl('acme', ACME_SECRET), '{"event":"new_offer",');
     expect(answer.status).toBe(400);
