@@ -2,11 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { isCashOfferError, type CallOptions, type CashOfferClient } from '../cash-offer';
 import { CursorRepository, RecordErrorRepository, type OutboxCommand } from '../ledger';
 import { OutboxExecutor } from '../sync/outbox/outbox-executor.decorator';
-import type {
-  CommandExecutor,
-  OutboxContext,
-  OutboxReconciliation,
-} from '../sync/outbox/outbox.executors';
+import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../sync/outbox/outbox.executors';
 import {
   readRegisterWebhookPayload,
   REGISTER_WEBHOOK_OPERATION,

@@ -16,7 +16,10 @@ export class WebhookRegistrationQueue {
 
   // The live command for the brokerage's current URL, queued at most once per URL; undefined when
   // that URL is registered already (unless `force`).
-  async enqueue(brokerage: LoadedBrokerage, options: { force?: boolean } = {}): Promise<OutboxCommand | undefined> {
+  async enqueue(
+    brokerage: LoadedBrokerage,
+    options: { force?: boolean } = {},
+  ): Promise<OutboxCommand | undefined> {
     const { urlHash } = registrationTarget(brokerage);
     const registered = await this.cursors.get(brokerage.id, REGISTRATION_STREAM);
     if (registered === urlHash && !options.force) return undefined;

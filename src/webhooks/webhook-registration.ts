@@ -41,7 +41,11 @@ export function registrationRecordRef(brokerageId: string): string {
 
 // Keyed by brokerage and URL hash, so two starts queue one command. A URL registered again after it
 // was replaced (a secret rotated back) needs a new command: `after` is the done command it follows.
-export function registerWebhookCommand(brokerageId: string, urlHash: string, after?: number): NewOutboxCommand {
+export function registerWebhookCommand(
+  brokerageId: string,
+  urlHash: string,
+  after?: number,
+): NewOutboxCommand {
   const recordRef = registrationRecordRef(brokerageId);
   const operation = `${REGISTER_WEBHOOK_OPERATION}:${urlHash}${after === undefined ? '' : `:after:${after}`}`;
   return {

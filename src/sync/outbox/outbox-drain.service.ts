@@ -73,7 +73,11 @@ export class OutboxDrainService {
   // One command now, outside a drain run (`register-webhooks` reports its outcome as it happens):
   // the same states, executor and retries as the drain. Only a pending or failed command is sent;
   // the ledger's copy of the command is returned afterwards.
-  async executeNow(brokerage: LoadedBrokerage, command: OutboxCommand, signal: AbortSignal): Promise<OutboxCommand> {
+  async executeNow(
+    brokerage: LoadedBrokerage,
+    command: OutboxCommand,
+    signal: AbortSignal,
+  ): Promise<OutboxCommand> {
     if (command.state !== 'pending' && command.state !== 'failed') return command;
     const outcome = await this.execute(command, this.context(brokerage, signal));
     this.tally(emptyCounts(), command, outcome);

@@ -42,9 +42,7 @@ export class PushToMarketplaceExecutor implements CommandExecutor {
     properties: CrmProperties,
   ): Promise<void> {
     const crm = await ctx.crm();
-    const [result] = await crm.port.updateRecords('deal', [
-      { id: payloadOf(command).dealId, properties },
-    ]);
+    const [result] = await crm.port.updateRecords('deal', [{ id: payloadOf(command).dealId, properties }]);
     if (result && !result.ok) throw result.error;
   }
 }
