@@ -208,7 +208,7 @@ export class CashOfferClient {
     );
   }
 
-  registerWebhook(url: string): Promise<WebhookConfig | undefined> {
+  registerWebhook(url: string, call?: CallOptions): Promise<WebhookConfig | undefined> {
     const body = { url };
     // The URL carries the brokerage's webhook secret: messages never repeat it.
     return this.send(
@@ -216,16 +216,18 @@ export class CashOfferClient {
       validateWire(WebhookConfig, body),
       { method: 'POST', path: '/wh', body },
       [[url, '[webhook url]']],
+      call,
     );
   }
 
-  updateWebhook(url: string): Promise<WebhookConfig | undefined> {
+  updateWebhook(url: string, call?: CallOptions): Promise<WebhookConfig | undefined> {
     const body = { url };
     return this.send(
       OPERATIONS.updateWebhook,
       validateWire(WebhookConfig, body),
       { method: 'PATCH', path: '/wh', body },
       [[url, '[webhook url]']],
+      call,
     );
   }
 

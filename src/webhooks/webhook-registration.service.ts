@@ -1,14 +1,13 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { createHash } from 'node:crypto';
-import { CashOfferClients } from '../brokerages/cash-offer-clients';
-import { CashOfferError } from '../cash-offer';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '../config/config.service';
-import { CursorRepository } from '../ledger';
-import { backoffDelayMs, type BackoffCurve } from '../common/backoff';
-import { webhookUrl } from './webhook-secret';
+import { LedgerStateError, type OutboxCommand } from '../ledger';
+import { OutboxDrainService } from '../sync/outbox/outbox-drain.service';
+import type { RegisterWebhookResult } from './webhook-registration.executor';
+import { registrationTarget, type RegistrationOutcome } from './webhook-registration';
+import { WebhookRegistrationQueue } from './webhook-registration.queue';
 import { WebhookUrlProbe } from './webhook-url.probe';
 
-export type RegistrationOutcome = 'registered' | 'updated' | 'already registered' | 'failed';
+export type { RegistrationOutcome } from './webhook-registration';
 
 export interface RegistrationReport {
   brokerageId: string;
@@ -18,117 +17,70 @@ export interface RegistrationReport {
   error?: string;
 }
 
-const STREAM = 'webhook-registration';
-const REGISTRATION_BACKOFF: BackoffCurve = { baseMs: 5_000, capMs: 10 * 60_000, jitter: 'full' };
-
-// Tells the service where to deliver each brokerage's events: POST /wh the first time, PATCH /wh
-// when the URL (or its secret) changes. The ledger keeps a hash of the last registered URL, never
-// the URL itself, because the URL carries the secret.
+// Registration as the operator asks for it (`register-webhooks`): the brokerage's `register_webhook`
+// command is queued (or the one already queued is taken) and run at once through the outbox, so the
+// outcome is reported now and a failure stays in the outbox, retried by the daemon's drain.
 @Injectable()
-export class WebhookRegistrationService implements OnModuleDestroy, BeforeApplicationShutdown {
-  private readonly logger = new Logger(WebhookRegistrationService.name);
-  private readonly retries = new Map<string, { timer: NodeJS.Timeout; attempt: number }>();
-  private stopped = false;
-
+export class WebhookRegistrationService {
   constructor(
     private readonly config: ConfigService,
-    private readonly cashOffers: CashOfferClients,
-    private readonly cursors: CursorRepository,
+    private readonly queue: WebhookRegistrationQueue,
+    private readonly drain: OutboxDrainService,
     private readonly probe: WebhookUrlProbe,
   ) {}
 
   // Every brokerage independently: one failing registration never stops the others.
-  async registerAll(
-    options: { force?: boolean; retryInBackground?: boolean } = {},
-  ): Promise<RegistrationReport[]> {
+  async registerAll(options: { force?: boolean } = {}): Promise<RegistrationReport[]> {
     const brokerages = this.config.enabledBrokerages();
     return Promise.all(brokerages.map((b) => this.register(b.id, options)));
   }
 
-  // `checkReachable` (the CLI): refuse to register an address where nothing answers. The daemon
-  // registers at start before its own listener is up, so it does not check.
+  // `checkReachable`: refuse to register an address where nothing answers (the service would
+  // deliver into the void).
   async register(
     brokerageId: string,
-    options: { force?: boolean; retryInBackground?: boolean; checkReachable?: boolean } = {},
+    options: { force?: boolean; checkReachable?: boolean } = {},
   ): Promise<RegistrationReport> {
     const brokerage = this.config.get(brokerageId);
     if (!brokerage) throw new Error(`no brokerage "${brokerageId}" is configured`);
-    const { publicBaseUrl } = brokerage.config.webhooks;
-    const url = webhookUrl(publicBaseUrl, brokerageId, brokerage.secrets.webhookSecret);
-    const printable = webhookUrl(publicBaseUrl, brokerageId, '<secret>');
-    const urlHash = createHash('sha256').update(url).digest('hex');
-    const previous = await this.cursors.get(brokerageId, STREAM);
-    if (previous === urlHash && !options.force)
-      return { brokerageId, outcome: 'already registered', url: printable };
+    const url = registrationTarget(brokerage).printable;
     if (options.checkReachable) {
-      const probe = await this.probe.check(publicBaseUrl);
+      const probe = await this.probe.check(brokerage.config.webhooks.publicBaseUrl);
       if (!probe.reachable)
         return {
           brokerageId,
           outcome: 'failed',
-          url: printable,
+          url,
           error: `webhooks.publicBaseUrl is not reachable: ${probe.reason}; the service could not deliver there (is the daemon's webhook listener running and reachable at that address?)`,
         };
     }
+    const queued = await this.queue.enqueue(brokerage, { force: options.force });
+    if (!queued) return { brokerageId, outcome: 'already registered', url };
+    let command: OutboxCommand;
     try {
-      const client = this.cashOffers.get(brokerageId);
-      let outcome: RegistrationOutcome = 'registered';
-      if (previous === null) await client.registerWebhook(url);
-      else {
-        outcome = 'updated';
-        // A PATCH for an account the service has no URL for yet falls back to POST.
-        await client.updateWebhook(url).catch(async (error: unknown) => {
-          if (error instanceof CashOfferError && error.code === 'NOT_FOUND')
-            return client.registerWebhook(url);
-          throw error;
-        });
-      }
-      // Shutting down while the call was in flight: the ledger may be closing, so record nothing; the
-      // next start finds no matching hash and registers again (POST and PATCH are safe to repeat).
-      if (this.stopped) return { brokerageId, outcome, url: printable };
-      await this.cursors.commitPage(brokerageId, STREAM, urlHash);
-      this.cancelRetry(brokerageId);
-      this.logger.log(`webhook URL ${outcome} for ${brokerageId}: ${printable}`);
-      return { brokerageId, outcome, url: printable };
+      command = await this.drain.executeNow(brokerage, queued, new AbortController().signal);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.logger.error(`could not register the webhook URL of ${brokerageId}: ${message}`);
-      if (options.retryInBackground) this.scheduleRetry(brokerageId);
-      return { brokerageId, outcome: 'failed', url: printable, error: message };
+      // The daemon's drain took the same command at the same moment: it is that drain's now.
+      if (!(error instanceof LedgerStateError)) throw error;
+      command = { ...queued, state: 'sending' };
     }
+    return { brokerageId, url, ...reportOf(command) };
   }
+}
 
-  beforeApplicationShutdown(): void {
-    this.stopped = true;
+function reportOf(command: OutboxCommand): Pick<RegistrationReport, 'outcome' | 'error'> {
+  if (command.state === 'done') {
+    const { outcome } = (command.result ?? { outcome: 'registered' }) as RegisterWebhookResult;
+    return outcome === 'superseded'
+      ? { outcome: 'failed', error: 'the webhook URL changed while it was being registered; run again' }
+      : { outcome };
   }
-
-  onModuleDestroy(): void {
-    this.stopped = true;
-    for (const id of [...this.retries.keys()]) this.cancelRetry(id);
-  }
-
-  private scheduleRetry(brokerageId: string): void {
-    if (this.stopped) return;
-    const attempt = (this.retries.get(brokerageId)?.attempt ?? 0) + 1;
-    this.cancelRetry(brokerageId);
-    const delay = backoffDelayMs(REGISTRATION_BACKOFF, attempt, { notBeforeMs: 1_000 });
-    const timer = setTimeout(() => {
-      // register() rejects when a reload removed the brokerage meanwhile; unhandled, that kills the daemon.
-      this.register(brokerageId, { retryInBackground: true }).catch((error: unknown) => {
-        this.retries.delete(brokerageId);
-        this.logger.warn(`stopped retrying the webhook URL of ${brokerageId}: ${String(error)}`);
-      });
-    }, delay);
-    timer.unref();
-    this.retries.set(brokerageId, { timer, attempt });
-    this.logger.warn(
-      `will retry registering the webhook URL of ${brokerageId} in ${Math.round(delay / 1000)} s`,
-    );
-  }
-
-  private cancelRetry(brokerageId: string): void {
-    const entry = this.retries.get(brokerageId);
-    if (entry) clearTimeout(entry.timer);
-    this.retries.delete(brokerageId);
-  }
+  const id = `outbox command ${command.id}`;
+  if (command.state === 'sending' || command.state === 'unknown')
+    return { outcome: 'failed', error: `${id} is being sent by the daemon's outbox drain` };
+  const next =
+    command.state === 'dead'
+      ? `${id} gave up; the next start or register-webhooks tries it again`
+      : `${id} is retried by the daemon's outbox drain`;
+  return { outcome: 'failed', error: `${command.lastError ?? 'not sent'}; ${next}` };
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { BrokeragesModule } from '../brokerages/brokerages.module';
+import { OutboxModule } from '../sync/outbox/outbox.module';
 import { CrmSetupModule } from '../brokerages/crm-setup.module';
 import { ConfigWebhookSecretSource } from './config-webhook-secret.source';
 import { CrmWebhookController } from './crm-webhook.controller';
@@ -12,16 +13,27 @@ import { InboxProcessor } from './inbox.processor';
 import { WebhookController } from './webhook.controller';
 import { WebhookIntakeService } from './webhook-intake.service';
 import { WebhookRegistrationOnStart } from './webhook-registration.on-start';
+import { WebhookRegistrationExecutor } from './webhook-registration.executor';
+import { WebhookRegistrationQueue } from './webhook-registration.queue';
 import { WebhookRegistrationService } from './webhook-registration.service';
 import { WebhookUrlProbe } from './webhook-url.probe';
 import { WebhookSecretSource } from './webhook-secret.source';
 
-// The inbox worker and registration, shared by the daemon and the CLI (replay, register-webhooks,
-// sync --job inbox-drain). Needs ConfigModule, LedgerModule, MetricsModule, SchedulerModule and a Clock.
+// The inbox worker and registration (the `register_webhook` outbox command), shared by the daemon
+// and the CLI (replay, register-webhooks, sync --job inbox-drain). Needs ConfigModule, LedgerModule,
+// MetricsModule, SchedulerModule and a Clock.
 @Module({
-  imports: [DiscoveryModule, BrokeragesModule],
-  providers: [InboxEventHandlers, InboxProcessor, InboxDrainJob, WebhookRegistrationService, WebhookUrlProbe],
-  exports: [InboxEventHandlers, InboxProcessor, WebhookRegistrationService],
+  imports: [DiscoveryModule, BrokeragesModule, OutboxModule],
+  providers: [
+    InboxEventHandlers,
+    InboxProcessor,
+    InboxDrainJob,
+    WebhookRegistrationExecutor,
+    WebhookRegistrationQueue,
+    WebhookRegistrationService,
+    WebhookUrlProbe,
+  ],
+  exports: [InboxEventHandlers, InboxProcessor, WebhookRegistrationQueue, WebhookRegistrationService],
 })
 export class WebhooksModule {}
 

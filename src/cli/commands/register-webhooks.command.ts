@@ -7,7 +7,9 @@ import type { CommonOptions } from './cli-options';
 import { selectBrokerages } from './brokerage-selection';
 
 // Tells the service each brokerage's webhook URL (POST /wh, or PATCH /wh when it changed), once
-// something answers at that address. The URLs are printed with their secret masked.
+// something answers at that address: the brokerage's `register_webhook` outbox command, run at once
+// and reported; a failure stays in the outbox for the daemon to retry. The URLs are printed with
+// their secret masked.
 @Command({ name: 'register-webhooks', description: "register each brokerage's webhook URL with the service" })
 export class RegisterWebhooksCommand extends CommandRunner {
   constructor(

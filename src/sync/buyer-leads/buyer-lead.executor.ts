@@ -71,7 +71,8 @@ export class BuyerLeadExecutor implements CommandExecutor {
     properties: CrmProperties,
   ): Promise<void> {
     const { contactId } = payloadOf(command);
-    const [result] = await ctx.crm.port.updateRecords('contact', [{ id: contactId, properties }]);
+    const crm = await ctx.crm();
+    const [result] = await crm.port.updateRecords('contact', [{ id: contactId, properties }]);
     if (result && !result.ok) throw result.error;
   }
 }

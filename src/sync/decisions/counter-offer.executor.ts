@@ -50,13 +50,13 @@ export class CounterOfferExecutor implements CommandExecutor {
         ]);
       }
     }
-    await this.outcome.show(ctx.crm, ctx.cashOffer, payload, null);
+    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, null);
   }
 
   async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as CounterOfferPayload;
     const message = `The Cash Offer service refused the counter on offer ${payload.offerId}: ${error.message}`;
-    await this.outcome.show(ctx.crm, ctx.cashOffer, payload, message);
+    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, message);
   }
 
   // A stored counter makes its offer "countered"; an offer still active has none.

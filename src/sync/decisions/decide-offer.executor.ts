@@ -23,13 +23,13 @@ export class DecideOfferExecutor implements CommandExecutor {
   }
 
   async writeBack(command: OutboxCommand, _result: unknown, ctx: OutboxContext): Promise<void> {
-    await this.outcome.show(ctx.crm, ctx.cashOffer, command.payload as DecideOfferPayload, null);
+    await this.outcome.show(await ctx.crm(), ctx.cashOffer, command.payload as DecideOfferPayload, null);
   }
 
   async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as DecideOfferPayload;
     const message = `The Cash Offer service did not ${VERB[payload.decision]} offer ${payload.offerId}: ${error.message}`;
-    await this.outcome.show(ctx.crm, ctx.cashOffer, payload, message);
+    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, message);
   }
 
   // PATCH /offers either changed the status or did not: the offer's status tells which.

@@ -1,8 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import { isCashOfferError, type CallOptions } from '../../cash-offer';
 import { Clock } from '../../common/clock';
+import type { LoadedBrokerage } from '../../config/config.loader';
 import { OutboxCommand, OutboxRepository, RecordErrorRepository } from '../../ledger';
 import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
@@ -48,12 +50,7 @@ export class OutboxDrainService {
       counts.read = depth.pending + depth.failed + depth.unknown;
       return counts;
     }
-    const outbox: OutboxContext = {
-      brokerage: ctx.brokerage,
-      cashOffer: this.cashOffers.get(brokerageId),
-      crm: await this.crms.get(brokerageId),
-      signal: ctx.signal,
-    };
+    const outbox = this.context(ctx.brokerage, ctx.signal);
     for (const command of await this.outbox.unknownDue(brokerageId, RECONCILE_BUDGET)) {
       if (ctx.signal.aborted) return counts;
       counts.read += 1;
@@ -71,6 +68,30 @@ export class OutboxDrainService {
         this.tally(counts, command, await this.execute(command, outbox));
       }
     }
+  }
+
+  // One command now, outside a drain run (`register-webhooks` reports its outcome as it happens):
+  // the same states, executor and retries as the drain. Only a pending or failed command is sent;
+  // the ledger's copy of the command is returned afterwards.
+  async executeNow(
+    brokerage: LoadedBrokerage,
+    command: OutboxCommand,
+    signal: AbortSignal,
+  ): Promise<OutboxCommand> {
+    if (command.state !== 'pending' && command.state !== 'failed') return command;
+    const outcome = await this.execute(command, this.context(brokerage, signal));
+    this.tally(emptyCounts(), command, outcome);
+    return (await this.outbox.get(command.id)) ?? command;
+  }
+
+  private context(brokerage: LoadedBrokerage, signal: AbortSignal): OutboxContext {
+    let crm: Promise<BrokerageCrm> | undefined;
+    return {
+      brokerage,
+      cashOffer: this.cashOffers.get(brokerage.id),
+      crm: () => (crm ??= this.crms.get(brokerage.id)),
+      signal,
+    };
   }
 
   private tally(counts: JobCounts, command: OutboxCommand, outcome: Outcome): void {

@@ -10,7 +10,9 @@ import { OutboxExecutor } from './outbox-executor.decorator';
 export interface OutboxContext {
   brokerage: LoadedBrokerage;
   cashOffer: CashOfferClient;
-  crm: BrokerageCrm;
+  // Resolved on first use (it reads the CRM's pipelines): a command that never touches the CRM,
+  // such as a webhook registration, is not held up when the CRM is down.
+  crm(): Promise<BrokerageCrm>;
   signal: AbortSignal;
   // Set by the drain for `send`: the executor passes it to its one remote write, so the command is
   // marked `sending` only when the request is about to leave.

@@ -7,9 +7,10 @@ import { OutboxDrainService } from './outbox-drain.service';
 import { OutboxExecutors } from './outbox.executors';
 
 // The `outbox-drain` job, the registry that finds every @OutboxExecutor, and the CRM write-back.
+// OutboxDrainService is exported for callers that run one command at once (`register-webhooks`).
 @Module({
   imports: [DiscoveryModule, BrokeragesModule],
   providers: [OutboxExecutors, OutboxDrainService, OutboxDrainJob, CrmWriteBackExecutor],
-  exports: [OutboxExecutors, BrokeragesModule],
+  exports: [OutboxExecutors, OutboxDrainService, BrokeragesModule],
 })
 export class OutboxModule {}

@@ -41,9 +41,8 @@ export class PushToMarketplaceExecutor implements CommandExecutor {
     ctx: OutboxContext,
     properties: CrmProperties,
   ): Promise<void> {
-    const [result] = await ctx.crm.port.updateRecords('deal', [
-      { id: payloadOf(command).dealId, properties },
-    ]);
+    const crm = await ctx.crm();
+    const [result] = await crm.port.updateRecords('deal', [{ id: payloadOf(command).dealId, properties }]);
     if (result && !result.ok) throw result.error;
   }
 }

@@ -33,7 +33,7 @@ export class AddMediaExecutor implements CommandExecutor {
 
   async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as AddMediaPayload;
-    await this.issues.report(ctx.crm, { id: payload.dealId, properties: {} }, DEAL.syncError, [
+    await this.issues.report(await ctx.crm(), { id: payload.dealId, properties: {} }, DEAL.syncError, [
       {
         field: 'media',
         message: `The Cash Offer service refused the photo ${payload.url}: ${error.message}`,

@@ -41,7 +41,7 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
 
   async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as UpdateOfferRequestPayload;
-    await this.issues.report(ctx.crm, { id: payload.dealId, properties: {} }, DEAL.syncError, [
+    await this.issues.report(await ctx.crm(), { id: payload.dealId, properties: {} }, DEAL.syncError, [
       {
         message: `The Cash Offer service refused the listing-agent update: ${error.message}`,
         code: error.code,

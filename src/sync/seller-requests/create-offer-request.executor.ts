@@ -75,7 +75,8 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
       properties[DEAL.prelimBuyers] = String(prelim.buyer_count);
       properties[DEAL.prelimBuyBoxes] = String(prelim.buy_box_count);
     }
-    const [written] = await ctx.crm.port.updateRecords('deal', [{ id: dealId, properties }]);
+    const crm = await ctx.crm();
+    const [written] = await crm.port.updateRecords('deal', [{ id: dealId, properties }]);
     if (written && !written.ok) throw written.error;
     if (status && !statusLink) {
       await this.links.upsertLinks(ctx.brokerage.id, LINK.requestStatus, [
@@ -86,7 +87,7 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
 
   async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
     const dealId = splitRecordRef(command.recordRef).id;
-    await this.issues.report(ctx.crm, { id: dealId, properties: {} }, DEAL.syncError, [
+    await this.issues.report(await ctx.crm(), { id: dealId, properties: {} }, DEAL.syncError, [
       {
         message: `The Cash Offer service refused the offer request: ${error.message}. Fix the deal and move it to the trigger stage again.`,
         code: error.code,
@@ -134,9 +135,10 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
       `with offer_request_external_id "${dealId}" can send it now: cash-offer-sync replay --commands --id ${command.id} --unknown --confirm-absent ` +
       `(payload hash ${contentHash(command.payload)}).`;
     // The agent sees why nothing seems to happen; written once (the text does not change).
-    const [deal] = await ctx.crm.port.getRecords('deal', [dealId], [DEAL.syncError]);
+    const crm = await ctx.crm();
+    const [deal] = await crm.port.getRecords('deal', [dealId], [DEAL.syncError]);
     if (deal) {
-      await this.issues.report(ctx.crm, deal, DEAL.syncError, [
+      await this.issues.report(crm, deal, DEAL.syncError, [
         {
           message: `The offer request was sent at ${sentAt.toISOString()} but the answer was lost, so it is not known yet whether the service received it. ${hint}`,
           code: 'OUTCOME_UNKNOWN',

@@ -1,0 +1,85 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { isCashOfferError, type CallOptions, type CashOfferClient } from '../cash-offer';
+import { CursorRepository, RecordErrorRepository, type OutboxCommand } from '../ledger';
+import { OutboxExecutor } from '../sync/outbox/outbox-executor.decorator';
+import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../sync/outbox/outbox.executors';
+import {
+  readRegisterWebhookPayload,
+  REGISTER_WEBHOOK_OPERATION,
+  REGISTRATION_STREAM,
+  registrationTarget,
+  type RegistrationOutcome,
+} from './webhook-registration';
+
+export interface RegisterWebhookResult {
+  outcome: RegistrationOutcome;
+}
+
+// The `register_webhook` command: tells the service the brokerage's webhook URL, POST /wh the first
+// time, PATCH /wh when it changed, and records the URL's hash in the ledger. Queued at start by
+// WebhookRegistrationOnStart and run by the drain; `register-webhooks` runs it at once.
+@Injectable()
+@OutboxExecutor(REGISTER_WEBHOOK_OPERATION)
+export class WebhookRegistrationExecutor implements CommandExecutor {
+  private readonly logger = new Logger('WebhookRegistration');
+
+  constructor(
+    private readonly cursors: CursorRepository,
+    private readonly recordErrors: RecordErrorRepository,
+  ) {}
+
+  async send(command: OutboxCommand, ctx: OutboxContext): Promise<RegisterWebhookResult> {
+    const { brokerageId, urlHash } = readRegisterWebhookPayload(command.payload);
+    const target = registrationTarget(ctx.brokerage);
+    // The command was queued for a URL the config no longer has (a secret rotated since): the
+    // command for the current URL registers that one, and this one must not undo it.
+    if (target.urlHash !== urlHash) {
+      this.logger.log(
+        `${brokerageId}: webhook registration (outbox command ${command.id}) superseded by a newer webhook URL`,
+      );
+      return { outcome: 'superseded' };
+    }
+    const previous = await this.cursors.get(brokerageId, REGISTRATION_STREAM);
+    let outcome: RegistrationOutcome;
+    try {
+      outcome = await this.sendUrl(ctx.cashOffer, target.url, previous === null, ctx.call);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.warn(
+        `could not register the webhook URL of ${brokerageId} (outbox command ${command.id}): ${message}`,
+      );
+      throw error;
+    }
+    await this.cursors.commitPage(brokerageId, REGISTRATION_STREAM, urlHash);
+    await this.recordErrors.resolve(brokerageId, 'webhook', brokerageId);
+    this.logger.log(`webhook URL ${outcome} for ${brokerageId}: ${target.printable}`);
+    return { outcome };
+  }
+
+  // POST and PATCH /wh set the account's one URL: repeating either is harmless.
+  reconcile(): Promise<OutboxReconciliation> {
+    return Promise.resolve({
+      found: false,
+      provablyAbsent: true,
+      hint: 'registering a webhook URL is repeated',
+    });
+  }
+
+  private async sendUrl(
+    client: CashOfferClient,
+    url: string,
+    first: boolean,
+    call: CallOptions | undefined,
+  ): Promise<RegistrationOutcome> {
+    if (first) {
+      await client.registerWebhook(url, call);
+      return 'registered';
+    }
+    // A PATCH for an account the service has no URL for yet falls back to POST.
+    await client.updateWebhook(url, call).catch(async (error: unknown) => {
+      if (isCashOfferError(error) && error.code === 'NOT_FOUND') return client.registerWebhook(url, call);
+      throw error;
+    });
+    return 'updated';
+  }
+}
