@@ -127,6 +127,8 @@ export class RemoteCallPolicy<C> {
     }
   }
 
+  // cockatiel asks its filter once per failed attempt, so the allowance is spent here; maxAttempts
+  // (their sum) is only the outer bound.
   private mayRetry(error: unknown, call: C, used: Map<string, number>): boolean {
     if (error instanceof BrokenCircuitError) return false;
     const allowance = this.options.retry.allowanceFor(error, call);

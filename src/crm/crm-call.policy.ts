@@ -78,7 +78,7 @@ export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): Re
       openError: (call) =>
         new CrmError(
           'UNAVAILABLE',
-          `${call.what}: not sent; the circuit to ${account} is open after ${consecutiveFailures} failed calls in a row (no answer or a 5xx); one call is let through ${Math.round(halfOpenAfterMs / 1000)} s after it opened`,
+          `${call.what}: not sent; the circuit to ${account} is open after ${consecutiveFailures} failed attempts in a row (no answer or a 5xx); one call is let through ${Math.round(halfOpenAfterMs / 1000)} s after it opened`,
           { record: call.record },
         ),
     },
@@ -88,7 +88,7 @@ export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): Re
     },
   });
   policy.breaker.onBreak(() =>
-    logger.error(`circuit to ${account} opened after ${consecutiveFailures} failed calls in a row`),
+    logger.error(`circuit to ${account} opened after ${consecutiveFailures} failed attempts in a row`),
   );
   policy.breaker.onHalfOpen(() => logger.log(`circuit to ${account} half-open, trying one call`));
   policy.breaker.onReset(() => logger.log(`circuit to ${account} closed, ${crm} answers again`));
