@@ -25,6 +25,7 @@ export class CrmPortFactory {
       const adapter = new HubSpotCrmAdapter(
         {
           accessToken: brokerage.secrets.crmToken,
+          brokerageId: brokerage.id,
           ...(this.sharedLimiter ? { sharedLimiter: this.sharedLimiter } : {}),
           ...(crm.baseUrl ? { basePath: crm.baseUrl.replace(/\/+$/, '') } : {}),
           ...(crm.rateLimit ? { rateLimit: { max: crm.rateLimit.requestsPerSecond, intervalMs: 1000 } } : {}),
@@ -38,6 +39,7 @@ export class CrmPortFactory {
       const adapter = new FollowUpBossCrmAdapter(
         {
           apiKey: brokerage.secrets.crmToken,
+          brokerageId: brokerage.id,
           ...(this.sharedLimiter ? { sharedLimiter: this.sharedLimiter } : {}),
           ...(crm.baseUrl ? { baseUrl: crm.baseUrl } : {}),
           ...(crm.system ? { system: crm.system } : {}),

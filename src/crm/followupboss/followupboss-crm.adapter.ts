@@ -20,7 +20,7 @@ import type { FollowUpBossAdapterOptions, ResolvedFollowUpBossOptions } from './
 import { resolveFollowUpBossOptions } from './followupboss.options';
 import { FollowUpBossChangeReader } from './followupboss-change.reader';
 import { fubFieldName } from './followupboss-field-names';
-import { FollowUpBossHttpClient, type Sleep } from './followupboss-http.client';
+import { FollowUpBossHttpClient } from './followupboss-http.client';
 import { dealLinks, linkedDealIds, toCrmRecord } from './followupboss-record.mapper';
 import { FollowUpBossRecordWriter } from './followupboss-record.writer';
 import { FollowUpBossSchemaInstaller } from './followupboss-schema.installer';
@@ -41,11 +41,10 @@ export class FollowUpBossCrmAdapter extends CrmPort {
   constructor(
     options: FollowUpBossAdapterOptions,
     private readonly clock: Clock = new SystemClock(),
-    sleep?: Sleep,
   ) {
     super();
     this.options = resolveFollowUpBossOptions(options);
-    this.http = new FollowUpBossHttpClient(this.options, sleep);
+    this.http = new FollowUpBossHttpClient(this.options);
     this.changes = new FollowUpBossChangeReader(this.http, this.options, (records, raw, o) =>
       this.attach(o.kind, records, raw, o.withAssociations),
     );

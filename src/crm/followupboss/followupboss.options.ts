@@ -23,14 +23,35 @@ export interface FollowUpBossAdapterOptions {
   pageSize?: number;
   // Records written at once (default 4).
   writeConcurrency?: number;
+  // Give up waiting for one HTTP call after this long (default 30 s).
   requestTimeoutMs?: number;
+  // 429 answers retried per call before RATE_LIMITED is returned (default 6).
   maxRateLimitRetries?: number;
+  // 5xx / network failures retried per idempotent call (default 3).
   maxTransientRetries?: number;
+  // Retry n waits a random time below min(retryMaxDelayMs, retryBaseDelayMs * 2^(n-1)) (FUB
+  // recommends 1, 2, 4 s with jitter), and never less than a 429's Retry-After (default 1 s and 10 s).
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  // The account's circuit breaker: after `consecutiveFailures` attempts in a row with no answer or
+  // a 5xx, calls fail at once with UNAVAILABLE until one is let through `halfOpenAfterMs` later
+  // (default 10 and 30 s).
+  breaker?: { consecutiveFailures?: number; halfOpenAfterMs?: number };
+  // Names the brokerage in the breaker's errors and logs.
+  brokerageId?: string;
 }
 
 export type ResolvedFollowUpBossOptions = Required<
-  Omit<FollowUpBossAdapterOptions, 'system' | 'systemKey' | 'sharedLimiter'>
-> & { system?: string; systemKey?: string; sharedLimiter?: SharedAccountLimiter };
+  Omit<FollowUpBossAdapterOptions, 'system' | 'systemKey' | 'sharedLimiter' | 'breaker' | 'brokerageId'>
+> & {
+  system?: string;
+  systemKey?: string;
+  sharedLimiter?: SharedAccountLimiter;
+  breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
+  brokerageId?: string;
+};
+
+export const FOLLOWUPBOSS_BREAKER_DEFAULTS = { consecutiveFailures: 10, halfOpenAfterMs: 30_000 } as const;
 
 export const FOLLOWUPBOSS_API = 'https://api.followupboss.com';
 
@@ -49,5 +70,9 @@ export function resolveFollowUpBossOptions(options: FollowUpBossAdapterOptions):
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     maxRateLimitRetries: options.maxRateLimitRetries ?? 6,
     maxTransientRetries: options.maxTransientRetries ?? 3,
+    retryBaseDelayMs: options.retryBaseDelayMs ?? 1000,
+    retryMaxDelayMs: options.retryMaxDelayMs ?? 10_000,
+    breaker: { ...FOLLOWUPBOSS_BREAKER_DEFAULTS, ...options.breaker },
+    brokerageId: options.brokerageId,
   };
 }

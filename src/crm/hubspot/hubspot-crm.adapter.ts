@@ -37,7 +37,6 @@ import { HubSpotRateLimiter } from './hubspot-rate-limiter';
 import { toCrmRecord } from './hubspot-record.mapper';
 import { HubSpotRecordWriter } from './hubspot-record.writer';
 import { HubSpotRequestRunner } from './hubspot-request.runner';
-import type { Sleep } from './hubspot-request.runner';
 import { HubSpotSchemaInstaller } from './hubspot-schema.installer';
 
 const HUBSPOT_API = 'https://api.hubapi.com';
@@ -57,7 +56,6 @@ export class HubSpotCrmAdapter extends CrmPort {
   constructor(
     options: HubSpotAdapterOptions,
     private readonly clock: Clock = new SystemClock(),
-    sleep?: Sleep,
   ) {
     super();
     this.options = resolveHubSpotOptions(options);
@@ -68,9 +66,15 @@ export class HubSpotCrmAdapter extends CrmPort {
     });
     const shared = this.options.sharedLimiter;
     // The private-app token names the portal in the budget shared with other workers.
-    const portal = accountKey('hubspot', this.options.basePath ?? HUBSPOT_API, this.options.accessToken);
+    const base = this.options.basePath ?? HUBSPOT_API;
+    const portal = accountKey('hubspot', base, this.options.accessToken);
     const limiter = new HubSpotRateLimiter(this.options, shared && { limiter: shared, portal });
-    this.runner = new HubSpotRequestRunner(limiter, this.options, sleep);
+    const brokerage = this.options.brokerageId;
+    this.runner = new HubSpotRequestRunner(
+      limiter,
+      this.options,
+      brokerage ? `brokerage ${brokerage}'s HubSpot portal` : `the HubSpot portal at ${base}`,
+    );
     this.associationsReader = new HubSpotAssociationReader(this.client, this.runner);
     this.changes = new HubSpotChangeReader(this.client, this.runner, this.associationsReader, this.options);
     this.writer = new HubSpotRecordWriter(this.client, this.runner, this.options.writeConcurrency);

@@ -1,68 +1,119 @@
+import type { CrmError } from '../crm.error';
 import type { HubSpotRateLimiter } from './hubspot-rate-limiter';
-import { HubSpotRequestRunner } from './hubspot-request.runner';
+import { HubSpotRequestRunner, type CallSpec } from './hubspot-request.runner';
 
-const limiter = { acquire: jest.fn(async () => undefined) } as unknown as HubSpotRateLimiter;
-const options = { requestTimeoutMs: 1000, maxRateLimitRetries: 3, maxTransientRetries: 2 };
-const failure = (code: number, body: unknown = {}) =>
-  Object.assign(new Error('ApiException'), { code, body, headers: {} });
+const failure = (code: number, body: unknown = {}, headers: Record<string, string> = {}) =>
+  Object.assign(new Error('ApiException'), { code, body, headers });
+const burst = () => failure(429, { message: 'ten_secondly_rolling' }, { 'retry-after': '2' });
+
+const settings = {
+  requestTimeoutMs: 1000,
+  maxRateLimitRetries: 3,
+  maxTransientRetries: 2,
+  retryBaseDelayMs: 1,
+  retryMaxDelayMs: 1,
+  breaker: { consecutiveFailures: 4, halfOpenAfterMs: 30_000 },
+};
+const read: CallSpec = { what: 'read deals', lane: 'general', idempotent: true };
+const note: CallSpec = { what: 'add a note', lane: 'general', idempotent: false };
+
+// The call's outcome once fake time has run for `ms`.
+async function settle<T>(promise: Promise<T>, ms = 60_000): Promise<{ value?: T; error?: CrmError }> {
+  const outcome = promise.then(
+    (value) => ({ value }),
+    (error: CrmError) => ({ error }),
+  );
+  await jest.advanceTimersByTimeAsync(ms);
+  return outcome;
+}
 
 describe('HubSpotRequestRunner', () => {
-  let waits: number[];
+  let acquired: string[];
   let runner: HubSpotRequestRunner;
 
   beforeEach(() => {
-    waits = [];
-    runner = new HubSpotRequestRunner(limiter, options, async (ms) => {
-      waits.push(ms);
-    });
-  });
-
-  it('waits and retries a 429, then succeeds', async () => {
-    const call = jest
-      .fn()
-      .mockRejectedValueOnce(failure(429, { message: 'You have reached your secondly limit.' }))
-      .mockResolvedValueOnce('done');
-    await expect(runner.run({ what: 'search', lane: 'search', idempotent: false }, call)).resolves.toBe(
-      'done',
+    jest.useFakeTimers({ now: 0 });
+    acquired = [];
+    const limiter = { acquire: async (lane: string) => void acquired.push(lane) };
+    runner = new HubSpotRequestRunner(
+      limiter as unknown as HubSpotRateLimiter,
+      settings,
+      "brokerage acme's HubSpot portal",
     );
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it('retries a 429 on any call no sooner than its Retry-After, taking a rate-limit turn each time', async () => {
+    const call = jest.fn().mockRejectedValueOnce(burst()).mockResolvedValueOnce('done');
+    const result = runner.run(note, call);
+    await jest.advanceTimersByTimeAsync(1999);
+    expect(call).toHaveBeenCalledTimes(1);
+    await jest.advanceTimersByTimeAsync(1);
+    await expect(result).resolves.toBe('done');
     expect(call).toHaveBeenCalledTimes(2);
-    expect(waits).toHaveLength(1);
-    expect(waits[0]).toBeGreaterThanOrEqual(1000);
     expect(runner.calls).toBe(2);
+    expect(acquired).toEqual(['general', 'general']);
   });
 
-  it('gives up after the configured number of 429s with RATE_LIMITED', async () => {
-    const call = jest
-      .fn()
-      .mockRejectedValue(failure(429, { message: 'You have reached your secondly limit.' }));
-    await expect(
-      runner.run({ what: 'search', lane: 'search', idempotent: true }, call),
-    ).rejects.toMatchObject({
-      code: 'RATE_LIMITED',
-    });
+  it('gives up after maxRateLimitRetries 429s with RATE_LIMITED, and never retries a daily limit', async () => {
+    const call = jest.fn().mockRejectedValue(burst());
+    expect((await settle(runner.run(read, call))).error).toMatchObject({ code: 'RATE_LIMITED' });
     expect(call).toHaveBeenCalledTimes(4);
+    const daily = jest.fn().mockRejectedValue(failure(429, { policyName: 'DAILY', message: 'daily' }));
+    expect((await settle(runner.run(read, daily))).error).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(daily).toHaveBeenCalledTimes(1);
   });
 
-  it('retries a 5xx only when the call is idempotent', async () => {
+  it('retries a 5xx only when the call is idempotent, maxTransientRetries times', async () => {
     const flaky = jest.fn().mockRejectedValueOnce(failure(503)).mockResolvedValueOnce('ok');
-    await expect(runner.run({ what: 'read', lane: 'general', idempotent: true }, flaky)).resolves.toBe('ok');
+    expect(await settle(runner.run(read, flaky))).toEqual({ value: 'ok' });
+    const down = jest.fn().mockRejectedValue(failure(502));
+    expect((await settle(runner.run(read, down))).error).toMatchObject({ code: 'UNAVAILABLE', status: 502 });
+    expect(down).toHaveBeenCalledTimes(3);
     const create = jest.fn().mockRejectedValue(failure(503));
-    await expect(
-      runner.run({ what: 'add a note', lane: 'general', idempotent: false }, create),
-    ).rejects.toMatchObject({
-      code: 'UNAVAILABLE',
-    });
+    expect((await settle(runner.run(note, create))).error).toMatchObject({ code: 'UNAVAILABLE' });
     expect(create).toHaveBeenCalledTimes(1);
   });
 
   it('does not retry a validation error', async () => {
     const call = jest.fn().mockRejectedValue(failure(400, { category: 'VALIDATION_ERROR', message: 'bad' }));
-    await expect(
-      runner.run({ what: 'upsert', lane: 'general', idempotent: true }, call),
-    ).rejects.toMatchObject({
-      code: 'INVALID_RECORD',
-    });
+    expect((await settle(runner.run(read, call))).error).toMatchObject({ code: 'INVALID_RECORD' });
     expect(call).toHaveBeenCalledTimes(1);
-    expect(waits).toEqual([]);
+  });
+
+  it('turns a call with no answer within requestTimeoutMs into UNAVAILABLE', async () => {
+    const silent = jest.fn(() => new Promise<never>(() => undefined));
+    const { error } = await settle(runner.run(note, silent));
+    expect(error).toMatchObject({
+      code: 'UNAVAILABLE',
+      retryable: true,
+      message: 'add a note: no answer from HubSpot within 1000 ms',
+    });
+    expect(silent).toHaveBeenCalledTimes(1);
+  });
+
+  it('opens the breaker after consecutive failures, fails fast naming the portal, then half-opens', async () => {
+    const down = jest.fn().mockRejectedValue(failure(503));
+    await settle(runner.run(read, down), 100);
+    await settle(runner.run(note, down), 100);
+    expect(down).toHaveBeenCalledTimes(4);
+    const ok = jest.fn().mockResolvedValue('ok');
+    const { error } = await settle(runner.run(read, ok), 0);
+    expect(error).toMatchObject({ code: 'UNAVAILABLE', retryable: true });
+    expect(error?.message).toContain(
+      "read deals: not sent; the circuit to brokerage acme's HubSpot portal is open",
+    );
+    expect(ok).not.toHaveBeenCalled();
+    expect(runner.calls).toBe(4);
+    await jest.advanceTimersByTimeAsync(30_000);
+    expect(await settle(runner.run(read, ok), 0)).toEqual({ value: 'ok' });
+    expect(await settle(runner.run(read, ok), 0)).toEqual({ value: 'ok' });
+  });
+
+  it('does not count 429s or refused records against the breaker', async () => {
+    const invalid = jest.fn().mockRejectedValue(failure(400, { category: 'VALIDATION_ERROR' }));
+    for (let i = 0; i < 5; i++) await settle(runner.run(read, invalid));
+    await settle(runner.run(read, jest.fn().mockRejectedValue(burst())));
+    expect(await settle(runner.run(read, jest.fn().mockResolvedValue('ok')), 0)).toEqual({ value: 'ok' });
   });
 });

@@ -36,6 +36,16 @@ export interface HubSpotAdapterOptions {
   maxRateLimitRetries?: number;
   // 5xx / network failures retried per idempotent call (default 3).
   maxTransientRetries?: number;
+  // Retry n waits a random time below min(retryMaxDelayMs, retryBaseDelayMs * 2^(n-1)), and never
+  // less than the wait a 429 asks for (default 200 ms and 10 s).
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  // The portal's circuit breaker: after `consecutiveFailures` attempts in a row with no answer or
+  // a 5xx, calls fail at once with UNAVAILABLE until one is let through `halfOpenAfterMs` later
+  // (default 10 and 30 s).
+  breaker?: { consecutiveFailures?: number; halfOpenAfterMs?: number };
+  // Names the brokerage in the breaker's errors and logs.
+  brokerageId?: string;
 }
 
 export type HubSpotAccountTier = 'free' | 'starter' | 'professional' | 'enterprise' | 'api-limit-increase';
@@ -50,11 +60,15 @@ export const HUBSPOT_TIER_LIMITS: Record<HubSpotAccountTier, number> = {
 };
 
 export type ResolvedHubSpotOptions = Required<
-  Omit<HubSpotAdapterOptions, 'basePath' | 'accountTier' | 'sharedLimiter'>
+  Omit<HubSpotAdapterOptions, 'basePath' | 'accountTier' | 'sharedLimiter' | 'breaker' | 'brokerageId'>
 > & {
   basePath?: string;
   sharedLimiter?: SharedAccountLimiter;
+  breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
+  brokerageId?: string;
 };
+
+export const HUBSPOT_BREAKER_DEFAULTS = { consecutiveFailures: 10, halfOpenAfterMs: 30_000 } as const;
 
 const DEFAULT_SEARCH_LAG_MS = 60_000;
 const DEFAULT_OVERLAP_MS = 5 * 60_000;
@@ -84,5 +98,9 @@ export function resolveHubSpotOptions(options: HubSpotAdapterOptions): ResolvedH
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     maxRateLimitRetries: options.maxRateLimitRetries ?? 6,
     maxTransientRetries: options.maxTransientRetries ?? 3,
+    retryBaseDelayMs: options.retryBaseDelayMs ?? 200,
+    retryMaxDelayMs: options.retryMaxDelayMs ?? 10_000,
+    breaker: { ...HUBSPOT_BREAKER_DEFAULTS, ...options.breaker },
+    brokerageId: options.brokerageId,
   };
 }

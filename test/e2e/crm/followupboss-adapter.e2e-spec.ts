@@ -44,17 +44,15 @@ describe('FollowUpBossCrmAdapter against the Follow Up Boss emulator', () => {
   let stages: CrmStageMap;
 
   const build = (extra: Partial<ConstructorParameters<typeof FollowUpBossCrmAdapter>[0]> = {}) =>
-    new FollowUpBossCrmAdapter(
-      {
-        apiKey: emulator.apiKey,
-        baseUrl: emulator.url,
-        systemKey: emulator.systemKey,
-        rateLimit: { max: 10_000, intervalMs: 1000 },
-        ...extra,
-      },
-      undefined,
-      async () => undefined,
-    );
+    new FollowUpBossCrmAdapter({
+      apiKey: emulator.apiKey,
+      baseUrl: emulator.url,
+      systemKey: emulator.systemKey,
+      rateLimit: { max: 10_000, intervalMs: 1000 },
+      // Backoff in milliseconds rather than FUB's seconds; a 429's Retry-After is still waited out.
+      retryBaseDelayMs: 10,
+      ...extra,
+    });
 
   beforeAll(async () => {
     emulator = await startFollowUpBossEmulator({ port: 0, rateLimit: null });

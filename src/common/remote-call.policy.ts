@@ -1,0 +1,163 @@
+import {
+  BrokenCircuitError,
+  CircuitBreakerPolicy,
+  ConsecutiveBreaker,
+  DelegateBackoff,
+  ExponentialBackoff,
+  IBackoff,
+  IRetryBackoffContext,
+  TaskCancelledError,
+  TimeoutPolicy,
+  TimeoutStrategy,
+  circuitBreaker,
+  fullJitterGenerator,
+  handleWhen,
+  retry,
+  timeout,
+} from 'cockatiel';
+
+export { TimeoutStrategy };
+
+// What one attempt of a call is given: its number (1 for the first try) and the signal the
+// timeout aborts (a cooperative call passes it on to its HTTP client).
+export interface AttemptContext {
+  attempt: number;
+  signal: AbortSignal;
+}
+
+export interface RetryEvent<C> {
+  call: C;
+  error: unknown;
+  // The retry about to be made, 1 for the first.
+  attempt: number;
+  delayMs: number;
+}
+
+// Everything that differs between remotes; `C` describes one call (its name, whether it may be
+// sent twice, ...), so the predicates can judge a failure for the call it ended.
+export interface RemoteCallPolicyOptions<C> {
+  // Gives up on one attempt after `ms`. Aggressive abandons an attempt whose client takes no
+  // AbortSignal; cooperative aborts the attempt's signal and waits for the client to stop.
+  // `error` is what the timed-out attempt fails with.
+  timeout?: { ms: number; strategy: TimeoutStrategy; error: (call: C) => unknown };
+  // Turns what an attempt threw into the error the predicates and the caller see.
+  toError?: (error: unknown, call: C) => unknown;
+  // Runs before each attempt the breaker lets through, outside the timeout (the rate limiter).
+  beforeAttempt?: (call: C) => Promise<void>;
+  retry: {
+    // The allowance a failed attempt draws on, or undefined when it is not to be retried (a 429
+    // may be retried on any call, a 5xx only on one that is safe to send twice, ...).
+    allowanceFor: (error: unknown, call: C) => string | undefined;
+    // Retries of one call per allowance, e.g. { rateLimited: 6, transient: 3 }.
+    allowances: Readonly<Record<string, number>>;
+    // Full-jitter exponential backoff: retry n waits a random time below
+    // min(maxDelayMs, baseDelayMs * 2^(n-1)), so parallel callers do not come back in step...
+    baseDelayMs: number;
+    maxDelayMs: number;
+    // ...but never less than the remote asked for (Retry-After).
+    retryAfterMs?: (error: unknown) => number | undefined;
+  };
+  breaker: {
+    // Opens after this many failed attempts in a row (`counts`), fails calls fast while open,
+    // and lets one call through halfOpenAfterMs later: its success closes it again.
+    consecutiveFailures: number;
+    halfOpenAfterMs: number;
+    // Failures that say the remote is unwell; others (a 4xx, a 429) leave the count alone.
+    counts: (error: unknown) => boolean;
+    // What a call refused by the open breaker fails with.
+    openError: (call: C) => unknown;
+  };
+  onRetry?: (event: RetryEvent<C>) => void;
+}
+
+// The one way remote calls are made resilient (cockatiel): retry outermost, so every attempt
+// passes the breaker, then the rate limiter, then the timeout. An open breaker ends the call at
+// once, without retrying.
+export class RemoteCallPolicy<C> {
+  // cockatiel's own breaker, for its events (onBreak, onHalfOpen, onReset) and state.
+  readonly breaker: CircuitBreakerPolicy;
+  private readonly timeout?: TimeoutPolicy;
+  private readonly backoff: DelegateBackoff<IRetryBackoffContext<unknown>, IBackoff<unknown> | undefined>;
+  private readonly maxRetries: number;
+
+  constructor(private readonly options: RemoteCallPolicyOptions<C>) {
+    const { retry: r, breaker: b } = options;
+    this.breaker = circuitBreaker(handleWhen(b.counts), {
+      halfOpenAfter: b.halfOpenAfterMs,
+      breaker: new ConsecutiveBreaker(b.consecutiveFailures),
+    });
+    if (options.timeout) this.timeout = timeout(options.timeout.ms, options.timeout.strategy);
+    const exponential = new ExponentialBackoff({
+      generator: fullJitterGenerator,
+      initialDelay: r.baseDelayMs,
+      maxDelay: r.maxDelayMs,
+    });
+    this.backoff = new DelegateBackoff((context, previous: IBackoff<unknown> | undefined) => {
+      const next = previous ? previous.next(context) : exponential.next();
+      const error = 'error' in context.result ? context.result.error : undefined;
+      return { delay: Math.max(next.duration, r.retryAfterMs?.(error) ?? 0), state: next };
+    });
+    this.maxRetries = Object.values(r.allowances).reduce((sum, n) => sum + n, 0);
+  }
+
+  async execute<T>(call: C, attempt: (context: AttemptContext) => Promise<T>): Promise<T> {
+    // The allowances are per call, so the retry policy (cheap) is too; the breaker is shared.
+    const used = new Map<string, number>();
+    const retries = retry(
+      handleWhen((error) => this.mayRetry(error, call, used)),
+      { maxAttempts: this.maxRetries, backoff: this.backoff },
+    );
+    const onRetry = this.options.onRetry;
+    if (onRetry)
+      retries.onRetry((event) =>
+        onRetry({
+          call,
+          error: 'error' in event ? event.error : undefined,
+          attempt: event.attempt,
+          delayMs: event.delay,
+        }),
+      );
+    try {
+      return await retries.execute(({ attempt: retried }) =>
+        this.breaker.execute(() => this.attempt(call, retried + 1, attempt)),
+      );
+    } catch (error) {
+      if (error instanceof BrokenCircuitError) throw this.options.breaker.openError(call);
+      throw error;
+    }
+  }
+
+  // cockatiel asks its filter once per failed attempt, so the allowance is spent here; maxAttempts
+  // (their sum) is only the outer bound.
+  private mayRetry(error: unknown, call: C, used: Map<string, number>): boolean {
+    if (error instanceof BrokenCircuitError) return false;
+    const allowance = this.options.retry.allowanceFor(error, call);
+    if (allowance === undefined) return false;
+    const spent = used.get(allowance) ?? 0;
+    if (spent >= (this.options.retry.allowances[allowance] ?? 0)) return false;
+    used.set(allowance, spent + 1);
+    return true;
+  }
+
+  private async attempt<T>(
+    call: C,
+    attemptNo: number,
+    attempt: (context: AttemptContext) => Promise<T>,
+  ): Promise<T> {
+    await this.options.beforeAttempt?.(call);
+    try {
+      if (!this.timeout) return await attempt({ attempt: attemptNo, signal: new AbortController().signal });
+      return await this.timeout.execute(async ({ signal }) => {
+        try {
+          return await attempt({ attempt: attemptNo, signal });
+        } catch (error) {
+          // A cooperative client fails with its own cancellation error once the timeout aborts it.
+          throw signal.aborted ? new TaskCancelledError() : error;
+        }
+      });
+    } catch (error) {
+      if (error instanceof TaskCancelledError && this.options.timeout) throw this.options.timeout.error(call);
+      throw this.options.toError ? this.options.toError(error, call) : error;
+    }
+  }
+}

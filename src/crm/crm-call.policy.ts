@@ -1,0 +1,96 @@
+import { Logger } from '@nestjs/common';
+import { RemoteCallPolicy, TimeoutStrategy } from '../common/remote-call.policy';
+import { CrmError } from './crm.error';
+
+export { TimeoutStrategy };
+
+// One CRM call, as the retry rules need it.
+export interface CrmCall {
+  // What is being done, in words for error messages: "upsert 100 deals".
+  what: string;
+  // Safe to send again when the outcome is unknown (reads, upserts by key, updates); never a create.
+  idempotent: boolean;
+  record?: string;
+}
+
+// The resilience settings every adapter's resolved options carry (defaults in each adapter's
+// options file).
+export interface CrmCallSettings {
+  requestTimeoutMs: number;
+  maxRateLimitRetries: number;
+  maxTransientRetries: number;
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+  breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
+}
+
+export interface CrmCallPolicySpec<C extends CrmCall> {
+  crm: string;
+  // Whose account the breaker guards, in words: "brokerage acme's HubSpot portal".
+  account: string;
+  settings: CrmCallSettings;
+  timeoutStrategy: TimeoutStrategy;
+  // The adapter's own mapping of what its client threw.
+  toError: (error: unknown, call: C) => CrmError;
+  // The account's rate limiter.
+  beforeAttempt: (call: C) => Promise<void>;
+  logger: Logger;
+}
+
+const isCrmError = (error: unknown, code: CrmError['code']): error is CrmError =>
+  error instanceof CrmError && error.code === code;
+
+// The adapters' only retry layer, on the shared remote-call policy, judged by CrmError codes:
+// - a 429 means the CRM did not act on the request, so it is retried for any call, after at
+//   least the wait the CRM asked for; one without a wait (a daily limit) is not retried;
+// - a 5xx, a network failure or a timeout may have been acted on, so only an idempotent call
+//   is retried;
+// - those last failures count against the account's breaker; an open one fails calls fast.
+export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): RemoteCallPolicy<C> {
+  const { crm, account, settings: s, logger } = spec;
+  const { consecutiveFailures, halfOpenAfterMs } = s.breaker;
+  const policy = new RemoteCallPolicy<C>({
+    timeout: {
+      ms: s.requestTimeoutMs,
+      strategy: spec.timeoutStrategy,
+      error: (call) =>
+        new CrmError('UNAVAILABLE', `${call.what}: no answer from ${crm} within ${s.requestTimeoutMs} ms`, {
+          record: call.record,
+        }),
+    },
+    toError: spec.toError,
+    beforeAttempt: spec.beforeAttempt,
+    retry: {
+      allowanceFor: (error, call) => {
+        if (isCrmError(error, 'RATE_LIMITED') && error.retryAfterMs !== undefined) return 'rateLimited';
+        if (isCrmError(error, 'UNAVAILABLE') && call.idempotent) return 'transient';
+        return undefined;
+      },
+      allowances: { rateLimited: s.maxRateLimitRetries, transient: s.maxTransientRetries },
+      baseDelayMs: s.retryBaseDelayMs,
+      maxDelayMs: s.retryMaxDelayMs,
+      retryAfterMs: (error) => (error instanceof CrmError ? error.retryAfterMs : undefined),
+    },
+    breaker: {
+      consecutiveFailures,
+      halfOpenAfterMs,
+      counts: (error) => isCrmError(error, 'UNAVAILABLE'),
+      openError: (call) =>
+        new CrmError(
+          'UNAVAILABLE',
+          `${call.what}: not sent; the circuit to ${account} is open after ${consecutiveFailures} failed attempts in a row (no answer or a 5xx); one call is let through ${Math.round(halfOpenAfterMs / 1000)} s after it opened`,
+          { record: call.record },
+        ),
+    },
+    onRetry: ({ call, error, attempt, delayMs }) => {
+      const said = error instanceof Error ? error.message : `${call.what}: failed`;
+      logger.warn(`${said}; retry ${attempt} in ${Math.round(delayMs)} ms`);
+    },
+  });
+  policy.breaker.onBreak(() =>
+    logger.error(`circuit to ${account} opened after ${consecutiveFailures} failed attempts in a row`),
+  );
+  policy.breaker.onHalfOpen(() => logger.log(`circuit to ${account} half-open, trying one call`));
+  policy.breaker.onReset(() => logger.log(`circuit to ${account} closed, ${crm} answers again`));
+  return policy;
+}
