@@ -18,6 +18,7 @@ import { freePort } from './free-port';
 import type { LedgerEngine } from './ledger-fixture';
 import { createTestPostgresDatabase, testPostgresUrl } from './postgres-database';
 import { CRM_VENDORS, startCrmWorld, type CrmVendor, type CrmWorld } from './sync-crm-world';
+import { runWhenIdle } from './run-when-idle';
 
 // The flow suites' runs: every CRM on SQLite, and on PostgreSQL (when the test server is up, see
 // jest's global setup) HubSpot only: the ledger code under test is the same for every CRM, and
@@ -152,7 +153,7 @@ export async function startSyncApp(
     // has caught up (polled, with a deadline).
     run: async (job, options) => {
       if (job === 'crm-changes' && world.hubspot) await searchCaughtUp(world.hubspot);
-      return runner.run(BROKERAGE, job, options);
+      return runWhenIdle(runner, BROKERAGE, job, options);
     },
     close: async () => {
       await app.close();

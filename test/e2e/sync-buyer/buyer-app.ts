@@ -9,6 +9,7 @@ import { buildAppParts, FLOW_MODULES, sharedModules } from '../../../src/app';
 import { SchedulerModule } from '../../../src/scheduler/scheduler.module';
 import { JobRunner } from '../../../src/scheduler/job-runner.service';
 import type { JobName } from '../../../src/scheduler/job.types';
+import { runWhenIdle } from '../../support/run-when-idle';
 
 export interface BuyerAppOptions {
   dir: string;
@@ -81,7 +82,7 @@ export async function startBuyerApp(o: BuyerAppOptions): Promise<BuyerApp> {
   return {
     app,
     async run(job) {
-      await runner.run(o.brokerageId, job);
+      await runWhenIdle(runner, o.brokerageId, job);
     },
     close: () => app.close(),
   };
