@@ -188,11 +188,10 @@ function transportStream(transport: CashOfferTransport): () => AsyncIterable<unk
     parsed(
       async (offset) =>
         (
-          await transport.send({
-            method: 'GET',
-            path: '/active-offer-requests',
-            query: { limit: PAGE, offset },
-          })
+          await transport.send(
+            { method: 'GET', path: '/active-offer-requests', query: { limit: PAGE, offset } },
+            AbortSignal.timeout(10_000),
+          )
         ).body,
     ),
   );
@@ -236,7 +235,7 @@ async function compare(target: Target): Promise<Overhead> {
     apiKey: target.key,
     rateLimit: { requests: 10_000, perMs: 1000 },
   });
-  const transport = new CashOfferTransport(target.baseUrl, target.key, 10_000);
+  const transport = new CashOfferTransport(target.baseUrl, target.key);
   const ways = {
     client: () => client.streamActiveOfferRequests({ pageSize: PAGE }),
     bare: bareStream(target.baseUrl, target.key, bareAgent),

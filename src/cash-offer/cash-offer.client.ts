@@ -77,7 +77,7 @@ export class CashOfferClient {
     this.options = resolveClientOptions(options);
     this.brokerageId = this.options.brokerageId;
     this.#apiKey = options.apiKey;
-    this.transport = new CashOfferTransport(this.options.baseUrl, options.apiKey, this.options.timeoutMs);
+    this.transport = new CashOfferTransport(this.options.baseUrl, options.apiKey);
     this.policy = new ResiliencePolicy(this.options, this.logger);
     this.answers = new AnswerChecker(this.brokerageId, this.logger);
   }
@@ -273,13 +273,15 @@ export class CashOfferClient {
         op.name,
         violations.map((v) => ({ field: v.field, message: maskText(v.message, masks) })),
       );
-    return this.policy.execute(op.name, (attempt) => this.attempt<T>(op, request, attempt, masks, call));
+    return this.policy.execute(op.name, ({ attempt, signal }) =>
+      this.attempt<T>(op, request, { attempt, signal }, masks, call),
+    );
   }
 
   private async attempt<T>(
     op: OperationSpec,
     request: TransportRequest,
-    attempt: number,
+    { attempt, signal }: { attempt: number; signal: AbortSignal },
     masks: Masks,
     call: CallOptions,
   ): Promise<T | undefined> {
@@ -293,7 +295,7 @@ export class CashOfferClient {
     const started = performance.now();
     let response;
     try {
-      response = await this.transport.send(request);
+      response = await this.transport.send(request, signal);
     } catch (error) {
       const code = error instanceof TransportFailure ? error.networkCode : 'NETWORK_ERROR';
       this.report(op, 'network_error', started, attempt);

@@ -32,19 +32,22 @@ describe('CashOfferTransport (axios on a keep-alive agent)', () => {
   beforeEach(() => {
     service.seen.length = 0;
     service.connections = 0;
-    transport = new CashOfferTransport(`${baseUrl}/`, KEY, 2000);
+    transport = new CashOfferTransport(`${baseUrl}/`, KEY);
   });
   afterEach(() => transport.close());
   afterAll(() => service.stop());
 
   it('sends the key, the query and the JSON body as they are, and hands back status, headers and text', async () => {
     service.handler = (_r, res) => res.writeHead(429, { 'retry-after': '7' }).end('slow down {not json');
-    const response = await transport.send({
-      method: 'POST',
-      path: '/counter-offers',
-      query: { limit: 5, offset: undefined, sort: 'a b' },
-      body: { offer_id: 3, note: 'é' },
-    });
+    const response = await transport.send(
+      {
+        method: 'POST',
+        path: '/counter-offers',
+        query: { limit: 5, offset: undefined, sort: 'a b' },
+        body: { offer_id: 3, note: 'é' },
+      },
+      AbortSignal.timeout(2000),
+    );
     expect(response).toMatchObject({ status: 429, body: 'slow down {not json' });
     expect(response.headers['retry-after']).toBe('7');
     expect(service.seen).toEqual([
@@ -59,13 +62,13 @@ describe('CashOfferTransport (axios on a keep-alive agent)', () => {
 
   it('keeps one connection alive across sequential calls', async () => {
     service.handler = (_r, res) => json(res, 200, []);
-    for (let i = 0; i < 5; i++) await transport.send({ method: 'GET', path: '/offers' });
+    for (let i = 0; i < 5; i++)
+      await transport.send({ method: 'GET', path: '/offers' }, AbortSignal.timeout(2000));
     expect(service.seen).toHaveLength(5);
     expect(service.connections).toBe(1);
   });
 
   it('stops an answer that trickles past the deadline: one wall-clock limit, not an idle timer', async () => {
-    transport = new CashOfferTransport(baseUrl, KEY, 300);
     let dripping: NodeJS.Timeout | undefined;
     service.handler = (_r, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -74,7 +77,9 @@ describe('CashOfferTransport (axios on a keep-alive agent)', () => {
     };
     const started = Date.now();
     try {
-      const failure = await failureOf(transport.send({ method: 'GET', path: '/offers' }));
+      const failure = await failureOf(
+        transport.send({ method: 'GET', path: '/offers' }, AbortSignal.timeout(300)),
+      );
       expect(failure.networkCode).toBe('ETIMEDOUT');
       expect(Date.now() - started).toBeLessThan(2000);
     } finally {
@@ -84,7 +89,7 @@ describe('CashOfferTransport (axios on a keep-alive agent)', () => {
 
   it('fails a call in flight at once when closed', async () => {
     service.handler = () => undefined; // never answers
-    const pending = failureOf(transport.send({ method: 'GET', path: '/offers' }));
+    const pending = failureOf(transport.send({ method: 'GET', path: '/offers' }, AbortSignal.timeout(2000)));
     await until(() => service.seen.length === 1, 'the request to arrive');
     const started = Date.now();
     transport.close();
@@ -96,8 +101,10 @@ describe('CashOfferTransport (axios on a keep-alive agent)', () => {
     const closed = new FakeService();
     const url = await closed.start();
     await closed.stop();
-    transport = new CashOfferTransport(url, KEY, 2000);
-    const failure = await failureOf(transport.send({ method: 'POST', path: '/wh', body: { url: 'x' } }));
+    transport = new CashOfferTransport(url, KEY);
+    const failure = await failureOf(
+      transport.send({ method: 'POST', path: '/wh', body: { url: 'x' } }, AbortSignal.timeout(2000)),
+    );
     expect(failure.networkCode).toBe('ECONNREFUSED');
     for (const printed of [String(failure), failure.stack ?? '', JSON.stringify(failure)])
       expect(printed).not.toContain(KEY);

@@ -55,13 +55,11 @@ export class CashOfferTransport {
   readonly #http: AxiosInstance;
   readonly #agent: http.Agent;
   readonly #apiKey: string;
-  readonly #timeoutMs: number;
   #closed = false;
 
-  constructor(baseUrl: string, apiKey: string, timeoutMs: number) {
+  constructor(baseUrl: string, apiKey: string) {
     const url = new URL(baseUrl);
     this.#apiKey = apiKey;
-    this.#timeoutMs = timeoutMs;
     const agentOptions: AgentOptions = {
       keepAlive: true,
       keepAliveMsecs: TCP_KEEPALIVE_MS,
@@ -83,12 +81,11 @@ export class CashOfferTransport {
     });
   }
 
-  async send(request: TransportRequest): Promise<TransportResponse> {
-    // One wall-clock deadline per attempt, from sending to the last byte of the answer (axios's
-    // `timeout` is a socket idle timer, which a slow trickle of bytes keeps alive). A plain timer,
-    // cleared as soon as the call settles, costs less than AbortSignal.timeout's.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.#timeoutMs);
+  // `deadline` is the attempt's one wall-clock limit, from sending to the last byte of the answer
+  // (the client's resilience policy aborts it; axios's own `timeout` is a socket idle timer, which
+  // a slow trickle of bytes keeps alive). Its abort fails the call with a connect or an answer
+  // timeout, as the request had left or not.
+  async send(request: TransportRequest, deadline: AbortSignal): Promise<TransportResponse> {
     const connection = { connected: false };
     const hasBody = request.body !== undefined;
     const config: AxiosRequestConfig<string> = {
@@ -99,7 +96,7 @@ export class CashOfferTransport {
         ...(hasBody ? { 'content-type': 'application/json' } : {}),
       },
       data: hasBody ? JSON.stringify(request.body) : undefined,
-      signal: deadline.signal,
+      signal: deadline,
       transport: watchingConnection(connection),
     };
     try {
@@ -108,11 +105,9 @@ export class CashOfferTransport {
     } catch (error) {
       // Never rethrow the library's error (it holds the config, so the key); only a code leaves.
       if (this.#closed) throw new TransportFailure(CLIENT_CLOSED);
-      if (deadline.signal.aborted)
+      if (deadline.aborted)
         throw new TransportFailure(connection.connected ? ANSWER_TIMEOUT : CONNECT_TIMEOUT);
       throw new TransportFailure(networkCodeOf(error));
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -1,13 +1,14 @@
-import { RemoteCallPolicy } from '../common/remote-call.policy';
+import { RemoteCallPolicy, TimeoutStrategy, type AttemptContext } from '../common/remote-call.policy';
 import { RollingWindowLimiter } from '../common/rolling-window.limiter';
 import { CashOfferError } from './cash-offer.error';
 import type { ClientLogger } from './cash-offer.client';
 import { ResolvedClientOptions } from './cash-offer-client.options';
 import { countsAgainstBreaker, isRetryableAttempt } from './failure.classifier';
 
-// Rate limit, retry and circuit breaker of one brokerage, on the shared remote-call policy. The
-// transport has its own connect and answer timeouts (their codes tell whether a create may have
-// been processed), so the policy adds none.
+// Rate limit, retry, circuit breaker and timeout of one brokerage, on the shared remote-call policy.
+// The timeout is cooperative: it aborts the attempt's signal, and the transport, which knows
+// whether the request had left (a connect or an answer timeout: whether a create may have been
+// processed), fails with its own code.
 export class ResiliencePolicy {
   private readonly policy: RemoteCallPolicy<string>;
 
@@ -21,6 +22,7 @@ export class ResiliencePolicy {
     );
     this.policy = new RemoteCallPolicy<string>({
       beforeAttempt: () => limiter.acquire(),
+      timeout: { ms: options.timeoutMs, strategy: TimeoutStrategy.Cooperative },
       retry: {
         allowanceFor: (e) => (isRetryableAttempt(e, r.maxRetryAfterMs) ? 'retryable' : undefined),
         allowances: { retryable: r.maxAttempts - 1 },
@@ -57,8 +59,9 @@ export class ResiliencePolicy {
     });
   }
 
-  // Runs `attempt` (1-based attempt number) under the brokerage's policies.
-  execute<T>(operation: string, attempt: (attemptNo: number) => Promise<T>): Promise<T> {
-    return this.policy.execute(operation, (context) => attempt(context.attempt));
+  // Runs `attempt` (its 1-based number and the signal its deadline aborts) under the brokerage's
+  // policies.
+  execute<T>(operation: string, attempt: (context: AttemptContext) => Promise<T>): Promise<T> {
+    return this.policy.execute(operation, attempt);
   }
 }

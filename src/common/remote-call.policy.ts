@@ -38,8 +38,9 @@ export interface RetryEvent<C> {
 export interface RemoteCallPolicyOptions<C> {
   // Gives up on one attempt after `ms`. Aggressive abandons an attempt whose client takes no
   // AbortSignal; cooperative aborts the attempt's signal and waits for the client to stop.
-  // `error` is what the timed-out attempt fails with.
-  timeout?: { ms: number; strategy: TimeoutStrategy; error: (call: C) => unknown };
+  // `error` is what the timed-out attempt fails with; without it (cooperative only) the client's
+  // own error stands, for a client that tells more (whether the request had left, say).
+  timeout?: { ms: number; strategy: TimeoutStrategy; error?: (call: C) => unknown };
   // Turns what an attempt threw into the error the predicates and the caller see.
   toError?: (error: unknown, call: C) => unknown;
   // Runs before each attempt the breaker lets through, outside the timeout (the rate limiter).
@@ -147,16 +148,18 @@ export class RemoteCallPolicy<C> {
     await this.options.beforeAttempt?.(call);
     try {
       if (!this.timeout) return await attempt({ attempt: attemptNo, signal: new AbortController().signal });
+      const timeoutError = this.options.timeout?.error;
       return await this.timeout.execute(async ({ signal }) => {
         try {
           return await attempt({ attempt: attemptNo, signal });
         } catch (error) {
           // A cooperative client fails with its own cancellation error once the timeout aborts it.
-          throw signal.aborted ? new TaskCancelledError() : error;
+          throw signal.aborted && timeoutError ? new TaskCancelledError() : error;
         }
       });
     } catch (error) {
-      if (error instanceof TaskCancelledError && this.options.timeout) throw this.options.timeout.error(call);
+      const timeoutError = this.options.timeout?.error;
+      if (error instanceof TaskCancelledError && timeoutError) throw timeoutError(call);
       throw this.options.toError ? this.options.toError(error, call) : error;
     }
   }
