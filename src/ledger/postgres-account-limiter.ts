@@ -1,50 +1,80 @@
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterQueue } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterQueue,
+  type IRateLimiterStoreOptions,
+} from 'rate-limiter-flexible';
 import type { DataSource } from 'typeorm';
 import type { AccountLimit, SharedAccountLimiter } from '../common/shared-account-limiter';
 
 // rate-limiter-flexible's own table, in the ledger's database (created by the library, which
 // tolerates several workers creating it at once).
 const TABLE = 'account_rate_limits';
+// The turn counter never runs out within a key's life (it restarts at 0 if its row is ever lost).
+const TURNS_PER_COUNTER = 2 ** 31 - 1;
 
-// Remote accounts' budgets shared by every worker of a PostgreSQL ledger, on rate-limiter-flexible
-// (the library the Cash Offer client already limits with): one row per account, updated atomically
-// by whichever worker calls. The remotes count rolling windows, which fixed windows of `max` calls
-// would overrun where two windows meet (max late in one, max early in the next); so the budget is
-// paced instead: one call per interval/max, and no window of any start holds more than max. A
-// worker whose turn has not come waits. If PostgreSQL cannot answer, each worker counts alone.
+interface Budget {
+  // Counts the account's calls across every worker: each call's number picks its slot.
+  turns: RateLimiterPostgres;
+  // `max` slots per account, each one call per window (a window opened by the call that takes it).
+  slots: RateLimiterQueue;
+}
+
+// Remote accounts' budgets shared by every worker of a PostgreSQL ledger, on rate-limiter-flexible's
+// PostgreSQL store (the library every local limiter is on): rows updated atomically by whichever
+// worker calls. The remotes count rolling windows with their whole burst, so the budget is the
+// local limiter's (common/rolling-window.limiter.ts) made shared: `max` one-call slots of a window
+// per account, taken in turn by the calls' shared numbers, so the (i+max)-th call of all workers
+// leaves at least a window after the i-th. A call whose slot is still taken waits for it; the
+// retry that takes it lands one timer and one round trip after the slot frees, a delay lost once
+// per window per slot, not once per call as when pacing one call per window/max. If PostgreSQL
+// cannot answer, each worker counts alone (the library's insurance limiters, in memory).
 export class PostgresAccountLimiter implements SharedAccountLimiter {
-  private readonly queues = new Map<string, Promise<RateLimiterQueue>>();
+  private readonly budgets = new Map<string, Promise<Budget>>();
 
   constructor(private readonly dataSource: DataSource) {}
 
   async acquire(account: string, limit: AccountLimit): Promise<void> {
-    const queue = await this.queueFor(limit);
-    await queue.removeTokens(1, account);
+    const { turns, slots } = await this.budgetFor(limit);
+    const turn = await turns.consume(account);
+    const slot = (turn.consumedPoints - 1) % Math.max(1, Math.floor(limit.max));
+    await slots.removeTokens(1, `${account}:${slot}`);
   }
 
-  // One limiter per distinct budget; accounts are keys within it.
-  private queueFor(limit: AccountLimit): Promise<RateLimiterQueue> {
+  // One pair of limiters per distinct budget; accounts are keys within them.
+  private budgetFor(limit: AccountLimit): Promise<Budget> {
     const id = `${limit.max}/${limit.intervalMs}`;
-    let queue = this.queues.get(id);
-    if (!queue) {
-      const options = { points: 1, duration: limit.intervalMs / limit.max / 1000, keyPrefix: `calls${id}` };
-      queue = new Promise<RateLimiterQueue>((resolve, reject) => {
-        const limiter = new RateLimiterPostgres(
-          {
-            ...options,
-            storeClient: this.dataSource,
-            storeType: 'typeorm',
-            tableName: TABLE,
-            clearExpiredByTimeout: true,
-            insuranceLimiter: new RateLimiterMemory(options),
-          },
-          (error?: Error) => (error ? reject(error) : resolve(new RateLimiterQueue(limiter))),
-        );
-      });
+    let budget = this.budgets.get(id);
+    if (!budget) {
+      budget = (async () => {
+        const [turns, slots] = await Promise.all([
+          // Duration 0: the count never expires.
+          this.store({ points: TURNS_PER_COUNTER, duration: 0, keyPrefix: `turns${id}` }),
+          // Whole milliseconds, rounded up, as the local limiter (a window must not end early).
+          this.store({ points: 1, duration: Math.ceil(limit.intervalMs) / 1000, keyPrefix: `slots${id}` }),
+        ]);
+        return { turns, slots: new RateLimiterQueue(slots) };
+      })();
       // A failed start (the table could not be created) is tried again on the next call.
-      queue.catch(() => this.queues.delete(id));
-      this.queues.set(id, queue);
+      budget.catch(() => this.budgets.delete(id));
+      this.budgets.set(id, budget);
     }
-    return queue;
+    return budget;
+  }
+
+  private store(options: Pick<IRateLimiterStoreOptions, 'points' | 'duration' | 'keyPrefix'>) {
+    return new Promise<RateLimiterPostgres>((resolve, reject) => {
+      const limiter = new RateLimiterPostgres(
+        {
+          ...options,
+          storeClient: this.dataSource,
+          storeType: 'typeorm',
+          tableName: TABLE,
+          clearExpiredByTimeout: true,
+          insuranceLimiter: new RateLimiterMemory(options),
+        },
+        (error?: Error) => (error ? reject(error) : resolve(limiter)),
+      );
+    });
   }
 }

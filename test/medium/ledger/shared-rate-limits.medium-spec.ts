@@ -57,4 +57,20 @@ else
       // the first account's.
       expect(Math.max(...other)).toBeLessThan(all[all.length - 1] / 2);
     });
+
+    it("lets an account's whole burst through at once, as the remote allows, and the next call a window later", async () => {
+      const workers = [
+        new PostgresAccountLimiter(f.ledger.dataSource),
+        new PostgresAccountLimiter((await f.openAnother()).dataSource),
+      ];
+      const origin = Date.now();
+      const [a, b] = await Promise.all([
+        grants(workers[0], 'followupboss:account-1', 3, origin),
+        grants(workers[1], 'followupboss:account-1', 2, origin),
+      ]);
+      // max calls between the two workers, none waiting for a turn (within a window of each other).
+      expect(Math.max(...a, ...b) - Math.min(...a, ...b)).toBeLessThan(WINDOW_MS);
+      const [next] = await grants(workers[0], 'followupboss:account-1', 1, origin);
+      expect(next).toBeGreaterThanOrEqual(Math.min(...a, ...b) + WINDOW_MS - LATENCY_MS);
+    });
   });
