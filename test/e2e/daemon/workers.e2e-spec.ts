@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
 import {
@@ -12,7 +14,7 @@ import {
   type Workspace,
 } from './daemon.fixtures';
 
-jest.setTimeout(120_000);
+jest.setTimeout(180_000);
 
 const BROKERAGES = ['alpha', 'beta', 'gamma', 'delta'];
 const PAGES = 30; // 150 ms each: a marketplace run of ~4.5 s, cut short by a kill
@@ -61,14 +63,19 @@ describe('several workers on one PostgreSQL ledger', () => {
     for (const id of BROKERAGES) {
       writeBrokerage(ws, brokerageConfig(id, { marketplace: '* * * * * *', outboxDrain: '*/2 * * * * *' }));
     }
+    const gate = join(ws.dir, 'gate');
     const env = {
       LEDGER_URL: db.url,
       JOB_LEASE_SECONDS: String(LEASE_SECONDS),
       HARNESS_PAGES: String(PAGES),
+      HARNESS_GATE: gate,
     };
     // One after the other: the first creates the schema, the others find it (both paths are taken
     // concurrently in production; the migration lock covers that, see the ledger's medium tests).
     for (let i = 0; i < 3; i++) workers.push((await startHarness(ws, BROKERAGES, env)).daemon);
+    // The pages start once all three are up: on a busy machine the first would otherwise walk them
+    // all before the others have started.
+    writeFileSync(gate, '');
     const pids = workers.map((w) => w.child.pid!);
 
     // Kill the worker holding a marketplace run that has walked a few pages.
@@ -94,7 +101,8 @@ describe('several workers on one PostgreSQL ledger', () => {
     await waitFor(
       () => BROKERAGES.every((id) => pagesDone(readEvents(ws), id).size === PAGES),
       'every brokerage to finish its marketplace pages',
-      60_000,
+      // A takeover waits out the lease and the next pg-boss maintenance; slower on a busy machine.
+      90_000,
     );
     const events = readEvents(ws);
     const resumed = events.find(
