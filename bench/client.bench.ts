@@ -1,3 +1,4 @@
+import './simulators-logging';
 import axios, { AxiosInstance } from 'axios';
 import { fork, spawnSync } from 'node:child_process';
 import { Agent, IncomingMessage, Server, createServer, get } from 'node:http';
