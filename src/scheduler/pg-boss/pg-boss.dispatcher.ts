@@ -8,8 +8,12 @@ const POLLING_INTERVAL_MS = 1000;
 
 // Of the given queues, those with a job ready to start and none running anywhere. Brokerages with
 // nothing running come first: one already being synced is held by its own remote limits, so a free
-// slot does more for one that is not (two of its jobs would only share its budget). Then the
-// oldest waiting job first, so every brokerage gets its turn.
+// slot does more for one that is not (two of its jobs would only share its budget). Then jobs with
+// known work (KNOWN_WORK_PRIORITY: the drain of writes a run just queued, an early run) before
+// routine ticks, then the oldest waiting job first, so every brokerage gets its turn. (A tick's job
+// is queued while the pair's previous run is still going, so by age alone a poll that will most
+// likely find nothing went ahead of another brokerage's drain of a backlog, holding a slot for the
+// poll's few rate-limited calls.)
 // A queue whose previous job is still running is left out: pg-boss would refuse to start a second
 // one of a stately queue. pg-boss 10 fetches from one named queue at a time and has no call that
 // says which queues have work; this reads its job table through its own connection pool, on the
@@ -27,8 +31,19 @@ const READY_QUEUES_SQL = `
      AND j.start_after < now()
      AND j.name NOT IN (SELECT name FROM active)
    GROUP BY j.name
-   ORDER BY bool_or(j.data->>'brokerageId' IN (SELECT brokerage_id FROM active)), min(j.created_on)
+   ORDER BY bool_or(j.data->>'brokerageId' IN (SELECT brokerage_id FROM active)),
+            max(j.priority) DESC,
+            min(j.created_on)
    LIMIT $1`;
+
+// The priority of a job sent because there is known work for it; routine ticks send 0.
+export const KNOWN_WORK_PRIORITY = 1;
+
+// A stately queue keeps one job queued: a send while a tick's job waits is dropped, so that job is
+// raised to known work instead.
+const PROMOTE_SQL = `
+  UPDATE ${PG_BOSS_SCHEMA}.job SET priority = $2
+   WHERE name = $1 AND state = 'created' AND priority < $2`;
 
 export type SyncJobHandler = (data: SyncJobData) => Promise<void>;
 
@@ -66,6 +81,15 @@ export class PgBossDispatcher {
 
   start(): void {
     this.loop ??= this.run();
+  }
+
+  // Queues a job with known work on `queue` (or marks the one already waiting so) and looks for
+  // work now. Answers whether a new job was queued.
+  async sendKnownWork(queue: string, data: SyncJobData): Promise<boolean> {
+    const id = await this.boss.send(queue, data, { priority: KNOWN_WORK_PRIORITY });
+    if (!id) await this.boss.getDb().executeSql(PROMOTE_SQL, [queue, KNOWN_WORK_PRIORITY]);
+    this.nudge();
+    return id !== null;
   }
 
   // Look for work now (a slot was freed, or a job was just queued).
@@ -112,9 +136,12 @@ export class PgBossDispatcher {
       ...candidates.filter((c, i) => candidates.findIndex((o) => o.brokerage_id === c.brokerage_id) === i),
       ...candidates.filter((c, i) => candidates.findIndex((o) => o.brokerage_id === c.brokerage_id) !== i),
     ];
+    // At most as many as were free when the candidates were ranked: a slot freed meanwhile (a run
+    // just ended) is filled by asking again, since that run's brokerage now ranks differently (its
+    // next job, e.g. the outbox-drain its crm-changes queued, comes before a brokerage not started).
     let started = 0;
     for (const { name } of ordered) {
-      if (this.stopping || this.inFlight.size >= this.capacity) break;
+      if (this.stopping || started >= free || this.inFlight.size >= this.capacity) break;
       const [job] = await this.boss.fetch<SyncJobData>(name, { batchSize: 1 });
       if (!job) continue;
       this.startJob(name, job);
