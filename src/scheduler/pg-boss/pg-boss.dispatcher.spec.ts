@@ -15,17 +15,17 @@ class FakeBoss {
   private next = 0;
 
   queue(name: string, brokerageId: string, count = 1): void {
-    const jobs = Array.from({ length: count }, () => ({
-      data: { brokerageId, job: 'outbox-drain' as const },
-      seq: this.next++,
-      priority: 0,
-    }));
+    const jobs = Array.from({ length: count }, () => {
+      this.queuedAt.push(Date.now());
+      return { data: { brokerageId, job: 'outbox-drain' as const }, seq: this.next++, priority: 0 };
+    });
     this.waiting.set(name, [...(this.waiting.get(name) ?? []), ...jobs]);
   }
 
   // A stately queue: one job waiting at most.
   async send(name: string, data: SyncJobData, options: { priority?: number }): Promise<string | null> {
     if ((this.waiting.get(name) ?? []).length > 0) return null;
+    this.queuedAt.push(Date.now());
     this.waiting.set(name, [{ data, seq: this.next++, priority: options.priority ?? 0 }]);
     return `${name}#sent`;
   }
@@ -38,7 +38,11 @@ class FakeBoss {
           for (const job of this.waiting.get(name) ?? []) job.priority = Math.max(job.priority, priority);
           return { rows: [] };
         }
-        const [limit, names] = params as [number, string[]];
+        const [limit, names, endedJson] = params as [number, string[], string];
+        // A job waits from its queue's last run's end on this worker when that is later (seq: job order).
+        const ended = JSON.parse(endedJson) as Record<string, number>;
+        const waitsFrom = (name: string, seq: number) =>
+          Math.max(seq, ended[name] === undefined ? -1 : this.seqAt(ended[name]) + 0.5);
         const busy = new Set(this.active.values());
         return {
           rows: [...this.waiting.entries()]
@@ -48,7 +52,7 @@ class FakeBoss {
               (a, b) =>
                 Number(busy.has(a.brokerage_id)) - Number(busy.has(b.brokerage_id)) ||
                 b.priority - a.priority ||
-                a.seq - b.seq,
+                waitsFrom(a.name, a.seq) - waitsFrom(b.name, b.seq),
             )
             .slice(0, limit)
             .map(({ name, brokerage_id }) => ({ name, brokerage_id })),
@@ -67,6 +71,12 @@ class FakeBoss {
     onFetch?.();
     await new Promise((resolve) => setImmediate(resolve));
     return [{ id: `${name}#${job.seq}`, name, data: job.data, expireInSeconds: 60 }];
+  }
+
+  // Jobs are ordered by seq; a time maps to the seq of the last job queued by then.
+  private readonly queuedAt: number[] = [];
+  seqAt(ms: number): number {
+    return this.queuedAt.filter((t) => t <= ms).length - 1;
   }
 
   async complete(name: string): Promise<void> {
@@ -163,6 +173,20 @@ describe('PgBossDispatcher', () => {
     running[1].finish();
     await until(() => running.length === 3, 'the one after');
     expect(boss.fetched[2]).toBe('sync__crm-changes__b2');
+  });
+
+  it("ranks a tick queued during the pair's run on this worker from that run's end", async () => {
+    boss.queue('sync__crm-changes__b1', 'b1');
+    start(1, ['sync__crm-changes__b1']);
+    await until(() => running.length === 1, 'one run');
+    // The next tick queues b1's poll while b1's run goes on, then b2's first poll.
+    boss.queue('sync__crm-changes__b1', 'b1');
+    boss.queue('sync__crm-changes__b2', 'b2');
+    dispatcher.add('sync__crm-changes__b2');
+    running[0].finish();
+    await until(() => running.length === 2, 'the next run');
+    // b2 has waited longer than b1's follow-up, which waits from b1's end.
+    expect(boss.fetched[1]).toBe('sync__crm-changes__b2');
   });
 
   it('leaves queues it does not work to other workers', async () => {

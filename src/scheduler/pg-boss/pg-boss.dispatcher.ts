@@ -10,10 +10,11 @@ const POLLING_INTERVAL_MS = 1000;
 // nothing running come first: one already being synced is held by its own remote limits, so a free
 // slot does more for one that is not (two of its jobs would only share its budget). Then jobs with
 // known work (KNOWN_WORK_PRIORITY: the drain of writes a run just queued, an early run) before
-// routine ticks, then the oldest waiting job first, so every brokerage gets its turn. (A tick's job
-// is queued while the pair's previous run is still going, so by age alone a poll that will most
-// likely find nothing went ahead of another brokerage's drain of a backlog, holding a slot for the
-// poll's few rate-limited calls.)
+// routine ticks, then the job waiting longest first, so every brokerage gets its turn. A tick's job
+// is queued while the pair's previous run is still going: it waits from that run's end ($3, the
+// ends of the runs this worker finished), not from the tick. (By age alone such a poll, which will
+// most likely find nothing, went ahead of another brokerage's first poll or its drain of a
+// backlog, holding a slot for the poll's few rate-limited calls.)
 // A queue whose previous job is still running is left out: pg-boss would refuse to start a second
 // one of a stately queue. pg-boss 10 fetches from one named queue at a time and has no call that
 // says which queues have work; this reads its job table through its own connection pool, on the
@@ -33,7 +34,7 @@ const READY_QUEUES_SQL = `
    GROUP BY j.name
    ORDER BY bool_or(j.data->>'brokerageId' IN (SELECT brokerage_id FROM active)),
             max(j.priority) DESC,
-            min(j.created_on)
+            GREATEST(min(j.created_on), to_timestamp(($3::jsonb->>j.name)::float8 / 1000))
    LIMIT $1`;
 
 // The priority of a job sent because there is known work for it; routine ticks send 0.
@@ -55,6 +56,8 @@ export class PgBossDispatcher {
   private readonly logger = new Logger(PgBossDispatcher.name);
   private readonly queues = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
+  // When this worker last finished a job of each queue (epoch ms).
+  private readonly ended = new Map<string, number>();
   private stopping = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -128,7 +131,13 @@ export class PgBossDispatcher {
     if (this.queues.size === 0) return 0;
     const free = this.capacity - this.inFlight.size;
     // A few more candidates than free slots: another worker may take some of them first.
-    const { rows } = await this.boss.getDb().executeSql(READY_QUEUES_SQL, [free * 2 + 2, [...this.queues]]);
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(READY_QUEUES_SQL, [
+        free * 2 + 2,
+        [...this.queues],
+        JSON.stringify(Object.fromEntries(this.ended)),
+      ]);
     // Several slots free: one job per brokerage first, as across workers; a brokerage's second job
     // only if nothing else is ready.
     const candidates = rows as { name: string; brokerage_id: string }[];
@@ -166,6 +175,7 @@ export class PgBossDispatcher {
           this.logger.error(`could not record the end of ${queue} in pg-boss: ${String(error)}`),
       )
       .finally(() => {
+        this.ended.set(queue, Date.now());
         this.inFlight.delete(done);
         this.nudge();
       });
