@@ -42,10 +42,10 @@ export class PostgresAccountLimiter implements SharedAccountLimiter {
     let waitMs: number;
     try {
       await this.ensureTable();
-      const rows = (await this.dataSource.query(TAKE_TURN_SQL, [
+      const rows = await this.dataSource.query<{ wait_ms: number }[]>(TAKE_TURN_SQL, [
         `${limit.max}/${limit.intervalMs}:${account}`,
         spacingMs / 1000,
-      ])) as { wait_ms: number }[];
+      ]);
       waitMs = Number(rows[0]?.wait_ms ?? 0);
     } catch {
       await this.countAlone(limit, spacingMs).removeTokens(1, account);
