@@ -1,7 +1,11 @@
 import './simulators-logging';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import PgBoss from 'pg-boss';
+import { openLedger } from '../src/ledger';
+import { PG_BOSS_SCHEMA, queueName } from '../src/scheduler/pg-boss/pg-boss.queues';
 import { until } from '../test/support/worker-process';
+import { cpuSecondsOf, postgresCpuSeconds, traceRound } from './scale-trace';
 import { WorkerWorld } from '../test/support/worker-world';
 
 // Horizontal scale on one PostgreSQL ledger: 8 brokerages, each with its own rate-limited CRM account
@@ -16,6 +20,7 @@ const CRM_REQUESTS_PER_SECOND = 4;
 const WORKER_CONCURRENCY = 2;
 const WORKER_COUNTS = [1, 2, 4];
 const TARGETS: Record<number, number> = { 2: 1.8, 4: 3.2 };
+const PAUSED_UNTIL_ALL_UP = 'bench:scale: until every worker is up';
 
 interface EmbeddedPostgres {
   url: string;
@@ -42,8 +47,13 @@ async function withClient<T>(url: string, work: (client: Client) => Promise<T>):
   }
 }
 
-// One round: a fresh database and world, the backlog seeded, then the clock runs from the moment the
-// workers listen until every brokerage's deals are sent and written back.
+// One round: a fresh database and world, the backlog seeded, the workers started with every
+// brokerage paused and resumed once all of them listen, every brokerage's poll asked for at once;
+// the clock runs from the first run until every brokerage's deals are sent and written back.
+// (Started unpaused, the first worker up would work while the others start: at 4 workers up to
+// 2.6 s of work before the last one listened, charged to no round's clock, and the others' start-up
+// slowing its first runs. That measures a fleet's start, not how fast N running workers get through
+// a backlog.)
 async function round(
   serverUrl: string,
   workers: number,
@@ -64,8 +74,19 @@ async function round(
   });
   try {
     await Promise.all(world.brokerages.map((b) => world.seedDeals(b, DEALS)));
-    await world.startWorkers(workers, { WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) });
-    const started = Date.now();
+    const ledger = await openLedger({ url: url.toString(), databasePath: join(world.dir, 'unused.sqlite') });
+    try {
+      for (const b of world.brokerages) await ledger.pauses.pause(b.id, undefined, PAUSED_UNTIL_ALL_UP);
+      await world.startWorkers(workers, { WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) });
+      // Every brokerage at once (one statement): resumed one by one, a brokerage still paused
+      // while the others start would have its first poll skipped and queued again behind their
+      // next ticks.
+      await ledger.dataSource.query('DELETE FROM pauses');
+      await pollEveryBrokerageNow(url.toString(), world);
+    } finally {
+      await ledger.close();
+    }
+    const cpuAtStart = cpuNow(world, name);
     const done = new Map<string, number>();
     await withClient(url.toString(), (ledger) =>
       until(
@@ -88,19 +109,64 @@ async function round(
         250,
       ),
     );
-    const seconds = (Date.now() - started) / 1000;
+    const finished = Date.now();
+    const started = await firstRunStart(url.toString());
+    const seconds = (finished - started) / 1000;
     for (const b of world.brokerages) {
       const requests = await b.control.requests();
       if (requests.length !== DEALS)
         throw new Error(`${b.id}: ${requests.length} offer requests for ${DEALS} deals`);
     }
-    const bound = await whatBounds(url.toString(), world, seconds, workers);
+    let bound = await whatBounds(url.toString(), world, seconds, workers);
+    if (process.env.BENCH_TRACE) {
+      const cpuAtEnd = cpuNow(world, name);
+      const cpu = Object.fromEntries(Object.entries(cpuAtEnd).map(([k, v]) => [k, v - cpuAtStart[k]]));
+      const file = `${process.env.BENCH_TRACE}-${workers}.json`;
+      bound += `\n  ${await withClient(url.toString(), (c) => traceRound(c, file, started, cpu))}`;
+    }
     await world.stopWorkers();
     return { seconds, perMinute: (BROKERAGES / seconds) * 60, bound };
   } finally {
     await world.close();
     await withClient(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
   }
+}
+
+// Asks for every brokerage's poll at once, as an operator's "Run now" would: the ticks' jobs that
+// ran during the pause were skipped, and the next ones come at the next tick (up to 2 s later,
+// for some brokerages and not others, which moved the clock's start by a random second or two).
+async function pollEveryBrokerageNow(url: string, world: WorkerWorld): Promise<void> {
+  const boss = new PgBoss({
+    connectionString: url,
+    schema: PG_BOSS_SCHEMA,
+    supervise: false,
+    schedule: false,
+  });
+  await boss.start();
+  try {
+    for (const b of world.brokerages) {
+      await boss.send(queueName(b.id, 'crm-changes'), { brokerageId: b.id, job: 'crm-changes' });
+    }
+  } finally {
+    await boss.stop({ graceful: false, wait: true });
+  }
+}
+
+async function firstRunStart(url: string): Promise<number> {
+  const { rows } = await withClient(url, (c) =>
+    c.query<{ first: string }>(`SELECT EXTRACT(EPOCH FROM MIN(started_at)) * 1000 AS first FROM runs`),
+  );
+  return Number(rows[0].first);
+}
+
+// CPU seconds so far: the workers, this process (the simulators) and the round's PostgreSQL backends.
+function cpuNow(world: WorkerWorld, database: string): Record<string, number> {
+  const usage = process.cpuUsage();
+  return {
+    workers: world.workers.reduce((n, w) => n + cpuSecondsOf(w.child.pid ?? 0), 0),
+    simulators: (usage.user + usage.system) / 1e6,
+    postgres: postgresCpuSeconds(database),
+  };
 }
 
 // What held the round back: how busy the workers' slots were (near 100%: worker capacity bounds

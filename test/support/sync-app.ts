@@ -15,18 +15,16 @@ import { SchedulerModule } from '../../src/scheduler/scheduler.module';
 import { configureHttpBodyParsing } from '../../src/webhooks/webhook-body';
 import { WebhookIntakeModule } from '../../src/webhooks/webhooks.module';
 import { freePort } from './free-port';
-import type { LedgerEngine } from './ledger-fixture';
-import { createTestPostgresDatabase, testPostgresUrl } from './postgres-database';
+import { ledgerEngines, type LedgerEngine } from './ledger-fixture';
+import { createTestPostgresDatabase } from './postgres-database';
 import { CRM_VENDORS, startCrmWorld, type CrmVendor, type CrmWorld } from './sync-crm-world';
 import { runWhenIdle } from './run-when-idle';
 
-// The flow suites' runs: every CRM on SQLite, and on PostgreSQL (when the test server is up, see
-// jest's global setup) HubSpot only: the ledger code under test is the same for every CRM, and
-// each run of a flow suite costs a minute or more of the whole suite's time.
-export const FLOW_TARGETS: [CrmVendor, LedgerEngine][] = [
-  ...CRM_VENDORS.map((kind): [CrmVendor, LedgerEngine] => [kind, 'sqlite']),
-  ...(testPostgresUrl() ? [['hubspot', 'postgres'] as [CrmVendor, LedgerEngine]] : []),
-];
+// The flow suites' runs: every CRM on SQLite, and every CRM on PostgreSQL too when the test server
+// is up (see jest's global setup).
+export const FLOW_TARGETS: [CrmVendor, LedgerEngine][] = CRM_VENDORS.flatMap((kind) =>
+  ledgerEngines().map((engine): [CrmVendor, LedgerEngine] => [kind, engine]),
+);
 
 export const BROKERAGE = 'acme';
 export const LISTINGS_PIPELINE = 'default';

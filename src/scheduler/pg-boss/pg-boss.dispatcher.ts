@@ -8,8 +8,13 @@ const POLLING_INTERVAL_MS = 1000;
 
 // Of the given queues, those with a job ready to start and none running anywhere. Brokerages with
 // nothing running come first: one already being synced is held by its own remote limits, so a free
-// slot does more for one that is not (two of its jobs would only share its budget). Then the
-// oldest waiting job first, so every brokerage gets its turn.
+// slot does more for one that is not (two of its jobs would only share its budget). Then jobs with
+// known work (KNOWN_WORK_PRIORITY: the drain of writes a run just queued, an early run) before
+// routine ticks, then the job waiting longest first, so every brokerage gets its turn. A tick's job
+// is queued while the pair's previous run is still going: it waits from that run's end ($3, the
+// ends of the runs this worker finished), not from the tick. (By age alone such a poll, which will
+// most likely find nothing, went ahead of another brokerage's first poll or its drain of a
+// backlog, holding a slot for the poll's few rate-limited calls.)
 // A queue whose previous job is still running is left out: pg-boss would refuse to start a second
 // one of a stately queue. pg-boss 10 fetches from one named queue at a time and has no call that
 // says which queues have work; this reads its job table through its own connection pool, on the
@@ -27,8 +32,19 @@ const READY_QUEUES_SQL = `
      AND j.start_after < now()
      AND j.name NOT IN (SELECT name FROM active)
    GROUP BY j.name
-   ORDER BY bool_or(j.data->>'brokerageId' IN (SELECT brokerage_id FROM active)), min(j.created_on)
+   ORDER BY bool_or(j.data->>'brokerageId' IN (SELECT brokerage_id FROM active)),
+            max(j.priority) DESC,
+            GREATEST(min(j.created_on), to_timestamp(($3::jsonb->>j.name)::float8 / 1000))
    LIMIT $1`;
+
+// The priority of a job sent because there is known work for it; routine ticks send 0.
+export const KNOWN_WORK_PRIORITY = 1;
+
+// A stately queue keeps one job queued: a send while a tick's job waits is dropped, so that job is
+// raised to known work instead.
+const PROMOTE_SQL = `
+  UPDATE ${PG_BOSS_SCHEMA}.job SET priority = $2
+   WHERE name = $1 AND state = 'created' AND priority < $2`;
 
 export type SyncJobHandler = (data: SyncJobData) => Promise<void>;
 
@@ -40,6 +56,8 @@ export class PgBossDispatcher {
   private readonly logger = new Logger(PgBossDispatcher.name);
   private readonly queues = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
+  // When this worker last finished a job of each queue (epoch ms).
+  private readonly ended = new Map<string, number>();
   private stopping = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -66,6 +84,15 @@ export class PgBossDispatcher {
 
   start(): void {
     this.loop ??= this.run();
+  }
+
+  // Queues a job with known work on `queue` (or marks the one already waiting so) and looks for
+  // work now. Answers whether a new job was queued.
+  async sendKnownWork(queue: string, data: SyncJobData): Promise<boolean> {
+    const id = await this.boss.send(queue, data, { priority: KNOWN_WORK_PRIORITY });
+    if (!id) await this.boss.getDb().executeSql(PROMOTE_SQL, [queue, KNOWN_WORK_PRIORITY]);
+    this.nudge();
+    return id !== null;
   }
 
   // Look for work now (a slot was freed, or a job was just queued).
@@ -104,7 +131,13 @@ export class PgBossDispatcher {
     if (this.queues.size === 0) return 0;
     const free = this.capacity - this.inFlight.size;
     // A few more candidates than free slots: another worker may take some of them first.
-    const { rows } = await this.boss.getDb().executeSql(READY_QUEUES_SQL, [free * 2 + 2, [...this.queues]]);
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(READY_QUEUES_SQL, [
+        free * 2 + 2,
+        [...this.queues],
+        JSON.stringify(Object.fromEntries(this.ended)),
+      ]);
     // Several slots free: one job per brokerage first, as across workers; a brokerage's second job
     // only if nothing else is ready.
     const candidates = rows as { name: string; brokerage_id: string }[];
@@ -112,9 +145,12 @@ export class PgBossDispatcher {
       ...candidates.filter((c, i) => candidates.findIndex((o) => o.brokerage_id === c.brokerage_id) === i),
       ...candidates.filter((c, i) => candidates.findIndex((o) => o.brokerage_id === c.brokerage_id) !== i),
     ];
+    // At most as many as were free when the candidates were ranked: a slot freed meanwhile (a run
+    // just ended) is filled by asking again, since that run's brokerage now ranks differently (its
+    // next job, e.g. the outbox-drain its crm-changes queued, comes before a brokerage not started).
     let started = 0;
     for (const { name } of ordered) {
-      if (this.stopping || this.inFlight.size >= this.capacity) break;
+      if (this.stopping || started >= free || this.inFlight.size >= this.capacity) break;
       const [job] = await this.boss.fetch<SyncJobData>(name, { batchSize: 1 });
       if (!job) continue;
       this.startJob(name, job);
@@ -139,6 +175,7 @@ export class PgBossDispatcher {
           this.logger.error(`could not record the end of ${queue} in pg-boss: ${String(error)}`),
       )
       .finally(() => {
+        this.ended.set(queue, Date.now());
         this.inFlight.delete(done);
         this.nudge();
       });

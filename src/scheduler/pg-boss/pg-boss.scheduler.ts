@@ -60,15 +60,14 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     this.singleton = new SingletonRun(ledger, runner, settings.jobLeaseSeconds);
   }
 
-  // An early run is one more job in the pair's stately queue: pg-boss keeps at most one queued, so
-  // a request while one waits answers null (coalesced), and whichever worker is free runs it.
+  // An early run is one more job in the pair's stately queue, as known work: pg-boss keeps at most
+  // one queued, so a request while one waits is coalesced into it (which is then known work too),
+  // and whichever worker is free runs it.
   async request(brokerageId: string, job: JobName): Promise<EarlyRunOutcome> {
     const name = queueName(brokerageId, job);
     if (!this.boss || !this.dispatcher?.worked().includes(name)) return 'skipped';
     const data: SyncJobData = { brokerageId, job };
-    if ((await this.boss.send(name, data)) === null) return 'coalesced';
-    this.dispatcher.nudge();
-    return 'queued';
+    return (await this.dispatcher.sendKnownWork(name, data)) ? 'queued' : 'coalesced';
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -92,6 +91,14 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     this.dispatcher = new PgBossDispatcher(boss, this.settings.workerConcurrency, (data) =>
       this.runHeld(data),
     );
+    // Work starts before this worker's turn at the schedule set-up: while the workers of a fleet
+    // brought up together take turns (a few seconds each on a busy machine), the jobs the first one
+    // queued are taken by all of them, not by the first alone. A queue not yet created has no jobs.
+    for (const brokerage of this.config.brokerages()) {
+      if (brokerage.config.enabled === false) continue;
+      for (const job of this.scheduled) this.dispatcher.add(queueName(brokerage.id, job));
+    }
+    this.dispatcher.start();
     await this.exclusively(async () => {
       const wanted = new Set<string>();
       for (const brokerage of this.config.brokerages()) {
@@ -99,7 +106,6 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
       }
       await this.dropSchedulesExcept(wanted);
     });
-    this.dispatcher.start();
     this.unsubscribe = this.config.onChange((diff) => {
       this.changes = this.changes.then(() =>
         this.exclusively(() => this.apply(diff)).catch((error: unknown) =>
@@ -227,8 +233,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
   private async queueDrain(brokerageId: string): Promise<void> {
     const name = queueName(brokerageId, 'outbox-drain');
     if (!this.dispatcher?.worked().includes(name)) return;
-    const data: SyncJobData = { brokerageId, job: 'outbox-drain' };
-    if (await this.boss?.send(name, data)) this.dispatcher.nudge();
+    await this.dispatcher.sendKnownWork(name, { brokerageId, job: 'outbox-drain' });
   }
 
   // Schedules of brokerages no longer in the config (e.g. removed while every worker was down).

@@ -113,7 +113,8 @@ describe('Follow Up Boss webhooks as an early trigger', () => {
     });
   });
 
-  describe('the receiving route', () => {
+  // On PostgreSQL as the flow suites run there: the same local runner, the ledger on a database.
+  describe.each(ledgerEngines())('the receiving route (%s ledger)', (engine) => {
     let t: SyncTestApp;
     let url: string;
     let systemKey: string;
@@ -136,7 +137,7 @@ describe('Follow Up Boss webhooks as an early trigger', () => {
       eventually(async () => !t.app.get(JobRunner).isRunning(BROKERAGE, 'crm-changes'));
 
     beforeAll(async () => {
-      t = await startSyncApp('followupboss', { crmChangeWebhooks: true });
+      t = await startSyncApp('followupboss', { crmChangeWebhooks: true, engine });
       url = t.hookUrl.replace(/\/webhooks\/.*$/, `/webhooks/crm/followupboss/${BROKERAGE}`);
       systemKey = t.world.followUpBoss!.systemKey;
       await eventually(async () => (await registeredHooks(t)).length === 4);
