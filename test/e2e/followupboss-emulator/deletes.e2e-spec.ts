@@ -1,65 +1,24 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../../../sandbox/followupboss';
 import {
-  startFollowUpBossEmulator,
-  type DeliveryAttempt,
-  type FollowUpBossEmulator,
-} from '../../../sandbox/followupboss';
+  fubApi,
+  fubControl,
+  settledDeliveries,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from './fub-emulator.client';
 
 // DELETE /v1/people/:id and /v1/deals/:id (docs.followupboss.com/reference/people-id-delete,
 // deals-id-delete; deals-get for `status` and `includeDeleted`) and the peopleDeleted / dealsDeleted
 // webhooks (webhooks-guide), over real HTTP.
 describe('Follow Up Boss emulator deletes', () => {
   let fub: FollowUpBossEmulator;
-  let receiver: Server;
+  let receiver: WebhookReceiver;
   let receiverUrl: string;
-  const received: { body: string; signature: string | undefined }[] = [];
-
-  async function api(
-    method: string,
-    path: string,
-    body?: unknown,
-  ): Promise<{ status: number; text: string; body: Record<string, unknown>; headers: Headers }> {
-    const res = await fetch(`${fub.url}/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Basic ${Buffer.from(`${fub.apiKey}:`).toString('base64')}`,
-        'content-type': 'application/json',
-        'X-System': fub.system,
-        'X-System-Key': fub.systemKey,
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return {
-      status: res.status,
-      text,
-      body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
-      headers: res.headers,
-    };
-  }
-
-  const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const res = await fetch(`${fub.url}/__control/${path}`, {
-      method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return res.json();
-  };
-
-  async function settled(count: number): Promise<DeliveryAttempt[]> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const log = (await control('GET', 'webhooks/deliveries')) as {
-        pending: number;
-        deliveries: DeliveryAttempt[];
-      };
-      if (log.pending === 0 && log.deliveries.length >= count) return log.deliveries;
-      if (Date.now() > deadline) throw new Error('webhook deliveries did not settle before the deadline');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  let received: WebhookReceiver['received'];
+  const api = (method: string, path: string, body?: unknown) => fubApi(fub, method, path, body);
+  const control = (method: string, path: string, body?: unknown) => fubControl(fub, method, path, body);
+  const settled = (count: number) => settledDeliveries(fub, count);
 
   async function stageId(): Promise<number> {
     const pipelines = (await api('GET', '/pipelines')).body.pipelines as { stages: { id: number }[] }[];
@@ -68,25 +27,14 @@ describe('Follow Up Boss emulator deletes', () => {
 
   beforeAll(async () => {
     fub = await startFollowUpBossEmulator({ port: 0, webhooks: { retryBaseMs: 20, timeoutMs: 300 } });
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        received.push({
-          body: Buffer.concat(chunks).toString('utf8'),
-          signature: req.headers['fub-signature'] as string | undefined,
-        });
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    receiver = await startWebhookReceiver();
+    receiverUrl = receiver.url;
+    received = receiver.received;
   });
 
   afterAll(async () => {
     await fub.close();
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   });
 
   beforeEach(async () => {

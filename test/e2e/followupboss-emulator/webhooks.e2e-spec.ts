@@ -1,102 +1,48 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../../../sandbox/followupboss';
 import {
-  startFollowUpBossEmulator,
-  type DeliveryAttempt,
-  type FollowUpBossEmulator,
-} from '../../../sandbox/followupboss';
-
-interface Received {
-  body: string;
-  signature: string | undefined;
-}
+  fubApi,
+  fubControl,
+  settledDeliveries,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from './fub-emulator.client';
 
 // FUB's webhooks as the emulator plays them (docs/crm-followupboss.md, "Webhooks"): the /v1/webhooks
 // API, signed deliveries batched per event, retries with backoff, and the delivery faults.
 describe('Follow Up Boss emulator webhooks', () => {
   let fub: FollowUpBossEmulator;
-  let receiver: Server;
+  let receiver: WebhookReceiver;
   let receiverUrl: string;
-  const received: Received[] = [];
-  // The status the receiver answers next (then 200 again).
-  let answers: number[] = [];
-
-  const headers = (system = true): Record<string, string> => ({
-    authorization: `Basic ${Buffer.from(`${fub.apiKey}:`).toString('base64')}`,
-    'content-type': 'application/json',
-    ...(system ? { 'X-System': fub.system, 'X-System-Key': fub.systemKey } : {}),
-  });
-
-  async function api(
-    method: string,
-    path: string,
-    body?: unknown,
-    system = true,
-  ): Promise<{ status: number; body: Record<string, unknown> }> {
-    const res = await fetch(`${fub.url}/v1${path}`, {
-      method,
-      headers: headers(system),
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
-  }
-
-  const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const res = await fetch(`${fub.url}/__control/${path}`, {
-      method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return res.json();
-  };
-
-  async function settled(): Promise<DeliveryAttempt[]> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const log = (await control('GET', 'webhooks/deliveries')) as {
-        pending: number;
-        deliveries: DeliveryAttempt[];
-      };
-      if (log.pending === 0 && log.deliveries.length > 0) return log.deliveries;
-      if (Date.now() > deadline) throw new Error('webhook deliveries did not settle before the deadline');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  let received: WebhookReceiver['received'];
+  // The statuses the receiver answers next (then 200 again).
+  let answers: number[];
+  const api = (method: string, path: string, body?: unknown, system = true) =>
+    fubApi(fub, method, path, body, system);
+  const control = (method: string, path: string, body?: unknown) => fubControl(fub, method, path, body);
+  const settled = () => settledDeliveries(fub);
 
   const sign = (body: string, key: string): string =>
     createHmac('sha256', key).update(Buffer.from(body).toString('base64')).digest('hex');
 
   beforeAll(async () => {
     fub = await startFollowUpBossEmulator({ port: 0, webhooks: { retryBaseMs: 20, timeoutMs: 300 } });
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        received.push({
-          body: Buffer.concat(chunks).toString('utf8'),
-          signature: req.headers['fub-signature'] as string | undefined,
-        });
-        const status = answers.shift() ?? 200;
-        if (status === 0) return; // never answers: the emulator times out
-        res.writeHead(status).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    receiver = await startWebhookReceiver();
+    receiverUrl = receiver.url;
+    received = receiver.received;
+    answers = receiver.answers;
   });
 
   afterAll(async () => {
     await fub.close();
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   });
 
   beforeEach(async () => {
     await control('POST', 'reset');
     await control('PUT', 'webhooks/settings', { retryBaseMs: 20, timeoutMs: 300, maxAttempts: 5 });
     received.length = 0;
-    answers = [];
+    answers.length = 0;
   });
 
   it('creates, lists, reads, updates and deletes webhooks, answering { id, status, event, url }', async () => {
@@ -174,7 +120,7 @@ describe('Follow Up Boss emulator webhooks', () => {
     await api('POST', '/webhooks', { event: 'dealsCreated', url: receiverUrl });
     const stage = ((await api('GET', '/pipelines')).body.pipelines as { stages: { id: number }[] }[])[0]
       .stages[0].id;
-    answers = [500, 0, 503];
+    answers.push(500, 0, 503);
     await api('POST', '/deals', { name: 'D', stageId: stage });
     const deliveries = await settled();
     expect(deliveries.map((d) => [d.attempt, d.outcome])).toEqual([
@@ -186,7 +132,7 @@ describe('Follow Up Boss emulator webhooks', () => {
     expect(new Set(deliveries.map((d) => d.eventId)).size).toBe(1);
 
     await control('PUT', 'webhooks/settings', { maxAttempts: 2 });
-    answers = [500, 500, 500];
+    answers.push(500, 500, 500);
     await api('POST', '/deals', { name: 'E', stageId: stage });
     const gaveUp = (await settled()).slice(4);
     expect(gaveUp.map((d) => d.outcome)).toEqual([500, 500]);
