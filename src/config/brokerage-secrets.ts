@@ -39,6 +39,12 @@ export function resolveSecrets(
   const problem = (path: string, message: string): void => {
     problems.push({ file, brokerageId: config.id, path, message });
   };
+  // A simulated brokerage's variables are filled by the embedded demo (`npm start`), not by the
+  // daemon alone: say so where an operator meets the gap.
+  const simulatedHint =
+    config.simulated === true
+      ? " (the brokerage is marked simulated: true, whose credentials `npm start` fills with the bundled simulators' own; the daemon alone does not start them: set it or enabled: false)"
+      : '';
   const read = (source: SecretSource): string | undefined => {
     const envPath = `${source.section}.${source.key}Env`;
     const filePath = `${source.section}.${source.key}File`;
@@ -50,7 +56,7 @@ export function resolveSecrets(
     if (source.env) {
       const value = env[source.env];
       if (value !== undefined && value.trim() !== '') return value;
-      problem(envPath, `names the environment variable ${source.env}, which is not set`);
+      problem(envPath, `names the environment variable ${source.env}, which is not set${simulatedHint}`);
       return undefined;
     }
     if (source.required)
