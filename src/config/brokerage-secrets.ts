@@ -43,7 +43,7 @@ export function resolveSecrets(
   // daemon alone: say so where an operator meets the gap.
   const simulatedHint =
     config.simulated === true
-      ? " (the brokerage is marked simulated: true, whose credentials `npm start` fills with the bundled simulators' own; the daemon alone does not start them: set it or enabled: false)"
+      ? ' (the brokerage is marked simulated: true: `npm start` supplies it from the bundled simulators, the daemon alone does not)'
       : '';
   const read = (source: SecretSource): string | undefined => {
     const envPath = `${source.section}.${source.key}Env`;
