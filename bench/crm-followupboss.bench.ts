@@ -4,6 +4,7 @@ import { CrmStageMap, UNIQUE_OFFER_ID, type CrmRecord, type CrmUpsertInput } fro
 import { FollowUpBossCrmAdapter } from '../src/crm/followupboss';
 import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../sandbox/followupboss';
 import { freePort } from '../test/support/free-port';
+import { fubControl } from '../test/support/fub-emulator.client';
 
 // npm run bench:crm (second part) — Follow Up Boss: 10,000 upserted deals against the emulator's
 // rate limit, as a ratio to the floor that limit allows for the calls made, and a pass over the
@@ -23,19 +24,6 @@ const sum = (stats: Stats, test: (key: string) => boolean): number =>
   Object.entries(stats)
     .filter(([k]) => test(k))
     .reduce((n, [, v]) => n + v, 0);
-
-async function control(
-  fub: FollowUpBossEmulator,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<unknown> {
-  const res = await fetch(`${fub.url}/__control/${path}`, {
-    method,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return res.json();
-}
 
 function adapterFor(
   fub: FollowUpBossEmulator,
@@ -66,16 +54,16 @@ async function upsertRun(
   limited: boolean,
   inputs: CrmUpsertInput[],
 ): Promise<{ ms: number; calls: number; rejected: number; adapter: FollowUpBossCrmAdapter }> {
-  await control(fub, 'POST', 'reset');
-  await control(fub, 'PUT', 'settings', { rateLimit: null });
+  await fubControl(fub, 'POST', 'reset');
+  await fubControl(fub, 'PUT', 'settings', { rateLimit: null });
   const setup = adapterFor(fub, { max: 1_000_000, intervalMs: 1000 });
   const stages = CrmStageMap.fromReport(await setup.ensureSchema(crmSchemaFor('followupboss')));
   await setup.listPipelines('deal');
   const stageId = stages.stageId('cash_offers', 'incoming');
   const pipelineId = stages.pipelineId('cash_offers');
   for (const input of inputs) Object.assign(input, { stageId, pipelineId });
-  await control(fub, 'PUT', 'settings', { rateLimit: limited ? LIMIT : null });
-  const before = (await control(fub, 'GET', 'stats')) as Stats;
+  await fubControl(fub, 'PUT', 'settings', { rateLimit: limited ? LIMIT : null });
+  const before = (await fubControl(fub, 'GET', 'stats')) as Stats;
   // The adapter's own limit matches the account's (as a brokerage's config would), with its margin.
   const adapter = adapterFor(
     fub,
@@ -86,7 +74,7 @@ async function upsertRun(
   const ms = performance.now() - started;
   const failed = results.filter((r) => !r.ok);
   if (failed.length > 0) throw new Error(`${failed.length} upserts failed: ${JSON.stringify(failed[0])}`);
-  const stats = delta((await control(fub, 'GET', 'stats')) as Stats, before);
+  const stats = delta((await fubControl(fub, 'GET', 'stats')) as Stats, before);
   return {
     ms,
     calls: sum(stats, (k) => !k.endsWith(' 429')),
@@ -123,7 +111,7 @@ async function main(): Promise<void> {
     line('  ratio to the floor', (run.ms / floor).toFixed(3), '<= 1.15');
 
     // The unchanged pass: read every deal back, compare with what was sent, write only what differs.
-    const before = (await control(fub, 'GET', 'stats')) as Stats;
+    const before = (await fubControl(fub, 'GET', 'stats')) as Stats;
     const sent = new Map(deals(COUNT).map((d) => [d.key, d.properties]));
     const read: CrmRecord[] = [];
     for await (const page of run.adapter.readChanges({
@@ -144,7 +132,7 @@ async function main(): Promise<void> {
             changed.map((r) => ({ id: r.id, properties: {} })),
           )
         : [];
-    const pass = delta((await control(fub, 'GET', 'stats')) as Stats, before);
+    const pass = delta((await fubControl(fub, 'GET', 'stats')) as Stats, before);
     line('no-change pass: deals read', String(read.length), String(COUNT));
     line('no-change pass: writes', String(writes.length + sum(pass, (k) => !k.startsWith('GET '))), '0');
     line(

@@ -6,7 +6,7 @@ import {
   settledDeliveries,
   startWebhookReceiver,
   type WebhookReceiver,
-} from './fub-emulator.client';
+} from '../../support/fub-emulator.client';
 
 // DELETE /v1/people/:id and /v1/deals/:id (docs.followupboss.com/reference/people-id-delete,
 // deals-id-delete; deals-get for `status` and `includeDeleted`) and the peopleDeleted / dealsDeleted

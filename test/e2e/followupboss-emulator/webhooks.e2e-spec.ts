@@ -6,7 +6,7 @@ import {
   settledDeliveries,
   startWebhookReceiver,
   type WebhookReceiver,
-} from './fub-emulator.client';
+} from '../../support/fub-emulator.client';
 
 // FUB's webhooks as the emulator plays them (docs/crm-followupboss.md, "Webhooks"): the /v1/webhooks
 // API, signed deliveries batched per event, retries with backoff, and the delivery faults.

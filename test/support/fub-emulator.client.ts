@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DeliveryAttempt, FollowUpBossEmulator } from '../../../sandbox/followupboss';
+import type { DeliveryAttempt, FollowUpBossEmulator } from '../../sandbox/followupboss';
 
 export interface ApiAnswer {
   status: number;
