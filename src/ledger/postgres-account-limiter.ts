@@ -7,8 +7,9 @@ import {
 import type { DataSource } from 'typeorm';
 import type { AccountLimit, SharedAccountLimiter } from '../common/shared-account-limiter';
 
-// rate-limiter-flexible's own table, in the ledger's database (created by the library, which
-// tolerates several workers creating it at once).
+// rate-limiter-flexible's table, in the ledger's database: created by a ledger migration
+// (1764200000000-account-rate-limits), never by the library, whose CREATE TABLE IF NOT EXISTS races
+// when several limiters or workers start at once.
 const TABLE = 'account_rate_limits';
 // The turn counter never runs out within a key's life (it restarts at 0 if its row is ever lost).
 const TURNS_PER_COUNTER = 2 ** 31 - 1;
@@ -30,51 +31,46 @@ interface Budget {
 // per window per slot, not once per call as when pacing one call per window/max. If PostgreSQL
 // cannot answer, each worker counts alone (the library's insurance limiters, in memory).
 export class PostgresAccountLimiter implements SharedAccountLimiter {
-  private readonly budgets = new Map<string, Promise<Budget>>();
+  private readonly budgets = new Map<string, Budget>();
 
   constructor(private readonly dataSource: DataSource) {}
 
   async acquire(account: string, limit: AccountLimit): Promise<void> {
-    const { turns, slots } = await this.budgetFor(limit);
+    const { turns, slots } = this.budgetFor(limit);
     const turn = await turns.consume(account);
     const slot = (turn.consumedPoints - 1) % Math.max(1, Math.floor(limit.max));
     await slots.removeTokens(1, `${account}:${slot}`);
   }
 
   // One pair of limiters per distinct budget; accounts are keys within them.
-  private budgetFor(limit: AccountLimit): Promise<Budget> {
+  private budgetFor(limit: AccountLimit): Budget {
     const id = `${limit.max}/${limit.intervalMs}`;
     let budget = this.budgets.get(id);
     if (!budget) {
-      budget = (async () => {
-        const [turns, slots] = await Promise.all([
-          // Duration 0: the count never expires.
-          this.store({ points: TURNS_PER_COUNTER, duration: 0, keyPrefix: `turns${id}` }),
-          // Whole milliseconds, rounded up, as the local limiter (a window must not end early).
+      budget = {
+        // Duration 0: the count never expires.
+        turns: this.store({ points: TURNS_PER_COUNTER, duration: 0, keyPrefix: `turns${id}` }),
+        // Whole milliseconds, rounded up, as the local limiter (a window must not end early).
+        slots: new RateLimiterQueue(
           this.store({ points: 1, duration: Math.ceil(limit.intervalMs) / 1000, keyPrefix: `slots${id}` }),
-        ]);
-        return { turns, slots: new RateLimiterQueue(slots) };
-      })();
-      // A failed start (the table could not be created) is tried again on the next call.
-      budget.catch(() => this.budgets.delete(id));
+        ),
+      };
       this.budgets.set(id, budget);
     }
     return budget;
   }
 
-  private store(options: Pick<IRateLimiterStoreOptions, 'points' | 'duration' | 'keyPrefix'>) {
-    return new Promise<RateLimiterPostgres>((resolve, reject) => {
-      const limiter = new RateLimiterPostgres(
-        {
-          ...options,
-          storeClient: this.dataSource,
-          storeType: 'typeorm',
-          tableName: TABLE,
-          clearExpiredByTimeout: true,
-          insuranceLimiter: new RateLimiterMemory(options),
-        },
-        (error?: Error) => (error ? reject(error) : resolve(limiter)),
-      );
+  private store(
+    options: Pick<IRateLimiterStoreOptions, 'points' | 'duration' | 'keyPrefix'>,
+  ): RateLimiterPostgres {
+    return new RateLimiterPostgres({
+      ...options,
+      storeClient: this.dataSource,
+      storeType: 'typeorm',
+      tableName: TABLE,
+      tableCreated: true,
+      clearExpiredByTimeout: true,
+      insuranceLimiter: new RateLimiterMemory(options),
     });
   }
 }

@@ -1,6 +1,12 @@
 import { InitialLedger1763700000000 } from './1763700000000-initial-ledger.migration';
 import { LedgerMeta1764000000000 } from './1764000000000-ledger-meta.migration';
 import { Pauses1764100000000 } from './1764100000000-pauses.migration';
+import { AccountRateLimits1764200000000 } from './1764200000000-account-rate-limits.migration';
 
 // In order of application; listed explicitly so ts-jest and the compiled build load the same set.
-export const LEDGER_MIGRATIONS = [InitialLedger1763700000000, LedgerMeta1764000000000, Pauses1764100000000];
+export const LEDGER_MIGRATIONS = [
+  InitialLedger1763700000000,
+  LedgerMeta1764000000000,
+  Pauses1764100000000,
+  AccountRateLimits1764200000000,
+];

@@ -73,4 +73,21 @@ else
       const [next] = await grants(workers[0], 'followupboss:account-1', 1, origin);
       expect(next).toBeGreaterThanOrEqual(Math.min(...a, ...b) + WINDOW_MS - LATENCY_MS);
     });
+
+    // Workers starting together on a fresh ledger, each opening several budgets at once: the
+    // budgets' table is the ledger's (a migration), so no start races another to create it.
+    it('serves many budgets opened at once by several workers on a fresh ledger', async () => {
+      const workers = [
+        new PostgresAccountLimiter(f.ledger.dataSource),
+        new PostgresAccountLimiter((await f.openAnother()).dataSource),
+        new PostgresAccountLimiter((await f.openAnother()).dataSource),
+      ];
+      const budgets = [1, 2, 3, 4].map((max) => ({ max, intervalMs: WINDOW_MS + max }));
+      const granted = await Promise.all(
+        workers.flatMap((worker, w) =>
+          budgets.map((budget) => worker.acquire(`account-${w}`, budget).then(() => true)),
+        ),
+      );
+      expect(granted).toEqual(Array(workers.length * budgets.length).fill(true));
+    });
   });
