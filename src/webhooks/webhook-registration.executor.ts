@@ -17,7 +17,7 @@ export interface RegisterWebhookResult {
 
 // The `register_webhook` command: tells the service the brokerage's webhook URL, POST /wh the first
 // time, PATCH /wh when it changed, and records the URL's hash in the ledger. Queued at start by
-// WebhookRegistrationOnStart and run by the drain; `register-webhooks` runs it at once.
+// WebhookRegistrationOnConfig and run by the drain; `register-webhooks` runs it at once.
 @Injectable()
 @OutboxExecutor(REGISTER_WEBHOOK_OPERATION)
 export class WebhookRegistrationExecutor implements CommandExecutor {
@@ -44,10 +44,12 @@ export class WebhookRegistrationExecutor implements CommandExecutor {
     try {
       outcome = await this.sendUrl(ctx.cashOffer, target.url, previous === null, ctx.call);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.logger.warn(
-        `could not register the webhook URL of ${brokerageId} (outbox command ${command.id}): ${message}`,
-      );
+      // The service's answer (or its absence); anything else, such as another drain having taken
+      // the command, is the drain's to handle and report.
+      if (isCashOfferError(error))
+        this.logger.warn(
+          `could not register the webhook URL of ${brokerageId} (outbox command ${command.id}): ${error.message}`,
+        );
       throw error;
     }
     await this.cursors.commitPage(brokerageId, REGISTRATION_STREAM, urlHash);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '../config/config.service';
-import { LedgerStateError, type OutboxCommand } from '../ledger';
+import type { OutboxCommand } from '../ledger';
 import { OutboxDrainService } from '../sync/outbox/outbox-drain.service';
 import type { RegisterWebhookResult } from './webhook-registration.executor';
 import { registrationTarget, type RegistrationOutcome } from './webhook-registration';
@@ -56,14 +56,9 @@ export class WebhookRegistrationService {
     }
     const queued = await this.queue.enqueue(brokerage, { force: options.force });
     if (!queued) return { brokerageId, outcome: 'already registered', url };
-    let command: OutboxCommand;
-    try {
-      command = await this.drain.executeNow(brokerage, queued, new AbortController().signal);
-    } catch (error) {
-      // The daemon's drain took the same command at the same moment: it is that drain's now.
-      if (!(error instanceof LedgerStateError)) throw error;
-      command = { ...queued, state: 'sending' };
-    }
+    // When the daemon's drain takes the same command at the same moment, it is that drain's to
+    // send: the command comes back `sending` and is reported so.
+    const command = await this.drain.executeNow(brokerage, queued, new AbortController().signal);
     return { brokerageId, url, ...reportOf(command) };
   }
 }

@@ -5,7 +5,7 @@ import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import { isCashOfferError, type CallOptions } from '../../cash-offer';
 import { Clock } from '../../common/clock';
 import type { LoadedBrokerage } from '../../config/config.loader';
-import { OutboxCommand, OutboxRepository, RecordErrorRepository } from '../../ledger';
+import { LedgerStateError, OutboxCommand, OutboxRepository, RecordErrorRepository } from '../../ledger';
 import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { errorMessage } from '../common/job-counts';
@@ -26,6 +26,10 @@ const BATCH = 200;
 const RECONCILE_BUDGET = 50;
 
 type Outcome = 'done' | 'failed' | 'unknown' | 'dead' | 'skipped';
+
+// Another drain marked the command `sending` between this one's read and its own mark (a second
+// worker, or `register-webhooks` in another process): the command is that drain's to finish.
+class TakenByAnotherDrain extends Error {}
 
 // The outbox-drain job's work for one brokerage: reconcile unknown outcomes, then send what is due.
 @Injectable()
@@ -116,19 +120,42 @@ export class OutboxDrainService {
     let sending: OutboxCommand | undefined;
     const call: CallOptions = {
       beforeSend: async () => {
-        sending ??= await this.outbox.markSending(command.id);
+        sending ??= await this.markSending(command);
       },
     };
     let result: unknown;
     try {
       result = await executor.send(command, { ...ctx, call });
     } catch (error) {
+      if (error instanceof TakenByAnotherDrain) return this.leftToAnother(command, error);
       if (!sending) return this.onNotSent(command, error, ctx);
       return this.onSendError(sending, error, ctx);
     }
-    sending ??= await this.outbox.markSending(command.id);
+    // An executor whose remote call has no beforeSend hook is marked after it.
+    try {
+      sending ??= await this.markSending(command);
+    } catch (error) {
+      if (error instanceof TakenByAnotherDrain) return this.leftToAnother(command, error);
+      throw error;
+    }
     await this.finish(sending, result, ctx, () => this.outbox.complete(command.id, result));
     return 'done';
+  }
+
+  // The compare-and-set that makes this drain the command's only sender; losing it is no failure.
+  private async markSending(command: OutboxCommand): Promise<OutboxCommand> {
+    try {
+      return await this.outbox.markSending(command.id);
+    } catch (error) {
+      if (error instanceof LedgerStateError)
+        throw new TakenByAnotherDrain(`taken by another drain (${error.message})`);
+      throw error;
+    }
+  }
+
+  private leftToAnother(command: OutboxCommand, taken: TakenByAnotherDrain): Outcome {
+    this.logger.log(`outbox command ${command.id} (${command.operation}): ${taken.message}; left to it`);
+    return 'skipped';
   }
 
   // The request never left: refused by the client's own checks (an invalid record: dead, as the

@@ -12,7 +12,7 @@ import { OutboxDrainService } from '../../../src/sync/outbox/outbox-drain.servic
 import { OutboxExecutors } from '../../../src/sync/outbox/outbox.executors';
 import { REGISTRATION_STREAM } from '../../../src/webhooks/webhook-registration';
 import { WebhookRegistrationExecutor } from '../../../src/webhooks/webhook-registration.executor';
-import { WebhookRegistrationOnStart } from '../../../src/webhooks/webhook-registration.on-start';
+import { WebhookRegistrationOnConfig } from '../../../src/webhooks/webhook-registration.on-config';
 import { WebhookRegistrationQueue } from '../../../src/webhooks/webhook-registration.queue';
 import { LedgerFixture, openTestLedger } from '../../support/ledger-fixture';
 
@@ -98,7 +98,11 @@ describe('webhook registration as an outbox command (medium: a real SQLite ledge
 
   // What one daemon start builds over the ledger (a restart builds it again).
   function start() {
-    const config = { enabledBrokerages: () => [current], get: () => current } as unknown as ConfigService;
+    const config = {
+      enabledBrokerages: () => [current],
+      get: () => current,
+      onChange: () => () => undefined,
+    } as unknown as ConfigService;
     const queue = new WebhookRegistrationQueue(f.ledger.outbox, f.ledger.cursors, f.clock);
     const trigger = {
       request: (id: string, job: string) => {
@@ -121,7 +125,7 @@ describe('webhook registration as an outbox command (medium: a real SQLite ledge
       f.clock,
     );
     return {
-      onStart: () => new WebhookRegistrationOnStart(config, queue, trigger).onApplicationBootstrap(),
+      onStart: () => new WebhookRegistrationOnConfig(config, queue, trigger).onApplicationBootstrap(),
       drain: () =>
         drain.drain({
           brokerage: current,
@@ -130,8 +134,33 @@ describe('webhook registration as an outbox command (medium: a real SQLite ledge
           dryRun: false,
           progress: () => undefined,
         }),
+      executeNow: (command: OutboxCommand) =>
+        drain.executeNow(current, command, new AbortController().signal),
     };
   }
+
+  it('sends a command two drains take at once exactly once, and neither run fails', async () => {
+    await start().onStart();
+    const [a, b] = await Promise.all([start().drain(), start().drain()]);
+    expect(service.calls).toEqual([`POST ${urlWith(SECRET)}`]);
+    expect(a.updated + b.updated).toBe(1);
+    expect(a.failed + b.failed).toBe(0);
+    const [command] = await commands();
+    expect(command).toMatchObject({ state: 'done', attempts: 1 });
+  });
+
+  it('leaves a command another drain took since it was read: no second send, no failure, no error', async () => {
+    const daemon = start();
+    await daemon.onStart();
+    const [read] = await commands();
+    // Another worker (or register-webhooks) sends it first...
+    await start().drain();
+    // ...then this one gets to its stale copy.
+    const after = await daemon.executeNow(read);
+    expect(after).toMatchObject({ id: read.id, state: 'done', attempts: 1 });
+    expect(service.calls).toEqual([`POST ${urlWith(SECRET)}`]);
+    expect(await f.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
+  });
 
   const commands = (): Promise<OutboxCommand[]> =>
     f.ledger.outbox.listByState('acme', ['pending', 'sending', 'failed', 'unknown', 'dead', 'done']);
