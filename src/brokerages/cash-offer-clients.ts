@@ -6,8 +6,9 @@ import { MetricsService } from '../ops/metrics/metrics.service';
 import { PerBrokerageCache } from './per-brokerage.cache';
 
 // One Cash Offer client per brokerage, kept for the life of its config so its rate limit and
-// breaker see every call; rebuilt when the brokerage's config changes, closed when it goes. Every
-// call it makes is counted in the API-call metric.
+// breaker see every call; rebuilt when the brokerage's config changes (the old one retired: a run
+// still holding it finishes its calls), closed when the daemon stops. Every call it makes is
+// counted in the API-call metric.
 @Injectable()
 export class CashOfferClients implements OnModuleDestroy {
   private readonly clients: PerBrokerageCache<CashOfferClient>;
@@ -17,11 +18,10 @@ export class CashOfferClients implements OnModuleDestroy {
     private readonly factory: CashOfferClientFactory,
     private readonly metrics: MetricsService,
   ) {
-    this.clients = new PerBrokerageCache(
-      config,
-      (brokerage) => this.build(brokerage),
-      (client) => client.close(),
-    );
+    this.clients = new PerBrokerageCache(config, (brokerage) => this.build(brokerage), {
+      retire: (client) => client.retire(),
+      close: (client) => client.close(),
+    });
   }
 
   get(brokerageId: string): CashOfferClient {

@@ -15,38 +15,41 @@ function world() {
       return () => undefined;
     },
   } as unknown as ConfigService;
-  const disposed: string[] = [];
+  const retired: string[] = [];
+  const closed: string[] = [];
   let built = 0;
-  const cache = new PerBrokerageCache(
-    config,
-    (b) => `${b.id}@${b.fingerprint}#${++built}`,
-    (value) => disposed.push(value),
-  );
+  const cache = new PerBrokerageCache(config, (b) => `${b.id}@${b.fingerprint}#${++built}`, {
+    retire: (value) => retired.push(value),
+    close: (value) => closed.push(value),
+  });
   const reload = (diff: Partial<ConfigDiff>) => listener?.({ added: [], changed: [], removed: [], ...diff });
-  return { cache, set, brokerages, disposed, reload };
+  return { cache, set, brokerages, retired, closed, reload };
 }
 
 describe('PerBrokerageCache', () => {
-  it('keeps one value per config fingerprint and disposes the old one when it changes', () => {
-    const { cache, set, disposed } = world();
+  it('keeps one value per config fingerprint and retires the old one when it changes', () => {
+    const { cache, set, retired, closed } = world();
     set('acme', 'v1');
     const first = cache.get('acme').value;
     expect(cache.get('acme').value).toBe(first);
     set('acme', 'v2');
     expect(cache.get('acme').value).toBe('acme@v2#2');
-    expect(disposed).toEqual([first]);
+    expect(retired).toEqual([first]);
+    expect(closed).toEqual([]);
   });
 
-  it('drops a brokerage changed or removed by a reload, and everything on clear', () => {
-    const { cache, set, brokerages, disposed, reload } = world();
+  it('retires a brokerage changed or removed by a reload, and closes everything on clear', () => {
+    const { cache, set, brokerages, retired, closed, reload } = world();
     set('acme', 'v1');
     set('bravo', 'v1');
+    set('charlie', 'v1');
     cache.get('acme');
     cache.get('bravo');
-    reload({ removed: [brokerages.get('acme')!] });
-    expect(disposed).toEqual(['acme@v1#1']);
+    cache.get('charlie');
+    reload({ removed: [brokerages.get('acme')!], changed: [brokerages.get('charlie')!] });
+    expect(retired).toEqual(['charlie@v1#3', 'acme@v1#1']);
     cache.clear();
-    expect(disposed).toEqual(['acme@v1#1', 'bravo@v1#2']);
+    expect(closed).toEqual(['bravo@v1#2']);
   });
 
   it('names an unknown brokerage', () => {

@@ -103,6 +103,25 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     expect(service.seen[0].url).toBe('/api/v2/offers?offer_request_id=4');
   });
 
+  it('finishes the calls of a run that still holds it once retired, and frees its connections when idle', async () => {
+    let answer: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    service.handler = (_r, res, n) =>
+      n === 1 ? void held.then(() => json(res, 200, [])) : json(res, 200, []);
+    const inFlight = client.listActiveOfferRequests({ limit: 5 });
+    await waitFor(() => service.seen.length === 1);
+    // The brokerage's config changed while the call was out.
+    client.retire();
+    answer!();
+    await expect(inFlight).resolves.toEqual([]);
+    const connections = service.connections;
+    // The run goes on with the client it took: its next call is served, on a new connection (the
+    // old one was freed when the first call ended).
+    await expect(client.listActiveOfferRequests({ limit: 5 })).resolves.toEqual([]);
+    expect(service.connections).toBe(connections + 1);
+    expect(calls.map((c) => c.status)).toEqual([200, 200]);
+  });
+
   it('retries a 5xx on a GET and succeeds', async () => {
     service.handler = (_r, res, n) =>
       n < 3 ? json(res, 503, { error: 503, message: 'busy' }) : json(res, 200, []);
@@ -367,3 +386,11 @@ describe('CashOfferClient timeouts', () => {
     expect(service.seen).toHaveLength(2);
   });
 });
+
+async function waitFor(condition: () => boolean, deadlineMs = 5000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -64,6 +64,10 @@ export class CashOfferClient {
   private readonly answers: AnswerChecker;
   readonly #apiKey: string;
   private closed = false;
+  // Replaced by a newer config of its brokerage (retire()); calls in flight counted to know when
+  // its connections can be freed.
+  private retired = false;
+  private inFlight = 0;
   // Set once this brokerage's service refused limit/offset on GET /offers.
   private offersQueryRefused = false;
 
@@ -254,6 +258,14 @@ export class CashOfferClient {
     );
   }
 
+  // The brokerage's config changed, so a new client serves the next runs. A run that took this one
+  // before may still be calling: its calls go on (closing would fail them mid-run, and open the
+  // breaker on a client nobody else uses), and the connections are freed whenever none is in flight.
+  retire(): void {
+    this.retired = true;
+    this.releaseIfRetiredAndIdle();
+  }
+
   // Frees the keep-alive connections; later calls fail with UNAVAILABLE.
   close(): void {
     this.closed = true;
@@ -273,9 +285,19 @@ export class CashOfferClient {
         op.name,
         violations.map((v) => ({ field: v.field, message: maskText(v.message, masks) })),
       );
-    return this.policy.execute(op.name, ({ attempt, signal }) =>
-      this.attempt<T>(op, request, { attempt, signal }, masks, call),
-    );
+    this.inFlight++;
+    try {
+      return await this.policy.execute(op.name, ({ attempt, signal }) =>
+        this.attempt<T>(op, request, { attempt, signal }, masks, call),
+      );
+    } finally {
+      this.inFlight--;
+      this.releaseIfRetiredAndIdle();
+    }
+  }
+
+  private releaseIfRetiredAndIdle(): void {
+    if (this.retired && this.inFlight === 0 && !this.closed) this.transport.releaseConnections();
   }
 
   private async attempt<T>(

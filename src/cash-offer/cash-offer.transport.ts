@@ -111,6 +111,12 @@ export class CashOfferTransport {
     }
   }
 
+  // Frees the keep-alive connections, for a caller that knows none is in use (it would cut a call
+  // in flight); a later call opens a new one.
+  releaseConnections(): void {
+    this.#agent.destroy();
+  }
+
   // Frees the keep-alive connections at once; calls in flight fail with CLIENT_CLOSED.
   close(): void {
     this.#closed = true;

@@ -1,16 +1,19 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { LoadedBrokerage } from '../config/config.loader';
+import type { ConfigDiff } from '../config/config-diff';
 import { ConfigService } from '../config/config.service';
 import { EarlyRunTrigger } from '../scheduler/early-run.trigger';
 import { WebhookRegistrationQueue } from './webhook-registration.queue';
 
-// At start, each brokerage whose registered webhook URL is not the configured one gets its
-// `register_webhook` command, and its outbox drain runs at once rather than on its next tick, so the
-// service learns the URL within seconds. Failures are the outbox's to retry; one brokerage's never
-// holds up the start or the others.
+// At start, and after a config reload for each brokerage it added or changed, a brokerage whose
+// registered webhook URL is not the configured one (a new public base URL, a rotated secret) gets
+// its `register_webhook` command, and its outbox drain runs at once rather than on its next tick,
+// so the service learns the URL within seconds and no delivery goes to the old one for long.
+// Failures are the outbox's to retry; one brokerage's never holds up the start, the reload or the others.
 @Injectable()
-export class WebhookRegistrationOnStart implements OnApplicationBootstrap {
+export class WebhookRegistrationOnConfig implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('WebhookRegistration');
+  private unsubscribe?: () => void;
 
   constructor(
     private readonly config: ConfigService,
@@ -19,7 +22,18 @@ export class WebhookRegistrationOnStart implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    this.unsubscribe = this.config.onChange((diff) => this.onReload(diff));
     await Promise.all(this.config.enabledBrokerages().map((b) => this.queueFor(b)));
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  private async onReload(diff: ConfigDiff): Promise<void> {
+    const enabled = new Set(this.config.enabledBrokerages().map((b) => b.id));
+    const touched = [...diff.added, ...diff.changed].filter((b) => enabled.has(b.id));
+    await Promise.all(touched.map((b) => this.queueFor(b)));
   }
 
   private async queueFor(brokerage: LoadedBrokerage): Promise<void> {

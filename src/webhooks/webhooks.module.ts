@@ -12,7 +12,7 @@ import { InboxEventHandlers } from './inbox-event.handlers';
 import { InboxProcessor } from './inbox.processor';
 import { WebhookController } from './webhook.controller';
 import { WebhookIntakeService } from './webhook-intake.service';
-import { WebhookRegistrationOnStart } from './webhook-registration.on-start';
+import { WebhookRegistrationOnConfig } from './webhook-registration.on-config';
 import { WebhookRegistrationExecutor } from './webhook-registration.executor';
 import { WebhookRegistrationQueue } from './webhook-registration.queue';
 import { WebhookRegistrationService } from './webhook-registration.service';
@@ -44,7 +44,7 @@ export class WebhooksModule {}
   controllers: [WebhookController, CrmWebhookController],
   providers: [
     WebhookIntakeService,
-    WebhookRegistrationOnStart,
+    WebhookRegistrationOnConfig,
     CrmWebhookIntakeService,
     CrmWebhookRegistrationOnStart,
     { provide: WebhookSecretSource, useClass: ConfigWebhookSecretSource },

@@ -97,4 +97,16 @@ describe('webhook registration with the service', () => {
     const report = await t.app.get(WebhookRegistrationService).register('acme', { force: true });
     expect(report.outcome).toBe('updated');
   });
+
+  it('registers a URL a config reload changed by itself, with no restart and no register-webhooks', async () => {
+    brokerages[0].publicBaseUrl = 'http://127.0.0.1:3998/';
+    writeBrokerageConfigs(join(t.dir, 'brokerages'), brokerages, t.env);
+    const reload = await t.app.get(ConfigService).reload();
+    expect(reload.diff.changed.map((b) => b.id)).toEqual(['acme']);
+    const expected = `http://127.0.0.1:3998/webhooks/acme/${brokerages[0].secret}`;
+    const deadline = Date.now() + 20_000;
+    while (!(await registeredUrls()).includes(expected) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await registeredUrls()).toEqual([expected]);
+  });
 });
