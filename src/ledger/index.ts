@@ -3,6 +3,7 @@ export type { OpenLedgerOptions } from './ledger';
 export { LedgerModule } from './ledger.module';
 export type { LedgerModuleOptions } from './ledger.module';
 export { LedgerTransactions, NestedLedgerWorkError } from './ledger-transactions';
+export { LedgerTurns } from './ledger-turns';
 export { LedgerRetention, INBOX_DEDUPE_RETENTION_MS } from './ledger.retention';
 export type { PruneCounts } from './ledger.retention';
 export { applyLedgerPragmas, createLedgerDataSource, DEFAULT_LEDGER_PATH } from './ledger.data-source';

@@ -13,6 +13,7 @@ import { Ledger, openLedger } from './ledger';
 import { DEFAULT_LEDGER_PATH } from './ledger.data-source';
 import { LedgerRetention } from './ledger.retention';
 import { LedgerTransactions } from './ledger-transactions';
+import { LedgerTurns } from './ledger-turns';
 import { PostgresAccountLimiter } from './postgres-account-limiter';
 import { CursorRepository } from './repositories/cursor.repository';
 import { InboxRepository } from './repositories/inbox.repository';
@@ -41,6 +42,7 @@ class LedgerCloser implements OnApplicationShutdown {
 
 const parts: [abstract new (...args: never[]) => unknown, (ledger: Ledger) => unknown][] = [
   [LedgerTransactions, (l) => l.transactions],
+  [LedgerTurns, (l) => l.turns],
   [LinkRepository, (l) => l.links],
   [CursorRepository, (l) => l.cursors],
   [InboxRepository, (l) => l.inbox],

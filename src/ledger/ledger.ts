@@ -5,6 +5,7 @@ import { runPostgresMigrations } from './ledger-postgres.data-source';
 import { isPostgres } from './ledger-sql';
 import { LedgerRetention } from './ledger.retention';
 import { LedgerTransactions } from './ledger-transactions';
+import { LedgerTurns } from './ledger-turns';
 import { ensurePrivateLedgerFiles } from './private-files';
 import { CursorRepository } from './repositories/cursor.repository';
 import { InboxRepository } from './repositories/inbox.repository';
@@ -26,6 +27,7 @@ export interface OpenLedgerOptions {
 // or one PostgreSQL database shared by several workers (LEDGER_URL).
 export class Ledger {
   readonly transactions: LedgerTransactions;
+  readonly turns: LedgerTurns;
   readonly links: LinkRepository;
   readonly cursors: CursorRepository;
   readonly inbox: InboxRepository;
@@ -40,6 +42,7 @@ export class Ledger {
     readonly clock: Clock,
   ) {
     this.transactions = new LedgerTransactions(dataSource);
+    this.turns = new LedgerTurns(dataSource);
     this.links = new LinkRepository(this.transactions, clock);
     this.cursors = new CursorRepository(this.transactions, clock);
     this.inbox = new InboxRepository(this.transactions, clock);
@@ -59,9 +62,10 @@ export class Ledger {
     };
   }
 
-  // Waits for queued work, then closes the connection.
+  // Waits for queued work and turns under way, then closes the connection.
   async close(): Promise<void> {
     if (!this.dataSource.isInitialized) return;
+    await this.turns.drain();
     await this.transactions.drain();
     await this.dataSource.destroy();
   }

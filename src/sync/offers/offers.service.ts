@@ -8,8 +8,7 @@ import {
   type CrmAssociationPair,
   type CrmUpsertInput,
 } from '../../crm';
-import { LinkRepository, RecordErrorRepository } from '../../ledger';
-import { SerialQueue } from '../../ledger/serial-queue';
+import { LedgerTurns, LinkRepository, RecordErrorRepository } from '../../ledger';
 import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobCounts } from '../../scheduler/job.types';
 import { contentHash } from '../common/content-hash';
@@ -29,15 +28,16 @@ export interface ApplyOptions {
 // deal and the seller contact; the listing deal shows the offer count and the best offer. A record
 // whose content hash is unchanged costs no CRM write. Only offers on requests this brokerage's ledger
 // links are written. An offer record is placed in a stage only when it is created: every job that
-// writes offer records (events, reconcile, decisions) takes its turn per brokerage, and a record the
-// ledger does not link yet is looked up in the CRM first, so no job ever mistakes a record an agent
-// has moved for a new one.
+// writes offer records (events, reconcile, decisions) takes its turn per brokerage (`LedgerTurns`:
+// in this process and, on PostgreSQL, across every worker, which run a brokerage's jobs side by
+// side), and a record the ledger does not link yet is looked up in the CRM first, so no job ever
+// mistakes a record an agent has moved for a new one.
 @Injectable()
 export class OffersService {
   private readonly logger = new Logger(OffersService.name);
-  private readonly turns = new Map<string, SerialQueue>();
 
   constructor(
+    private readonly turns: LedgerTurns,
     private readonly links: LinkRepository,
     private readonly recordErrors: RecordErrorRepository,
     private readonly status: RequestStatusService,
@@ -46,12 +46,7 @@ export class OffersService {
 
   // Offers of any requests (one page of GET /offers, or one request's offers).
   applyOffers(crm: BrokerageCrm, offers: Offer[], options: ApplyOptions = {}): Promise<JobCounts> {
-    let turn = this.turns.get(crm.brokerageId);
-    if (!turn) {
-      turn = new SerialQueue();
-      this.turns.set(crm.brokerageId, turn);
-    }
-    return turn.run(() => this.writeOffers(crm, offers, options));
+    return this.turns.run(`offers:${crm.brokerageId}`, () => this.writeOffers(crm, offers, options));
   }
 
   private async writeOffers(crm: BrokerageCrm, offers: Offer[], options: ApplyOptions): Promise<JobCounts> {

@@ -1,16 +1,15 @@
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NeutralSellerSteps } from '../../support/crm-agent';
-import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
-import { CRM_VENDORS } from '../../support/sync-crm-world';
+import { FLOW_TARGETS, startSyncApp, type SyncTestApp } from '../../support/sync-app';
 
-// The same decisions for every CRM: the agent acts through the vendor-neutral port.
-describe.each(CRM_VENDORS)('decisions and counters made in the CRM (%s)', (kind) => {
+// The same decisions for every CRM and ledger engine: the agent acts through the vendor-neutral port.
+describe.each(FLOW_TARGETS)('decisions and counters made in the CRM (%s, ledger on %s)', (kind, engine) => {
   let t: SyncTestApp;
   let steps: NeutralSellerSteps;
 
   beforeAll(async () => {
-    t = await startSyncApp(kind);
+    t = await startSyncApp(kind, { engine });
     steps = new NeutralSellerSteps(t);
   });
 

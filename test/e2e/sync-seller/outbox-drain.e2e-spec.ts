@@ -1,5 +1,5 @@
 import { CashOfferError, type CashOfferErrorCode } from '../../../src/cash-offer';
-import { outboxKey, type OutboxCommand } from '../../../src/ledger';
+import { OutboxCommand, outboxKey } from '../../../src/ledger';
 import {
   OutboxExecutors,
   type OutboxContext,
@@ -10,6 +10,7 @@ import { WRITE_BACK_OPERATION } from '../../../src/sync/outbox/outbox-drain.serv
 import { eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { VALID_LISTING } from '../../support/sync-agent';
 import { DEAL_PROPS, SellerFlowSteps } from '../../support/sync-flows';
+import { ledgerEngines } from '../../support/ledger-fixture';
 
 interface Script {
   // Refused before the request left (the limiter, an open breaker): beforeSend never runs.
@@ -22,8 +23,8 @@ interface Script {
 }
 
 // The drain on the real ledger and job runner: a CRM write-back that fails, and each outcome of a
-// scripted executor.
-describe('outbox drain', () => {
+// scripted executor; on each ledger engine.
+describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
   let t: SyncTestApp;
   let steps: SellerFlowSteps;
   const sent: number[] = [];
@@ -32,7 +33,7 @@ describe('outbox drain', () => {
   const scripts = new Map<number, Script[]>();
 
   beforeAll(async () => {
-    t = await startSyncApp();
+    t = await startSyncApp('hubspot', { engine });
     steps = new SellerFlowSteps(t);
     t.app.get(OutboxExecutors).register('scripted', {
       // Like every executor, its one remote call passes the drain's hook just before it leaves.
@@ -68,7 +69,7 @@ describe('outbox drain', () => {
   });
 
   afterAll(async () => {
-    await t.close();
+    await t?.close();
   });
 
   const hubspotFaults = async (faults: Record<string, number>) => {
@@ -133,9 +134,7 @@ describe('outbox drain', () => {
   // An unknown outcome is looked for again only from its next check (30 s and more after the send):
   // the tests bring that moment forward instead of waiting for it.
   const checkNow = (id: number) =>
-    t.ledger.transactions.run((m) =>
-      m.query('UPDATE outbox_commands SET next_attempt_at = NULL WHERE id = ?', [id]),
-    );
+    t.ledger.transactions.run((m) => m.update(OutboxCommand, { id }, { nextAttemptAt: null }));
 
   it('done: completed with its result, then written back', async () => {
     const id = await enqueue([]);

@@ -1,229 +1,240 @@
 import { CASH_OFFERS_PIPELINE } from '../../../src/crm';
+import { InboxEvent, Link, OutboxCommand } from '../../../src/ledger';
 import { LINK } from '../../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { VALID_LISTING } from '../../support/sync-agent';
 import { SellerFlowSteps } from '../../support/sync-flows';
+import { ledgerEngines } from '../../support/ledger-fixture';
 
-// What a crash, a second job or a forged webhook could do to an agent's offer records, and must not.
-describe('offer records under crashes, races and forged events', () => {
-  let t: SyncTestApp;
-  let steps: SellerFlowSteps;
+// What a crash, a second job or a forged webhook could do to an agent's offer records, and must not,
+// on each ledger engine.
+describe.each(ledgerEngines())(
+  'offer records under crashes, races and forged events (ledger on %s)',
+  (engine) => {
+    let t: SyncTestApp;
+    let steps: SellerFlowSteps;
 
-  beforeAll(async () => {
-    t = await startSyncApp();
-    steps = new SellerFlowSteps(t);
-  });
-
-  afterAll(async () => {
-    await t.close();
-  });
-
-  // An offer's record, once the daemon has written it: the event may still be waiting for a retry
-  // on a busy machine, so the offers reconcile (the polling backstop) runs until it is there.
-  const recordOf = (offerId: number) =>
-    eventually(
-      async () => {
-        const record = await steps.offerRecord(offerId);
-        if (record) return record;
-        await t.run('offers-reconcile');
-        return steps.offerRecord(offerId);
-      },
-      30_000,
-      200,
-    );
-  const moveTo = async (offerId: number, stage: string) => {
-    const record = await recordOf(offerId);
-    await steps.agent.update(
-      record.id,
-      {},
-      {
-        pipelineId: t.stages.pipelineId(CASH_OFFERS_PIPELINE),
-        stageId: t.stages.stageId(CASH_OFFERS_PIPELINE, stage),
-      },
-    );
-  };
-  const hubspotFaults = async (faults: Record<string, number>) => {
-    const res = await fetch(`${t.hubspot.url}/__control/faults`, {
-      method: 'PUT',
-      body: JSON.stringify(faults),
+    beforeAll(async () => {
+      t = await startSyncApp('hubspot', { engine });
+      steps = new SellerFlowSteps(t);
     });
-    expect(res.ok).toBe(true);
-  };
-  const forgetOfferLink = (offerId: number) =>
-    t.ledger.transactions.run((m) =>
-      m.query('DELETE FROM links WHERE kind = ? AND remote_id = ?', [LINK.offer, String(offerId)]),
-    );
-  const dueNow = (table: 'outbox_commands' | 'inbox_events', id: number) =>
-    t.ledger.transactions.run((m) =>
-      m.query(`UPDATE ${table} SET next_attempt_at = NULL WHERE id = ?`, [id]),
-    );
-  const post = (payload: unknown) =>
-    fetch(t.hookUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(payload),
+
+    afterAll(async () => {
+      await t?.close();
     });
-  const offerRecordsFor = (offerId: number) =>
-    t.hubspot.state.findAllByProperty('deals', OFFER.id, String(offerId)).length;
 
-  it("a crash between an offer record's create and its link never moves the agent's record back to Incoming", async () => {
-    const { requestId } = await steps.activeRequest();
-    const offer = await steps.sandbox.makeOffer(requestId);
-    await steps.applyEvents(1);
-    expect(steps.stageKey(await recordOf(offer.offer_id))).toBe('incoming');
-    await moveTo(offer.offer_id, 'accept_requested');
-
-    // As if the daemon died after creating the record and before saving its ledger link.
-    await forgetOfferLink(offer.offer_id);
-    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-
-    const record = await steps.offerRecord(offer.offer_id);
-    expect(steps.stageKey(record!)).toBe('accept_requested');
-    expect(await t.ledger.links.find('acme', LINK.offer, String(offer.offer_id))).toMatchObject({
-      crmId: record!.id,
-    });
-    // Two jobs writing the same offers at once: one record, still where the agent put it.
-    await forgetOfferLink(offer.offer_id);
-    await Promise.all([
-      t.run('offers-reconcile'),
-      steps.sandbox.makeOffer(requestId).then(() => t.run('inbox-drain')),
-    ]);
-    expect(steps.stageKey((await steps.offerRecord(offer.offer_id))!)).toBe('accept_requested');
-    expect(offerRecordsFor(offer.offer_id)).toBe(1);
-  });
-
-  it('a decision read again before its write-back moved the record is not "decided twice"', async () => {
-    const { requestId } = await steps.activeRequest();
-    const offer = await steps.sandbox.makeOffer(requestId);
-    await steps.applyEvents(1);
-    await moveTo(offer.offer_id, 'accept_requested');
-    expect((await t.run('crm-changes')).status).toBe('succeeded');
-
-    // The service accepts; the CRM refuses the write-back for now.
-    await hubspotFaults({ errorRate: 1, errorStatus: 400 });
-    await t.run('outbox-drain');
-    await hubspotFaults({ errorRate: 0 });
-    expect(steps.stageKey((await steps.offerRecord(offer.offer_id))!)).toBe('accept_requested');
-
-    // The record is read again in its requested stage: the agent's own decision, nothing new.
-    expect((await t.run('crm-changes')).status).toBe('succeeded');
-    const reread = await steps.offerRecord(offer.offer_id);
-    expect(reread!.properties[OFFER.decisionError] ?? '').toBe('');
-    expect(steps.stageKey(reread!)).toBe('accept_requested');
-
-    const accepted = await eventually(
-      async () => {
-        await t.run('outbox-drain');
-        const record = await steps.offerRecord(offer.offer_id);
-        return steps.stageKey(record!) === 'accepted' ? record : undefined;
-      },
-      20_000,
-      500,
-    );
-    expect(accepted.properties[OFFER.decisionError] ?? '').toBe('');
-    expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
-  });
-
-  it("one offer accepted while another's reject is in flight: both end as the agent wanted, no error", async () => {
-    const { requestId } = await steps.activeRequest();
-    const a = await steps.sandbox.makeOffer(requestId);
-    const b = await steps.sandbox.makeOffer(requestId);
-    await steps.applyEvents(2);
-    await moveTo(a.offer_id, 'accept_requested');
-    await t.run('crm-changes');
-    await moveTo(b.offer_id, 'reject_requested');
-    await t.run('crm-changes');
-    // A's accept goes first and its cascade rejects B; B's own reject then meets a 409.
-    await t.run('outbox-drain');
-
-    const dead = await t.ledger.outbox.listByState('acme', ['dead', 'failed', 'unknown']);
-    expect(dead).toEqual([]);
-    const rejected = await steps.offerRecord(b.offer_id);
-    expect(steps.stageKey(rejected!)).toBe('rejected');
-    expect(rejected!.properties[OFFER.decisionError] ?? '').toBe('');
-    expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
-  });
-
-  it('an offer that arrives while its request is still being looked for waits, then lands once linked', async () => {
-    const { dealId } = await steps.agent.listingDeal(VALID_LISTING);
-    await steps.agent.requestCashOffer(dealId);
-    await steps.sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
-    await t.run('crm-changes');
-    await t.run('outbox-drain');
-    await steps.sandbox.clearFaults();
-    const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
-      (c) => c.recordRef === `deal:${dealId}`,
-    );
-    const [request] = (await steps.sandbox.requests()).filter((r) => r.offer_request_external_id === dealId);
-    await steps.sandbox.approve(request.offer_request_id);
-    const offer = await steps.sandbox.makeOffer(request.offer_request_id);
-    await eventually(async () => (await t.ledger.inbox.depth('acme')).pending >= 2);
-    await t.run('inbox-drain');
-    const waiting = await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['failed'] });
-    expect(waiting.map((e) => e.lastError)).toEqual(
-      expect.arrayContaining([expect.stringContaining(`the create for deal ${dealId} is unknown`)]),
-    );
-    expect(offerRecordsFor(offer.offer_id)).toBe(0);
-
-    // The create is found; the waiting events apply on their next turn.
-    await dueNow('outbox_commands', command.id);
-    await t.run('outbox-drain');
-    expect((await t.ledger.outbox.get(command.id))?.state).toBe('done');
-    for (const e of waiting) await dueNow('inbox_events', e.id);
-    await t.run('inbox-drain');
-    expect(offerRecordsFor(offer.offer_id)).toBe(1);
-    expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
-  });
-
-  it("another brokerage's offer, an unknown request and a negative amount posted to this URL change nothing", async () => {
-    // A real offer on another account's request (a second listing agent at the same service).
-    const create = await fetch(`${t.sandbox.baseUrl}/offer-requests`, {
-      method: 'POST',
-      headers: { authorization: 'sandbox-agent2-key', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        request: { offer_request_asking: 300_000 },
-        property: {
-          StreetNumber: '9',
-          StreetName: 'Other Street',
-          PostalCity: 'Austin',
-          StateOrProvince: 'TX',
-          PostalCode: '78701',
-          MlsStatus: 'Active',
+    // An offer's record, once the daemon has written it: the event may still be waiting for a retry
+    // on a busy machine, so the offers reconcile (the polling backstop) runs until it is there.
+    const recordOf = (offerId: number) =>
+      eventually(
+        async () => {
+          const record = await steps.offerRecord(offerId);
+          if (record) return record;
+          await t.run('offers-reconcile');
+          return steps.offerRecord(offerId);
         },
-      }),
+        30_000,
+        200,
+      );
+    const moveTo = async (offerId: number, stage: string) => {
+      const record = await recordOf(offerId);
+      await steps.agent.update(
+        record.id,
+        {},
+        {
+          pipelineId: t.stages.pipelineId(CASH_OFFERS_PIPELINE),
+          stageId: t.stages.stageId(CASH_OFFERS_PIPELINE, stage),
+        },
+      );
+    };
+    const hubspotFaults = async (faults: Record<string, number>) => {
+      const res = await fetch(`${t.hubspot.url}/__control/faults`, {
+        method: 'PUT',
+        body: JSON.stringify(faults),
+      });
+      expect(res.ok).toBe(true);
+    };
+    // Ledger pokes through TypeORM, so they read the same on both engines.
+    const forgetOfferLink = (offerId: number) =>
+      t.ledger.transactions.run((m) => m.delete(Link, { kind: LINK.offer, remoteId: String(offerId) }));
+    const dueNow = (entity: typeof OutboxCommand | typeof InboxEvent, id: number) =>
+      t.ledger.transactions.run((m) => m.update(entity, { id }, { nextAttemptAt: null }));
+    const post = (payload: unknown) =>
+      fetch(t.hookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
+    const offerRecordsFor = (offerId: number) =>
+      t.hubspot.state.findAllByProperty('deals', OFFER.id, String(offerId)).length;
+
+    it("a crash between an offer record's create and its link never moves the agent's record back to Incoming", async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId);
+      await steps.applyEvents(1);
+      expect(steps.stageKey(await recordOf(offer.offer_id))).toBe('incoming');
+      await moveTo(offer.offer_id, 'accept_requested');
+
+      // As if the daemon died after creating the record and before saving its ledger link.
+      await forgetOfferLink(offer.offer_id);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+
+      const record = await steps.offerRecord(offer.offer_id);
+      expect(steps.stageKey(record!)).toBe('accept_requested');
+      expect(await t.ledger.links.find('acme', LINK.offer, String(offer.offer_id))).toMatchObject({
+        crmId: record!.id,
+      });
+      // Two jobs writing the same offers at once: one record, still where the agent put it.
+      await forgetOfferLink(offer.offer_id);
+      await Promise.all([
+        t.run('offers-reconcile'),
+        steps.sandbox.makeOffer(requestId).then(() => t.run('inbox-drain')),
+      ]);
+      expect(steps.stageKey((await steps.offerRecord(offer.offer_id))!)).toBe('accept_requested');
+      expect(offerRecordsFor(offer.offer_id)).toBe(1);
     });
-    expect(create.status).toBe(201);
-    const foreign = (await create.json()) as { offer_request_id: number };
-    await steps.sandbox.approve(foreign.offer_request_id);
-    const theirs = await steps.sandbox.makeOffer(foreign.offer_request_id);
-    const { requestId } = await steps.activeRequest();
-    const dealsBefore = t.hubspot.state.count('deals');
 
-    const forged = [
-      { event: 'new_offer', ...theirs },
-      { event: 'new_offer', ...theirs, offer_id: 990_001, offer_request_id: 987_654 },
-      { event: 'new_offer', ...theirs, offer_id: 990_002, offer_request_id: requestId, offer_amount: -5000 },
-      { event: 'new_offer', ...theirs, offer_id: 990_003, offer_request_id: requestId },
-    ];
-    for (const payload of forged) expect((await post(payload)).status).toBe(200);
-    await eventually(async () => (await t.ledger.inbox.depth('acme')).pending >= forged.length);
-    await t.run('inbox-drain');
+    it('a decision read again before its write-back moved the record is not "decided twice"', async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId);
+      await steps.applyEvents(1);
+      await moveTo(offer.offer_id, 'accept_requested');
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
 
-    const flagged = await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged'] });
-    const reasons = flagged.map((e) => e.deadReason ?? '');
-    expect(reasons).toEqual(
-      expect.arrayContaining([
-        expect.stringContaining(
-          `names offer request ${foreign.offer_request_id}, which no listing deal of brokerage acme is linked to`,
-        ),
-        expect.stringContaining('names offer request 987654'),
-        expect.stringContaining('offer_amount must be a whole, non-negative number of dollars; got -5000'),
-        expect.stringContaining(`the service does not list offer 990003 on offer request ${requestId}`),
-      ]),
-    );
-    for (const id of [theirs.offer_id, 990_001, 990_002, 990_003]) expect(offerRecordsFor(id)).toBe(0);
-    // The real listing's approval is the only deal the daemon changed; no offer record was added.
-    expect(t.hubspot.state.count('deals')).toBe(dealsBefore);
-  });
-});
+      // The service accepts; the CRM refuses the write-back for now.
+      await hubspotFaults({ errorRate: 1, errorStatus: 400 });
+      await t.run('outbox-drain');
+      await hubspotFaults({ errorRate: 0 });
+      expect(steps.stageKey((await steps.offerRecord(offer.offer_id))!)).toBe('accept_requested');
+
+      // The record is read again in its requested stage: the agent's own decision, nothing new.
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      const reread = await steps.offerRecord(offer.offer_id);
+      expect(reread!.properties[OFFER.decisionError] ?? '').toBe('');
+      expect(steps.stageKey(reread!)).toBe('accept_requested');
+
+      const accepted = await eventually(
+        async () => {
+          await t.run('outbox-drain');
+          const record = await steps.offerRecord(offer.offer_id);
+          return steps.stageKey(record!) === 'accepted' ? record : undefined;
+        },
+        20_000,
+        500,
+      );
+      expect(accepted.properties[OFFER.decisionError] ?? '').toBe('');
+      expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
+    });
+
+    it("one offer accepted while another's reject is in flight: both end as the agent wanted, no error", async () => {
+      const { requestId } = await steps.activeRequest();
+      const a = await steps.sandbox.makeOffer(requestId);
+      const b = await steps.sandbox.makeOffer(requestId);
+      await steps.applyEvents(2);
+      await moveTo(a.offer_id, 'accept_requested');
+      await t.run('crm-changes');
+      await moveTo(b.offer_id, 'reject_requested');
+      await t.run('crm-changes');
+      // A's accept goes first and its cascade rejects B; B's own reject then meets a 409.
+      await t.run('outbox-drain');
+
+      const dead = await t.ledger.outbox.listByState('acme', ['dead', 'failed', 'unknown']);
+      expect(dead).toEqual([]);
+      const rejected = await steps.offerRecord(b.offer_id);
+      expect(steps.stageKey(rejected!)).toBe('rejected');
+      expect(rejected!.properties[OFFER.decisionError] ?? '').toBe('');
+      expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
+    });
+
+    it('an offer that arrives while its request is still being looked for waits, then lands once linked', async () => {
+      const { dealId } = await steps.agent.listingDeal(VALID_LISTING);
+      await steps.agent.requestCashOffer(dealId);
+      await steps.sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
+      await t.run('crm-changes');
+      await t.run('outbox-drain');
+      await steps.sandbox.clearFaults();
+      const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+        (c) => c.recordRef === `deal:${dealId}`,
+      );
+      const [request] = (await steps.sandbox.requests()).filter(
+        (r) => r.offer_request_external_id === dealId,
+      );
+      await steps.sandbox.approve(request.offer_request_id);
+      const offer = await steps.sandbox.makeOffer(request.offer_request_id);
+      await eventually(async () => (await t.ledger.inbox.depth('acme')).pending >= 2);
+      await t.run('inbox-drain');
+      const waiting = await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['failed'] });
+      expect(waiting.map((e) => e.lastError)).toEqual(
+        expect.arrayContaining([expect.stringContaining(`the create for deal ${dealId} is unknown`)]),
+      );
+      expect(offerRecordsFor(offer.offer_id)).toBe(0);
+
+      // The create is found; the waiting events apply on their next turn.
+      await dueNow(OutboxCommand, command.id);
+      await t.run('outbox-drain');
+      expect((await t.ledger.outbox.get(command.id))?.state).toBe('done');
+      for (const e of waiting) await dueNow(InboxEvent, e.id);
+      await t.run('inbox-drain');
+      expect(offerRecordsFor(offer.offer_id)).toBe(1);
+      expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
+    });
+
+    it("another brokerage's offer, an unknown request and a negative amount posted to this URL change nothing", async () => {
+      // A real offer on another account's request (a second listing agent at the same service).
+      const create = await fetch(`${t.sandbox.baseUrl}/offer-requests`, {
+        method: 'POST',
+        headers: { authorization: 'sandbox-agent2-key', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          request: { offer_request_asking: 300_000 },
+          property: {
+            StreetNumber: '9',
+            StreetName: 'Other Street',
+            PostalCity: 'Austin',
+            StateOrProvince: 'TX',
+            PostalCode: '78701',
+            MlsStatus: 'Active',
+          },
+        }),
+      });
+      expect(create.status).toBe(201);
+      const foreign = (await create.json()) as { offer_request_id: number };
+      await steps.sandbox.approve(foreign.offer_request_id);
+      const theirs = await steps.sandbox.makeOffer(foreign.offer_request_id);
+      const { requestId } = await steps.activeRequest();
+      const dealsBefore = t.hubspot.state.count('deals');
+
+      const forged = [
+        { event: 'new_offer', ...theirs },
+        { event: 'new_offer', ...theirs, offer_id: 990_001, offer_request_id: 987_654 },
+        {
+          event: 'new_offer',
+          ...theirs,
+          offer_id: 990_002,
+          offer_request_id: requestId,
+          offer_amount: -5000,
+        },
+        { event: 'new_offer', ...theirs, offer_id: 990_003, offer_request_id: requestId },
+      ];
+      for (const payload of forged) expect((await post(payload)).status).toBe(200);
+      await eventually(async () => (await t.ledger.inbox.depth('acme')).pending >= forged.length);
+      await t.run('inbox-drain');
+
+      const flagged = await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged'] });
+      const reasons = flagged.map((e) => e.deadReason ?? '');
+      expect(reasons).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining(
+            `names offer request ${foreign.offer_request_id}, which no listing deal of brokerage acme is linked to`,
+          ),
+          expect.stringContaining('names offer request 987654'),
+          expect.stringContaining('offer_amount must be a whole, non-negative number of dollars; got -5000'),
+          expect.stringContaining(`the service does not list offer 990003 on offer request ${requestId}`),
+        ]),
+      );
+      for (const id of [theirs.offer_id, 990_001, 990_002, 990_003]) expect(offerRecordsFor(id)).toBe(0);
+      // The real listing's approval is the only deal the daemon changed; no offer record was added.
+      expect(t.hubspot.state.count('deals')).toBe(dealsBefore);
+    });
+  },
+);
