@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSoak, type Violation } from './soak-checks';
@@ -131,11 +131,10 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
             (operator ? `, ${operator.runs} CLI runs` : ''),
         );
     }
-    // The last start's crash recovery also finds what a SIGKILLed CLI run left behind.
-    await operator?.stop();
 
     daemon.start();
     await daemon.waitLive(60_000);
+    operator?.finishAfter(3, 1);
     o.log('last start; settling');
     await waitUntil(
       () => {
@@ -146,7 +145,16 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       o.settleTimeoutMs,
       250,
     );
-    const settled = await settle(world, env.LEDGER_PATH!, o.stableMs, o.settleTimeoutMs, actorsAlive, notes);
+    const settled = await settle(
+      world,
+      env.LEDGER_PATH!,
+      o.stableMs,
+      o.settleTimeoutMs,
+      actorsAlive,
+      notes,
+      () => (operator && !operator.finished ? 'operator CLI runs' : ''),
+    );
+    await operator?.stop();
     stopActors = true;
     await actors;
     actorsAlive();
@@ -162,7 +170,8 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     ]);
     const violations = checkSoak(world, { requests, offers, counters, deals, ledger });
     notes.push(...outboxNotes(ledger), `${world.decisions.length} decisions: ${countKinds(world)}`);
-    if (operator) notes.push(operator.summary(), ...operator.findings);
+    if (operator)
+      notes.push(operator.summary(), daemonSideNote(join(dir, 'daemon.log')), ...operator.findings);
     await daemon.stop();
     await sim.stop();
 
@@ -204,6 +213,7 @@ async function settle(
   timeoutMs: number,
   actorsAlive: () => void,
   notes: string[],
+  othersBusy: () => string,
 ): Promise<boolean> {
   let last = '';
   let since = Date.now();
@@ -225,7 +235,10 @@ async function settle(
           ...ledger.inbox
             .filter((e) => INBOX_BUSY.includes(e.status))
             .map((e) => `inbox #${e.id} ${e.status}`),
-        ].join(', ');
+          othersBusy(),
+        ]
+          .filter(Boolean)
+          .join(', ');
         return busy === '' && Date.now() - since >= stableMs;
       },
       'the daemon to settle',
@@ -269,6 +282,22 @@ function outboxNotes(ledger: LedgerView): string[] {
   for (const e of ledger.openErrors)
     notes.push(`  ${e.record_kind} ${e.record_ref} ${e.field}: ${e.message}`);
   return notes;
+}
+
+// How often the daemon met the operator's runs: a cron tick skipped because a CLI run held the job,
+// and a job taken over from a CLI run SIGKILLed mid-run (its claims recovered without a restart).
+function daemonSideNote(logPath: string): string {
+  let log = '';
+  try {
+    log = readFileSync(logPath, 'utf8');
+  } catch {
+    return 'daemon: no log';
+  }
+  const count = (pattern: RegExp): number => log.match(pattern)?.length ?? 0;
+  return (
+    `daemon: ${count(/in progress in another process/g)} cron runs skipped beside a CLI run, ` +
+    `${count(/from a process that stopped/g)} jobs taken over from a dead CLI run`
+  );
 }
 
 function countKinds(world: SoakWorld): string {

@@ -1,5 +1,6 @@
 import { pause } from './soak-http';
-import { SOAK_BROKERAGE, startCli } from './soak-processes';
+import { holdsRun } from './soak-ledger';
+import { SOAK_BROKERAGE, startCli, type CliProcess } from './soak-processes';
 import { SoakRandom } from './soak-random';
 
 // The operator actor: `cli sync --brokerage soak --job <job>` (a real run, a process of its own on the
@@ -19,12 +20,12 @@ export interface OperatorOptions {
   minGapMs: number;
   maxGapMs: number;
   pairChance: number; // two CLI runs at once
-  killChance: number; // a CLI run SIGKILLed 100 ms..1.5 s after it was spawned
+  killChance: number; // a CLI run SIGKILLed 0..60 ms after its run is recorded in the ledger
 }
 
 export const DEFAULT_OPERATOR: OperatorOptions = {
-  minGapMs: 300,
-  maxGapMs: 2500,
+  minGapMs: 600,
+  maxGapMs: 3000,
   pairChance: 0.25,
   killChance: 0.2,
 };
@@ -34,6 +35,8 @@ export class SoakOperator {
   private readonly byJob = new Map<string, number>();
   readonly findings: string[] = [];
   private stopped = false;
+  private roundsLeft?: number;
+  private finalKillChance?: number;
   private loop?: Promise<void>;
 
   constructor(
@@ -49,15 +52,27 @@ export class SoakOperator {
         await pause(this.random.between(this.options.minGapMs, this.options.maxGapMs));
         if (this.stopped || !this.daemonRunning()) continue;
         const runs = this.random.chance(this.options.pairChance) ? 2 : 1;
+        const killChance = this.finalKillChance ?? this.options.killChance;
         const plans = Array.from({ length: runs }, () => ({
           job: this.random.pick(OPERATOR_JOBS),
-          killAfterMs: this.random.chance(this.options.killChance)
-            ? this.random.between(100, 1500)
-            : undefined,
+          killAfterMs: this.random.chance(killChance) ? this.random.between(0, 60) : undefined,
         }));
         await Promise.all(plans.map((plan) => this.runOne(plan.job, plan.killAfterMs)));
+        if (this.roundsLeft !== undefined && --this.roundsLeft <= 0) this.stopped = true;
       }
     })();
+  }
+
+  // A few last rounds beside a daemon that is not killed again, with more CLI runs SIGKILLed: what
+  // they leave half-done must be recovered by the living daemon (the next run of the same job), not
+  // by a restart.
+  finishAfter(rounds: number, killChance: number): void {
+    this.roundsLeft = rounds;
+    this.finalKillChance = killChance;
+  }
+
+  get finished(): boolean {
+    return this.stopped || this.loop === undefined;
   }
 
   // Waits for the CLI runs under way to end; starts no more.
@@ -86,9 +101,8 @@ export class SoakOperator {
 
   private async runOne(job: string, killAfterMs: number | undefined): Promise<void> {
     const cli = startCli(['sync', '--brokerage', SOAK_BROKERAGE, '--job', job, '--json'], this.env);
-    const timer = killAfterMs === undefined ? undefined : setTimeout(() => cli.kill(), killAfterMs);
+    if (killAfterMs !== undefined) void this.killMidRun(cli, killAfterMs);
     const exit = await cli.done;
-    clearTimeout(timer);
     const status = classify(exit, killAfterMs !== undefined);
     this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
     this.byJob.set(job, (this.byJob.get(job) ?? 0) + 1);
@@ -96,6 +110,27 @@ export class SoakOperator {
       this.findings.push(
         `CLI sync --job ${job} ${status} (exit ${exit.code ?? exit.signal}):\n${tail(exit.stdout)}\n${tail(exit.stderr)}`,
       );
+  }
+
+  // Killed while its run is under way, not while Nest boots: once the ledger shows the run it holds
+  // (polled, with a deadline), after `afterMs`. A run over by then is not killed.
+  private async killMidRun(cli: CliProcess, afterMs: number): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!cli.exited() && Date.now() < deadline) {
+      let holds = false;
+      try {
+        holds = holdsRun(this.env.LEDGER_PATH!, cli.pid);
+      } catch {
+        // The ledger is being created or migrated: look again.
+      }
+      if (holds) {
+        await pause(afterMs);
+        cli.kill();
+        return;
+      }
+      // Most runs last tens of milliseconds: look often.
+      await pause(10);
+    }
   }
 }
 

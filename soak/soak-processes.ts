@@ -178,6 +178,8 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: 
 // A CLI process the soak may SIGKILL mid-run (the operator actor): tracked like the daemon, so
 // stopAll() ends it too, with its stdout and stderr kept apart.
 export interface CliProcess {
+  pid: number;
+  exited(): boolean;
   kill(): void;
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
@@ -209,7 +211,12 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_
       resolveDone({ code, signal, stdout, stderr });
     }),
   );
-  return { kill, done };
+  return {
+    pid: child.pid ?? 0,
+    exited: () => child.exitCode !== null || child.signalCode !== null,
+    kill,
+    done,
+  };
 }
 
 // The daemon from dist/, started, SIGKILLed and restarted over and over on one ledger and one port.
