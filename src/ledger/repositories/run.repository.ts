@@ -62,7 +62,12 @@ export class RunRepository {
       if (running.length > 0) {
         const now = this.clock.now();
         recovered = {
-          runs: await interruptRuns(m, now, { id: In(running.map((r) => r.id)) }),
+          runs: await interruptRuns(
+            m,
+            now,
+            { id: In(running.map((r) => r.id)) },
+            'the process holding this run stopped before it finished',
+          ),
           ...(await recoverPairClaims(m, now, brokerageId, job)),
         };
       }
