@@ -1,8 +1,9 @@
 import { formatReport, runCrashSoak } from './crash-soak';
 import { stopAll } from './soak-processes';
 
-// `npm run soak:crash`: SOAK_SEED (default: random, printed), SOAK_KILLS (200), SOAK_DEALS.
-// Exit code 1 on any violation or when the daemon did not settle.
+// `npm run soak:crash`: SOAK_SEED (default: random, printed), SOAK_KILLS (200), SOAK_DEALS,
+// SOAK_OPERATOR (1: the operator's `cli sync` runs beside the daemon; 0: none).
+// Exit code 1 on any violation, when the daemon did not settle, or on a failed or crashed CLI run.
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -16,10 +17,17 @@ async function main(): Promise<void> {
   const seed = envInt('SOAK_SEED', Math.floor(Math.random() * 2 ** 31));
   const kills = envInt('SOAK_KILLS', 200);
   const deals = process.env.SOAK_DEALS ? envInt('SOAK_DEALS', 0) : undefined;
-  console.log(`crash soak: seed ${seed}, kills ${kills}`);
-  const result = await runCrashSoak({ seed, kills, deals, log: (line) => console.log(`[soak] ${line}`) });
+  const operatorRuns = envInt('SOAK_OPERATOR', 1) !== 0;
+  console.log(`crash soak: seed ${seed}, kills ${kills}, operator ${operatorRuns ? 'on' : 'off'}`);
+  const result = await runCrashSoak({
+    seed,
+    kills,
+    deals,
+    operatorRuns,
+    log: (line) => console.log(`[soak] ${line}`),
+  });
   console.log(formatReport(result));
-  process.exitCode = result.violations.length > 0 || !result.settled ? 1 : 0;
+  process.exitCode = result.violations.length > 0 || !result.settled || result.cliUnexpected > 0 ? 1 : 0;
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)

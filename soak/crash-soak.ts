@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSoak, type Violation } from './soak-checks';
@@ -12,6 +12,7 @@ import {
   stopAll,
   writeDaemonConfig,
 } from './soak-processes';
+import { SoakOperator } from './soak-operator';
 import { SoakRandom } from './soak-random';
 import { SoakService } from './soak-service';
 import { SoakWorld } from './soak-world';
@@ -28,6 +29,9 @@ export interface CrashSoakOptions {
   maxRunMs?: number;
   settleTimeoutMs?: number;
   stableMs?: number; // how long nothing may change for the state to count as quiescent
+  // The operator actor (soak/soak-operator.ts): `cli sync` runs of the daemon's jobs in processes of
+  // their own, at seeded moments while the daemon lives. Default on.
+  operatorRuns?: boolean;
   log?: (line: string) => void;
 }
 
@@ -39,6 +43,8 @@ export interface CrashSoakResult {
   duplicate: number;
   undone: number;
   settled: boolean;
+  cliRuns: number; // operator CLI runs, 0 without the operator
+  cliUnexpected: number; // failed, interrupted or crashed CLI runs (each one is a note)
   violations: Violation[];
   notes: string[];
   summary: string;
@@ -56,6 +62,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     settleTimeoutMs: 180_000,
     stableMs: 8000,
     log: () => undefined,
+    operatorRuns: true,
     ...options,
     deals: options.deals ?? defaultDeals(options.kills),
   };
@@ -64,8 +71,11 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
   let stopActors = false;
   let actorError: Error | undefined;
   let actors: Promise<void> | undefined;
+  let operator: SoakOperator | undefined;
   try {
-    o.log(`seed ${o.seed}, kills ${o.kills}, deals ${o.deals}; work dir ${dir}`);
+    o.log(
+      `seed ${o.seed}, kills ${o.kills}, deals ${o.deals}, operator ${o.operatorRuns ? 'on' : 'off'}; work dir ${dir}`,
+    );
     const sim = await startSimulators(dir);
     const env = await writeDaemonConfig(dir, sim);
     const setup = await runCli(['setup-crm', '--brokerage', SOAK_BROKERAGE], env);
@@ -76,6 +86,10 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     const killRandom = new SoakRandom(o.seed);
     await world.loadStages();
     const daemon = new DaemonProcess(env, join(dir, 'daemon.log'));
+    if (o.operatorRuns) {
+      operator = new SoakOperator(env, new SoakRandom(o.seed ^ 0x5eed03), () => daemon.running);
+      operator.start();
+    }
     let kills = 0;
     // Deals are spread over the first 60 % of the kills, so decisions meet kills too.
     const allowed = (): number =>
@@ -112,11 +126,15 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       await daemon.kill();
       kills++;
       if (kills % 10 === 0)
-        o.log(`${kills} kills; ${world.listings.size} deals, ${world.decisions.length} decisions`);
+        o.log(
+          `${kills} kills; ${world.listings.size} deals, ${world.decisions.length} decisions` +
+            (operator ? `, ${operator.runs} CLI runs` : ''),
+        );
     }
 
     daemon.start();
     await daemon.waitLive(60_000);
+    operator?.finishAfter(3, 1);
     o.log('last start; settling');
     await waitUntil(
       () => {
@@ -127,7 +145,16 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       o.settleTimeoutMs,
       250,
     );
-    const settled = await settle(world, env.LEDGER_PATH!, o.stableMs, o.settleTimeoutMs, actorsAlive, notes);
+    const settled = await settle(
+      world,
+      env.LEDGER_PATH!,
+      o.stableMs,
+      o.settleTimeoutMs,
+      actorsAlive,
+      notes,
+      () => (operator && !operator.finished ? 'operator CLI runs' : ''),
+    );
+    await operator?.stop();
     stopActors = true;
     await actors;
     actorsAlive();
@@ -143,6 +170,8 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     ]);
     const violations = checkSoak(world, { requests, offers, counters, deals, ledger });
     notes.push(...outboxNotes(ledger), `${world.decisions.length} decisions: ${countKinds(world)}`);
+    if (operator)
+      notes.push(operator.summary(), daemonSideNote(join(dir, 'daemon.log')), ...operator.findings);
     await daemon.stop();
     await sim.stop();
 
@@ -156,18 +185,22 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       duplicate: count('duplicate'),
       undone: count('undone'),
       settled,
+      cliRuns: operator?.runs ?? 0,
+      cliUnexpected: operator?.unexpected ?? 0,
       violations,
       notes,
       summary: `kills ${kills}, deals ${triggered}, lost ${count('lost')}, duplicate ${count('duplicate')}, undone ${count('undone')}`,
       dir,
     };
     writeFileSync(join(dir, 'report.txt'), formatReport(result));
-    if (violations.length === 0 && settled) rmSync(dir, { recursive: true, force: true });
+    if (violations.length === 0 && settled && result.cliUnexpected === 0)
+      rmSync(dir, { recursive: true, force: true });
     return result;
   } finally {
     stopActors = true;
     await actors;
     stopAll();
+    await operator?.stop();
   }
 }
 
@@ -180,6 +213,7 @@ async function settle(
   timeoutMs: number,
   actorsAlive: () => void,
   notes: string[],
+  othersBusy: () => string,
 ): Promise<boolean> {
   let last = '';
   let since = Date.now();
@@ -201,7 +235,10 @@ async function settle(
           ...ledger.inbox
             .filter((e) => INBOX_BUSY.includes(e.status))
             .map((e) => `inbox #${e.id} ${e.status}`),
-        ].join(', ');
+          othersBusy(),
+        ]
+          .filter(Boolean)
+          .join(', ');
         return busy === '' && Date.now() - since >= stableMs;
       },
       'the daemon to settle',
@@ -247,6 +284,22 @@ function outboxNotes(ledger: LedgerView): string[] {
   return notes;
 }
 
+// How often the daemon met the operator's runs: a cron tick skipped because a CLI run held the job,
+// and a job taken over from a CLI run SIGKILLed mid-run (its claims recovered without a restart).
+function daemonSideNote(logPath: string): string {
+  let log = '';
+  try {
+    log = readFileSync(logPath, 'utf8');
+  } catch {
+    return 'daemon: no log';
+  }
+  const count = (pattern: RegExp): number => log.match(pattern)?.length ?? 0;
+  return (
+    `daemon: ${count(/in progress in another process/g)} cron runs skipped beside a CLI run, ` +
+    `${count(/from a process that stopped/g)} jobs taken over from a dead CLI run`
+  );
+}
+
 function countKinds(world: SoakWorld): string {
   const counts = new Map<string, number>();
   for (const d of world.decisions) counts.set(d.kind, (counts.get(d.kind) ?? 0) + 1);
@@ -259,7 +312,7 @@ export function formatReport(r: CrashSoakResult): string {
     ...r.violations.map((v) => `${v.kind.padEnd(9)} ${v.record}: ${v.detail}`),
     ...r.notes.map((n) => `note: ${n}`),
     ...(r.settled ? [] : ['NOT SETTLED before the deadline']),
-    r.violations.length > 0 || !r.settled ? `work dir kept: ${r.dir}` : '',
+    r.violations.length > 0 || !r.settled || r.cliUnexpected > 0 ? `work dir kept: ${r.dir}` : '',
     r.summary,
   ]
     .filter(Boolean)

@@ -47,6 +47,18 @@ export function readLedger(path: string): LedgerView {
   }
 }
 
+// Whether the process `pid` holds a run in the ledger right now (runs.owner is `<host>/<pid>`).
+export function holdsRun(path: string, pid: number): boolean {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return (
+      db.prepare("SELECT 1 FROM runs WHERE status = 'running' AND owner LIKE ?").get(`%/${pid}`) !== undefined
+    );
+  } finally {
+    db.close();
+  }
+}
+
 // Commands and events the daemon still has to work on by itself; `unknown` and `dead` wait for an operator.
 // `unknown` is work in progress too: the daemon looks for it and resolves it by itself.
 export const OUTBOX_BUSY = ['pending', 'sending', 'failed', 'unknown'];

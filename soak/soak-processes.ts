@@ -175,6 +175,50 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: 
   });
 }
 
+// A CLI process the soak may SIGKILL mid-run (the operator actor): tracked like the daemon, so
+// stopAll() ends it too, with its stdout and stderr kept apart.
+export interface CliProcess {
+  pid: number;
+  exited(): boolean;
+  kill(): void;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+}
+
+export function startCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): CliProcess {
+  const child = spawn(process.execPath, [join(DIST, 'cli.js'), ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const kill = (): void => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  const timer = setTimeout(kill, timeoutMs);
+  const done = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: string;
+    stderr: string;
+  }>((resolveDone) =>
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      children.delete(child);
+      resolveDone({ code, signal, stdout, stderr });
+    }),
+  );
+  return {
+    pid: child.pid ?? 0,
+    exited: () => child.exitCode !== null || child.signalCode !== null,
+    kill,
+    done,
+  };
+}
+
 // The daemon from dist/, started, SIGKILLed and restarted over and over on one ledger and one port.
 export class DaemonProcess {
   private current?: Started;

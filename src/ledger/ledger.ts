@@ -1,5 +1,7 @@
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { Clock, SystemClock } from '../common/clock';
+import { Run } from './entities';
+import { interruptRuns, processingToPending, sendingToUnknown, type Recovered } from './interrupted-work';
 import { createLedgerDataSource, DEFAULT_LEDGER_PATH } from './ledger.data-source';
 import { runPostgresMigrations } from './ledger-postgres.data-source';
 import { isPostgres } from './ledger-sql';
@@ -14,6 +16,7 @@ import { OutboxRepository } from './repositories/outbox.repository';
 import { PauseRepository } from './repositories/pause.repository';
 import { RecordErrorRepository } from './repositories/record-error.repository';
 import { RunRepository } from './repositories/run.repository';
+import { SystemRunOwners, type RunOwners } from './run-owner';
 
 export interface OpenLedgerOptions {
   databasePath: string;
@@ -21,6 +24,8 @@ export interface OpenLedgerOptions {
   url?: string;
   clock?: Clock;
   logging?: boolean;
+  // Who this process is and whether another holder is alive (tests stand in for the OS).
+  owners?: RunOwners;
 }
 
 // The daemon's memory of what it did: one SQLite file, every repository over one serialised connection,
@@ -40,6 +45,7 @@ export class Ledger {
   constructor(
     readonly dataSource: DataSource,
     readonly clock: Clock,
+    readonly owners: RunOwners = new SystemRunOwners(),
   ) {
     this.transactions = new LedgerTransactions(dataSource);
     this.turns = new LedgerTurns(dataSource);
@@ -47,19 +53,35 @@ export class Ledger {
     this.cursors = new CursorRepository(this.transactions, clock);
     this.inbox = new InboxRepository(this.transactions, clock);
     this.outbox = new OutboxRepository(this.transactions, clock);
-    this.runs = new RunRepository(this.transactions, clock);
+    this.runs = new RunRepository(this.transactions, clock, owners);
     this.recordErrors = new RecordErrorRepository(this.transactions, clock);
     this.retention = new LedgerRetention(this.transactions, clock);
     this.pauses = new PauseRepository(this.transactions, clock);
   }
 
   // What a crash left half-done, put right at start: returns what was recovered.
-  async recoverInterrupted(): Promise<{ inbox: number; outbox: number; runs: number }> {
-    return {
-      inbox: await this.inbox.recoverInterrupted(),
-      outbox: await this.outbox.recoverInterrupted(),
-      runs: await this.runs.recoverInterrupted(),
-    };
+  // Everything but what another live process is working on: the operator's `cli sync` may be running
+  // a job beside the daemon that starts, and its run, the commands it is sending and the events it is
+  // processing are its own (RunRepository.claim). One transaction, so such a run either started
+  // before (and is left alone) or claims nothing until the recovery is committed.
+  async recoverInterrupted(): Promise<Recovered> {
+    return this.transactions.run(async (m) => {
+      const now = this.clock.now();
+      const running = await m.find(Run, { where: { status: 'running' } });
+      const live = running.filter(
+        (r) => r.owner !== null && r.owner !== this.owners.self && this.owners.alive(r.owner),
+      );
+      const held = new Set(live.map((r) => `${r.brokerageId}\u0000${r.job}`));
+      const stale = running.filter((r) => !held.has(`${r.brokerageId}\u0000${r.job}`));
+      const busy = (job: string): string[] => live.filter((r) => r.job === job).map((r) => r.brokerageId);
+      return {
+        // A dead holder's run of a pair a live process now holds is left running: whoever claims the
+        // pair next finds it and recovers the pair's claims with it.
+        runs: stale.length > 0 ? await interruptRuns(m, now, { id: In(stale.map((r) => r.id)) }) : 0,
+        outbox: await sendingToUnknown(m, now, { exceptBrokerages: busy('outbox-drain') }),
+        inbox: await processingToPending(m, { exceptBrokerages: busy('inbox-drain') }),
+      };
+    });
   }
 
   // Waits for queued work and turns under way, then closes the connection.
@@ -80,5 +102,5 @@ export async function openLedger(options: OpenLedgerOptions): Promise<Ledger> {
   const dataSource = createLedgerDataSource({ databasePath, url, logging: options.logging });
   await dataSource.initialize();
   if (isPostgres(dataSource)) await runPostgresMigrations(dataSource);
-  return new Ledger(dataSource, options.clock ?? new SystemClock());
+  return new Ledger(dataSource, options.clock ?? new SystemClock(), options.owners);
 }

@@ -11,7 +11,7 @@ export { PAUSE_STORE, type PauseStore } from './pause-store.port';
 export { JobBackoff, jobKey, type BackoffState } from './job-backoff';
 export { CronScheduler } from './cron.scheduler';
 export { PgBossScheduler } from './pg-boss/pg-boss.scheduler';
-export { RUN_STORE, type RunStore, type FinishedRunStatus } from './run-store.port';
+export { RUN_STORE, type RunStore, type RunStoreClaim, type FinishedRunStatus } from './run-store.port';
 export { SchedulerModule } from './scheduler.module';
 export { JobPauseService, isPaused, UnknownTargetError, type PauseView } from './job-pause.service';
 export { EarlyRunTrigger, type EarlyRunOutcome } from './early-run.trigger';

@@ -16,7 +16,7 @@ import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
 import type { JobContext, JobCounts } from './job.types';
 import type { PauseStore } from './pause-store.port';
-import type { FinishedRunStatus, RunStore } from './run-store.port';
+import type { FinishedRunStatus, RunStore, RunStoreClaim } from './run-store.port';
 
 class MemoryPauseStore implements PauseStore {
   readonly paused = new Map<string, string>();
@@ -33,10 +33,14 @@ class MemoryRunStore implements RunStore {
   nextId = 1;
   readonly finished = new Map<number, { status: FinishedRunStatus; counts: JobCounts; error?: string }>();
   readonly started: { id: number; brokerageId: string; job: string }[] = [];
-  async start(brokerageId: string, job: string) {
+  // Runs another process holds: brokerage:job -> its owner.
+  readonly heldElsewhere = new Map<string, string>();
+  async claim(brokerageId: string, job: string): Promise<RunStoreClaim> {
+    const owner = this.heldElsewhere.get(`${brokerageId}:${job}`);
+    if (owner) return { heldBy: { runId: 99, owner, startedAt: new Date('2026-01-01T00:00:00Z') } };
     const id = this.nextId++;
     this.started.push({ id, brokerageId, job });
-    return { id, startedAt: new Date() };
+    return { run: { id, startedAt: new Date() }, recovered: { runs: 0, outbox: 0, inbox: 0 } };
   }
   async finish(runId: number, outcome: { counts: JobCounts; status: FinishedRunStatus; error?: string }) {
     this.finished.set(runId, outcome);
@@ -103,6 +107,24 @@ describe('JobRunner', () => {
     expect((await other).status).toBe('succeeded');
     expect(calls).toBe(2);
     expect(store.started.map((s) => s.brokerageId)).toEqual(['acme', 'beta']);
+  });
+
+  it('skips a run of a job another live process holds (the CLI beside the daemon), naming it', async () => {
+    const { registry, store, runner } = setup();
+    let calls = 0;
+    registry.register('outbox-drain', async () => {
+      calls += 1;
+      return { counts };
+    });
+    store.heldElsewhere.set('acme:outbox-drain', 'host-1/4242');
+    const outcome = await runner.run('acme', 'outbox-drain');
+    expect(outcome).toMatchObject({ status: 'skipped', runId: null });
+    expect(outcome.reason).toBe(
+      'a run of the same brokerage and job is in progress in another process (host-1/4242, run 99, since 2026-01-01T00:00:00.000Z)',
+    );
+    expect(calls).toBe(0);
+    expect(runner.isRunning('acme', 'outbox-drain')).toBe(false);
+    expect((await runner.run('beta', 'outbox-drain')).status).toBe('succeeded');
   });
 
   it('skips a paused job or brokerage with the reason, unless told to ignore the pause', async () => {

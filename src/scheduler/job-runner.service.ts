@@ -139,7 +139,19 @@ export class JobRunner implements OnModuleDestroy {
       try {
         const pause = options.ignorePause ? null : await this.pauses.pauseOf(brokerageId, job);
         if (pause) return { ...skipped(pausedReason(pause), true), paused: true };
-        const runId = dryRun ? null : (await this.runs.start(brokerageId, job)).id;
+        const claim = dryRun ? null : await this.runs.claim(brokerageId, job);
+        if (claim && 'heldBy' in claim) {
+          const { owner, runId, startedAt } = claim.heldBy;
+          return skipped(
+            `a run of the same brokerage and job is in progress in another process (${owner}, run ${runId}, since ${startedAt.toISOString()})`,
+          );
+        }
+        if (claim && claim.recovered.runs + claim.recovered.outbox + claim.recovered.inbox > 0)
+          this.logger.warn(
+            `took over ${job} for ${brokerageId} from a process that stopped: ${claim.recovered.runs} run(s) marked interrupted, ` +
+              `${claim.recovered.outbox} outbox command(s) to reconcile, ${claim.recovered.inbox} inbox event(s) made pending again`,
+          );
+        const runId = claim ? claim.run.id : null;
         entry.runId = runId;
         return await withLogContext({ brokerageId, job, runId: runId ?? 'dry-run' }, async () => {
           // Most runs find nothing to do; their start and end are for debugging, not for reading.

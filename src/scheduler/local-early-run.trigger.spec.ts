@@ -37,7 +37,13 @@ function setup() {
   const runner = new JobRunner(
     registry,
     { get: (id: string) => brokerage(id), configDir: 'cfg' } as unknown as ConfigService,
-    { start: async () => ({ id: 1, startedAt: new Date() }), finish: async () => undefined },
+    {
+      claim: async () => ({
+        run: { id: 1, startedAt: new Date() },
+        recovered: { runs: 0, outbox: 0, inbox: 0 },
+      }),
+      finish: async () => undefined,
+    },
     { pauseOf: async () => null },
     new MetricsService(),
     new ManualClock(),

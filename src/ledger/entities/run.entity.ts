@@ -41,4 +41,8 @@ export class Run {
 
   @Column({ type: 'text', nullable: true })
   error: string | null;
+
+  // The process that holds (or held) the run, `<host>/<pid>` (ledger/run-owner.ts); null before 2026-11.
+  @Column({ type: 'varchar', length: 160, nullable: true })
+  owner: string | null;
 }

@@ -2,6 +2,7 @@ import { Brackets, EntityManager, In } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { INBOX_STATUSES, InboxEvent, InboxStatus } from '../entities';
 import { GroupCommitter } from '../group-commit';
+import { processingToPending } from '../interrupted-work';
 import { LedgerTransactions } from '../ledger-transactions';
 import { insertIgnoringDuplicate, skipLocked } from '../ledger-sql';
 import { LedgerStateError } from './ledger-state.error';
@@ -191,15 +192,8 @@ export class InboxRepository {
 
   // At start: events a crash left in processing are claimable again. With a brokerage: only its
   // events, when a worker takes over that brokerage's inbox drain from a dead one.
-  async recoverInterrupted(brokerageId?: string): Promise<number> {
-    const result = await this.tx.run((m) =>
-      m.update(
-        InboxEvent,
-        brokerageId === undefined ? { status: 'processing' } : { status: 'processing', brokerageId },
-        { status: 'pending' },
-      ),
-    );
-    return result.affected ?? 0;
+  recoverInterrupted(brokerageId?: string): Promise<number> {
+    return this.tx.run((m) => processingToPending(m, { brokerageId }));
   }
 
   depth(brokerageId?: string): Promise<StatusCounts<InboxStatus>> {

@@ -3,6 +3,7 @@ import { Clock } from '../../common/clock';
 import { OUTBOX_STATES, OutboxCommand, OutboxState } from '../entities';
 import { LedgerTransactions } from '../ledger-transactions';
 import { insertIgnoringDuplicate, isPostgres, skipLocked } from '../ledger-sql';
+import { sendingToUnknown } from '../interrupted-work';
 import type { StatusCounts } from './inbox.repository';
 import { LedgerStateError } from './ledger-state.error';
 
@@ -172,19 +173,7 @@ export class OutboxRepository {
   // At start: commands a crash left in `sending` may or may not have reached the service. With a
   // brokerage: only its commands, when a worker takes over that brokerage's drain from a dead one.
   recoverInterrupted(brokerageId?: string): Promise<number> {
-    return this.tx.run(async (m) => {
-      const result = await m.update(
-        OutboxCommand,
-        brokerageId === undefined ? { state: 'sending' } : { state: 'sending', brokerageId },
-        {
-          state: 'unknown',
-          lastError: 'the daemon stopped while this command was being sent',
-          nextAttemptAt: null,
-          updatedAt: this.clock.now(),
-        },
-      );
-      return result.affected ?? 0;
-    });
+    return this.tx.run((m) => sendingToUnknown(m, this.clock.now(), { brokerageId }));
   }
 
   listByState(brokerageId: string, states: OutboxState[], limit = 1000): Promise<OutboxCommand[]> {

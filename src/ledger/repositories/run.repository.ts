@@ -1,7 +1,10 @@
-import { In, MoreThan } from 'typeorm';
+import { EntityManager, In, MoreThan } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Run, RunStatus } from '../entities';
+import { interruptRuns, recoverPairClaims, type Recovered } from '../interrupted-work';
+import { isPostgres } from '../ledger-sql';
 import { LedgerTransactions } from '../ledger-transactions';
+import type { RunOwners } from '../run-owner';
 import { LedgerStateError } from './ledger-state.error';
 
 export interface RunCounts {
@@ -18,16 +21,69 @@ export interface RunFinish {
   error?: string | null;
 }
 
+// A run claimed for this process, with what its dead predecessors left half-done and was recovered;
+// or the run another live process holds of the same brokerage and job.
+export type RunClaim =
+  { run: Run; recovered: Recovered } | { heldBy: { runId: number; owner: string; startedAt: Date } };
+
 // One row per job run, with what it did.
 export class RunRepository {
   constructor(
     private readonly tx: LedgerTransactions,
     private readonly clock: Clock,
+    private readonly owners: RunOwners,
   ) {}
 
   start(brokerageId: string, job: string): Promise<Run> {
-    return this.tx.exclusive((m) =>
-      m.save(m.create(Run, { brokerageId, job, status: 'running', startedAt: this.clock.now() })),
+    return this.tx.exclusive((m) => this.insert(m, brokerageId, job));
+  }
+
+  // Starts a run of (brokerage, job) for this process unless another live process holds one: on a
+  // SQLite ledger the daemon's cron and the operator's `cli sync` are two processes on one file, and
+  // their JobRunners only see their own runs. A run whose holder is gone is marked interrupted and the
+  // claims of the pair (commands sending, events processing) recovered, in the same transaction, so
+  // nothing a live holder works on is ever taken from it. A run of this same process still marked
+  // running was not finished (its JobRunner's in-flight map says it is not running): recovered too.
+  // On PostgreSQL the pair's pg-boss singleton decides, and SingletonTakeover recovers.
+  claim(brokerageId: string, job: string): Promise<RunClaim> {
+    const none: Recovered = { runs: 0, outbox: 0, inbox: 0 };
+    if (isPostgres(this.tx.dataSource))
+      return this.start(brokerageId, job).then((run) => ({ run, recovered: none }));
+    return this.tx.run(async (m) => {
+      const running = await m.find(Run, {
+        where: { brokerageId, job, status: 'running' },
+        order: { id: 'ASC' },
+      });
+      const held = running.find(
+        (r) => r.owner !== null && r.owner !== this.owners.self && this.owners.alive(r.owner),
+      );
+      if (held?.owner) return { heldBy: { runId: held.id, owner: held.owner, startedAt: held.startedAt } };
+      let recovered = none;
+      if (running.length > 0) {
+        const now = this.clock.now();
+        recovered = {
+          runs: await interruptRuns(
+            m,
+            now,
+            { id: In(running.map((r) => r.id)) },
+            'the process holding this run stopped before it finished',
+          ),
+          ...(await recoverPairClaims(m, now, brokerageId, job)),
+        };
+      }
+      return { run: await this.insert(m, brokerageId, job), recovered };
+    });
+  }
+
+  private insert(m: EntityManager, brokerageId: string, job: string): Promise<Run> {
+    return m.save(
+      m.create(Run, {
+        brokerageId,
+        job,
+        status: 'running',
+        startedAt: this.clock.now(),
+        owner: this.owners.self,
+      }),
     );
   }
 
@@ -103,13 +159,8 @@ export class RunRepository {
   // At start: runs a crash cut short are marked interrupted. With a brokerage and job: only that
   // pair's, when a worker takes over its singleton from a dead one.
   recoverInterrupted(only?: { brokerageId: string; job: string }): Promise<number> {
-    return this.tx.run(async (m) => {
-      const result = await m.update(
-        Run,
-        only ? { status: 'running', brokerageId: only.brokerageId, job: only.job } : { status: 'running' },
-        { status: 'interrupted', finishedAt: this.clock.now(), error: 'the daemon stopped during this run' },
-      );
-      return result.affected ?? 0;
-    });
+    return this.tx.run((m) =>
+      interruptRuns(m, this.clock.now(), only ? { brokerageId: only.brokerageId, job: only.job } : {}),
+    );
   }
 }

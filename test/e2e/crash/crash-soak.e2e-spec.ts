@@ -4,23 +4,32 @@ import { formatReport, runCrashSoak } from '../../../soak/crash-soak';
 
 // The CI-sized crash soak of issue 13 (docs/operations.md, "Crash soak"): the simulators and the
 // daemon from dist/ (npm run build first) as child processes, 30 SIGKILLs at moments drawn from a
-// fixed seed while a scripted agent works in the CRM, then settled and checked. The full run is
+// fixed seed while a scripted agent works in the CRM and an operator runs the same jobs with
+// `cli sync` in processes of its own (some SIGKILLed too), then settled and checked. The full run is
 // `npm run soak:crash`.
 const SEED = 20261122;
 const KILLS = 30;
 
-describe('the whole daemon, killed 30 times with SIGKILL while an agent works', () => {
+describe('the whole daemon, killed 30 times with SIGKILL while an agent and an operator work', () => {
   it(
-    'loses nothing, duplicates nothing and undoes no decision',
+    'loses nothing, duplicates nothing, undoes no decision, and no CLI run fails',
     async () => {
       const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
       if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
-      const result = await runCrashSoak({ seed: SEED, kills: KILLS, settleTimeoutMs: 180_000 });
+      const result = await runCrashSoak({
+        seed: SEED,
+        kills: KILLS,
+        settleTimeoutMs: 180_000,
+        operatorRuns: true,
+      });
       const report = formatReport(result);
-      if (result.violations.length > 0 || !result.settled) console.log(report);
+      if (result.violations.length > 0 || !result.settled || result.cliUnexpected > 0) console.log(report);
       expect(result.kills).toBe(KILLS);
       expect(result.violations.map((v) => `${v.kind} ${v.record}: ${v.detail}`)).toEqual([]);
       expect(result.settled).toBe(true);
+      expect(result.cliRuns).toBeGreaterThan(0);
+      expect(result.notes.filter((n) => n.startsWith('CLI sync'))).toEqual([]);
+      expect(result.cliUnexpected).toBe(0);
       expect(result.summary).toBe(`kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0`);
     },
     9 * 60_000,
