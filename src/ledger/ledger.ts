@@ -48,7 +48,7 @@ export class Ledger {
     readonly owners: RunOwners = new SystemRunOwners(),
   ) {
     this.transactions = new LedgerTransactions(dataSource);
-    this.turns = new LedgerTurns(dataSource);
+    this.turns = new LedgerTurns(dataSource, this.transactions, owners);
     this.links = new LinkRepository(this.transactions, clock);
     this.cursors = new CursorRepository(this.transactions, clock);
     this.inbox = new InboxRepository(this.transactions, clock);

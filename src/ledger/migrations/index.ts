@@ -3,6 +3,7 @@ import { LedgerMeta1764000000000 } from './1764000000000-ledger-meta.migration';
 import { Pauses1764100000000 } from './1764100000000-pauses.migration';
 import { AccountRateLimits1764200000000 } from './1764200000000-account-rate-limits.migration';
 import { RunOwners1764300000000 } from './1764300000000-run-owners.migration';
+import { LedgerTurns1764400000000 } from './1764400000000-ledger-turns.migration';
 
 // In order of application; listed explicitly so ts-jest and the compiled build load the same set.
 export const LEDGER_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const LEDGER_MIGRATIONS = [
   Pauses1764100000000,
   AccountRateLimits1764200000000,
   RunOwners1764300000000,
+  LedgerTurns1764400000000,
 ];

@@ -21,6 +21,7 @@ describe.each(ledgerEngines())('ledger connection and transactions (%s)', (engin
       'Pauses1764100000000',
       'AccountRateLimits1764200000000',
       'RunOwners1764300000000',
+      'LedgerTurns1764400000000',
     ]);
     // What `synchronize` would change if it were on: nothing, or the migration and entities disagree.
     const pending = await f.ledger.dataSource.driver.createSchemaBuilder().log();
@@ -34,7 +35,7 @@ describe.each(ledgerEngines())('ledger connection and transactions (%s)', (engin
     try {
       expect((await reopened.links.find('b1', 'offer', 'r1'))?.crmId).toBe('c1');
       const migrations: unknown[] = await reopened.dataSource.query('SELECT name FROM migrations');
-      expect(migrations).toHaveLength(5);
+      expect(migrations).toHaveLength(6);
     } finally {
       await reopened.close();
     }

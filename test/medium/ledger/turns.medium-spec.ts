@@ -53,39 +53,69 @@ describe.each(ledgerEngines())('ledger turns (%s)', (engine) => {
     await expect(turns.run('offers:acme', async () => 'next')).resolves.toBe('next');
   });
 
-  if (engine === 'postgres')
-    it("another worker's turn on the same key waits for this one to end; other keys do not", async () => {
-      const here = f.ledger.turns;
-      const there: LedgerTurns = (await f.openAnother()).turns;
-      const log: string[] = [];
-      const first = gate();
-      const held = here.run('offers:acme', async () => {
-        log.push('here start');
-        await first.opened;
-        log.push('here end');
-      });
-      let waiting: Promise<void> | undefined;
-      // Whatever fails below, the held turn ends, so the ledgers can close.
-      try {
-        await until(() => log.includes('here start'));
-        waiting = there.run('offers:acme', async () => {
-          log.push('there');
-        });
-        await there.run('offers:other', async () => {
-          log.push('there other');
-        });
-        // The other worker asked and was told to wait: it has not started its turn.
-        await until(() => there.waiting === 1);
-        expect(log).toEqual(['here start', 'there other']);
-      } finally {
-        first.open();
-      }
+  // Another process of the ledger: a worker on PostgreSQL, the operator's `cli sync` on SQLite (its
+  // own connection, and on SQLite its own owner, which sees this process alive).
+  const anotherProcess = async (): Promise<LedgerTurns> => {
+    const other = await f.openAnother();
+    return new LedgerTurns(
+      other.dataSource,
+      other.transactions,
+      { self: 'another-host/4242', alive: (owner) => owner === f.ledger.owners.self },
+      10,
+    );
+  };
 
-      await Promise.all([held, waiting]);
-      expect(log).toEqual(['here start', 'there other', 'here end', 'there']);
-      expect(there.waiting).toBe(0);
-      // Nothing left locked: a turn from either side goes straight through.
-      await here.run('offers:acme', async () => undefined);
-      await there.run('offers:acme', async () => undefined);
+  it("another process's turn on the same key waits for this one to end; other keys do not", async () => {
+    const here = f.ledger.turns;
+    const there = await anotherProcess();
+    const log: string[] = [];
+    const first = gate();
+    const held = here.run('offers:acme', async () => {
+      log.push('here start');
+      await first.opened;
+      log.push('here end');
+    });
+    let waiting: Promise<void> | undefined;
+    // Whatever fails below, the held turn ends, so the ledgers can close.
+    try {
+      await until(() => log.includes('here start'));
+      waiting = there.run('offers:acme', async () => {
+        log.push('there');
+      });
+      await there.run('offers:other', async () => {
+        log.push('there other');
+      });
+      // The other worker asked and was told to wait: it has not started its turn.
+      await until(() => there.waiting === 1);
+      expect(log).toEqual(['here start', 'there other']);
+    } finally {
+      first.open();
+    }
+
+    await Promise.all([held, waiting]);
+    expect(log).toEqual(['here start', 'there other', 'here end', 'there']);
+    expect(there.waiting).toBe(0);
+    // Nothing left locked: a turn from either side goes straight through.
+    await here.run('offers:acme', async () => undefined);
+    await there.run('offers:acme', async () => undefined);
+  });
+
+  if (engine === 'sqlite')
+    it('takes over the turn of a process that died holding it (killed mid-turn)', async () => {
+      const there = await anotherProcess();
+      const held = gate();
+      let started = false;
+      const dying = there.run('offers:acme', async () => {
+        started = true;
+        await held.opened;
+      });
+      await until(() => started);
+      // The other process took its row, then died: its row names a holder no longer alive.
+      await f.ledger.transactions.run((m) =>
+        m.query("UPDATE ledger_turns SET owner = 'gone-host/1' WHERE key = 'offers:acme'"),
+      );
+      await expect(f.ledger.turns.run('offers:acme', async () => 'taken over')).resolves.toBe('taken over');
+      held.open();
+      await dying;
     });
 });
