@@ -169,9 +169,9 @@ class RowTurnLocks implements TurnLocks {
 
   take(key: string): Promise<boolean> {
     return this.transactions.run(async (m) => {
-      const [row] = (await m.query(`SELECT owner FROM ${TURNS_TABLE} WHERE key = ?`, [key])) as {
-        owner: string;
-      }[];
+      const [row] = await m.query<{ owner: string }[]>(`SELECT owner FROM ${TURNS_TABLE} WHERE key = ?`, [
+        key,
+      ]);
       if (row && row.owner !== this.owners.self && this.owners.alive(row.owner)) return false;
       await m.query(`INSERT OR REPLACE INTO ${TURNS_TABLE} (key, owner, taken_at) VALUES (?, ?, ?)`, [
         key,
