@@ -103,7 +103,19 @@ describe('several workers on one PostgreSQL ledger', () => {
       'every brokerage to finish its marketplace pages',
       // A takeover waits out the lease and the next pg-boss maintenance; slower on a busy machine.
       90_000,
-    );
+    ).catch((error: unknown) => {
+      // What each brokerage got to and what the workers said, to tell a slow takeover from none.
+      const progress = BROKERAGES.map((id) => `${id} ${pagesDone(readEvents(ws), id).size}/${PAGES}`);
+      const starts = readEvents(ws)
+        .filter((e) => e.type !== 'page')
+        .map((e) => `${e.at - killedAt} ${e.pid} ${e.brokerageId} ${e.job} ${e.type}`);
+      const logs = workers.map(
+        (w) => `worker ${w.child.pid}:\n${w.stdout().slice(-3000)}\n${w.stderr().slice(-2000)}`,
+      );
+      throw new Error(
+        `${String(error)}; pages: ${progress.join(', ')}; victim ${victim.pid} ${victim.brokerageId}\n${starts.slice(-80).join('\n')}\n${logs.join('\n')}`,
+      );
+    });
     const events = readEvents(ws);
     const resumed = events.find(
       (e) =>
