@@ -1,4 +1,4 @@
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, Like } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Link } from '../entities';
 import { LedgerTransactions } from '../ledger-transactions';
@@ -35,6 +35,19 @@ export class LinkRepository {
 
   findByCrmId(brokerageId: string, kind: string, crmId: string): Promise<Link | null> {
     return this.tx.exclusive((m) => m.findOne(Link, { where: { brokerageId, kind, crmId } }));
+  }
+
+  // Links whose content holds a fragment (content that is JSON, such as a counter's).
+  findByContent(brokerageId: string, kind: string, fragment: string): Promise<Link[]> {
+    return this.tx.exclusive((m) =>
+      m.find(Link, { where: { brokerageId, kind, contentHash: Like(`%${fragment}%`) } }),
+    );
+  }
+
+  countByContent(brokerageId: string, kind: string, fragment: string): Promise<number> {
+    return this.tx.exclusive((m) =>
+      m.count(Link, { where: { brokerageId, kind, contentHash: Like(`%${fragment}%`) } }),
+    );
   }
 
   // Read-only: what an upsert of these items would do. A link marked gone that shows up again counts

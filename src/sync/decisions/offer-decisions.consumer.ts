@@ -7,6 +7,7 @@ import { RecordIssues } from '../common/record-issues';
 import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { COUNTER_INPUT, OFFER } from '../offers/offer-record.properties';
+import { stageFor } from '../offers/offer-record.view';
 import { mapCounterFromCrm } from './counter-offer.mapper';
 import { COUNTER_OFFER, DECIDE_OFFER, decisionKey, type DecisionTarget } from './decision.command';
 
@@ -167,15 +168,10 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
   // The message on the record, and the record back in the stage its status says.
   private async refuse(crm: BrokerageCrm, record: CrmRecord, message: string): Promise<void> {
     await this.issues.report(crm, record, OFFER.decisionError, [{ message, code: 'CONFLICT' }]);
-    const status = record.properties[OFFER.status] ?? '';
-    const stage =
-      status === 'accepted'
-        ? 'accepted'
-        : status === 'countered'
-          ? 'countered'
-          : status === 'active'
-            ? 'incoming'
-            : 'rejected';
+    const stage = stageFor(
+      record.properties[OFFER.status] ?? '',
+      record.properties[OFFER.counterStatus] ?? undefined,
+    );
     const [moved] = await crm.port.updateRecords('deal', [
       {
         id: record.id,

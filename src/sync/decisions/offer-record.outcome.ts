@@ -7,7 +7,9 @@ import { OffersService } from '../offers/offers.service';
 import type { DecisionTarget } from './decision.command';
 
 // After a decision, a counter or a refusal: the request's offers re-read from the service (the
-// cascade), and this record put in the stage its real status says, with the message (or none).
+// cascade), and this record put in the stage the service's facts say (offerRecordView), with the
+// message (or none). A service that does not show the decision yet (the offer still listed as
+// active) leaves the agent's requested stage alone; a refusal shows where the offer really is.
 @Injectable()
 export class OfferRecordOutcome {
   constructor(private readonly offers: OffersService) {}
@@ -20,7 +22,8 @@ export class OfferRecordOutcome {
   ): Promise<void> {
     const { offers } = await this.offers.refreshRequest(crm, client, target.requestId);
     const offer = offers.find((o) => o.offer_id === target.offerId);
-    const stage = offer ? (await this.offers.recordOf(crm, offer)).stage : undefined;
+    const record = offer ? await this.offers.recordOf(crm, offer, offers) : undefined;
+    const stage = record && (message !== null || !record.stageOnCreateOnly) ? record.stage : undefined;
     const [written] = await crm.port.updateRecords('deal', [
       {
         id: target.recordId,

@@ -3,11 +3,14 @@ import { CRM_ROLE, type CrmProperties } from '../../crm';
 import { toCrmValue } from '../common/crm-values';
 import { offerEconomics } from './offer-economics';
 import { OFFER, type OfferStage } from './offer-record.properties';
+import { offerRecordView, type CounterKnowledge } from './offer-record.view';
 
 export interface OfferCrmInput {
   offer: Offer;
   // The counter the agent made on this offer, when there is one (from the ledger).
-  counter?: { id: string; status: string };
+  counter?: CounterKnowledge;
+  // Every offer listed on the same request; the offer alone when not given.
+  requestOffers?: readonly Offer[];
 }
 
 export interface OfferCrmRecord {
@@ -23,7 +26,8 @@ export interface OfferCrmRecord {
 // A Cash Offer offer -> the properties of its CRM offer record, with the spec's commission amounts,
 // what the seller nets and what the buyer pays.
 export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
-  const { offer, counter } = input;
+  const { offer } = input;
+  const view = offerRecordView({ offer, requestOffers: input.requestOffers ?? [offer], counter: input.counter });
   const money = offerEconomics(offer);
   const properties: CrmProperties = {
     [CRM_ROLE.name]: `Cash offer ${offer.offer_id}: $${offer.offer_amount.toLocaleString('en-US')}`,
@@ -56,32 +60,9 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
     [OFFER.isCounterOffer]: toCrmValue(offer.offer_is_counter_offer ?? false),
     [OFFER.decidedAt]: toCrmValue(offer.offer_decided_at),
   };
-  if (counter) {
-    properties[OFFER.counterId] = counter.id;
-    properties[OFFER.counterStatus] = counter.status;
-  } else if (offer.counter_offer_id !== undefined && offer.counter_offer_id !== null) {
-    // An offer the buyer made by accepting our counter names it.
-    properties[OFFER.counterId] = String(offer.counter_offer_id);
-  }
+  if (view.counterId !== undefined) properties[OFFER.counterId] = view.counterId;
+  if (view.counterStatus !== undefined) properties[OFFER.counterStatus] = view.counterStatus;
   // Only a test offer carries the property, so every other record's content (and hash) is unchanged.
   if (offer.test === true) properties[OFFER.test] = 'true';
-  const stage = stageOf(offer.offer_status, counter?.status);
-  return { key: String(offer.offer_id), properties, stage, stageOnCreateOnly: stage === 'incoming' };
-}
-
-function stageOf(status: string, counterStatus: string | undefined): OfferStage {
-  if (counterStatus === 'rejected' && status !== 'accepted') return 'counter_rejected';
-  if (counterStatus === 'accepted') return 'countered';
-  switch (status) {
-    case 'accepted':
-      return 'accepted';
-    case 'rejected':
-    case 'expired':
-      return 'rejected';
-    case 'countered':
-      return 'countered';
-    default:
-      // active, and any status we do not know: shown as it is in the status property.
-      return 'incoming';
-  }
+  return { key: String(offer.offer_id), properties, stage: view.stage, stageOnCreateOnly: view.stageOnCreateOnly };
 }

@@ -9,7 +9,7 @@ import {
   type JsonObject,
   type Offer,
 } from '../../cash-offer/schema';
-import { LinkRepository, OutboxRepository } from '../../ledger';
+import { LinkRepository, OutboxRepository, type Link } from '../../ledger';
 import { EventRefusedError } from '../../webhooks/event-refused.error';
 import { readEventPayload } from '../../webhooks/event-payload.reader';
 import type { InboxEventContext } from '../../webhooks/inbox-event.handlers';
@@ -17,7 +17,9 @@ import { InboxHandler } from '../../webhooks/inbox-handler.decorator';
 import { LINK } from '../common/listing-deal.properties';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { createKey } from '../seller-requests/seller-requests.consumer';
-import { positiveId } from './offer-claim';
+import { counterCrmId, decodeCounterLink, encodeCounterLink } from './counter-link';
+import { describeUpdate, readCounterUpdate, type CounterUpdate } from './counter-update.reader';
+import { isAnsweredCounter } from './offer-record.view';
 import { OffersService } from './offers.service';
 
 // Applies the service's events: a new offer (also a buyer accepting our counter), a buyer rejecting
@@ -48,36 +50,67 @@ export class OfferEventsHandler {
       throw new EventRefusedError(
         `new_offer refused: the service does not list offer ${claimed.offer_id} on offer request ${claimed.offer_request_id}`,
       );
-    // A buyer accepted our counter: the countered offer's record shows it (read again to write it).
-    const counterId = positiveId(offer.counter_offer_id);
-    if (counterId !== undefined && (await this.setCounterStatus(crm, counterId, 'accepted')))
-      await this.refreshRequest(crm, claimed.offer_request_id);
+    // A buyer who accepted our counter made this offer: the countered record shows the counter
+    // accepted from the same listing (offerRecordView), nothing more to do here.
   }
 
+  // The spec does not show the UPDATE's payload: the counter, the countered offer and the request
+  // are read wherever a plausible shape puts them (readCounterUpdate), and the counter is found in
+  // the ledger by its id, by the countered offer, or as the one unnamed counter on the request.
   @InboxHandler('UPDATE')
   async onUpdate(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
-    const update = readEventPayload(OfferUpdateEvent, payload, 'UPDATE');
-    const counterId = positiveId(update.counter_offer_id);
-    const requestId = positiveId(update.offer_request_id);
-    if (counterId === undefined || requestId === undefined)
+    readEventPayload(OfferUpdateEvent, payload, 'UPDATE');
+    const update = readCounterUpdate(payload);
+    const link = await this.counterLinkOf(brokerageId, update);
+    if (!link)
       throw new EventRefusedError(
-        'UPDATE refused: counter_offer_id and offer_request_id must be positive integers',
+        `UPDATE refused: ${describeUpdate(update)} is not a counter this brokerage made (no ledger link)`,
       );
-    await this.requireLinked(brokerageId, requestId, `counter offer ${counterId}`);
-    const counter = await this.links.findByCrmId(brokerageId, LINK.counter, String(counterId));
-    if (!counter)
+    const known = decodeCounterLink(link);
+    const requestId = update.requestId ?? known.requestId;
+    if (requestId === undefined)
       throw new EventRefusedError(
-        `UPDATE refused: counter offer ${counterId} is not one this brokerage made (no ledger link)`,
+        `UPDATE refused: ${describeUpdate(update)} names no offer request, and the ledger's link of offer ${link.remoteId} does not either`,
       );
+    await this.requireLinked(brokerageId, requestId, `counter on offer ${link.remoteId}`);
     const crm = await this.crms.get(brokerageId);
     const listed = await this.refreshRequest(crm, requestId);
-    const countered = listed.find((o) => String(o.offer_id) === counter.remoteId);
+    const countered = listed.find((o) => String(o.offer_id) === link.remoteId);
+    // A claim, confirmed by the service: the countered offer no longer waits for the buyer.
     if (!countered || countered.offer_status === 'countered')
       throw new EventRefusedError(
-        `UPDATE refused: the service still shows offer ${counter.remoteId} ${countered ? 'countered' : 'not listed'} on offer request ${requestId}`,
+        `UPDATE refused: the service still shows offer ${link.remoteId} ${countered ? 'countered' : 'not listed'} on offer request ${requestId}`,
       );
-    const status = update.counter_offer_status ?? 'rejected';
-    if (await this.setCounterStatus(crm, counterId, status)) await this.refreshRequest(crm, requestId);
+    const status = update.status ?? 'rejected';
+    // Only a refusal is taken from the event; an acceptance is read from the buyer's new offer.
+    if (!isAnsweredCounter(status) || status === 'accepted' || isAnsweredCounter(known.status)) return;
+    const id = known.id ?? (update.counterId !== undefined ? String(update.counterId) : undefined);
+    await this.links.upsertLinks(brokerageId, LINK.counter, [
+      {
+        remoteId: link.remoteId,
+        crmId: counterCrmId(link.remoteId, id),
+        contentHash: encodeCounterLink({ ...known, id, status, requestId }),
+      },
+    ]);
+    await this.refreshRequest(crm, requestId);
+  }
+
+  private async counterLinkOf(brokerageId: string, update: CounterUpdate): Promise<Link | null> {
+    if (update.counterId !== undefined) {
+      const byId = await this.links.findByCrmId(brokerageId, LINK.counter, String(update.counterId));
+      if (byId) return byId;
+    }
+    if (update.offerId !== undefined) {
+      const byOffer = await this.links.find(brokerageId, LINK.counter, String(update.offerId));
+      if (byOffer) return byOffer;
+    }
+    if (update.requestId !== undefined) {
+      const unnamed = (
+        await this.links.findByContent(brokerageId, LINK.counter, `"r":${update.requestId}`)
+      ).filter((l) => decodeCounterLink(l).id === undefined && !isAnsweredCounter(decodeCounterLink(l).status));
+      if (unnamed.length === 1) return unnamed[0];
+    }
+    return null;
   }
 
   @InboxHandler('offer_request_approved')
@@ -121,16 +154,5 @@ export class OfferEventsHandler {
     if (counts.failed > 0)
       throw new Error(`${counts.failed} offer record(s) of request ${requestId} could not be written`);
     return offers;
-  }
-
-  // The counter's status, kept with the countered offer so its record shows it.
-  // True when it changed.
-  private async setCounterStatus(crm: BrokerageCrm, counterId: number, status: string): Promise<boolean> {
-    const link = await this.links.findByCrmId(crm.brokerageId, LINK.counter, String(counterId));
-    if (!link || link.contentHash === status) return false;
-    await this.links.upsertLinks(crm.brokerageId, LINK.counter, [
-      { remoteId: link.remoteId, crmId: String(counterId), contentHash: status },
-    ]);
-    return true;
   }
 }

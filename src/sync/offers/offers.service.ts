@@ -18,6 +18,18 @@ import { listAllOffers } from '../common/offer-pages';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { mapOfferToCrm, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
+import { counterCrmId, decodeCounterLink, encodeCounterLink } from './counter-link';
+import { OFFER } from './offer-record.properties';
+
+function groupByRequest(offers: readonly Offer[]): Map<number, Offer[]> {
+  const groups = new Map<number, Offer[]>();
+  for (const offer of offers) {
+    const group = groups.get(offer.offer_request_id) ?? [];
+    group.push(offer);
+    groups.set(offer.offer_request_id, group);
+  }
+  return groups;
+}
 
 export interface ApplyOptions {
   runId?: number | null;
@@ -55,8 +67,12 @@ export class OffersService {
     const ours = await this.onLinkedRequests(crm.brokerageId, offers);
     // Read, nothing to write: an offer on a request no listing deal of ours is linked to (yet).
     counts.unchanged += offers.length - ours.length;
+    const byRequest = groupByRequest(ours);
     const mapped = await Promise.all(
-      ours.map(async (offer) => ({ offer, record: await this.recordOf(crm, offer) })),
+      ours.map(async (offer) => ({
+        offer,
+        record: await this.recordOf(crm, offer, byRequest.get(offer.offer_request_id) ?? [offer]),
+      })),
     );
     const items = mapped.map((m) => ({
       ...m,
@@ -124,6 +140,7 @@ export class OffersService {
     }
     // Associations first: a crash before the links are saved re-runs them (they are idempotent).
     await this.associate(crm, created);
+    await this.learnCounters(crm.brokerageId, toWrite.map((i) => i.record));
     await this.links.upsertLinks(crm.brokerageId, LINK.offer, written);
     // One line per record that changed, once the ledger holds it: what an operator reads the log for.
     for (const change of changes) this.logger.log(`${crm.brokerageId}: ${change}`);
@@ -211,13 +228,31 @@ export class OffersService {
     return new Set(found.map((r) => r.properties[UNIQUE_OFFER_ID] ?? '').filter(Boolean));
   }
 
-  // The record an offer maps to, with the counter the agent made on it (from the ledger).
-  async recordOf(crm: BrokerageCrm, offer: Offer): Promise<OfferCrmRecord> {
-    const counter = await this.links.find(crm.brokerageId, LINK.counter, String(offer.offer_id));
-    return mapOfferToCrm({
-      offer,
-      counter: counter ? { id: counter.crmId, status: counter.contentHash } : undefined,
-    });
+  // The record an offer maps to, with the counter the agent made on it (from the ledger) and the
+  // other offers the service lists on its request.
+  async recordOf(crm: BrokerageCrm, offer: Offer, requestOffers: readonly Offer[]): Promise<OfferCrmRecord> {
+    const link = await this.links.find(crm.brokerageId, LINK.counter, String(offer.offer_id));
+    return mapOfferToCrm({ offer, requestOffers, counter: link ? decodeCounterLink(link) : undefined });
+  }
+
+  // What the service's listings showed of our counters (a buyer's answer whose event was lost, the
+  // id of a counter whose answer had none) is kept, so it never goes back to less.
+  private async learnCounters(brokerageId: string, records: OfferCrmRecord[]): Promise<void> {
+    for (const record of records) {
+      const link = await this.links.find(brokerageId, LINK.counter, record.key);
+      if (!link) continue;
+      const known = decodeCounterLink(link);
+      const status = record.properties[OFFER.counterStatus] ?? known.status;
+      const id = known.id ?? record.properties[OFFER.counterId] ?? undefined;
+      if (status === known.status && id === known.id) continue;
+      await this.links.upsertLinks(brokerageId, LINK.counter, [
+        {
+          remoteId: record.key,
+          crmId: counterCrmId(record.key, id),
+          contentHash: encodeCounterLink({ ...known, id, status }),
+        },
+      ]);
+    }
   }
 
   private async associate(crm: BrokerageCrm, created: { offer: Offer; crmId: string }[]): Promise<void> {

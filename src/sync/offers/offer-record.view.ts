@@ -1,0 +1,115 @@
+import type { Offer } from '../../cash-offer/schema';
+import type { OfferStage } from './offer-record.properties';
+
+// What the ledger knows of the counter this brokerage made on an offer.
+export interface CounterKnowledge {
+  // The service's counter id; absent when the counter's answer carried none (a 204, an empty 200).
+  id?: string;
+  // The last status known: the service's word for a pending counter, or a buyer's answer.
+  status: string;
+  // The countered offer's status as the service listed it right after the counter was sent: a
+  // service that lists a countered offer as `rejected` at once says nothing by listing it so later.
+  listedAtSend?: string;
+}
+
+export interface OfferRecordFacts {
+  offer: Offer;
+  // Every offer the service lists on the same request (the cascade and the offer a buyer makes by
+  // accepting our counter are read from them); may include `offer` itself.
+  requestOffers: readonly Offer[];
+  counter?: CounterKnowledge;
+}
+
+export interface OfferRecordView {
+  stage: OfferStage;
+  offerStatus: string;
+  counterId?: string;
+  counterStatus?: string;
+  // `incoming` only places a new record: an undecided offer never pulls a record back from the
+  // stage an agent moved it to (accept requested, counter requested ...).
+  stageOnCreateOnly: boolean;
+}
+
+const ANSWERED_COUNTER = new Set(['accepted', 'rejected', 'declined', 'expired', 'withdrawn', 'canceled', 'cancelled']);
+const REFUSED_COUNTER = new Set(['rejected', 'declined', 'expired', 'withdrawn', 'canceled', 'cancelled']);
+
+// A buyer's answer to a counter is final: no later listing or event moves it back to pending.
+export function isAnsweredCounter(status: string | undefined): boolean {
+  return status !== undefined && ANSWERED_COUNTER.has(status.toLowerCase());
+}
+
+// The offer a buyer made by accepting our counter (the spec: "a new offer with status accepted").
+export function acceptedCounterOffer(facts: OfferRecordFacts): Offer | undefined {
+  const { offer, requestOffers, counter } = facts;
+  if (!counter) return undefined;
+  return requestOffers.find(
+    (o) =>
+      o.offer_id !== offer.offer_id &&
+      o.offer_status === 'accepted' &&
+      o.offer_is_counter_offer === true &&
+      o.counter_offer_id !== undefined &&
+      o.counter_offer_id !== null &&
+      // Without our counter's id (an answer with no body), the request's accepted counter offer
+      // is taken as ours: one counter per offer, and an accepted one rejects every other counter.
+      (counter.id === undefined || String(o.counter_offer_id) === counter.id),
+  );
+}
+
+// The counter's status as the service's facts show it, never less answered than what is known.
+export function counterStatusOf(facts: OfferRecordFacts): string | undefined {
+  const { offer, requestOffers, counter } = facts;
+  if (!counter) return undefined;
+  if (acceptedCounterOffer(facts)) return 'accepted';
+  if (isAnsweredCounter(counter.status)) return counter.status;
+  // The cascade: "every other offer and counter offer on the request becomes rejected".
+  if (requestOffers.some((o) => o.offer_id !== offer.offer_id && o.offer_status === 'accepted'))
+    return 'rejected';
+  // The countered offer left its waiting status without an accepted counter offer: the buyer
+  // refused the counter (an UPDATE we did not get). Not so when the service lists a countered
+  // offer as rejected from the start.
+  if (offer.offer_status === 'rejected' && counter.listedAtSend !== 'rejected') return 'rejected';
+  return counter.status;
+}
+
+// The stage an offer record shows for an offer status and the status of the counter made on it.
+export function stageFor(offerStatus: string, counterStatus: string | undefined): OfferStage {
+  if (offerStatus === 'accepted') return 'accepted';
+  if (counterStatus !== undefined && counterStatus !== '') {
+    if (REFUSED_COUNTER.has(counterStatus.toLowerCase())) return 'counter_rejected';
+    // Pending, or accepted: the countered record stays Countered; the buyer's new offer is Accepted.
+    return 'countered';
+  }
+  switch (offerStatus) {
+    case 'countered':
+      return 'countered';
+    case 'rejected':
+    case 'expired':
+      return 'rejected';
+    default:
+      // active, and any status we do not know: shown as it is in the status property.
+      return 'incoming';
+  }
+}
+
+// What an offer record shows, from the service's facts and what the ledger knows of our counter.
+// Every writer of offer records (events, reconcile, decisions, cascade) goes through it.
+export function offerRecordView(facts: OfferRecordFacts): OfferRecordView {
+  const { offer, counter } = facts;
+  const counterStatus = counterStatusOf(facts);
+  const acceptedBy = acceptedCounterOffer(facts);
+  const counterId =
+    counter?.id ??
+    (acceptedBy ? String(acceptedBy.counter_offer_id) : undefined) ??
+    // An offer the buyer made by accepting our counter names it.
+    (offer.counter_offer_id !== undefined && offer.counter_offer_id !== null
+      ? String(offer.counter_offer_id)
+      : undefined);
+  const stage = stageFor(offer.offer_status, counterStatus);
+  return {
+    stage,
+    offerStatus: offer.offer_status,
+    ...(counterId !== undefined ? { counterId } : {}),
+    ...(counterStatus !== undefined ? { counterStatus } : {}),
+    stageOnCreateOnly: stage === 'incoming',
+  };
+}
