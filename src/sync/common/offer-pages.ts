@@ -13,7 +13,7 @@ export async function* streamOffers(
   signal?: AbortSignal,
 ): AsyncIterable<Offer[]> {
   const seen = new Set<number>();
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     if (signal?.aborted) return;
     const page = await client.listOffers({ ...query, limit: PAGE, offset });
     const fresh = page.filter((o) => !seen.has(o.offer_id));

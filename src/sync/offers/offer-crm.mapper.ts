@@ -27,7 +27,11 @@ export interface OfferCrmRecord {
 // what the seller nets and what the buyer pays.
 export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
   const { offer } = input;
-  const view = offerRecordView({ offer, requestOffers: input.requestOffers ?? [offer], counter: input.counter });
+  const view = offerRecordView({
+    offer,
+    requestOffers: input.requestOffers ?? [offer],
+    counter: input.counter,
+  });
   const money = offerEconomics(offer);
   const properties: CrmProperties = {
     [CRM_ROLE.name]: `Cash offer ${offer.offer_id}: $${offer.offer_amount.toLocaleString('en-US')}`,
@@ -64,5 +68,10 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
   if (view.counterStatus !== undefined) properties[OFFER.counterStatus] = view.counterStatus;
   // Only a test offer carries the property, so every other record's content (and hash) is unchanged.
   if (offer.test === true) properties[OFFER.test] = 'true';
-  return { key: String(offer.offer_id), properties, stage: view.stage, stageOnCreateOnly: view.stageOnCreateOnly };
+  return {
+    key: String(offer.offer_id),
+    properties,
+    stage: view.stage,
+    stageOnCreateOnly: view.stageOnCreateOnly,
+  };
 }

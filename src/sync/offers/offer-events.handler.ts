@@ -107,7 +107,9 @@ export class OfferEventsHandler {
     if (update.requestId !== undefined) {
       const unnamed = (
         await this.links.findByContent(brokerageId, LINK.counter, `"r":${update.requestId}`)
-      ).filter((l) => decodeCounterLink(l).id === undefined && !isAnsweredCounter(decodeCounterLink(l).status));
+      ).filter(
+        (l) => decodeCounterLink(l).id === undefined && !isAnsweredCounter(decodeCounterLink(l).status),
+      );
       if (unnamed.length === 1) return unnamed[0];
     }
     return null;

@@ -30,7 +30,15 @@ export interface OfferRecordView {
   stageOnCreateOnly: boolean;
 }
 
-const ANSWERED_COUNTER = new Set(['accepted', 'rejected', 'declined', 'expired', 'withdrawn', 'canceled', 'cancelled']);
+const ANSWERED_COUNTER = new Set([
+  'accepted',
+  'rejected',
+  'declined',
+  'expired',
+  'withdrawn',
+  'canceled',
+  'cancelled',
+]);
 const REFUSED_COUNTER = new Set(['rejected', 'declined', 'expired', 'withdrawn', 'canceled', 'cancelled']);
 
 // A buyer's answer to a counter is final: no later listing or event moves it back to pending.
@@ -111,5 +119,18 @@ export function offerRecordView(facts: OfferRecordFacts): OfferRecordView {
     ...(counterId !== undefined ? { counterId } : {}),
     ...(counterStatus !== undefined ? { counterStatus } : {}),
     stageOnCreateOnly: stage === 'incoming',
+  };
+}
+
+// What the ledger keeps of a counter after a view of the service's facts: a buyer's answer or a
+// counter id read from the listings is kept, so later (or stale) listings never take it back.
+export function learnCounter(
+  known: CounterKnowledge,
+  view: Pick<OfferRecordView, 'counterId' | 'counterStatus'>,
+): CounterKnowledge {
+  return {
+    ...known,
+    id: known.id ?? view.counterId,
+    status: view.counterStatus ?? known.status,
   };
 }

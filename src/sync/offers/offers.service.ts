@@ -20,6 +20,7 @@ import { mapOfferToCrm, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
 import { counterCrmId, decodeCounterLink, encodeCounterLink } from './counter-link';
 import { OFFER } from './offer-record.properties';
+import { learnCounter } from './offer-record.view';
 
 function groupByRequest(offers: readonly Offer[]): Map<number, Offer[]> {
   const groups = new Map<number, Offer[]>();
@@ -140,7 +141,10 @@ export class OffersService {
     }
     // Associations first: a crash before the links are saved re-runs them (they are idempotent).
     await this.associate(crm, created);
-    await this.learnCounters(crm.brokerageId, toWrite.map((i) => i.record));
+    await this.learnCounters(
+      crm.brokerageId,
+      toWrite.map((i) => i.record),
+    );
     await this.links.upsertLinks(crm.brokerageId, LINK.offer, written);
     // One line per record that changed, once the ledger holds it: what an operator reads the log for.
     for (const change of changes) this.logger.log(`${crm.brokerageId}: ${change}`);
@@ -242,14 +246,16 @@ export class OffersService {
       const link = await this.links.find(brokerageId, LINK.counter, record.key);
       if (!link) continue;
       const known = decodeCounterLink(link);
-      const status = record.properties[OFFER.counterStatus] ?? known.status;
-      const id = known.id ?? record.properties[OFFER.counterId] ?? undefined;
-      if (status === known.status && id === known.id) continue;
+      const learnt = learnCounter(known, {
+        counterId: record.properties[OFFER.counterId] ?? undefined,
+        counterStatus: record.properties[OFFER.counterStatus] ?? undefined,
+      });
+      if (learnt.status === known.status && learnt.id === known.id) continue;
       await this.links.upsertLinks(brokerageId, LINK.counter, [
         {
           remoteId: record.key,
-          crmId: counterCrmId(record.key, id),
-          contentHash: encodeCounterLink({ ...known, id, status }),
+          crmId: counterCrmId(record.key, learnt.id),
+          contentHash: encodeCounterLink({ ...known, ...learnt }),
         },
       ]);
     }

@@ -1,0 +1,156 @@
+import type { Offer } from '../../cash-offer/schema';
+import { offerRecordView, type CounterKnowledge } from './offer-record.view';
+import type { OfferStage } from './offer-record.properties';
+
+const offer = (id: number, status: string, extra: Partial<Offer> = {}): Offer =>
+  ({
+    offer_id: id,
+    offer_request_id: 7,
+    offer_amount: 300_000,
+    offer_status: status,
+    offer_is_counter_offer: false,
+    ...extra,
+  }) as Offer;
+const byCounter = (id: number, counterId: number, status = 'accepted'): Offer =>
+  offer(id, status, { offer_is_counter_offer: true, counter_offer_id: counterId });
+
+interface Row {
+  case: string;
+  offer: Offer;
+  siblings?: Offer[];
+  counter?: CounterKnowledge;
+  stage: OfferStage;
+  counterStatus?: string;
+  counterId?: string;
+  onCreateOnly?: boolean;
+}
+
+// One row per fact the service can show, each reading of the spec's open questions included.
+const ROWS: Row[] = [
+  { case: 'a new offer', offer: offer(1, 'active'), stage: 'incoming', onCreateOnly: true },
+  { case: 'an offer of unknown status', offer: offer(1, 'on_hold'), stage: 'incoming', onCreateOnly: true },
+  { case: 'accepted', offer: offer(1, 'accepted'), stage: 'accepted' },
+  { case: 'rejected', offer: offer(1, 'rejected'), stage: 'rejected' },
+  { case: 'expired', offer: offer(1, 'expired'), stage: 'rejected' },
+  { case: 'countered (status word)', offer: offer(1, 'countered'), stage: 'countered' },
+  {
+    case: 'countered, the service keeps the offer active until the buyer answers',
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'active' },
+    stage: 'countered',
+    counterStatus: 'pending',
+    counterId: '90',
+  },
+  {
+    case: 'countered, answered with no body (no counter id)',
+    offer: offer(1, 'countered'),
+    counter: { status: 'pending', listedAtSend: 'countered' },
+    stage: 'countered',
+    counterStatus: 'pending',
+  },
+  {
+    case: "countered, a service whose pending word is 'open'",
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'open' },
+    stage: 'countered',
+    counterStatus: 'open',
+  },
+  {
+    case: 'the buyer accepted the counter: the cascade rejected the original, which still shows countered',
+    offer: offer(1, 'rejected'),
+    siblings: [byCounter(2, 90)],
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered' },
+    stage: 'countered',
+    counterStatus: 'accepted',
+    counterId: '90',
+  },
+  {
+    case: 'the buyer accepted a counter whose id we never learnt: the id is read from the new offer',
+    offer: offer(1, 'rejected'),
+    siblings: [byCounter(2, 91)],
+    counter: { status: 'pending', listedAtSend: 'active' },
+    stage: 'countered',
+    counterStatus: 'accepted',
+    counterId: '91',
+  },
+  {
+    case: 'the buyer rejected the counter (UPDATE applied)',
+    offer: offer(1, 'rejected'),
+    counter: { id: '90', status: 'rejected' },
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+  {
+    case: 'the buyer rejected the counter, the UPDATE not (yet) here: the listing says so',
+    offer: offer(1, 'rejected'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered' },
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+  {
+    case: 'a service that lists a countered offer rejected at once: pending until the buyer answers',
+    offer: offer(1, 'rejected'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'rejected' },
+    stage: 'countered',
+    counterStatus: 'pending',
+  },
+  {
+    case: 'another offer accepted: the cascade rejected our counter too',
+    offer: offer(1, 'rejected'),
+    siblings: [offer(3, 'accepted')],
+    counter: { id: '90', status: 'pending', listedAtSend: 'rejected' },
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+  {
+    case: 'a stale listing (still countered) after the buyer rejected: the answer stays',
+    offer: offer(1, 'countered'),
+    counter: { id: '90', status: 'rejected' },
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+  {
+    case: 'a stale listing (still active) after the buyer accepted: the answer stays',
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'accepted' },
+    stage: 'countered',
+    counterStatus: 'accepted',
+  },
+  {
+    case: "a service's own refusal word for the counter",
+    offer: offer(1, 'rejected'),
+    counter: { id: '90', status: 'declined' },
+    stage: 'counter_rejected',
+    counterStatus: 'declined',
+  },
+  {
+    case: "the buyer's new offer made by accepting our counter",
+    offer: byCounter(2, 90),
+    siblings: [offer(1, 'rejected')],
+    stage: 'accepted',
+    counterId: '90',
+  },
+  {
+    case: 'the accepted counter of another of our offers is not this one',
+    offer: offer(1, 'rejected'),
+    siblings: [byCounter(2, 77)],
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered' },
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+];
+
+describe('offerRecordView: what an offer record shows', () => {
+  it.each(ROWS)('$case', (row) => {
+    const view = offerRecordView({
+      offer: row.offer,
+      requestOffers: [row.offer, ...(row.siblings ?? [])],
+      counter: row.counter,
+    });
+    expect(view.stage).toBe(row.stage);
+    expect(view.offerStatus).toBe(row.offer.offer_status);
+    expect(view.counterStatus).toBe(row.counterStatus);
+    if (row.counterId !== undefined) expect(view.counterId).toBe(row.counterId);
+    expect(view.stageOnCreateOnly).toBe(row.onCreateOnly ?? false);
+  });
+});
