@@ -7,7 +7,7 @@ import { listAllOffers } from '../common/offer-pages';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import type { Offer } from '../../cash-offer/schema';
-import { counterCrmId, encodeCounterLink } from '../offers/counter-link';
+import { counterCrmId, countersOfRequest, encodeCounterLink, otherCountersOf } from '../offers/counter-link';
 import { positiveId } from '../offers/offer-claim';
 import { COUNTER_OFFER, type DecisionTarget } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
@@ -39,7 +39,7 @@ export class CounterOfferExecutor implements CommandExecutor {
 
   async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as CounterOfferPayload;
-    const counter = (result ?? {}) as { counter_offer_id?: number; counter_offer_status?: string };
+    const counter = (result ?? {}) as CounterAnswer;
     const known = await this.links.find(ctx.brokerage.id, LINK.counter, String(payload.offerId));
     // A buyer's answer may have arrived first; never move the counter's status back to pending.
     if (!known) {
@@ -56,7 +56,14 @@ export class CounterOfferExecutor implements CommandExecutor {
           contentHash: encodeCounterLink({
             status: counter.counter_offer_status ?? 'pending',
             requestId: payload.requestId,
-            ...(listed ? { listedAtSend: listed.offer_status } : {}),
+            amount: payload.body.counter_offer_amount,
+            // A counter found by reconcile: how this service lists a countered offer, not the
+            // status the offer has reached since.
+            ...(counter.listed_at_send !== undefined
+              ? { listedAtSend: counter.listed_at_send }
+              : listed
+                ? { listedAtSend: listed.offer_status }
+                : {}),
           }),
         },
       ]);
@@ -79,9 +86,16 @@ export class CounterOfferExecutor implements CommandExecutor {
     const payload = command.payload as CounterOfferPayload;
     const offers = await listAllOffers(ctx.cashOffer, payload.requestId);
     const offer = offers.find((o) => o.offer_id === payload.offerId);
-    const verdict = counterVerdict(payload.offerId, offers);
+    const others = await this.otherCounterIds(ctx.brokerage.id, payload);
+    const habit = await this.listingHabit(ctx.brokerage.id);
+    const verdict = counterVerdict(payload.offerId, offers, others, {
+      amount: payload.body.counter_offer_amount,
+      habit,
+    });
     if (verdict.found) return { found: true, result: verdict.result };
-    if (offer?.offer_status === 'active' && (await this.servicesListCountered(ctx.brokerage.id)))
+    if (verdict.moot)
+      return { found: false, provablyAbsent: true, hint: 'another offer on the request was accepted' };
+    if (offer?.offer_status === 'active' && habit === 'countered')
       return { found: false, provablyAbsent: true, hint: 'the offer is not countered' };
     return {
       found: false,
@@ -90,33 +104,70 @@ export class CounterOfferExecutor implements CommandExecutor {
     };
   }
 
-  // Whether this brokerage's service has shown a countered offer as `countered`: then an offer
-  // listed `active` has no counter. A service that keeps countered offers `active` proves nothing.
-  private async servicesListCountered(brokerageId: string): Promise<boolean> {
-    return (await this.links.countByContent(brokerageId, LINK.counter, '"l":"countered"')) > 0;
+  private async otherCounterIds(brokerageId: string, payload: CounterOfferPayload): Promise<Set<string>> {
+    const links = await this.links.findByContent(brokerageId, LINK.counter, `"r":${payload.requestId}`);
+    return otherCountersOf(countersOfRequest(links, payload.requestId), String(payload.offerId)).ids;
+  }
+
+  // How this brokerage's service lists an offer right after it was countered (`countered`, `active`
+  // or `rejected`), as seen on the counters it answered; undefined before the first.
+  private async listingHabit(brokerageId: string): Promise<string | undefined> {
+    for (const listed of ['countered', 'active', 'rejected'])
+      if ((await this.links.countByContent(brokerageId, LINK.counter, `"l":"${listed}"`)) > 0) return listed;
+    return undefined;
   }
 }
 
-// What the request's offers say of a counter on `offerId` (pure, see reconcile).
+export interface CounterAnswer {
+  counter_offer_id?: number;
+  counter_offer_status?: string;
+  // Set by reconcile: how the service lists a countered offer (see listingHabit).
+  listed_at_send?: string;
+}
+
+// What the request's offers say of a counter on `offerId` (pure, see reconcile). The service has no
+// counter lookup, so: the offer is countered; or the buyer made an offer by accepting a counter on
+// the request (of our counter's amount, and no counter the ledger links to another offer); or the
+// offer is rejected with no other offer accepted (only our counter moved it: an agent makes one
+// decision per offer) — then the buyer refused it, unless this service lists countered offers as
+// rejected from the start. `moot`: another offer was accepted, so a counter now would be refused
+// whether or not ours arrived: sending it again gets the agent the service's own answer.
 export function counterVerdict(
   offerId: number,
   offers: readonly Offer[],
-): { found: true; result: { counter_offer_id?: number; counter_offer_status?: string } } | { found: false } {
+  otherCounterIds: ReadonlySet<string> = new Set(),
+  context: { amount?: number; habit?: string } = {},
+): { found: true; result: CounterAnswer } | { found: false; moot: boolean } {
   const offer = offers.find((o) => o.offer_id === offerId);
-  if (!offer) return { found: false };
-  if (offer.offer_status === 'countered') return { found: true, result: {} };
+  if (!offer) return { found: false, moot: false };
+  const habit = context.habit !== undefined ? { listed_at_send: context.habit } : {};
+  if (offer.offer_status === 'countered') return { found: true, result: { ...habit } };
   const byCounter = offers.find(
-    (o) => o.offer_id !== offerId && o.offer_is_counter_offer === true && positiveId(o.counter_offer_id),
+    (o) =>
+      o.offer_id !== offerId &&
+      o.offer_is_counter_offer === true &&
+      o.offer_status === 'accepted' &&
+      positiveId(o.counter_offer_id) !== undefined &&
+      !otherCounterIds.has(String(o.counter_offer_id)) &&
+      (context.amount === undefined || o.offer_amount === context.amount),
   );
-  const otherAccepted = offers.some(
-    (o) => o.offer_id !== offerId && o.offer_status === 'accepted' && o !== byCounter,
-  );
-  if (byCounter && byCounter.offer_status === 'accepted')
+  if (byCounter)
     return {
       found: true,
-      result: { counter_offer_id: positiveId(byCounter.counter_offer_id), counter_offer_status: 'accepted' },
+      result: {
+        counter_offer_id: positiveId(byCounter.counter_offer_id),
+        counter_offer_status: 'accepted',
+        ...habit,
+      },
     };
-  if (offer.offer_status === 'rejected' && !otherAccepted)
-    return { found: true, result: { counter_offer_status: 'rejected' } };
-  return { found: false };
+  const otherAccepted = offers.some((o) => o.offer_id !== offerId && o.offer_status === 'accepted');
+  if (otherAccepted) return { found: false, moot: true };
+  // Before any counter has shown this service's habit, a rejected offer is read as the spec's own
+  // flow has it: the buyer refused the counter.
+  if (offer.offer_status === 'rejected')
+    return {
+      found: true,
+      result: context.habit === 'rejected' ? { ...habit } : { counter_offer_status: 'rejected', ...habit },
+    };
+  return { found: false, moot: false };
 }

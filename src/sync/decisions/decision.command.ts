@@ -1,7 +1,7 @@
 import { outboxKey } from '../../ledger';
 
 export const DECIDE_OFFER = 'decide_offer';
-export const COUNTER_OFFER = 'counter_offer';
+export { COUNTER_OFFER_OPERATION as COUNTER_OFFER } from '../offers/counter-link';
 
 // What a decision or counter command carries besides the service body: where to show the outcome.
 export interface DecisionTarget {

@@ -1,4 +1,4 @@
-import type { Link } from '../../ledger';
+import { outboxKey, type Link } from '../../ledger';
 import type { CounterKnowledge } from './offer-record.view';
 
 // The ledger's link of a counter: remote id = the countered offer's id, CRM id = the service's
@@ -8,6 +8,12 @@ export interface CounterLinkContent extends CounterKnowledge {
 }
 
 const UNNAMED_PREFIX = 'unnamed:';
+
+// The outbox operation that sends a counter, and its one command per offer.
+export const COUNTER_OFFER_OPERATION = 'counter_offer';
+export function counterCommandKey(brokerageId: string, offerId: number): string {
+  return outboxKey(brokerageId, `offer:${offerId}`, COUNTER_OFFER_OPERATION);
+}
 
 // A counter whose answer carried no id still needs a unique CRM id in the ledger.
 export function counterCrmId(offerId: string, counterId: string | undefined): string {
@@ -19,6 +25,7 @@ export function encodeCounterLink(content: CounterLinkContent): string {
     s: content.status,
     ...(content.requestId !== undefined ? { r: content.requestId } : {}),
     ...(content.listedAtSend !== undefined ? { l: content.listedAtSend } : {}),
+    ...(content.amount !== undefined ? { a: content.amount } : {}),
   });
 }
 
@@ -32,11 +39,34 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     parsed = undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return { id, status: link.contentHash };
-  const { s, r, l } = parsed as { s?: unknown; r?: unknown; l?: unknown };
+  const { s, r, l, a } = parsed as { s?: unknown; r?: unknown; l?: unknown; a?: unknown };
   return {
     id,
     status: typeof s === 'string' ? s : 'pending',
     ...(typeof r === 'number' ? { requestId: r } : {}),
     ...(typeof l === 'string' ? { listedAtSend: l } : {}),
+    ...(typeof a === 'number' ? { amount: a } : {}),
+  };
+}
+
+// The counters of one request, from links found by their content (`"r":7` also matches 70).
+export function countersOfRequest(
+  links: readonly Link[],
+  requestId: number,
+): (CounterLinkContent & { offerId: string })[] {
+  return links
+    .map((l) => ({ ...decodeCounterLink(l), offerId: l.remoteId }))
+    .filter((c) => c.requestId === requestId);
+}
+
+// What the ledger links to the other offers of a request (see OfferRecordFacts.otherCounters).
+export function otherCountersOf(
+  counters: readonly (CounterLinkContent & { offerId: string })[],
+  offerId: string,
+): { ids: Set<string>; unnamed: number } {
+  const others = counters.filter((c) => c.offerId !== offerId);
+  return {
+    ids: new Set(others.map((c) => c.id).filter((id): id is string => id !== undefined)),
+    unnamed: others.filter((c) => c.id === undefined).length,
   };
 }

@@ -3,7 +3,7 @@ import { CRM_ROLE, type CrmProperties } from '../../crm';
 import { toCrmValue } from '../common/crm-values';
 import { offerEconomics } from './offer-economics';
 import { OFFER, type OfferStage } from './offer-record.properties';
-import { offerRecordView, type CounterKnowledge } from './offer-record.view';
+import { offerRecordView, type CounterKnowledge, type OfferRecordFacts } from './offer-record.view';
 
 export interface OfferCrmInput {
   offer: Offer;
@@ -11,6 +11,7 @@ export interface OfferCrmInput {
   counter?: CounterKnowledge;
   // Every offer listed on the same request; the offer alone when not given.
   requestOffers?: readonly Offer[];
+  otherCounters?: OfferRecordFacts['otherCounters'];
 }
 
 export interface OfferCrmRecord {

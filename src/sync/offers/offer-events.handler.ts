@@ -17,7 +17,13 @@ import { InboxHandler } from '../../webhooks/inbox-handler.decorator';
 import { LINK } from '../common/listing-deal.properties';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { createKey } from '../seller-requests/seller-requests.consumer';
-import { counterCrmId, decodeCounterLink, encodeCounterLink } from './counter-link';
+import {
+  counterCommandKey,
+  counterCrmId,
+  countersOfRequest,
+  decodeCounterLink,
+  encodeCounterLink,
+} from './counter-link';
 import { describeUpdate, readCounterUpdate, type CounterUpdate } from './counter-update.reader';
 import { isAnsweredCounter } from './offer-record.view';
 import { OffersService } from './offers.service';
@@ -62,6 +68,15 @@ export class OfferEventsHandler {
     readEventPayload(OfferUpdateEvent, payload, 'UPDATE');
     const update = readCounterUpdate(payload);
     const link = await this.counterLinkOf(brokerageId, update);
+    if (!link && update.offerId !== undefined) {
+      // Our counter's answer is still being looked for (a kill between the call and its answer):
+      // the event waits, retried with backoff, until the ledger links the counter.
+      const sent = await this.outbox.findByKey(counterCommandKey(brokerageId, update.offerId));
+      if (sent && sent.state !== 'dead' && sent.state !== 'done')
+        throw new Error(
+          `UPDATE on offer ${update.offerId}: our counter on it is ${sent.state}; tried again once it is linked`,
+        );
+    }
     if (!link)
       throw new EventRefusedError(
         `UPDATE refused: ${describeUpdate(update)} is not a counter this brokerage made (no ledger link)`,
@@ -105,12 +120,12 @@ export class OfferEventsHandler {
       if (byOffer) return byOffer;
     }
     if (update.requestId !== undefined) {
-      const unnamed = (
-        await this.links.findByContent(brokerageId, LINK.counter, `"r":${update.requestId}`)
-      ).filter(
-        (l) => decodeCounterLink(l).id === undefined && !isAnsweredCounter(decodeCounterLink(l).status),
+      const requestId = update.requestId;
+      const links = await this.links.findByContent(brokerageId, LINK.counter, `"r":${requestId}`);
+      const unnamed = countersOfRequest(links, requestId).filter(
+        (c) => c.id === undefined && !isAnsweredCounter(c.status),
       );
-      if (unnamed.length === 1) return unnamed[0];
+      if (unnamed.length === 1) return links.find((l) => l.remoteId === unnamed[0].offerId) ?? null;
     }
     return null;
   }

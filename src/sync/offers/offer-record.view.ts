@@ -10,6 +10,8 @@ export interface CounterKnowledge {
   // The countered offer's status as the service listed it right after the counter was sent: a
   // service that lists a countered offer as `rejected` at once says nothing by listing it so later.
   listedAtSend?: string;
+  // The amount we countered with: the offer a buyer makes by accepting it carries it.
+  amount?: number;
 }
 
 export interface OfferRecordFacts {
@@ -18,6 +20,9 @@ export interface OfferRecordFacts {
   // accepting our counter are read from them); may include `offer` itself.
   requestOffers: readonly Offer[];
   counter?: CounterKnowledge;
+  // Counter ids the ledger links to other offers of the request, and how many counters on the
+  // request have no id: an accepted counter offer is taken as ours only when it can be no other's.
+  otherCounters?: { ids: ReadonlySet<string>; unnamed: number };
 }
 
 export interface OfferRecordView {
@@ -57,9 +62,14 @@ export function acceptedCounterOffer(facts: OfferRecordFacts): Offer | undefined
       o.offer_is_counter_offer === true &&
       o.counter_offer_id !== undefined &&
       o.counter_offer_id !== null &&
-      // Without our counter's id (an answer with no body), the request's accepted counter offer
-      // is taken as ours: one counter per offer, and an accepted one rejects every other counter.
-      (counter.id === undefined || String(o.counter_offer_id) === counter.id),
+      (counter.id === undefined
+        ? // Without our counter's id (an answer with no body), the request's accepted counter
+          // offer is ours when it carries our amount, or no other counter can have made it.
+          !(facts.otherCounters?.ids.has(String(o.counter_offer_id)) ?? false) &&
+          (counter.amount !== undefined
+            ? o.offer_amount === counter.amount
+            : (facts.otherCounters?.unnamed ?? 0) === 0)
+        : String(o.counter_offer_id) === counter.id),
   );
 }
 

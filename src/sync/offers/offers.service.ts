@@ -18,7 +18,13 @@ import { listAllOffers } from '../common/offer-pages';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { mapOfferToCrm, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
-import { counterCrmId, decodeCounterLink, encodeCounterLink } from './counter-link';
+import {
+  counterCrmId,
+  countersOfRequest,
+  decodeCounterLink,
+  encodeCounterLink,
+  otherCountersOf,
+} from './counter-link';
 import { OFFER } from './offer-record.properties';
 import { learnCounter } from './offer-record.view';
 
@@ -236,7 +242,18 @@ export class OffersService {
   // other offers the service lists on its request.
   async recordOf(crm: BrokerageCrm, offer: Offer, requestOffers: readonly Offer[]): Promise<OfferCrmRecord> {
     const link = await this.links.find(crm.brokerageId, LINK.counter, String(offer.offer_id));
-    return mapOfferToCrm({ offer, requestOffers, counter: link ? decodeCounterLink(link) : undefined });
+    if (!link) return mapOfferToCrm({ offer, requestOffers });
+    const requestId = offer.offer_request_id;
+    const counters = countersOfRequest(
+      await this.links.findByContent(crm.brokerageId, LINK.counter, `"r":${requestId}`),
+      requestId,
+    );
+    return mapOfferToCrm({
+      offer,
+      requestOffers,
+      counter: decodeCounterLink(link),
+      otherCounters: otherCountersOf(counters, String(offer.offer_id)),
+    });
   }
 
   // What the service's listings showed of our counters (a buyer's answer whose event was lost, the
