@@ -10,7 +10,10 @@ import { API_PREFIX, CONTROL_PREFIX } from './http/sandbox.request';
 import { MarketplaceService } from './marketplace.service';
 import { MediaSigner } from './media.signer';
 import { CashOfferSandboxOptions, RunningCashOfferSandbox } from './sandbox.types';
+import { SpecReadings } from './spec-readings';
 import { WebhookSender } from './webhook.sender';
+
+export { DEFAULT_SPEC_READINGS, type SpecReadingValues } from './spec-readings';
 
 export type {
   CallRecord,
@@ -46,6 +49,7 @@ export async function startCashOfferSandbox(
       webhookRetryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
       webhookTimeoutMs: options.webhookTimeoutMs ?? 5000,
       pushDelayMs: options.pushDelayMs ?? 1000,
+      specReadings: new SpecReadings(process.env.SANDBOX_SPEC_READINGS, options.specReadings),
     }),
     {
       host: options.host ?? '127.0.0.1',

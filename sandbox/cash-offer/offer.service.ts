@@ -14,6 +14,8 @@ import { RequestLifecycle, addressOf } from './request.lifecycle';
 import { SandboxClock } from './sandbox.clock';
 import { badRequest, conflict, forbidden, notFound, readBody } from './sandbox.errors';
 import { SandboxStore } from './sandbox.store';
+import { SpecReadings } from './spec-readings';
+import { counterRejectedUpdate } from './spec-readings.answers';
 import { SandboxAccount, StoredCounterOffer, StoredOffer, StoredOfferRequest } from './sandbox.types';
 import { buyerOfferDefaults } from './simulated-buyers';
 
@@ -28,6 +30,7 @@ export class OfferService {
     private readonly clock: SandboxClock,
     private readonly lifecycle: RequestLifecycle,
     private readonly notifier: Notifier,
+    private readonly readings: SpecReadings,
   ) {}
 
   // A simulated buyer makes an offer; `overrides` may set any offer field (buyer pct stays 3).
@@ -174,16 +177,8 @@ export class OfferService {
     const original = this.store.offers.get(c.offer_id);
     if (original?.offer_status === 'countered') this.setStatus(original, 'rejected');
     const r = this.store.requests.get(c.offer_request_id)!;
-    this.notifier.event(r, {
-      event: 'UPDATE',
-      update_type: 'counter_offer_rejected',
-      counter_offer_id: c.counter_offer_id,
-      offer_id: c.offer_id,
-      offer_request_id: c.offer_request_id,
-      offer_request_external_id: r.offer_request_external_id,
-      counter_offer_status: 'rejected',
-      updated_at: now,
-    });
+    const update = counterRejectedUpdate(c, r, now, this.readings.current.counterRejectedCallback);
+    if (update) this.notifier.event(r, update);
     return { ...c };
   }
 

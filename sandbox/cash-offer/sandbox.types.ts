@@ -1,3 +1,4 @@
+import type { SpecReadingValues } from './spec-readings';
 import type {
   Assumption,
   BuyerLead,
@@ -26,6 +27,9 @@ export interface CashOfferSandboxOptions {
   webhookTimeoutMs?: number; // default 5000
   // Extension: how long after POST /push-to-marketplace the background processing runs (default 1000).
   pushDelayMs?: number;
+  // How the sandbox answers where the spec says "not shown" (spec-readings.ts); default: the
+  // environment's SANDBOX_SPEC_READINGS, then docs/spec-decisions.md.
+  specReadings?: Partial<SpecReadingValues>;
 }
 
 export interface RunningCashOfferSandbox {

@@ -6,10 +6,12 @@ import {
   Param,
   Patch,
   Post,
+  Res,
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
-import { WebhookConfig } from '../../../src/cash-offer/schema';
+import type { Response } from 'express';
+import { WebhookConfig, type Offer } from '../../../src/cash-offer/schema';
 import { MarketplaceService } from '../marketplace.service';
 import { OfferRequestService } from '../offer-request.service';
 import { OfferService } from '../offer.service';
@@ -17,6 +19,8 @@ import { notFound, readBody } from '../sandbox.errors';
 import { SandboxStore } from '../sandbox.store';
 import { SandboxAccount } from '../sandbox.types';
 import { prelimCounts } from '../simulated-buyers';
+import { SpecReadings } from '../spec-readings';
+import { prelimAnswer, readCounterAnswer } from '../spec-readings.answers';
 import { ApiCallInterceptor } from './api-call.interceptor';
 import { ApiKeyGuard } from './api-key.guard';
 import { ExpirySweepInterceptor } from './expiry-sweep.interceptor';
@@ -35,7 +39,14 @@ export class ApiController {
     private readonly requests: OfferRequestService,
     private readonly offers: OfferService,
     private readonly marketplace: MarketplaceService,
+    private readonly readings: SpecReadings,
   ) {}
+
+  // How an offer is shown under the reading of `countered` (the spec has no such status).
+  private shown(offer: Offer): Offer {
+    const listedAs = this.readings.current.counteredOfferListedAs;
+    return offer.offer_status === 'countered' ? { ...offer, offer_status: listedAs } : offer;
+  }
 
   @Post('offer-requests')
   @HttpCode(201)
@@ -46,7 +57,7 @@ export class ApiController {
   @Post('offer-requests/prelim')
   @HttpCode(200)
   prelim(@Body() body: unknown) {
-    return prelimCounts(body);
+    return prelimAnswer(prelimCounts(body), this.readings.current.prelimAnswer);
   }
 
   @Patch('offer-requests/:id')
@@ -64,25 +75,38 @@ export class ApiController {
   @Get('active-offer-requests')
   @HttpCode(200)
   activeOfferRequests(@Caller() caller: SandboxAccount, @SearchParams() query: URLSearchParams) {
+    const cap = this.readings.current.activeLimitMax;
+    if (cap !== null) {
+      // A service that caps `limit` silently: fewer than asked on a page that is not the last.
+      const asked = query.has('limit') ? Number(query.get('limit')) : 10;
+      if (Number.isInteger(asked) && asked > cap) query.set('limit', String(cap));
+    }
     return this.marketplace.activePage(caller, query);
   }
 
   @Get('offers')
   @HttpCode(200)
   listOffers(@Caller() caller: SandboxAccount, @SearchParams() query: URLSearchParams) {
-    return this.offers.list(caller, query);
+    return this.offers.list(caller, query).map((o) => this.shown(o));
   }
 
   @Patch('offers')
   @HttpCode(200)
   decideOffer(@Caller() caller: SandboxAccount, @Body() body: unknown) {
-    return this.offers.decide(caller, body);
+    return this.shown(this.offers.decide(caller, body));
   }
 
   @Post('counter-offers')
   @HttpCode(201)
-  counterOffer(@Caller() caller: SandboxAccount, @Body() body: unknown) {
-    return this.offers.counter(caller, body);
+  counterOffer(
+    @Caller() caller: SandboxAccount,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const counter = this.offers.counter(caller, body);
+    const answer = readCounterAnswer(counter, this.readings.current);
+    res.status(answer.status);
+    return answer.body;
   }
 
   @Post('wh')

@@ -27,6 +27,7 @@ import { RequestLifecycle, RequestTransition } from '../request.lifecycle';
 import { SandboxClock } from '../sandbox.clock';
 import { badRequest, notFound } from '../sandbox.errors';
 import { SandboxStore } from '../sandbox.store';
+import { parseSpecReadings, SpecReadings } from '../spec-readings';
 import { WebhookSender } from '../webhook.sender';
 import { JsonBodyInterceptor } from './json-body.interceptor';
 import { SearchParams, urlOf } from './sandbox.request';
@@ -68,6 +69,7 @@ export class ControlController {
     private readonly sweeper: ExpirySweeper,
     private readonly webhooks: WebhookSender,
     private readonly marketplace: MarketplaceService,
+    private readonly readings: SpecReadings,
     @Inject(AGENT_KEY) private readonly agentKey: string,
   ) {}
 
@@ -80,7 +82,19 @@ export class ControlController {
     this.store.reset();
     this.faults.clear();
     this.clock.reset();
+    this.readings.reset();
     return { reset: true };
+  }
+
+  // How the sandbox answers where the spec says "not shown" (docs/sandbox.md, "Spec readings").
+  @Get('spec-readings')
+  currentReadings() {
+    return this.readings.current;
+  }
+
+  @Put('spec-readings')
+  setReadings(@Body() body: unknown) {
+    return this.readings.set(parseSpecReadings(objectBody(body), 'the spec-readings body'));
   }
 
   @Get('faults')

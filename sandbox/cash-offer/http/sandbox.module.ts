@@ -11,6 +11,7 @@ import { RequestLifecycle } from '../request.lifecycle';
 import { SandboxClock } from '../sandbox.clock';
 import { SandboxStore } from '../sandbox.store';
 import { SandboxAccount } from '../sandbox.types';
+import { SpecReadings } from '../spec-readings';
 import { WebhookSender } from '../webhook.sender';
 import { ApiCallInterceptor } from './api-call.interceptor';
 import { ApiKeyGuard } from './api-key.guard';
@@ -32,6 +33,7 @@ export interface CashOfferSandboxSettings {
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
   pushDelayMs: number;
+  specReadings: SpecReadings;
 }
 
 // The Cash Offer service sandbox as its own Nest application (started by startCashOfferSandbox,
@@ -52,6 +54,7 @@ export class CashOfferSandboxModule {
       providers: [
         { provide: SandboxStore, useFactory: () => new SandboxStore(settings.accounts) },
         { provide: AGENT_KEY, useValue: settings.agentKey },
+        { provide: SpecReadings, useValue: settings.specReadings },
         {
           provide: WebhookSender,
           inject: [SandboxStore, SandboxClock, FaultInjector],

@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { badRequest } from './sandbox.errors';
+
+// Where the spec says "not shown", the sandbox answers as docs/spec-decisions.md decided; each
+// switch here makes it answer another plausible way instead, so the daemon's flows can be run
+// under every reading (docs/sandbox.md, "Spec readings").
+export interface SpecReadingValues {
+  // POST /counter-offers: the counter record with 201 (ours), no body with 204 or 200, or only the id.
+  counterAnswer: 'record-201' | 'empty-204' | 'empty-200' | 'id-only-200';
+  // How GET /offers (and PATCH /offers) show an offer whose counter the buyer has not answered:
+  // the spec has no `countered` status.
+  counteredOfferListedAs: 'countered' | 'active' | 'rejected';
+  // The UPDATE callback when a buyer rejects a counter: its payload is not shown.
+  counterRejectedCallback: 'flat' | 'nested' | 'offer-only' | 'none';
+  // The word for a counter the buyer has not answered.
+  counterPendingWord: 'pending' | 'open';
+  // The most GET /active-offer-requests returns in one page, whatever `limit` asked (null: no cap).
+  activeLimitMax: number | null;
+  // POST /offer-requests/prelim's answer: its shape is not shown.
+  prelimAnswer: 'buyer_count' | 'buyers' | 'nested' | 'empty';
+}
+
+export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
+  counterAnswer: 'record-201',
+  counteredOfferListedAs: 'countered',
+  counterRejectedCallback: 'flat',
+  counterPendingWord: 'pending',
+  activeLimitMax: null,
+  prelimAnswer: 'buyer_count',
+};
+
+const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][] | 'limit' } = {
+  counterAnswer: ['record-201', 'empty-204', 'empty-200', 'id-only-200'],
+  counteredOfferListedAs: ['countered', 'active', 'rejected'],
+  counterRejectedCallback: ['flat', 'nested', 'offer-only', 'none'],
+  counterPendingWord: ['pending', 'open'],
+  activeLimitMax: 'limit',
+  prelimAnswer: ['buyer_count', 'buyers', 'nested', 'empty'],
+};
+
+// A partial set of readings, checked: each key known, each value one of its choices.
+export function parseSpecReadings(body: unknown, source: string): Partial<SpecReadingValues> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest(`${source} must be a JSON object of spec readings`);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const choices = CHOICES[key as keyof SpecReadingValues];
+    if (choices === undefined)
+      throw badRequest(`${source}: ${key} is not a spec reading; known: ${Object.keys(CHOICES).join(', ')}`);
+    if (choices === 'limit') {
+      if (value !== null && !(Number.isInteger(value) && (value as number) >= 1))
+        throw badRequest(`${source}: ${key} must be null (no cap) or a whole number of at least 1`);
+    } else if (!(choices as readonly unknown[]).includes(value)) {
+      throw badRequest(
+        `${source}: ${key} must be one of ${choices.join(', ')}; got ${JSON.stringify(value)}`,
+      );
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+@Injectable()
+export class SpecReadings {
+  private readonly base: SpecReadingValues;
+  private values: SpecReadingValues;
+
+  // `fromEnv`: SANDBOX_SPEC_READINGS, a JSON object of readings; `given`: a starter's own (tests).
+  // The control API's reset returns to them.
+  constructor(fromEnv: string | undefined, given: Partial<SpecReadingValues> = {}) {
+    let initial: Partial<SpecReadingValues> = {};
+    if (fromEnv !== undefined && fromEnv.trim() !== '') {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(fromEnv);
+      } catch {
+        throw new Error(`SANDBOX_SPEC_READINGS is not JSON: ${fromEnv.slice(0, 80)}`);
+      }
+      initial = parseSpecReadings(parsed, 'SANDBOX_SPEC_READINGS');
+    }
+    this.base = { ...DEFAULT_SPEC_READINGS, ...initial, ...parseSpecReadings(given, 'specReadings') };
+    this.values = { ...this.base };
+  }
+
+  get current(): Readonly<SpecReadingValues> {
+    return this.values;
+  }
+
+  set(partial: Partial<SpecReadingValues>): Readonly<SpecReadingValues> {
+    this.values = { ...this.values, ...partial };
+    return this.values;
+  }
+
+  reset(): void {
+    this.values = { ...this.base };
+  }
+}
