@@ -21,7 +21,9 @@ describe('RECOMMENDED_HEAP_MB', () => {
     const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(pkg.scripts.start).toContain(`node --max-old-space-size=${RECOMMENDED_HEAP_MB} dist/embedded/main.js`);
+    expect(pkg.scripts.start).toContain(
+      `node --max-old-space-size=${RECOMMENDED_HEAP_MB} dist/embedded/main.js`,
+    );
     expect(pkg.scripts['start:daemon']).toContain(
       `node --max-old-space-size=${RECOMMENDED_HEAP_MB} dist/src/main.js`,
     );

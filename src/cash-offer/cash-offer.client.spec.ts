@@ -269,7 +269,26 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
       '/api/v2/active-offer-requests?limit=3&offset=0',
       '/api/v2/active-offer-requests?limit=3&offset=3',
       '/api/v2/active-offer-requests?limit=3&offset=6',
+      '/api/v2/active-offer-requests?limit=3&offset=7',
     ]);
+  });
+
+  it('reads past a short page: a service that caps `limit` is read to its end', async () => {
+    service.handler = (req, res) => {
+      const offset = Number(new URL(req.url, 'http://x').searchParams.get('offset'));
+      const total = 40;
+      // Asked for 100, the service gives 25 at most.
+      const items = Array.from({ length: Math.max(0, Math.min(25, total - offset)) }, (_, i) => ({
+        request: { offer_request_asking: 1, offer_request_id: offset + i + 1 },
+        property: {},
+        media: [],
+      }));
+      json(res, 200, items);
+    };
+    const ids: number[] = [];
+    for await (const page of client.streamActiveOfferRequests({ pageSize: 100 }))
+      ids.push(...page.map((p) => Number(p.request.offer_request_id)));
+    expect(ids).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
   });
 
   it('stops streaming when the service ignores offset', async () => {

@@ -140,7 +140,8 @@ export class CashOfferClient {
   }
 
   // Every page of the active list, one at a time: only the page being read is held in memory.
-  // A page shorter than pageSize is the last one.
+  // The spec shows no maximum `limit`: a service that caps it answers fewer than asked on pages
+  // that are not the last, so only an empty page ends the list.
   async *streamActiveOfferRequests(options: StreamActiveOptions = {}): AsyncIterable<ActiveOfferRequest[]> {
     const pageSize = options.pageSize ?? MAX_ACTIVE_PAGE;
     let offset = 0;
@@ -156,8 +157,8 @@ export class CashOfferClient {
           message: `${OPERATIONS.listActiveOfferRequests.name}: the page at offset ${offset} repeats the previous one; the service seems to ignore offset`,
         });
       previousFirst = first;
-      if (page.length > 0) yield page;
-      if (page.length < pageSize) return;
+      if (page.length === 0) return;
+      yield page;
       offset += page.length;
     }
   }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import { isCashOfferError } from '../../cash-offer';
+import { isCashOfferError, readPrelimCounts } from '../../cash-offer';
 import type { CrmProperties, CrmRecord } from '../../crm/crm.types';
 import { RecordErrorRepository } from '../../ledger';
 import type { JobContext, JobCounts } from '../../scheduler/job.types';
@@ -56,15 +56,16 @@ export class DemandCheckConsumer extends ChangePagesConsumer {
     }
     let answer;
     try {
-      answer = await this.cashOffers.get(ctx.brokerage.id).prelim(prelim.body);
+      answer = readPrelimCounts(await this.cashOffers.get(ctx.brokerage.id).prelim(prelim.body));
     } catch (error) {
       // Refusals are the record's; an unavailable service fails the consumer, the cursor stays.
       if (!isCashOfferError(error) || error.retryable) throw error;
       return this.problem(ctx, crm, deal, error.message, error.code, counts);
     }
     const properties: CrmProperties = {
-      [BUYER_COUNT]: String(answer?.buyer_count ?? 0),
-      [BUY_BOX_COUNT]: String(answer?.buy_box_count ?? 0),
+      // A count the answer does not carry is left empty, never shown as 0.
+      [BUYER_COUNT]: answer.buyers === undefined ? null : String(answer.buyers),
+      [BUY_BOX_COUNT]: answer.buyBoxes === undefined ? null : String(answer.buyBoxes),
       [DEMAND_FLAG]: 'false',
     };
     if (deal.properties[SYNC_ERROR]?.startsWith(PREFIX)) properties[SYNC_ERROR] = null;

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { CashOfferError } from '../../cash-offer';
+import { Injectable, Logger } from '@nestjs/common';
+import { CashOfferError, readPrelimCounts, type PrelimCounts } from '../../cash-offer';
+import { errorMessage } from '../common/job-counts';
 import { PRELIM_INVENTORY_FIELDS, type CreateOfferRequestBody } from '../../cash-offer/schema';
 import { Clock } from '../../common/clock';
 import { LinkRepository, type OutboxCommand } from '../../ledger';
@@ -20,6 +21,7 @@ export const CREATE_OFFER_REQUEST = 'create_offer_request';
 @Injectable()
 @OutboxExecutor(CREATE_OFFER_REQUEST)
 export class CreateOfferRequestExecutor implements CommandExecutor {
+  private readonly logger = new Logger(CreateOfferRequestExecutor.name);
   private readonly locators = new WeakMap<AbortSignal, OfferRequestLocator>();
 
   constructor(
@@ -70,11 +72,17 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     if (status && !statusLink) properties[DEAL.status] = status;
     // The deal shows it went out as a test record (a test-mode brokerage's deals too).
     if (body.request.test === true) properties[DEAL.testRecord] = 'true';
-    const prelim = await ctx.cashOffer.prelim({ inventory: pick(body.property, PRELIM_INVENTORY_FIELDS) });
-    if (prelim) {
-      properties[DEAL.prelimBuyers] = String(prelim.buyer_count);
-      properties[DEAL.prelimBuyBoxes] = String(prelim.buy_box_count);
-    }
+    // Display fields: neither a failing prelim call nor an odd answer holds up the write that
+    // carries the request id.
+    const prelim = await ctx.cashOffer
+      .prelim({ inventory: pick(body.property, PRELIM_INVENTORY_FIELDS) })
+      .then(readPrelimCounts)
+      .catch((error: unknown) => {
+        this.logger.warn(`deal ${dealId}: prelim counts not read: ${errorMessage(error)}`);
+        return {};
+      });
+    if (prelim.buyers !== undefined) properties[DEAL.prelimBuyers] = String(prelim.buyers);
+    if (prelim.buyBoxes !== undefined) properties[DEAL.prelimBuyBoxes] = String(prelim.buyBoxes);
     const crm = await ctx.crm();
     const [written] = await crm.port.updateRecords('deal', [{ id: dealId, properties }]);
     if (written && !written.ok) throw written.error;
