@@ -42,6 +42,7 @@ export interface CrashSoakResult {
   lost: number;
   duplicate: number;
   undone: number;
+  wrongState: number;
   settled: boolean;
   cliRuns: number; // operator CLI runs, 0 without the operator
   cliUnexpected: number; // failed, interrupted or crashed CLI runs (each one is a note)
@@ -98,7 +99,8 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       while (!stopActors) {
         try {
           await world.agentTick(allowed());
-          await service.buyersTick(world.listings);
+          const [offers, counters] = [await service.offers(), await service.counters()];
+          await service.buyersTick(world.listings, (requestId) => world.pendingIn(requestId, offers, counters));
         } catch (error) {
           actorError = error instanceof Error ? error : new Error(String(error));
           return;
@@ -169,7 +171,11 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       world.crmDeals(),
     ]);
     const violations = checkSoak(world, { requests, offers, counters, deals, ledger });
-    notes.push(...outboxNotes(ledger), `${world.decisions.length} decisions: ${countKinds(world)}`);
+    notes.push(
+      ...outboxNotes(ledger),
+      `${world.decisions.length} decisions: ${countKinds(world)}`,
+      `counters at the service: ${countBy(counters.map((c) => c.counter_offer_status))}`,
+    );
     if (operator)
       notes.push(operator.summary(), daemonSideNote(join(dir, 'daemon.log')), ...operator.findings);
     await daemon.stop();
@@ -184,12 +190,13 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       lost: count('lost'),
       duplicate: count('duplicate'),
       undone: count('undone'),
+      wrongState: count('wrong state'),
       settled,
       cliRuns: operator?.runs ?? 0,
       cliUnexpected: operator?.unexpected ?? 0,
       violations,
       notes,
-      summary: `kills ${kills}, deals ${triggered}, lost ${count('lost')}, duplicate ${count('duplicate')}, undone ${count('undone')}`,
+      summary: `kills ${kills}, deals ${triggered}, lost ${count('lost')}, duplicate ${count('duplicate')}, undone ${count('undone')}, wrong state ${count('wrong state')}`,
       dir,
     };
     writeFileSync(join(dir, 'report.txt'), formatReport(result));
@@ -301,15 +308,19 @@ function daemonSideNote(logPath: string): string {
 }
 
 function countKinds(world: SoakWorld): string {
+  return countBy(world.decisions.map((d) => d.kind));
+}
+
+function countBy(values: string[]): string {
   const counts = new Map<string, number>();
-  for (const d of world.decisions) counts.set(d.kind, (counts.get(d.kind) ?? 0) + 1);
-  return [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].map(([k, n]) => `${n} ${k}`).join(', ') || 'none';
 }
 
 export function formatReport(r: CrashSoakResult): string {
   return [
     `seed ${r.seed} (replay: SOAK_SEED=${r.seed} SOAK_KILLS=${r.kills} npm run soak:crash)`,
-    ...r.violations.map((v) => `${v.kind.padEnd(9)} ${v.record}: ${v.detail}`),
+    ...r.violations.map((v) => `${v.kind.padEnd(11)} ${v.record}: ${v.detail}`),
     ...r.notes.map((n) => `note: ${n}`),
     ...(r.settled ? [] : ['NOT SETTLED before the deadline']),
     r.violations.length > 0 || !r.settled || r.cliUnexpected > 0 ? `work dir kept: ${r.dir}` : '',

@@ -1,7 +1,7 @@
 import { httpJson } from './soak-http';
 import { LISTINGS_PIPELINE, SOAK_CRM_TOKEN, TRIGGER_STAGE, type SimulatorsProcess } from './soak-processes';
 import type { SoakRandom } from './soak-random';
-import type { SoakService } from './soak-service';
+import type { SoakService, StoredCounter, StoredOffer } from './soak-service';
 
 // The world around the daemon, acting only through HTTP: a listing agent working in HubSpot (the
 // emulator's public API, as any HubSpot client); the service's buyers are in soak-service.ts.
@@ -164,8 +164,26 @@ export class SoakWorld {
     listing.triggered = true;
   }
 
+  // Whether a decision of the agent on an offer of this request has not reached the service yet.
+  pendingIn(requestId: string, offers: StoredOffer[], counters: StoredCounter[]): boolean {
+    const statusOf = new Map(offers.map((o) => [String(o.offer_id), o.offer_status]));
+    const countered = new Set(counters.map((c) => String(c.offer_id)));
+    return this.decisions.some(
+      (d) =>
+        d.requestId === requestId &&
+        (d.kind === 'counter'
+          ? !countered.has(d.offerId)
+          : statusOf.get(d.offerId) !== (d.kind === 'accept' ? 'accepted' : 'rejected')),
+    );
+  }
+
   private async decide(): Promise<void> {
     const requests = await this.service.requests();
+    // The agent decides only offers the service still lists active: a record the daemon has not
+    // yet updated after a buyer's answer would draw a refused decision, which is not this soak's subject.
+    const serviceStatus = new Map(
+      (await this.service.offers()).map((f) => [String(f.offer_id), f.offer_status]),
+    );
     const dealOfRequest = new Map(
       requests.map((q) => [String(q.offer_request_id), String(q.offer_request_external_id)]),
     );
@@ -178,7 +196,9 @@ export class SoakWorld {
       byRequest.set(ref, [...(byRequest.get(ref) ?? []), o]);
     }
     const open = (o: CrmObject): boolean =>
-      o.properties.dealstage === this.stageIds.incoming && o.properties.cash_offer_offer_status === 'active';
+      o.properties.dealstage === this.stageIds.incoming &&
+      o.properties.cash_offer_offer_status === 'active' &&
+      serviceStatus.get(String(o.properties.cash_offer_offer_id)) === 'active';
     for (const [requestId, offers] of byRequest) {
       const listing = this.listings.get(dealOfRequest.get(requestId) ?? '');
       if (!listing) continue;
