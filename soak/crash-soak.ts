@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSoak, type Violation } from './soak-checks';
 import { pause, SoakFatalError, waitUntil } from './soak-http';
-import { INBOX_BUSY, OUTBOX_BUSY, readLedger, type LedgerView } from './soak-ledger';
+import {
+  INBOX_BUSY,
+  OUTBOX_BUSY,
+  postgresLedger,
+  sqliteLedger,
+  type LedgerReader,
+  type LedgerView,
+} from './soak-ledger';
 import {
   DaemonProcess,
   runCli,
@@ -16,12 +23,19 @@ import { SoakOperator } from './soak-operator';
 import { SoakRandom } from './soak-random';
 import { SoakService } from './soak-service';
 import { SoakWorld } from './soak-world';
+import { SOAK_LEASE_SECONDS, SoakWorkers, startSoakPostgres, type SoakPostgres } from './soak-workers';
+
+// The deployments the soak runs against (docs/operations.md, "Crash soak"): one daemon on SQLite with
+// HubSpot, one on SQLite with Follow Up Boss, three workers on one PostgreSQL ledger with HubSpot.
+export const SOAK_SHAPES = ['sqlite-hubspot', 'sqlite-fub', 'postgres-workers'] as const;
+export type SoakShape = (typeof SOAK_SHAPES)[number];
 
 // The whole-daemon crash test of issue 13 (docs/operations.md, "Crash soak"): the simulators and the
 // daemon from dist/ as child processes, a scripted agent and buyers over HTTP, the daemon SIGKILLed
 // at seeded random moments and restarted, then settled and checked.
 
 export interface CrashSoakOptions {
+  shape?: SoakShape; // default sqlite-hubspot
   seed: number;
   kills: number;
   deals?: number; // listing deals the agent creates; default from the kill count
@@ -30,12 +44,14 @@ export interface CrashSoakOptions {
   settleTimeoutMs?: number;
   stableMs?: number; // how long nothing may change for the state to count as quiescent
   // The operator actor (soak/soak-operator.ts): `cli sync` runs of the daemon's jobs in processes of
-  // their own, at seeded moments while the daemon lives. Default on.
+  // their own, at seeded moments while the daemon lives. Default on, except with postgres-workers (the
+  // operator's kill moment is read from a SQLite ledger; there the workers are each other's operator).
   operatorRuns?: boolean;
   log?: (line: string) => void;
 }
 
 export interface CrashSoakResult {
+  shape: SoakShape;
   seed: number;
   kills: number;
   deals: number;
@@ -57,14 +73,15 @@ export function defaultDeals(kills: number): number {
 }
 
 export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoakResult> {
+  const shape = options.shape ?? 'sqlite-hubspot';
   const o = {
     minRunMs: 200,
     maxRunMs: 3000,
     settleTimeoutMs: 180_000,
     stableMs: 8000,
     log: () => undefined,
-    operatorRuns: true,
     ...options,
+    operatorRuns: options.operatorRuns ?? shape !== 'postgres-workers',
     deals: options.deals ?? defaultDeals(options.kills),
   };
   const dir = mkdtempSync(join(tmpdir(), 'cos-crash-soak-'));
@@ -73,12 +90,21 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
   let actorError: Error | undefined;
   let actors: Promise<void> | undefined;
   let operator: SoakOperator | undefined;
+  let postgres: SoakPostgres | undefined;
   try {
+    if (o.operatorRuns && shape === 'postgres-workers')
+      throw new Error('the operator actor runs beside one daemon on SQLite only');
     o.log(
-      `seed ${o.seed}, kills ${o.kills}, deals ${o.deals}, operator ${o.operatorRuns ? 'on' : 'off'}; work dir ${dir}`,
+      `shape ${shape}, seed ${o.seed}, kills ${o.kills}, deals ${o.deals}, operator ${o.operatorRuns ? 'on' : 'off'}; work dir ${dir}`,
     );
     const sim = await startSimulators(dir);
     const env = await writeDaemonConfig(dir, sim);
+    let ledgerReader: LedgerReader = sqliteLedger(env.LEDGER_PATH!);
+    if (shape === 'postgres-workers') {
+      postgres = await startSoakPostgres();
+      Object.assign(env, { LEDGER_URL: postgres.url, JOB_LEASE_SECONDS: String(SOAK_LEASE_SECONDS) });
+      ledgerReader = postgresLedger(postgres.url);
+    }
     const setup = await runCli(['setup-crm', '--brokerage', SOAK_BROKERAGE], env);
     if (setup.code !== 0) throw new Error(`setup-crm failed: ${setup.output}`);
 
@@ -86,8 +112,9 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     const world = new SoakWorld(sim, new SoakRandom(o.seed ^ 0x5eed01), service, o.deals);
     const killRandom = new SoakRandom(o.seed);
     await world.loadStages();
-    const daemon = new DaemonProcess(env, join(dir, 'daemon.log'));
-    if (o.operatorRuns) {
+    const workers = shape === 'postgres-workers' ? await SoakWorkers.create(env, dir) : undefined;
+    const daemon = workers ? undefined : new DaemonProcess(env, join(dir, 'daemon.log'));
+    if (o.operatorRuns && daemon) {
       operator = new SoakOperator(env, new SoakRandom(o.seed ^ 0x5eed03), () => daemon.running);
       operator.start();
     }
@@ -113,7 +140,18 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         throw new SoakFatalError(`the scripted agent failed: ${actorError.stack ?? actorError.message}`);
     };
 
-    while (kills < o.kills) {
+    if (workers) {
+      workers.startAll();
+      await workers.waitAllLive(60_000);
+    }
+    while (workers && kills < o.kills) {
+      actorsAlive();
+      await pause(killRandom.between(o.minRunMs, o.maxRunMs));
+      kills += await workers.killRound(killRandom, notes, 60_000);
+      if (kills % 10 < 2)
+        o.log(`${kills} kills; ${world.listings.size} deals, ${world.decisions.length} decisions`);
+    }
+    while (daemon && kills < o.kills) {
       actorsAlive();
       daemon.start();
       if (killRandom.chance(0.15)) {
@@ -134,8 +172,14 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         );
     }
 
-    daemon.start();
-    await daemon.waitLive(60_000);
+    if (workers) {
+      workers.startAll();
+      await workers.waitAllLive(60_000);
+      notes.push(...workers.exitedEarly().map((tail) => `a worker exited by itself:\n${tail}`));
+    } else if (daemon) {
+      daemon.start();
+      await daemon.waitLive(60_000);
+    }
     operator?.finishAfter(3, 1);
     o.log('last start; settling');
     await waitUntil(
@@ -149,7 +193,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     );
     const settled = await settle(
       world,
-      env.LEDGER_PATH!,
+      ledgerReader,
       o.stableMs,
       o.settleTimeoutMs,
       actorsAlive,
@@ -163,7 +207,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
 
     const status = await runCli(['status', '--brokerage', SOAK_BROKERAGE], env);
     writeFileSync(join(dir, 'status.txt'), status.output);
-    const ledger = readLedger(env.LEDGER_PATH!);
+    const ledger = await ledgerReader.read();
     const [requests, offers, counters, deals] = await Promise.all([
       world.service.requests(),
       world.service.offers(),
@@ -178,12 +222,14 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     );
     if (operator)
       notes.push(operator.summary(), daemonSideNote(join(dir, 'daemon.log')), ...operator.findings);
-    await daemon.stop();
+    await daemon?.stop();
+    await workers?.stopAll();
     await sim.stop();
 
     const count = (kind: Violation['kind']): number => violations.filter((v) => v.kind === kind).length;
     const triggered = [...world.listings.values()].filter((l) => l.triggered).length;
     const result: CrashSoakResult = {
+      shape,
       seed: o.seed,
       kills,
       deals: triggered,
@@ -208,6 +254,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     await actors;
     stopAll();
     await operator?.stop();
+    await postgres?.stop().catch(() => undefined);
   }
 }
 
@@ -215,7 +262,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
 // the CRM nor the ledger has changed for `stableMs` while the agent and the buyers keep looking.
 async function settle(
   world: SoakWorld,
-  ledgerPath: string,
+  ledgerReader: LedgerReader,
   stableMs: number,
   timeoutMs: number,
   actorsAlive: () => void,
@@ -229,7 +276,7 @@ async function settle(
     await waitUntil(
       async () => {
         actorsAlive();
-        const ledger = readLedger(ledgerPath);
+        const ledger = await ledgerReader.read();
         const print = await fingerprint(world, ledger);
         if (print !== last) {
           last = print;
@@ -319,7 +366,7 @@ function countBy(values: string[]): string {
 
 export function formatReport(r: CrashSoakResult): string {
   return [
-    `seed ${r.seed} (replay: SOAK_SEED=${r.seed} SOAK_KILLS=${r.kills} npm run soak:crash)`,
+    `shape ${r.shape}, seed ${r.seed} (replay: SOAK_SHAPE=${r.shape} SOAK_SEED=${r.seed} SOAK_KILLS=${r.kills} npm run soak:crash)`,
     ...r.violations.map((v) => `${v.kind.padEnd(11)} ${v.record}: ${v.detail}`),
     ...r.notes.map((n) => `note: ${n}`),
     ...(r.settled ? [] : ['NOT SETTLED before the deadline']),

@@ -9,7 +9,7 @@ import { httpJson, SoakFatalError, waitUntil } from './soak-http';
 // and its CLI. Every child started here is tracked and stopped by stopAll(), also on failure.
 
 // Compiled, this file is dist/soak/soak-processes.js; under ts-jest, soak/soak-processes.ts.
-const ROOT =
+export const ROOT =
   basename(resolve(__dirname, '..')) === 'dist' ? resolve(__dirname, '..', '..') : resolve(__dirname, '..');
 const DIST = join(ROOT, 'dist', 'src');
 export const SOAK_BROKERAGE = 'soak';
