@@ -15,6 +15,8 @@ import {
   DaemonProcess,
   runCli,
   SOAK_BROKERAGE,
+  SOAK_FUB_API_KEY,
+  type FubListings,
   startSimulators,
   stopAll,
   writeDaemonConfig,
@@ -23,6 +25,8 @@ import { SoakOperator } from './soak-operator';
 import { SoakRandom } from './soak-random';
 import { SoakService } from './soak-service';
 import { SoakWorld } from './soak-world';
+import { HubSpotSoakCrm, type SoakCrm } from './soak-crm';
+import { FubSoakCrm, fubSellersPipeline } from './soak-crm-fub';
 import { SOAK_LEASE_SECONDS, SoakWorkers, startSoakPostgres, type SoakPostgres } from './soak-workers';
 
 // The deployments the soak runs against (docs/operations.md, "Crash soak"): one daemon on SQLite with
@@ -98,7 +102,14 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       `shape ${shape}, seed ${o.seed}, kills ${o.kills}, deals ${o.deals}, operator ${o.operatorRuns ? 'on' : 'off'}; work dir ${dir}`,
     );
     const sim = await startSimulators(dir);
-    const env = await writeDaemonConfig(dir, sim);
+    let crm: SoakCrm = new HubSpotSoakCrm(sim);
+    let fubListings: FubListings | undefined;
+    if (shape === 'sqlite-fub') {
+      const sellers = await fubSellersPipeline(sim.fubUrl, SOAK_FUB_API_KEY);
+      fubListings = { pipelineId: sellers.sellersPipelineId, triggerStageId: sellers.triggerStageId };
+      crm = new FubSoakCrm({ url: sim.fubUrl, apiKey: SOAK_FUB_API_KEY, ...sellers });
+    }
+    const env = await writeDaemonConfig(dir, sim, fubListings);
     let ledgerReader: LedgerReader = sqliteLedger(env.LEDGER_PATH!);
     if (shape === 'postgres-workers') {
       postgres = await startSoakPostgres();
@@ -109,7 +120,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     if (setup.code !== 0) throw new Error(`setup-crm failed: ${setup.output}`);
 
     const service = new SoakService(sim, new SoakRandom(o.seed ^ 0x5eed02));
-    const world = new SoakWorld(sim, new SoakRandom(o.seed ^ 0x5eed01), service, o.deals);
+    const world = new SoakWorld(crm, new SoakRandom(o.seed ^ 0x5eed01), service, o.deals);
     const killRandom = new SoakRandom(o.seed);
     await world.loadStages();
     const workers = shape === 'postgres-workers' ? await SoakWorkers.create(env, dir) : undefined;
@@ -127,7 +138,9 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         try {
           await world.agentTick(allowed());
           const [offers, counters] = [await service.offers(), await service.counters()];
-          await service.buyersTick(world.listings, (requestId) => world.pendingIn(requestId, offers, counters));
+          await service.buyersTick(world.listings, (requestId) =>
+            world.pendingIn(requestId, offers, counters),
+          );
         } catch (error) {
           actorError = error instanceof Error ? error : new Error(String(error));
           return;
@@ -147,7 +160,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     while (workers && kills < o.kills) {
       actorsAlive();
       await pause(killRandom.between(o.minRunMs, o.maxRunMs));
-      kills += await workers.killRound(killRandom, notes, 60_000);
+      kills += await workers.killRound(killRandom, notes, 60_000, o.kills - kills);
       if (kills % 10 < 2)
         o.log(`${kills} kills; ${world.listings.size} deals, ${world.decisions.length} decisions`);
     }
@@ -219,6 +232,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       ...outboxNotes(ledger),
       `${world.decisions.length} decisions: ${countKinds(world)}`,
       `counters at the service: ${countBy(counters.map((c) => c.counter_offer_status))}`,
+      `offers at the service, each checked for its record's state: ${countBy(offers.map((f) => f.offer_status))}`,
     );
     if (operator)
       notes.push(operator.summary(), daemonSideNote(join(dir, 'daemon.log')), ...operator.findings);

@@ -3,9 +3,21 @@ import { expectedOfferRecord, type ExpectedOfferRecord, type OfferFacts } from '
 // One row per case of docs/crm-mapping.md's stage rule, and the cases issue 27 found shown wrong.
 const rows: [string, OfferFacts, ExpectedOfferRecord][] = [
   ['a new offer', { offerStatus: 'active' }, { stage: 'incoming', offerStatus: 'active', counterStatus: '' }],
-  ['an unknown status', { offerStatus: 'on_hold' }, { stage: 'incoming', offerStatus: 'on_hold', counterStatus: '' }],
-  ['accepted', { offerStatus: 'accepted' }, { stage: 'accepted', offerStatus: 'accepted', counterStatus: '' }],
-  ['rejected', { offerStatus: 'rejected' }, { stage: 'rejected', offerStatus: 'rejected', counterStatus: '' }],
+  [
+    'an unknown status',
+    { offerStatus: 'on_hold' },
+    { stage: 'incoming', offerStatus: 'on_hold', counterStatus: '' },
+  ],
+  [
+    'accepted',
+    { offerStatus: 'accepted' },
+    { stage: 'accepted', offerStatus: 'accepted', counterStatus: '' },
+  ],
+  [
+    'rejected',
+    { offerStatus: 'rejected' },
+    { stage: 'rejected', offerStatus: 'rejected', counterStatus: '' },
+  ],
   ['expired', { offerStatus: 'expired' }, { stage: 'rejected', offerStatus: 'expired', counterStatus: '' }],
   [
     'countered, the buyer has not answered',

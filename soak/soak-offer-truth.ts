@@ -56,7 +56,11 @@ export function expectedOfferRecord(facts: OfferFacts): ExpectedOfferRecord {
   if (facts.counterStatus === 'accepted') return shown('countered');
   // A counter still waiting for the buyer: countered, whatever status the service lists the
   // original offer under meanwhile (the spec has no `countered` offer status).
-  if (facts.counterStatus === 'pending' && facts.offerStatus !== 'accepted' && facts.offerStatus !== 'rejected')
+  if (
+    facts.counterStatus === 'pending' &&
+    facts.offerStatus !== 'accepted' &&
+    facts.offerStatus !== 'rejected'
+  )
     return shown('countered');
   switch (facts.offerStatus) {
     case 'accepted':

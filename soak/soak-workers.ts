@@ -94,8 +94,8 @@ export class SoakWorkers {
 
   // One kill: one worker (two, a quarter of the time) SIGKILLed and started again at once; half the
   // time the soak waits until they answer again, else the next kill may meet them starting.
-  async killRound(random: SoakRandom, notes: string[], timeoutMs: number): Promise<number> {
-    const victims = random.chance(0.25)
+  async killRound(random: SoakRandom, notes: string[], timeoutMs: number, left: number): Promise<number> {
+    const victims = random.chance(0.25) && left >= 2
       ? pickTwo(random, this.workers.length).map((i) => this.workers[i])
       : [random.pick(this.workers)];
     for (const v of victims) {
