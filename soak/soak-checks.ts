@@ -225,12 +225,26 @@ function checkOfferStates(
       (expected.counterStatus !== null && shown.counterStatus !== expected.counterStatus);
     if (!differs) continue;
     const move = pending.get(record.id);
+    // A counter rejected while another offer of the request is accepted was withdrawn by that
+    // acceptance (no UPDATE callback), not refused by the buyer: said, since the daemon hears of the two differently.
+    const acceptedBeside = seen.offers.find(
+      (o) =>
+        o.offer_request_id === offer.offer_request_id &&
+        o.offer_id !== offer.offer_id &&
+        o.offer_status === 'accepted',
+    );
+    const why =
+      counter?.counter_offer_status === 'rejected'
+        ? acceptedBeside
+          ? ` (withdrawn: offer ${acceptedBeside.offer_id} of the request is accepted)`
+          : ' (the buyer rejected it)'
+        : '';
     violations.push({
       kind: 'wrong state',
       record: `offer ${offer.offer_id} (request ${offer.offer_request_id}, record ${record.id})`,
       detail:
         `the CRM shows stage ${shown.stage}, offer status ${quote(shown.offerStatus)}, counter status ${quote(shown.counterStatus)}; ` +
-        `the service says offer ${offer.offer_status}, counter ${counter ? `${counter.counter_offer_id} ${counter.counter_offer_status}` : 'none'}` +
+        `the service says offer ${offer.offer_status}, counter ${counter ? `${counter.counter_offer_id} ${counter.counter_offer_status}${why}` : 'none'}` +
         `${offer.offer_is_counter_offer ? ' (the offer of an accepted counter)' : ''}${move ? `, the agent's ${move} not yet at the service` : ''}; ` +
         `expected stage ${expected.stage}, offer status ${quote(expected.offerStatus)}, counter status ${expected.counterStatus === null ? 'any' : quote(expected.counterStatus)}`,
     });

@@ -95,9 +95,10 @@ export class SoakWorkers {
   // One kill: one worker (two, a quarter of the time) SIGKILLed and started again at once; half the
   // time the soak waits until they answer again, else the next kill may meet them starting.
   async killRound(random: SoakRandom, notes: string[], timeoutMs: number, left: number): Promise<number> {
-    const victims = random.chance(0.25) && left >= 2
-      ? pickTwo(random, this.workers.length).map((i) => this.workers[i])
-      : [random.pick(this.workers)];
+    const victims =
+      random.chance(0.25) && left >= 2
+        ? pickTwo(random, this.workers.length).map((i) => this.workers[i])
+        : [random.pick(this.workers)];
     for (const v of victims) {
       if (v.exitedEarly()) notes.push(`worker exited by itself before kill:\n${v.tail()}`);
       await v.kill();
