@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSoak, type Violation } from './soak-checks';
@@ -126,7 +126,13 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     const workers = shape === 'postgres-workers' ? await SoakWorkers.create(env, dir) : undefined;
     const daemon = workers ? undefined : new DaemonProcess(env, join(dir, 'daemon.log'));
     if (o.operatorRuns && daemon) {
-      operator = new SoakOperator(env, new SoakRandom(o.seed ^ 0x5eed03), () => daemon.running);
+      // Once the daemon has made its ledger: the CLI never creates one, and says so (exit 1) before.
+      const ledgerPath = env.LEDGER_PATH!;
+      operator = new SoakOperator(
+        env,
+        new SoakRandom(o.seed ^ 0x5eed03),
+        () => daemon.running && existsSync(ledgerPath),
+      );
       operator.start();
     }
     let kills = 0;
