@@ -63,6 +63,7 @@ export interface CrashSoakResult {
   duplicate: number;
   undone: number;
   wrongState: number;
+  counterAnswers: number; // counters the service shows accepted or rejected: the counter path ran
   settled: boolean;
   cliRuns: number; // operator CLI runs, 0 without the operator
   cliUnexpected: number; // failed, interrupted or crashed CLI runs (each one is a note)
@@ -257,6 +258,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       duplicate: count('duplicate'),
       undone: count('undone'),
       wrongState: count('wrong state'),
+      counterAnswers: counters.filter((c) => c.counter_offer_status !== 'pending').length,
       settled,
       cliRuns: operator?.runs ?? 0,
       cliUnexpected: operator?.unexpected ?? 0,

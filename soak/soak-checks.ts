@@ -225,8 +225,9 @@ function checkOfferStates(
       (expected.counterStatus !== null && shown.counterStatus !== expected.counterStatus);
     if (!differs) continue;
     const move = pending.get(record.id);
-    // A counter rejected while another offer of the request is accepted was withdrawn by that
-    // acceptance (no UPDATE callback), not refused by the buyer: said, since the daemon hears of the two differently.
+    // A counter rejected beside an accepted offer of the same request may have been withdrawn by that
+    // acceptance (no UPDATE callback) rather than refused by the buyer: said, since the daemon hears
+    // of the two differently.
     const acceptedBeside = seen.offers.find(
       (o) =>
         o.offer_request_id === offer.offer_request_id &&
@@ -236,8 +237,8 @@ function checkOfferStates(
     const why =
       counter?.counter_offer_status === 'rejected'
         ? acceptedBeside
-          ? ` (withdrawn: offer ${acceptedBeside.offer_id} of the request is accepted)`
-          : ' (the buyer rejected it)'
+          ? ` (offer ${acceptedBeside.offer_id} of the request is accepted)`
+          : ' (no offer of the request is accepted: the buyer rejected it)'
         : '';
     violations.push({
       kind: 'wrong state',

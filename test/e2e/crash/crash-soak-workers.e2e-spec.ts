@@ -21,6 +21,7 @@ describe('three workers on PostgreSQL, killed 12 times with SIGKILL while an age
       expect(result.kills).toBe(KILLS);
       expect(result.violations.map((v) => `${v.kind} ${v.record}: ${v.detail}`)).toEqual([]);
       expect(result.settled).toBe(true);
+      expect(result.counterAnswers).toBeGreaterThan(0); // the buyers answered counters: the counter path ran
       expect(result.summary).toBe(
         `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0`,
       );

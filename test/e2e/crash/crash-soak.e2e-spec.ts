@@ -27,6 +27,7 @@ describe('the whole daemon, killed 30 times with SIGKILL while an agent and an o
       expect(result.kills).toBe(KILLS);
       expect(result.violations.map((v) => `${v.kind} ${v.record}: ${v.detail}`)).toEqual([]);
       expect(result.settled).toBe(true);
+      expect(result.counterAnswers).toBeGreaterThan(0); // the buyers answered counters: the counter path ran
       expect(result.cliRuns).toBeGreaterThan(0);
       expect(result.notes.filter((n) => n.startsWith('CLI sync'))).toEqual([]);
       expect(result.cliUnexpected).toBe(0);
