@@ -24,7 +24,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{src,sandbox,embedded}/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{src,sandbox,embedded,soak}/**/*.spec.ts'],
     },
     { ...common, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'] },
     {

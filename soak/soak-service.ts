@@ -18,6 +18,8 @@ export interface StoredOffer {
   offer_request_id: number;
   offer_status: string;
   offer_amount: number;
+  offer_is_counter_offer?: boolean | null;
+  counter_offer_id?: number | null;
 }
 
 export interface StoredCounter {
@@ -32,8 +34,16 @@ export class SoakService {
     private readonly random: SoakRandom,
   ) {}
 
-  async buyersTick(listings: ReadonlyMap<string, Listing>): Promise<void> {
+  // `decisionPending(requestId)`: an agent's decision on an offer of that request has not reached
+  // the service yet. A buyer then leaves the request's counters alone: accepting one rejects every
+  // other offer, which would turn the agent's decision into a refused one (a case of its own, the
+  // decision e2e tests'), and the soak could no longer tell a refusal from a loss.
+  async buyersTick(
+    listings: ReadonlyMap<string, Listing>,
+    decisionPending: (requestId: string) => boolean = () => false,
+  ): Promise<void> {
     const offers = await this.offers();
+    await this.answerCounters(listings, offers, decisionPending);
     const count = new Map<number, number>();
     for (const o of offers) count.set(o.offer_request_id, (count.get(o.offer_request_id) ?? 0) + 1);
     for (const q of await this.requests()) {
@@ -47,6 +57,30 @@ export class SoakService {
         await this.control('POST', `/offer-requests/${id}/offers`, {
           offer_amount: this.random.int(200, 650) * 1000,
         });
+    }
+  }
+
+  // The buyers answer pending counters through the control API (docs/sandbox.md): accepted (a new
+  // accepted offer, the rest of the request rejected) or rejected (the UPDATE callback), some soon
+  // after the counter lands, so the answer meets the daemon's own write of the counter.
+  private async answerCounters(
+    listings: ReadonlyMap<string, Listing>,
+    offers: StoredOffer[],
+    decisionPending: (requestId: string) => boolean,
+  ): Promise<void> {
+    const requestOf = new Map(offers.map((o) => [o.offer_id, o.offer_request_id]));
+    const requests = new Map((await this.requests()).map((q) => [q.offer_request_id, q]));
+    const accepted = new Set<number>(); // requests whose other counters an acceptance just withdrew
+    for (const c of await this.counters()) {
+      if (c.counter_offer_status !== 'pending') continue;
+      const request = requests.get(requestOf.get(c.offer_id) ?? -1);
+      if (!request || !listings.has(String(request.offer_request_external_id))) continue;
+      if (accepted.has(request.offer_request_id) || !this.random.chance(0.3)) continue;
+      if (this.random.chance(0.5)) {
+        if (decisionPending(String(request.offer_request_id))) continue;
+        await this.control('POST', `/counter-offers/${c.counter_offer_id}/accept`);
+        accepted.add(request.offer_request_id);
+      } else await this.control('POST', `/counter-offers/${c.counter_offer_id}/reject`);
     }
   }
 

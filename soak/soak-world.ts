@@ -1,24 +1,11 @@
-import { httpJson } from './soak-http';
-import { LISTINGS_PIPELINE, SOAK_CRM_TOKEN, TRIGGER_STAGE, type SimulatorsProcess } from './soak-processes';
+import { OFFERS_PIPELINE_LABEL, STAGE_LABELS, type CrmObject, type SoakCrm, type StageKey } from './soak-crm';
 import type { SoakRandom } from './soak-random';
-import type { SoakService } from './soak-service';
+import type { SoakService, StoredCounter, StoredOffer } from './soak-service';
 
-// The world around the daemon, acting only through HTTP: a listing agent working in HubSpot (the
-// emulator's public API, as any HubSpot client); the service's buyers are in soak-service.ts.
+// The world around the daemon, acting only through HTTP: a listing agent working in the CRM (its
+// public API, as any client of that CRM, soak-crm.ts); the service's buyers are in soak-service.ts.
 
-// Labels setup-crm gives the offer-record pipeline and its stages (docs/crm-hubspot.md).
-const OFFERS_PIPELINE_LABEL = 'Cash offers';
-export const STAGE_LABELS = {
-  incoming: 'Incoming',
-  acceptRequested: 'Accept requested',
-  accepted: 'Accepted',
-  rejectRequested: 'Reject requested',
-  rejected: 'Rejected',
-  counterRequested: 'Counter requested',
-  countered: 'Countered',
-  counterRejected: 'Counter rejected',
-} as const;
-export type StageKey = keyof typeof STAGE_LABELS;
+export type { CrmObject, StageKey } from './soak-crm';
 
 export type DecisionKind = 'accept' | 'reject' | 'counter';
 export const REQUESTED_STAGE: Record<DecisionKind, StageKey> = {
@@ -47,20 +34,7 @@ export interface Decision {
   at: number;
 }
 
-export interface CrmObject {
-  id: string;
-  properties: Record<string, string | null>;
-}
-
 const STREETS = ['Oak Street', 'Elm Avenue', 'Cedar Lane', 'Maple Drive', 'Pine Court', 'Birch Road'];
-const OFFER_PROPERTIES = [
-  'cash_offer_offer_id',
-  'cash_offer_offer_request_ref',
-  'cash_offer_offer_status',
-  'cash_offer_offer_amount',
-  'pipeline',
-  'dealstage',
-];
 
 export class SoakWorld {
   readonly listings = new Map<string, Listing>();
@@ -68,10 +42,9 @@ export class SoakWorld {
   offersPipelineId = '';
   readonly stageIds = {} as Record<StageKey, string>;
   private readonly seenRecords = new Set<string>();
-  private readonly auth = { authorization: `Bearer ${SOAK_CRM_TOKEN}` };
 
   constructor(
-    private readonly sim: SimulatorsProcess,
+    private readonly crm: SoakCrm,
     private readonly agentRandom: SoakRandom,
     readonly service: SoakService,
     readonly targetDeals: number,
@@ -79,10 +52,7 @@ export class SoakWorld {
 
   // After setup-crm: the agent finds the offer-record pipeline and its stages by label, as a person would.
   async loadStages(): Promise<void> {
-    const { results } = await httpJson<{
-      results: { id: string; label: string; stages: { id: string; label: string }[] }[];
-    }>('GET', `${this.sim.hubspotUrl}/crm/v3/pipelines/deals`, undefined, this.auth);
-    const pipeline = results.find((p) => p.label === OFFERS_PIPELINE_LABEL);
+    const pipeline = (await this.crm.pipelines()).find((p) => p.label === OFFERS_PIPELINE_LABEL);
     if (!pipeline) throw new Error(`no "${OFFERS_PIPELINE_LABEL}" pipeline: did setup-crm run?`);
     this.offersPipelineId = pipeline.id;
     for (const [key, label] of Object.entries(STAGE_LABELS) as [StageKey, string][]) {
@@ -118,15 +88,7 @@ export class SoakWorld {
   private async createListing(): Promise<Listing> {
     const r = this.agentRandom;
     const n = this.listings.size + 1;
-    const contact = await this.create('contacts', {
-      firstname: 'Sam',
-      lastname: `Seller${n}`,
-      email: `soak-seller-${n}@example.com`,
-    });
-    const deal = await this.create('deals', {
-      dealname: `Soak listing ${n}`,
-      pipeline: LISTINGS_PIPELINE,
-      dealstage: 'appointmentscheduled',
+    const { dealId: deal, contactId: contact } = await this.crm.createListing(n, {
       amount: String(r.int(250, 700) * 1000),
       listing_street_number: String(r.int(1, 9999)),
       listing_street_name: r.pick(STREETS),
@@ -140,12 +102,6 @@ export class SoakWorld {
       listing_agent_last_name: 'Reyes',
       listing_agent_email: 'dana@acme-realty.example',
     });
-    await httpJson(
-      'PUT',
-      `${this.sim.hubspotUrl}/crm/v4/objects/deals/${deal}/associations/default/contacts/${contact}`,
-      undefined,
-      this.auth,
-    );
     const listing: Listing = {
       dealId: deal,
       contactId: contact,
@@ -160,16 +116,34 @@ export class SoakWorld {
   }
 
   private async trigger(listing: Listing): Promise<void> {
-    await this.patch(listing.dealId, { pipeline: LISTINGS_PIPELINE, dealstage: TRIGGER_STAGE });
+    await this.crm.trigger(listing.dealId);
     listing.triggered = true;
+  }
+
+  // Whether a decision of the agent on an offer of this request has not reached the service yet.
+  pendingIn(requestId: string, offers: StoredOffer[], counters: StoredCounter[]): boolean {
+    const statusOf = new Map(offers.map((o) => [String(o.offer_id), o.offer_status]));
+    const countered = new Set(counters.map((c) => String(c.offer_id)));
+    return this.decisions.some(
+      (d) =>
+        d.requestId === requestId &&
+        (d.kind === 'counter'
+          ? !countered.has(d.offerId)
+          : statusOf.get(d.offerId) !== (d.kind === 'accept' ? 'accepted' : 'rejected')),
+    );
   }
 
   private async decide(): Promise<void> {
     const requests = await this.service.requests();
+    // The agent decides only offers the service still lists active: a record the daemon has not
+    // yet updated after a buyer's answer would draw a refused decision, which is not this soak's subject.
+    const serviceStatus = new Map(
+      (await this.service.offers()).map((f) => [String(f.offer_id), f.offer_status]),
+    );
     const dealOfRequest = new Map(
       requests.map((q) => [String(q.offer_request_id), String(q.offer_request_external_id)]),
     );
-    const records = (await this.offerRecords()).filter(
+    const records = (await this.crm.offerRecords()).filter(
       (o) => o.properties.pipeline === this.offersPipelineId && o.properties.cash_offer_offer_id,
     );
     const byRequest = new Map<string, CrmObject[]>();
@@ -178,7 +152,9 @@ export class SoakWorld {
       byRequest.set(ref, [...(byRequest.get(ref) ?? []), o]);
     }
     const open = (o: CrmObject): boolean =>
-      o.properties.dealstage === this.stageIds.incoming && o.properties.cash_offer_offer_status === 'active';
+      o.properties.dealstage === this.stageIds.incoming &&
+      o.properties.cash_offer_offer_status === 'active' &&
+      serviceStatus.get(String(o.properties.cash_offer_offer_id)) === 'active';
     for (const [requestId, offers] of byRequest) {
       const listing = this.listings.get(dealOfRequest.get(requestId) ?? '');
       if (!listing) continue;
@@ -218,11 +194,7 @@ export class SoakWorld {
             cash_offer_counter_memo: 'Soak counter: a little more, please',
           }
         : {};
-    await this.patch(record.id, {
-      ...counter,
-      pipeline: this.offersPipelineId,
-      dealstage: this.stageIds[REQUESTED_STAGE[kind]],
-    });
+    await this.crm.move(record.id, this.offersPipelineId, this.stageIds[REQUESTED_STAGE[kind]], counter);
     this.decisions.push({
       kind,
       offerId: String(record.properties.cash_offer_offer_id),
@@ -233,47 +205,8 @@ export class SoakWorld {
     });
   }
 
-  // Every deal in the portal, through the emulator's read-only control view (not rate limited).
-  async crmDeals(): Promise<CrmObject[]> {
-    const all: CrmObject[] = [];
-    for (let offset = 0; ; offset += 500) {
-      const page = await httpJson<{ total: number; results: CrmObject[] }>(
-        'GET',
-        `${this.sim.hubspotUrl}/__control/objects/deals?limit=500&offset=${offset}`,
-      );
-      all.push(...page.results);
-      if (page.results.length < 500) return all;
-    }
-  }
-
-  // What the agent sees in HubSpot: the deals list of the public API, page by page.
-  private async offerRecords(): Promise<CrmObject[]> {
-    const all: CrmObject[] = [];
-    let after: string | undefined;
-    do {
-      const page = await httpJson<{ results: CrmObject[]; paging?: { next?: { after: string } } }>(
-        'GET',
-        `${this.sim.hubspotUrl}/crm/v3/objects/deals?limit=100&properties=${OFFER_PROPERTIES.join(',')}${after ? `&after=${after}` : ''}`,
-        undefined,
-        this.auth,
-      );
-      all.push(...page.results);
-      after = page.paging?.next?.after;
-    } while (after);
-    return all;
-  }
-
-  private async create(type: 'contacts' | 'deals', properties: Record<string, string>): Promise<string> {
-    const body = await httpJson<{ id: string }>(
-      'POST',
-      `${this.sim.hubspotUrl}/crm/v3/objects/${type}`,
-      { properties },
-      this.auth,
-    );
-    return body.id;
-  }
-
-  private async patch(id: string, properties: Record<string, string>): Promise<void> {
-    await httpJson('PATCH', `${this.sim.hubspotUrl}/crm/v3/objects/deals/${id}`, { properties }, this.auth);
+  // Every deal in the CRM, through the emulator's read-only control view (not rate limited).
+  crmDeals(): Promise<CrmObject[]> {
+    return this.crm.allDeals();
   }
 }

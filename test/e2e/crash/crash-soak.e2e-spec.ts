@@ -12,7 +12,7 @@ const KILLS = 30;
 
 describe('the whole daemon, killed 30 times with SIGKILL while an agent and an operator work', () => {
   it(
-    'loses nothing, duplicates nothing, undoes no decision, and no CLI run fails',
+    'loses nothing, duplicates nothing, undoes no decision, shows no offer in the wrong state, and no CLI run fails',
     async () => {
       const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
       if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
@@ -27,10 +27,13 @@ describe('the whole daemon, killed 30 times with SIGKILL while an agent and an o
       expect(result.kills).toBe(KILLS);
       expect(result.violations.map((v) => `${v.kind} ${v.record}: ${v.detail}`)).toEqual([]);
       expect(result.settled).toBe(true);
+      expect(result.counterAnswers).toBeGreaterThan(0); // the buyers answered counters: the counter path ran
       expect(result.cliRuns).toBeGreaterThan(0);
       expect(result.notes.filter((n) => n.startsWith('CLI sync'))).toEqual([]);
       expect(result.cliUnexpected).toBe(0);
-      expect(result.summary).toBe(`kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0`);
+      expect(result.summary).toBe(
+        `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0`,
+      );
     },
     9 * 60_000,
   );

@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatReport, runCrashSoak } from '../../../soak/crash-soak';
+
+// The crash soak's sqlite-fub shape, CI-sized (docs/operations.md, "Crash soak"): the daemon on
+// SQLite for a brokerage on the Follow Up Boss emulator, the agent working through FUB's public /v1
+// API, 12 SIGKILLs at moments drawn from a fixed seed beside the operator's CLI runs, then settled and
+// checked. The full run is `SOAK_SHAPE=sqlite-fub npm run soak:crash`.
+const SEED = 20261124;
+const KILLS = 12;
+
+describe('the daemon on Follow Up Boss, killed 12 times with SIGKILL while an agent and an operator work', () => {
+  it(
+    'loses nothing, duplicates nothing, undoes no decision and shows no offer in the wrong state',
+    async () => {
+      const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
+      if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
+      const result = await runCrashSoak({ shape: 'sqlite-fub', seed: SEED, kills: KILLS });
+      const report = formatReport(result);
+      if (result.violations.length > 0 || !result.settled || result.cliUnexpected > 0) console.log(report);
+      expect(result.kills).toBe(KILLS);
+      expect(result.violations.map((v) => `${v.kind} ${v.record}: ${v.detail}`)).toEqual([]);
+      expect(result.settled).toBe(true);
+      expect(result.counterAnswers).toBeGreaterThan(0); // the buyers answered counters: the counter path ran
+      expect(result.cliUnexpected).toBe(0);
+      expect(result.summary).toBe(
+        `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0`,
+      );
+    },
+    5 * 60_000,
+  );
+});

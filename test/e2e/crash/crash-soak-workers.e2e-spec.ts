@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatReport, runCrashSoak } from '../../../soak/crash-soak';
+
+// The crash soak's postgres-workers shape, CI-sized (docs/operations.md, "Crash soak"): three
+// daemons from dist/ on one PostgreSQL ledger (a database of its own on jest's server), 12 SIGKILLs
+// of seeded random workers (sometimes two at once), each restarted, while the agent works in
+// HubSpot; then settled and checked. The full run is `SOAK_SHAPE=postgres-workers npm run soak:crash`.
+const SEED = 20261124;
+const KILLS = 12;
+
+describe('three workers on PostgreSQL, killed 12 times with SIGKILL while an agent works', () => {
+  it(
+    'loses nothing, duplicates nothing, undoes no decision and shows no offer in the wrong state',
+    async () => {
+      const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
+      if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
+      const result = await runCrashSoak({ shape: 'postgres-workers', seed: SEED, kills: KILLS });
+      const report = formatReport(result);
+      if (result.violations.length > 0 || !result.settled) console.log(report);
+      expect(result.kills).toBe(KILLS);
+      expect(result.violations.map((v) => `${v.kind} ${v.record}: ${v.detail}`)).toEqual([]);
+      expect(result.settled).toBe(true);
+      expect(result.counterAnswers).toBeGreaterThan(0); // the buyers answered counters: the counter path ran
+      expect(result.summary).toBe(
+        `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0`,
+      );
+    },
+    5 * 60_000,
+  );
+});
