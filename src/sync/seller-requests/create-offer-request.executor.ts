@@ -77,7 +77,7 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     const prelim = await ctx.cashOffer
       .prelim({ inventory: pick(body.property, PRELIM_INVENTORY_FIELDS) })
       .then(readPrelimCounts)
-      .catch((error: unknown) => {
+      .catch((error: unknown): PrelimCounts => {
         this.logger.warn(`deal ${dealId}: prelim counts not read: ${errorMessage(error)}`);
         return {};
       });
