@@ -1,3 +1,4 @@
+import { readCounterUpdate } from '../cash-offer/counter-update.reader';
 import {
   checkWire,
   EVENT_ENVELOPES,
@@ -26,7 +27,8 @@ export type ParsedWebhook =
     }
   | { ok: false; reason: string };
 
-// The counter-rejection callback's payload is not shown in the spec; any of these ids lets us act.
+// The counter-rejection callback's payload is not shown in the spec; any of these ids, at the top
+// or nested (readCounterUpdate), lets us act.
 const UPDATE_IDS = ['offer_id', 'counter_offer_id', 'offer_request_id'] as const;
 
 export function parseWebhookBody(raw: Buffer | string): ParsedWebhook {
@@ -72,7 +74,8 @@ export function classifyEvent(body: JsonObject): ParsedWebhook {
     };
   const unknownFields = checkWire(EVENT_PAYLOADS[eventType], body).unknown.map((v) => v.field);
   if (eventType === 'UPDATE') {
-    const hasId = UPDATE_IDS.some((field) => Number.isInteger(body[field]) && (body[field] as number) > 0);
+    const ids = readCounterUpdate(body);
+    const hasId = ids.counterId !== undefined || ids.offerId !== undefined || ids.requestId !== undefined;
     return hasId
       ? { ...stored, eventType, flagged: false, unknownFields }
       : {
@@ -94,6 +97,6 @@ function isKnownEvent(eventType: string): eventType is KnownWebhookEvent {
 }
 
 function orderingKeyOf(body: JsonObject): string | null {
-  const requestId = body.offer_request_id;
+  const requestId = body.event === 'UPDATE' ? readCounterUpdate(body).requestId : body.offer_request_id;
   return Number.isInteger(requestId) ? `offer_request:${String(requestId)}` : null;
 }

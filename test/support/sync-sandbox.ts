@@ -48,6 +48,14 @@ export class SandboxControl {
     return this.call('POST', `/counter-offers/${counterId}/reject`);
   }
 
+  counters(): Promise<{ counter_offer_id: number; offer_id: number; counter_offer_status: string }[]> {
+    return this.call('GET', '/counter-offers');
+  }
+
+  specReadings(readings: Record<string, unknown>): Promise<unknown> {
+    return this.call('PUT', '/spec-readings', readings);
+  }
+
   faults(config: Record<string, unknown>): Promise<unknown> {
     return this.call('PUT', '/faults', config);
   }

@@ -1,4 +1,1 @@
-// A positive integer id, or undefined.
-export function positiveId(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
-}
+export { positiveId } from '../../cash-offer/positive-id';

@@ -1,5 +1,5 @@
-import type { JsonObject } from '../../cash-offer/schema';
-import { positiveId } from './offer-claim';
+import type { JsonObject } from './schema';
+import { positiveId } from './positive-id';
 
 // What an UPDATE callback says of a counter, wherever a plausible payload puts it: the spec says
 // only that an UPDATE is sent when a buyer rejects a counter. Top-level fields first, then a
