@@ -1,5 +1,6 @@
 import { CashOfferError } from './cash-offer.error';
 import { OPERATIONS } from './cash-offer.operations';
+import { CLIENT_CLOSED } from './cash-offer.transport';
 import {
   classifyHttpFailure,
   classifyNetworkFailure,
@@ -114,5 +115,17 @@ describe('CashOfferError', () => {
       message: 'POST /wh not sent: url is required',
       retryable: false,
     });
+  });
+});
+
+describe('a call cut short by our own shutdown', () => {
+  it('neither counts against the breaker nor is retried', () => {
+    const error = classifyNetworkFailure(list, CLIENT_CLOSED);
+    expect(countsAgainstBreaker(error)).toBe(false);
+    expect(isRetryableAttempt(error, 60_000)).toBe(false);
+    // The same failure from the network does both.
+    const reset = classifyNetworkFailure(list, 'ECONNRESET');
+    expect(countsAgainstBreaker(reset)).toBe(true);
+    expect(isRetryableAttempt(reset, 60_000)).toBe(true);
   });
 });

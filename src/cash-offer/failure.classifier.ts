@@ -149,16 +149,23 @@ export function classifyHttpFailure(op: OperationSpec, failure: HttpFailure, mas
 
 // Whether the retry policy may repeat the attempt that failed with this error.
 export function isRetryableAttempt(error: unknown, maxRetryAfterMs: number): boolean {
-  if (!(error instanceof CashOfferError)) return false;
+  if (!(error instanceof CashOfferError) || cutByShutdown(error)) return false;
   if (error.code === 'RATE_LIMITED' || error.code === 'UNAVAILABLE')
     return (error.retryAfterMs ?? 0) <= maxRetryAfterMs;
   return false;
 }
 
+// A call this process cut short itself (its client closed on shutdown): says nothing of the service.
+function cutByShutdown(error: CashOfferError): boolean {
+  return error.networkCode === CLIENT_CLOSED;
+}
+
 // Failures that say the service is unwell; they open the breaker. 4xx answers and 429 do not:
-// the service is up and telling us something.
+// the service is up and telling us something; nor does a call cut short by our own shutdown.
 export function countsAgainstBreaker(error: unknown): boolean {
   return (
-    error instanceof CashOfferError && (error.code === 'UNAVAILABLE' || error.code === 'OUTCOME_UNKNOWN')
+    error instanceof CashOfferError &&
+    (error.code === 'UNAVAILABLE' || error.code === 'OUTCOME_UNKNOWN') &&
+    !cutByShutdown(error)
   );
 }
