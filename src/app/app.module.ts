@@ -4,6 +4,7 @@ import type { ConfigService } from '../config/config.service';
 import type { DaemonSettings } from '../config/daemon-settings';
 import type { DaemonSettingsModuleOptions } from '../config/daemon-settings.module';
 import { LedgerModule } from '../ledger';
+import { AdminAccessModule } from '../ops/admin-access/admin-access.module';
 import { ConsoleModule } from '../ops/console/console.module';
 import { HealthModule } from '../ops/health/health.module';
 import { LoggingModule } from '../ops/logging/logging.module';
@@ -68,6 +69,7 @@ export class AppModule {
           jobs: plugins.jobs,
         }),
         ConsoleModule,
+        AdminAccessModule,
         ...plugins.flows,
         ...plugins.daemonOnly,
       ],

@@ -10,6 +10,7 @@ import { AppModule, type AppParts, type PluginModules } from './app.module';
 import type { SecretRedactor } from '../ops/logging/secret-redactor';
 import { claimPidFile } from './daemon-pid.file';
 import { verdictOf, writeReloadVerdict } from './reload-verdict.file';
+import { AdminAccess } from '../ops/admin-access/admin-access.service';
 import { keepWebhooksOffAdmin, WebhookListener } from './http-listeners';
 import { heapLimitAdvice } from './heap-limit.advice';
 import { logStopSignals } from './lifecycle.logger';
@@ -55,6 +56,10 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
     bodyParser: false,
   });
   keepWebhooksOffAdmin(app);
+  // Before every admin route: its own host names, a credential when set, same-origin posts.
+  const access = app.get(AdminAccess);
+  access.token.current(); // a missing or short ADMIN_TOKEN_FILE stops the start here, naming it
+  app.use(access.gate);
   configureHttpBodyParsing(app);
   // SIGHUP is a reload, not a shutdown, so only these two stop the daemon (exit code 0 once drained).
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
@@ -84,7 +89,7 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
   const advice = heapLimitAdvice();
   if (advice) log.warn(advice);
   log.log(
-    `listening on http://${settings.adminHost}:${adminAddress.port} (admin: health, metrics) and http://${settings.webhookHost}:${webhookPort} (webhooks) with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerUrl ? 'on PostgreSQL (LEDGER_URL)' : settings.ledgerPath}`,
+    `listening on http://${settings.adminHost}:${adminAddress.port} (admin: health, metrics, console${access.token.required ? '; token required' : ''}) and http://${settings.webhookHost}:${webhookPort} (webhooks) with ${config.brokerages().length} brokerage(s) from ${settings.configDir}; ledger ${settings.ledgerUrl ? 'on PostgreSQL (LEDGER_URL)' : settings.ledgerPath}`,
   );
   for (const extension of extensions) await extension.afterListen?.(app, parts);
   return app;

@@ -8,14 +8,12 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isWebhookPath } from '../common/webhook-path';
 
 // Two listeners over one Nest app: the admin one (health, metrics) stays on loopback by default, the
 // webhook one may face the internet. Each serves only its own routes, so neither exposes the other's.
 
-export function isWebhookPath(url: string | undefined): boolean {
-  const path = (url ?? '').split('?')[0];
-  return path === '/webhooks' || path.startsWith('/webhooks/');
-}
+export { isWebhookPath };
 
 // Requests that came in on the webhook listener; every other request came in on the admin one.
 const viaWebhookListener = new WeakSet<IncomingMessage>();

@@ -102,6 +102,43 @@ function DiffersFromAdminPort(): PropertyDecorator {
   });
 }
 
+// Loopback names and addresses: an admin listener bound there is reachable from this machine only.
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+// Optional text: trimmed, undefined when unset or blank.
+function OptionalText(): PropertyDecorator {
+  return applyDecorators(
+    Expose(),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined,
+    ),
+  );
+}
+
+// The admin listener serves the console's actions (pause, run, replay): bound beyond loopback, it
+// needs a credential.
+function CredentialBeyondLoopback(): PropertyDecorator {
+  return ValidateBy({
+    name: 'credentialBeyondLoopback',
+    validator: {
+      validate: (value: unknown, args) => {
+        const env = args?.object as DaemonEnvironment;
+        return (
+          typeof value !== 'string' || isLoopbackHost(value) || !!env.ADMIN_TOKEN || !!env.ADMIN_TOKEN_FILE
+        );
+      },
+      defaultMessage: () =>
+        '$property is "$value", beyond loopback: set ADMIN_TOKEN (or ADMIN_TOKEN_FILE) so the console, its actions and /metrics need a credential, or bind ADMIN_HOST to 127.0.0.1',
+    },
+  });
+}
+
 // The daemon's environment, one property per variable under the variable's own name. The `validate`
 // of the Nest ConfigModule (daemon-settings.module.ts) and the entry points read it through
 // readDaemonSettings (daemon-settings.ts).
@@ -121,7 +158,23 @@ export class DaemonEnvironment {
 
   @Setting('ADMIN_HOST')
   @MinLength(1)
+  @CredentialBeyondLoopback()
   ADMIN_HOST: string;
+
+  // The admin credential (Authorization: Bearer, or a signed-in session): the value itself, or a
+  // file holding it (read again when it changes). Never logged.
+  @OptionalText()
+  @IsOptional()
+  @MinLength(16, { message: '$property must be at least 16 characters long' })
+  ADMIN_TOKEN?: string;
+
+  @OptionalText()
+  ADMIN_TOKEN_FILE?: string;
+
+  // Further host names the admin listener answers to (comma-separated), besides loopback names,
+  // its bound address and this machine's names: what a browser or Prometheus puts in `Host`.
+  @OptionalText()
+  ADMIN_ALLOWED_HOSTS?: string;
 
   @IntegerSetting('ADMIN_PORT', 0, 65535)
   ADMIN_PORT: number;

@@ -17,6 +17,11 @@ export interface DaemonSettings {
   // Health, metrics: for the operator and the supervisor only.
   adminHost: string;
   adminPort: number;
+  // The admin credential: the token itself or the file holding it (ADMIN_TOKEN, ADMIN_TOKEN_FILE).
+  adminToken?: string;
+  adminTokenFile?: string;
+  // Host names the admin listener answers to besides its own (ADMIN_ALLOWED_HOSTS).
+  adminAllowedHosts: string[];
   // Webhooks only: the one listener that may face the internet.
   webhookHost: string;
   webhookPort: number;
@@ -61,6 +66,12 @@ export function readDaemonSettings(env: Environment, options: ReadSettingsOption
     ledgerUrl: e.LEDGER_URL,
     adminHost: e.ADMIN_HOST,
     adminPort: e.ADMIN_PORT,
+    adminToken: e.ADMIN_TOKEN,
+    adminTokenFile: e.ADMIN_TOKEN_FILE ? resolve(e.ADMIN_TOKEN_FILE) : undefined,
+    adminAllowedHosts: (e.ADMIN_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     webhookHost: e.WEBHOOK_HOST,
     webhookPort: e.WEBHOOK_PORT,
     logLevel: e.LOG_LEVEL,

@@ -85,6 +85,12 @@ export class CrmWebhookIntakeService {
     return { status: 200, result };
   }
 
+  // A notification not declared as JSON, refused unread (415); counted for a brokerage that takes them.
+  refuseMediaType(brokerageId: string, vendor: 'followupboss'): void {
+    const known = this.config.get(brokerageId) !== undefined;
+    this.metrics.crmWebhookEvent(known ? brokerageId : 'unknown', vendor, 'unsupported_media_type');
+  }
+
   private warnSometimes(key: string, line: string): void {
     const now = this.clock.nowMs();
     const last = this.lastWarned.get(key);

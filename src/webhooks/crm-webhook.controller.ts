@@ -7,10 +7,12 @@ import {
   Post,
   Req,
   UnauthorizedException,
+  UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import type { Request } from 'express';
 import { FUB_SIGNATURE_HEADER } from '../crm/followupboss';
 import { CrmWebhookIntakeService } from './crm-webhook-intake.service';
+import { isJsonContentType } from './json-content-type';
 
 // CRM change notifications, on the webhook listener beside the Cash Offer service's route. The raw
 // body (size-limited, see configureHttpBodyParsing) is what the signature covers.
@@ -25,6 +27,11 @@ export class CrmWebhookController {
     @Headers(FUB_SIGNATURE_HEADER) signature: string | undefined,
     @Req() req: Request,
   ): Promise<{ received: true; result: string }> {
+    const contentType = req.headers['content-type'];
+    if (!isJsonContentType(contentType)) {
+      this.intake.refuseMediaType(brokerageId, 'followupboss');
+      throw new UnsupportedMediaTypeException('the webhook listener takes application/json only');
+    }
     const body: unknown = req.body;
     const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     const outcome = await this.intake.receiveFollowUpBoss(brokerageId, raw, signature);

@@ -4,11 +4,13 @@ import {
   NotFoundException,
   BadRequestException,
   PayloadTooLargeException,
+  UnsupportedMediaTypeException,
   Param,
   Post,
   Req,
 } from '@nestjs/common';
 import type { Request } from 'express';
+import { isJsonContentType } from './json-content-type';
 import { OversizeBody } from './webhook-body';
 import { WebhookIntakeService } from './webhook-intake.service';
 
@@ -30,6 +32,12 @@ export class WebhookController {
       const outcome = await this.intake.refuseOversize(brokerageId, secret, body);
       if (outcome.status === 404) throw new NotFoundException();
       throw new PayloadTooLargeException(outcome.reason);
+    }
+    const contentType = req.headers['content-type'];
+    if (!isJsonContentType(contentType)) {
+      const refused = this.intake.refuseMediaType(brokerageId, secret, contentType ?? '');
+      if (refused.status === 404) throw new NotFoundException();
+      throw new UnsupportedMediaTypeException(refused.reason);
     }
     const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     const outcome = await this.intake.receive(brokerageId, secret, raw);

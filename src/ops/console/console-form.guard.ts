@@ -26,7 +26,9 @@ export class ConsoleFormGuard implements CanActivate {
     if (site !== undefined && site !== 'same-origin' && site !== 'none')
       throw new ForbiddenException(`refused a ${site} post to the console`);
     const origin = req.headers.origin;
-    if (origin !== undefined && origin !== 'null' && origin !== `http://${req.headers.host}`)
+    // `Origin: null` (a sandboxed frame, a file: page) is another origin too.
+    const own = [`http://${req.headers.host}`, `https://${req.headers.host}`];
+    if (origin !== undefined && !own.includes(origin))
       throw new ForbiddenException(`refused a post from another origin (${origin})`);
     const body = req.body as Record<string, unknown> | undefined;
     if (!this.token.matches(body?._csrf))

@@ -6,12 +6,26 @@ type RecordOutcome = (typeof RECORD_OUTCOMES)[number];
 export type RunCounts = Readonly<Record<RecordOutcome | 'read', number>>;
 
 export type WebhookEventResult =
-  'received' | 'duplicate' | 'failed' | 'dead' | 'rejected' | 'flagged' | 'too_large';
+  | 'received'
+  | 'duplicate'
+  | 'failed'
+  | 'dead'
+  | 'rejected'
+  | 'flagged'
+  | 'too_large'
+  | 'unsupported_media_type';
 // A CRM's change notification: an early run asked for, folded into one already asked for, skipped
 // (the job is backing off or the daemon is stopping), a redelivery, an event the daemon does not
 // use, a bad signature, a body that is not the CRM's shape.
 export type CrmWebhookResult =
-  'triggered' | 'coalesced' | 'skipped' | 'duplicate' | 'ignored' | 'rejected' | 'invalid';
+  | 'triggered'
+  | 'coalesced'
+  | 'skipped'
+  | 'duplicate'
+  | 'ignored'
+  | 'rejected'
+  | 'invalid'
+  | 'unsupported_media_type';
 export type RunStatusLabel = 'succeeded' | 'failed' | 'interrupted';
 
 // Reads current depths from the ledger when Prometheus scrapes; set by DepthCollector.

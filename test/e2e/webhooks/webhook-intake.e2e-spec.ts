@@ -171,11 +171,21 @@ describe('webhook intake over real HTTP', () => {
     expect(byType).toEqual({ malformed: 'dead', offer_withdrawn: 'flagged' });
   });
 
-  it('accepts any content type, since the service declares none for deliveries', async () => {
-    const answer = await post(t.hookUrl('acme', ACME_SECRET), JSON.stringify(offerEvent(5)), {
-      'content-type': 'text/plain',
+  it('takes JSON only: text/plain and form bodies get 415 and store nothing; no type is read as JSON', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const answer = await post(t.hookUrl('acme', ACME_SECRET), JSON.stringify(offerEvent(5)), {
+        'content-type': type,
+      });
+      expect(answer.status).toBe(415);
+    }
+    expect(await events()).toHaveLength(0);
+    // A wrong secret still answers 404 whatever the type: the URL space reveals nothing.
+    const forged = await post(t.hookUrl('acme', 'not-the-secret'), 'x', { 'content-type': 'text/plain' });
+    expect(forged.status).toBe(404);
+    const json = await post(t.hookUrl('acme', ACME_SECRET), JSON.stringify(offerEvent(5)), {
+      'content-type': 'application/json; charset=utf-8',
     });
-    expect(answer.status).toBe(200);
+    expect(json.status).toBe(200);
     expect(await events()).toHaveLength(1);
   });
 });

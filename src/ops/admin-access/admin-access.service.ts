@@ -1,0 +1,85 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { DAEMON_SETTINGS, type DaemonSettings } from '../../config/daemon-settings';
+import { SecretRedactor } from '../logging/secret-redactor';
+import { isWebhookPath } from '../../common/webhook-path';
+import { adminHostNames, hostNameOf, isAllowedHost } from './admin-hosts';
+import { AdminSessions, cookieValue, SESSION_COOKIE } from './admin-sessions';
+import { AdminTokenSource } from './admin-token.source';
+
+// Routes that need nothing: a supervisor's probes, and the way in.
+const OPEN_PATHS = new Set(['/health/live', '/health/ready', '/login']);
+
+// What the admin listener lets through (docs/operations.md, "The admin listener"):
+// 1. only requests whose Host is one of its own names (no DNS rebinding), health included;
+// 2. with ADMIN_TOKEN (or ADMIN_TOKEN_FILE) set, every route but health and the login form needs
+//    `Authorization: Bearer <token>` or a signed-in session cookie;
+// 3. a post from a browser must come from this listener's own origin (no `Origin: null`).
+@Injectable()
+export class AdminAccess {
+  readonly token: AdminTokenSource;
+  readonly sessions = new AdminSessions();
+  private readonly hosts: Set<string>;
+
+  constructor(@Inject(DAEMON_SETTINGS) settings: DaemonSettings, redactor: SecretRedactor) {
+    this.token = new AdminTokenSource(settings.adminToken, settings.adminTokenFile, (token) =>
+      redactor.register(token),
+    );
+    this.hosts = adminHostNames(settings.adminHost, settings.adminAllowedHosts);
+  }
+
+  // Express middleware, installed on the app before any route (daemon.ts).
+  readonly gate = (req: Request, res: Response, next: NextFunction): void => {
+    // Webhook routes belong to the other listener (keepWebhooksOffAdmin answers them here).
+    if (isWebhookPath(req.url)) return next();
+    if (!isAllowedHost(req.headers.host, this.hosts)) {
+      refuse(
+        res,
+        421,
+        `this listener does not answer to the host "${hostNameOf(req.headers.host) ?? ''}"; add it to ADMIN_ALLOWED_HOSTS`,
+      );
+      return;
+    }
+    if (req.method === 'POST' && !this.sameOrigin(req)) {
+      refuse(res, 403, 'refused a post from another origin');
+      return;
+    }
+    const path = req.path;
+    if (!this.token.required || OPEN_PATHS.has(path) || this.signedIn(req)) return next();
+    if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) {
+      res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
+      return;
+    }
+    res.setHeader('www-authenticate', 'Bearer realm="cash-offer-sync admin"');
+    refuse(res, 401, 'this route needs Authorization: Bearer <ADMIN_TOKEN>, or sign in at /login');
+  };
+
+  signedIn(req: Request): boolean {
+    const auth = req.headers.authorization;
+    if (auth?.startsWith('Bearer ') && this.token.matches(auth.slice('Bearer '.length).trim())) return true;
+    return this.sessions.valid(cookieValue(req.headers.cookie, SESSION_COOKIE));
+  }
+
+  // A browser names where a post comes from (Origin, or Sec-Fetch-Site); it must be this listener's
+  // own origin. A client that names none (curl, Prometheus) is judged by its credential alone.
+  private sameOrigin(req: Request): boolean {
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+    const origin = req.headers.origin;
+    if (origin === undefined) return true;
+    if (origin === 'null') return false;
+    try {
+      const url = new URL(origin);
+      return url.host === (req.headers.host ?? '').toLowerCase() && isAllowedHost(url.host, this.hosts);
+    } catch {
+      return false;
+    }
+  }
+}
+
+function refuse(res: Response, status: number, message: string): void {
+  res
+    .status(status)
+    .type('application/json')
+    .send(JSON.stringify({ statusCode: status, message }));
+}

@@ -1,0 +1,176 @@
+import { request } from 'node:http';
+import { freePort } from '../../support/free-port';
+import {
+  MAIN_JS,
+  baseEnv,
+  brokerageConfig,
+  makeWorkspace,
+  startProcess,
+  waitFor,
+  writeBrokerage,
+  type RunningProcess,
+  type Workspace,
+} from './daemon.fixtures';
+
+const TOKEN = 'admin-token-8c1f0e7d6b5a4c3b';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+// Plain node:http, so the test sets Host, Origin and Cookie as an attacker or a browser would.
+function call(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+// The admin listener as an operator and an attacker meet it, on the compiled daemon (`npm run
+// build` first): the console, its actions and the metrics behind ADMIN_TOKEN, health open, no
+// foreign Host, no `Origin: null` post, the token in no answer and no log line.
+describe('the admin listener behind a credential', () => {
+  let ws: Workspace;
+  let daemon: RunningProcess;
+  let port: number;
+
+  beforeAll(async () => {
+    ws = makeWorkspace();
+    port = await freePort();
+    const config = brokerageConfig('acme') as { cashOffer: { baseUrl: string }; crm: { baseUrl: string } };
+    // Nothing listens on port 9: the jobs fail quietly, which is not under test.
+    config.cashOffer.baseUrl = 'http://127.0.0.1:9/api/v2';
+    config.crm.baseUrl = 'http://127.0.0.1:9';
+    writeBrokerage(ws, config);
+    daemon = startProcess(MAIN_JS, { ...baseEnv(ws, port, ['acme']), ADMIN_TOKEN: TOKEN });
+    await waitFor(
+      () => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null,
+      'the daemon to listen',
+      30_000,
+    );
+    if (daemon.child.exitCode !== null) throw new Error(`daemon exited: ${daemon.stderr()}`);
+  });
+
+  afterAll(async () => {
+    await daemon?.stop();
+    ws?.cleanup();
+  });
+
+  const host = () => ({ host: `127.0.0.1:${port}` });
+
+  it('health needs nothing; metrics and the console refuse a missing or wrong token and serve a right one', async () => {
+    expect((await call(port, 'GET', '/health/live', host())).status).toBe(200);
+    expect((await call(port, 'GET', '/metrics', host())).status).toBe(401);
+    expect(
+      (await call(port, 'GET', '/metrics', { ...host(), authorization: 'Bearer wrong-token-000000000' }))
+        .status,
+    ).toBe(401);
+    const metrics = await call(port, 'GET', '/metrics', { ...host(), authorization: `Bearer ${TOKEN}` });
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toContain('cash_offer_sync');
+    expect((await call(port, 'GET', '/console', host())).status).toBe(401);
+    // A browser is sent to the sign-in form.
+    const browser = await call(port, 'GET', '/console', { ...host(), accept: 'text/html' });
+    expect(browser.status).toBe(303);
+    expect(browser.headers.location).toContain('/login');
+    // An action without a credential changes nothing.
+    const post = await call(
+      port,
+      'POST',
+      '/console/pause',
+      { ...host(), 'content-type': 'application/x-www-form-urlencoded' },
+      'brokerage=acme',
+    );
+    expect(post.status).toBe(401);
+  });
+
+  it('signs a browser in once with a session cookie (HttpOnly, SameSite=Strict)', async () => {
+    const form = await call(port, 'GET', '/login', host());
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('name="token"');
+    const wrong = await call(
+      port,
+      'POST',
+      '/login',
+      { ...host(), 'content-type': 'application/x-www-form-urlencoded' },
+      'token=not-it&next=%2Fconsole',
+    );
+    expect(wrong.status).toBe(303);
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    const right = await call(
+      port,
+      'POST',
+      '/login',
+      { ...host(), 'content-type': 'application/x-www-form-urlencoded', origin: `http://127.0.0.1:${port}` },
+      `token=${TOKEN}&next=%2Fconsole`,
+    );
+    expect(right.status).toBe(303);
+    const cookie = String(right.headers['set-cookie']);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const session = cookie.split(';')[0];
+    const page = await call(port, 'GET', '/console', { ...host(), cookie: session, accept: 'text/html' });
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain(TOKEN);
+  });
+
+  it('answers only its own host names and refuses posts from a null or foreign origin', async () => {
+    const rebound = await call(port, 'GET', '/metrics', {
+      host: 'attacker.example:80',
+      authorization: `Bearer ${TOKEN}`,
+    });
+    expect(rebound.status).toBe(421);
+    expect((await call(port, 'GET', '/health/live', { host: 'attacker.example' })).status).toBe(421);
+    for (const origin of ['null', 'http://attacker.example']) {
+      const post = await call(
+        port,
+        'POST',
+        '/console/pause',
+        {
+          ...host(),
+          origin,
+          authorization: `Bearer ${TOKEN}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        'brokerage=acme',
+      );
+      expect({ origin, status: post.status }).toEqual({ origin, status: 403 });
+    }
+  });
+
+  it('never logs the token', () => {
+    expect(daemon.stdout() + daemon.stderr()).not.toContain(TOKEN);
+  });
+});
+
+describe('an admin listener beyond loopback', () => {
+  it('does not start without a token, and says to set ADMIN_TOKEN', async () => {
+    const ws = makeWorkspace();
+    try {
+      writeBrokerage(ws, brokerageConfig('acme'));
+      const daemon = startProcess(MAIN_JS, {
+        ...baseEnv(ws, await freePort(), ['acme']),
+        ADMIN_HOST: '0.0.0.0',
+      });
+      const { code } = await daemon.exited;
+      expect(code).not.toBe(0);
+      expect(daemon.stderr() + daemon.stdout()).toContain('ADMIN_TOKEN');
+    } finally {
+      ws.cleanup();
+    }
+  });
+});
