@@ -15,7 +15,9 @@ const PAGE_HEADERS: Record<string, string> = {
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
+  // same-origin, not no-referrer: under no-referrer a browser posts the forms with `Origin: null`,
+  // which the admin listener refuses; links out (to the CRM) still carry no referrer.
+  'Referrer-Policy': 'same-origin',
 };
 
 // The operator's status page and its actions, POST-redirect-GET.
