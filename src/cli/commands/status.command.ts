@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { isProcessAlive, readPidFile } from '../../app/daemon-pid.file';
 import { DAEMON_SETTINGS } from '../../config/config.module';
+import { formatProblem } from '../../config/config-error';
 import { ConfigService } from '../../config/config.service';
 import type { DaemonSettings } from '../../config/daemon-settings';
 import { InboxRepository, OutboxRepository, RecordErrorRepository, RunRepository } from '../../ledger';
@@ -20,6 +21,8 @@ export interface BrokerageStatus {
   id: string;
   file: string | null;
   enabled: boolean;
+  // Why its file failed to load (nothing of it is synced until it loads); empty when it loaded.
+  loadProblems: string[];
   // Set while the whole brokerage is paused.
   paused: { reason: string; pausedAt: string } | null;
   jobs: { job: string; lastRun: RunJson | null; paused: { reason: string; pausedAt: string } | null }[];
@@ -50,6 +53,8 @@ export class StatusCommand extends CommandRunner {
   async run(_params: string[], options: CommonOptions = {}): Promise<void> {
     const statuses = await this.collect(options.brokerage);
     if (!checkKnownBrokerage(this.config, this.output, options.brokerage, statuses.length > 0)) return;
+    // A brokerage nobody syncs is a problem for a person: status says so by its exit code too.
+    if (statuses.some((s) => s.loadProblems.length > 0)) process.exitCode = 1;
     const daemon = this.daemonState();
     if (options.json) {
       this.output.json({ daemon, brokerages: statuses });
@@ -68,8 +73,13 @@ export class StatusCommand extends CommandRunner {
     const pauses = await this.pauses.list(only);
     // Brokerages in the config, plus any the ledger still remembers (removed from the config since).
     const ids = new Set<string>(this.config.brokerages().map((b) => b.id));
+    const unready = this.config.unreadyBrokerages();
+    for (const id of unready.keys()) ids.add(id);
     for (const run of lastRuns) ids.add(run.brokerageId);
-    const selected = [...ids].filter((id) => only === undefined || id === only).sort();
+    // Problems first: brokerages that failed to load before the others.
+    const selected = [...ids]
+      .filter((id) => only === undefined || id === only)
+      .sort((a, b) => Number(unready.has(b)) - Number(unready.has(a)) || a.localeCompare(b));
     const statuses: BrokerageStatus[] = [];
     for (const id of selected) {
       const brokerage = this.config.get(id);
@@ -84,6 +94,7 @@ export class StatusCommand extends CommandRunner {
         id,
         file: brokerage?.file ?? null,
         enabled: brokerage ? brokerage.config.enabled !== false : false,
+        loadProblems: (unready.get(id) ?? []).map(formatProblem),
         paused: brokeragePause ? pauseJson(brokeragePause) : null,
         jobs,
         outbox: await this.outbox.depth(id),
@@ -102,7 +113,13 @@ export class StatusCommand extends CommandRunner {
 
   private render(status: BrokerageStatus): string {
     const state =
-      status.file === null ? 'not in the config' : status.enabled ? status.file : `${status.file}, disabled`;
+      status.loadProblems.length > 0
+        ? `FAILED TO LOAD, not synced: ${status.loadProblems.join('; ')}`
+        : status.file === null
+          ? 'not in the config'
+          : status.enabled
+            ? status.file
+            : `${status.file}, disabled`;
     const paused = status.paused
       ? `, PAUSED since ${formatDate(status.paused.pausedAt)}${status.paused.reason ? `: ${status.paused.reason}` : ''}`
       : '';

@@ -3,7 +3,8 @@ import { ConfigService } from '../../config/config.service';
 import { InboxRepository, OutboxRepository } from '../../ledger';
 import { MetricsService, type DepthRow } from './metrics.service';
 
-// Feeds outbox_depth and inbox_depth from the ledger at scrape time, per configured brokerage.
+// Feeds outbox_depth and inbox_depth from the ledger at scrape time, per configured brokerage, and
+// cash_offer_sync_brokerage_ready from the config (a brokerage whose file failed to load is 0).
 @Injectable()
 export class LedgerDepthCollector implements OnModuleInit {
   constructor(
@@ -15,6 +16,10 @@ export class LedgerDepthCollector implements OnModuleInit {
 
   onModuleInit(): void {
     this.metrics.setDepthReader(() => this.read());
+    this.metrics.setReadinessReader(() => [
+      ...this.config.brokerages().map(({ id }): [string, boolean] => [id, true]),
+      ...[...this.config.unreadyBrokerages().keys()].map((id): [string, boolean] => [id, false]),
+    ]);
   }
 
   async read(): Promise<{ outbox: DepthRow[]; inbox: DepthRow[] }> {

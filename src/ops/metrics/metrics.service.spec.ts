@@ -68,4 +68,15 @@ describe('MetricsService', () => {
     fail = true;
     expect(await metrics.render()).toContain('outbox_depth{brokerage="acme",state="pending"} 1');
   });
+
+  it('shows each brokerage as ready (1) or failed to load (0)', async () => {
+    const metrics = new MetricsService();
+    metrics.setReadinessReader(() => [
+      ['acme', true],
+      ['broken', false],
+    ]);
+    const text = await metrics.render();
+    expect(text).toContain('cash_offer_sync_brokerage_ready{brokerage="acme"} 1');
+    expect(text).toContain('cash_offer_sync_brokerage_ready{brokerage="broken"} 0');
+  });
 });

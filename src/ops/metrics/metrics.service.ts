@@ -36,11 +36,30 @@ export interface DepthRow {
   count: number;
 }
 
+// Each configured brokerage and whether it loaded; set by LedgerDepthCollector.
+export type ReadinessReader = () => Iterable<[string, boolean]>;
+
 // The daemon's instruments, on a registry of its own (no global state shared with tests).
 // No constructor dependencies, so Nest builds it without @Injectable (and unit tests need no Nest).
 export class MetricsService {
   readonly registry = new Registry();
   private depthReader: DepthReader | undefined;
+  private readinessReader: ReadinessReader | undefined;
+
+  // 1 for each brokerage that loaded, 0 for each whose file failed to load (after a reload too): an
+  // alert rule on `== 0` finds a brokerage nobody is syncing.
+  readonly brokerageReady = new Gauge({
+    name: 'cash_offer_sync_brokerage_ready',
+    help: 'Whether each configured brokerage loaded (1) or its file failed to load (0)',
+    labelNames: ['brokerage'],
+    registers: [this.registry],
+    collect: () => {
+      const readiness = this.readinessReader?.();
+      if (!readiness) return;
+      this.brokerageReady.reset();
+      for (const [brokerage, ready] of readiness) this.brokerageReady.set({ brokerage }, ready ? 1 : 0);
+    },
+  });
 
   private readonly records = new Counter({
     name: 'cash_offer_sync_records_total',
@@ -129,6 +148,10 @@ export class MetricsService {
 
   runFinished(brokerageId: string, job: string, status: RunStatusLabel, seconds: number): void {
     this.runDuration.observe({ brokerage: brokerageId, job, status }, seconds);
+  }
+
+  setReadinessReader(reader: ReadinessReader | undefined): void {
+    this.readinessReader = reader;
   }
 
   setDepthReader(reader: DepthReader | undefined): void {
