@@ -12,6 +12,7 @@ import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../ou
 import { splitRecordRef } from '../outbox/outbox-retry.policy';
 import { updatableHash } from '../common/updatable-fields';
 import { DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES } from '../../config';
+import { refusalAdvice } from './refusal-advice';
 import { findOfferRequestByExternalId, OfferRequestLocator } from './offer-request.finder';
 import { SellerRequestResult, toSellerRequestResult } from './seller-request.result';
 
@@ -97,7 +98,7 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     const dealId = splitRecordRef(command.recordRef).id;
     await this.issues.report(await ctx.crm(), { id: dealId, properties: {} }, DEAL.syncError, [
       {
-        message: `The Cash Offer service refused the offer request: ${error.message}. Fix the deal and move it to the trigger stage again.`,
+        message: refusalAdvice(error),
         code: error.code,
       },
     ]);
