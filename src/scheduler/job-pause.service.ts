@@ -11,7 +11,10 @@ export interface PauseView {
   pausedAt: Date;
 }
 
+// What the operator asked for cannot be done as asked (an unknown target, a reason too long).
 export class UnknownTargetError extends Error {}
+
+export const MAX_PAUSE_REASON = 500;
 
 // Pause and resume per brokerage or per job: what the CLI's pause/resume and the status page's
 // forms call. The ledger keeps the pause; JobRunner.run reads it before every run.
@@ -25,6 +28,11 @@ export class JobPauseService {
   ) {}
 
   async pause(brokerageId: string, job?: string, reason = ''): Promise<PauseView> {
+    // A reason is a line on the page and in status, not a document.
+    if (reason.trim().length > MAX_PAUSE_REASON)
+      throw new UnknownTargetError(
+        `the pause reason is ${reason.trim().length} characters; at most ${MAX_PAUSE_REASON} are kept: say it shorter`,
+      );
     const target = this.check(brokerageId, job);
     const row = await this.pauses.pause(brokerageId, target, reason.trim());
     this.logger.log(`paused ${describe(brokerageId, target)}${row.reason ? `: ${row.reason}` : ''}`);
