@@ -1,3 +1,5 @@
+import { queuedRemoteWrites } from './early-drain';
+import { EarlyRunTrigger } from './early-run.trigger';
 import {
   Inject,
   Injectable,
@@ -34,6 +36,7 @@ export class CronScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly config: ConfigService,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
     @Inject(SCHEDULED_JOBS) private readonly scheduled: ScheduledJobs,
+    private readonly early: EarlyRunTrigger,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -90,6 +93,7 @@ export class CronScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     const outcome = await this.runner.run(brokerageId, job);
     if (outcome.status === 'failed') this.backoff.recordFailure(key);
     else if (outcome.status === 'succeeded') this.backoff.recordSuccess(key);
+    if (queuedRemoteWrites(outcome)) void this.early.request(brokerageId, 'outbox-drain');
   }
 
   private scheduleBrokerage(brokerage: LoadedBrokerage): void {

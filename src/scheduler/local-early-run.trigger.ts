@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { queuedRemoteWrites } from './early-drain';
 import { EarlyRunTrigger, type EarlyRunOutcome } from './early-run.trigger';
 import { JobBackoff, jobKey } from './job-backoff';
 import { JobRunner } from './job-runner.service';
@@ -53,6 +54,7 @@ export class LocalEarlyRunTrigger extends EarlyRunTrigger implements OnModuleDes
       const outcome = await this.runner.run(brokerageId, job);
       if (outcome.status === 'failed') this.backoff.recordFailure(key);
       else if (outcome.status === 'succeeded') this.backoff.recordSuccess(key);
+      if (queuedRemoteWrites(outcome)) void this.request(brokerageId, 'outbox-drain');
     }
   }
 }

@@ -63,16 +63,24 @@ describe('the admin and webhook listeners', () => {
   });
 
   it('receives webhooks on the webhook listener only', async () => {
-    const onWebhooks = await fetch(`${webhooks}/webhooks/acme/${secret}`, { method: 'POST', body: event });
+    const onWebhooks = await fetch(`${webhooks}/webhooks/acme/${secret}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: event,
+    });
     expect(onWebhooks.status).toBe(200);
-    const onAdmin = await fetch(`${admin}/webhooks/acme/${secret}`, { method: 'POST', body: event });
+    const onAdmin = await fetch(`${admin}/webhooks/acme/${secret}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: event,
+    });
     expect(onAdmin.status).toBe(404);
     // A GET on the webhook route answers 4xx: the listener is reachable, which register-webhooks checks.
     expect((await fetch(`${webhooks}/webhooks`)).status).toBe(404);
   });
 
   it('names both listeners in the start log', () => {
-    expect(daemon.stdout()).toContain(`(admin: health, metrics) and ${webhooks} (webhooks)`);
+    expect(daemon.stdout()).toContain(`(admin: health, metrics, console) and ${webhooks} (webhooks)`);
   });
 
   // Issue 14, item 6: these were 0644 although they hold personal data.

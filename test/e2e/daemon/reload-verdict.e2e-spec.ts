@@ -92,6 +92,7 @@ describe('webhooks across reloads', () => {
   const post = (id: string, secret: string, offerId: number): Promise<number> =>
     fetch(`${webhooks}/webhooks/${id}/${secret}`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         event: 'offer_request_approved',
         offer_request_id: offerId,

@@ -44,7 +44,11 @@ describe('inbox processing', () => {
   });
 
   const deliver = async (body: unknown): Promise<void> => {
-    const answer = await fetch(t.hookUrl('acme', SECRET), { method: 'POST', body: JSON.stringify(body) });
+    const answer = await fetch(t.hookUrl('acme', SECRET), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(answer.status).toBe(200);
   };
   const drain = (options = {}) =>

@@ -126,7 +126,11 @@ async function deliver(url: string, bodies: string[], concurrency: number): Prom
   const worker = async (): Promise<void> => {
     while (next < bodies.length) {
       const payload = bodies[next++];
-      const answer = await fetch(url, { method: 'POST', body: payload });
+      const answer = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: payload,
+      });
       result.statuses.set(answer.status, (result.statuses.get(answer.status) ?? 0) + 1);
       if (answer.status === 200) {
         const { duplicate } = (await answer.json()) as { duplicate: boolean };
@@ -176,6 +180,7 @@ describe('webhook intake under fuzzing', () => {
     // The daemon is still up and sane after it.
     const after = await fetch(t.hookUrl('acme', SECRET), {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...validEvents[0], offer_id: 999999 }),
     });
     expect(after.status).toBe(200);
@@ -201,6 +206,7 @@ describe('webhook intake under fuzzing', () => {
     expect(stored + duplicates).toBe(statuses.get(200) ?? 0);
     const after = await fetch(t.hookUrl('hostile', HOSTILE_SECRET), {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...validEvents[0], offer_id: 999998 }),
     });
     expect(after.status).toBe(200);
