@@ -22,6 +22,12 @@ describe('ledgerPresence', () => {
     expect(ledgerPresence(missing, ['sync', '--once'], commands).use).toBe('none');
   });
 
+  it('lets register-webhooks make the ledger, as a first deployment registers before the first start', () => {
+    expect(ledgerPresence(missing, ['register-webhooks'], [...commands, 'register-webhooks'])).toEqual({
+      use: 'create',
+    });
+  });
+
   it('runs setup-crm, sync --dry-run and help on an in-memory ledger, leaving no file', () => {
     for (const argv of [['setup-crm'], ['sync', '--dry-run'], ['--help'], ['status', '--help'], []])
       expect([argv.join(' '), ledgerPresence(missing, argv, commands).use]).toEqual([
