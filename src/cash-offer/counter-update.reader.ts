@@ -30,12 +30,13 @@ function firstId(sources: JsonObject[], ...keys: string[]): number | undefined {
 }
 
 export function readCounterUpdate(payload: JsonObject): CounterUpdate {
-  const sources = [payload, ...nested(payload)];
+  const inner = nested(payload);
+  const sources = [payload, ...inner];
   const status = sources
     .map((s) => s.counter_offer_status ?? s.status)
     .find((v): v is string => typeof v === 'string' && v !== '');
   return {
-    counterId: firstId(sources, 'counter_offer_id') ?? firstId(nested(payload), 'id'),
+    counterId: firstId(sources, 'counter_offer_id') ?? firstId(inner, 'id'),
     offerId: firstId(sources, 'offer_id'),
     requestId: firstId(sources, 'offer_request_id'),
     ...(status !== undefined ? { status: status.toLowerCase() } : {}),

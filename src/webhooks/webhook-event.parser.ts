@@ -54,7 +54,8 @@ export function parseWebhookBody(raw: Buffer | string): ParsedWebhook {
 // (400); unknown fields are reported; other broken rules are left to its handler, which flags it.
 export function classifyEvent(body: JsonObject): ParsedWebhook {
   const eventType = body.event;
-  const orderingKey = orderingKeyOf(body);
+  const update = eventType === 'UPDATE' ? readCounterUpdate(body) : undefined;
+  const orderingKey = orderingKeyOf(update ? update.requestId : body.offer_request_id);
   const stored = { ok: true as const, orderingKey, payload: body };
   if (typeof eventType !== 'string' || eventType === '')
     return {
@@ -74,8 +75,8 @@ export function classifyEvent(body: JsonObject): ParsedWebhook {
     };
   const unknownFields = checkWire(EVENT_PAYLOADS[eventType], body).unknown.map((v) => v.field);
   if (eventType === 'UPDATE') {
-    const ids = readCounterUpdate(body);
-    const hasId = ids.counterId !== undefined || ids.offerId !== undefined || ids.requestId !== undefined;
+    const hasId =
+      update?.counterId !== undefined || update?.offerId !== undefined || update?.requestId !== undefined;
     return hasId
       ? { ...stored, eventType, flagged: false, unknownFields }
       : {
@@ -96,7 +97,6 @@ function isKnownEvent(eventType: string): eventType is KnownWebhookEvent {
   return Object.hasOwn(EVENT_PAYLOADS, eventType);
 }
 
-function orderingKeyOf(body: JsonObject): string | null {
-  const requestId = body.event === 'UPDATE' ? readCounterUpdate(body).requestId : body.offer_request_id;
+function orderingKeyOf(requestId: unknown): string | null {
   return Number.isInteger(requestId) ? `offer_request:${String(requestId)}` : null;
 }

@@ -37,6 +37,15 @@ export class LinkRepository {
     return this.tx.exclusive((m) => m.findOne(Link, { where: { brokerageId, kind, crmId } }));
   }
 
+  // The links of these remote records that exist, by remote id, in one read per chunk of ids.
+  findMany(
+    brokerageId: string,
+    kind: string,
+    remoteIds: readonly string[],
+  ): Promise<Map<string, Pick<Link, 'remoteId' | 'crmId' | 'contentHash'>>> {
+    return this.tx.exclusive((m) => this.snapshots(m, brokerageId, kind, remoteIds));
+  }
+
   // Links whose content holds a fragment (content that is JSON, such as a counter's).
   findByContent(brokerageId: string, kind: string, fragment: string): Promise<Link[]> {
     return this.tx.exclusive((m) =>

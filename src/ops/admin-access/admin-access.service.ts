@@ -6,6 +6,7 @@ import { isWebhookPath } from '../../common/webhook-path';
 import { adminHostNames, hostNameOf, isAllowedHost } from './admin-hosts';
 import { AdminSessions, cookieValue, SESSION_COOKIE } from './admin-sessions';
 import { AdminTokenSource } from './admin-token.source';
+import { crossSitePost } from '../../common/post-origin';
 
 // Routes that need nothing: a supervisor's probes, and the way in.
 const OPEN_PATHS = new Set(['/health/live', '/health/ready', '/login']);
@@ -40,8 +41,12 @@ export class AdminAccess {
       );
       return;
     }
-    if (req.method === 'POST' && !this.sameOrigin(req)) {
-      refuse(res, 403, 'refused a post from another origin');
+    const crossSite =
+      req.method === 'POST'
+        ? crossSitePost(req.headers, (host) => isAllowedHost(host, this.hosts))
+        : undefined;
+    if (crossSite) {
+      refuse(res, 403, crossSite);
       return;
     }
     const path = req.path;
@@ -55,25 +60,10 @@ export class AdminAccess {
   };
 
   signedIn(req: Request): boolean {
-    const auth = req.headers.authorization;
-    if (auth?.startsWith('Bearer ') && this.token.matches(auth.slice('Bearer '.length).trim())) return true;
+    // The scheme is case-insensitive (RFC 9110 §11.1).
+    const bearer = /^bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (bearer !== undefined && this.token.matches(bearer)) return true;
     return this.sessions.valid(cookieValue(req.headers.cookie, SESSION_COOKIE));
-  }
-
-  // A browser names where a post comes from (Origin, or Sec-Fetch-Site); it must be this listener's
-  // own origin. A client that names none (curl, Prometheus) is judged by its credential alone.
-  private sameOrigin(req: Request): boolean {
-    const site = req.headers['sec-fetch-site'];
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
-    const origin = req.headers.origin;
-    if (origin === undefined) return true;
-    if (origin === 'null') return false;
-    try {
-      const url = new URL(origin);
-      return url.host === (req.headers.host ?? '').toLowerCase() && isAllowedHost(url.host, this.hosts);
-    } catch {
-      return false;
-    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { crossSitePost } from '../../common/post-origin';
 
 // A random token per daemon process, put in every form the page renders. A cross-site page cannot
 // read it, so it cannot forge a post; a restart invalidates old pages (reload them).
@@ -22,14 +23,8 @@ export class ConsoleFormGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<Request>();
-    const site = req.headers['sec-fetch-site'];
-    if (site !== undefined && site !== 'same-origin' && site !== 'none')
-      throw new ForbiddenException(`refused a ${site} post to the console`);
-    const origin = req.headers.origin;
-    // `Origin: null` (a sandboxed frame, a file: page) is another origin too.
-    const own = [`http://${req.headers.host}`, `https://${req.headers.host}`];
-    if (origin !== undefined && !own.includes(origin))
-      throw new ForbiddenException(`refused a post from another origin (${origin})`);
+    const crossSite = crossSitePost(req.headers);
+    if (crossSite) throw new ForbiddenException(`${crossSite} to the console`);
     const body = req.body as Record<string, unknown> | undefined;
     if (!this.token.matches(body?._csrf))
       throw new ForbiddenException('the form is stale or forged; reload the status page and try again');

@@ -1,3 +1,4 @@
+import { queuedRemoteWrites } from '../early-drain';
 import {
   Inject,
   Injectable,
@@ -223,11 +224,9 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
   private async runHeld(data: SyncJobData): Promise<void> {
     // A failed run is recorded in the ledger and retried by the next tick, as with CronScheduler;
     // only a worker that never answers (dead) gets its job retried by pg-boss.
-    const { counts } = await this.singleton.run(data.brokerageId, data.job);
-    // A run that created or updated records queued their remote writes in the outbox: queue the
-    // drain now (dropped if one is queued already) rather than leave them to its next tick.
-    if (data.job !== 'outbox-drain' && counts.created + counts.updated > 0)
-      await this.queueDrain(data.brokerageId);
+    const outcome = await this.singleton.run(data.brokerageId, data.job);
+    // Queued now (dropped if one is queued already) rather than left to the drain's next tick.
+    if (queuedRemoteWrites(outcome)) await this.queueDrain(data.brokerageId);
   }
 
   private async queueDrain(brokerageId: string): Promise<void> {

@@ -8,7 +8,7 @@ import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import type { Offer } from '../../cash-offer/schema';
 import { counterCrmId, countersOfRequest, encodeCounterLink, otherCountersOf } from '../offers/counter-link';
-import { positiveId } from '../offers/offer-claim';
+import { positiveId } from '../../cash-offer/positive-id';
 import { COUNTER_OFFER, type DecisionTarget } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
 
@@ -41,13 +41,13 @@ export class CounterOfferExecutor implements CommandExecutor {
     const payload = command.payload as CounterOfferPayload;
     const counter = (result ?? {}) as CounterAnswer;
     const known = await this.links.find(ctx.brokerage.id, LINK.counter, String(payload.offerId));
+    // Read once: for how the offer is listed right after the counter, then to show the outcome.
+    const offers = await listAllOffers(ctx.cashOffer, payload.requestId);
     // A buyer's answer may have arrived first; never move the counter's status back to pending.
     if (!known) {
       // How the service lists the offer right after the counter: a service that lists countered
       // offers as rejected says nothing about the buyer's answer by listing it so later.
-      const listed = (await listAllOffers(ctx.cashOffer, payload.requestId)).find(
-        (o) => o.offer_id === payload.offerId,
-      );
+      const listed = offers.find((o) => o.offer_id === payload.offerId);
       const id = positiveId(counter.counter_offer_id);
       await this.links.upsertLinks(ctx.brokerage.id, LINK.counter, [
         {
@@ -68,7 +68,7 @@ export class CounterOfferExecutor implements CommandExecutor {
         },
       ]);
     }
-    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, null);
+    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, null, offers);
   }
 
   async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {

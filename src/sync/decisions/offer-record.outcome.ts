@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { CashOfferClient } from '../../cash-offer';
+import type { Offer } from '../../cash-offer/schema';
 import { CASH_OFFERS_PIPELINE } from '../../crm';
 import { OFFER } from '../offers/offer-record.properties';
 import { OffersService } from '../offers/offers.service';
@@ -19,8 +20,12 @@ export class OfferRecordOutcome {
     client: CashOfferClient,
     target: DecisionTarget,
     message: string | null,
+    // The request's offers, when the caller has just read them.
+    listed?: Offer[],
   ): Promise<void> {
-    const { offers } = await this.offers.refreshRequest(crm, client, target.requestId);
+    const { offers } = listed
+      ? await this.offers.applyRequest(crm, listed)
+      : await this.offers.refreshRequest(crm, client, target.requestId);
     const offer = offers.find((o) => o.offer_id === target.offerId);
     const record = offer ? await this.offers.recordOf(crm, offer, offers) : undefined;
     const stage = record && (message !== null || !record.stageOnCreateOnly) ? record.stage : undefined;

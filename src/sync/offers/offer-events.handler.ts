@@ -24,7 +24,11 @@ import {
   decodeCounterLink,
   encodeCounterLink,
 } from './counter-link';
-import { describeUpdate, readCounterUpdate, type CounterUpdate } from '../../cash-offer/counter-update.reader';
+import {
+  describeUpdate,
+  readCounterUpdate,
+  type CounterUpdate,
+} from '../../cash-offer/counter-update.reader';
 import { isAnsweredCounter } from './offer-record.view';
 import { OffersService } from './offers.service';
 

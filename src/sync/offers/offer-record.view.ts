@@ -74,10 +74,13 @@ export function acceptedCounterOffer(facts: OfferRecordFacts): Offer | undefined
 }
 
 // The counter's status as the service's facts show it, never less answered than what is known.
-export function counterStatusOf(facts: OfferRecordFacts): string | undefined {
+export function counterStatusOf(
+  facts: OfferRecordFacts,
+  acceptedBy = acceptedCounterOffer(facts),
+): string | undefined {
   const { offer, requestOffers, counter } = facts;
   if (!counter) return undefined;
-  if (acceptedCounterOffer(facts)) return 'accepted';
+  if (acceptedBy) return 'accepted';
   if (isAnsweredCounter(counter.status)) return counter.status;
   // The cascade: "every other offer and counter offer on the request becomes rejected".
   if (requestOffers.some((o) => o.offer_id !== offer.offer_id && o.offer_status === 'accepted'))
@@ -113,8 +116,8 @@ export function stageFor(offerStatus: string, counterStatus: string | undefined)
 // Every writer of offer records (events, reconcile, decisions, cascade) goes through it.
 export function offerRecordView(facts: OfferRecordFacts): OfferRecordView {
   const { offer, counter } = facts;
-  const counterStatus = counterStatusOf(facts);
   const acceptedBy = acceptedCounterOffer(facts);
+  const counterStatus = counterStatusOf(facts, acceptedBy);
   const counterId =
     counter?.id ??
     (acceptedBy ? String(acceptedBy.counter_offer_id) : undefined) ??

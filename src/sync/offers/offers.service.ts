@@ -20,10 +20,10 @@ import { mapOfferToCrm, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
 import {
   counterCrmId,
-  countersOfRequest,
   decodeCounterLink,
   encodeCounterLink,
   otherCountersOf,
+  type CounterLinkContent,
 } from './counter-link';
 import { OFFER } from './offer-record.properties';
 import { learnCounter } from './offer-record.view';
@@ -75,12 +75,11 @@ export class OffersService {
     // Read, nothing to write: an offer on a request no listing deal of ours is linked to (yet).
     counts.unchanged += offers.length - ours.length;
     const byRequest = groupByRequest(ours);
-    const mapped = await Promise.all(
-      ours.map(async (offer) => ({
-        offer,
-        record: await this.recordOf(crm, offer, byRequest.get(offer.offer_request_id) ?? [offer]),
-      })),
-    );
+    const counters = await this.countersOn(crm.brokerageId, ours);
+    const mapped = ours.map((offer) => ({
+      offer,
+      record: this.recordWith(offer, byRequest.get(offer.offer_request_id) ?? [offer], counters),
+    }));
     const items = mapped.map((m) => ({
       ...m,
       hash: contentHash({ p: m.record.properties, s: m.record.stage }),
@@ -150,6 +149,7 @@ export class OffersService {
     await this.learnCounters(
       crm.brokerageId,
       toWrite.map((i) => i.record),
+      counters,
     );
     await this.links.upsertLinks(crm.brokerageId, LINK.offer, written);
     // One line per record that changed, once the ledger holds it: what an operator reads the log for.
@@ -166,7 +166,11 @@ export class OffersService {
     client: CashOfferClient,
     requestId: number,
   ): Promise<{ counts: JobCounts; offers: Offer[] }> {
-    const offers = await listAllOffers(client, requestId);
+    return this.applyRequest(crm, await listAllOffers(client, requestId));
+  }
+
+  // The same for a request's offers the caller has just read.
+  async applyRequest(crm: BrokerageCrm, offers: Offer[]): Promise<{ counts: JobCounts; offers: Offer[] }> {
     const counts = await this.applyOffers(crm, offers);
     const summaries = new OfferSummaries();
     for (const offer of offers) summaries.add(offer);
@@ -238,44 +242,68 @@ export class OffersService {
     return new Set(found.map((r) => r.properties[UNIQUE_OFFER_ID] ?? '').filter(Boolean));
   }
 
-  // The record an offer maps to, with the counter the agent made on it (from the ledger) and the
-  // other offers the service lists on its request.
+  // The record an offer maps to, with the counter the agent made on it and those made on the other
+  // offers the service lists on its request (from the ledger, read once for them all).
   async recordOf(crm: BrokerageCrm, offer: Offer, requestOffers: readonly Offer[]): Promise<OfferCrmRecord> {
-    const link = await this.links.find(crm.brokerageId, LINK.counter, String(offer.offer_id));
-    if (!link) return mapOfferToCrm({ offer, requestOffers });
-    const requestId = offer.offer_request_id;
-    const counters = countersOfRequest(
-      await this.links.findByContent(crm.brokerageId, LINK.counter, `"r":${requestId}`),
-      requestId,
-    );
+    const counters = await this.countersOn(crm.brokerageId, [offer, ...requestOffers]);
+    return this.recordWith(offer, requestOffers, counters);
+  }
+
+  private recordWith(
+    offer: Offer,
+    requestOffers: readonly Offer[],
+    counters: ReadonlyMap<string, CounterLinkContent>,
+  ): OfferCrmRecord {
+    const counter = counters.get(String(offer.offer_id));
+    if (!counter) return mapOfferToCrm({ offer, requestOffers });
+    const onRequest = requestOffers
+      .map((o) => ({ ...counters.get(String(o.offer_id)), offerId: String(o.offer_id) }))
+      .filter((c): c is CounterLinkContent & { offerId: string } => c.status !== undefined);
     return mapOfferToCrm({
       offer,
       requestOffers,
-      counter: decodeCounterLink(link),
-      otherCounters: otherCountersOf(counters, String(offer.offer_id)),
+      counter,
+      otherCounters: otherCountersOf(onRequest, String(offer.offer_id)),
     });
+  }
+
+  // What the ledger knows of the counters made on these offers, by offer id.
+  private async countersOn(
+    brokerageId: string,
+    offers: readonly Offer[],
+  ): Promise<Map<string, CounterLinkContent>> {
+    const links = await this.links.findMany(
+      brokerageId,
+      LINK.counter,
+      offers.map((o) => String(o.offer_id)),
+    );
+    return new Map([...links].map(([offerId, link]) => [offerId, decodeCounterLink(link)]));
   }
 
   // What the service's listings showed of our counters (a buyer's answer whose event was lost, the
   // id of a counter whose answer had none) is kept, so it never goes back to less.
-  private async learnCounters(brokerageId: string, records: OfferCrmRecord[]): Promise<void> {
-    for (const record of records) {
-      const link = await this.links.find(brokerageId, LINK.counter, record.key);
-      if (!link) continue;
-      const known = decodeCounterLink(link);
-      const learnt = learnCounter(known, {
+  private async learnCounters(
+    brokerageId: string,
+    records: OfferCrmRecord[],
+    counters: ReadonlyMap<string, CounterLinkContent>,
+  ): Promise<void> {
+    const learnt = records.flatMap((record) => {
+      const known = counters.get(record.key);
+      if (!known) return [];
+      const now = learnCounter(known, {
         counterId: record.properties[OFFER.counterId] ?? undefined,
         counterStatus: record.properties[OFFER.counterStatus] ?? undefined,
       });
-      if (learnt.status === known.status && learnt.id === known.id) continue;
-      await this.links.upsertLinks(brokerageId, LINK.counter, [
+      if (now.status === known.status && now.id === known.id) return [];
+      return [
         {
           remoteId: record.key,
-          crmId: counterCrmId(record.key, learnt.id),
-          contentHash: encodeCounterLink({ ...known, ...learnt }),
+          crmId: counterCrmId(record.key, now.id),
+          contentHash: encodeCounterLink({ ...known, ...now }),
         },
-      ]);
-    }
+      ];
+    });
+    if (learnt.length > 0) await this.links.upsertLinks(brokerageId, LINK.counter, learnt);
   }
 
   private async associate(crm: BrokerageCrm, created: { offer: Offer; crmId: string }[]): Promise<void> {

@@ -82,6 +82,10 @@ describe('the admin listener behind a credential', () => {
     const metrics = await call(port, 'GET', '/metrics', { ...host(), authorization: `Bearer ${TOKEN}` });
     expect(metrics.status).toBe(200);
     expect(metrics.body).toContain('cash_offer_sync');
+    // The scheme is case-insensitive.
+    expect(
+      (await call(port, 'GET', '/metrics', { ...host(), authorization: `bearer ${TOKEN}` })).status,
+    ).toBe(200);
     expect((await call(port, 'GET', '/console', host())).status).toBe(401);
     // A browser is sent to the sign-in form.
     const browser = await call(port, 'GET', '/console', { ...host(), accept: 'text/html' });

@@ -1,1 +1,0 @@
-export { positiveId } from '../../cash-offer/positive-id';
