@@ -1,4 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
+import { AlertsModule } from '../alerts/alerts.module';
 import { CrmSetupModule } from '../brokerages/crm-setup.module';
 import { BuyerSyncModule } from '../sync/buyer-sync.module';
 import { OutboxOperationsCheckModule } from '../sync/outbox/outbox-operations.check';
@@ -15,8 +16,9 @@ export const FLOW_MODULES: (Type<unknown> | DynamicModule)[] = [
   BuyerSyncModule,
 ];
 
-// Modules only the long-running daemon needs (HTTP intake, the start check of the outbox).
+// Modules only the long-running daemon needs (HTTP intake, the start check of the outbox, alerts).
 export const DAEMON_ONLY_MODULES: (Type<unknown> | DynamicModule)[] = [
   WebhookIntakeModule,
+  AlertsModule,
   OutboxOperationsCheckModule,
 ];

@@ -1,5 +1,6 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { CashOfferClient, CashOfferClientFactory } from '../cash-offer';
+import { CredentialSuspicions } from '../common/credential-suspicions';
 import { ConfigService } from '../config/config.service';
 import type { LoadedBrokerage } from '../config/config.loader';
 import { MetricsService } from '../ops/metrics/metrics.service';
@@ -17,6 +18,8 @@ export class CashOfferClients implements OnModuleDestroy {
     config: ConfigService,
     private readonly factory: CashOfferClientFactory,
     private readonly metrics: MetricsService,
+    // Absent where no app core is (unit tests building the clients by hand).
+    @Optional() private readonly suspicions?: CredentialSuspicions,
   ) {
     this.clients = new PerBrokerageCache(config, (brokerage) => this.build(brokerage), {
       retire: (client) => client.retire(),
@@ -40,7 +43,11 @@ export class CashOfferClients implements OnModuleDestroy {
       apiKey: brokerage.secrets.cashOfferApiKey,
       timeoutMs: cashOffer.timeoutMs,
       rateLimit: cashOffer.rateLimit && { requests: cashOffer.rateLimit.requestsPerSecond, perMs: 1000 },
-      onCall: (event) => this.metrics.apiCall(event.brokerageId, 'cash-offer', event.status),
+      onCall: (event) => {
+        this.metrics.apiCall(event.brokerageId, 'cash-offer', event.status);
+        // The service's word for a key it does not know (docs/spec-decisions.md).
+        if (event.status === 401) this.suspicions?.report(event.brokerageId);
+      },
     });
   }
 }

@@ -9,10 +9,7 @@ const RUN_WITHOUT_LEDGER_FILE = ['setup-crm'];
 const CREATE_LEDGER_FILE = ['register-webhooks'];
 
 export type LedgerPresence =
-  | { use: 'file' }
-  | { use: 'create' }
-  | { use: 'memory' }
-  | { use: 'none'; problem: string };
+  { use: 'file' } | { use: 'create' } | { use: 'memory' } | { use: 'none'; problem: string };
 
 // The CLI never creates a ledger: a typo in LEDGER_PATH must not quietly give an empty one (and, for
 // sync, a second run of every create). The daemon creates it on its first start.

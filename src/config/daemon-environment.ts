@@ -32,6 +32,14 @@ export const DAEMON_DEFAULTS = {
   RETENTION_DEAD_DAYS: '90',
   JOB_LEASE_SECONDS: '900',
   WORKER_CONCURRENCY: '16',
+  ALERT_CHECK_SECONDS: '30',
+  ALERT_RENOTIFY_MINUTES: '240',
+  ALERT_JOB_FAILURES: '5',
+  ALERT_JOB_FAILING_MINUTES: '15',
+  ALERT_WORK_AGE_MINUTES: '30',
+  ALERT_UNKNOWN_AGE_MINUTES: '60',
+  ALERT_CREDENTIAL_RECHECK_MINUTES: '5',
+  ALERT_DELIVERY_ATTEMPTS: '10',
 } as const;
 export type DaemonDefaults = { -readonly [K in keyof typeof DAEMON_DEFAULTS]?: string };
 
@@ -139,6 +147,37 @@ function CredentialBeyondLoopback(): PropertyDecorator {
   });
 }
 
+// An http(s) URL (the URL may hold a token, so the message never quotes it).
+function HttpUrl(): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    Matches(/^https?:\/\/[^\s]+$/, { message: '$property must be an http:// or https:// URL' }),
+  );
+}
+
+// An SMTP server as a URL (smtp:// or smtps://, user and password in it if needed: never quoted).
+function SmtpUrl(): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    Matches(/^smtps?:\/\/[^\s]+$/, { message: '$property must be an smtp:// or smtps:// URL' }),
+  );
+}
+
+// Email needs someone to send to once a server is given.
+function NeededWithSmtp(): PropertyDecorator {
+  return ValidateBy({
+    name: 'neededWithSmtp',
+    validator: {
+      validate: (value: unknown, args) => {
+        const env = args?.object as DaemonEnvironment;
+        return value !== undefined || (!env.ALERT_SMTP_URL && !env.ALERT_SMTP_URL_FILE);
+      },
+      defaultMessage: () =>
+        '$property is needed with ALERT_SMTP_URL (or ALERT_SMTP_URL_FILE): the address(es) alerts are mailed to, comma-separated',
+    },
+  });
+}
+
 // The daemon's environment, one property per variable under the variable's own name. The `validate`
 // of the Nest ConfigModule (daemon-settings.module.ts) and the entry points read it through
 // readDaemonSettings (daemon-settings.ts).
@@ -209,6 +248,74 @@ export class DaemonEnvironment {
 
   @IntegerSetting('WORKER_CONCURRENCY', 1, 1000)
   WORKER_CONCURRENCY: number;
+
+  // Alert channels (docs/operations.md, "Alerts"): each secret also from a file (*_FILE), read again
+  // at each delivery so a rotated secret needs no restart.
+  @OptionalText()
+  @HttpUrl()
+  ALERT_WEBHOOK_URL?: string;
+
+  @OptionalText()
+  @IsOptional()
+  @MinLength(16, { message: '$property must be at least 16 characters long' })
+  ALERT_WEBHOOK_SECRET?: string;
+
+  @OptionalText()
+  ALERT_WEBHOOK_SECRET_FILE?: string;
+
+  @OptionalText()
+  @HttpUrl()
+  ALERT_SLACK_WEBHOOK_URL?: string;
+
+  @OptionalText()
+  ALERT_SLACK_WEBHOOK_URL_FILE?: string;
+
+  @OptionalText()
+  @SmtpUrl()
+  ALERT_SMTP_URL?: string;
+
+  @OptionalText()
+  ALERT_SMTP_URL_FILE?: string;
+
+  @OptionalText()
+  @NeededWithSmtp()
+  @IsOptional()
+  @Matches(/^[^\s@,]+@[^\s@,]+(\s*,\s*[^\s@,]+@[^\s@,]+)*$/, {
+    message: '$property must be one or more email addresses, comma-separated, got "$value"',
+  })
+  ALERT_EMAIL_TO?: string;
+
+  @OptionalText()
+  @IsOptional()
+  @Matches(/^[^\s@]+@[^\s@]+$|^.*<[^\s@]+@[^\s@]+>$/, {
+    message: '$property must be an email address, got "$value"',
+  })
+  ALERT_EMAIL_FROM?: string;
+
+  @IntegerSetting('ALERT_CHECK_SECONDS', 1, 3600)
+  ALERT_CHECK_SECONDS: number;
+
+  // 0: never remind while an alert lasts.
+  @IntegerSetting('ALERT_RENOTIFY_MINUTES', 0, 10_080)
+  ALERT_RENOTIFY_MINUTES: number;
+
+  @IntegerSetting('ALERT_JOB_FAILURES', 1, 1000)
+  ALERT_JOB_FAILURES: number;
+
+  @IntegerSetting('ALERT_JOB_FAILING_MINUTES', 1, 10_080)
+  ALERT_JOB_FAILING_MINUTES: number;
+
+  @IntegerSetting('ALERT_WORK_AGE_MINUTES', 1, 10_080)
+  ALERT_WORK_AGE_MINUTES: number;
+
+  @IntegerSetting('ALERT_UNKNOWN_AGE_MINUTES', 1, 10_080)
+  ALERT_UNKNOWN_AGE_MINUTES: number;
+
+  @IntegerSetting('ALERT_CREDENTIAL_RECHECK_MINUTES', 1, 1440)
+  ALERT_CREDENTIAL_RECHECK_MINUTES: number;
+
+  @IntegerSetting('ALERT_DELIVERY_ATTEMPTS', 1, 100)
+  ALERT_DELIVERY_ATTEMPTS: number;
 
   @Retired('HOST', 'webhooks')
   HTTP_HOST?: string;

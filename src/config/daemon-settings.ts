@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Environment } from './brokerage-secrets';
 import {
@@ -39,6 +40,29 @@ export interface DaemonSettings {
   jobLeaseSeconds: number;
   // With LEDGER_URL: runs one worker holds at once (its share of CPU, memory and connections).
   workerConcurrency: number;
+  alerts: AlertSettings;
+}
+
+// Where alerts go and when they fire (docs/operations.md, "Alerts").
+export interface AlertSettings {
+  webhookUrl?: string;
+  webhookSecret?: string;
+  webhookSecretFile?: string;
+  slackWebhookUrl?: string;
+  slackWebhookUrlFile?: string;
+  smtpUrl?: string;
+  smtpUrlFile?: string;
+  emailTo: string[];
+  emailFrom: string;
+  checkMs: number;
+  // null: no reminders while an alert lasts.
+  renotifyMs: number | null;
+  jobFailures: number;
+  jobFailingMs: number;
+  workAgeMs: number;
+  unknownAgeMs: number;
+  credentialRecheckMs: number;
+  deliveryAttempts: number;
 }
 
 // Injection token for DaemonSettings.
@@ -81,5 +105,27 @@ export function readDaemonSettings(env: Environment, options: ReadSettingsOption
     retentionDeadDays: e.RETENTION_DEAD_DAYS,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    alerts: {
+      webhookUrl: e.ALERT_WEBHOOK_URL,
+      webhookSecret: e.ALERT_WEBHOOK_SECRET,
+      webhookSecretFile: e.ALERT_WEBHOOK_SECRET_FILE && resolve(e.ALERT_WEBHOOK_SECRET_FILE),
+      slackWebhookUrl: e.ALERT_SLACK_WEBHOOK_URL,
+      slackWebhookUrlFile: e.ALERT_SLACK_WEBHOOK_URL_FILE && resolve(e.ALERT_SLACK_WEBHOOK_URL_FILE),
+      smtpUrl: e.ALERT_SMTP_URL,
+      smtpUrlFile: e.ALERT_SMTP_URL_FILE && resolve(e.ALERT_SMTP_URL_FILE),
+      emailTo: (e.ALERT_EMAIL_TO ?? '')
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+      emailFrom: e.ALERT_EMAIL_FROM ?? `cash-offer-sync@${hostname()}`,
+      checkMs: e.ALERT_CHECK_SECONDS * 1000,
+      renotifyMs: e.ALERT_RENOTIFY_MINUTES === 0 ? null : e.ALERT_RENOTIFY_MINUTES * 60_000,
+      jobFailures: e.ALERT_JOB_FAILURES,
+      jobFailingMs: e.ALERT_JOB_FAILING_MINUTES * 60_000,
+      workAgeMs: e.ALERT_WORK_AGE_MINUTES * 60_000,
+      unknownAgeMs: e.ALERT_UNKNOWN_AGE_MINUTES * 60_000,
+      credentialRecheckMs: e.ALERT_CREDENTIAL_RECHECK_MINUTES * 60_000,
+      deliveryAttempts: e.ALERT_DELIVERY_ATTEMPTS,
+    },
   };
 }

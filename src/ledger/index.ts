@@ -20,9 +20,11 @@ export type {
   OutboxReplayFilter,
   UnknownResolution,
 } from './repositories/outbox.repository';
+export { AlertRepository } from './repositories/alert.repository';
+export type { AlertChange, AlertOpening, ChannelHealth, NoticeBuilder } from './repositories/alert.repository';
 export { PauseRepository } from './repositories/pause.repository';
 export { RecordErrorRepository } from './repositories/record-error.repository';
 export type { RecordErrorInput } from './repositories/record-error.repository';
 export { RunRepository } from './repositories/run.repository';
-export type { RunCounts, RunFinish } from './repositories/run.repository';
+export type { FailureStreak, RunCounts, RunFinish } from './repositories/run.repository';
 export * from './entities';

@@ -13,6 +13,7 @@ import { CursorRepository } from './repositories/cursor.repository';
 import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
 import { OutboxRepository } from './repositories/outbox.repository';
+import { AlertRepository } from './repositories/alert.repository';
 import { PauseRepository } from './repositories/pause.repository';
 import { RecordErrorRepository } from './repositories/record-error.repository';
 import { RunRepository } from './repositories/run.repository';
@@ -41,6 +42,7 @@ export class Ledger {
   readonly recordErrors: RecordErrorRepository;
   readonly retention: LedgerRetention;
   readonly pauses: PauseRepository;
+  readonly alerts: AlertRepository;
 
   constructor(
     readonly dataSource: DataSource,
@@ -57,6 +59,7 @@ export class Ledger {
     this.recordErrors = new RecordErrorRepository(this.transactions, clock);
     this.retention = new LedgerRetention(this.transactions, clock);
     this.pauses = new PauseRepository(this.transactions, clock);
+    this.alerts = new AlertRepository(this.transactions, clock);
   }
 
   // What a crash left half-done, put right at start: returns what was recovered.

@@ -1,12 +1,22 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '../config/config.service';
-import { PauseRepository, WHOLE_BROKERAGE, type Pause } from '../ledger';
+import {
+  credentialOfPause,
+  credentialPauseJob,
+  PauseRepository,
+  WHOLE_BROKERAGE,
+  type CredentialRemote,
+  type Pause,
+} from '../ledger';
 import { isJobName, JOB_NAMES, type JobName } from './job.types';
 
 export interface PauseView {
   brokerageId: string;
   // Undefined when the whole brokerage is paused.
   job?: JobName;
+  // Set when the daemon paused the whole brokerage because this remote refuses its credentials; it
+  // lifts the pause itself once they work again (the operator's resume leaves it).
+  credential?: CredentialRemote;
   reason: string;
   pausedAt: Date;
 }
@@ -47,6 +57,23 @@ export class JobPauseService {
     return resumed;
   }
 
+  // The daemon's own pause of a brokerage whose credentials `remote` refuses (CredentialWatch).
+  async pauseForCredential(brokerageId: string, remote: CredentialRemote, reason: string): Promise<boolean> {
+    const existing = await this.pauses.pauseOf(brokerageId, credentialPauseJob(remote));
+    const already = existing?.job === credentialPauseJob(remote);
+    await this.pauses.pause(brokerageId, credentialPauseJob(remote), reason.slice(0, MAX_PAUSE_REASON));
+    if (!already) this.logger.warn(`paused brokerage ${brokerageId} (all jobs): ${reason}`);
+    return !already;
+  }
+
+  // True when there was such a pause.
+  async clearCredential(brokerageId: string, remote: CredentialRemote): Promise<boolean> {
+    const cleared = await this.pauses.resume(brokerageId, credentialPauseJob(remote));
+    if (cleared)
+      this.logger.log(`resumed brokerage ${brokerageId}: ${remote === 'crm' ? 'the CRM' : 'the Cash Offer service'} accepts its credentials again`);
+    return cleared;
+  }
+
   async list(brokerageId?: string): Promise<PauseView[]> {
     return (await this.pauses.list(brokerageId)).map(view);
   }
@@ -64,18 +91,27 @@ export class JobPauseService {
   }
 }
 
-// Whether this job is stopped by one of these pauses (its own or its brokerage's).
+// Whether this job is stopped by one of these pauses (its own or its brokerage's: the operator's
+// first, then a refused credential's).
 export function isPaused(pauses: PauseView[], brokerageId: string, job: string): PauseView | undefined {
   return (
-    pauses.find((p) => p.brokerageId === brokerageId && p.job === undefined) ??
+    brokeragePause(pauses, brokerageId) ??
     pauses.find((p) => p.brokerageId === brokerageId && p.job === job)
   );
 }
 
+// The pause of a whole brokerage: the operator's, else the daemon's for a refused credential.
+export function brokeragePause(pauses: PauseView[], brokerageId: string): PauseView | undefined {
+  const whole = pauses.filter((p) => p.brokerageId === brokerageId && p.job === undefined);
+  return whole.find((p) => !p.credential) ?? whole[0];
+}
+
 function view(row: Pause): PauseView {
+  const credential = credentialOfPause(row.job);
   return {
     brokerageId: row.brokerageId,
-    job: row.job === WHOLE_BROKERAGE ? undefined : (row.job as JobName),
+    job: row.job === WHOLE_BROKERAGE || credential ? undefined : (row.job as JobName),
+    ...(credential ? { credential } : {}),
     reason: row.reason,
     pausedAt: row.pausedAt,
   };

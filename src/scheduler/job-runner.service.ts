@@ -1,7 +1,9 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { CredentialSuspicions } from '../common/credential-suspicions';
 import { ConfigService } from '../config/config.service';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../config/daemon-settings';
+import { credentialOfPause } from '../ledger/entities/pause.entity';
 import { withLogContext } from '../ops/logging/log-context';
 import { MetricsService } from '../ops/metrics/metrics.service';
 import { jobKey } from './job-backoff';
@@ -69,6 +71,8 @@ export class JobRunner implements OnModuleDestroy {
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
     @Inject(DAEMON_SETTINGS) private readonly settings: Pick<DaemonSettings, 'shutdownTimeoutMs'>,
+    // A failed run may be a refused credential: the credential watch (src/alerts) checks.
+    @Optional() private readonly suspicions?: CredentialSuspicions,
   ) {}
 
   // The daemon's CronScheduler already drains on destroy; this covers the CLI (sync --once + Ctrl-C).
@@ -181,6 +185,7 @@ export class JobRunner implements OnModuleDestroy {
           const seconds = (this.clock.nowMs() - started) / 1000;
           if (!dryRun) this.metrics.runFinished(brokerageId, job, status, seconds);
           const summary = `read ${counts.read}, created ${counts.created}, updated ${counts.updated}, unchanged ${counts.unchanged}, failed ${counts.failed}`;
+          if (status === 'failed' && !dryRun) this.suspicions?.report(brokerageId);
           if (status === 'failed')
             this.logger.error(`run failed after ${seconds.toFixed(1)}s: ${error} (${summary})`);
           else if (status === 'interrupted' || changedAnything(counts))
@@ -240,6 +245,8 @@ export class JobRunner implements OnModuleDestroy {
 }
 
 function pausedReason(pause: { job: string; reason: string; pausedAt: Date }): string {
+  if (credentialOfPause(pause.job))
+    return `the brokerage is paused by the daemon since ${pause.pausedAt.toISOString()}: ${pause.reason}`;
   const what = pause.job === '*' ? 'the brokerage is paused' : 'this job is paused';
   return `${what} since ${pause.pausedAt.toISOString()}${pause.reason ? ` (${pause.reason})` : ''}; resume it to run`;
 }

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { CommandRunner } from 'nest-commander';
+import { AlertsCommand } from './alerts.command';
 import { BackupCommand } from './backup.command';
 import { ErrorsCommand } from './errors.command';
 import { MigrateLedgerCommand } from './migrate-ledger.command';
@@ -34,6 +35,7 @@ export const CONFIG_COMMAND_NAMES = ['validate-config', 'reload-config', 'backup
 // ledger exists before any of them opens it (src/cli/ledger-presence.ts).
 export const LEDGER_COMMAND_NAMES = [
   'status',
+  'alerts',
   'runs',
   'errors',
   'inbox',
@@ -47,6 +49,7 @@ export const LEDGER_COMMAND_NAMES = [
 ];
 export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
   StatusCommand,
+  AlertsCommand,
   RunsCommand,
   ErrorsCommand,
   ReplayCommand,

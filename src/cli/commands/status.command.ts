@@ -5,14 +5,21 @@ import { DAEMON_SETTINGS } from '../../config/config.module';
 import { formatProblem } from '../../config/config-error';
 import { ConfigService } from '../../config/config.service';
 import type { DaemonSettings } from '../../config/daemon-settings';
-import { InboxRepository, OutboxRepository, RecordErrorRepository, RunRepository } from '../../ledger';
-import { isPaused, JobPauseService } from '../../scheduler/job-pause.service';
+import {
+  AlertRepository,
+  InboxRepository,
+  OutboxRepository,
+  RecordErrorRepository,
+  RunRepository,
+} from '../../ledger';
+import { brokeragePause, isPaused, JobPauseService } from '../../scheduler/job-pause.service';
 import { JOB_NAMES } from '../../scheduler/job.types';
 import { CliOutput } from '../output/cli-output';
 import { checkKnownBrokerage } from './known-brokerage';
 import { formatCounts, formatDate, formatDuration } from '../output/format';
 import { renderTable } from '../output/table';
 import type { CommonOptions } from './cli-options';
+import { alertJson } from './alerts.command';
 import { runJson, type RunJson } from './runs.command';
 
 const OPEN_ERRORS_CAP = 100_000;
@@ -44,6 +51,7 @@ export class StatusCommand extends CommandRunner {
     private readonly inbox: InboxRepository,
     private readonly recordErrors: RecordErrorRepository,
     private readonly pauses: JobPauseService,
+    private readonly alerts: AlertRepository,
     private readonly output: CliOutput,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
   ) {
@@ -56,11 +64,19 @@ export class StatusCommand extends CommandRunner {
     // A brokerage nobody syncs is a problem for a person: status says so by its exit code too.
     if (statuses.some((s) => s.loadProblems.length > 0)) process.exitCode = 1;
     const daemon = this.daemonState();
+    // Problems first: what needs a person, before the tables.
+    const open = await this.alerts.list({ state: 'firing', brokerageId: options.brokerage, limit: 1000 });
     if (options.json) {
-      this.output.json({ daemon, brokerages: statuses });
+      this.output.json({ daemon, alerts: open.map(alertJson), brokerages: statuses });
       return;
     }
     this.output.print(daemon.running ? `Daemon: running (pid ${daemon.pid})\n` : 'Daemon: not running\n');
+    if (open.length > 0)
+      this.output.print(
+        `NEEDS ATTENTION: ${open.length} open alert(s) (cli alerts lists them with what to do)\n` +
+          open.map((a) => `  - since ${formatDate(a.openedAt)}: ${a.summary}`).join('\n') +
+          '\n',
+      );
     if (statuses.length === 0) {
       this.output.print(`no brokerages configured in ${this.config.configDir} and none in the ledger`);
       return;
@@ -89,13 +105,13 @@ export class StatusCommand extends CommandRunner {
         const pause = isPaused(pauses, id, job);
         return { job, lastRun: run ? runJson(run) : null, paused: pause ? pauseJson(pause) : null };
       });
-      const brokeragePause = pauses.find((p) => p.brokerageId === id && p.job === undefined);
+      const wholePause = brokeragePause(pauses, id);
       statuses.push({
         id,
         file: brokerage?.file ?? null,
         enabled: brokerage ? brokerage.config.enabled !== false : false,
         loadProblems: (unready.get(id) ?? []).map(formatProblem),
-        paused: brokeragePause ? pauseJson(brokeragePause) : null,
+        paused: wholePause ? pauseJson(wholePause) : null,
         jobs,
         outbox: await this.outbox.depth(id),
         inbox: await this.inbox.depth(id),

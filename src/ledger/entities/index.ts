@@ -1,3 +1,5 @@
+import { Alert } from './alert.entity';
+import { AlertDelivery } from './alert-delivery.entity';
 import { Cursor } from './cursor.entity';
 import { InboxEvent } from './inbox-event.entity';
 import { Link } from './link.entity';
@@ -6,8 +8,9 @@ import { Pause } from './pause.entity';
 import { RecordError } from './record-error.entity';
 import { Run } from './run.entity';
 
-export { Cursor, InboxEvent, Link, OutboxCommand, Pause, RecordError, Run };
-export { WHOLE_BROKERAGE } from './pause.entity';
+export { Alert, AlertDelivery, Cursor, InboxEvent, Link, OutboxCommand, Pause, RecordError, Run };
+export { CREDENTIAL_REMOTES, credentialOfPause, credentialPauseJob, WHOLE_BROKERAGE } from './pause.entity';
+export type { CredentialRemote } from './pause.entity';
 export { INBOX_STATUSES } from './inbox-event.entity';
 export type { InboxStatus } from './inbox-event.entity';
 export type { LinkState } from './link.entity';
@@ -15,4 +18,18 @@ export { OUTBOX_STATES } from './outbox-command.entity';
 export type { OutboxState } from './outbox-command.entity';
 export type { RunStatus } from './run.entity';
 
-export const LEDGER_ENTITIES = [Link, Cursor, InboxEvent, OutboxCommand, Run, RecordError, Pause];
+export { ALERT_STATES } from './alert.entity';
+export type { AlertState } from './alert.entity';
+export type { AlertDeliveryState } from './alert-delivery.entity';
+
+export const LEDGER_ENTITIES = [
+  Link,
+  Cursor,
+  InboxEvent,
+  OutboxCommand,
+  Run,
+  RecordError,
+  Pause,
+  Alert,
+  AlertDelivery,
+];

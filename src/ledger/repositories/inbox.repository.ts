@@ -196,6 +196,16 @@ export class InboxRepository {
     return this.tx.run((m) => processingToPending(m, { brokerageId }));
   }
 
+  // The brokerage's oldest event in one of these statuses (what the alerts measure age by).
+  oldest(brokerageId: string, statuses: InboxStatus[]): Promise<InboxEvent | null> {
+    return this.tx.exclusive((m) =>
+      m.findOne(InboxEvent, {
+        where: { brokerageId, status: In(statuses) },
+        order: { receivedAt: 'ASC', id: 'ASC' },
+      }),
+    );
+  }
+
   depth(brokerageId?: string): Promise<StatusCounts<InboxStatus>> {
     return this.tx.exclusive(async (m) => {
       const query = m

@@ -210,6 +210,16 @@ export class OutboxRepository {
     });
   }
 
+  // The brokerage's oldest command in one of these states (what the alerts measure age by).
+  oldest(brokerageId: string, states: OutboxState[]): Promise<OutboxCommand | null> {
+    return this.tx.exclusive((m) =>
+      m.findOne(OutboxCommand, {
+        where: { brokerageId, state: In(states) },
+        order: { createdAt: 'ASC', id: 'ASC' },
+      }),
+    );
+  }
+
   depth(brokerageId?: string): Promise<StatusCounts<OutboxState>> {
     return this.tx.exclusive(async (m) => {
       const query = m

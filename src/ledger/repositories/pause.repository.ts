@@ -1,5 +1,5 @@
 import { Clock } from '../../common/clock';
-import { Pause, WHOLE_BROKERAGE } from '../entities/pause.entity';
+import { CREDENTIAL_REMOTES, credentialPauseJob, Pause, WHOLE_BROKERAGE } from '../entities/pause.entity';
 import { LedgerTransactions } from '../ledger-transactions';
 
 // Pauses per (brokerage, job); `job` undefined means the whole brokerage.
@@ -35,16 +35,23 @@ export class PauseRepository {
     );
   }
 
-  // The pause that stops this job: the brokerage's own first, then the job's.
+  // The pause that stops this job: the brokerage's own first, then a refused credential's, then the
+  // job's.
   async pauseOf(brokerageId: string, job: string): Promise<Pause | null> {
     const rows = await this.tx.exclusive((m) =>
       m.find(Pause, {
         where: [
           { brokerageId, job: WHOLE_BROKERAGE },
+          ...CREDENTIAL_REMOTES.map((remote) => ({ brokerageId, job: credentialPauseJob(remote) })),
           { brokerageId, job },
         ],
       }),
     );
-    return rows.find((r) => r.job === WHOLE_BROKERAGE) ?? rows[0] ?? null;
+    return (
+      rows.find((r) => r.job === WHOLE_BROKERAGE) ??
+      rows.find((r) => r.job !== job) ??
+      rows[0] ??
+      null
+    );
   }
 }

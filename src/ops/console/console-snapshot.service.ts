@@ -3,10 +3,13 @@ import { CronTime } from 'cron';
 import { Clock } from '../../common/clock';
 import { ConfigService } from '../../config/config.service';
 import {
+  AlertRepository,
   InboxRepository,
   OutboxRepository,
   RecordErrorRepository,
   RunRepository,
+  type Alert,
+  type ChannelHealth,
   type InboxEvent,
   type OutboxCommand,
   type RecordError,
@@ -14,7 +17,7 @@ import {
 } from '../../ledger';
 import { CronScheduler } from '../../scheduler/cron.scheduler';
 import { JobBackoff, jobKey, type BackoffState } from '../../scheduler/job-backoff';
-import { isPaused, JobPauseService, type PauseView } from '../../scheduler/job-pause.service';
+import { brokeragePause, isPaused, JobPauseService, type PauseView } from '../../scheduler/job-pause.service';
 import { JobRunner, type RunningJob } from '../../scheduler/job-runner.service';
 import { JOB_NAMES, SCHEDULE_KEY, type JobName } from '../../scheduler/job.types';
 
@@ -48,6 +51,9 @@ export interface BrokerageView {
 export interface ConsoleSnapshot {
   at: Date;
   pid: number;
+  // Open alerts, oldest first, and how each alert channel delivers.
+  alerts: Alert[];
+  channels: ChannelHealth[];
   brokerages: BrokerageView[];
 }
 
@@ -60,6 +66,7 @@ export class ConsoleSnapshotService {
     private readonly outbox: OutboxRepository,
     private readonly inbox: InboxRepository,
     private readonly recordErrors: RecordErrorRepository,
+    private readonly alerts: AlertRepository,
     private readonly pauses: JobPauseService,
     private readonly runner: JobRunner,
     private readonly backoff: JobBackoff,
@@ -90,7 +97,7 @@ export class ConsoleSnapshotService {
         file: brokerage.file,
         enabled: brokerage.config.enabled !== false,
         recordUrl: brokerage.config.crm.recordUrl,
-        paused: pauses.find((p) => p.brokerageId === id && p.job === undefined),
+        paused: brokeragePause(pauses, id),
         jobs,
         outbox: await this.outbox.depth(id),
         inbox: await this.inbox.depth(id),
@@ -103,7 +110,9 @@ export class ConsoleSnapshotService {
         }),
       });
     }
-    return { at: this.clock.now(), pid: process.pid, brokerages };
+    const alerts = await this.alerts.list({ state: 'firing', limit: PAGE_LIST_LIMIT });
+    const channels = await this.alerts.channelHealth();
+    return { at: this.clock.now(), pid: process.pid, alerts, channels, brokerages };
   }
 }
 

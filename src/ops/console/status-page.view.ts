@@ -50,6 +50,7 @@ export function renderStatusPage(snapshot: ConsoleSnapshot, options: PageOptions
         </header>
         <main id="main">
           ${options.notice ? html`<p role="status" class="notice ${options.notice.kind}">${options.notice.text}</p>` : ''}
+          ${attentionSection(snapshot)}
           ${snapshot.brokerages.length === 0 ? html`<p>No brokerages are configured.</p>` : ''}
           ${snapshot.brokerages.map((b) => brokerageSection(b, token))}
         </main>
@@ -58,24 +59,78 @@ export function renderStatusPage(snapshot: ConsoleSnapshot, options: PageOptions
   return page.value;
 }
 
+// What needs a person, before everything else: open alerts and alert channels that are failing.
+function attentionSection(snapshot: ConsoleSnapshot): Html {
+  const failing = snapshot.channels.filter((c) => c.lastError);
+  if (snapshot.alerts.length === 0 && failing.length === 0)
+    return html`<section id="attention" aria-labelledby="attention-h">
+      <h2 id="attention-h">Needs attention</h2>
+      <p>Nothing: no open alerts.</p>
+    </section>`;
+  return html`<section id="attention" aria-labelledby="attention-h" class="attention">
+    <h2 id="attention-h">Needs attention</h2>
+    ${
+      snapshot.alerts.length > 0
+        ? html`<table id="alerts">
+            <caption>
+              Open alerts (${snapshot.alerts.length});
+              <code>cli alerts</code>
+              lists recent ones too
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Since</th>
+                <th scope="col">Brokerage</th>
+                <th scope="col">What</th>
+                <th scope="col">More</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${snapshot.alerts.map(
+                (a) =>
+                  html`<tr>
+                    <td>${when(a.openedAt)}</td>
+                    <td>${a.brokerageId ? html`<a href="#b-${a.brokerageId}">${a.brokerageId}</a>` : '-'}</td>
+                    <td>${a.summary}</td>
+                    <td><code>${a.more}</code></td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+        : ''
+    }
+    ${failing.map(
+      (c) =>
+        html`<p class="notice error">
+          Alert channel ${c.channel} is failing: ${c.lastError ?? ''} (${c.pending} waiting, ${c.failed} given
+          up).
+        </p>`,
+    )}
+  </section>`;
+}
+
 function brokerageSection(b: BrokerageView, token: string): Html {
   const state = !b.enabled ? 'disabled' : b.paused ? 'paused' : 'active';
   return html`<section id="b-${b.id}" aria-labelledby="b-${b.id}-h">
     <h2 id="b-${b.id}-h">Brokerage ${b.id} <span class="badge ${state}">${state}</span></h2>
     <p class="file">Config file: <code>${b.file ?? 'not in the config'}</code></p>
     ${
-      b.paused
+      b.paused?.credential
         ? html`<p class="paused-note">
-              Paused since ${when(b.paused.pausedAt)}${b.paused.reason ? html`: ${b.paused.reason}` : ''}.
-              Cron starts none of its jobs until it is resumed.
-            </p>
-            ${actionForm(token, { action: 'resume', fields: { brokerage: b.id }, label: `Resume brokerage ${b.id}` })}`
-        : actionForm(token, {
-            action: 'pause',
-            fields: { brokerage: b.id },
-            label: `Pause brokerage ${b.id}`,
-            reasonId: `reason-${b.id}`,
-          })
+            Paused by the daemon since ${when(b.paused.pausedAt)}: ${b.paused.reason}
+          </p>`
+        : b.paused
+          ? html`<p class="paused-note">
+                Paused since ${when(b.paused.pausedAt)}${b.paused.reason ? html`: ${b.paused.reason}` : ''}.
+                Cron starts none of its jobs until it is resumed.
+              </p>
+              ${actionForm(token, { action: 'resume', fields: { brokerage: b.id }, label: `Resume brokerage ${b.id}` })}`
+          : actionForm(token, {
+              action: 'pause',
+              fields: { brokerage: b.id },
+              label: `Pause brokerage ${b.id}`,
+              reasonId: `reason-${b.id}`,
+            })
     }
     <h3>Jobs</h3>
     ${jobsTable(b, token)}

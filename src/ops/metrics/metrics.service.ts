@@ -38,6 +38,8 @@ export interface DepthRow {
 
 // Each configured brokerage and whether it loaded; set by LedgerDepthCollector.
 export type ReadinessReader = () => Iterable<[string, boolean]>;
+// Open alerts by kind and brokerage ('' for the daemon's own).
+export type OpenAlertsReader = () => Promise<{ kind: string; brokerageId: string }[]>;
 
 // The daemon's instruments, on a registry of its own (no global state shared with tests).
 // No constructor dependencies, so Nest builds it without @Injectable (and unit tests need no Nest).
@@ -45,6 +47,23 @@ export class MetricsService {
   readonly registry = new Registry();
   private depthReader: DepthReader | undefined;
   private readinessReader: ReadinessReader | undefined;
+  private openAlertsReader: OpenAlertsReader | undefined;
+
+  // Alerts firing now (src/alerts), so a Prometheus rule can page on them too.
+  readonly alertsOpen = new Gauge({
+    name: 'cash_offer_sync_alerts_open',
+    help: 'Alerts firing now, by kind and brokerage (docs/operations.md, "Alerts")',
+    labelNames: ['kind', 'brokerage'],
+    registers: [this.registry],
+    collect: async () => {
+      const read = this.openAlertsReader;
+      if (!read) return;
+      const open = await read().catch(() => undefined);
+      if (!open) return;
+      this.alertsOpen.reset();
+      for (const { kind, brokerageId } of open) this.alertsOpen.inc({ kind, brokerage: brokerageId });
+    },
+  });
 
   // 1 for each brokerage that loaded, 0 for each whose file failed to load (after a reload too): an
   // alert rule on `== 0` finds a brokerage nobody is syncing.
@@ -152,6 +171,10 @@ export class MetricsService {
 
   setReadinessReader(reader: ReadinessReader | undefined): void {
     this.readinessReader = reader;
+  }
+
+  setOpenAlertsReader(reader: OpenAlertsReader | undefined): void {
+    this.openAlertsReader = reader;
   }
 
   setDepthReader(reader: DepthReader | undefined): void {

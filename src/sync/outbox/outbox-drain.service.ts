@@ -196,7 +196,10 @@ export class OutboxDrainService {
         return 'done';
       }
     }
-    const retryable = !isCashOfferError(error) || error.retryable;
+    // A key the service does not know (401) is the brokerage's problem, not the command's: the
+    // credential watch pauses the brokerage, and the command waits to be sent once the key works.
+    const keyRefused = isCashOfferError(error) && error.code === 'AUTH_FAILED' && error.status === 401;
+    const retryable = !isCashOfferError(error) || error.retryable || keyRefused;
     if (retryable && command.attempts < OUTBOX_MAX_ATTEMPTS) {
       const retryAfterMs = isCashOfferError(error) ? error.retryAfterMs : undefined;
       const delay = outboxRetryDelayMs(command.attempts, retryAfterMs);
