@@ -79,6 +79,39 @@ describe('daemon environment', () => {
     expect(problems.join()).not.toContain('hunter2');
   });
 
+  it('checks the alert channels: a signed webhook needs its secret, mail needs a recipient, URLs are never quoted', () => {
+    expect(problemsOf({ ALERT_WEBHOOK_URL: 'https://ops.example/h?token=s3cr3t' })).toEqual([
+      'environment: ALERT_WEBHOOK_URL needs ALERT_WEBHOOK_SECRET (or ALERT_WEBHOOK_SECRET_FILE): every alert it receives is signed with it',
+    ]);
+    const problems = problemsOf({
+      ALERT_SLACK_WEBHOOK_URL: 'hooks.slack.com/services/T0/B0/s3cr3t',
+      ALERT_SMTP_URL: 'smtp://mailer:s3cr3t@mail.example:587',
+      ALERT_WEBHOOK_URL: 'https://ops.example/h',
+      ALERT_WEBHOOK_SECRET: 'short',
+      ALERT_RENOTIFY_MINUTES: '-1',
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'environment: ALERT_SLACK_WEBHOOK_URL must be an http:// or https:// URL',
+        'environment: ALERT_SMTP_URL needs ALERT_EMAIL_TO: the address(es) alerts are mailed to, comma-separated',
+        'environment: ALERT_WEBHOOK_SECRET must be at least 16 characters long',
+        'environment: ALERT_RENOTIFY_MINUTES must be an integer from 0 to 10080, got "-1"',
+      ]),
+    );
+    expect(problems.join()).not.toContain('s3cr3t');
+    const settings = readDaemonSettings({
+      ALERT_SMTP_URL: 'smtp://mail.example:25',
+      ALERT_EMAIL_TO: 'ops@example.com, broker@example.com',
+      ALERT_RENOTIFY_MINUTES: '0',
+    });
+    expect(settings.alerts).toMatchObject({
+      emailTo: ['ops@example.com', 'broker@example.com'],
+      renotifyMs: null,
+      checkMs: 30_000,
+      jobFailures: 5,
+    });
+  });
+
   it('holds only its own variables, never the rest of the environment', () => {
     const parsed = validateDaemonEnvironment({ ACME_CASH_OFFER_API_KEY: 'secret', ADMIN_PORT: '4000' });
     expect(Object.values(parsed)).not.toContain('secret');

@@ -164,16 +164,29 @@ function SmtpUrl(): PropertyDecorator {
 }
 
 // Email needs someone to send to once a server is given.
-function NeededWithSmtp(): PropertyDecorator {
+function NeedsRecipients(): PropertyDecorator {
   return ValidateBy({
-    name: 'neededWithSmtp',
+    name: 'needsRecipients',
+    validator: {
+      validate: (value: unknown, args) =>
+        value === undefined || !!(args?.object as DaemonEnvironment).ALERT_EMAIL_TO,
+      defaultMessage: () =>
+        '$property needs ALERT_EMAIL_TO: the address(es) alerts are mailed to, comma-separated',
+    },
+  });
+}
+
+// A generic alert webhook is always signed: its URL needs a secret.
+function SignedWebhook(): PropertyDecorator {
+  return ValidateBy({
+    name: 'signedWebhook',
     validator: {
       validate: (value: unknown, args) => {
         const env = args?.object as DaemonEnvironment;
-        return value !== undefined || (!env.ALERT_SMTP_URL && !env.ALERT_SMTP_URL_FILE);
+        return value === undefined || !!env.ALERT_WEBHOOK_SECRET || !!env.ALERT_WEBHOOK_SECRET_FILE;
       },
       defaultMessage: () =>
-        '$property is needed with ALERT_SMTP_URL (or ALERT_SMTP_URL_FILE): the address(es) alerts are mailed to, comma-separated',
+        '$property needs ALERT_WEBHOOK_SECRET (or ALERT_WEBHOOK_SECRET_FILE): every alert it receives is signed with it',
     },
   });
 }
@@ -252,6 +265,7 @@ export class DaemonEnvironment {
   // Alert channels (docs/operations.md, "Alerts"): each secret also from a file (*_FILE), read again
   // at each delivery so a rotated secret needs no restart.
   @OptionalText()
+  @SignedWebhook()
   @HttpUrl()
   ALERT_WEBHOOK_URL?: string;
 
@@ -271,14 +285,16 @@ export class DaemonEnvironment {
   ALERT_SLACK_WEBHOOK_URL_FILE?: string;
 
   @OptionalText()
+  @NeedsRecipients()
   @SmtpUrl()
   ALERT_SMTP_URL?: string;
 
   @OptionalText()
+  @IsOptional()
+  @NeedsRecipients()
   ALERT_SMTP_URL_FILE?: string;
 
   @OptionalText()
-  @NeededWithSmtp()
   @IsOptional()
   @Matches(/^[^\s@,]+@[^\s@,]+(\s*,\s*[^\s@,]+@[^\s@,]+)*$/, {
     message: '$property must be one or more email addresses, comma-separated, got "$value"',

@@ -9,7 +9,7 @@ import { HubSpotCrmAdapter } from '../../../src/crm/hubspot';
 import { openLedger, type Ledger } from '../../../src/ledger/ledger';
 import { freePort } from '../../support/free-port';
 import { MAIN_JS, startProcess, waitFor, type RunningProcess } from '../daemon/daemon.fixtures';
-import { startSmtpReceiver, startWebhookReceiver } from './alert-receivers';
+import { startSmtpReceiver, startWebhookReceiver } from '../../support/alert-receivers';
 
 jest.setTimeout(180_000);
 
@@ -35,6 +35,7 @@ describe('alerts of the built daemon', () => {
   let emulator: HubSpotEmulator;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+  let slack: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let daemon: RunningProcess | undefined;
   let ledger: Ledger | undefined;
   let env: NodeJS.ProcessEnv;
@@ -92,6 +93,8 @@ describe('alerts of the built daemon', () => {
     );
     receiver = await startWebhookReceiver(WEBHOOK_SECRET);
     smtp = await startSmtpReceiver();
+    slack = await startWebhookReceiver('unused-slack-has-no-signature');
+    writeFileSync(join(dir, 'slack.url'), `${slack.url}\n`);
     keyFile = join(dir, 'cash-offer.key');
     tokenFile = join(dir, 'crm.token');
     writeFileSync(keyFile, BAD_KEY);
@@ -125,6 +128,7 @@ describe('alerts of the built daemon', () => {
       ALERT_WEBHOOK_URL: receiver.url,
       ALERT_WEBHOOK_SECRET: WEBHOOK_SECRET,
       ALERT_SMTP_URL: smtp.url,
+      ALERT_SLACK_WEBHOOK_URL_FILE: join(dir, 'slack.url'),
       ALERT_EMAIL_TO: 'ops@brokerage.example',
       ALERT_EMAIL_FROM: 'alerts@brokerage.example',
       ALERT_CHECK_SECONDS: '1',
@@ -142,6 +146,7 @@ describe('alerts of the built daemon', () => {
     await emulator?.close();
     await receiver?.close();
     await smtp?.close();
+    await slack?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -166,6 +171,8 @@ describe('alerts of the built daemon', () => {
     );
     expect(mail.to).toEqual(['ops@brokerage.example']);
     expect(mail.raw).toContain('brokerage acme');
+    const text = await waitFor(() => slack.received[0]?.json.text as string | undefined, 'the Slack message');
+    expect(text).toContain('FIRING: credentials refused (brokerage acme)');
 
     // Paused: the jobs are skipped, so the service hears nothing more from this brokerage.
     ledger = await openLedger({ databasePath: env.LEDGER_PATH! });
@@ -242,6 +249,29 @@ describe('alerts of the built daemon', () => {
     expect(notices('credential_refused', 'firing', 'crm')).toHaveLength(1);
     expect(notices('credential_refused', 'resolved', 'crm')).toHaveLength(1);
     expect(await ledger!.pauses.list('acme')).toEqual([]);
+  });
+
+  it('a brokerage whose file stops loading: one firing alert, resolved when the file is gone', async () => {
+    const broken = join(env.CONFIG_DIR!, 'broken.yaml');
+    writeFileSync(broken, stringify({ id: 'broken', cashOffer: { baseUrl: 'not a url' } }));
+    await reload();
+    const [firing] = await waitFor(
+      () => notices('brokerage_unloaded', 'firing').length > 0 && notices('brokerage_unloaded', 'firing'),
+      'the brokerage-unloaded alert',
+      30_000,
+    );
+    expect(firing.json).toMatchObject({ brokerage: 'broken', state: 'firing' });
+    expect(String(firing.json.summary)).toContain('brokerage broken failed to load');
+    rmSync(broken);
+    await reload();
+    await waitFor(
+      () => notices('brokerage_unloaded', 'resolved').length > 0,
+      'the unloaded alert to resolve',
+      30_000,
+    );
+    await checksPass(daemon!);
+    expect(notices('brokerage_unloaded', 'firing')).toHaveLength(1);
+    expect(notices('brokerage_unloaded', 'resolved')).toHaveLength(1);
   });
 
   it('a stopped service: one firing alert after the threshold, one resolved when it is back', async () => {
