@@ -96,14 +96,17 @@ export function loadBrokerageFile(
   const errors = validateSync(config, { whitelist: true, forbidNonWhitelisted: true });
   const problems = problemsFromValidation(errors, file, brokerageId);
   const stem = basename(path, extname(path));
-  if (brokerageId !== undefined && problems.length === 0 && stem !== brokerageId) {
+  if (brokerageId !== undefined && stem !== brokerageId) {
     problems.push({ file, brokerageId, path: 'id', message: `must match the file name ("${stem}")` });
   }
-  if (problems.length === 0) problems.push(...mappingProblems(config, file));
-  if (problems.length > 0) return { problems };
+  // Every problem of the file in one run: the mapping and the secrets are checked too wherever
+  // their sections are there to check, so fixing one batch never only reveals the next.
+  if (config.crm !== undefined && typeof config.crm === 'object')
+    problems.push(...mappingProblems(config, file));
+  const resolved = secretsOfWhatIsThere(config, raw as Record<string, unknown>, env, file, dirname(path));
+  problems.push(...resolved.problems);
+  if (problems.length > 0 || !resolved.secrets) return { problems };
 
-  const resolved = resolveSecrets(config, env, file, dirname(path));
-  if (!resolved.secrets) return { problems: resolved.problems };
   const fingerprint = createHash('sha256')
     .update(JSON.stringify(config))
     .update(JSON.stringify(resolved.secrets))
@@ -112,6 +115,40 @@ export function loadBrokerageFile(
     brokerage: { id: config.id, file, config, secrets: resolved.secrets, fingerprint },
     problems: [],
   };
+}
+
+// The secrets of the sections the file has (a missing section is already a problem of its own).
+function secretsOfWhatIsThere(
+  config: BrokerageConfig,
+  raw: Record<string, unknown>,
+  env: Environment,
+  file: string,
+  baseDir: string,
+): { secrets?: BrokerageSecrets; problems: ConfigProblem[] } {
+  const section = (name: string): object => {
+    const value = raw[name];
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (config as unknown as Record<string, object>)[name]
+      : {};
+  };
+  const present = ['cashOffer', 'crm', 'webhooks'].filter((name) => {
+    const value = raw[name];
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  });
+  try {
+    const whole = {
+      ...config,
+      cashOffer: section('cashOffer'),
+      crm: section('crm'),
+      webhooks: section('webhooks'),
+    };
+    const resolved = resolveSecrets(whole as BrokerageConfig, env, file, baseDir);
+    const problems = resolved.problems.filter((p) => present.some((name) => p.path?.startsWith(`${name}.`)));
+    return present.length === 3 ? { ...resolved, problems } : { problems };
+  } catch {
+    // A section too malformed to read secrets from: its schema problems say what to fix.
+    return { problems: [] };
+  }
 }
 
 // The CRM adapter's own check of the field mapping, run here so a bad override stops the start.

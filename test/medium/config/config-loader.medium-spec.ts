@@ -123,6 +123,40 @@ describe('brokerage config loading', () => {
     );
   });
 
+  it('reports every problem of every file in one run: the schema, the secrets, the id and the mapping together', () => {
+    write('acme.yaml', {
+      ...config('acme'),
+      id: 'acme-two',
+      cashOffer: { baseUrl: 'not a url', apiKeyEnv: 'UNSET_KEY' },
+      crm: {
+        kind: 'hubspot',
+        tokenEnv: 'UNSET_TOKEN',
+        mapping: { overrides: { street: 7 } },
+        pipelines: { listings: {} },
+      },
+      schedules: { crmChanges: 'bad cron' },
+    });
+    write('bolt.yaml', { id: 'bolt', cashOffer: {} });
+    const file = (name: string): string => join(dir, name);
+    expect(loadBrokerageConfigs(dir, env).problems.map(formatProblem).sort()).toEqual(
+      [
+        `${file('acme.yaml')} (acme-two): cashOffer.baseUrl must be an http(s) URL such as https://host/api/v2`,
+        `${file('acme.yaml')} (acme-two): crm.pipelines.listings.pipelineId should not be empty`,
+        `${file('acme.yaml')} (acme-two): crm.pipelines.listings.pipelineId must be a string`,
+        `${file('acme.yaml')} (acme-two): schedules.crmChanges must be a cron expression of 5 or 6 fields, got 2: "bad cron"`,
+        `${file('acme.yaml')} (acme-two): id must match the file name ("acme")`,
+        `${file('acme.yaml')} (acme-two): crm.mapping.overrides entry "street" must be a string: a CRM property, "seller_contact:a,b", or "" for unmapped`,
+        `${file('acme.yaml')} (acme-two): crm.mapping.overrides HubSpot field mapping is invalid: "street" is not one of the spec's property fields`,
+        `${file('acme.yaml')} (acme-two): cashOffer.apiKeyEnv names the environment variable UNSET_KEY, which is not set`,
+        `${file('acme.yaml')} (acme-two): crm.tokenEnv names the environment variable UNSET_TOKEN, which is not set`,
+        `${file('bolt.yaml')} (bolt): cashOffer.baseUrl must be an http(s) URL such as https://host/api/v2`,
+        `${file('bolt.yaml')} (bolt): crm is required`,
+        `${file('bolt.yaml')} (bolt): webhooks is required`,
+        `${file('bolt.yaml')} (bolt): cashOffer.apiKeyEnv is required: the NAME of an environment variable, or cashOffer.apiKeyFile: a file holding only the secret`,
+      ].sort(),
+    );
+  });
+
   it("checks the field mapping with the CRM adapter's rules", () => {
     const crm = (overrides: Record<string, string>) => ({
       kind: 'hubspot',
