@@ -77,6 +77,10 @@ export class RecordErrorRepository {
     });
   }
 
+  countOpen(brokerageId?: string): Promise<number> {
+    return this.tx.exclusive((m) => m.count(RecordError, { where: { brokerageId, resolvedAt: IsNull() } }));
+  }
+
   // Most recently seen first.
   listOpen(filter: { brokerageId?: string; limit?: number } = {}): Promise<RecordError[]> {
     return this.tx.exclusive((m) =>

@@ -1,6 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { CronTime } from 'cron';
 import { Clock } from '../../common/clock';
+import { formatProblem } from '../../config/config-error';
 import { ConfigService } from '../../config/config.service';
 import {
   AlertRepository,
@@ -27,6 +28,8 @@ export const PAGE_LIST_LIMIT = 50;
 export interface JobView {
   job: JobName;
   paused?: PauseView;
+  // The job's own pause when its brokerage's pause hides it (it outlasts the brokerage's resume).
+  ownPause?: PauseView;
   running?: RunningJob;
   lastRun?: Run;
   nextRun: Date | null;
@@ -37,6 +40,8 @@ export interface BrokerageView {
   id: string;
   file: string | null;
   enabled: boolean;
+  // Why its file failed to load at the last reload (it runs on its last good config, or not at all).
+  loadProblems: string[];
   // `crm.recordUrl` of the brokerage's file: where its CRM records open.
   recordUrl?: string;
   paused?: PauseView;
@@ -46,6 +51,8 @@ export interface BrokerageView {
   errors: RecordError[];
   commands: OutboxCommand[];
   events: InboxEvent[];
+  // How many there are in all (the lists hold the first PAGE_LIST_LIMIT).
+  totals: { errors: number; commands: number; events: number };
 }
 
 export interface ConsoleSnapshot {
@@ -80,27 +87,44 @@ export class ConsoleSnapshotService {
     const [lastRuns, pauses] = [await this.runs.lastRuns(), await this.pauses.list()];
     const running = this.runner.running();
     const brokerages: BrokerageView[] = [];
-    for (const brokerage of [...this.config.brokerages()].sort((a, b) => a.id.localeCompare(b.id))) {
-      const id = brokerage.id;
-      const jobs = JOB_NAMES.map((job) => ({
-        job,
-        paused: isPaused(pauses, id, job),
-        running: running.find((r) => r.brokerageId === id && r.job === job),
-        lastRun: lastRuns.find((r) => r.brokerageId === id && r.job === job),
-        nextRun: this.cron
-          ? this.cron.nextRun(id, job)
-          : nextCronDate(brokerage.config.schedules[SCHEDULE_KEY[job]]),
-        backoff: this.backoff.state(jobKey(id, job)),
-      }));
+    const unready = this.config.unreadyBrokerages();
+    const loaded = this.config.brokerages();
+    // Problems first: brokerages whose file failed to load before the others.
+    const ids = [...new Set([...loaded.map((b) => b.id), ...unready.keys()])].sort(
+      (a, b) => Number(unready.has(b)) - Number(unready.has(a)) || a.localeCompare(b),
+    );
+    for (const id of ids) {
+      const brokerage = loaded.find((b) => b.id === id);
+      const loadProblems = (unready.get(id) ?? []).map(formatProblem);
+      const jobs = JOB_NAMES.map((job) => {
+        const paused = isPaused(pauses, id, job);
+        const own = pauses.find((p) => p.brokerageId === id && p.job === job);
+        return {
+          job,
+          paused,
+          ...(own && own !== paused ? { ownPause: own } : {}),
+          running: running.find((r) => r.brokerageId === id && r.job === job),
+          lastRun: lastRuns.find((r) => r.brokerageId === id && r.job === job),
+          nextRun: !brokerage
+            ? null
+            : this.cron
+              ? this.cron.nextRun(id, job)
+              : nextCronDate(brokerage.config.schedules[SCHEDULE_KEY[job]]),
+          backoff: this.backoff.state(jobKey(id, job)),
+        };
+      });
+      const outbox = await this.outbox.depth(id);
+      const inbox = await this.inbox.depth(id);
       brokerages.push({
         id,
-        file: brokerage.file,
-        enabled: brokerage.config.enabled !== false,
-        recordUrl: brokerage.config.crm.recordUrl,
+        file: brokerage?.file ?? null,
+        enabled: brokerage ? brokerage.config.enabled !== false : false,
+        loadProblems,
+        recordUrl: brokerage?.config.crm.recordUrl,
         paused: brokeragePause(pauses, id),
         jobs,
-        outbox: await this.outbox.depth(id),
-        inbox: await this.inbox.depth(id),
+        outbox,
+        inbox,
         errors: await this.recordErrors.listOpen({ brokerageId: id, limit: PAGE_LIST_LIMIT }),
         commands: await this.outbox.listByState(id, ['failed', 'dead', 'unknown'], PAGE_LIST_LIMIT),
         events: await this.inbox.list({
@@ -108,6 +132,11 @@ export class ConsoleSnapshotService {
           statuses: ['dead', 'flagged'],
           limit: PAGE_LIST_LIMIT,
         }),
+        totals: {
+          errors: await this.recordErrors.countOpen(id),
+          commands: outbox.failed + outbox.dead + outbox.unknown,
+          events: inbox.dead + inbox.flagged,
+        },
       });
     }
     const alerts = await this.alerts.list({ state: 'firing', limit: PAGE_LIST_LIMIT });

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 export interface Notice {
   kind: 'ok' | 'error';
   text: string;
+  // The brokerage the action concerned: the notice is shown in its section.
+  brokerageId?: string;
 }
 
 const KEPT = 50;

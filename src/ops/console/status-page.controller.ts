@@ -76,6 +76,7 @@ export class StatusPageController {
   // 303 See Other: the browser GETs the page, so a reload never repeats the action.
   private back(res: Response, form: ActionForm, notice: Notice): void {
     const anchor = typeof form.brokerage === 'string' ? `#b-${encodeURIComponent(form.brokerage)}` : '';
-    res.redirect(303, `/console?notice=${this.notices.post(notice)}${anchor}`);
+    const brokerageId = typeof form.brokerage === 'string' ? form.brokerage : undefined;
+    res.redirect(303, `/console?notice=${this.notices.post({ ...notice, brokerageId })}${anchor}`);
   }
 }

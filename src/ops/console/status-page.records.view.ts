@@ -7,6 +7,11 @@ import { html, type Html } from './html';
 // The status page's record tables: queue depths, record errors, commands and events needing the
 // operator, each with its replay form.
 
+// "(50 of 106; cli … lists them all)" when the page shows only the first ones.
+function shown(listed: number, total: number, command: string): string {
+  return total > listed ? ` (${listed} of ${total}; ${command} lists them all)` : ` (${total})`;
+}
+
 export function countsTable(caption: string, counts: Record<string, number>): Html {
   return html`<table class="counts">
     <caption>
@@ -31,7 +36,8 @@ export function errorsTable(b: BrokerageView): Html {
   return html`<h3>Record errors</h3>
     <table id="errors-${b.id}">
       <caption>
-        Open record errors of ${b.id}, most recent first
+        Open record errors of ${b.id}, most recent
+        first${shown(b.errors.length, b.totals.errors, `cli errors --brokerage ${b.id}`)}
       </caption>
       <thead>
         <tr>
@@ -68,7 +74,8 @@ export function commandsTable(b: BrokerageView, token: string): Html {
     ${replayable > 1 ? actionForm(token, { action: 'replay', fields: { brokerage: b.id, kind: 'commands' }, label: `Replay all ${replayable} failed and dead commands of ${b.id}` }) : ''}
     <table id="commands-${b.id}">
       <caption>
-        Failed, dead and unknown outbox commands of ${b.id}
+        Failed, dead and unknown outbox commands of
+        ${b.id}${shown(b.commands.length, b.totals.commands, `cli status --brokerage ${b.id}`)}
       </caption>
       <thead>
         <tr>
@@ -119,7 +126,8 @@ export function eventsTable(b: BrokerageView, token: string): Html {
   return html`<h3>Dead and flagged webhook events</h3>
     <table id="events-${b.id}">
       <caption>
-        Dead and flagged webhook events of ${b.id}, newest first
+        Dead and flagged webhook events of ${b.id}, newest
+        first${shown(b.events.length, b.totals.events, `cli inbox --brokerage ${b.id}`)}
       </caption>
       <thead>
         <tr>

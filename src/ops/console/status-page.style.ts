@@ -28,6 +28,16 @@ tr.attention th, tr.attention td { background: #ffebe9; }
 .badge.active { color: #116329; background: #dafbe1; }
 .badge.paused { color: #7d4e00; background: #fff8c5; }
 .badge.disabled { color: #424a53; background: #f6f8fa; }
+.badge.unready { color: #a40e26; background: #ffebe9; }
+/* A phone (390 px): the page stays as wide as the screen; a wide table scrolls on its own. */
+@media (max-width: 48rem) {
+  body { padding: 0.5rem 0.6rem 2rem; }
+  table { display: block; overflow-x: auto; max-width: 100%; position: relative; }
+  caption { display: block; }
+  td.message { max-width: none; }
+  header, main p, main li, code { overflow-wrap: anywhere; }
+  input[type=text] { max-width: 10rem; }
+}
 .paused-note { background: #fff8c5; border-left: 4px solid #9a6700; padding: 0.4rem 0.7rem; }
 .notice { padding: 0.5rem 0.8rem; border-left: 4px solid; }
 .notice.ok { background: #dafbe1; border-color: #1a7f37; }

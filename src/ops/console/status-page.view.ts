@@ -7,7 +7,8 @@ import { STATUS_PAGE_STYLE } from './status-page.style';
 
 export interface PageOptions {
   token: string;
-  notice?: { kind: 'ok' | 'error'; text: string };
+  // What the last action did; shown in its brokerage's section (where the page scrolls back to).
+  notice?: { kind: 'ok' | 'error'; text: string; brokerageId?: string };
   // Seconds between automatic reloads (a meta refresh, no script); undefined for none.
   refreshSeconds?: number;
 }
@@ -43,16 +44,26 @@ export function renderStatusPage(snapshot: ConsoleSnapshot, options: PageOptions
           <nav aria-label="Brokerages">
             <ul>
               ${snapshot.brokerages.map(
-                (b) => html`<li><a href="#b-${b.id}">${b.id}</a>${b.paused ? ' (paused)' : ''}</li>`,
+                (b) =>
+                  html`<li>
+                    <a href="#b-${b.id}">${b.id}</a
+                    >${b.loadProblems.length > 0 ? ' (failed to load)' : b.paused ? ' (paused)' : ''}
+                  </li>`,
               )}
             </ul>
           </nav>
+          ${attentionSection(snapshot)}
         </header>
         <main id="main">
-          ${options.notice ? html`<p role="status" class="notice ${options.notice.kind}">${options.notice.text}</p>` : ''}
-          ${attentionSection(snapshot)}
+          ${
+            options.notice && !snapshot.brokerages.some((b) => b.id === options.notice?.brokerageId)
+              ? html`<p role="status" class="notice ${options.notice.kind}">${options.notice.text}</p>`
+              : ''
+          }
           ${snapshot.brokerages.length === 0 ? html`<p>No brokerages are configured.</p>` : ''}
-          ${snapshot.brokerages.map((b) => brokerageSection(b, token))}
+          ${snapshot.brokerages.map((b) =>
+            brokerageSection(b, token, options.notice?.brokerageId === b.id ? options.notice : undefined),
+          )}
         </main>
       </body>
     </html> `;
@@ -63,11 +74,11 @@ export function renderStatusPage(snapshot: ConsoleSnapshot, options: PageOptions
 function attentionSection(snapshot: ConsoleSnapshot): Html {
   const failing = snapshot.channels.filter((c) => c.lastError);
   if (snapshot.alerts.length === 0 && failing.length === 0)
-    return html`<section id="attention" aria-labelledby="attention-h">
+    return html`<aside id="attention" aria-labelledby="attention-h">
       <h2 id="attention-h">Needs attention</h2>
       <p>Nothing: no open alerts.</p>
-    </section>`;
-  return html`<section id="attention" aria-labelledby="attention-h" class="attention">
+    </aside>`;
+  return html`<aside id="attention" aria-labelledby="attention-h" class="attention">
     <h2 id="attention-h">Needs attention</h2>
     ${
       snapshot.alerts.length > 0
@@ -106,15 +117,41 @@ function attentionSection(snapshot: ConsoleSnapshot): Html {
           up).
         </p>`,
     )}
+  </aside>`;
+}
+
+function brokerageSection(b: BrokerageView, token: string, notice: PageOptions['notice']): Html {
+  const unready = b.loadProblems.length > 0;
+  const state = unready ? 'unready' : !b.enabled ? 'disabled' : b.paused ? 'paused' : 'active';
+  return html`<section id="b-${b.id}" aria-labelledby="b-${b.id}-h">
+    <h2 id="b-${b.id}-h">
+      Brokerage ${b.id} <span class="badge ${state}">${unready ? 'failed to load' : state}</span>
+    </h2>
+    ${notice ? html`<p role="status" class="notice ${notice.kind}">${notice.text}</p>` : ''}
+    ${
+      unready
+        ? html`<div class="notice error">
+            <p>
+              Its file failed to load at the last reload;
+              ${b.file ? 'it runs on its last good config' : 'nothing of it is synced'} until it loads:
+            </p>
+            <ul>
+              ${b.loadProblems.map((p) => html`<li>${p}</li>`)}
+            </ul>
+            <p>
+              Fix the file (<code>cli validate-config</code> lists every problem), then reload the config.
+            </p>
+          </div>`
+        : ''
+    }
+    <p class="file">Config file: <code>${b.file ?? 'not loaded'}</code></p>
+    ${b.file ? brokerageBody(b, token) : ''}
   </section>`;
 }
 
-function brokerageSection(b: BrokerageView, token: string): Html {
-  const state = !b.enabled ? 'disabled' : b.paused ? 'paused' : 'active';
-  return html`<section id="b-${b.id}" aria-labelledby="b-${b.id}-h">
-    <h2 id="b-${b.id}-h">Brokerage ${b.id} <span class="badge ${state}">${state}</span></h2>
-    <p class="file">Config file: <code>${b.file ?? 'not in the config'}</code></p>
-    ${
+// Pause forms, jobs, queues and records of a brokerage that loaded (now or on its last good config).
+function brokerageBody(b: BrokerageView, token: string): Html {
+  return html`${
       b.paused?.credential
         ? html`<p class="paused-note">
             Paused by the daemon since ${when(b.paused.pausedAt)}: ${b.paused.reason}
@@ -138,8 +175,7 @@ function brokerageSection(b: BrokerageView, token: string): Html {
     <div class="pair">
       ${countsTable(`Outbox commands of ${b.id} by state`, b.outbox)}${countsTable(`Webhook events of ${b.id} by status`, b.inbox)}
     </div>
-    ${errorsTable(b)} ${commandsTable(b, token)} ${eventsTable(b, token)}
-  </section>`;
+    ${errorsTable(b)} ${commandsTable(b, token)} ${eventsTable(b, token)}`;
 }
 
 function jobsTable(b: BrokerageView, token: string): Html {
@@ -172,7 +208,7 @@ function jobRow(b: BrokerageView, j: JobView, token: string): Html {
         ${when(j.running.startedAt)})`
     : j.paused
       ? html`<strong>paused</strong
-          >${j.paused.job === undefined ? ' (brokerage)' : ''}${j.paused.reason ? `: ${j.paused.reason}` : ''}`
+          >${j.paused.job === undefined ? ' (brokerage)' : ''}${j.paused.reason ? `: ${j.paused.reason}` : ''}${j.ownPause ? html`<br />and paused on its own since ${when(j.ownPause.pausedAt)}${j.ownPause.reason ? `: ${j.ownPause.reason}` : ''} (stays paused when the brokerage resumes)` : ''}`
       : 'active';
   const run = j.lastRun;
   const lastRun = run
@@ -186,7 +222,7 @@ function jobRow(b: BrokerageView, j: JobView, token: string): Html {
     j.backoff.consecutiveFailures > 0
       ? `${j.backoff.consecutiveFailures} failure(s); skipping ${j.backoff.ticksToSkip} tick(s)`
       : 'none';
-  const ownPause = j.paused?.job !== undefined;
+  const ownPause = j.paused?.job !== undefined || j.ownPause !== undefined;
   const actions = [
     ownPause
       ? actionForm(token, {

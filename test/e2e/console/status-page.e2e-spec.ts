@@ -76,6 +76,8 @@ describe('status page', () => {
       WEBHOOK_HOST: '127.0.0.1',
       WEBHOOK_PORT: String(webhookPort),
       LOG_LEVEL: 'info',
+      // Alerts looked for every second, so the page shows them at once.
+      ALERT_CHECK_SECONDS: '1',
     };
     expect((await runCli(['setup-crm'], env)).code).toBe(0);
     deadCommandId = await seedLedger(env.LEDGER_PATH!);
@@ -206,6 +208,95 @@ describe('status page', () => {
     // The webhook listener does not serve the page.
     const webhook = await fetch(`http://127.0.0.1:${env.WEBHOOK_PORT}/console`);
     expect(webhook.status).toBe(404);
+  });
+
+  it('puts problems first: a brokerage that fails to load, dead work with its totals, the open alert', async () => {
+    // 55 more record errors than the page lists: it says how many there are and where to see them.
+    const ledger = await openLedger({ databasePath: env.LEDGER_PATH! });
+    try {
+      for (let i = 0; i < 55; i += 1)
+        await ledger.recordErrors.record({
+          brokerageId: 'acme',
+          recordKind: 'deal',
+          recordRef: String(1000 + i),
+          message: `bad deal ${i}`,
+          code: 'INVALID_RECORD',
+        });
+    } finally {
+      await ledger.close();
+    }
+    const broken = join(env.CONFIG_DIR!, 'beta.yaml');
+    writeFileSync(broken, 'id: beta\ncashOffer: {}\n');
+    const reloaded = () =>
+      daemon
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes('config reloaded')).length;
+    const before = reloaded();
+    daemon.child.kill('SIGHUP');
+    await waitFor(() => reloaded() > before, 'the config to reload');
+    await waitFor(
+      async () => {
+        await reload();
+        return (await browser.texts('#alerts tbody tr')).some((row) =>
+          row.includes('brokerage beta failed to load'),
+        );
+      },
+      'the unloaded brokerage to raise an alert',
+      30_000,
+    );
+    const page = await browser.text();
+    expect(page).toMatch(/brokerage beta failed to load and is not synced/);
+    // The unready brokerage comes first, with what is wrong.
+    expect(await browser.texts('main section h2')).toEqual([
+      expect.stringMatching(/^Brokerage beta FAILED TO LOAD$/i),
+      expect.stringMatching(/^Brokerage acme ACTIVE$/i),
+    ]);
+    expect(page).toContain('crm is required');
+    // The 55 seeded, the one from the start, and any the daemon's own runs recorded since.
+    const [caption] = await browser.texts('#errors-acme caption');
+    const total = Number(/\(50 of (\d+); cli errors --brokerage acme lists them all\)/.exec(caption)?.[1]);
+    expect(total).toBeGreaterThanOrEqual(56);
+    rmSync(broken);
+    const again = reloaded();
+    daemon.child.kill('SIGHUP');
+    await waitFor(() => reloaded() > again, 'the config to reload');
+  });
+
+  it('a job paused on its own stays visible under its brokerage pause', async () => {
+    expect(
+      (await runCli(['pause', '--brokerage', 'acme', '--job', 'marketplace', '--reason', 'slow feed'], env))
+        .code,
+    ).toBe(0);
+    expect((await runCli(['pause', '--brokerage', 'acme', '--reason', 'maintenance'], env)).code).toBe(0);
+    await reload();
+    const states = await browser.texts('#jobs-acme tbody td:nth-child(2)');
+    expect(states[2]).toContain('paused (brokerage): maintenance');
+    expect(states[2]).toContain('and paused on its own');
+    expect(states[2]).toContain('slow feed');
+    expect((await runCli(['resume', '--brokerage', 'acme'], env)).code).toBe(0);
+    await reload();
+    expect((await browser.texts('#jobs-acme tbody td:nth-child(2)'))[2]).toBe('paused: slow feed');
+    expect((await runCli(['resume', '--brokerage', 'acme', '--job', 'marketplace'], env)).code).toBe(0);
+  });
+
+  it('fits a phone: no wider than a 390 px screen, and an action’s notice is on screen after it', async () => {
+    await browser.viewport(390, 844);
+    try {
+      await reload();
+      expect(await browser.pageWidth()).toBeLessThanOrEqual(390);
+      await browser.type('#reason-acme', 'phone check');
+      expect(await browser.submit('#b-acme form[action="/console/pause"] button')).toBe(200);
+      expect(await browser.inView('#b-acme .notice')).toBe(true);
+      expect(await browser.texts('#b-acme .notice')).toEqual([
+        expect.stringContaining('Paused brokerage acme.'),
+      ]);
+      expect(await browser.submit('#b-acme form[action="/console/resume"] button')).toBe(200);
+      expect(await browser.inView('#b-acme .notice')).toBe(true);
+      expect(await browser.pageWidth()).toBeLessThanOrEqual(390);
+    } finally {
+      await browser.viewport(1280, 900);
+    }
   });
 
   // Saves a full-page screenshot, checks it is a real image of the page in the state the text shows.

@@ -45,6 +45,21 @@ const ops = {
   async texts(selector) {
     return page.$$eval(selector, (nodes) => nodes.map((n) => n.innerText.replace(/\s+/g, ' ').trim()));
   },
+  async viewport(width, height) {
+    await page.setViewport({ width, height });
+    return null;
+  },
+  // How wide the page is laid out (wider than the viewport: the reader scrolls sideways).
+  async pageWidth() {
+    return page.evaluate(() => document.documentElement.scrollWidth);
+  },
+  // Whether the element is within the visible part of the page now.
+  async inView(selector) {
+    return page.$eval(selector, (node) => {
+      const box = node.getBoundingClientRect();
+      return box.bottom > 0 && box.top < window.innerHeight;
+    });
+  },
   async screenshot(path) {
     await page.screenshot({ path, fullPage: true });
     return path;

@@ -82,6 +82,20 @@ export class HeadlessBrowser {
     return this.call('texts', selector);
   }
 
+  viewport(width: number, height: number): Promise<void> {
+    return this.call('viewport', width, height);
+  }
+
+  // The laid-out width of the page (more than the viewport: it scrolls sideways).
+  pageWidth(): Promise<number> {
+    return this.call('pageWidth');
+  }
+
+  // Whether the first element matching is on screen now.
+  inView(selector: string): Promise<boolean> {
+    return this.call('inView', selector);
+  }
+
   screenshot(path: string): Promise<string> {
     return this.call('screenshot', path);
   }
