@@ -100,7 +100,9 @@ export class AlertMonitor implements OnApplicationBootstrap, OnApplicationShutdo
         notify ||= change?.changed ?? false;
       }
     }
-    this.logger.debug(`alert check done: ${observed.problems.length} problem(s), ${actions.length} change(s)`);
+    this.logger.debug(
+      `alert check done: ${observed.problems.length} problem(s), ${actions.length} change(s)`,
+    );
     // Every look also sends what is due again (retries), not only what this one wrote.
     if (notify || this.channels.length > 0) await this.deliverer.kick();
   }

@@ -45,8 +45,9 @@ export class CashOfferClients implements OnModuleDestroy {
       rateLimit: cashOffer.rateLimit && { requests: cashOffer.rateLimit.requestsPerSecond, perMs: 1000 },
       onCall: (event) => {
         this.metrics.apiCall(event.brokerageId, 'cash-offer', event.status);
-        // The service's word for a key it does not know (docs/spec-decisions.md).
-        if (event.status === 401) this.suspicions?.report(event.brokerageId);
+        // The service's word for a key it does not know (docs/spec-decisions.md), or a service that
+        // says 403: the credential watch checks which it is.
+        if (event.status === 401 || event.status === 403) this.suspicions?.report(event.brokerageId);
       },
     });
   }
