@@ -1,5 +1,9 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { parse as parseYaml } from 'yaml';
+import { BrokerageConfig } from './brokerage-config.schema';
+import { problemsFromValidation } from './config-error';
 import { DaemonEnvironment, validateDaemonEnvironment } from './daemon-environment';
 
 // Checks that what the docs tell an operator to set or type exists: the daemon's environment
@@ -109,4 +113,31 @@ export function cliCommandsFromSources(sources: readonly string[]): CliCommandFa
     commands[name] = flags;
   }
   return commands;
+}
+
+// Brokerage-file keys the docs show (YAML blocks that hold `cashOffer:`, `crm:`, `webhooks:` or
+// `schedules:` at the top) that the schema does not know: what the loader would refuse as "not a
+// known setting". Other problems of a partial example (a required key left out) are not the point.
+export function staleBrokerageKeys(file: string, markdown: string): string[] {
+  const problems: string[] = [];
+  for (const block of codeBlocks(markdown)) {
+    if (block.lang !== 'yaml' && block.lang !== 'yml') continue;
+    if (!/^(cashOffer|crm|webhooks|schedules):/m.test(block.body)) continue;
+    let parsed: unknown;
+    try {
+      parsed = parseYaml(block.body);
+    } catch (error) {
+      problems.push(`${file}: a brokerage example is not YAML: ${(error as Error).message.split('\n')[0]}`);
+      continue;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) continue;
+    const config = plainToInstance(BrokerageConfig, parsed);
+    const errors = validateSync(config, { whitelist: true, forbidNonWhitelisted: true });
+    for (const problem of problemsFromValidation(errors, file, undefined))
+      if (problem.message.startsWith('is not a known setting'))
+        problems.push(
+          `${file}: the brokerage example's ${problem.path} is not a key the brokerage schema has`,
+        );
+  }
+  return problems;
 }
