@@ -6,6 +6,7 @@ import { validateSync } from 'class-validator';
 import { parse as parseYaml } from 'yaml';
 import { parseMappingOverrides } from '../crm/mapping/crm-field-mapping';
 import { BrokerageConfig } from './brokerage-config.schema';
+import { interpolateEnvironment } from './env-interpolation';
 import { resolveSecrets, type BrokerageSecrets, type Environment } from './brokerage-secrets';
 import { problemsFromValidation, type ConfigProblem } from './config-error';
 
@@ -89,12 +90,21 @@ export function loadBrokerageFile(
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { problems: [{ file, message: 'must contain one object with the brokerage settings' }] };
   }
+  const interpolated = interpolateEnvironment(raw, env);
+  raw = interpolated.value;
   const rawId = (raw as Record<string, unknown>).id;
   const brokerageId = typeof rawId === 'string' ? rawId : undefined;
 
   const config = plainToInstance(BrokerageConfig, raw);
   const errors = validateSync(config, { whitelist: true, forbidNonWhitelisted: true });
   const problems = problemsFromValidation(errors, file, brokerageId);
+  for (const { path: at, variable } of interpolated.unset)
+    problems.push({
+      file,
+      brokerageId,
+      path: at,
+      message: `names \${${variable}}, which is not set (give it a value, or a default: \${${variable}:-value})`,
+    });
   const stem = basename(path, extname(path));
   if (brokerageId !== undefined && stem !== brokerageId) {
     problems.push({ file, brokerageId, path: 'id', message: `must match the file name ("${stem}")` });

@@ -157,6 +157,28 @@ describe('brokerage config loading', () => {
     );
   });
 
+  it('puts ${VAR} and ${VAR:-default} into values, and names a variable that is unset without a default', () => {
+    write(
+      'acme.yaml',
+      config('acme', {
+        webhooks: { publicBaseUrl: 'http://127.0.0.1:${WEBHOOK_PORT:-3001}', secretEnv: 'ACME_WH' },
+      }),
+    );
+    const loaded = loadBrokerageConfigs(dir, { ...env, WEBHOOK_PORT: '3101' });
+    expect(loaded.brokerages[0].config.webhooks.publicBaseUrl).toBe('http://127.0.0.1:3101');
+    expect(loadBrokerageConfigs(dir, env).brokerages[0].config.webhooks.publicBaseUrl).toBe(
+      'http://127.0.0.1:3001',
+    );
+    write(
+      'acme.yaml',
+      config('acme', { crm: { ...(config('acme').crm as object), baseUrl: 'https://${CRM_HOST}' } }),
+    );
+    expect(loadBrokerageConfigs(dir, env).problems.map(formatProblem)).toEqual([
+      `${join(dir, 'acme.yaml')} (acme): crm.baseUrl must be an http(s) URL`,
+      `${join(dir, 'acme.yaml')} (acme): crm.baseUrl names \${CRM_HOST}, which is not set (give it a value, or a default: \${CRM_HOST:-value})`,
+    ]);
+  });
+
   it("checks the field mapping with the CRM adapter's rules", () => {
     const crm = (overrides: Record<string, string>) => ({
       kind: 'hubspot',
