@@ -79,4 +79,20 @@ describe('MetricsService', () => {
     expect(text).toContain('cash_offer_sync_brokerage_ready{brokerage="acme"} 1');
     expect(text).toContain('cash_offer_sync_brokerage_ready{brokerage="broken"} 0');
   });
+
+  it('counts the alerts firing now by kind and brokerage, and none once they resolve', async () => {
+    const metrics = new MetricsService();
+    let open = [
+      { kind: 'credential_refused', brokerageId: 'acme' },
+      { kind: 'credential_refused', brokerageId: 'acme' },
+      { kind: 'dead_work', brokerageId: 'beta' },
+    ];
+    metrics.setOpenAlertsReader(async () => open);
+    let text = await metrics.render();
+    expect(text).toContain('cash_offer_sync_alerts_open{kind="credential_refused",brokerage="acme"} 2');
+    expect(text).toContain('cash_offer_sync_alerts_open{kind="dead_work",brokerage="beta"} 1');
+    open = [];
+    text = await metrics.render();
+    expect(text).not.toMatch(/cash_offer_sync_alerts_open\{/);
+  });
 });
