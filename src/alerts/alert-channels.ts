@@ -7,7 +7,8 @@ import { noticeHeadline, noticeText, signBody, type AlertNotice } from './alert-
 // One place alerts go. `send` resolves when the receiver accepted the notification and throws
 // otherwise; the deliverer retries from the ledger.
 export interface AlertChannel {
-  readonly name: 'webhook' | 'slack' | 'email';
+  // 'webhook', 'slack', 'email', or 'email:<brokerage>' for a brokerage's own recipients.
+  readonly name: string;
   send(notice: AlertNotice, deliveryId: number): Promise<void>;
 }
 
@@ -31,6 +32,44 @@ export function alertChannels(settings: AlertSettings): AlertChannel[] {
       new EmailChannel(secret(settings.smtpUrl, settings.smtpUrlFile), settings.emailFrom, settings.emailTo),
     );
   return channels;
+}
+
+// Where each alert goes: the daemon's channels, and for a brokerage with `alerts.emailTo` in its
+// file, mail to those addresses too (through the daemon's SMTP server), read from the config at
+// each delivery so a reload changes them.
+export class AlertRoutes {
+  private readonly daemonChannels: AlertChannel[];
+
+  constructor(
+    private readonly settings: AlertSettings,
+    private readonly recipientsOf: (brokerageId: string) => string[] | undefined,
+  ) {
+    this.daemonChannels = alertChannels(settings);
+  }
+
+  get configured(): boolean {
+    return this.daemonChannels.length > 0 || this.smtp !== undefined;
+  }
+
+  namesFor(brokerageId: string): string[] {
+    const names = this.daemonChannels.map((c) => c.name);
+    if (this.smtp && brokerageId && (this.recipientsOf(brokerageId)?.length ?? 0) > 0)
+      names.push(`email:${brokerageId}`);
+    return names;
+  }
+
+  channel(name: string): AlertChannel | undefined {
+    const own = /^email:(.+)$/.exec(name);
+    if (!own) return this.daemonChannels.find((c) => c.name === name);
+    const to = this.recipientsOf(own[1]);
+    if (!this.smtp || !to?.length) return undefined;
+    return new EmailChannel(this.smtp, this.settings.emailFrom, to, name);
+  }
+
+  private get smtp(): SecretSource | undefined {
+    const { smtpUrl, smtpUrlFile } = this.settings;
+    return smtpUrl || smtpUrlFile ? secret(smtpUrl, smtpUrlFile) : undefined;
+  }
 }
 
 type SecretSource = () => Promise<string | undefined>;
@@ -89,12 +128,11 @@ class SlackChannel implements AlertChannel {
 
 // Mail over SMTP (nodemailer): the headline as the subject, the whole notice as plain text.
 class EmailChannel implements AlertChannel {
-  readonly name = 'email';
-
   constructor(
     private readonly smtpUrl: SecretSource,
     private readonly from: string,
     private readonly to: string[],
+    readonly name = 'email',
   ) {}
 
   async send(notice: AlertNotice, deliveryId: number): Promise<void> {

@@ -3,10 +3,8 @@ import { backoffDelayMs, type BackoffCurve } from '../common/backoff';
 import { Clock } from '../common/clock';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../config/daemon-settings';
 import { AlertRepository, type AlertDelivery } from '../ledger';
-import type { AlertChannel } from './alert-channels';
+import { AlertRoutes } from './alert-channels';
 import type { AlertNotice } from './alert-notice';
-
-export const ALERT_CHANNELS = Symbol('ALERT_CHANNELS');
 
 // Retries of one notification: from 5 s, doubling, at most 30 min apart.
 const RETRY: BackoffCurve = { baseMs: 5_000, capMs: 30 * 60_000, jitter: 'full' };
@@ -26,7 +24,7 @@ export class AlertDeliverer implements OnApplicationShutdown {
 
   constructor(
     private readonly alerts: AlertRepository,
-    @Inject(ALERT_CHANNELS) private readonly channels: AlertChannel[],
+    private readonly routes: AlertRoutes,
     private readonly clock: Clock,
     @Inject(DAEMON_SETTINGS) private readonly settings: Pick<DaemonSettings, 'alerts'>,
   ) {}
@@ -66,7 +64,7 @@ export class AlertDeliverer implements OnApplicationShutdown {
   }
 
   private async deliver(delivery: AlertDelivery): Promise<void> {
-    const channel = this.channels.find((c) => c.name === delivery.channel);
+    const channel = this.routes.channel(delivery.channel);
     if (!channel) {
       await this.alerts.failed(delivery.id, `the ${delivery.channel} channel is no longer configured`);
       return;

@@ -9,8 +9,8 @@ import { hostname } from 'node:os';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../config/daemon-settings';
 import { AlertRepository, type Alert, type NoticeBuilder } from '../ledger';
 import { MetricsService } from '../ops/metrics/metrics.service';
-import type { AlertChannel } from './alert-channels';
-import { ALERT_CHANNELS, AlertDeliverer } from './alert-deliverer.service';
+import { AlertRoutes } from './alert-channels';
+import { AlertDeliverer } from './alert-deliverer.service';
 import { alertNotice } from './alert-notice';
 import { alertActions } from './alert-problems';
 import { CredentialWatch } from './credential-watch.service';
@@ -34,14 +34,14 @@ export class AlertMonitor implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly deliverer: AlertDeliverer,
     private readonly credentials: CredentialWatch,
     private readonly metrics: MetricsService,
-    @Inject(ALERT_CHANNELS) private readonly channels: AlertChannel[],
+    private readonly routes: AlertRoutes,
     @Inject(DAEMON_SETTINGS) private readonly settings: Pick<DaemonSettings, 'alerts'>,
   ) {}
 
   onApplicationBootstrap(): void {
     this.metrics.setOpenAlertsReader(async () => await this.alerts.list({ state: 'firing', limit: 10_000 }));
     this.credentials.onChanged(() => void this.check());
-    if (this.channels.length === 0)
+    if (!this.routes.configured)
       this.logger.log(
         'no alert channel is configured (ALERT_WEBHOOK_URL, ALERT_SLACK_WEBHOOK_URL, ALERT_SMTP_URL): alerts are kept in the ledger and shown by cli alerts and the status page',
       );
@@ -81,21 +81,23 @@ export class AlertMonitor implements OnApplicationBootstrap, OnApplicationShutdo
     const observed = await this.finder.observe();
     const alerts = await this.alerts.list({ limit: 100_000 });
     const actions = alertActions(alerts, observed, new Date(), this.settings.alerts.renotifyMs);
-    const names = this.channels.map((c) => c.name);
     const notice: NoticeBuilder = (alert: Alert, transition) => ({
       ...alertNotice(alert, transition, this.daemon),
     });
     let notify = false;
     for (const a of actions) {
       if (a.action === 'open' || a.action === 'restate') {
+        const names = this.routes.namesFor(a.problem.brokerageId);
         const { changed, alert } = await this.alerts.open(a.problem, names, notice);
         if (changed) this.logger.warn(`alert firing: ${alert.summary}`);
         notify ||= changed;
       } else if (a.action === 'renotify') {
+        const names = this.routes.namesFor(a.problem.brokerageId);
         const change = await this.alerts.renotify(a.problem.key, a.seen, names, notice);
         notify ||= change?.changed ?? false;
       } else {
-        const change = await this.alerts.resolve(a.key, names, notice);
+        const brokerageId = alerts.find((row) => row.key === a.key)?.brokerageId ?? '';
+        const change = await this.alerts.resolve(a.key, this.routes.namesFor(brokerageId), notice);
         if (change?.changed) this.logger.log(`alert resolved: ${change.alert.summary}`);
         notify ||= change?.changed ?? false;
       }
@@ -104,6 +106,6 @@ export class AlertMonitor implements OnApplicationBootstrap, OnApplicationShutdo
       `alert check done: ${observed.problems.length} problem(s), ${actions.length} change(s)`,
     );
     // Every look also sends what is due again (retries), not only what this one wrote.
-    if (notify || this.channels.length > 0) await this.deliverer.kick();
+    if (notify || this.routes.configured) await this.deliverer.kick();
   }
 }

@@ -2,8 +2,9 @@ import { Module } from '@nestjs/common';
 import { BrokeragesModule } from '../brokerages/brokerages.module';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../config/daemon-settings';
 import { SecretRedactor } from '../ops/logging/secret-redactor';
-import { alertChannels } from './alert-channels';
-import { ALERT_CHANNELS, AlertDeliverer } from './alert-deliverer.service';
+import { ConfigService } from '../config/config.service';
+import { AlertRoutes } from './alert-channels';
+import { AlertDeliverer } from './alert-deliverer.service';
 import { AlertMonitor } from './alert-monitor.service';
 import { CredentialWatch } from './credential-watch.service';
 import { ProblemFinder } from './problem-finder.service';
@@ -13,13 +14,13 @@ import { ProblemFinder } from './problem-finder.service';
   imports: [BrokeragesModule],
   providers: [
     {
-      provide: ALERT_CHANNELS,
-      inject: [DAEMON_SETTINGS, SecretRedactor],
-      useFactory: (settings: DaemonSettings, redactor: SecretRedactor) => {
+      provide: AlertRoutes,
+      inject: [DAEMON_SETTINGS, SecretRedactor, ConfigService],
+      useFactory: (settings: DaemonSettings, redactor: SecretRedactor, config: ConfigService) => {
         const a = settings.alerts;
         // The webhook secret, the Slack URL and the SMTP URL never reach a log line.
         redactor.register(a.webhookSecret, a.slackWebhookUrl, a.smtpUrl);
-        return alertChannels(a);
+        return new AlertRoutes(a, (id) => config.get(id)?.config.alerts?.emailTo);
       },
     },
     AlertDeliverer,

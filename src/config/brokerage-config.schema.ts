@@ -2,6 +2,10 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsEmail,
   IsBoolean,
   IsDefined,
   IsIn,
@@ -227,6 +231,16 @@ export class SchedulesConfig {
   inboxDrain: string = DEFAULT_SCHEDULES.inboxDrain;
 }
 
+// Who else hears of this brokerage's alerts (docs/operations.md, "Alerts"): besides the daemon's
+// channels, mail to these addresses through the daemon's SMTP server (ALERT_SMTP_URL).
+export class BrokerageAlertsConfig {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(20)
+  @IsEmail({}, { each: true, message: '$property must hold email addresses, got "$value"' })
+  emailTo: string[];
+}
+
 export class BrokerageConfig {
   @Matches(SLUG, { message: '$property must be a slug: lowercase letters, digits and dashes' })
   id: string;
@@ -265,4 +279,9 @@ export class BrokerageConfig {
   @IsOptional()
   @IsBoolean()
   simulated?: boolean;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => BrokerageAlertsConfig)
+  alerts?: BrokerageAlertsConfig;
 }

@@ -114,6 +114,8 @@ describe('alerts of the built daemon', () => {
         },
         webhooks: { publicBaseUrl: 'http://127.0.0.1:9', secretEnv: 'ACME_WEBHOOK_SECRET' },
         schedules: SCHEDULES,
+        // The brokerage's own broker hears of its alerts too.
+        alerts: { emailTo: ['broker@acme.example'] },
       }),
     );
     env = {
@@ -165,12 +167,10 @@ describe('alerts of the built daemon', () => {
     expect(String(firing.json.summary)).toContain('the Cash Offer service refused');
     expect(firing.body).not.toContain(BAD_KEY);
     expect(firing.body).not.toContain(TOKEN);
-    const mail = await waitFor(
-      () => smtp.mails.find((m) => /FIRING: credentials refused/.test(m.raw)),
-      'the alert mail',
-    );
-    expect(mail.to).toEqual(['ops@brokerage.example']);
-    expect(mail.raw).toContain('brokerage acme');
+    const firingMails = () => smtp.mails.filter((m) => /FIRING: credentials refused/.test(m.raw));
+    const mails = await waitFor(() => firingMails().length === 2 && firingMails(), 'the alert mails');
+    expect(mails.map((m) => m.to.join()).sort()).toEqual(['broker@acme.example', 'ops@brokerage.example']);
+    for (const mail of mails) expect(mail.raw).toContain('brokerage acme');
     const text = await waitFor(() => slack.received[0]?.json.text as string | undefined, 'the Slack message');
     expect(text).toContain('FIRING: credentials refused (brokerage acme)');
 
@@ -193,7 +193,8 @@ describe('alerts of the built daemon', () => {
     daemon = await startDaemon();
     await checksPass(daemon);
     expect(notices('credential_refused', 'firing')).toHaveLength(1);
-    expect(smtp.mails.filter((m) => /FIRING/.test(m.raw))).toHaveLength(1);
+    // One mail to the daemon's recipients and one to the brokerage's, as before the restart.
+    expect(smtp.mails.filter((m) => /FIRING/.test(m.raw))).toHaveLength(2);
   });
 
   it('the key fixed in its file and the config reloaded: one resolved alert, and the jobs run again', async () => {
@@ -221,7 +222,7 @@ describe('alerts of the built daemon', () => {
     );
     await checksPass(daemon!);
     expect(notices('credential_refused', 'resolved')).toHaveLength(1);
-    expect(smtp.mails.filter((m) => /RESOLVED: credentials refused/.test(m.raw))).toHaveLength(1);
+    expect(smtp.mails.filter((m) => /RESOLVED: credentials refused/.test(m.raw))).toHaveLength(2);
   });
 
   it('a refused CRM token: one firing alert, then one resolved once the token works again', async () => {

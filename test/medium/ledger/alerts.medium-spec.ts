@@ -1,4 +1,4 @@
-import { alertChannels } from '../../../src/alerts/alert-channels';
+import { AlertRoutes } from '../../../src/alerts/alert-channels';
 import { AlertDeliverer } from '../../../src/alerts/alert-deliverer.service';
 import { alertNotice } from '../../../src/alerts/alert-notice';
 import { problemKey, type Problem } from '../../../src/alerts/alert-problems';
@@ -186,7 +186,7 @@ describe.each(ledgerEngines())('alerts in the ledger (%s)', (engine) => {
       });
       const deliverer = new AlertDeliverer(
         f.ledger.alerts,
-        alertChannels(settings.alerts),
+        new AlertRoutes(settings.alerts, () => undefined),
         f.clock,
         settings,
       );
