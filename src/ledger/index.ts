@@ -9,6 +9,7 @@ export type { PruneCounts } from './ledger.retention';
 export { applyLedgerPragmas, createLedgerDataSource, DEFAULT_LEDGER_PATH } from './ledger.data-source';
 export { outboxKey } from './outbox-key';
 export { LedgerStateError } from './repositories/ledger-state.error';
+export { CrmWebhookEventRepository } from './repositories/crm-webhook-event.repository';
 export { CursorRepository } from './repositories/cursor.repository';
 export { InboxRepository } from './repositories/inbox.repository';
 export type { InboxListFilter, NewInboxEvent, StatusCounts } from './repositories/inbox.repository';

@@ -15,6 +15,7 @@ import { LedgerRetention } from './ledger.retention';
 import { LedgerTransactions } from './ledger-transactions';
 import { LedgerTurns } from './ledger-turns';
 import { PostgresAccountLimiter } from './postgres-account-limiter';
+import { CrmWebhookEventRepository } from './repositories/crm-webhook-event.repository';
 import { CursorRepository } from './repositories/cursor.repository';
 import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
@@ -51,6 +52,7 @@ const parts: [abstract new (...args: never[]) => unknown, (ledger: Ledger) => un
   [RecordErrorRepository, (l) => l.recordErrors],
   [LedgerRetention, (l) => l.retention],
   [PauseRepository, (l) => l.pauses],
+  [CrmWebhookEventRepository, (l) => l.crmWebhookEvents],
 ];
 
 // Provides the Ledger and each repository, globally. Uses the app's Clock provider when there is one.

@@ -9,6 +9,7 @@ import { LedgerRetention } from './ledger.retention';
 import { LedgerTransactions } from './ledger-transactions';
 import { LedgerTurns } from './ledger-turns';
 import { ensurePrivateLedgerFiles } from './private-files';
+import { CrmWebhookEventRepository } from './repositories/crm-webhook-event.repository';
 import { CursorRepository } from './repositories/cursor.repository';
 import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
@@ -41,6 +42,7 @@ export class Ledger {
   readonly recordErrors: RecordErrorRepository;
   readonly retention: LedgerRetention;
   readonly pauses: PauseRepository;
+  readonly crmWebhookEvents: CrmWebhookEventRepository;
 
   constructor(
     readonly dataSource: DataSource,
@@ -57,6 +59,7 @@ export class Ledger {
     this.recordErrors = new RecordErrorRepository(this.transactions, clock);
     this.retention = new LedgerRetention(this.transactions, clock);
     this.pauses = new PauseRepository(this.transactions, clock);
+    this.crmWebhookEvents = new CrmWebhookEventRepository(this.transactions, clock);
   }
 
   // What a crash left half-done, put right at start: returns what was recovered.

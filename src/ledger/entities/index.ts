@@ -1,3 +1,4 @@
+import { CrmWebhookEvent } from './crm-webhook-event.entity';
 import { Cursor } from './cursor.entity';
 import { InboxEvent } from './inbox-event.entity';
 import { Link } from './link.entity';
@@ -6,7 +7,7 @@ import { Pause } from './pause.entity';
 import { RecordError } from './record-error.entity';
 import { Run } from './run.entity';
 
-export { Cursor, InboxEvent, Link, OutboxCommand, Pause, RecordError, Run };
+export { CrmWebhookEvent, Cursor, InboxEvent, Link, OutboxCommand, Pause, RecordError, Run };
 export { WHOLE_BROKERAGE } from './pause.entity';
 export { INBOX_STATUSES } from './inbox-event.entity';
 export type { InboxStatus } from './inbox-event.entity';
@@ -15,4 +16,13 @@ export { OUTBOX_STATES } from './outbox-command.entity';
 export type { OutboxState } from './outbox-command.entity';
 export type { RunStatus } from './run.entity';
 
-export const LEDGER_ENTITIES = [Link, Cursor, InboxEvent, OutboxCommand, Run, RecordError, Pause];
+export const LEDGER_ENTITIES = [
+  Link,
+  Cursor,
+  InboxEvent,
+  OutboxCommand,
+  Run,
+  RecordError,
+  Pause,
+  CrmWebhookEvent,
+];
