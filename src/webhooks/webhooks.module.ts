@@ -7,6 +7,7 @@ import { ConfigWebhookSecretSource } from './config-webhook-secret.source';
 import { CrmWebhookController } from './crm-webhook.controller';
 import { CrmWebhookIntakeService } from './crm-webhook-intake.service';
 import { CrmWebhookRegistrationOnStart } from './crm-webhook-registration.on-start';
+import { HubSpotWebhookIntakeService } from './hubspot-webhook-intake.service';
 import { InboxDrainJob } from './inbox-drain.job';
 import { InboxEventHandlers } from './inbox-event.handlers';
 import { InboxProcessor } from './inbox.processor';
@@ -46,6 +47,7 @@ export class WebhooksModule {}
     WebhookIntakeService,
     WebhookRegistrationOnConfig,
     CrmWebhookIntakeService,
+    HubSpotWebhookIntakeService,
     CrmWebhookRegistrationOnStart,
     { provide: WebhookSecretSource, useClass: ConfigWebhookSecretSource },
   ],
