@@ -93,7 +93,7 @@ export class WebhooksControlController {
       throw badRequest('clientSecret must be a non-empty string');
     this.webhooks.configure(
       { targetUrl, maxConcurrentRequests: max, subscriptions },
-      body.clientSecret as string | undefined,
+      body.clientSecret,
     );
     return this.app();
   }
