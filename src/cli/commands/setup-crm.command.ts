@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CrmSetupService } from '../../brokerages/crm-setup.service';
 import { crmWebhookUrl } from '../../brokerages/crm-webhook-url';
@@ -10,6 +11,7 @@ import {
   type HubSpotWebhookSubscription,
 } from '../../brokerages/hubspot-webhook-subscriptions';
 import { ConfigService } from '../../config/config.service';
+import { DAEMON_SETTINGS, IN_MEMORY_LEDGER, type DaemonSettings } from '../../config/daemon-settings';
 import type { CrmChangeSubscriptionReport, CrmSchemaReport } from '../../crm';
 import { CliOutput } from '../output/cli-output';
 import { renderTable } from '../output/table';
@@ -39,7 +41,8 @@ interface SetupOptions extends CommonOptions {
   webhooksDir?: string;
 }
 
-const DEFAULT_WEBHOOKS_DIR = 'hubspot-webhooks';
+// Beside the ledger file (data/ by default: the daemon's own, ignored by git).
+const WEBHOOKS_SUBDIR = 'hubspot-webhooks';
 
 // Creates what the flows need in each brokerage's CRM, once: running it again reports every item
 // "already present"; then registers the CRM's change webhooks where there are any. One brokerage's
@@ -53,6 +56,7 @@ export class SetupCrmCommand extends CommandRunner {
     private readonly setup: CrmSetupService,
     private readonly config: ConfigService,
     private readonly output: CliOutput,
+    @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
   ) {
     super();
   }
@@ -74,7 +78,7 @@ export class SetupCrmCommand extends CommandRunner {
         result.webhooksError = message(error);
       }
       try {
-        const plan = this.hubSpotWebhookPlan(brokerageId, options.webhooksDir ?? DEFAULT_WEBHOOKS_DIR);
+        const plan = this.hubSpotWebhookPlan(brokerageId, options.webhooksDir ?? this.defaultWebhooksDir());
         if (plan) result.hubspotWebhooks = plan;
       } catch (error) {
         result.webhooksError = `could not write the HubSpot webhooks files: ${message(error)}`;
@@ -157,6 +161,11 @@ export class SetupCrmCommand extends CommandRunner {
     };
   }
 
+  private defaultWebhooksDir(): string {
+    const ledger = this.settings.ledgerPath;
+    return join(ledger === IN_MEMORY_LEDGER ? resolve('data') : dirname(ledger), WEBHOOKS_SUBDIR);
+  }
+
   private printHubSpotWebhooks(brokerageId: string, plan: HubSpotWebhookPlan): void {
     this.output.print(
       `\n${brokerageId}: HubSpot webhooks: in the private app's Webhooks settings set the target URL to\n  ${plan.targetUrl}\nand add these subscriptions (or deploy the project with the webhooks.json below):`,
@@ -180,7 +189,7 @@ export class SetupCrmCommand extends CommandRunner {
 
   @Option({
     flags: '--webhooks-dir <dir>',
-    description: `HubSpot: where to write each brokerage's webhooks.json (default ./${DEFAULT_WEBHOOKS_DIR}/<brokerage>/)`,
+    description: `HubSpot: where to write each brokerage's webhooks.json (default: ${WEBHOOKS_SUBDIR}/<brokerage>/ beside the ledger file)`,
   })
   parseWebhooksDir(value: string): string {
     return value;
