@@ -7,6 +7,7 @@ import { CrmWebhookEventRepository } from '../ledger/repositories/crm-webhook-ev
 import { MetricsService, type CrmWebhookResult } from '../ops/metrics/metrics.service';
 import { EarlyRunTrigger } from '../scheduler/early-run.trigger';
 import type { CrmIntakeOutcome } from './crm-webhook-intake.service';
+import { FollowUpRuns } from './follow-up-runs';
 
 const CRM = 'hubspot';
 // Refusals are logged as warnings at most this often per brokerage (the rest at debug).
@@ -23,7 +24,8 @@ export interface HubSpotDelivery {
 
 // HubSpot's change webhooks (a batch of events, signed v3 with the app's client secret) are a hint,
 // never data: once the signature holds and the batch names an event id not taken before (in the
-// ledger, so on any worker), they ask for one early crm-changes run, which reads HubSpot itself.
+// ledger, so on any worker), they ask for one early crm-changes run, which reads HubSpot itself, and
+// a few follow-ups for HubSpot's search lag (FollowUpRuns).
 @Injectable()
 export class HubSpotWebhookIntakeService {
   private readonly logger = new Logger(HubSpotWebhookIntakeService.name);
@@ -33,6 +35,7 @@ export class HubSpotWebhookIntakeService {
     private readonly config: ConfigService,
     private readonly events: CrmWebhookEventRepository,
     private readonly trigger: EarlyRunTrigger,
+    private readonly followUps: FollowUpRuns,
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
   ) {}
@@ -90,7 +93,10 @@ export class HubSpotWebhookIntakeService {
     const changes = parsed.events.filter((e) => fresh.has(e.eventId) && isHubSpotChangeEvent(e));
     if (changes.length === 0) return this.answer(brokerageId, 'ignored', fresh.size);
     try {
-      return this.answer(brokerageId, await this.trigger.request(brokerageId, 'crm-changes'), fresh.size);
+      const outcome = await this.trigger.request(brokerageId, 'crm-changes');
+      // The run asked for now may come before HubSpot's search shows the change: a few follow.
+      if (outcome !== 'skipped') this.followUps.schedule(brokerageId, 'crm-changes');
+      return this.answer(brokerageId, outcome, fresh.size);
     } catch (error) {
       // Not kept as taken, so HubSpot's retry of this batch is not dropped.
       await this.events.forget(brokerageId, CRM, [...fresh]).catch(() => undefined);

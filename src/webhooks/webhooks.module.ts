@@ -7,6 +7,7 @@ import { ConfigWebhookSecretSource } from './config-webhook-secret.source';
 import { CrmWebhookController } from './crm-webhook.controller';
 import { CrmWebhookIntakeService } from './crm-webhook-intake.service';
 import { CrmWebhookRegistrationOnStart } from './crm-webhook-registration.on-start';
+import { FollowUpRuns } from './follow-up-runs';
 import { HubSpotWebhookIntakeService } from './hubspot-webhook-intake.service';
 import { InboxDrainJob } from './inbox-drain.job';
 import { InboxEventHandlers } from './inbox-event.handlers';
@@ -48,6 +49,7 @@ export class WebhooksModule {}
     WebhookRegistrationOnConfig,
     CrmWebhookIntakeService,
     HubSpotWebhookIntakeService,
+    FollowUpRuns,
     CrmWebhookRegistrationOnStart,
     { provide: WebhookSecretSource, useClass: ConfigWebhookSecretSource },
   ],
