@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CrmSetupService } from '../../brokerages/crm-setup.service';
@@ -11,7 +11,7 @@ import {
   type HubSpotWebhookSubscription,
 } from '../../brokerages/hubspot-webhook-subscriptions';
 import { ConfigService } from '../../config/config.service';
-import { DAEMON_SETTINGS, IN_MEMORY_LEDGER, type DaemonSettings } from '../../config/daemon-settings';
+import { DAEMON_SETTINGS, type DaemonSettings } from '../../config/daemon-settings';
 import type { CrmChangeSubscriptionReport, CrmSchemaReport } from '../../crm';
 import { CliOutput } from '../output/cli-output';
 import { renderTable } from '../output/table';
@@ -162,8 +162,7 @@ export class SetupCrmCommand extends CommandRunner {
   }
 
   private defaultWebhooksDir(): string {
-    const ledger = this.settings.ledgerPath;
-    return join(ledger === IN_MEMORY_LEDGER ? resolve('data') : dirname(ledger), WEBHOOKS_SUBDIR);
+    return join(this.settings.dataDir, WEBHOOKS_SUBDIR);
   }
 
   private printHubSpotWebhooks(brokerageId: string, plan: HubSpotWebhookPlan): void {
