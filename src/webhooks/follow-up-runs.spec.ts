@@ -6,7 +6,9 @@ describe('FollowUpRuns', () => {
   afterEach(() => jest.useRealTimers());
 
   const setup = () => {
-    const request = jest.fn(async () => 'queued' as const);
+    const request = jest.fn<ReturnType<EarlyRunTrigger['request']>, Parameters<EarlyRunTrigger['request']>>(
+      async () => 'queued',
+    );
     return { request, followUps: new FollowUpRuns({ request }) };
   };
 
