@@ -91,10 +91,7 @@ export class WebhooksControlController {
       (typeof body.clientSecret !== 'string' || body.clientSecret === '')
     )
       throw badRequest('clientSecret must be a non-empty string');
-    this.webhooks.configure(
-      { targetUrl, maxConcurrentRequests: max, subscriptions },
-      body.clientSecret,
-    );
+    this.webhooks.configure({ targetUrl, maxConcurrentRequests: max, subscriptions }, body.clientSecret);
     return this.app();
   }
 
