@@ -4,7 +4,7 @@ import { Pauses1764100000000 } from './1764100000000-pauses.migration';
 import { AccountRateLimits1764200000000 } from './1764200000000-account-rate-limits.migration';
 import { RunOwners1764300000000 } from './1764300000000-run-owners.migration';
 import { LedgerTurns1764400000000 } from './1764400000000-ledger-turns.migration';
-import { CrmWebhookEvents1764500000000 } from './1764500000000-crm-webhook-events.migration';
+import { CrmWebhookEvents1764600000000 } from './1764600000000-crm-webhook-events.migration';
 
 // In order of application; listed explicitly so ts-jest and the compiled build load the same set.
 export const LEDGER_MIGRATIONS = [
@@ -14,5 +14,5 @@ export const LEDGER_MIGRATIONS = [
   AccountRateLimits1764200000000,
   RunOwners1764300000000,
   LedgerTurns1764400000000,
-  CrmWebhookEvents1764500000000,
+  CrmWebhookEvents1764600000000,
 ];

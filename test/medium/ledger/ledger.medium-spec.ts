@@ -22,7 +22,7 @@ describe.each(ledgerEngines())('ledger connection and transactions (%s)', (engin
       'AccountRateLimits1764200000000',
       'RunOwners1764300000000',
       'LedgerTurns1764400000000',
-      'CrmWebhookEvents1764500000000',
+      'CrmWebhookEvents1764600000000',
     ]);
     // What `synchronize` would change if it were on: nothing, or the migration and entities disagree.
     const pending = await f.ledger.dataSource.driver.createSchemaBuilder().log();

@@ -2,8 +2,8 @@ import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
 
 // The event ids of CRM change notifications already taken (HubSpot's eventId), so a redelivery is
 // dropped on any worker. Table API, so the same migration runs on SQLite and PostgreSQL.
-export class CrmWebhookEvents1764500000000 implements MigrationInterface {
-  name = 'CrmWebhookEvents1764500000000';
+export class CrmWebhookEvents1764600000000 implements MigrationInterface {
+  name = 'CrmWebhookEvents1764600000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const timestampType = queryRunner.connection.driver.normalizeType({ type: Date });
