@@ -12,8 +12,20 @@ const MODIFIED_PROPS: Record<ObjectType, string[]> = {
   notes: ['hs_lastmodifieddate'],
 };
 
+// What a write changed, told to the webhook dispatcher: the values given that differ from before
+// ('' when a value was cleared); bookkeeping properties are not part of it.
+export interface ObjectChange {
+  type: ObjectType;
+  id: string;
+  kind: 'creation' | 'propertyChange' | 'deletion';
+  changed: Record<string, string>;
+  at: number;
+}
+
 // Records of one emulated portal, with unique-value indexes and the search index lag.
 export class ObjectStore {
+  // Told of every create, update and archive (the webhook dispatcher listens).
+  onChange: ((change: ObjectChange) => void) | undefined;
   private readonly objects = new Map<ObjectType, Map<string, StoredObject>>();
   // HubSpot's recycle bin: archived records, listed with ?archived=true.
   private readonly archived = new Map<ObjectType, Map<string, StoredObject>>();
@@ -107,6 +119,7 @@ export class ObjectStore {
     const obj: StoredObject = { id, type, properties: {}, createdAt: now, updatedAt: now, indexed: null };
     this.apply(obj, merged, now);
     this.all(type).set(id, obj);
+    this.onChange?.({ type, id, kind: 'creation', changed: { ...merged }, at: now });
     return obj;
   }
 
@@ -117,7 +130,12 @@ export class ObjectStore {
     if (this.searchIndexLagMs > 0 && now - obj.updatedAt >= this.searchIndexLagMs) {
       obj.indexed = { properties: { ...obj.properties }, updatedAt: obj.updatedAt };
     }
+    const changed = Object.fromEntries(
+      Object.entries(values).filter(([name, value]) => (obj.properties[name] ?? '') !== value),
+    );
     this.apply(obj, values, now);
+    if (Object.keys(changed).length > 0)
+      this.onChange?.({ type: obj.type, id: obj.id, kind: 'propertyChange', changed, at: now });
   }
 
   // Moves the record to the recycle bin: gone from reads and search, its unique values freed.
@@ -129,6 +147,7 @@ export class ObjectStore {
     this.all(obj.type).delete(obj.id);
     obj.archivedAt = now;
     this.allArchived(obj.type).set(obj.id, obj);
+    this.onChange?.({ type: obj.type, id: obj.id, kind: 'deletion', changed: {}, at: now });
   }
 
   // What the search index holds for this object right now (undefined: not visible yet).

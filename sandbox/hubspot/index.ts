@@ -4,8 +4,11 @@ import type { ObjectType, RateLimitSetting, StoredObject } from './emulator.type
 import type { AccountTier } from './emulator.rate-limit';
 import { isAccountTier, tierRateLimit } from './emulator.rate-limit';
 import { HubSpotEmulatorModule } from './http/hubspot-emulator.module';
+import { DEFAULT_WEBHOOK_SETTINGS, HubSpotWebhooks, type WebhookSettings } from './emulator.webhooks';
 
 export type { AccountTier } from './emulator.rate-limit';
+export { hubSpotSignatureV3, MAX_EVENTS_PER_BATCH } from './emulator.webhooks';
+export type { DeliveryAttempt, WebhookFaults, WebhookSettings } from './emulator.webhooks';
 
 export type { Faults, ObjectType, RateLimitSetting, RequestLogEntry, StoredObject } from './emulator.types';
 
@@ -25,6 +28,11 @@ export interface HubSpotEmulatorOptions {
   rateLimit?: RateLimitSetting | null;
   // Search requests per second; null turns it off.
   searchPerSecond?: number | null;
+  // The private app's client secret, which signs its webhooks (default
+  // HUBSPOT_EMULATOR_CLIENT_SECRET or DEFAULT_HUBSPOT_EMULATOR_CLIENT_SECRET).
+  clientSecret?: string;
+  // Webhook delivery retries and timeout (defaults: 10 retries, 0.5 s doubling up to 10 s, 5 s timeout).
+  webhooks?: Partial<WebhookSettings>;
 }
 
 // Read-only views of what the emulated portal holds, for tests and benchmarks in-process.
@@ -42,12 +50,14 @@ export interface HubSpotEmulator {
   url: string;
   port: number;
   token: string;
+  clientSecret: string;
   state: HubSpotEmulatorStateView;
   close(): Promise<void>;
 }
 
 export const DEFAULT_HUBSPOT_EMULATOR_PORT = 4020;
 export const DEFAULT_HUBSPOT_EMULATOR_TOKEN = 'pat-emulator-0000';
+export const DEFAULT_HUBSPOT_EMULATOR_CLIENT_SECRET = 'emulator-client-secret-00000000';
 // HubSpot documents search as eventually consistent ("a few moments"); seconds by default here.
 export const DEFAULT_SEARCH_INDEX_LAG_MS = 2000;
 
@@ -72,6 +82,10 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
   const token = options.token ?? process.env.HUBSPOT_EMULATOR_TOKEN ?? DEFAULT_HUBSPOT_EMULATOR_TOKEN;
   const port = options.port ?? Number(process.env.HUBSPOT_EMULATOR_PORT ?? DEFAULT_HUBSPOT_EMULATOR_PORT);
   const host = options.host ?? '127.0.0.1';
+  const clientSecret =
+    options.clientSecret ??
+    process.env.HUBSPOT_EMULATOR_CLIENT_SECRET ??
+    DEFAULT_HUBSPOT_EMULATOR_CLIENT_SECRET;
   // Bodies are read by JsonBodyMiddleware: any Content-Type, 10 MB, HubSpot's error for bad JSON.
   const {
     app,
@@ -86,15 +100,18 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
         options.rateLimit === undefined ? tierRateLimit(options.tier ?? envTier()) : options.rateLimit,
       searchPerSecond: options.searchPerSecond === undefined ? 5 : options.searchPerSecond,
       searchIndexLagMs: options.searchIndexLagMs ?? envLagMs(),
+      webhooks: { clientSecret, settings: { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks } },
     }),
     { host, port, keepAliveTimeoutMs: 30_000 },
   );
   const state = app.get(EmulatorState);
+  const webhooks = app.get(HubSpotWebhooks);
   let closing: Promise<void> | undefined;
   return {
     url,
     port: bound,
     token,
+    clientSecret,
     state: {
       count: (type) => state.objects.all(type).size,
       get: (type, id) => state.objects.get(type, id),
@@ -105,6 +122,10 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
       associatedIds: (from, id, to) => state.associations.list(from, id, to).map(([toId]) => toId),
       searchCaughtUp: () => state.objects.searchCaughtUp(Date.now()),
     },
-    close: () => (closing ??= app.close()),
+    close: () =>
+      (closing ??= (async () => {
+        webhooks.close();
+        await app.close();
+      })()),
   };
 }

@@ -15,3 +15,14 @@ export function crmWebhookUrl(brokerage: LoadedBrokerage): string {
 export function wantsCrmChangeWebhooks(brokerage: LoadedBrokerage): boolean {
   return brokerage.config.crm.kind === 'followupboss' && brokerage.config.crm.changeWebhooks !== false;
 }
+
+// HubSpot cannot be asked for webhooks through its API (a private app's subscriptions live in its
+// settings or its project's webhooks.json), so the daemon only takes them: when the brokerage is on
+// HubSpot, names the app's client secret that signs them, and has not turned them off.
+export function takesHubSpotWebhooks(brokerage: LoadedBrokerage): boolean {
+  return (
+    brokerage.config.crm.kind === 'hubspot' &&
+    brokerage.config.crm.changeWebhooks !== false &&
+    Boolean(brokerage.secrets.crmClientSecret)
+  );
+}

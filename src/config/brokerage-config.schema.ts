@@ -143,9 +143,21 @@ export class CrmConfig {
   @IsNotEmpty()
   systemKeyFile?: string;
 
+  // HubSpot: the app's client secret, which signs its change webhooks (X-HubSpot-Signature-v3).
+  // Given, the daemon takes HubSpot webhooks on /webhooks/crm/hubspot/<brokerage>.
+  @IsOptional()
+  @Matches(ENV_NAME, { message: ENV_NAME_MESSAGE })
+  clientSecretEnv?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  clientSecretFile?: string;
+
   // Follow Up Boss: register webhooks (at start and by setup-crm) so a change in the CRM starts
   // crm-changes at once; polling stays the source of truth. Default true; FUB needs an https
-  // webhooks.publicBaseUrl and the system key.
+  // webhooks.publicBaseUrl and the system key. HubSpot: `false` refuses its webhooks even with a
+  // client secret.
   @IsOptional()
   @IsBoolean()
   changeWebhooks?: boolean;

@@ -9,6 +9,8 @@ export interface BrokerageSecrets {
   cashOfferApiKey: string;
   crmToken: string;
   crmSystemKey?: string;
+  // HubSpot: the app's client secret (signs its webhooks).
+  crmClientSecret?: string;
   webhookSecret: string;
   previousWebhookSecret?: string;
 }
@@ -88,6 +90,13 @@ export function resolveSecrets(
     file: crm.systemKeyFile,
     required: false,
   });
+  const crmClientSecret = read({
+    section: 'crm',
+    key: 'clientSecret',
+    env: crm.clientSecretEnv,
+    file: crm.clientSecretFile,
+    required: false,
+  });
   const webhookSecret = read({
     section: 'webhooks',
     key: 'secret',
@@ -113,7 +122,14 @@ export function resolveSecrets(
   }
   if (problems.length > 0 || !cashOfferApiKey || !crmToken || !webhookSecret) return { problems };
   return {
-    secrets: { cashOfferApiKey, crmToken, crmSystemKey, webhookSecret, previousWebhookSecret },
+    secrets: {
+      cashOfferApiKey,
+      crmToken,
+      crmSystemKey,
+      ...(crmClientSecret ? { crmClientSecret } : {}),
+      webhookSecret,
+      previousWebhookSecret,
+    },
     problems,
   };
 }
@@ -147,6 +163,7 @@ export function secretValues(secrets: BrokerageSecrets): string[] {
     secrets.cashOfferApiKey,
     secrets.crmToken,
     secrets.crmSystemKey,
+    secrets.crmClientSecret,
     secrets.webhookSecret,
     secrets.previousWebhookSecret,
   ].filter((value): value is string => typeof value === 'string' && value.length > 0);

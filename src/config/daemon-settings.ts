@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Environment } from './brokerage-secrets';
 import {
   DAEMON_DEFAULTS,
@@ -15,6 +15,9 @@ export { DAEMON_DEFAULTS, LOG_LEVELS, type LogLevel };
 // defaults documented in docs/operations.md. Injected as DAEMON_SETTINGS (DaemonSettingsModule).
 export interface DaemonSettings {
   ledgerPath: string;
+  // The directory of LEDGER_PATH, the operator's data directory, even when this process opens
+  // another ledger (the CLI's in-memory one): where setup-crm writes HubSpot's webhooks.json.
+  dataDir: string;
   // Health, metrics: for the operator and the supervisor only.
   adminHost: string;
   adminPort: number;
@@ -87,6 +90,7 @@ export function readDaemonSettings(env: Environment, options: ReadSettingsOption
   const ledgerPath = options.ledgerPath ?? e.LEDGER_PATH;
   return {
     ledgerPath: ledgerPath === IN_MEMORY_LEDGER ? ledgerPath : resolve(ledgerPath),
+    dataDir: dirname(resolve(e.LEDGER_PATH)),
     ledgerUrl: e.LEDGER_URL,
     adminHost: e.ADMIN_HOST,
     adminPort: e.ADMIN_PORT,

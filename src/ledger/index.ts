@@ -9,6 +9,7 @@ export type { PruneCounts } from './ledger.retention';
 export { applyLedgerPragmas, createLedgerDataSource, DEFAULT_LEDGER_PATH } from './ledger.data-source';
 export { outboxKey } from './outbox-key';
 export { LedgerStateError } from './repositories/ledger-state.error';
+export { CrmWebhookEventRepository } from './repositories/crm-webhook-event.repository';
 export { CursorRepository } from './repositories/cursor.repository';
 export { InboxRepository } from './repositories/inbox.repository';
 export type { InboxListFilter, NewInboxEvent, StatusCounts } from './repositories/inbox.repository';
@@ -21,7 +22,12 @@ export type {
   UnknownResolution,
 } from './repositories/outbox.repository';
 export { AlertRepository } from './repositories/alert.repository';
-export type { AlertChange, AlertOpening, ChannelHealth, NoticeBuilder } from './repositories/alert.repository';
+export type {
+  AlertChange,
+  AlertOpening,
+  ChannelHealth,
+  NoticeBuilder,
+} from './repositories/alert.repository';
 export { PauseRepository } from './repositories/pause.repository';
 export { RecordErrorRepository } from './repositories/record-error.repository';
 export type { RecordErrorInput } from './repositories/record-error.repository';

@@ -16,6 +16,7 @@ import { LedgerTransactions } from './ledger-transactions';
 import { LedgerTurns } from './ledger-turns';
 import { PostgresAccountLimiter } from './postgres-account-limiter';
 import { AlertRepository } from './repositories/alert.repository';
+import { CrmWebhookEventRepository } from './repositories/crm-webhook-event.repository';
 import { CursorRepository } from './repositories/cursor.repository';
 import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
@@ -53,6 +54,7 @@ const parts: [abstract new (...args: never[]) => unknown, (ledger: Ledger) => un
   [LedgerRetention, (l) => l.retention],
   [PauseRepository, (l) => l.pauses],
   [AlertRepository, (l) => l.alerts],
+  [CrmWebhookEventRepository, (l) => l.crmWebhookEvents],
 ];
 
 // Provides the Ledger and each repository, globally. Uses the app's Clock provider when there is one.

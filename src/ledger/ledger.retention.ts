@@ -1,10 +1,12 @@
 import { Clock } from '../common/clock';
-import { InboxEvent, OutboxCommand, RecordError, Run } from './entities';
+import { CrmWebhookEvent, InboxEvent, OutboxCommand, RecordError, Run } from './entities';
 import { LedgerTransactions } from './ledger-transactions';
 
 // Dedupe keys must outlive the sender's whole retry horizon (3 days at Stripe, ~75 h in Standard
 // Webhooks), so done inbox rows are kept at least this long whatever the cutoff.
 export const INBOX_DEDUPE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+// A CRM's notification ids past its retry horizon (HubSpot retries for 24 hours), with a margin.
+export const CRM_WEBHOOK_DEDUPE_RETENTION_MS = 2 * 24 * 60 * 60 * 1000;
 
 export interface PruneCounts {
   outbox: number;
@@ -78,6 +80,15 @@ export class LedgerRetention {
             })
             .execute()
         : undefined;
+      // Not counted in PruneCounts: ids without content, nothing an operator reads.
+      await m
+        .createQueryBuilder()
+        .delete()
+        .from(CrmWebhookEvent)
+        .where('received_at < :cutoff', {
+          cutoff: new Date(Math.min(cutoff.getTime(), this.clock.nowMs() - CRM_WEBHOOK_DEDUPE_RETENTION_MS)),
+        })
+        .execute();
       return {
         outbox: outbox.affected ?? 0,
         inbox: inbox.affected ?? 0,

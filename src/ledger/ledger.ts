@@ -9,6 +9,7 @@ import { LedgerRetention } from './ledger.retention';
 import { LedgerTransactions } from './ledger-transactions';
 import { LedgerTurns } from './ledger-turns';
 import { ensurePrivateLedgerFiles } from './private-files';
+import { CrmWebhookEventRepository } from './repositories/crm-webhook-event.repository';
 import { CursorRepository } from './repositories/cursor.repository';
 import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
@@ -43,6 +44,7 @@ export class Ledger {
   readonly retention: LedgerRetention;
   readonly pauses: PauseRepository;
   readonly alerts: AlertRepository;
+  readonly crmWebhookEvents: CrmWebhookEventRepository;
 
   constructor(
     readonly dataSource: DataSource,
@@ -60,6 +62,7 @@ export class Ledger {
     this.retention = new LedgerRetention(this.transactions, clock);
     this.pauses = new PauseRepository(this.transactions, clock);
     this.alerts = new AlertRepository(this.transactions, clock);
+    this.crmWebhookEvents = new CrmWebhookEventRepository(this.transactions, clock);
   }
 
   // What a crash left half-done, put right at start: returns what was recovered.

@@ -86,7 +86,7 @@ export class CrmWebhookIntakeService {
   }
 
   // A notification not declared as JSON, refused unread (415); counted for a brokerage that takes them.
-  refuseMediaType(brokerageId: string, vendor: 'followupboss'): void {
+  refuseMediaType(brokerageId: string, vendor: 'followupboss' | 'hubspot'): void {
     const known = this.config.get(brokerageId) !== undefined;
     this.metrics.crmWebhookEvent(known ? brokerageId : 'unknown', vendor, 'unsupported_media_type');
   }

@@ -7,6 +7,8 @@ import { ConfigWebhookSecretSource } from './config-webhook-secret.source';
 import { CrmWebhookController } from './crm-webhook.controller';
 import { CrmWebhookIntakeService } from './crm-webhook-intake.service';
 import { CrmWebhookRegistrationOnStart } from './crm-webhook-registration.on-start';
+import { FollowUpRuns } from './follow-up-runs';
+import { HubSpotWebhookIntakeService } from './hubspot-webhook-intake.service';
 import { InboxDrainJob } from './inbox-drain.job';
 import { InboxEventHandlers } from './inbox-event.handlers';
 import { InboxProcessor } from './inbox.processor';
@@ -46,6 +48,8 @@ export class WebhooksModule {}
     WebhookIntakeService,
     WebhookRegistrationOnConfig,
     CrmWebhookIntakeService,
+    HubSpotWebhookIntakeService,
+    FollowUpRuns,
     CrmWebhookRegistrationOnStart,
     { provide: WebhookSecretSource, useClass: ConfigWebhookSecretSource },
   ],

@@ -56,6 +56,9 @@ export interface SyncAppOptions {
   // Follow Up Boss: let the daemon register its change webhooks at start (off by default, so a
   // test's own crm-changes runs are never raced by early ones).
   crmChangeWebhooks?: boolean;
+  // HubSpot: name the emulated private app's client secret, so the daemon takes its webhooks on
+  // /webhooks/crm/hubspot/acme (the emulator sends them once told where: test's own doing).
+  hubSpotWebhooks?: boolean;
   // Schedule jobs on cron (off by default: tests run each job when they mean to), with these
   // `schedules:` lines of the brokerage file.
   cron?: { schedules: Record<string, string> };
@@ -88,6 +91,7 @@ export async function startSyncApp(
     LOG_LEVEL: 'silent',
     ACME_CASH_OFFER_API_KEY: options.cashOfferKey ?? sandbox.agentKey,
     ...world.env,
+    ...(world.hubspot ? { ACME_HUBSPOT_CLIENT_SECRET: world.hubspot.clientSecret } : {}),
     ACME_WEBHOOK_SECRET: SECRET,
   };
   mkdirSync(env.CONFIG_DIR, { recursive: true });
@@ -102,6 +106,9 @@ export async function startSyncApp(
       'crm:',
       ...world.configLines,
       ...(kind === 'followupboss' ? [`  changeWebhooks: ${options.crmChangeWebhooks === true}`] : []),
+      ...(kind === 'hubspot' && options.hubSpotWebhooks
+        ? ['  clientSecretEnv: ACME_HUBSPOT_CLIENT_SECRET']
+        : []),
       '  pipelines:',
       '    listings:',
       `      pipelineId: ${JSON.stringify(world.listings.pipelineId)}`,

@@ -15,6 +15,7 @@ import { badRequest } from '../emulator.errors';
 import { record } from '../emulator.inputs';
 import { isAccountTier, tierRateLimit } from '../emulator.rate-limit';
 import { EmulatorState } from '../emulator.state';
+import { HubSpotWebhooks } from '../emulator.webhooks';
 import type { Faults } from '../emulator.types';
 import { EMULATOR_OPTIONS, type EmulatorOptions } from './emulator.options';
 import { SearchParams } from './emulator.request';
@@ -37,6 +38,7 @@ export class ControlController {
     private readonly limits: RateLimits,
     private readonly tokens: PrivateAppTokens,
     private readonly log: RequestLog,
+    private readonly webhooks: HubSpotWebhooks,
     @Inject(EMULATOR_OPTIONS) private readonly options: EmulatorOptions,
   ) {}
 
@@ -50,6 +52,7 @@ export class ControlController {
     this.limits.reset();
     this.state.objects.searchIndexLagMs = this.options.searchIndexLagMs;
     this.tokens.reset();
+    this.webhooks.reset();
   }
 
   @Get('faults')

@@ -9,11 +9,17 @@ import { PipelinesService } from '../emulator.pipelines.service';
 import { PropertiesService, PropertyGroupsService } from '../emulator.properties.service';
 import { SearchService } from '../emulator.search.service';
 import { EmulatorState } from '../emulator.state';
+import { HubSpotWebhooks } from '../emulator.webhooks';
 import { AssociationBatchController } from './association-batch.controller';
 import { AssociationsController } from './associations.controller';
 import { BatchController } from './batch.controller';
 import { ControlController } from './control.controller';
-import { EMULATOR_OPTIONS, type EmulatorOptions } from './emulator.options';
+import {
+  EMULATOR_APP_ID,
+  EMULATOR_OPTIONS,
+  EMULATOR_PORTAL_ID,
+  type EmulatorOptions,
+} from './emulator.options';
 import { FaultSettings } from './fault.settings';
 import { HubSpotExceptionFilter } from './hubspot-exception.filter';
 import { HubSpotReplyInterceptor } from './hubspot-reply.interceptor';
@@ -30,6 +36,7 @@ import { RequestLogInterceptor } from './request-log.interceptor';
 import { RequestLog } from './request.log';
 import { SearchController } from './search.controller';
 import { TokenInfoController } from './token-info.controller';
+import { WebhooksControlController } from './webhooks-control.controller';
 
 // The HubSpot emulator as its own Nest application (started by startHubSpotEmulator, never imported
 // into the daemon's AppModule). Nest registers routes most specific first, so the catch-all
@@ -50,6 +57,7 @@ export class HubSpotEmulatorModule implements NestModule {
         PipelinesController,
         TokenInfoController,
         ControlController,
+        WebhooksControlController,
         ControlNotFoundController,
         NotFoundController,
       ],
@@ -61,6 +69,17 @@ export class HubSpotEmulatorModule implements NestModule {
             const state = new EmulatorState();
             state.objects.searchIndexLagMs = options.searchIndexLagMs;
             return state;
+          },
+        },
+        {
+          // Every change of the portal is told to the app's webhook dispatcher.
+          provide: HubSpotWebhooks,
+          inject: [EmulatorState],
+          useFactory: (state: EmulatorState) => {
+            const { clientSecret, settings } = options.webhooks;
+            const webhooks = new HubSpotWebhooks(clientSecret, EMULATOR_APP_ID, EMULATOR_PORTAL_ID, settings);
+            state.objects.onChange = (change) => webhooks.recordChange(change);
+            return webhooks;
           },
         },
         ObjectsService,

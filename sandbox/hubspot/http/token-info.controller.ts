@@ -1,11 +1,10 @@
 import { Body, Controller, HttpCode, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { HubSpotHttpError } from '../emulator.errors';
+import { EMULATOR_APP_ID, EMULATOR_PORTAL_ID } from './emulator.options';
 import { HubSpotReplyInterceptor } from './hubspot-reply.interceptor';
 import { PrivateAppGuard } from './private-app.guard';
 import { PrivateAppTokens } from './private-app.tokens';
 import { RequestLogInterceptor } from './request-log.interceptor';
-
-const PORTAL_ID = 12345678;
 
 // What HubSpot tells a private app about a token: its portal and scopes (HubSpot's private-apps
 // docs). Any valid token may ask; it is not rate limited.
@@ -21,6 +20,6 @@ export class TokenInfoController {
     const tokenKey = (body as { tokenKey?: unknown } | undefined)?.tokenKey;
     const scopes = typeof tokenKey === 'string' ? this.tokens.scopesOf(tokenKey) : undefined;
     if (!scopes) throw new HubSpotHttpError(404, 'OBJECT_NOT_FOUND', 'Access token not found');
-    return { userId: 1, hubId: PORTAL_ID, appId: 1, scopes: [...scopes] };
+    return { userId: 1, hubId: EMULATOR_PORTAL_ID, appId: EMULATOR_APP_ID, scopes: [...scopes] };
   }
 }

@@ -1,12 +1,21 @@
+import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CrmPortFactory } from '../../brokerages/crm-port.factory';
+import { Clock } from '../../common/clock';
 import { formatProblem } from '../../config/config-error';
 import { ConfigService } from '../../config/config.service';
+import { DAEMON_SETTINGS, type DaemonSettings } from '../../config/daemon-settings';
 import { CliOutput } from '../output/cli-output';
+import {
+  DEFAULT_WEBHOOK_SILENCE_HOURS,
+  hubSpotWebhookSilences,
+  type WebhookSilence,
+} from './hubspot-webhook-silence.check';
 
 // Checks every brokerage file (and the secrets they name) without starting anything. Exit code 1 and
 // every problem when anything is wrong. With --online it also asks each enabled brokerage's CRM
-// whether the token has the permissions the flows need, naming any missing scope.
+// whether the token has the permissions the flows need, naming any missing scope, and warns (exit
+// code unchanged) of a brokerage taking HubSpot webhooks that has received none for a while.
 @Command({
   name: 'validate-config',
   description: 'check the brokerage config files without starting the daemon',
@@ -16,23 +25,43 @@ export class ValidateConfigCommand extends CommandRunner {
     private readonly config: ConfigService,
     private readonly output: CliOutput,
     private readonly crm: CrmPortFactory,
+    @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
+    private readonly clock: Clock,
   ) {
     super();
   }
 
-  async run(_params: string[], options: { json?: boolean; online?: boolean } = {}): Promise<void> {
+  async run(
+    _params: string[],
+    options: { json?: boolean; online?: boolean; webhookSilenceHours?: number } = {},
+  ): Promise<void> {
     const problems = this.config.currentProblems();
     const brokerages = this.config
       .brokerages()
       .map((b) => ({ id: b.id, file: b.file, enabled: b.config.enabled !== false }));
     const online = options.online && problems.length === 0 ? await this.checkOnline(brokerages) : [];
+    const silences: WebhookSilence[] =
+      options.online && problems.length === 0
+        ? await hubSpotWebhookSilences(
+            this.config.brokerages(),
+            this.settings,
+            this.clock,
+            options.webhookSilenceHours ?? DEFAULT_WEBHOOK_SILENCE_HOURS,
+          ).catch((error: unknown) => [
+            {
+              brokerageId: '*',
+              lastReceivedAt: null,
+              warning: `could not read the ledger for HubSpot webhook arrivals: ${error instanceof Error ? error.message : String(error)}`,
+            },
+          ])
+        : [];
     if (options.json) {
       this.output.json({
         valid: problems.length === 0 && online.length === 0,
         configDir: this.config.configDir,
         brokerages,
         problems,
-        ...(options.online ? { online } : {}),
+        ...(options.online ? { online, warnings: silences } : {}),
       });
     } else if (online.length > 0) {
       this.output.error(`CRM access has ${online.length} problem(s):`);
@@ -46,6 +75,7 @@ export class ValidateConfigCommand extends CommandRunner {
       this.output.error(`config has ${problems.length} problem(s):`);
       for (const problem of problems) this.output.error(`  - ${formatProblem(problem)}`);
     }
+    if (!options.json) for (const s of silences) this.output.error(`warning: ${s.brokerageId}: ${s.warning}`);
     if (problems.length > 0 || online.length > 0) process.exitCode = 1;
   }
 
@@ -80,6 +110,17 @@ export class ValidateConfigCommand extends CommandRunner {
   })
   parseOnline(): boolean {
     return true;
+  }
+
+  @Option({
+    flags: '--webhook-silence-hours <hours>',
+    description: `with --online: warn when a brokerage taking HubSpot webhooks has had none for this long (default ${DEFAULT_WEBHOOK_SILENCE_HOURS})`,
+  })
+  parseWebhookSilenceHours(value: string): number {
+    const hours = Number(value);
+    if (!Number.isFinite(hours) || hours <= 0)
+      throw new Error('--webhook-silence-hours must be a positive number');
+    return hours;
   }
 
   @Option({ flags: '--json', description: 'machine-readable output' })

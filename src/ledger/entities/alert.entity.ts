@@ -29,7 +29,7 @@ export class Alert {
   summary: string;
 
   // The command or page that shows more.
-  @Column({ type: 'text', default: "''" })
+  @Column({ type: 'text', default: '' })
   more: string;
 
   @Column({ name: 'opened_at', type: Date })

@@ -1,5 +1,6 @@
 import { Alert } from './alert.entity';
 import { AlertDelivery } from './alert-delivery.entity';
+import { CrmWebhookEvent } from './crm-webhook-event.entity';
 import { Cursor } from './cursor.entity';
 import { InboxEvent } from './inbox-event.entity';
 import { Link } from './link.entity';
@@ -8,7 +9,18 @@ import { Pause } from './pause.entity';
 import { RecordError } from './record-error.entity';
 import { Run } from './run.entity';
 
-export { Alert, AlertDelivery, Cursor, InboxEvent, Link, OutboxCommand, Pause, RecordError, Run };
+export {
+  Alert,
+  AlertDelivery,
+  CrmWebhookEvent,
+  Cursor,
+  InboxEvent,
+  Link,
+  OutboxCommand,
+  Pause,
+  RecordError,
+  Run,
+};
 export { CREDENTIAL_REMOTES, credentialOfPause, credentialPauseJob, WHOLE_BROKERAGE } from './pause.entity';
 export type { CredentialRemote } from './pause.entity';
 export { INBOX_STATUSES } from './inbox-event.entity';
@@ -32,4 +44,5 @@ export const LEDGER_ENTITIES = [
   Pause,
   Alert,
   AlertDelivery,
+  CrmWebhookEvent,
 ];

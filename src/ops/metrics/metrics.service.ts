@@ -24,6 +24,11 @@ export type CrmWebhookResult =
   | 'duplicate'
   | 'ignored'
   | 'rejected'
+  // HubSpot's signed notifications: a signature that does not verify (or none), a true one on a
+  // timestamp over 5 minutes old, a batch whose every event id was already taken.
+  | 'forged'
+  | 'stale'
+  | 'replayed'
   | 'invalid'
   | 'unsupported_media_type';
 export type RunStatusLabel = 'succeeded' | 'failed' | 'interrupted';
@@ -100,7 +105,7 @@ export class MetricsService {
   });
   private readonly crmWebhookEvents = new Counter({
     name: 'cash_offer_sync_crm_webhook_events_total',
-    help: 'CRM change notifications (e.g. Follow Up Boss webhooks) and what each caused',
+    help: 'CRM change notifications (Follow Up Boss, HubSpot webhooks) and what each caused, refusals (rejected, forged, stale, replayed, invalid) included',
     labelNames: ['brokerage', 'crm', 'result'],
     registers: [this.registry],
   });
