@@ -17,6 +17,13 @@ describe('unlistedOfferOutcome', () => {
     expect(unlistedOfferOutcome({ status: 'active', expires: 'soon' }, NOW)).toBe('wait');
   });
 
+  it('reads the expiry as the CRM gives it back: epoch milliseconds, or a day that must be over', () => {
+    expect(unlistedOfferOutcome({ status: 'active', expires: String(NOW - 1) }, NOW)).toBe('expired');
+    expect(unlistedOfferOutcome({ status: 'active', expires: String(NOW + 1) }, NOW)).toBe('wait');
+    expect(unlistedOfferOutcome({ status: 'active', expires: '2026-03-10' }, NOW)).toBe('wait');
+    expect(unlistedOfferOutcome({ status: 'active', expires: '2026-03-09' }, NOW)).toBe('expired');
+  });
+
   it('a decided offer keeps what its record shows', () => {
     for (const status of ['accepted', 'rejected', 'expired', 'countered', '', null, undefined])
       expect(unlistedOfferOutcome({ status, expires: '2026-03-01T00:00:00Z' }, NOW)).toBe('settled');

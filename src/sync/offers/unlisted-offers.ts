@@ -22,8 +22,20 @@ export function unlistedOfferOutcome(
   nowMs: number,
 ): UnlistedOutcome {
   if ((shown.status ?? '') !== 'active') return 'settled';
-  const expiresMs = shown.expires ? Date.parse(shown.expires) : NaN;
-  return Number.isFinite(expiresMs) && expiresMs <= nowMs ? 'expired' : 'wait';
+  const expiresMs = crmTimeMs(shown.expires);
+  return expiresMs !== undefined && expiresMs <= nowMs ? 'expired' : 'wait';
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+// A date-time as a CRM gives it back: ISO text, epoch milliseconds, or a date alone (a CRM whose
+// field keeps only the day: the offer is past it only once that day is over).
+export function crmTimeMs(value: string | null | undefined): number | undefined {
+  const text = value?.trim() ?? '';
+  if (/^\d{10,}$/.test(text)) return Number(text);
+  const ms = Date.parse(text);
+  if (!Number.isFinite(ms)) return undefined;
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) ? ms + DAY_MS : ms;
 }
 
 // After a complete offers-reconcile pass: the offer records whose offers the pass did not list.
