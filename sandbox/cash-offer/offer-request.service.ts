@@ -75,7 +75,7 @@ export class OfferRequestService {
   }
 
   // PATCH /offer-requests/{id}: listing-agent fields and media only; nothing applied on refusal.
-  update(caller: SandboxAccount, idParam: string, body: unknown): void {
+  update(caller: SandboxAccount, idParam: string, body: unknown): OfferRequestRecord {
     const r = this.ownedRequest(caller, idParam);
     const b = readBody(UpdateOfferRequestBody, body);
     if (b.offer_request_id !== undefined && b.offer_request_id !== r.offer_request_id)
@@ -87,15 +87,17 @@ export class OfferRequestService {
     r.propertyJson = undefined;
     r.media.push(...this.toMedia(b.media));
     r.offer_request_refreshed_at = this.clock.nowIso();
+    return toOfferRequestRecord(r);
   }
 
   // PATCH /offer-requests/ with { offer_request_id, media }: adds photos after submission.
-  addMedia(caller: SandboxAccount, body: unknown): void {
+  addMedia(caller: SandboxAccount, body: unknown): OfferRequestRecord {
     const b = readBody(AddMediaBody, body);
     const r = this.ownedRequest(caller, String(b.offer_request_id));
     this.assertUpdatable(r);
     r.media.push(...this.toMedia(b.media));
     r.offer_request_refreshed_at = this.clock.nowIso();
+    return toOfferRequestRecord(r);
   }
 
   ownedRequest(caller: SandboxAccount, idParam: string): StoredOfferRequest {

@@ -60,15 +60,23 @@ export class OfferService {
     return toOffer(o, r);
   }
 
-  list(caller: SandboxAccount, query: URLSearchParams): Offer[] {
+  // `shown`: how the spec reading in force lists an offer (undefined: not listed); the filters and
+  // the page apply to what is shown.
+  list(
+    caller: SandboxAccount,
+    query: URLSearchParams,
+    shown: (offer: Offer) => Offer | undefined = (offer) => offer,
+  ): Offer[] {
     const q = parseOffersQuery(query);
     const result: Offer[] = [];
     for (const o of this.store.offers.values()) {
       const r = this.store.requests.get(o.offer_request_id);
       if (!r || r.ownerKey !== caller.key) continue;
       if (q.requestId !== undefined && o.offer_request_id !== q.requestId) continue;
-      if (q.status !== undefined && o.offer_status !== q.status) continue;
-      result.push(toOffer(o, r));
+      const offer = shown(toOffer(o, r));
+      if (offer === undefined) continue;
+      if (q.status !== undefined && offer.offer_status !== q.status) continue;
+      result.push(offer);
     }
     return result.slice(q.offset, q.offset + q.limit);
   }

@@ -1,5 +1,6 @@
-import type { CounterOffer, PrelimResult } from '../../src/cash-offer/schema';
+import type { CounterOffer, Offer, OfferRequestRecord, PrelimResult } from '../../src/cash-offer/schema';
 import type { JsonObject } from '../../src/cash-offer/schema';
+import type { ApiErrorKind } from './sandbox.errors';
 import type { StoredCounterOffer, StoredOfferRequest } from './sandbox.types';
 import type { SpecReadingValues } from './spec-readings';
 
@@ -63,4 +64,64 @@ export function counterRejectedUpdate(
     default:
       return { event: 'UPDATE', update_type: 'counter_offer_rejected', ...counter };
   }
+}
+
+// POST /offer-requests under the reading of its answer (`createAnswer`).
+export function createAnswer(
+  record: OfferRequestRecord,
+  shape: SpecReadingValues['createAnswer'],
+): { status: number; body: unknown } {
+  switch (shape) {
+    case 'record-200':
+      return { status: 200, body: record };
+    case 'id-only-201':
+      return { status: 201, body: { offer_request_id: record.offer_request_id } };
+    case 'id-only-200':
+      return { status: 200, body: { offer_request_id: record.offer_request_id } };
+    case 'no-status': {
+      const { offer_request_status: _status, ...rest } = record;
+      return { status: 201, body: rest };
+    }
+    case 'status-processing':
+      return { status: 201, body: { ...record, offer_request_status: 'processing' } };
+    case 'status-active':
+      return { status: 201, body: { ...record, offer_request_status: 'active' } };
+    default:
+      return { status: 201, body: record };
+  }
+}
+
+// The status an API error answers with under the `errorCodes` reading.
+export function errorStatus(
+  status: number,
+  kind: ApiErrorKind | undefined,
+  codes: SpecReadingValues['errorCodes'],
+): number {
+  if (codes === 'ours' || kind === undefined) return status;
+  if (kind === 'key') return 403;
+  return codes === 'all-422' ? 422 : 400;
+}
+
+// GET /offers under the readings of its query and of expired offers: the query the service
+// honours (none, or a capped `limit`) and whether an expired offer is listed, and as what.
+export function offersQueryUnder(
+  query: URLSearchParams,
+  shape: SpecReadingValues['offersQuery'],
+): URLSearchParams {
+  if (shape === 'ignored') return new URLSearchParams();
+  if (shape === 'capped-25') {
+    const capped = new URLSearchParams(query);
+    const asked = query.has('limit') ? Number(query.get('limit')) : 500;
+    if (Number.isInteger(asked) && asked > 25) capped.set('limit', '25');
+    return capped;
+  }
+  return query;
+}
+
+export function expiredOfferShown(
+  offer: Offer,
+  listedAs: SpecReadingValues['expiredOfferListedAs'],
+): Offer | undefined {
+  if (offer.offer_status !== 'expired' || listedAs === 'expired') return offer;
+  return listedAs === 'dropped' ? undefined : { ...offer, offer_status: 'rejected' };
 }

@@ -18,6 +18,33 @@ export interface SpecReadingValues {
   activeLimitMax: number | null;
   // POST /offer-requests/prelim's answer: its shape is not shown.
   prelimAnswer: 'buyer_count' | 'buyers' | 'nested' | 'empty';
+  // GET /offers: its query parameters are not shown. `params`: offer_request_id, status, limit and
+  // offset honoured (ours); `ignored`: every parameter ignored, every offer of the account in one
+  // page; `capped-25`: honoured, but at most 25 offers a page whatever `limit` asked.
+  offersQuery: 'params' | 'ignored' | 'capped-25';
+  // POST /offer-requests: success code and body not shown. The full record with 201 (ours) or 200,
+  // only `{ offer_request_id }` with 201 or 200, the record without `offer_request_status`, or with
+  // `processing` or `active` where ours says `in_review`.
+  createAnswer:
+    | 'record-201'
+    | 'record-200'
+    | 'id-only-201'
+    | 'id-only-200'
+    | 'no-status'
+    | 'status-processing'
+    | 'status-active';
+  // PATCH /offers: the updated offer with 200 (ours), or 204 with no body.
+  decideAnswer: 'record-200' | 'empty-204';
+  // PATCH /offer-requests[/{id}]: 204 with no body (ours, the spec's "no body"), or 200 with the record.
+  updateAnswer: 'empty-204' | 'record-200';
+  // POST /buyer/lead: 201 (ours) or 200, with the lead.
+  leadAnswer: 'record-201' | 'record-200';
+  // Status codes other than 400: `ours` (400 invalid, 409 impossible transition, 401 refused key);
+  // `all-422` (422 invalid, 422 transition, 403 key); `all-400` (400 invalid, 400 transition, 403 key).
+  errorCodes: 'ours' | 'all-422' | 'all-400';
+  // An offer past `offer_expires` that nobody decided: listed `expired` (ours), no longer listed by
+  // GET /offers at all, or listed `rejected`.
+  expiredOfferListedAs: 'expired' | 'dropped' | 'rejected';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -27,6 +54,13 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   counterPendingWord: 'pending',
   activeLimitMax: null,
   prelimAnswer: 'buyer_count',
+  offersQuery: 'params',
+  createAnswer: 'record-201',
+  decideAnswer: 'record-200',
+  updateAnswer: 'empty-204',
+  leadAnswer: 'record-201',
+  errorCodes: 'ours',
+  expiredOfferListedAs: 'expired',
 };
 
 const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][] | 'limit' } = {
@@ -36,6 +70,21 @@ const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][]
   counterPendingWord: ['pending', 'open'],
   activeLimitMax: 'limit',
   prelimAnswer: ['buyer_count', 'buyers', 'nested', 'empty'],
+  offersQuery: ['params', 'ignored', 'capped-25'],
+  createAnswer: [
+    'record-201',
+    'record-200',
+    'id-only-201',
+    'id-only-200',
+    'no-status',
+    'status-processing',
+    'status-active',
+  ],
+  decideAnswer: ['record-200', 'empty-204'],
+  updateAnswer: ['empty-204', 'record-200'],
+  leadAnswer: ['record-201', 'record-200'],
+  errorCodes: ['ours', 'all-422', 'all-400'],
+  expiredOfferListedAs: ['expired', 'dropped', 'rejected'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -9,6 +9,7 @@ import { OfferRecordOutcome } from './decisions/offer-record.outcome';
 import { OfferEventsHandler } from './offers/offer-events.handler';
 import { OffersReconcileJob } from './offers/offers-reconcile.job';
 import { OffersService } from './offers/offers.service';
+import { UnlistedOffers } from './offers/unlisted-offers';
 import { OutboxModule } from './outbox/outbox.module';
 import { AddMediaExecutor } from './request-updates/add-media.executor';
 import { RequestUpdatesConsumer } from './request-updates/request-updates.consumer';
@@ -31,6 +32,7 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
     OffersService,
     OfferEventsHandler,
     OffersReconcileJob,
+    UnlistedOffers,
     OfferRecordOutcome,
     DecideOfferExecutor,
     CounterOfferExecutor,

@@ -59,7 +59,9 @@ export class ApiCallInterceptor implements NestInterceptor {
               call.fault = 'hang-after-commit';
               await this.delays.wait(hangMs);
             }
-            this.calls.record(req, status);
+            // A handler that answers under a spec reading sets its own code (ApiController.answer).
+            const answered = (req.res?.locals as { answeredStatus?: number } | undefined)?.answeredStatus;
+            this.calls.record(req, answered ?? status);
             return result;
           }),
         ),

@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { ApiError } from '../sandbox.errors';
+import { keyRefused } from '../sandbox.errors';
 import { SandboxStore } from '../sandbox.store';
 import { requestOf } from './sandbox.request';
 
@@ -13,10 +13,10 @@ export class ApiKeyGuard implements CanActivate {
     const req = requestOf(context);
     req.apiCall = { started: performance.now(), logged: false };
     const header = req.headers.authorization;
-    if (!header) throw new ApiError(401, 'the Authorization header with your API key is missing');
+    if (!header) throw keyRefused('the Authorization header with your API key is missing');
     const key = header.replace(/^Bearer\s+/i, '').trim();
     const account = this.store.accountsByKey.get(key);
-    if (!account) throw new ApiError(401, 'the API key in the Authorization header is not valid');
+    if (!account) throw keyRefused('the API key in the Authorization header is not valid');
     req.caller = account;
     return true;
   }

@@ -11,7 +11,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { WebhookConfig, type Offer } from '../../../src/cash-offer/schema';
+import { WebhookConfig, type Offer, type OfferRequestRecord } from '../../../src/cash-offer/schema';
 import { MarketplaceService } from '../marketplace.service';
 import { OfferRequestService } from '../offer-request.service';
 import { OfferService } from '../offer.service';
@@ -20,7 +20,13 @@ import { SandboxStore } from '../sandbox.store';
 import { SandboxAccount } from '../sandbox.types';
 import { prelimCounts } from '../simulated-buyers';
 import { SpecReadings } from '../spec-readings';
-import { prelimAnswer, readCounterAnswer } from '../spec-readings.answers';
+import {
+  createAnswer,
+  expiredOfferShown,
+  offersQueryUnder,
+  prelimAnswer,
+  readCounterAnswer,
+} from '../spec-readings.answers';
 import { ApiCallInterceptor } from './api-call.interceptor';
 import { ApiKeyGuard } from './api-key.guard';
 import { ExpirySweepInterceptor } from './expiry-sweep.interceptor';
@@ -48,10 +54,22 @@ export class ApiController {
     return offer.offer_status === 'countered' ? { ...offer, offer_status: listedAs } : offer;
   }
 
+  // A 2xx answer under a reading of its code and body (an undefined body: none).
+  private static answer(res: Response, answer: { status: number; body: unknown }): unknown {
+    res.status(answer.status);
+    res.locals.answeredStatus = answer.status;
+    return answer.body;
+  }
+
   @Post('offer-requests')
   @HttpCode(201)
-  createOfferRequest(@Caller() caller: SandboxAccount, @Body() body: unknown) {
-    return this.requests.create(caller, body);
+  createOfferRequest(
+    @Caller() caller: SandboxAccount,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const record = this.requests.create(caller, body);
+    return ApiController.answer(res, createAnswer(record, this.readings.current.createAnswer));
   }
 
   @Post('offer-requests/prelim')
@@ -62,14 +80,32 @@ export class ApiController {
 
   @Patch('offer-requests/:id')
   @HttpCode(204)
-  updateOfferRequest(@Caller() caller: SandboxAccount, @Param('id') id: string, @Body() body: unknown): void {
-    this.requests.update(caller, id, body);
+  updateOfferRequest(
+    @Caller() caller: SandboxAccount,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return this.updated(res, this.requests.update(caller, id, body));
   }
 
   @Patch('offer-requests')
   @HttpCode(204)
-  addMedia(@Caller() caller: SandboxAccount, @Body() body: unknown): void {
-    this.requests.addMedia(caller, body);
+  addMedia(
+    @Caller() caller: SandboxAccount,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return this.updated(res, this.requests.addMedia(caller, body));
+  }
+
+  // Ours: 204 with no body (the spec's "no body"); the `record-200` reading: 200 with the record.
+  private updated(res: Response, record: OfferRequestRecord): unknown {
+    const reading = this.readings.current.updateAnswer;
+    return ApiController.answer(
+      res,
+      reading === 'record-200' ? { status: 200, body: record } : { status: 204, body: undefined },
+    );
   }
 
   @Get('active-offer-requests')
@@ -87,13 +123,24 @@ export class ApiController {
   @Get('offers')
   @HttpCode(200)
   listOffers(@Caller() caller: SandboxAccount, @SearchParams() query: URLSearchParams) {
-    return this.offers.list(caller, query).map((o) => this.shown(o));
+    const { offersQuery, expiredOfferListedAs } = this.readings.current;
+    return this.offers.list(caller, offersQueryUnder(query, offersQuery), (o) => {
+      const listed = expiredOfferShown(o, expiredOfferListedAs);
+      return listed && this.shown(listed);
+    });
   }
 
   @Patch('offers')
   @HttpCode(200)
-  decideOffer(@Caller() caller: SandboxAccount, @Body() body: unknown) {
-    return this.shown(this.offers.decide(caller, body));
+  decideOffer(
+    @Caller() caller: SandboxAccount,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const offer = this.shown(this.offers.decide(caller, body));
+    return this.readings.current.decideAnswer === 'empty-204'
+      ? ApiController.answer(res, { status: 204, body: undefined })
+      : offer;
   }
 
   @Post('counter-offers')
@@ -104,9 +151,7 @@ export class ApiController {
     @Res({ passthrough: true }) res: Response,
   ) {
     const counter = this.offers.counter(caller, body);
-    const answer = readCounterAnswer(counter, this.readings.current);
-    res.status(answer.status);
-    return answer.body;
+    return ApiController.answer(res, readCounterAnswer(counter, this.readings.current));
   }
 
   @Post('wh')
@@ -129,8 +174,14 @@ export class ApiController {
 
   @Post('buyer/lead')
   @HttpCode(201)
-  buyerLead(@Caller() caller: SandboxAccount, @Body() body: unknown) {
-    return this.marketplace.buyerLead(caller, body);
+  buyerLead(
+    @Caller() caller: SandboxAccount,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const lead = this.marketplace.buyerLead(caller, body);
+    const status = this.readings.current.leadAnswer === 'record-200' ? 200 : 201;
+    return ApiController.answer(res, { status, body: lead });
   }
 
   @Post('push-to-marketplace')

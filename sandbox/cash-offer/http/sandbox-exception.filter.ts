@@ -1,6 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiError } from '../sandbox.errors';
+import { SpecReadings } from '../spec-readings';
+import { errorStatus } from '../spec-readings.answers';
 import { ConnectionDropped } from './api-call.interceptor';
 import { CallLog } from './call.log';
 import { SandboxRequest } from './sandbox.request';
@@ -17,21 +19,28 @@ interface ErrorAnswer {
 export class SandboxExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('CashOfferSandbox');
 
-  constructor(private readonly calls: CallLog) {}
+  constructor(
+    private readonly calls: CallLog,
+    private readonly readings: SpecReadings,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (exception instanceof ConnectionDropped) return;
     const http = host.switchToHttp();
     const req = http.getRequest<SandboxRequest>();
     const res = http.getResponse<Response>();
-    const answer = this.answerFor(exception);
+    const answer = this.answerFor(exception, req.apiCall !== undefined);
     this.calls.record(req, answer.status);
     if (res.destroyed || res.headersSent) return;
     res.status(answer.status).set(answer.headers).json({ error: answer.status, message: answer.message });
   }
 
-  private answerFor(e: unknown): ErrorAnswer {
-    if (e instanceof ApiError) return { status: e.status, message: e.message, headers: e.headers };
+  // `api`: an API call (not the control API), answered under the `errorCodes` reading.
+  private answerFor(e: unknown, api: boolean): ErrorAnswer {
+    if (e instanceof ApiError) {
+      const status = api ? errorStatus(e.status, e.kind, this.readings.current.errorCodes) : e.status;
+      return { status, message: e.message, headers: e.headers };
+    }
     if (e instanceof HttpException) return { status: e.getStatus(), message: e.message, headers: {} };
     this.logger.error(
       `unexpected sandbox failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,

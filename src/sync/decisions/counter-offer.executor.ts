@@ -21,6 +21,9 @@ export interface CounterOfferPayload extends DecisionTarget {
 @Injectable()
 @OutboxExecutor(COUNTER_OFFER)
 export class CounterOfferExecutor implements CommandExecutor {
+  // A 400/422 on an offer already decided this way (or already countered) is read as done.
+  readonly refusalsReconciled = true;
+
   constructor(
     private readonly outcome: OfferRecordOutcome,
     private readonly links: LinkRepository,

@@ -15,6 +15,9 @@ const VERB = { accepted: 'accept', rejected: 'reject' } as const;
 @Injectable()
 @OutboxExecutor(DECIDE_OFFER)
 export class DecideOfferExecutor implements CommandExecutor {
+  // A 400/422 on an offer already decided this way (or already countered) is read as done.
+  readonly refusalsReconciled = true;
+
   constructor(private readonly outcome: OfferRecordOutcome) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<Offer | null> {

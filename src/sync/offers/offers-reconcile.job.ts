@@ -10,6 +10,7 @@ import { streamOffers } from '../common/offer-pages';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { OfferSummaries } from './offer-summary';
 import { OffersService } from './offers.service';
+import { UnlistedOffers } from './unlisted-offers';
 
 // The `offers-reconcile` cron: every offer on our requests (GET /offers, page by page) and the status
 // of our requests in the active list, for whatever a lost webhook missed. Unchanged records cost nothing.
@@ -22,6 +23,7 @@ export class OffersReconcileJob implements SyncJobHandler {
     private readonly offers: OffersService,
     private readonly status: RequestStatusService,
     private readonly links: LinkRepository,
+    private readonly unlisted: UnlistedOffers,
   ) {}
 
   async run(ctx: JobContext): Promise<JobResult> {
@@ -31,13 +33,19 @@ export class OffersReconcileJob implements SyncJobHandler {
     const client = this.cashOffers.get(id);
     const options = { runId: ctx.runId, dryRun: ctx.dryRun };
     const summaries = new OfferSummaries();
+    const listed = new Set<string>();
     for await (const page of streamOffers(client, {}, ctx.signal)) {
       addCounts(counts, await this.offers.applyOffers(crm, page, options));
-      for (const offer of page) summaries.add(offer);
+      for (const offer of page) {
+        summaries.add(offer);
+        listed.add(String(offer.offer_id));
+      }
       ctx.progress(counts.read);
     }
     if (ctx.signal.aborted) return { counts };
     await this.offers.applySummaries(crm, summaries, options);
+    // A complete pass: offers it did not list may have expired off the list (unlisted-offers.ts).
+    if (ctx.runId && !ctx.dryRun) counts.updated += await this.unlisted.show(crm, listed, ctx.runId);
     for await (const page of client.streamActiveOfferRequests({ pageSize: 100 })) {
       if (ctx.signal.aborted) break;
       for (const { request } of page) {

@@ -10,6 +10,7 @@ import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { errorMessage } from '../common/job-counts';
 import { CrmWriteBackExecutor } from './crm-write-back.executor';
+import { mayAlreadyBeInEffect } from './refusal.check';
 import { OutboxContext, OutboxExecutors } from './outbox.executors';
 import {
   OUTBOX_MAX_ATTEMPTS,
@@ -187,7 +188,7 @@ export class OutboxDrainService {
     }
     // A conflict may only mean the service is already where the command wanted it (offer B rejected
     // by the cascade of offer A's accept while B's own reject was in flight): then it is done.
-    if (isCashOfferError(error) && error.code === 'CONFLICT') {
+    if (mayAlreadyBeInEffect(error, this.executors.get(command.operation)?.refusalsReconciled === true)) {
       const settled = await this.alreadyInEffect(command, ctx);
       if (settled) {
         await this.finish(command, settled.result, ctx, () =>

@@ -39,6 +39,9 @@ export interface CommandExecutor {
   onRefused?(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void>;
   // For a command whose outcome is unknown: did the write take effect?
   reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation>;
+  // True when `reconcile` also tells a service's 400/422 refusal that only says the write is already
+  // in effect (a service that answers an impossible transition so instead of 409; refusal.check.ts).
+  readonly refusalsReconciled?: boolean;
 }
 
 // Every @OutboxExecutor provider, found at start; the drain looks them up by operation.

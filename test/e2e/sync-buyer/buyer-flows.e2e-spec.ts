@@ -278,4 +278,35 @@ describe('buyer-side flows through crm-changes and outbox-drain', () => {
     expect(await callsTo('POST', '/offer-requests/prelim')).toBe(1);
     expect(await storedRequests()).toHaveLength(before);
   });
+
+  // Last: it changes how the sandbox answers (docs/spec-decisions.md, "Other readings").
+  it('a lead answered 200 is written back, and a refusal answered 422 is told and not retried', async () => {
+    await sandboxControl('PUT', '/spec-readings', { leadAnswer: 'record-200', errorCodes: 'all-422' });
+    const request = requests[0].offer_request_id;
+    const leadsBefore = await leadList();
+    const contact = await flaggedBuyer(
+      { firstname: 'Cy', lastname: 'Buyer', email: 'cy@example.com' },
+      request,
+    );
+    await changesThenDrain();
+    const [lead] = (await leadList()).slice(leadsBefore.length);
+    expect(props('contacts', contact)).toMatchObject({
+      cash_offer_lead_id: lead.lead_id,
+      cash_offer_submit_lead: 'false',
+    });
+    const sentBefore = await callsTo('POST', '/buyer/lead');
+
+    await sandboxControl('POST', `/offer-requests/${request}/expire`);
+    const late = await flaggedBuyer({ firstname: 'Di', lastname: 'Late', phone: '+15125550102' }, request);
+    await changesThenDrain();
+    await changesThenDrain();
+    expect(props('contacts', late).cash_offer_lead_error).toMatch(
+      new RegExp(`refused this buyer lead on listing req:${request}: .*\\(422\\).*expired`),
+    );
+    expect(await callsTo('POST', '/buyer/lead')).toBe(sentBefore + 1);
+    const calls = await sandboxControl<{ method: string; path: string; status: number }[]>('GET', '/calls');
+    expect(calls.filter((c) => c.path.endsWith('/buyer/lead')).map((c) => c.status)).toEqual(
+      expect.arrayContaining([200, 422]),
+    );
+  });
 });

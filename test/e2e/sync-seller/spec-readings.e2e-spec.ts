@@ -8,25 +8,43 @@ import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 // readings"), the agent's records must show the same truth. HubSpot on SQLite: the readings are the
 // service's, the CRM and ledger are covered by decisions.e2e-spec.ts.
 const READINGS: Record<string, unknown>[] = [
-  // A service with no `countered` status, answering counters with no body, sending a nested UPDATE.
+  // A service with no `countered` status, answering counters with no body, sending a nested UPDATE;
+  // ignoring the offers query, answering the create with its id only.
   {
     counteredOfferListedAs: 'active',
     counterAnswer: 'empty-204',
     counterRejectedCallback: 'nested',
     prelimAnswer: 'buyers',
+    offersQuery: 'ignored',
+    createAnswer: 'id-only-201',
   },
-  // Counters answered with their id only, the pending word 'open', an UPDATE naming only the offer.
+  // Counters answered with their id only, the pending word 'open', an UPDATE naming only the offer;
+  // offers pages capped at 25, 422 for refusals.
   {
     counteredOfferListedAs: 'countered',
     counterAnswer: 'id-only-200',
     counterPendingWord: 'open',
     counterRejectedCallback: 'offer-only',
     prelimAnswer: 'nested',
+    offersQuery: 'capped-25',
+    errorCodes: 'all-422',
   },
   // A countered offer listed rejected at once, an empty 200 for the counter, a flat UPDATE.
-  { counteredOfferListedAs: 'rejected', counterAnswer: 'empty-200', prelimAnswer: 'empty' },
-  // No UPDATE at all: the listings alone tell a refused counter.
-  { counteredOfferListedAs: 'active', counterRejectedCallback: 'none' },
+  // A create answered 200 with no status, refusals as 400.
+  {
+    counteredOfferListedAs: 'rejected',
+    counterAnswer: 'empty-200',
+    prelimAnswer: 'empty',
+    createAnswer: 'no-status',
+    errorCodes: 'all-400',
+  },
+  // No UPDATE at all: the listings alone tell a refused counter. Decisions answered with no body.
+  {
+    counteredOfferListedAs: 'active',
+    counterRejectedCallback: 'none',
+    decideAnswer: 'empty-204',
+    createAnswer: 'status-processing',
+  },
 ];
 
 describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(

@@ -1,0 +1,146 @@
+import { CashOfferClient, CashOfferError } from '../../../src/cash-offer';
+import { Offer } from '../../../src/cash-offer/schema';
+import { listAllOffers, streamOffers } from '../../../src/sync/common/offer-pages';
+import { toSellerRequestResult } from '../../../src/sync/seller-requests/seller-request.result';
+import { SandboxHarness, offerRequestBody } from './sandbox.harness';
+
+// The client and the daemon's readers against the sandbox answering each other way the spec leaves
+// open (docs/sandbox.md, "Spec readings"): success codes, the create's answer, error codes and the
+// offers list's query.
+describe('CashOfferClient under other spec readings (sandbox)', () => {
+  const h = new SandboxHarness();
+  let agent: CashOfferClient;
+
+  beforeAll(async () => {
+    await h.start();
+    agent = h.client();
+  });
+  afterAll(() => h.stop());
+  beforeEach(() => h.reset());
+
+  const readings = (body: Record<string, unknown>) => h.control('PUT', '/spec-readings', body);
+  const activeRequestId = async (): Promise<number> => {
+    const id = toSellerRequestResult(await agent.createOfferRequest(offerRequestBody())).offer_request_id!;
+    await h.control('POST', `/offer-requests/${id}/approve`);
+    return id;
+  };
+  const offerOn = (requestId: number, amount = 250_000) =>
+    h.control<Offer>('POST', `/offer-requests/${requestId}/offers`, { offer_amount: amount });
+  const refusal = async (call: Promise<unknown>): Promise<CashOfferError> => {
+    const error = await call.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CashOfferError);
+    return error as CashOfferError;
+  };
+
+  it('createAnswer: every shape yields the request id the write-back needs', async () => {
+    const shapes = [
+      'record-201',
+      'record-200',
+      'id-only-201',
+      'id-only-200',
+      'no-status',
+      'status-processing',
+      'status-active',
+    ];
+    for (const shape of shapes) {
+      await readings({ createAnswer: shape });
+      const result = toSellerRequestResult(await agent.createOfferRequest(offerRequestBody()));
+      const stored = (await h.storedRequests()).at(-1)!;
+      expect([shape, result.offer_request_id]).toEqual([shape, stored.offer_request_id]);
+      if (shape.startsWith('id-only') || shape === 'no-status')
+        expect(result.offer_request_status).toBeUndefined();
+      else
+        expect(result.offer_request_status).toBe(
+          shape.replace(/^status-/, '').replace(/^record-\d+$/, 'in_review'),
+        );
+    }
+  });
+
+  it('decideAnswer empty-204, updateAnswer record-200, leadAnswer record-200: each call succeeds', async () => {
+    const id = await activeRequestId();
+    const [one, two] = [await offerOn(id), await offerOn(id, 260_000)];
+    await readings({ decideAnswer: 'empty-204', updateAnswer: 'record-200', leadAnswer: 'record-200' });
+    await expect(agent.decideOffer(one.offer_id, 'rejected')).resolves.toBeUndefined();
+    expect((await listAllOffers(agent, id)).find((o) => o.offer_id === one.offer_id)?.offer_status).toBe(
+      'rejected',
+    );
+    await expect(
+      agent.updateOfferRequest(id, { property: { ListAgentFirstName: 'Robin' } }),
+    ).resolves.toBeUndefined();
+    await expect(agent.addMedia(id, ['https://photos.example.test/back.jpg'])).resolves.toBeUndefined();
+    const partner = h.client({ apiKey: 'sandbox-partner-key' });
+    const lead = await partner.submitBuyerLead({
+      first_name: 'Bea',
+      last_name: 'Buyer',
+      primary_email: 'bea@buyers.example',
+      property_address: { offer_request_id: id },
+    });
+    expect(lead).toMatchObject({ offer_request_id: id, lead_id: expect.any(String) });
+    const statuses = (await h.calls())
+      .filter((c) => c.method !== 'GET')
+      .map((c) => `${c.method} ${c.status}`);
+    expect(statuses).toEqual(expect.arrayContaining(['PATCH 204', 'PATCH 200', 'POST 200']));
+    expect(two.offer_status).toBe('active');
+  });
+
+  it.each([
+    ['ours', 400, 'CONFLICT', 409, 401],
+    ['all-422', 422, 'INVALID_RECORD', 422, 403],
+    ['all-400', 400, 'INVALID_RECORD', 400, 403],
+  ])(
+    'errorCodes %s: invalid (%i), impossible transition (%s %i), refused key (%i) are each final, never retried',
+    async (codes, invalid, transitionCode, transition, key) => {
+      await readings({ errorCodes: codes });
+      const id = await activeRequestId();
+      const offer = await offerOn(id);
+      await agent.decideOffer(offer.offer_id, 'accepted');
+      await h.control('DELETE', '/calls');
+
+      // The service's own validation (the client's checks are the same wire rules, so a body the
+      // client cannot refuse: a 51-character StreetName sent by a raw call is refused by both).
+      const res = await fetch(`${h.sandbox.baseUrl}/offer-requests`, {
+        method: 'POST',
+        headers: { authorization: h.sandbox.agentKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...offerRequestBody(), property: { StreetName: 'x'.repeat(51) } }),
+      });
+      expect(res.status).toBe(invalid);
+
+      const decided = await refusal(agent.decideOffer(offer.offer_id, 'rejected'));
+      expect([decided.code, decided.status, decided.retryable]).toEqual([transitionCode, transition, false]);
+      expect(decided.message).toContain(`offer ${offer.offer_id} is accepted`);
+      const countered = await refusal(
+        agent.counterOffer({ offer_id: offer.offer_id, counter_offer_amount: 1 }),
+      );
+      expect([countered.code, countered.status]).toEqual([transitionCode, transition]);
+
+      const stranger = h.client({ apiKey: 'not-a-key' });
+      const refused = await refusal(stranger.listOffers());
+      expect([refused.code, refused.status, refused.retryable]).toEqual(['AUTH_FAILED', key, false]);
+      // One attempt each: nothing final is retried.
+      const sent = (await h.calls()).filter(
+        (c) => c.path.startsWith('/api/v2/offers') || c.path.startsWith('/api/v2/counter'),
+      );
+      expect(sent.map((c) => c.status)).toEqual([transition, transition, key]);
+    },
+  );
+
+  it.each(['ignored', 'capped-25'])(
+    'offersQuery %s: every offer is streamed once, and one request reads only its own',
+    async (shape) => {
+      const a = await activeRequestId();
+      const b = await activeRequestId();
+      const onA: number[] = [];
+      for (let i = 0; i < 27; i++) onA.push((await offerOn(a, 200_000 + i)).offer_id);
+      const onB = (await offerOn(b)).offer_id;
+      await readings({ offersQuery: shape });
+      const streamed: number[] = [];
+      for await (const page of streamOffers(agent)) streamed.push(...page.map((o) => o.offer_id));
+      expect(streamed).toEqual([...onA, onB]);
+      expect((await listAllOffers(agent, b)).map((o) => o.offer_id)).toEqual([onB]);
+      expect((await listAllOffers(agent, a)).map((o) => o.offer_id)).toEqual(onA);
+    },
+  );
+});

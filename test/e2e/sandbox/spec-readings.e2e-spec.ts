@@ -1,0 +1,241 @@
+import { RunningCashOfferSandbox } from '../../../sandbox/cash-offer';
+import {
+  AGENT,
+  PARTNER,
+  activeRequest,
+  buyerOffer,
+  call,
+  control,
+  createBody,
+  Json,
+  startTestSandbox,
+} from './sandbox.helpers';
+
+const DAY = 24 * 3600 * 1000;
+
+// The sandbox answering each way a spec reading says (docs/sandbox.md, "Spec readings"), for the
+// switches of the status codes, the create's answer, the offers list and expired offers.
+describe('Cash Offer sandbox: spec readings', () => {
+  let sandbox: RunningCashOfferSandbox;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(async () => {
+    await control(sandbox, 'POST', '/reset');
+  });
+
+  const readings = (body: Record<string, unknown>) => control(sandbox, 'PUT', '/spec-readings', body);
+  const offerIds = (offers: Json[]): number[] => offers.map((o: { offer_id: number }) => o.offer_id);
+
+  it('refuses an unknown value of each new switch, naming the switch', async () => {
+    for (const key of [
+      'offersQuery',
+      'createAnswer',
+      'decideAnswer',
+      'updateAnswer',
+      'leadAnswer',
+      'errorCodes',
+      'expiredOfferListedAs',
+    ]) {
+      const res = await readings({ [key]: 'nonsense' });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(key);
+    }
+    expect((await control(sandbox, 'GET', '/spec-readings')).body).toMatchObject({
+      offersQuery: 'params',
+      createAnswer: 'record-201',
+      decideAnswer: 'record-200',
+      updateAnswer: 'empty-204',
+      leadAnswer: 'record-201',
+      errorCodes: 'ours',
+      expiredOfferListedAs: 'expired',
+    });
+  });
+
+  it('offersQuery: parameters honoured, ignored (every offer in one page), or the page capped at 25', async () => {
+    const a = await activeRequest(sandbox);
+    const b = await activeRequest(sandbox, AGENT.key, {
+      request: { offer_request_external_id: 'crm-deal-2' },
+    });
+    const onA: number[] = [];
+    for (let i = 0; i < 27; i++) onA.push((await buyerOffer(sandbox, a.offer_request_id)).offer_id);
+    const onB = (await buyerOffer(sandbox, b.offer_request_id)).offer_id;
+    const page = (query: string) => call(sandbox, 'GET', `/offers?${query}`);
+
+    expect(offerIds((await page(`offer_request_id=${b.offer_request_id}`)).body)).toEqual([onB]);
+    expect(offerIds((await page('limit=2&offset=1')).body)).toEqual(onA.slice(1, 3));
+
+    await readings({ offersQuery: 'ignored' });
+    const ignored = await page(`offer_request_id=${b.offer_request_id}&limit=2&offset=1`);
+    expect(ignored.status).toBe(200);
+    expect(offerIds(ignored.body)).toEqual([...onA, onB]);
+
+    await readings({ offersQuery: 'capped-25' });
+    expect(offerIds((await page('limit=500&offset=0')).body)).toEqual(onA.slice(0, 25));
+    expect(offerIds((await page('limit=500&offset=25')).body)).toEqual([...onA.slice(25), onB]);
+    expect(offerIds((await page('limit=3&offset=25')).body)).toEqual([...onA.slice(25), onB]);
+    expect(offerIds((await page(`offer_request_id=${b.offer_request_id}`)).body)).toEqual([onB]);
+  });
+
+  it('createAnswer: the record with 201 or 200, the id only, no status, or another status word', async () => {
+    const expected: Record<string, { status: number; check: (body: Json) => void }> = {
+      'record-201': { status: 201, check: (body) => expect(body.offer_request_status).toBe('in_review') },
+      'record-200': { status: 200, check: (body) => expect(body.requested_by_agent).toBe(AGENT.userId) },
+      'id-only-201': {
+        status: 201,
+        check: (body) => expect(Object.keys(body)).toEqual(['offer_request_id']),
+      },
+      'id-only-200': {
+        status: 200,
+        check: (body) => expect(Object.keys(body)).toEqual(['offer_request_id']),
+      },
+      'no-status': {
+        status: 201,
+        check: (body) => {
+          expect(body).not.toHaveProperty('offer_request_status');
+          expect(body.inventory_property_id).toEqual(expect.any(Number));
+        },
+      },
+      'status-processing': {
+        status: 201,
+        check: (body) => expect(body.offer_request_status).toBe('processing'),
+      },
+      'status-active': { status: 201, check: (body) => expect(body.offer_request_status).toBe('active') },
+    };
+    for (const [shape, { status, check }] of Object.entries(expected)) {
+      await readings({ createAnswer: shape });
+      const res = await call(sandbox, 'POST', '/offer-requests', createBody());
+      expect([shape, res.status]).toEqual([shape, status]);
+      expect(res.body.offer_request_id).toEqual(expect.any(Number));
+      check(res.body);
+      // Only the answer changes: the request is stored as ours says.
+      const stored = (await control(sandbox, 'GET', '/offer-requests')).body.find(
+        (r: Json) => r.offer_request_id === res.body.offer_request_id,
+      );
+      expect(stored.offer_request_status).toBe('in_review');
+    }
+    const calls = (await control(sandbox, 'GET', '/calls')).body.filter(
+      (c: Json) => c.method === 'POST' && c.path === '/api/v2/offer-requests',
+    );
+    expect(calls.map((c: { status: number }) => c.status)).toEqual([201, 200, 201, 200, 201, 201, 201]);
+  });
+
+  it('decideAnswer, updateAnswer, leadAnswer: the other success codes', async () => {
+    const req = await activeRequest(sandbox);
+    const [one, two] = [
+      await buyerOffer(sandbox, req.offer_request_id),
+      await buyerOffer(sandbox, req.offer_request_id),
+    ];
+    await readings({ decideAnswer: 'empty-204', updateAnswer: 'record-200', leadAnswer: 'record-200' });
+
+    const decided = await call(sandbox, 'PATCH', '/offers', {
+      offer_id: one.offer_id,
+      offer_status: 'rejected',
+    });
+    expect(decided.status).toBe(204);
+    expect(decided.body).toBeUndefined();
+    const listed = (await call(sandbox, 'GET', `/offers?offer_request_id=${req.offer_request_id}`)).body;
+    expect(listed.find((o: Json) => o.offer_id === one.offer_id).offer_status).toBe('rejected');
+
+    const updated = await call(sandbox, 'PATCH', `/offer-requests/${req.offer_request_id}`, {
+      property: { ListAgentFirstName: 'Robin' },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({
+      offer_request_id: req.offer_request_id,
+      offer_request_status: 'active',
+    });
+    const media = await call(sandbox, 'PATCH', '/offer-requests/', {
+      offer_request_id: req.offer_request_id,
+      media: ['https://photos.example/1.jpg'],
+    });
+    expect(media.status).toBe(200);
+    expect(media.body.offer_request_id).toBe(req.offer_request_id);
+
+    const lead = await call(
+      sandbox,
+      'POST',
+      '/buyer/lead',
+      {
+        first_name: 'Ann',
+        last_name: 'Lee',
+        primary_email: 'ann@e2e.example',
+        property_address: {
+          offer_request_id: req.offer_request_id,
+          inventory_property_id: req.inventory_property_id,
+        },
+      },
+      PARTNER.key,
+    );
+    expect(lead.status).toBe(200);
+    expect(lead.body.lead_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(two.offer_status).toBe('active');
+  });
+
+  it('errorCodes: invalid bodies, impossible transitions and refused keys under each reading', async () => {
+    const req = await activeRequest(sandbox);
+    const offer = await buyerOffer(sandbox, req.offer_request_id);
+    await call(sandbox, 'PATCH', '/offers', { offer_id: offer.offer_id, offer_status: 'rejected' });
+    const invalid = () =>
+      call(sandbox, 'POST', '/offer-requests', createBody({ property: { StreetName: 'x'.repeat(51) } }));
+    const transition = () =>
+      call(sandbox, 'PATCH', '/offers', { offer_id: offer.offer_id, offer_status: 'accepted' });
+    const counterDecided = () =>
+      call(sandbox, 'POST', '/counter-offers', { offer_id: offer.offer_id, counter_offer_amount: 1000 });
+    const badKey = () => call(sandbox, 'GET', '/offers', undefined, 'not-a-key');
+    const unknownId = () =>
+      call(sandbox, 'PATCH', '/offers', { offer_id: 999_999, offer_status: 'accepted' });
+    const statuses = async () =>
+      Promise.all([invalid(), transition(), counterDecided(), badKey(), unknownId()]).then((answers) =>
+        answers.map((a) => {
+          // The error object repeats the status, whatever it is.
+          expect(a.body.error).toBe(a.status);
+          expect(a.body.message).toEqual(expect.any(String));
+          return a.status;
+        }),
+      );
+    expect(await statuses()).toEqual([400, 409, 409, 401, 404]);
+    await readings({ errorCodes: 'all-422' });
+    expect(await statuses()).toEqual([422, 422, 422, 403, 404]);
+    await readings({ errorCodes: 'all-400' });
+    expect(await statuses()).toEqual([400, 400, 400, 403, 404]);
+    // The control API keeps its own codes.
+    expect((await control(sandbox, 'POST', '/offer-requests/999999/approve')).status).toBe(404);
+    expect(
+      (
+        await control(sandbox, 'POST', `/offer-requests/${req.offer_request_id}/offers`, {
+          offer_expires: 'x',
+        })
+      ).status,
+    ).toBe(400);
+  });
+
+  it('expiredOfferListedAs: an offer past offer_expires listed expired, not listed, or listed rejected', async () => {
+    const req = await activeRequest(sandbox);
+    const soon = await buyerOffer(sandbox, req.offer_request_id, {
+      offer_expires: new Date(Date.now() + DAY).toISOString(),
+    });
+    const later = await buyerOffer(sandbox, req.offer_request_id, {
+      offer_expires: new Date(Date.now() + 20 * DAY).toISOString(),
+    });
+    await control(sandbox, 'POST', '/clock/advance', { ms: 2 * DAY });
+    const listed = async (query = '') => {
+      const offers: { offer_id: number; offer_status: string }[] = (
+        await call(sandbox, 'GET', `/offers${query}`)
+      ).body;
+      return Object.fromEntries(offers.map((o) => [o.offer_id, o.offer_status]));
+    };
+    expect(await listed()).toEqual({ [soon.offer_id]: 'expired', [later.offer_id]: 'active' });
+    await readings({ expiredOfferListedAs: 'dropped' });
+    expect(await listed()).toEqual({ [later.offer_id]: 'active' });
+    expect(await listed('?status=expired')).toEqual({});
+    await readings({ expiredOfferListedAs: 'rejected' });
+    expect(await listed()).toEqual({ [soon.offer_id]: 'rejected', [later.offer_id]: 'active' });
+    expect(await listed('?status=rejected')).toEqual({ [soon.offer_id]: 'rejected' });
+    // Deciding it is still the impossible transition it is under every reading.
+    expect(
+      (await call(sandbox, 'PATCH', '/offers', { offer_id: soon.offer_id, offer_status: 'accepted' })).status,
+    ).toBe(409);
+  });
+});

@@ -1,0 +1,268 @@
+import { DEAL } from '../../../src/sync/common/listing-deal.properties';
+import { OFFER } from '../../../src/sync/offers/offer-record.properties';
+import { NEUTRAL_LISTING, NeutralSellerSteps } from '../../support/crm-agent';
+import { eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
+
+// The create, decisions, reconcile, expiry and request-update flows under the readings of what the
+// spec leaves "not shown" in status codes, answers and lists (docs/spec-decisions.md; the counter
+// flows are spec-readings.e2e-spec.ts). HubSpot on SQLite, real HTTP, the real ledger.
+const READINGS: Record<string, unknown>[] = [
+  // Ours: every switch at its default.
+  {},
+  // A service that ignores the offers query, answers the create with its id only and decisions with
+  // no body, returns the record on PATCH, says 422 (and 403) and drops expired offers from the list.
+  {
+    offersQuery: 'ignored',
+    createAnswer: 'id-only-200',
+    decideAnswer: 'empty-204',
+    updateAnswer: 'record-200',
+    errorCodes: 'all-422',
+    expiredOfferListedAs: 'dropped',
+  },
+  // Pages capped at 25, a create answer with no status, 400 for everything refused, expired offers
+  // listed as rejected.
+  {
+    offersQuery: 'capped-25',
+    createAnswer: 'no-status',
+    errorCodes: 'all-400',
+    expiredOfferListedAs: 'rejected',
+  },
+  // A create answered `active`, capped pages, 422s, decisions with no body, expired offers dropped.
+  {
+    offersQuery: 'capped-25',
+    createAnswer: 'status-active',
+    decideAnswer: 'empty-204',
+    errorCodes: 'all-422',
+    expiredOfferListedAs: 'dropped',
+  },
+];
+
+const OK_DECISION = new Set([200, 204]);
+
+describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
+  'seller flows under the spec reading %s',
+  (_name, readings) => {
+    let t: SyncTestApp;
+    let steps: NeutralSellerSteps;
+
+    beforeAll(async () => {
+      t = await startSyncApp('hubspot');
+      steps = new NeutralSellerSteps(t);
+      await steps.sandbox.specReadings(readings);
+    });
+
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    const moveTo = async (offerId: number, stage: string) => {
+      const record = await steps.agent.offerRecord(offerId);
+      await steps.agent.moveOffer(record!.id, stage);
+    };
+    const decide = async () => {
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+    };
+    const decisionStatuses = async () =>
+      (await steps.sandbox.calls())
+        .filter((c) => c.method === 'PATCH' && c.path.startsWith('/api/v2/offers'))
+        .map((c) => c.status);
+    const stuck = async () => t.ledger.outbox.listByState('acme', ['pending', 'failed', 'unknown']);
+
+    it('the create writes the request id back, and the status once the service tells it', async () => {
+      const { dealId } = await steps.agent.listingDeal(NEUTRAL_LISTING);
+      await steps.agent.requestCashOffer(dealId);
+      await t.run('crm-changes');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      const [request] = (await steps.sandbox.requests()).filter(
+        (r) => r.offer_request_external_id === dealId,
+      );
+      const sent = await steps.agent.deal(dealId);
+      expect(sent.properties[DEAL.requestId]).toBe(String(request.offer_request_id));
+      expect(sent.properties[DEAL.syncError] ?? '').toBe('');
+      // Only what the answer said: no status where it gave none.
+      const answered = {
+        'id-only-200': '',
+        'no-status': '',
+        'status-active': 'active',
+      }[readings.createAnswer as string];
+      expect(sent.properties[DEAL.status] ?? '').toBe(answered ?? 'in_review');
+
+      await steps.sandbox.approve(request.offer_request_id);
+      await steps.applyEvents(1);
+      expect((await steps.agent.deal(dealId)).properties[DEAL.status]).toBe('receiving_offers');
+      expect(await stuck()).toEqual([]);
+      expect(await t.ledger.outbox.listByState('acme', ['dead'])).toEqual([]);
+    });
+
+    it('accepts with the cascade; a reject the cascade already made is done, not an error', async () => {
+      const { dealId, requestId } = await steps.activeRequest();
+      const a = await steps.sandbox.makeOffer(requestId, { offer_amount: 350_000 });
+      const b = await steps.sandbox.makeOffer(requestId, { offer_amount: 360_000 });
+      const c = await steps.sandbox.makeOffer(requestId, { offer_amount: 340_000 });
+      await steps.applyEvents(3);
+      const before = (await decisionStatuses()).length;
+
+      // A's accept goes first and rejects B; B's own reject, already in flight, is then refused.
+      await moveTo(a.offer_id, 'accept_requested');
+      await moveTo(b.offer_id, 'reject_requested');
+      await decide();
+      const statuses = (await decisionStatuses()).slice(before);
+      expect(statuses).toHaveLength(2);
+      expect(OK_DECISION.has(statuses[0])).toBe(true);
+      // The refusal of the impossible transition, in this reading's code.
+      expect(statuses[1]).toBe({ 'all-422': 422, 'all-400': 400 }[readings.errorCodes as string] ?? 409);
+
+      const accepted = await steps.agent.offerRecord(a.offer_id);
+      expect(steps.agent.stageKey(accepted!)).toBe('accepted');
+      for (const other of [b, c]) {
+        const record = await steps.agent.offerRecord(other.offer_id);
+        expect(steps.agent.stageKey(record!)).toBe('rejected');
+        expect(record!.properties[OFFER.status]).toBe('rejected');
+        expect(record!.properties[OFFER.decisionError] ?? '').toBe('');
+      }
+      expect((await steps.agent.deal(dealId)).properties[DEAL.status]).toBe('under_contract');
+      expect(await stuck()).toEqual([]);
+      expect(await t.ledger.outbox.listByState('acme', ['dead'])).toEqual([]);
+    });
+
+    it('an accept the service refuses ends in a clear message on the record, dead-lettered after one call', async () => {
+      const { requestId } = await steps.activeRequest();
+      const a = await steps.sandbox.makeOffer(requestId, { offer_amount: 310_000 });
+      const b = await steps.sandbox.makeOffer(requestId, { offer_amount: 320_000 });
+      await steps.applyEvents(2);
+      // Someone accepts A outside the CRM: the service rejects B, and no event says so.
+      const res = await fetch(`${t.sandbox.baseUrl}/offers`, {
+        method: 'PATCH',
+        headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ offer_id: a.offer_id, offer_status: 'accepted' }),
+      });
+      expect(OK_DECISION.has(res.status)).toBe(true);
+      const before = (await decisionStatuses()).length;
+
+      await moveTo(b.offer_id, 'accept_requested');
+      await decide();
+      expect((await decisionStatuses()).length).toBe(before + 1);
+      const record = await steps.agent.offerRecord(b.offer_id);
+      expect(record!.properties[OFFER.decisionError]).toContain(
+        `The Cash Offer service did not accept offer ${b.offer_id}`,
+      );
+      expect(record!.properties[OFFER.decisionError]).toContain(`offer ${b.offer_id} is rejected`);
+      expect(steps.agent.stageKey(record!)).toBe('rejected');
+      const dead = (await t.ledger.outbox.listByState('acme', ['dead'])).filter(
+        (cmd) => cmd.operation === 'decide_offer',
+      );
+      expect(dead).toHaveLength(1);
+      expect(dead[0].attempts).toBe(1);
+      const errors = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
+      expect(['CONFLICT', 'INVALID_RECORD']).toContain(errors.find((e) => e.recordRef === record!.id)?.code);
+      // Nothing is retried: a later drain sends nothing.
+      await t.run('outbox-drain');
+      expect((await decisionStatuses()).length).toBe(before + 1);
+    });
+
+    it('the reconcile reads every offer of every request, whatever the list does with its query', async () => {
+      const first = await steps.activeRequest();
+      const second = await steps.activeRequest();
+      const offers: number[] = [];
+      for (let i = 0; i < 27; i++)
+        offers.push((await steps.sandbox.makeOffer(first.requestId, { offer_amount: 300_000 + i })).offer_id);
+      offers.push((await steps.sandbox.makeOffer(second.requestId, { offer_amount: 280_000 })).offer_id);
+      // The events are in the inbox, not applied: the reconcile alone writes the records.
+      await eventually(async () => (await t.ledger.inbox.depth('acme')).pending >= offers.length);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      for (const offerId of offers) {
+        const record = await steps.agent.offerRecord(offerId);
+        expect([offerId, record && steps.agent.stageKey(record)]).toEqual([offerId, 'incoming']);
+      }
+      expect((await steps.agent.deal(first.dealId)).properties[DEAL.offerCount]).toBe('27');
+      expect((await steps.agent.deal(second.dealId)).properties[DEAL.offerCount]).toBe('1');
+      await t.run('inbox-drain');
+      expect((await t.ledger.inbox.depth('acme')).pending).toBe(0);
+    });
+
+    it('an offer past its expiry leaves Incoming however the list shows it', async () => {
+      const { requestId } = await steps.activeRequest();
+      const expires = new Date(Date.now() + 4000).toISOString();
+      const offer = await steps.sandbox.makeOffer(requestId, {
+        offer_amount: 330_000,
+        offer_expires: expires,
+      });
+      await steps.applyEvents(1);
+      expect(steps.agent.stageKey((await steps.agent.offerRecord(offer.offer_id))!)).toBe('incoming');
+      // The sandbox expires it by its own clock (its control API shows the true status).
+      await eventually(
+        async () =>
+          (await steps.sandbox.offers()).find((o) => o.offer_id === offer.offer_id)?.offer_status ===
+          'expired',
+        15_000,
+      );
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      const record = await steps.agent.offerRecord(offer.offer_id);
+      expect(steps.agent.stageKey(record!)).toBe('rejected');
+      // As the service says it: expired, or rejected where it lists an expired offer so.
+      const shown = readings.expiredOfferListedAs === 'rejected' ? 'rejected' : 'expired';
+      expect(record!.properties[OFFER.status]).toBe(shown);
+      // A second pass changes nothing.
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      expect((await steps.agent.offerRecord(offer.offer_id))!.properties[OFFER.status]).toBe(shown);
+    });
+
+    it('a listing-agent edit is sent once and settles, whatever PATCH answers', async () => {
+      const { dealId, requestId } = await steps.activeRequest();
+      await steps.agent.update(dealId, { listing_agent_first_name: 'Sam' });
+      await t.run('crm-changes');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      const patches = (await steps.sandbox.calls()).filter(
+        (c) => c.method === 'PATCH' && c.path === `/api/v2/offer-requests/${requestId}`,
+      );
+      expect(patches.map((c) => c.status)).toEqual([readings.updateAnswer === 'record-200' ? 200 : 204]);
+      expect((await steps.agent.deal(dealId)).properties[DEAL.syncError] ?? '').toBe('');
+      expect(await stuck()).toEqual([]);
+    });
+  },
+);
+
+// A refused key under each reading of its code (401 ours, 403 under `errorCodes` all-422): the deal
+// says it is the operator's to fix, the create is dead-lettered after one call, never retried.
+describe('a refused Cash Offer key under the spec readings of its status code', () => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+
+  beforeAll(async () => {
+    t = await startSyncApp('hubspot', { cashOfferKey: 'a-key-the-service-does-not-know' });
+    steps = new NeutralSellerSteps(t);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each([
+    ['ours', 401],
+    ['all-422', 403],
+    ['all-400', 403],
+  ])('errorCodes %s: answered %i', async (errorCodes, status) => {
+    await steps.sandbox.specReadings({ errorCodes });
+    const creates = async () =>
+      (await steps.sandbox.calls()).filter((c) => c.method === 'POST' && c.path === '/api/v2/offer-requests');
+    const before = (await creates()).length;
+    const { dealId } = await steps.agent.listingDeal(NEUTRAL_LISTING);
+    await steps.agent.requestCashOffer(dealId);
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    expect((await creates()).slice(before).map((c) => c.status)).toEqual([status]);
+    const deal = await steps.agent.deal(dealId);
+    expect(deal.properties[DEAL.syncError]).toContain("refused this brokerage's API key");
+    expect(deal.properties[DEAL.syncError]).toContain('the operator must check');
+    expect(deal.properties[DEAL.requestId] ?? '').toBe('');
+    const dead = (await t.ledger.outbox.listByState('acme', ['dead'])).filter(
+      (c) => c.operation === 'create_offer_request' && c.recordRef === `deal:${dealId}`,
+    );
+    expect(dead.map((c) => c.attempts)).toEqual([1]);
+    const errors = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
+    expect(errors.find((e) => e.recordRef === dealId)?.code).toBe('AUTH_FAILED');
+    await t.run('outbox-drain');
+    expect((await creates()).length).toBe(before + 1);
+  });
+});
