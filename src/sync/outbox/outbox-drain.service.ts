@@ -175,7 +175,6 @@ export class OutboxDrainService {
   }
 
   private async onSendError(command: OutboxCommand, error: unknown, ctx: OutboxContext): Promise<Outcome> {
-    const { kind, id } = splitRecordRef(command.recordRef);
     const message = errorMessage(error);
     if (isCashOfferError(error) && error.code === 'OUTCOME_UNKNOWN') {
       await this.outbox.recordUnknown(
@@ -198,17 +197,31 @@ export class OutboxDrainService {
       }
     }
     // A key the service does not know (401) is the brokerage's problem, not the command's: the
-    // credential watch pauses the brokerage, and the command waits to be sent once the key works.
+    // credential watch pauses the brokerage, and the command waits to be sent once the key works;
+    // meanwhile its record says why (the refusal's advice: the operator must check the key).
     const keyRefused = isCashOfferError(error) && error.code === 'AUTH_FAILED' && error.status === 401;
     const retryable = !isCashOfferError(error) || error.retryable || keyRefused;
     if (retryable && command.attempts < OUTBOX_MAX_ATTEMPTS) {
       const retryAfterMs = isCashOfferError(error) ? error.retryAfterMs : undefined;
       const delay = outboxRetryDelayMs(command.attempts, retryAfterMs);
       await this.outbox.fail(command.id, message, new Date(this.clock.nowMs() + delay));
+      if (keyRefused) await this.tellRecord(command, error, message, ctx);
       return 'failed';
     }
     const reason = retryable ? `gave up after ${command.attempts} attempts: ${message}` : message;
     await this.outbox.deadLetter(command.id, reason);
+    await this.tellRecord(command, error, reason, ctx);
+    return 'dead';
+  }
+
+  // The refusal where the operator and the agent look: the record's error, and the record itself.
+  private async tellRecord(
+    command: OutboxCommand,
+    error: unknown,
+    reason: string,
+    ctx: OutboxContext,
+  ): Promise<void> {
+    const { kind, id } = splitRecordRef(command.recordRef);
     await this.recordErrors.record({
       brokerageId: command.brokerageId,
       recordKind: kind,
@@ -224,7 +237,6 @@ export class OutboxDrainService {
         );
       });
     }
-    return 'dead';
   }
 
   private async alreadyInEffect(
