@@ -6,9 +6,9 @@ import { OutboxOperationsCheckModule } from '../sync/outbox/outbox-operations.ch
 import { SellerSyncModule } from '../sync/seller-sync.module';
 import { WebhookIntakeModule, WebhooksModule } from '../webhooks/webhooks.module';
 
-// The slots for what plugs into the daemon and the CLI: the sync flows (issues 6, 7), whose jobs,
-// consumers, executors and inbox handlers are found by their decorators; webhook intake (issue 8)
-// brings its controller and the inbox worker. Add each module here once; both entry points pick it up.
+// The slots for what plugs into the daemon and the CLI: the sync flows, whose jobs, consumers,
+// executors and inbox handlers are found by their decorators; webhook intake brings its controller
+// and the inbox worker. Add each module here once; both entry points pick it up.
 export const FLOW_MODULES: (Type<unknown> | DynamicModule)[] = [
   WebhooksModule,
   CrmSetupModule,

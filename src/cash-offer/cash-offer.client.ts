@@ -74,8 +74,8 @@ export class CashOfferClient {
   constructor(
     options: CashOfferClientOptions,
     private readonly clock: Clock,
-    // The factory passes Nest's Logger; only a type is imported here, so this file loads
-    // without Nest (jest cannot load Nest 12's ESM build on Node 20).
+    // The factory passes Nest's Logger; a logger of this shape is all the client needs, so a
+    // script or a benchmark can build one without Nest.
     private readonly logger: ClientLogger,
   ) {
     this.options = resolveClientOptions(options);

@@ -1,7 +1,7 @@
 import type { CrmKind } from './crm.types';
 import type { CrmPropertySpec, CrmPropertyType, CrmSchemaSpec } from './crm-schema.types';
 
-// Everything the flows of issues 6 (seller side) and 7 (buyer side) read or write in the CRM.
+// Everything the seller-side and buyer-side flows read or write in the CRM.
 // Offer records and marketplace records are deals in their own pipelines: every CRM tier has
 // deals, not every tier has custom objects.
 export const CASH_OFFER_GROUP = 'cash_offer';

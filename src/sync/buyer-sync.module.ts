@@ -9,7 +9,7 @@ import { OutboxModule } from './outbox/outbox.module';
 import { PushToMarketplaceConsumer } from './push-to-marketplace/push.consumer';
 import { PushToMarketplaceExecutor } from './push-to-marketplace/push.executor';
 
-// The buyer side (issue 7): the marketplace mirrored into the CRM (its own job), buyer leads and push
+// The buyer side: the marketplace mirrored into the CRM (its own job), buyer leads and push
 // to marketplace (crm-changes consumers + outbox executors), and the demand check (a consumer).
 @Module({
   imports: [BrokeragesModule, CrmChangesModule, OutboxModule],

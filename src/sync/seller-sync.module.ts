@@ -18,7 +18,7 @@ import { RequestStatusService } from './request-status/request-status.service';
 import { CreateOfferRequestExecutor } from './seller-requests/create-offer-request.executor';
 import { SellerRequestsConsumer } from './seller-requests/seller-requests.consumer';
 
-// The seller side (issue 6): listing deals become offer requests, offers come back, agents decide.
+// The seller side: listing deals become offer requests, offers come back, agents decide.
 @Module({
   imports: [CrmChangesModule, OutboxModule, WebhooksModule],
   providers: [

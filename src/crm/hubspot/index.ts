@@ -3,6 +3,5 @@ export * from './hubspot.options';
 export * from './hubspot-default-mapping';
 export * from './hubspot-vendor.profile';
 export { toCrmError } from './hubspot-error.mapper';
-export * from './hubspot-crm.factory';
 export { REQUIRED_HUBSPOT_SCOPES } from './hubspot-access.checker';
 export * from './hubspot-webhook';
