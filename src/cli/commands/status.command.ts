@@ -2,18 +2,9 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { isProcessAlive, readPidFile } from '../../app/daemon-pid.file';
 import { DAEMON_SETTINGS } from '../../config/config.module';
-import { formatProblem } from '../../config/config-error';
 import { ConfigService } from '../../config/config.service';
 import type { DaemonSettings } from '../../config/daemon-settings';
-import {
-  AlertRepository,
-  InboxRepository,
-  OutboxRepository,
-  RecordErrorRepository,
-  RunRepository,
-} from '../../ledger';
-import { brokeragePause, isPaused, JobPauseService } from '../../scheduler/job-pause.service';
-import { JOB_NAMES } from '../../scheduler/job.types';
+import { StatusSnapshotService, type StatusSnapshot } from '../../status/status-snapshot.service';
 import { CliOutput } from '../output/cli-output';
 import { checkKnownBrokerage } from './known-brokerage';
 import { formatCounts, formatDate, formatDuration } from '../output/format';
@@ -21,8 +12,6 @@ import { renderTable } from '../output/table';
 import type { CommonOptions } from './cli-options';
 import { alertJson } from './alerts.command';
 import { runJson, type RunJson } from './runs.command';
-
-const OPEN_ERRORS_CAP = 100_000;
 
 export interface BrokerageStatus {
   id: string;
@@ -46,12 +35,7 @@ export interface BrokerageStatus {
 export class StatusCommand extends CommandRunner {
   constructor(
     private readonly config: ConfigService,
-    private readonly runs: RunRepository,
-    private readonly outbox: OutboxRepository,
-    private readonly inbox: InboxRepository,
-    private readonly recordErrors: RecordErrorRepository,
-    private readonly pauses: JobPauseService,
-    private readonly alerts: AlertRepository,
+    private readonly snapshots: StatusSnapshotService,
     private readonly output: CliOutput,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
   ) {
@@ -59,13 +43,14 @@ export class StatusCommand extends CommandRunner {
   }
 
   async run(_params: string[], options: CommonOptions = {}): Promise<void> {
-    const statuses = await this.collect(options.brokerage);
+    const snapshot = await this.snapshots.read(options.brokerage);
+    const statuses = statusesOf(snapshot);
     if (!checkKnownBrokerage(this.config, this.output, options.brokerage, statuses.length > 0)) return;
     // A brokerage nobody syncs is a problem for a person: status says so by its exit code too.
     if (statuses.some((s) => s.loadProblems.length > 0)) process.exitCode = 1;
     const daemon = this.daemonState();
     // Problems first: what needs a person, before the tables.
-    const open = await this.alerts.list({ state: 'firing', brokerageId: options.brokerage, limit: 1000 });
+    const open = snapshot.alerts;
     if (options.json) {
       this.output.json({ daemon, alerts: open.map(alertJson), brokerages: statuses });
       return;
@@ -82,43 +67,6 @@ export class StatusCommand extends CommandRunner {
       return;
     }
     this.output.print(statuses.map((s) => this.render(s)).join('\n\n'));
-  }
-
-  async collect(only?: string): Promise<BrokerageStatus[]> {
-    const lastRuns = await this.runs.lastRuns(only);
-    const pauses = await this.pauses.list(only);
-    // Brokerages in the config, plus any the ledger still remembers (removed from the config since).
-    const ids = new Set<string>(this.config.brokerages().map((b) => b.id));
-    const unready = this.config.unreadyBrokerages();
-    for (const id of unready.keys()) ids.add(id);
-    for (const run of lastRuns) ids.add(run.brokerageId);
-    // Problems first: brokerages that failed to load before the others.
-    const selected = [...ids]
-      .filter((id) => only === undefined || id === only)
-      .sort((a, b) => Number(unready.has(b)) - Number(unready.has(a)) || a.localeCompare(b));
-    const statuses: BrokerageStatus[] = [];
-    for (const id of selected) {
-      const brokerage = this.config.get(id);
-      const byJob = new Map(lastRuns.filter((r) => r.brokerageId === id).map((r) => [r.job, r]));
-      const jobs = [...new Set<string>([...JOB_NAMES, ...byJob.keys()])].map((job) => {
-        const run = byJob.get(job);
-        const pause = isPaused(pauses, id, job);
-        return { job, lastRun: run ? runJson(run) : null, paused: pause ? pauseJson(pause) : null };
-      });
-      const wholePause = brokeragePause(pauses, id);
-      statuses.push({
-        id,
-        file: brokerage?.file ?? null,
-        enabled: brokerage ? brokerage.config.enabled !== false : false,
-        loadProblems: (unready.get(id) ?? []).map(formatProblem),
-        paused: wholePause ? pauseJson(wholePause) : null,
-        jobs,
-        outbox: await this.outbox.depth(id),
-        inbox: await this.inbox.depth(id),
-        openErrors: (await this.recordErrors.listOpen({ brokerageId: id, limit: OPEN_ERRORS_CAP })).length,
-      });
-    }
-    return statuses;
   }
 
   // From the pid file the daemon writes beside the ledger.
@@ -193,4 +141,23 @@ export class StatusCommand extends CommandRunner {
 
 function pauseJson(pause: { reason: string; pausedAt: Date }): { reason: string; pausedAt: string } {
   return { reason: pause.reason, pausedAt: pause.pausedAt.toISOString() };
+}
+
+// The snapshot as `cli status --json` has always shown it.
+function statusesOf(snapshot: StatusSnapshot): BrokerageStatus[] {
+  return snapshot.brokerages.map((b) => ({
+    id: b.id,
+    file: b.file,
+    enabled: b.enabled,
+    loadProblems: b.loadProblems,
+    paused: b.paused ? pauseJson(b.paused) : null,
+    jobs: b.jobs.map((j) => ({
+      job: j.job,
+      lastRun: j.lastRun ? runJson(j.lastRun) : null,
+      paused: j.paused ? pauseJson(j.paused) : null,
+    })),
+    outbox: b.outbox,
+    inbox: b.inbox,
+    openErrors: b.totals.errors,
+  }));
 }

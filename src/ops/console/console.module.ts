@@ -2,7 +2,8 @@ import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common
 import { urlencoded } from 'express';
 import { ConsoleActions } from './console-actions.service';
 import { ConsoleFormGuard, ConsoleFormToken } from './console-form.guard';
-import { ConsoleSnapshotService } from './console-snapshot.service';
+
+import { StatusSnapshotService } from '../../status/status-snapshot.service';
 import { NoticeBoard } from './notice.board';
 import { StatusPageController } from './status-page.controller';
 
@@ -11,7 +12,7 @@ import { StatusPageController } from './status-page.controller';
 @Module({
   controllers: [StatusPageController],
   providers: [
-    ConsoleSnapshotService,
+    StatusSnapshotService,
     ConsoleActions,
     ConsoleFormGuard,
     { provide: ConsoleFormToken, useValue: new ConsoleFormToken() },

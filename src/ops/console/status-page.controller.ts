@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post, Query, Redirect, Res, UseGuards } from '@n
 import type { Response } from 'express';
 import { ConsoleActions, type ActionForm } from './console-actions.service';
 import { ConsoleFormGuard, ConsoleFormToken } from './console-form.guard';
-import { ConsoleSnapshotService } from './console-snapshot.service';
+import { StatusSnapshotService } from '../../status/status-snapshot.service';
 import { NoticeBoard, type Notice } from './notice.board';
 import { renderStatusPage } from './status-page.view';
 
@@ -24,7 +24,7 @@ const PAGE_HEADERS: Record<string, string> = {
 @Controller()
 export class StatusPageController {
   constructor(
-    private readonly snapshots: ConsoleSnapshotService,
+    private readonly snapshots: StatusSnapshotService,
     private readonly actions: ConsoleActions,
     private readonly token: ConsoleFormToken,
     private readonly notices: NoticeBoard,

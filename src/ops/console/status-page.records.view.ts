@@ -1,4 +1,4 @@
-import type { BrokerageView } from './console-snapshot.service';
+import type { BrokerageView } from '../../status/status-snapshot.service';
 import { actionForm } from './console-forms';
 import { when } from './console-format';
 import { crmRecordLink } from './crm-record-link';

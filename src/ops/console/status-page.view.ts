@@ -1,4 +1,4 @@
-import type { BrokerageView, ConsoleSnapshot, JobView } from './console-snapshot.service';
+import type { BrokerageView, StatusSnapshot, JobView } from '../../status/status-snapshot.service';
 import { actionForm } from './console-forms';
 import { duration, when } from './console-format';
 import { commandsTable, countsTable, errorsTable, eventsTable } from './status-page.records.view';
@@ -15,7 +15,7 @@ export interface PageOptions {
 
 // The status page: one section per brokerage, everything as tables with headers, every action a
 // form. Server-rendered and complete without JavaScript.
-export function renderStatusPage(snapshot: ConsoleSnapshot, options: PageOptions): string {
+export function renderStatusPage(snapshot: StatusSnapshot, options: PageOptions): string {
   const { token } = options;
   const refresh = options.refreshSeconds
     ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}" />`
@@ -71,7 +71,7 @@ export function renderStatusPage(snapshot: ConsoleSnapshot, options: PageOptions
 }
 
 // What needs a person, before everything else: open alerts and alert channels that are failing.
-function attentionSection(snapshot: ConsoleSnapshot): Html {
+function attentionSection(snapshot: StatusSnapshot): Html {
   const failing = snapshot.channels.filter((c) => c.lastError);
   if (snapshot.alerts.length === 0 && failing.length === 0)
     return html`<aside id="attention" aria-labelledby="attention-h">

@@ -1,8 +1,8 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { CronTime } from 'cron';
-import { Clock } from '../../common/clock';
-import { formatProblem } from '../../config/config-error';
-import { ConfigService } from '../../config/config.service';
+import { Clock } from '../common/clock';
+import { formatProblem } from '../config/config-error';
+import { ConfigService } from '../config/config.service';
 import {
   AlertRepository,
   InboxRepository,
@@ -15,12 +15,12 @@ import {
   type OutboxCommand,
   type RecordError,
   type Run,
-} from '../../ledger';
-import { CronScheduler } from '../../scheduler/cron.scheduler';
-import { JobBackoff, jobKey, type BackoffState } from '../../scheduler/job-backoff';
-import { brokeragePause, isPaused, JobPauseService, type PauseView } from '../../scheduler/job-pause.service';
-import { JobRunner, type RunningJob } from '../../scheduler/job-runner.service';
-import { JOB_NAMES, SCHEDULE_KEY, type JobName } from '../../scheduler/job.types';
+} from '../ledger';
+import { CronScheduler } from '../scheduler/cron.scheduler';
+import { JobBackoff, jobKey, type BackoffState } from '../scheduler/job-backoff';
+import { brokeragePause, isPaused, JobPauseService, type PauseView } from '../scheduler/job-pause.service';
+import { JobRunner, type RunningJob } from '../scheduler/job-runner.service';
+import { JOB_NAMES, SCHEDULE_KEY, type JobName } from '../scheduler/job.types';
 
 // How many rows of each list the page shows per brokerage (the CLI lists the rest).
 export const PAGE_LIST_LIMIT = 50;
@@ -55,7 +55,7 @@ export interface BrokerageView {
   totals: { errors: number; commands: number; events: number };
 }
 
-export interface ConsoleSnapshot {
+export interface StatusSnapshot {
   at: Date;
   pid: number;
   // Open alerts, oldest first, and how each alert channel delivers.
@@ -64,9 +64,10 @@ export interface ConsoleSnapshot {
   brokerages: BrokerageView[];
 }
 
-// Everything the status page shows, read in one pass from the ledger and the running scheduler.
+// What the status page and `cli status` show, read in one pass from the config, the ledger and (in
+// the daemon) the running scheduler: one reading for both, so they never tell two stories.
 @Injectable()
-export class ConsoleSnapshotService {
+export class StatusSnapshotService {
   constructor(
     private readonly config: ConfigService,
     private readonly runs: RunRepository,
@@ -83,16 +84,20 @@ export class ConsoleSnapshotService {
     private readonly clock: Clock,
   ) {}
 
-  async read(): Promise<ConsoleSnapshot> {
-    const [lastRuns, pauses] = [await this.runs.lastRuns(), await this.pauses.list()];
+  // `only`: one brokerage (cli status --brokerage).
+  async read(only?: string): Promise<StatusSnapshot> {
+    const [lastRuns, pauses] = [await this.runs.lastRuns(only), await this.pauses.list(only)];
     const running = this.runner.running();
     const brokerages: BrokerageView[] = [];
     const unready = this.config.unreadyBrokerages();
     const loaded = this.config.brokerages();
     // Problems first: brokerages whose file failed to load before the others.
-    const ids = [...new Set([...loaded.map((b) => b.id), ...unready.keys()])].sort(
-      (a, b) => Number(unready.has(b)) - Number(unready.has(a)) || a.localeCompare(b),
-    );
+    // Brokerages in the config, those failing to load, and any the ledger still remembers (removed
+    // from the config since).
+    const remembered = lastRuns.map((r) => r.brokerageId);
+    const ids = [...new Set([...loaded.map((b) => b.id), ...unready.keys(), ...remembered])]
+      .filter((id) => only === undefined || id === only)
+      .sort((a, b) => Number(unready.has(b)) - Number(unready.has(a)) || a.localeCompare(b));
     for (const id of ids) {
       const brokerage = loaded.find((b) => b.id === id);
       const loadProblems = (unready.get(id) ?? []).map(formatProblem);
@@ -139,7 +144,7 @@ export class ConsoleSnapshotService {
         },
       });
     }
-    const alerts = await this.alerts.list({ state: 'firing', limit: PAGE_LIST_LIMIT });
+    const alerts = await this.alerts.list({ state: 'firing', brokerageId: only, limit: PAGE_LIST_LIMIT });
     const channels = await this.alerts.channelHealth();
     return { at: this.clock.now(), pid: process.pid, alerts, channels, brokerages };
   }
