@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { backoffDelayMs, type BackoffCurve } from '../common/backoff';
 import { Clock } from '../common/clock';
+import { CoalescedTask } from '../common/coalesced-task';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../config/daemon-settings';
 import { AlertRepository, type AlertDelivery } from '../ledger';
 import { AlertRoutes } from './alert-channels';
@@ -18,9 +19,10 @@ const BATCH = 20;
 @Injectable()
 export class AlertDeliverer implements OnApplicationShutdown {
   private readonly logger = new Logger('Alerts');
-  private running: Promise<void> | null = null;
-  private again = false;
-  private closed = false;
+  private readonly passes = new CoalescedTask(
+    () => this.pass(),
+    (error) => this.logger.warn(`alert delivery pass failed: ${(error as Error).message}`),
+  );
 
   constructor(
     private readonly alerts: AlertRepository,
@@ -31,27 +33,11 @@ export class AlertDeliverer implements OnApplicationShutdown {
 
   // Sends what is due; a call while a pass is under way makes it look once more when done.
   kick(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      do {
-        this.again = false;
-        await this.pass().catch((error: unknown) =>
-          this.logger.warn(`alert delivery pass failed: ${(error as Error).message}`),
-        );
-      } while (this.again && !this.closed);
-    })().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.passes.run();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.closed = true;
-    await this.running;
+    await this.passes.close();
   }
 
   private async pass(): Promise<void> {
@@ -59,7 +45,7 @@ export class AlertDeliverer implements OnApplicationShutdown {
       const due = await this.alerts.claimDue(BATCH, LEASE_MS);
       if (due.length === 0) return;
       await Promise.all(due.map((d) => this.deliver(d)));
-      if (due.length < BATCH || this.closed) return;
+      if (due.length < BATCH || this.passes.isClosed) return;
     }
   }
 

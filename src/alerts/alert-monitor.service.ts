@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { hostname } from 'node:os';
+import { CoalescedTask } from '../common/coalesced-task';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../config/daemon-settings';
 import { AlertRepository, type Alert, type NoticeBuilder } from '../ledger';
 import { MetricsService } from '../ops/metrics/metrics.service';
@@ -23,9 +24,10 @@ import { ProblemFinder } from './problem-finder.service';
 export class AlertMonitor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Alerts');
   private timer?: NodeJS.Timeout;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private closed = false;
+  private readonly looks = new CoalescedTask(
+    () => this.look(),
+    (error) => this.logger.warn(`alert check failed: ${(error as Error).message}`),
+  );
   private readonly daemon = `${hostname()} pid ${process.pid}`;
 
   constructor(
@@ -51,30 +53,14 @@ export class AlertMonitor implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.closed = true;
     clearInterval(this.timer);
     this.metrics.setOpenAlertsReader(undefined);
-    await this.running;
+    await this.looks.close();
   }
 
   // One look now (coalesced with one under way); resolves when it and its deliveries are done.
   check(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      do {
-        this.again = false;
-        await this.look().catch((error: unknown) =>
-          this.logger.warn(`alert check failed: ${(error as Error).message}`),
-        );
-      } while (this.again && !this.closed);
-    })().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.looks.run();
   }
 
   private async look(): Promise<void> {
