@@ -30,7 +30,7 @@ const EVERY_2S = '*/2 * * * * *';
   let sandbox: RunningCashOfferSandbox;
   let emulator: HubSpotEmulator;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  let workers: RunningProcess[] = [];
+  const workers: RunningProcess[] = [];
 
   const notices = (state: string) =>
     receiver.received.filter((r) => r.json.kind === 'credential_refused' && r.json.state === state);
