@@ -11,6 +11,7 @@ import {
   type FailureStreak,
 } from '../ledger';
 import { brokeragePause, isPaused, JobPauseService, type PauseView } from '../scheduler/job-pause.service';
+import { JOB_NAMES } from '../scheduler/job.types';
 import { problemKey, type AlertKind, type Observation, type Problem } from './alert-problems';
 
 // Looks at the config and the ledger and says what needs a person now (alert-problems.ts decides
@@ -47,7 +48,11 @@ export class ProblemFinder {
         more: `npm run cli -- validate-config; then reload-config (cli reload-config or SIGHUP)`,
       });
     const pauses = await this.pauses.list();
-    const streaks = await this.runs.failureStreaks();
+    // Enough runs back to tell a streak of ALERT_JOB_FAILURES, and a shorter one that began long ago.
+    const pairs = this.config
+      .brokerages()
+      .flatMap((b) => JOB_NAMES.map((job) => ({ brokerageId: b.id, job })));
+    const streaks = await this.runs.failureStreaks(pairs, Math.max(this.settings.alerts.jobFailures, 2) + 50);
     const now = this.clock.nowMs();
     const a = this.settings.alerts;
     for (const brokerage of this.config.brokerages()) {

@@ -158,43 +158,37 @@ export class RunRepository {
     return this.tx.exclusive((m) => m.find(Run, { where, order: { id: 'DESC' }, take: filter.limit ?? 50 }));
   }
 
-  // Per (brokerage, job) failing now: the failed runs since its last successful one, and when the
+  // Per (brokerage, job) failing now: the failed runs since its last successful one (looking back at
+  // most `depth` finished runs, newest first, through the (brokerage, job, id) index), and when the
   // first of them started. Interrupted runs (a shutdown, a takeover) count neither way.
-  async failureStreaks(): Promise<FailureStreak[]> {
-    const rows = await this.tx.exclusive((m) =>
-      m
-        .createQueryBuilder(Run, 'r')
-        .select('r.brokerageId', 'brokerageId')
-        .addSelect('r.job', 'job')
-        .addSelect('COUNT(*)', 'failures')
-        .addSelect('MIN(r.id)', 'firstId')
-        .addSelect('MAX(r.id)', 'lastId')
-        .where("r.status = 'failed'")
-        .andWhere(
-          `r.id > COALESCE((SELECT MAX(s.id) FROM runs s WHERE s.brokerage_id = r.brokerage_id AND s.job = r.job AND s.status = 'succeeded'), 0)`,
-        )
-        .groupBy('r.brokerageId')
-        .addGroupBy('r.job')
-        .getRawMany<{
-          brokerageId: string;
-          job: string;
-          failures: string | number;
-          firstId: string | number;
-          lastId: string | number;
-        }>(),
-    );
-    if (rows.length === 0) return [];
-    const ids = rows.flatMap((r) => [Number(r.firstId), Number(r.lastId)]);
-    const runs = new Map(
-      (await this.tx.exclusive((m) => m.find(Run, { where: { id: In(ids) } }))).map((r) => [r.id, r]),
-    );
-    return rows.map((r) => ({
-      brokerageId: r.brokerageId,
-      job: r.job,
-      failures: Number(r.failures),
-      since: runs.get(Number(r.firstId))?.startedAt ?? this.clock.now(),
-      lastError: runs.get(Number(r.lastId))?.error ?? null,
-    }));
+  async failureStreaks(
+    pairs: { brokerageId: string; job: string }[],
+    depth: number,
+  ): Promise<FailureStreak[]> {
+    const streaks: FailureStreak[] = [];
+    for (const { brokerageId, job } of pairs) {
+      const recent = await this.tx.exclusive((m) =>
+        m.find(Run, {
+          where: { brokerageId, job, status: In<RunStatus>(['failed', 'succeeded']) },
+          order: { id: 'DESC' },
+          take: depth,
+        }),
+      );
+      const failed: Run[] = [];
+      for (const run of recent) {
+        if (run.status !== 'failed') break;
+        failed.push(run);
+      }
+      if (failed.length > 0)
+        streaks.push({
+          brokerageId,
+          job,
+          failures: failed.length,
+          since: failed[failed.length - 1].startedAt,
+          lastError: failed[0].error,
+        });
+    }
+    return streaks;
   }
 
   lastSuccess(brokerageId: string, job?: string): Promise<Run | null> {
