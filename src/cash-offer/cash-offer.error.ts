@@ -1,3 +1,4 @@
+import { RemoteError } from '../common/remote-error';
 import { FieldViolation, formatViolations } from './schema';
 
 export type CashOfferErrorCode =
@@ -32,7 +33,7 @@ export interface CashOfferErrorInit {
 
 // The one exception the client throws. It never carries request config or headers, so printing
 // it (message, stack, inspect, JSON) cannot reveal the API key.
-export class CashOfferError extends Error {
+export class CashOfferError extends RemoteError {
   readonly code: CashOfferErrorCode;
   readonly operation: string;
   readonly status?: number;

@@ -1,3 +1,5 @@
+import { RemoteError } from '../common/remote-error';
+
 // One error type for every CRM: retry decisions read `code` and `retryable`, never a vendor body.
 export type CrmErrorCode =
   'RATE_LIMITED' | 'UNAVAILABLE' | 'AUTH_FAILED' | 'INVALID_RECORD' | 'NOT_FOUND' | 'CONFLICT';
@@ -15,7 +17,7 @@ export interface CrmErrorDetails {
   retryAfterMs?: number;
 }
 
-export class CrmError extends Error {
+export class CrmError extends RemoteError {
   readonly retryable: boolean;
   readonly record?: string;
   readonly fields: string[];

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import { isCashOfferError, readPrelimCounts } from '../../cash-offer';
+import { readPrelimCounts } from '../../cash-offer';
+import { RemoteError } from '../../common/remote-error';
 import type { CrmProperties, CrmRecord } from '../../crm/crm.types';
 import { RecordErrorRepository } from '../../ledger';
 import type { JobContext, JobCounts } from '../../scheduler/job.types';
@@ -59,7 +60,7 @@ export class DemandCheckConsumer extends ChangePagesConsumer {
       answer = readPrelimCounts(await this.cashOffers.get(ctx.brokerage.id).prelim(prelim.body));
     } catch (error) {
       // Refusals are the record's; an unavailable service fails the consumer, the cursor stays.
-      if (!isCashOfferError(error) || error.retryable) throw error;
+      if (!(error instanceof RemoteError) || error.retryable) throw error;
       return this.problem(ctx, crm, deal, error.message, error.code, counts);
     }
     const properties: CrmProperties = {

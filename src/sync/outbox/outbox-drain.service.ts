@@ -3,6 +3,7 @@ import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import { isCashOfferError, type CallOptions } from '../../cash-offer';
+import { RemoteError } from '../../common/remote-error';
 import { Clock } from '../../common/clock';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import { LedgerStateError, OutboxCommand, OutboxRepository, RecordErrorRepository } from '../../ledger';
@@ -10,6 +11,7 @@ import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { errorMessage } from '../common/job-counts';
 import { CrmWriteBackExecutor } from './crm-write-back.executor';
+import { outboxDecision } from './outbox-decision';
 import { mayAlreadyBeInEffect } from './refusal.check';
 import { OutboxContext, OutboxExecutors } from './outbox.executors';
 import {
@@ -162,29 +164,11 @@ export class OutboxDrainService {
   // The request never left: refused by the client's own checks (an invalid record: dead, as the
   // service would refuse it too), or held back locally (breaker open, shutdown): due again later,
   // and the attempt does not count toward the limit.
-  private async onNotSent(command: OutboxCommand, error: unknown, ctx: OutboxContext): Promise<Outcome> {
-    if (isCashOfferError(error) && !error.retryable) return this.onSendError(command, error, ctx);
-    const retryAfterMs = isCashOfferError(error) ? error.retryAfterMs : undefined;
-    const delay = outboxRetryDelayMs(1, retryAfterMs);
-    await this.outbox.defer(
-      command.id,
-      `not sent: ${errorMessage(error)}`,
-      new Date(this.clock.nowMs() + delay),
-    );
-    return 'skipped';
+  private onNotSent(command: OutboxCommand, error: unknown, ctx: OutboxContext): Promise<Outcome> {
+    return this.apply(command, error, ctx, false);
   }
 
   private async onSendError(command: OutboxCommand, error: unknown, ctx: OutboxContext): Promise<Outcome> {
-    const message = errorMessage(error);
-    if (isCashOfferError(error) && error.code === 'OUTCOME_UNKNOWN') {
-      await this.outbox.recordUnknown(
-        command.id,
-        message,
-        new Date(this.clock.nowMs() + reconcileDelayMs(0)),
-      );
-      this.logger.warn(`outbox command ${command.id} (${command.operation}): outcome unknown, reconciling`);
-      return 'unknown';
-    }
     // A conflict may only mean the service is already where the command wanted it (offer B rejected
     // by the cascade of offer A's accept while B's own reject was in flight): then it is done.
     if (mayAlreadyBeInEffect(error, this.executors.get(command.operation)?.refusalsReconciled === true)) {
@@ -196,22 +180,54 @@ export class OutboxDrainService {
         return 'done';
       }
     }
-    // A key the service does not know (401) is the brokerage's problem, not the command's: the
-    // credential watch pauses the brokerage, and the command waits to be sent once the key works;
-    // meanwhile its record says why (the refusal's advice: the operator must check the key).
-    const keyRefused = isCashOfferError(error) && error.code === 'AUTH_FAILED' && error.status === 401;
-    const retryable = !isCashOfferError(error) || error.retryable || keyRefused;
-    if (retryable && command.attempts < OUTBOX_MAX_ATTEMPTS) {
-      const retryAfterMs = isCashOfferError(error) ? error.retryAfterMs : undefined;
-      const delay = outboxRetryDelayMs(command.attempts, retryAfterMs);
-      await this.outbox.fail(command.id, message, new Date(this.clock.nowMs() + delay));
-      if (keyRefused) await this.tellRecord(command, error, message, ctx);
-      return 'failed';
+    return this.apply(command, error, ctx, true);
+  }
+
+  // The outbox's decision (outbox-decision.ts), carried out.
+  private async apply(
+    command: OutboxCommand,
+    error: unknown,
+    ctx: OutboxContext,
+    sent: boolean,
+  ): Promise<Outcome> {
+    const message = errorMessage(error);
+    const decision = outboxDecision({
+      error,
+      sent,
+      attempts: command.attempts,
+      maxAttempts: OUTBOX_MAX_ATTEMPTS,
+    });
+    // A deferred command counts no attempt: it waits as after a first one.
+    const later = (retryAfterMs?: number, attempt = command.attempts) =>
+      new Date(this.clock.nowMs() + outboxRetryDelayMs(Math.max(1, attempt), retryAfterMs));
+    switch (decision.action) {
+      case 'reconcile':
+        await this.outbox.recordUnknown(
+          command.id,
+          message,
+          new Date(this.clock.nowMs() + reconcileDelayMs(0)),
+        );
+        this.logger.warn(`outbox command ${command.id} (${command.operation}): outcome unknown, reconciling`);
+        return 'unknown';
+      case 'defer':
+        await this.outbox.defer(command.id, `not sent: ${message}`, later(decision.retryAfterMs, 1));
+        return 'skipped';
+      case 'retry':
+        await this.outbox.fail(command.id, message, later(decision.retryAfterMs));
+        return 'failed';
+      case 'wait-for-credentials':
+        // The credential watch pauses the brokerage until they work; the command waits, its record told.
+        if (sent) await this.outbox.fail(command.id, message, later());
+        else await this.outbox.defer(command.id, `not sent: ${message}`, later(undefined, 1));
+        await this.tellRecord(command, error, message, ctx);
+        return sent ? 'failed' : 'skipped';
+      case 'dead': {
+        const reason = decision.gaveUp ? `gave up after ${command.attempts} attempts: ${message}` : message;
+        await this.outbox.deadLetter(command.id, reason);
+        await this.tellRecord(command, error, reason, ctx, decision.code);
+        return 'dead';
+      }
     }
-    const reason = retryable ? `gave up after ${command.attempts} attempts: ${message}` : message;
-    await this.outbox.deadLetter(command.id, reason);
-    await this.tellRecord(command, error, reason, ctx);
-    return 'dead';
   }
 
   // The refusal where the operator and the agent look: the record's error, and the record itself.
@@ -220,6 +236,7 @@ export class OutboxDrainService {
     error: unknown,
     reason: string,
     ctx: OutboxContext,
+    code = error instanceof RemoteError ? error.code : 'UNAVAILABLE',
   ): Promise<void> {
     const { kind, id } = splitRecordRef(command.recordRef);
     await this.recordErrors.record({
@@ -227,7 +244,7 @@ export class OutboxDrainService {
       recordKind: kind,
       recordRef: id,
       message: reason,
-      code: isCashOfferError(error) ? error.code : 'UNAVAILABLE',
+      code,
     });
     if (isCashOfferError(error)) {
       const executor = this.executors.get(command.operation);
@@ -308,6 +325,8 @@ export class OutboxDrainService {
   ): Promise<void> {
     if (!this.executors.get(command.operation)?.writeBack) {
       await markDone();
+      const { kind, id } = splitRecordRef(command.recordRef);
+      await this.recordErrors.resolve(command.brokerageId, kind, id);
       return;
     }
     const { command: writeBack } = await this.outbox.enqueue(

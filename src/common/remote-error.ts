@@ -1,0 +1,13 @@
+// What every remote's client throws (the Cash Offer service's and each CRM's): one shape, so the
+// outbox and the alerts decide by `code` and `retryable`, never by which remote it was.
+export abstract class RemoteError extends Error {
+  // INVALID_RECORD, AUTH_FAILED, NOT_FOUND, CONFLICT, RATE_LIMITED, UNAVAILABLE (and the service's
+  // OUTCOME_UNKNOWN: the request may or may not have taken effect).
+  abstract readonly code: string;
+  // Trying again later may succeed (RATE_LIMITED, UNAVAILABLE).
+  abstract readonly retryable: boolean;
+  // The HTTP status, when there was one.
+  abstract readonly status?: number;
+  // How long the remote asked us to wait, when it said.
+  abstract readonly retryAfterMs?: number;
+}
