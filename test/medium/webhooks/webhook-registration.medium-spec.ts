@@ -268,13 +268,15 @@ describe('webhook registration as an outbox command (medium: a real SQLite ledge
     expect((await commands()).map((c) => c.state)).toEqual(['done', 'done', 'done']);
   });
 
-  it('dead-letters a refused registration with a record error naming the brokerage; the next start tries it again', async () => {
+  // A refused key (401) is the brokerage's, not the command's: the registration waits for the key to
+  // work (the credential watch pauses the brokerage meanwhile), with a record error naming it.
+  it('keeps a registration refused for its key waiting, with a record error naming the brokerage; the next start sends it', async () => {
     service.failNext(refused());
     const first = start();
     await first.onStart();
     await first.drain();
-    const [dead] = await commands();
-    expect(dead).toMatchObject({ state: 'dead', lastError: 'registerWebhook: 401 bad key' });
+    const [waiting] = await commands();
+    expect(waiting).toMatchObject({ state: 'failed', lastError: 'registerWebhook: 401 bad key' });
     const errors = await f.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
     expect(errors).toEqual([
       expect.objectContaining({ recordKind: 'webhook', recordRef: 'acme', code: 'AUTH_FAILED' }),
@@ -283,7 +285,7 @@ describe('webhook registration as an outbox command (medium: a real SQLite ledge
     const restarted = start();
     await restarted.onStart();
     await restarted.drain();
-    expect(await commands()).toEqual([expect.objectContaining({ id: dead.id, state: 'done' })]);
+    expect(await commands()).toEqual([expect.objectContaining({ id: waiting.id, state: 'done' })]);
     expect(await f.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
   });
 });
