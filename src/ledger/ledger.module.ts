@@ -17,6 +17,7 @@ import { LedgerTurns } from './ledger-turns';
 import { PostgresAccountLimiter } from './postgres-account-limiter';
 import { AlertRepository } from './repositories/alert.repository';
 import { CursorRepository } from './repositories/cursor.repository';
+import { HistoryRepository } from './repositories/history.repository';
 import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
 import { OutboxRepository } from './repositories/outbox.repository';
@@ -53,6 +54,7 @@ const parts: [abstract new (...args: never[]) => unknown, (ledger: Ledger) => un
   [LedgerRetention, (l) => l.retention],
   [PauseRepository, (l) => l.pauses],
   [AlertRepository, (l) => l.alerts],
+  [HistoryRepository, (l) => l.history],
 ];
 
 // Provides the Ledger and each repository, globally. Uses the app's Clock provider when there is one.

@@ -14,6 +14,7 @@ import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
 import { OutboxRepository } from './repositories/outbox.repository';
 import { AlertRepository } from './repositories/alert.repository';
+import { HistoryRepository } from './repositories/history.repository';
 import { PauseRepository } from './repositories/pause.repository';
 import { RecordErrorRepository } from './repositories/record-error.repository';
 import { RunRepository } from './repositories/run.repository';
@@ -43,6 +44,7 @@ export class Ledger {
   readonly retention: LedgerRetention;
   readonly pauses: PauseRepository;
   readonly alerts: AlertRepository;
+  readonly history: HistoryRepository;
 
   constructor(
     readonly dataSource: DataSource,
@@ -57,7 +59,8 @@ export class Ledger {
     this.outbox = new OutboxRepository(this.transactions, clock);
     this.runs = new RunRepository(this.transactions, clock, owners);
     this.recordErrors = new RecordErrorRepository(this.transactions, clock);
-    this.retention = new LedgerRetention(this.transactions, clock);
+    this.history = new HistoryRepository(this.transactions, clock);
+    this.retention = new LedgerRetention(this.transactions, clock, this.history);
     this.pauses = new PauseRepository(this.transactions, clock);
     this.alerts = new AlertRepository(this.transactions, clock);
   }

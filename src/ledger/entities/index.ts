@@ -1,6 +1,7 @@
 import { Alert } from './alert.entity';
 import { AlertDelivery } from './alert-delivery.entity';
 import { Cursor } from './cursor.entity';
+import { HistoryChain, HistoryEntry } from './history-entry.entity';
 import { InboxEvent } from './inbox-event.entity';
 import { Link } from './link.entity';
 import { OutboxCommand } from './outbox-command.entity';
@@ -8,7 +9,19 @@ import { Pause } from './pause.entity';
 import { RecordError } from './record-error.entity';
 import { Run } from './run.entity';
 
-export { Alert, AlertDelivery, Cursor, InboxEvent, Link, OutboxCommand, Pause, RecordError, Run };
+export {
+  Alert,
+  AlertDelivery,
+  Cursor,
+  HistoryChain,
+  HistoryEntry,
+  InboxEvent,
+  Link,
+  OutboxCommand,
+  Pause,
+  RecordError,
+  Run,
+};
 export { CREDENTIAL_REMOTES, credentialOfPause, credentialPauseJob, WHOLE_BROKERAGE } from './pause.entity';
 export type { CredentialRemote } from './pause.entity';
 export { INBOX_STATUSES } from './inbox-event.entity';
@@ -21,6 +34,8 @@ export type { RunStatus } from './run.entity';
 export { ALERT_STATES } from './alert.entity';
 export type { AlertState } from './alert.entity';
 export type { AlertDeliveryState } from './alert-delivery.entity';
+export { HISTORY_SOURCES } from './history-entry.entity';
+export type { HistorySource } from './history-entry.entity';
 
 export const LEDGER_ENTITIES = [
   Link,
@@ -32,4 +47,6 @@ export const LEDGER_ENTITIES = [
   Pause,
   Alert,
   AlertDelivery,
+  HistoryEntry,
+  HistoryChain,
 ];

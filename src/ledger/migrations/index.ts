@@ -5,6 +5,7 @@ import { AccountRateLimits1764200000000 } from './1764200000000-account-rate-lim
 import { RunOwners1764300000000 } from './1764300000000-run-owners.migration';
 import { LedgerTurns1764400000000 } from './1764400000000-ledger-turns.migration';
 import { Alerts1764500000000 } from './1764500000000-alerts.migration';
+import { DecisionHistory1764600000000 } from './1764600000000-decision-history.migration';
 
 // In order of application; listed explicitly so ts-jest and the compiled build load the same set.
 export const LEDGER_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const LEDGER_MIGRATIONS = [
   RunOwners1764300000000,
   LedgerTurns1764400000000,
   Alerts1764500000000,
+  DecisionHistory1764600000000,
 ];
