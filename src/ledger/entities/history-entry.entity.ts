@@ -64,13 +64,13 @@ export class HistoryChain {
   @Column({ name: 'head_seq', type: 'integer', default: 0 })
   headSeq: number;
 
-  @Column({ name: 'head_hash', type: 'varchar', length: 64, default: "''" })
+  @Column({ name: 'head_hash', type: 'varchar', length: 64 })
   headHash: string;
 
   @Column({ name: 'anchor_seq', type: 'integer', default: 0 })
   anchorSeq: number;
 
-  @Column({ name: 'anchor_hash', type: 'varchar', length: 64, default: "''" })
+  @Column({ name: 'anchor_hash', type: 'varchar', length: 64 })
   anchorHash: string;
 
   @Column({ name: 'anchored_at', type: Date, nullable: true })

@@ -50,9 +50,9 @@ export class DecisionHistory1764600000000 implements MigrationInterface {
         columns: [
           { name: 'brokerage_id', type: 'varchar', length: '64', isPrimary: true },
           { name: 'head_seq', type: 'integer', default: 0 },
-          { name: 'head_hash', type: 'varchar', length: '64', default: "''" },
+          { name: 'head_hash', type: 'varchar', length: '64' },
           { name: 'anchor_seq', type: 'integer', default: 0 },
-          { name: 'anchor_hash', type: 'varchar', length: '64', default: "''" },
+          { name: 'anchor_hash', type: 'varchar', length: '64' },
           { name: 'anchored_at', type: timestampType, isNullable: true },
         ],
       }),

@@ -22,6 +22,8 @@ describe.each(ledgerEngines())('ledger connection and transactions (%s)', (engin
       'AccountRateLimits1764200000000',
       'RunOwners1764300000000',
       'LedgerTurns1764400000000',
+      'Alerts1764500000000',
+      'DecisionHistory1764600000000',
     ]);
     // What `synchronize` would change if it were on: nothing, or the migration and entities disagree.
     const pending = await f.ledger.dataSource.driver.createSchemaBuilder().log();
@@ -35,7 +37,7 @@ describe.each(ledgerEngines())('ledger connection and transactions (%s)', (engin
     try {
       expect((await reopened.links.find('b1', 'offer', 'r1'))?.crmId).toBe('c1');
       const migrations: unknown[] = await reopened.dataSource.query('SELECT name FROM migrations');
-      expect(migrations).toHaveLength(6);
+      expect(migrations).toHaveLength(8);
     } finally {
       await reopened.close();
     }
