@@ -9,6 +9,7 @@ import { LedgerStateError, OutboxCommand, OutboxRepository, RecordErrorRepositor
 import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { errorMessage } from '../common/job-counts';
+import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { CrmWriteBackExecutor } from './crm-write-back.executor';
 import { OutboxContext, OutboxExecutors } from './outbox.executors';
 import {
@@ -44,6 +45,7 @@ export class OutboxDrainService {
     private readonly cashOffers: CashOfferClients,
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
+    private readonly history: DecisionHistoryRecorder,
   ) {}
 
   async drain(ctx: JobContext): Promise<JobCounts> {
@@ -183,6 +185,7 @@ export class OutboxDrainService {
         new Date(this.clock.nowMs() + reconcileDelayMs(0)),
       );
       this.logger.warn(`outbox command ${command.id} (${command.operation}): outcome unknown, reconciling`);
+      await this.history.commandAnswered(command, 'unknown', undefined, message);
       return 'unknown';
     }
     // A conflict may only mean the service is already where the command wanted it (offer B rejected
@@ -204,10 +207,12 @@ export class OutboxDrainService {
       const retryAfterMs = isCashOfferError(error) ? error.retryAfterMs : undefined;
       const delay = outboxRetryDelayMs(command.attempts, retryAfterMs);
       await this.outbox.fail(command.id, message, new Date(this.clock.nowMs() + delay));
+      await this.history.commandAnswered(command, 'retry', undefined, message);
       return 'failed';
     }
     const reason = retryable ? `gave up after ${command.attempts} attempts: ${message}` : message;
     await this.outbox.deadLetter(command.id, reason);
+    await this.history.commandAnswered(command, 'dead', undefined, reason);
     await this.recordErrors.record({
       brokerageId: command.brokerageId,
       recordKind: kind,
@@ -295,12 +300,14 @@ export class OutboxDrainService {
   ): Promise<void> {
     if (!this.executors.get(command.operation)?.writeBack) {
       await markDone();
+      await this.history.commandAnswered(command, 'done', result);
       return;
     }
     const { command: writeBack } = await this.outbox.enqueue(
       CrmWriteBackExecutor.commandFor(command, result),
     );
     await markDone();
+    await this.history.commandAnswered(command, 'done', result);
     const { kind, id } = splitRecordRef(command.recordRef);
     this.logger.log(
       `${command.brokerageId}: ${command.operation} for ${kind} ${id} done (outbox command ${command.id})`,
