@@ -124,21 +124,23 @@ export class DecisionHistoryRecorder {
     const acceptedOn = new Map(
       requestOffers.filter((o) => o.offer_status === 'accepted').map((o) => [o.offer_request_id, o.offer_id]),
     );
-    return this.append(
-      shown.map(({ offer, crmId, created, stage, counterId, counterStatus }) => {
+    const entries: NewHistoryEntry[] = shown.map(
+      ({ offer, crmId, created, stage, counterId, counterStatus }) => {
         const acceptedOther = acceptedOn.get(offer.offer_request_id);
         const cascade =
           !created &&
           offer.offer_status === 'rejected' &&
           acceptedOther !== undefined &&
-          acceptedOther !== offer.offer_id;
+          acceptedOther !== offer.offer_id &&
+          // Its own counter accepted: the buyer's answer, not a cascade.
+          counterStatus !== 'accepted';
         const counter = counterStatus
           ? `, counter ${counterId ?? ''}${counterId ? ' ' : ''}${counterStatus}`
           : '';
         return {
           brokerageId,
           record: `offer:${offer.offer_id}`,
-          source: cascade ? 'service' : 'daemon',
+          source: cascade ? ('service' as const) : ('daemon' as const),
           kind: cascade ? 'cascade' : 'record_shown',
           summary:
             (cascade ? `rejected by the service when offer ${acceptedOther} was accepted; ` : '') +
@@ -158,8 +160,37 @@ export class DecisionHistoryRecorder {
           },
           outcome: created ? 'created' : 'updated',
         };
-      }),
+      },
     );
+    return this.append([...entries, ...this.counterAcceptances(brokerageId, shown)]);
+  }
+
+  // A new offer made by a buyer accepting our counter, written on the countered offer's history too:
+  // its life ends in that acceptance.
+  private counterAcceptances(brokerageId: string, shown: ShownOffer[]): NewHistoryEntry[] {
+    return shown.flatMap(({ offer, created }) => {
+      if (!created || !offer.offer_is_counter_offer || !offer.counter_offer_id) return [];
+      const countered = shown.find(
+        (s) => s.counterId === String(offer.counter_offer_id) && s.offer.offer_id !== offer.offer_id,
+      );
+      if (!countered) return [];
+      return [
+        {
+          brokerageId,
+          record: `offer:${countered.offer.offer_id}`,
+          source: 'service' as const,
+          kind: 'counter_answered',
+          summary: `the buyer accepted counter ${offer.counter_offer_id}: new offer ${offer.offer_id} of ${offer.offer_amount} (${offer.offer_status})`,
+          detail: {
+            counterId: offer.counter_offer_id,
+            newOfferId: offer.offer_id,
+            amount: offer.offer_amount,
+            status: offer.offer_status,
+          },
+          outcome: 'accepted',
+        },
+      ];
+    });
   }
 
   // A request's status shown on its listing deal (approved, under contract ...).
