@@ -1,4 +1,4 @@
-import { chmodSync, createWriteStream } from 'node:fs';
+import { createWriteStream, fchmodSync, openSync } from 'node:fs';
 import { once } from 'node:events';
 import type { HistoryEntry } from '../../ledger';
 
@@ -42,9 +42,10 @@ export async function writeHistoryExport(
   format: HistoryExportFormat,
   entries: AsyncIterable<HistoryEntry>,
 ): Promise<number> {
-  const out = createWriteStream(path, { flags: 'w', mode: 0o600 });
+  const fd = openSync(path, 'w', 0o600);
   // An existing file keeps its mode when truncated: take it down to 0600 too.
-  chmodSync(path, 0o600);
+  fchmodSync(fd, 0o600);
+  const out = createWriteStream(path, { fd });
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };
