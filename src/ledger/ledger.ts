@@ -56,10 +56,10 @@ export class Ledger {
     this.links = new LinkRepository(this.transactions, clock);
     this.cursors = new CursorRepository(this.transactions, clock);
     this.inbox = new InboxRepository(this.transactions, clock);
-    this.outbox = new OutboxRepository(this.transactions, clock);
+    this.history = new HistoryRepository(this.transactions, clock);
+    this.outbox = new OutboxRepository(this.transactions, clock, this.history);
     this.runs = new RunRepository(this.transactions, clock, owners);
     this.recordErrors = new RecordErrorRepository(this.transactions, clock);
-    this.history = new HistoryRepository(this.transactions, clock);
     this.retention = new LedgerRetention(this.transactions, clock, this.history);
     this.pauses = new PauseRepository(this.transactions, clock);
     this.alerts = new AlertRepository(this.transactions, clock);

@@ -87,21 +87,18 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
       return 'failed';
     }
     if (dryRun) return 'created';
-    const queued = await this.outbox.enqueue({
-      brokerageId: crm.brokerageId,
-      idempotencyKey: decisionKey(crm.brokerageId, offerId, DECIDE_OFFER),
-      operation: DECIDE_OFFER,
-      recordRef: `deal:${record.id}`,
-      payload: { ...target, decision },
-    });
     const move = decision === 'accepted' ? 'accept' : 'reject';
-    if (queued.created)
-      await this.history.agentMoved({
+    // The agent's move enters the decision history with its command, in the same transaction.
+    await this.outbox.enqueue(
+      {
         brokerageId: crm.brokerageId,
-        ...target,
-        move,
-        command: queued.command,
-      });
+        idempotencyKey: decisionKey(crm.brokerageId, offerId, DECIDE_OFFER),
+        operation: DECIDE_OFFER,
+        recordRef: `deal:${record.id}`,
+        payload: { ...target, decision },
+      },
+      (command) => this.history.agentMove({ brokerageId: crm.brokerageId, ...target, move, command }),
+    );
     return 'created';
   }
 
@@ -139,22 +136,18 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
       return 'failed';
     }
     if (dryRun) return 'created';
-    const queued = await this.outbox.enqueue({
-      brokerageId: crm.brokerageId,
-      idempotencyKey: decisionKey(crm.brokerageId, target.offerId, COUNTER_OFFER),
-      operation: COUNTER_OFFER,
-      recordRef: `deal:${record.id}`,
-      payload: { ...target, body },
-    });
     const amount = body.counter_offer_amount;
-    if (queued.created)
-      await this.history.agentMoved({
+    await this.outbox.enqueue(
+      {
         brokerageId: crm.brokerageId,
-        ...target,
-        move: 'counter',
-        command: queued.command,
-        amount,
-      });
+        idempotencyKey: decisionKey(crm.brokerageId, target.offerId, COUNTER_OFFER),
+        operation: COUNTER_OFFER,
+        recordRef: `deal:${record.id}`,
+        payload: { ...target, body },
+      },
+      (command) =>
+        this.history.agentMove({ brokerageId: crm.brokerageId, ...target, move: 'counter', command, amount }),
+    );
     return 'created';
   }
 

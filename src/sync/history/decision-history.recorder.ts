@@ -41,12 +41,13 @@ export class DecisionHistoryRecorder {
     private readonly outbox: OutboxRepository,
   ) {}
 
-  // The agent's decision read from the CRM, and the command it became.
-  agentMoved(m: AgentMove): Promise<void> {
+  // The agent's decision read from the CRM, and the command it became: entries for the outbox to
+  // append in the same transaction as the command (OutboxRepository.enqueue's `record`).
+  agentMove(m: AgentMove): NewHistoryEntry[] {
     const record = `offer:${m.offerId}`;
     const common = { brokerageId: m.brokerageId, record };
     const amount = m.amount === undefined ? '' : ` at ${m.amount}`;
-    return this.append([
+    return [
       {
         ...common,
         source: 'agent',
@@ -63,7 +64,7 @@ export class DecisionHistoryRecorder {
         detail: { commandId: m.command.id, operation: m.command.operation },
         outcome: 'queued',
       },
-    ]);
+    ];
   }
 
   // A command's answer: the service's (or, for a write-back, the CRM's).

@@ -124,6 +124,30 @@ describe.each(ledgerEngines())('decision history (%s)', (engine) => {
     expect(result.broken).toMatchObject({ id: fifth.id });
   });
 
+  it('appends a new outbox command’s entries in its own transaction, and none for a duplicate key', async () => {
+    const command = {
+      brokerageId: 'acme',
+      idempotencyKey: 'acme|offer:7012|counter_offer',
+      operation: 'counter_offer',
+      recordRef: 'deal:901',
+      payload: { offerId: 7012 },
+    };
+    const record = (c: { id: number }) => [
+      { ...entry(1), kind: 'command_queued', summary: `command ${c.id}` },
+    ];
+    const first = await f.ledger.outbox.enqueue(command, record);
+    const again = await f.ledger.outbox.enqueue(command, record);
+    expect([first.created, again.created]).toEqual([true, false]);
+    const entries = await f.ledger.history.list('offer:7012');
+    expect(entries.map((e) => e.summary)).toEqual([`command ${first.command.id}`]);
+    // Entries that cannot be written take their command with them.
+    const refused = f.ledger.outbox.enqueue({ ...command, idempotencyKey: 'other' }, () => {
+      throw new Error('history unavailable');
+    });
+    await expect(refused).rejects.toThrow('history unavailable');
+    await expect(f.ledger.outbox.findByKey('other')).resolves.toBeNull();
+  });
+
   it('exports a date range, one brokerage or all', async () => {
     await f.ledger.history.append([entry(1), entry(1, 'other')]);
     f.clock.advance(DAY_MS);
