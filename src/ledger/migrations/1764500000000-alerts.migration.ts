@@ -29,13 +29,7 @@ export class Alerts1764500000000 implements MigrationInterface {
       new Table({
         name: 'alert_deliveries',
         columns: [
-          {
-            name: 'id',
-            type: 'integer',
-            isPrimary: true,
-            isGenerated: true,
-            generationStrategy: 'increment',
-          },
+          { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
           { name: 'dedupe_key', type: 'varchar', length: '300' },
           { name: 'alert_key', type: 'varchar', length: '200' },
           { name: 'channel', type: 'varchar', length: '16' },

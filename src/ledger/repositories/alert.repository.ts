@@ -82,8 +82,7 @@ export class AlertRepository {
       })
       .catch((error: unknown) => {
         // Another worker inserted the same alert first (the key is the primary key).
-        if (isUniqueViolation(error))
-          return this.get(opening.key).then((a) => ({ alert: a!, changed: false }));
+        if (isUniqueViolation(error)) return this.get(opening.key).then((a) => ({ alert: a!, changed: false }));
         throw error;
       });
   }
@@ -113,12 +112,7 @@ export class AlertRepository {
 
   // A reminder of an alert still firing; `seen` is the count of reminders the caller saw, so two
   // workers due at once send one.
-  renotify(
-    key: string,
-    seen: number,
-    channels: string[],
-    notice: NoticeBuilder,
-  ): Promise<AlertChange | null> {
+  renotify(key: string, seen: number, channels: string[], notice: NoticeBuilder): Promise<AlertChange | null> {
     return this.tx.run(async (m) => {
       const now = this.clock.now();
       const result = await m
@@ -221,8 +215,7 @@ export class AlertRepository {
       const channels = [...new Set(counts.map((c) => c.channel))].sort();
       const health: ChannelHealth[] = [];
       for (const channel of channels) {
-        const n = (state: string) =>
-          Number(counts.find((c) => c.channel === channel && c.state === state)?.n ?? 0);
+        const n = (state: string) => Number(counts.find((c) => c.channel === channel && c.state === state)?.n ?? 0);
         const latest = await m.findOne(AlertDelivery, {
           where: { channel, state: In(['delivered', 'failed', 'pending', 'sending']) },
           order: { id: 'DESC' },

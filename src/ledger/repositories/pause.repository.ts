@@ -47,6 +47,11 @@ export class PauseRepository {
         ],
       }),
     );
-    return rows.find((r) => r.job === WHOLE_BROKERAGE) ?? rows.find((r) => r.job !== job) ?? rows[0] ?? null;
+    return (
+      rows.find((r) => r.job === WHOLE_BROKERAGE) ??
+      rows.find((r) => r.job !== job) ??
+      rows[0] ??
+      null
+    );
   }
 }

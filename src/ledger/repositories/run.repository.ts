@@ -175,13 +175,7 @@ export class RunRepository {
         )
         .groupBy('r.brokerageId')
         .addGroupBy('r.job')
-        .getRawMany<{
-          brokerageId: string;
-          job: string;
-          failures: string | number;
-          firstId: string | number;
-          lastId: string | number;
-        }>(),
+        .getRawMany<{ brokerageId: string; job: string; failures: string | number; firstId: string | number; lastId: string | number }>(),
     );
     if (rows.length === 0) return [];
     const ids = rows.flatMap((r) => [Number(r.firstId), Number(r.lastId)]);
