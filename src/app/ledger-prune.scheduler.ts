@@ -45,10 +45,11 @@ export class LedgerPruneScheduler implements OnApplicationBootstrap, BeforeAppli
   private async prune(): Promise<void> {
     try {
       const counts: PruneCounts = await this.retention.prune(retentionCutoffs(this.settings, this.clock));
-      const total = counts.runs + counts.outbox + counts.inbox + counts.deadInbox + counts.recordErrors;
+      const total =
+        counts.runs + counts.outbox + counts.inbox + counts.deadInbox + counts.recordErrors + counts.history;
       if (total > 0)
         this.logger.log(
-          `pruned the ledger: ${counts.runs} run(s), ${counts.outbox} done command(s), ${counts.inbox} processed event(s), ${counts.deadInbox} dead or flagged body(ies), ${counts.recordErrors} resolved error(s)`,
+          `pruned the ledger: ${counts.runs} run(s), ${counts.outbox} done command(s), ${counts.inbox} processed event(s), ${counts.deadInbox} dead or flagged body(ies), ${counts.recordErrors} resolved error(s), ${counts.history} decision-history entry(ies)`,
         );
     } catch (error) {
       // Retention is housekeeping: a failed prune is retried at the next tick, never fatal.

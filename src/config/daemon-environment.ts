@@ -30,6 +30,7 @@ export const DAEMON_DEFAULTS = {
   SHUTDOWN_TIMEOUT_MS: '25000',
   RETENTION_DAYS: '30',
   RETENTION_DEAD_DAYS: '90',
+  HISTORY_RETENTION_DAYS: '2555',
   JOB_LEASE_SECONDS: '900',
   WORKER_CONCURRENCY: '16',
   ALERT_CHECK_SECONDS: '30',
@@ -255,6 +256,10 @@ export class DaemonEnvironment {
 
   @IntegerSetting('RETENTION_DEAD_DAYS', 1, 3650)
   RETENTION_DEAD_DAYS: number;
+
+  // The decision history's own retention (7 years by default), independent of RETENTION_DAYS.
+  @IntegerSetting('HISTORY_RETENTION_DAYS', 1, 36_500)
+  HISTORY_RETENTION_DAYS: number;
 
   @IntegerSetting('JOB_LEASE_SECONDS', 5, 86_400)
   JOB_LEASE_SECONDS: number;

@@ -36,6 +36,8 @@ export interface DaemonSettings {
   // dead and flagged webhook bodies kept as evidence.
   retentionDays: number;
   retentionDeadDays: number;
+  // The decision history's own retention (HISTORY_RETENTION_DAYS), independent of the above.
+  historyRetentionDays: number;
   // LEDGER_URL (postgres://…): a ledger shared by several workers, scheduled by pg-boss; unset: SQLite.
   ledgerUrl?: string;
   // With LEDGER_URL: how long a worker may hold a (brokerage, job) before pg-boss gives it to
@@ -107,6 +109,7 @@ export function readDaemonSettings(env: Environment, options: ReadSettingsOption
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     retentionDays: e.RETENTION_DAYS,
     retentionDeadDays: e.RETENTION_DEAD_DAYS,
+    historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     workerConcurrency: e.WORKER_CONCURRENCY,
     alerts: {

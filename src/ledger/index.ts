@@ -28,6 +28,13 @@ export type {
   ChannelHealth,
   NoticeBuilder,
 } from './repositories/alert.repository';
+export { HistoryRepository, historyHash } from './repositories/history.repository';
+export type {
+  HistoryBreak,
+  HistoryExportFilter,
+  HistoryVerification,
+  NewHistoryEntry,
+} from './repositories/history.repository';
 export { PauseRepository } from './repositories/pause.repository';
 export { RecordErrorRepository } from './repositories/record-error.repository';
 export type { RecordErrorInput } from './repositories/record-error.repository';

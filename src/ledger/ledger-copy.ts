@@ -1,5 +1,14 @@
 import { EntityManager, EntityTarget, MoreThan, ObjectLiteral } from 'typeorm';
-import { Cursor, InboxEvent, Link, OutboxCommand, RecordError, Run } from './entities';
+import {
+  Cursor,
+  HistoryChain,
+  HistoryEntry,
+  InboxEvent,
+  Link,
+  OutboxCommand,
+  RecordError,
+  Run,
+} from './entities';
 import { Ledger } from './ledger';
 import { isPostgres } from './ledger-sql';
 
@@ -12,6 +21,7 @@ const ID_TABLES: { name: string; entity: EntityTarget<ObjectLiteral & { id: numb
   { name: 'outbox_commands', entity: OutboxCommand },
   { name: 'runs', entity: Run },
   { name: 'record_errors', entity: RecordError },
+  { name: 'history_entries', entity: HistoryEntry },
 ];
 
 export type LedgerRowCounts = Record<string, number>;
@@ -54,6 +64,9 @@ export async function copyLedger(from: Ledger, to: Ledger): Promise<LedgerRowCou
     for (let i = 0; i < cursors.length; i += ROWS_PER_BATCH) {
       await insertAsIs(target, Cursor, cursors.slice(i, i + ROWS_PER_BATCH));
     }
+    // The decision history's chain heads and prune anchors, so verify passes on the copy.
+    const chains = await from.transactions.exclusive((source) => source.find(HistoryChain));
+    await insertAsIs(target, HistoryChain, chains);
   });
   const copied = await countRows(to);
   const source = await countRows(from);
@@ -66,7 +79,7 @@ export async function copyLedger(from: Ledger, to: Ledger): Promise<LedgerRowCou
 export async function countRows(ledger: Ledger): Promise<LedgerRowCounts> {
   return ledger.transactions.exclusive(async (m) => {
     const counts: LedgerRowCounts = {};
-    for (const table of [...ID_TABLES.map((t) => t.name), 'cursors']) {
+    for (const table of [...ID_TABLES.map((t) => t.name), 'cursors', 'history_chains']) {
       const rows: { n: number | string }[] = await m.query(`SELECT COUNT(*) AS n FROM ${table}`);
       counts[table] = Number(rows[0].n);
     }

@@ -18,6 +18,7 @@ import { PostgresAccountLimiter } from './postgres-account-limiter';
 import { AlertRepository } from './repositories/alert.repository';
 import { CrmWebhookEventRepository } from './repositories/crm-webhook-event.repository';
 import { CursorRepository } from './repositories/cursor.repository';
+import { HistoryRepository } from './repositories/history.repository';
 import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
 import { OutboxRepository } from './repositories/outbox.repository';
@@ -55,6 +56,7 @@ const parts: [abstract new (...args: never[]) => unknown, (ledger: Ledger) => un
   [PauseRepository, (l) => l.pauses],
   [AlertRepository, (l) => l.alerts],
   [CrmWebhookEventRepository, (l) => l.crmWebhookEvents],
+  [HistoryRepository, (l) => l.history],
 ];
 
 // Provides the Ledger and each repository, globally. Uses the app's Clock provider when there is one.

@@ -1,6 +1,7 @@
 import { Clock } from '../common/clock';
 import { CrmWebhookEvent, InboxEvent, OutboxCommand, RecordError, Run } from './entities';
 import { LedgerTransactions } from './ledger-transactions';
+import { HistoryRepository } from './repositories/history.repository';
 
 // Dedupe keys must outlive the sender's whole retry horizon (3 days at Stripe, ~75 h in Standard
 // Webhooks), so done inbox rows are kept at least this long whatever the cutoff.
@@ -15,6 +16,8 @@ export interface PruneCounts {
   recordErrors: number;
   // Dead and flagged inbox events (bodies up to 256 KiB each), by `deadOlderThan`.
   deadInbox: number;
+  // Decision-history entries, by `historyOlderThan` (whole prefixes of each brokerage's chain).
+  history: number;
 }
 
 // Deletes finished history older than a cutoff: done outbox and inbox rows, finished runs (but never
@@ -25,9 +28,12 @@ export class LedgerRetention {
   constructor(
     private readonly tx: LedgerTransactions,
     private readonly clock: Clock,
+    private readonly history?: HistoryRepository,
   ) {}
 
-  prune(options: { olderThan: Date; deadOlderThan?: Date }): Promise<PruneCounts> {
+  // `historyOlderThan` is the decision history's own cutoff (HISTORY_RETENTION_DAYS, years): without
+  // it no history is removed, whatever `olderThan` says.
+  prune(options: { olderThan: Date; deadOlderThan?: Date; historyOlderThan?: Date }): Promise<PruneCounts> {
     const cutoff = options.olderThan;
     const dedupeHorizon = this.clock.nowMs() - INBOX_DEDUPE_RETENTION_MS;
     const inboxCutoff = new Date(Math.min(cutoff.getTime(), dedupeHorizon));
@@ -89,12 +95,15 @@ export class LedgerRetention {
           cutoff: new Date(Math.min(cutoff.getTime(), this.clock.nowMs() - CRM_WEBHOOK_DEDUPE_RETENTION_MS)),
         })
         .execute();
+      const history =
+        options.historyOlderThan && this.history ? await this.history.prune(options.historyOlderThan, m) : 0;
       return {
         outbox: outbox.affected ?? 0,
         inbox: inbox.affected ?? 0,
         runs: runs.affected ?? 0,
         recordErrors: recordErrors.affected ?? 0,
         deadInbox: deadInbox?.affected ?? 0,
+        history,
       };
     });
   }

@@ -15,6 +15,7 @@ import { InboxRepository } from './repositories/inbox.repository';
 import { LinkRepository } from './repositories/link.repository';
 import { OutboxRepository } from './repositories/outbox.repository';
 import { AlertRepository } from './repositories/alert.repository';
+import { HistoryRepository } from './repositories/history.repository';
 import { PauseRepository } from './repositories/pause.repository';
 import { RecordErrorRepository } from './repositories/record-error.repository';
 import { RunRepository } from './repositories/run.repository';
@@ -45,6 +46,7 @@ export class Ledger {
   readonly pauses: PauseRepository;
   readonly alerts: AlertRepository;
   readonly crmWebhookEvents: CrmWebhookEventRepository;
+  readonly history: HistoryRepository;
 
   constructor(
     readonly dataSource: DataSource,
@@ -56,10 +58,11 @@ export class Ledger {
     this.links = new LinkRepository(this.transactions, clock);
     this.cursors = new CursorRepository(this.transactions, clock);
     this.inbox = new InboxRepository(this.transactions, clock);
-    this.outbox = new OutboxRepository(this.transactions, clock);
+    this.history = new HistoryRepository(this.transactions, clock);
+    this.outbox = new OutboxRepository(this.transactions, clock, this.history);
     this.runs = new RunRepository(this.transactions, clock, owners);
     this.recordErrors = new RecordErrorRepository(this.transactions, clock);
-    this.retention = new LedgerRetention(this.transactions, clock);
+    this.retention = new LedgerRetention(this.transactions, clock, this.history);
     this.pauses = new PauseRepository(this.transactions, clock);
     this.alerts = new AlertRepository(this.transactions, clock);
     this.crmWebhookEvents = new CrmWebhookEventRepository(this.transactions, clock);

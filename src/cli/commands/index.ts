@@ -3,6 +3,7 @@ import type { CommandRunner } from 'nest-commander';
 import { AlertsCommand } from './alerts.command';
 import { BackupCommand } from './backup.command';
 import { ErrorsCommand } from './errors.command';
+import { HistoryCommand } from './history.command';
 import { MigrateLedgerCommand } from './migrate-ledger.command';
 import { InboxCommand } from './inbox.command';
 import { PauseCommand } from './pause.command';
@@ -46,6 +47,7 @@ export const LEDGER_COMMAND_NAMES = [
   'prune',
   'pause',
   'resume',
+  'history',
 ];
 export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
   StatusCommand,
@@ -60,4 +62,5 @@ export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
   PauseCommand,
   ResumeCommand,
   InboxCommand,
+  HistoryCommand,
 ];

@@ -8,7 +8,8 @@ import { retentionCutoffs } from '../../ledger/retention-policy';
 import { CliOutput } from '../output/cli-output';
 
 // What the daemon does every hour, now: deletes finished history older than RETENTION_DAYS and dead
-// or flagged webhook bodies older than RETENTION_DEAD_DAYS (or the ages given here).
+// or flagged webhook bodies older than RETENTION_DEAD_DAYS (or the ages given here), and decision
+// history older than HISTORY_RETENTION_DAYS.
 @Command({ name: 'prune', description: 'delete ledger history older than the retention ages' })
 export class PruneCommand extends CommandRunner {
   constructor(
@@ -27,12 +28,13 @@ export class PruneCommand extends CommandRunner {
     const ages = {
       retentionDays: options.days ?? this.settings.retentionDays,
       retentionDeadDays: options.deadDays ?? this.settings.retentionDeadDays,
+      historyRetentionDays: this.settings.historyRetentionDays,
     };
     const counts = await this.retention.prune(retentionCutoffs(ages, this.clock));
     if (options.json) this.output.json({ ...ages, pruned: counts });
     else
       this.output.print(
-        `pruned ${counts.runs} run(s), ${counts.outbox} done command(s), ${counts.inbox} processed event(s) and ${counts.recordErrors} resolved error(s) older than ${ages.retentionDays} day(s), and ${counts.deadInbox} dead or flagged webhook body(ies) older than ${ages.retentionDeadDays} day(s)`,
+        `pruned ${counts.runs} run(s), ${counts.outbox} done command(s), ${counts.inbox} processed event(s) and ${counts.recordErrors} resolved error(s) older than ${ages.retentionDays} day(s), and ${counts.deadInbox} dead or flagged webhook body(ies) older than ${ages.retentionDeadDays} day(s); ${counts.history} decision-history entry(ies) older than ${ages.historyRetentionDays} day(s)`,
       );
   }
 

@@ -2,6 +2,7 @@ import { Alert } from './alert.entity';
 import { AlertDelivery } from './alert-delivery.entity';
 import { CrmWebhookEvent } from './crm-webhook-event.entity';
 import { Cursor } from './cursor.entity';
+import { HistoryChain, HistoryEntry } from './history-entry.entity';
 import { InboxEvent } from './inbox-event.entity';
 import { Link } from './link.entity';
 import { OutboxCommand } from './outbox-command.entity';
@@ -14,6 +15,8 @@ export {
   AlertDelivery,
   CrmWebhookEvent,
   Cursor,
+  HistoryChain,
+  HistoryEntry,
   InboxEvent,
   Link,
   OutboxCommand,
@@ -33,6 +36,8 @@ export type { RunStatus } from './run.entity';
 export { ALERT_STATES } from './alert.entity';
 export type { AlertState } from './alert.entity';
 export type { AlertDeliveryState } from './alert-delivery.entity';
+export { HISTORY_SOURCES } from './history-entry.entity';
+export type { HistorySource } from './history-entry.entity';
 
 export const LEDGER_ENTITIES = [
   Link,
@@ -45,4 +50,6 @@ export const LEDGER_ENTITIES = [
   Alert,
   AlertDelivery,
   CrmWebhookEvent,
+  HistoryEntry,
+  HistoryChain,
 ];

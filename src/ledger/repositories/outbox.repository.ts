@@ -5,6 +5,7 @@ import { LedgerTransactions } from '../ledger-transactions';
 import { insertIgnoringDuplicate, isPostgres, skipLocked } from '../ledger-sql';
 import { sendingToUnknown } from '../interrupted-work';
 import type { StatusCounts } from './inbox.repository';
+import type { HistoryRepository, NewHistoryEntry } from './history.repository';
 import { LedgerStateError } from './ledger-state.error';
 
 export interface NewOutboxCommand {
@@ -35,11 +36,17 @@ export class OutboxRepository {
   constructor(
     private readonly tx: LedgerTransactions,
     private readonly clock: Clock,
+    private readonly history?: HistoryRepository,
   ) {}
 
-  // An existing key returns the existing command untouched.
-  enqueue(input: NewOutboxCommand): Promise<{ command: OutboxCommand; created: boolean }> {
-    return this.tx.exclusive(async (m) => {
+  // An existing key returns the existing command untouched. `record`: the decision-history entries
+  // a new command brings, appended in the same transaction (so they exist exactly when it does).
+  enqueue(
+    input: NewOutboxCommand,
+    record?: (command: OutboxCommand) => NewHistoryEntry[],
+  ): Promise<{ command: OutboxCommand; created: boolean }> {
+    const unit = record && this.history ? this.tx.run.bind(this.tx) : this.tx.exclusive.bind(this.tx);
+    return unit(async (m) => {
       const now = this.clock.now();
       const { inserted } = await insertIgnoringDuplicate(m, OutboxCommand, {
         brokerageId: input.brokerageId,
@@ -54,6 +61,7 @@ export class OutboxRepository {
       });
       const command = await m.findOne(OutboxCommand, { where: { idempotencyKey: input.idempotencyKey } });
       if (!command) throw new Error(`outbox command ${input.idempotencyKey} was neither stored nor found`);
+      if (inserted && record && this.history) await this.history.append(record(command), m);
       return { command, created: inserted };
     });
   }

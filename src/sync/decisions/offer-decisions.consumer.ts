@@ -4,6 +4,7 @@ import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
 import { OutboxRepository, type OutboxCommand } from '../../ledger';
 import type { ChangeStream } from '../common/deal-changes.reader';
 import { RecordIssues } from '../common/record-issues';
+import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { COUNTER_INPUT, OFFER } from '../offers/offer-record.properties';
@@ -24,6 +25,7 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
   constructor(
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
+    private readonly history: DecisionHistoryRecorder,
   ) {
     super();
   }
@@ -85,13 +87,18 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
       return 'failed';
     }
     if (dryRun) return 'created';
-    await this.outbox.enqueue({
-      brokerageId: crm.brokerageId,
-      idempotencyKey: decisionKey(crm.brokerageId, offerId, DECIDE_OFFER),
-      operation: DECIDE_OFFER,
-      recordRef: `deal:${record.id}`,
-      payload: { ...target, decision },
-    });
+    const move = decision === 'accepted' ? 'accept' : 'reject';
+    // The agent's move enters the decision history with its command, in the same transaction.
+    await this.outbox.enqueue(
+      {
+        brokerageId: crm.brokerageId,
+        idempotencyKey: decisionKey(crm.brokerageId, offerId, DECIDE_OFFER),
+        operation: DECIDE_OFFER,
+        recordRef: `deal:${record.id}`,
+        payload: { ...target, decision },
+      },
+      (command) => this.history.agentMove({ brokerageId: crm.brokerageId, ...target, move, command }),
+    );
     return 'created';
   }
 
@@ -129,13 +136,18 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
       return 'failed';
     }
     if (dryRun) return 'created';
-    await this.outbox.enqueue({
-      brokerageId: crm.brokerageId,
-      idempotencyKey: decisionKey(crm.brokerageId, target.offerId, COUNTER_OFFER),
-      operation: COUNTER_OFFER,
-      recordRef: `deal:${record.id}`,
-      payload: { ...target, body },
-    });
+    const amount = body.counter_offer_amount;
+    await this.outbox.enqueue(
+      {
+        brokerageId: crm.brokerageId,
+        idempotencyKey: decisionKey(crm.brokerageId, target.offerId, COUNTER_OFFER),
+        operation: COUNTER_OFFER,
+        recordRef: `deal:${record.id}`,
+        payload: { ...target, body },
+      },
+      (command) =>
+        this.history.agentMove({ brokerageId: crm.brokerageId, ...target, move: 'counter', command, amount }),
+    );
     return 'created';
   }
 

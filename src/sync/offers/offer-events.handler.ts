@@ -15,6 +15,7 @@ import { readEventPayload } from '../../webhooks/event-payload.reader';
 import type { InboxEventContext } from '../../webhooks/inbox-event.handlers';
 import { InboxHandler } from '../../webhooks/inbox-handler.decorator';
 import { LINK } from '../common/listing-deal.properties';
+import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { createKey } from '../seller-requests/seller-requests.consumer';
 import {
@@ -46,6 +47,7 @@ export class OfferEventsHandler {
     private readonly status: RequestStatusService,
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
+    private readonly history: DecisionHistoryRecorder,
   ) {}
 
   @InboxHandler('new_offer')
@@ -62,6 +64,17 @@ export class OfferEventsHandler {
       );
     // A buyer who accepted our counter made this offer: the countered record shows the counter
     // accepted from the same listing (offerRecordView), nothing more to do here.
+    await this.history.eventApplied(
+      brokerageId,
+      `offer:${offer.offer_id}`,
+      'new_offer',
+      newOfferWords(offer),
+      {
+        requestId: offer.offer_request_id,
+        amount: offer.offer_amount,
+        status: offer.offer_status,
+      },
+    );
   }
 
   // The spec does not show the UPDATE's payload: the counter, the countered offer and the request
@@ -112,6 +125,17 @@ export class OfferEventsHandler {
       },
     ]);
     await this.refreshRequest(crm, requestId);
+    await this.history.eventApplied(
+      brokerageId,
+      `offer:${link.remoteId}`,
+      'UPDATE',
+      `the buyer ${status} counter ${id ?? '(no id)'}`,
+      {
+        requestId,
+        counterId: id ?? null,
+        counterStatus: status,
+      },
+    );
   }
 
   private async counterLinkOf(brokerageId: string, update: CounterUpdate): Promise<Link | null> {
@@ -176,4 +200,12 @@ export class OfferEventsHandler {
       throw new Error(`${counts.failed} offer record(s) of request ${requestId} could not be written`);
     return offers;
   }
+}
+
+function newOfferWords(offer: Offer): string {
+  const counter =
+    offer.offer_is_counter_offer && offer.counter_offer_id
+      ? `, the buyer's acceptance of counter ${offer.counter_offer_id}`
+      : '';
+  return `offer ${offer.offer_id} of ${offer.offer_amount} on request ${offer.offer_request_id} (${offer.offer_status}${counter})`;
 }

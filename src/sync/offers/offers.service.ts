@@ -15,6 +15,7 @@ import { contentHash } from '../common/content-hash';
 import { errorMessage } from '../common/job-counts';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { listAllOffers } from '../common/offer-pages';
+import { DecisionHistoryRecorder, type ShownOffer } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { mapOfferToCrm, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
@@ -61,6 +62,7 @@ export class OffersService {
     private readonly recordErrors: RecordErrorRepository,
     private readonly status: RequestStatusService,
     private readonly metrics: MetricsService,
+    private readonly history: DecisionHistoryRecorder,
   ) {}
 
   // Offers of any requests (one page of GET /offers, or one request's offers).
@@ -117,6 +119,7 @@ export class OffersService {
     const results = await crm.port.upsertRecords('deal', UNIQUE_OFFER_ID, inputs);
     const written: { remoteId: string; crmId: string; contentHash: string; runId?: number }[] = [];
     const created: { offer: Offer; crmId: string }[] = [];
+    const shown: ShownOffer[] = [];
     const changes: string[] = [];
     for (const [n, result] of results.entries()) {
       const item = toWrite[n];
@@ -138,6 +141,14 @@ export class OffersService {
         runId: options.runId ?? undefined,
       });
       if (classes.get(item.record.key) === 'new') created.push({ offer: item.offer, crmId: result.id });
+      shown.push({
+        offer: item.offer,
+        crmId: result.id,
+        created: classes.get(item.record.key) === 'new',
+        stage: item.record.stage,
+        counterId: item.record.properties[OFFER.counterId] ?? null,
+        counterStatus: item.record.properties[OFFER.counterStatus] ?? null,
+      });
       counts[classes.get(item.record.key) === 'new' ? 'created' : 'updated'] += 1;
       changes.push(
         `offer ${item.record.key} ${classes.get(item.record.key) === 'new' ? 'created as' : 'updated on'} CRM record ${result.id} (stage ${item.record.stage})`,
@@ -152,6 +163,7 @@ export class OffersService {
       counters,
     );
     await this.links.upsertLinks(crm.brokerageId, LINK.offer, written);
+    await this.history.recordsShown(crm.brokerageId, shown, ours);
     // One line per record that changed, once the ledger holds it: what an operator reads the log for.
     for (const change of changes) this.logger.log(`${crm.brokerageId}: ${change}`);
     this.metrics.recordsSyncedInRun(crm.brokerageId, 'offers', counts);

@@ -10,6 +10,7 @@ import { LedgerStateError, OutboxCommand, OutboxRepository, RecordErrorRepositor
 import { MetricsService } from '../../ops/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { errorMessage } from '../common/job-counts';
+import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { CrmWriteBackExecutor } from './crm-write-back.executor';
 import { outboxDecision } from './outbox-decision';
 import { mayAlreadyBeInEffect } from './refusal.check';
@@ -47,6 +48,7 @@ export class OutboxDrainService {
     private readonly cashOffers: CashOfferClients,
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
+    private readonly history: DecisionHistoryRecorder,
   ) {}
 
   async drain(ctx: JobContext): Promise<JobCounts> {
@@ -214,16 +216,19 @@ export class OutboxDrainService {
         return 'skipped';
       case 'retry':
         await this.outbox.fail(command.id, message, later(decision.retryAfterMs));
+        await this.history.commandAnswered(command, 'retry', undefined, message);
         return 'failed';
       case 'wait-for-credentials':
         // The credential watch pauses the brokerage until they work; the command waits, its record told.
         if (sent) await this.outbox.fail(command.id, message, later());
         else await this.outbox.defer(command.id, `not sent: ${message}`, later(undefined, 1));
+        if (sent) await this.history.commandAnswered(command, 'retry', undefined, message);
         await this.tellRecord(command, error, message, ctx);
         return sent ? 'failed' : 'skipped';
       case 'dead': {
         const reason = decision.gaveUp ? `gave up after ${command.attempts} attempts: ${message}` : message;
         await this.outbox.deadLetter(command.id, reason);
+        await this.history.commandAnswered(command, 'dead', undefined, reason);
         await this.tellRecord(command, error, reason, ctx, decision.code);
         return 'dead';
       }
@@ -333,6 +338,7 @@ export class OutboxDrainService {
       CrmWriteBackExecutor.commandFor(command, result),
     );
     await markDone();
+    await this.history.commandAnswered(command, 'done', result);
     const { kind, id } = splitRecordRef(command.recordRef);
     this.logger.log(
       `${command.brokerageId}: ${command.operation} for ${kind} ${id} done (outbox command ${command.id})`,

@@ -1,16 +1,24 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { BrokeragesModule } from '../../brokerages/brokerages.module';
+import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { CrmWriteBackExecutor } from './crm-write-back.executor';
 import { OutboxDrainJob } from './outbox-drain.job';
 import { OutboxDrainService } from './outbox-drain.service';
 import { OutboxExecutors } from './outbox.executors';
 
-// The `outbox-drain` job, the registry that finds every @OutboxExecutor, and the CRM write-back.
+// The `outbox-drain` job, the registry that finds every @OutboxExecutor, the CRM write-back, and the
+// decision history's recorder (the drain and the offer flows write it).
 // OutboxDrainService is exported for callers that run one command at once (`register-webhooks`).
 @Module({
   imports: [DiscoveryModule, BrokeragesModule],
-  providers: [OutboxExecutors, OutboxDrainService, OutboxDrainJob, CrmWriteBackExecutor],
-  exports: [OutboxExecutors, OutboxDrainService, BrokeragesModule],
+  providers: [
+    OutboxExecutors,
+    OutboxDrainService,
+    OutboxDrainJob,
+    CrmWriteBackExecutor,
+    DecisionHistoryRecorder,
+  ],
+  exports: [OutboxExecutors, OutboxDrainService, BrokeragesModule, DecisionHistoryRecorder],
 })
 export class OutboxModule {}

@@ -3,6 +3,7 @@ import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { LinkRepository } from '../../ledger';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { isForward } from './request-status.rank';
+import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 
 export type StatusOutcome = 'updated' | 'unchanged' | 'unknown_request';
 
@@ -12,7 +13,10 @@ export type StatusOutcome = 'updated' | 'unchanged' | 'unknown_request';
 export class RequestStatusService {
   private readonly logger = new Logger(RequestStatusService.name);
 
-  constructor(private readonly links: LinkRepository) {}
+  constructor(
+    private readonly links: LinkRepository,
+    private readonly history: DecisionHistoryRecorder,
+  ) {}
 
   async listingDealOf(
     brokerageId: string,
@@ -46,6 +50,7 @@ export class RequestStatusService {
     await this.links.upsertLinks(crm.brokerageId, LINK.requestStatus, [
       { remoteId: String(requestId), crmId: dealId, contentHash: status },
     ]);
+    await this.history.requestShown(crm.brokerageId, requestId, dealId, status, status === 'under_contract');
     return 'updated';
   }
 }

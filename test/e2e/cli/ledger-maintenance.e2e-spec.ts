@@ -111,7 +111,8 @@ describe('ledger maintenance from the CLI', () => {
     expect(JSON.parse(answer.stdout)).toEqual({
       retentionDays: 30,
       retentionDeadDays: 90,
-      pruned: { runs: 3, outbox: 1, inbox: 1, recordErrors: 0, deadInbox: 1 },
+      historyRetentionDays: 2555,
+      pruned: { runs: 3, outbox: 1, inbox: 1, recordErrors: 0, deadInbox: 1, history: 0 },
     });
     expect(await remaining()).toEqual({ runs: 1, outbox: 0, inbox: 0 });
     const bad = await runCli(['prune', '--days', '0'], env);

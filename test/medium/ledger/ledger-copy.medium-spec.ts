@@ -89,6 +89,15 @@ else
         field: 'StreetName',
         message: 'StreetName is 57 characters; the service allows 50',
       });
+      const step = (summary: string) => ({
+        brokerageId: 'b1',
+        record: 'offer:7',
+        source: 'daemon' as const,
+        kind: 'record_shown',
+        summary,
+        outcome: 'done',
+      });
+      await l.history.append([step('created'), step('countered')]);
     }
 
     it('copies every row with its id and state, and new rows continue after the copied ids', async () => {
@@ -100,8 +109,12 @@ else
         outbox_commands: 3,
         runs: 2,
         record_errors: 2,
+        history_entries: 2,
         cursors: 1,
+        history_chains: 1,
       });
+      // The decision history arrives whole: its chain still verifies, and appends continue it.
+      await expect(target.history.verify()).resolves.toMatchObject({ ok: true, checked: 2 });
       const both = async <T>(read: (l: Ledger) => Promise<T>) => [await read(f.ledger), await read(target)];
       const [outA, outB] = await both((l) => l.outbox.listByState('b1', ['pending', 'sending', 'done']));
       expect(outB).toEqual(outA);

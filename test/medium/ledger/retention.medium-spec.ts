@@ -71,7 +71,7 @@ describe.each(ledgerEngines())('LedgerRetention (%s)', (engine) => {
     await seedHistory();
     f.clock.advance(30 * DAY);
     const pruned = await f.ledger.retention.prune({ olderThan: new Date(f.clock.nowMs() - DAY) });
-    expect(pruned).toEqual({ outbox: 1, inbox: 1, runs: 1, recordErrors: 1, deadInbox: 0 });
+    expect(pruned).toEqual({ outbox: 1, inbox: 1, runs: 1, recordErrors: 1, deadInbox: 0, history: 0 });
     expect(await f.ledger.outbox.depth()).toEqual({
       pending: 1,
       sending: 0,
@@ -91,6 +91,7 @@ describe.each(ledgerEngines())('LedgerRetention (%s)', (engine) => {
       runs: 0,
       recordErrors: 0,
       deadInbox: 0,
+      history: 0,
     });
   });
 
@@ -98,7 +99,7 @@ describe.each(ledgerEngines())('LedgerRetention (%s)', (engine) => {
     await seedHistory();
     f.clock.advance(30 * DAY);
     const pruned = await f.ledger.retention.prune({ olderThan: new Date('2026-02-01T00:00:00Z') });
-    expect(pruned).toEqual({ outbox: 0, inbox: 0, runs: 0, recordErrors: 0, deadInbox: 0 });
+    expect(pruned).toEqual({ outbox: 0, inbox: 0, runs: 0, recordErrors: 0, deadInbox: 0, history: 0 });
   });
 
   // Issue 14, item 5: dead and flagged bodies (up to 256 KiB each) used to be kept forever.

@@ -15,6 +15,7 @@ import { WebhookRegistrationExecutor } from '../../../src/webhooks/webhook-regis
 import { WebhookRegistrationOnConfig } from '../../../src/webhooks/webhook-registration.on-config';
 import { WebhookRegistrationQueue } from '../../../src/webhooks/webhook-registration.queue';
 import { LedgerFixture, openTestLedger } from '../../support/ledger-fixture';
+import { DecisionHistoryRecorder } from '../../../src/sync/history/decision-history.recorder';
 
 const SECRET = 'acme-secret-0123456789abcdefghij';
 const ROTATED = 'acme-rotated-0123456789abcdefghi';
@@ -123,6 +124,7 @@ describe('webhook registration as an outbox command (medium: a real SQLite ledge
       { get: () => service.client() } as unknown as CashOfferClients,
       { recordsSynced: () => undefined } as unknown as MetricsService,
       f.clock,
+      new DecisionHistoryRecorder(f.ledger.history, f.ledger.outbox),
     );
     return {
       onStart: () => new WebhookRegistrationOnConfig(config, queue, trigger).onApplicationBootstrap(),
