@@ -6,3 +6,4 @@ export { toCrmError } from './hubspot-error.mapper';
 export * from './hubspot-crm.factory';
 export { REQUIRED_HUBSPOT_SCOPES } from './hubspot-access.checker';
 export * from './hubspot-webhook';
+export { HubSpotPortalLimiters } from './hubspot-portal-limiters';
