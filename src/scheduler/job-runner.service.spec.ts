@@ -80,6 +80,36 @@ function deferred() {
 const counts = { read: 3, created: 1, updated: 1, unchanged: 1, failed: 0 };
 
 describe('JobRunner', () => {
+  it('an idle run (nothing read or changed) and a tick on a run in progress log nothing at info', async () => {
+    const { Logger } = jest.requireMock<{ Logger: { prototype: { log(): void; debug(): void } } }>(
+      '@nestjs/common',
+    );
+    const info = jest.spyOn(Logger.prototype, 'log');
+    const debug = jest.spyOn(Logger.prototype, 'debug');
+    try {
+      const { registry, runner } = setup();
+      const gate = deferred();
+      registry.register('crm-changes', async () => {
+        await gate.promise;
+        return { counts: { read: 0, created: 0, updated: 0, unchanged: 0, failed: 0 } };
+      });
+      const first = runner.run('acme', 'crm-changes');
+      expect((await runner.run('acme', 'crm-changes')).status).toBe('skipped');
+      gate.release();
+      expect((await first).status).toBe('succeeded');
+      expect(info).not.toHaveBeenCalled();
+      expect(debug).toHaveBeenCalled();
+
+      // A run that changed something does say so.
+      registry.register('marketplace', async () => ({ counts }));
+      await runner.run('acme', 'marketplace');
+      expect(info).toHaveBeenCalledTimes(1);
+    } finally {
+      info.mockRestore();
+      debug.mockRestore();
+    }
+  });
+
   it('records a successful run with its counts', async () => {
     const { registry, store, runner } = setup();
     registry.register('marketplace', async () => ({ counts }));

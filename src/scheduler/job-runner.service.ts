@@ -124,7 +124,9 @@ export class JobRunner implements OnModuleDestroy {
     if (!brokerage) throw new Error(`unknown brokerage "${brokerageId}" (not in ${this.config.configDir})`);
     const handler = this.registry.get(job);
     if (!handler) return skipped(`no handler is registered for job ${job}`);
-    if (this.inFlight.has(key)) return skipped('a run of the same brokerage and job is still in progress');
+    // A tick or an early trigger landing on a run in progress is routine: not worth an info line.
+    if (this.inFlight.has(key))
+      return skipped('a run of the same brokerage and job is still in progress', true);
 
     const controller = new AbortController();
     options.signal?.addEventListener('abort', () => controller.abort(options.signal?.reason), { once: true });
