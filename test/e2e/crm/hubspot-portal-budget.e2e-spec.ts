@@ -1,7 +1,9 @@
 import { Logger } from '@nestjs/common';
+import { CrmPortFactory } from '../../../src/brokerages/crm-port.factory';
 import { SystemClock } from '../../../src/common/clock';
+import type { LoadedBrokerage } from '../../../src/config/config.loader';
 import { RateLimitMisses } from '../../../src/common/rate-limit-misses';
-import type { ReadChangesOptions } from '../../../src/crm';
+import type { CrmPort, ReadChangesOptions } from '../../../src/crm';
 import { HubSpotCrmAdapter, HubSpotPortalLimiters } from '../../../src/crm/hubspot';
 import { MetricsService } from '../../../src/ops/metrics/metrics.service';
 import { startHubSpotEmulator } from '../../../sandbox/hubspot';
@@ -12,7 +14,7 @@ import { EmulatorControl } from './emulator-control';
 const TOKEN = 'pat-network';
 const READ: ReadChangesOptions = { kind: 'deal', since: null, properties: ['dealname'] };
 
-async function readOnce(adapter: HubSpotCrmAdapter): Promise<void> {
+async function readOnce(adapter: CrmPort): Promise<void> {
   for await (const page of adapter.readChanges(READ)) void page;
 }
 
@@ -62,6 +64,29 @@ describe('one HubSpot portal, many adapters: one search budget', () => {
     expect(portals.size).toBe(1);
     expect(after.searchRejected - before.searchRejected).toBe(0);
     expect(after.searchAdmitted - before.searchAdmitted).toBeGreaterThanOrEqual(16);
+  });
+
+  it("the daemon's factory gives every brokerage naming one portal the same budget", async () => {
+    const metrics = new MetricsService();
+    const factory = new CrmPortFactory(new SystemClock(), null, metrics);
+    // Two brokerage files naming the same portal (base URL and token), as offices of one network.
+    const office = (id: string) =>
+      ({
+        id,
+        config: { crm: { kind: 'hubspot', baseUrl: `${emulator.url}/` } },
+        secrets: { crmToken: TOKEN },
+      }) as unknown as LoadedBrokerage;
+    const [a, b] = [factory.create(office('office-a')), factory.create(office('office-b'))];
+    const before = emulator.state.rateLimitCounts();
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 8 }, () => readOnce(a)),
+      ...Array.from({ length: 8 }, () => readOnce(b)),
+    ]);
+    const after = emulator.state.rateLimitCounts();
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(after.searchRejected - before.searchRejected).toBe(0);
+    expect(after.searchAdmitted - before.searchAdmitted).toBeGreaterThanOrEqual(16);
+    expect(await metrics.render()).not.toContain('cash_offer_sync_rate_limit_misses_total{');
   });
 
   it('the same two adapters with a budget each go over it and are refused (what the registry prevents)', async () => {
