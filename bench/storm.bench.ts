@@ -242,6 +242,10 @@ async function main(): Promise<void> {
     });
     const sorted = delays.map((x) => x.seconds).sort((a, b) => a - b);
     console.log(`ran ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    const minutes = (Date.now() - started) / 60_000;
+    console.log(
+      `searches per minute: ${(counts.searchAdmitted / minutes).toFixed(0)} (HubSpot allows 300; the shared lane lets out 5 per 1.25 s, 240)`,
+    );
     console.log(
       `HubSpot 429s: ${counts.searchRejected + counts.generalRejected} (search ${counts.searchRejected} of ${counts.searchAdmitted + counts.searchRejected}, burst ${counts.generalRejected} of ${counts.generalAdmitted + counts.generalRejected})`,
     );
