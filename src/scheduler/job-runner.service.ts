@@ -124,9 +124,7 @@ export class JobRunner implements OnModuleDestroy {
     if (!brokerage) throw new Error(`unknown brokerage "${brokerageId}" (not in ${this.config.configDir})`);
     const handler = this.registry.get(job);
     if (!handler) return skipped(`no handler is registered for job ${job}`);
-    // A tick or an early trigger landing on a run in progress is routine: not worth an info line.
-    if (this.inFlight.has(key))
-      return skipped('a run of the same brokerage and job is still in progress', true);
+    if (this.inFlight.has(key)) return skipped('a run of the same brokerage and job is still in progress');
 
     const controller = new AbortController();
     options.signal?.addEventListener('abort', () => controller.abort(options.signal?.reason), { once: true });
