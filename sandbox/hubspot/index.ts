@@ -4,6 +4,7 @@ import type { ObjectType, RateLimitSetting, StoredObject } from './emulator.type
 import type { AccountTier } from './emulator.rate-limit';
 import { isAccountTier, tierRateLimit } from './emulator.rate-limit';
 import { HubSpotEmulatorModule } from './http/hubspot-emulator.module';
+import { RateLimits } from './http/rate-limits';
 import { DEFAULT_WEBHOOK_SETTINGS, HubSpotWebhooks, type WebhookSettings } from './emulator.webhooks';
 
 export type { AccountTier } from './emulator.rate-limit';
@@ -44,6 +45,15 @@ export interface HubSpotEmulatorStateView {
   associatedIds(from: ObjectType, id: string, to: ObjectType): string[];
   // True when search shows every write (the indexing lag has passed for all of them).
   searchCaughtUp(): boolean;
+  // Calls the portal admitted and refused with a 429, by limit (general burst, secondly search).
+  rateLimitCounts(): Readonly<RateLimitCounts>;
+}
+
+export interface RateLimitCounts {
+  generalAdmitted: number;
+  generalRejected: number;
+  searchAdmitted: number;
+  searchRejected: number;
 }
 
 export interface HubSpotEmulator {
@@ -106,6 +116,7 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
   );
   const state = app.get(EmulatorState);
   const webhooks = app.get(HubSpotWebhooks);
+  const limits = app.get(RateLimits);
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -121,6 +132,7 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
         [...state.objects.all(type).values()].find((o) => o.properties[property] === value),
       associatedIds: (from, id, to) => state.associations.list(from, id, to).map(([toId]) => toId),
       searchCaughtUp: () => state.objects.searchCaughtUp(Date.now()),
+      rateLimitCounts: () => ({ ...limits.counts }),
     },
     close: () =>
       (closing ??= (async () => {

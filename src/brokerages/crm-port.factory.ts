@@ -1,22 +1,36 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { RateLimitMisses } from '../common/rate-limit-misses';
 import { SHARED_ACCOUNT_LIMITER, type SharedAccountLimiter } from '../common/shared-account-limiter';
 import { VendorNeutralCrmPort, type CrmPort } from '../crm';
 import { FOLLOWUPBOSS_VENDOR_PROFILE, FollowUpBossCrmAdapter } from '../crm/followupboss';
-import { HubSpotCrmAdapter, hubSpotVendorProfile } from '../crm/hubspot';
+import { HubSpotCrmAdapter, HubSpotPortalLimiters, hubSpotVendorProfile } from '../crm/hubspot';
+import { MetricsService } from '../ops/metrics/metrics.service';
 import type { LoadedBrokerage } from '../config/config.loader';
 import { crmSchemaFor } from './crm-setup.schema';
 import { datePropertiesOf } from './listing-properties';
 
 // Builds the CRM adapter a brokerage's config names, wrapped so flows see the port's words only.
-// The only place that knows which adapters exist.
+// The only place that knows which adapters exist. One per process: brokerages on one HubSpot
+// portal share its budget (HubSpotPortalLimiters), and every adapter reports its 429s to one
+// RateLimitMisses.
 @Injectable()
 export class CrmPortFactory {
+  private readonly hubSpotPortals: HubSpotPortalLimiters;
+  private readonly misses: RateLimitMisses;
+
   constructor(
     private readonly clock: Clock,
     // Set when workers share a PostgreSQL ledger; absent for commands that open no ledger.
     @Optional() @Inject(SHARED_ACCOUNT_LIMITER) private readonly sharedLimiter?: SharedAccountLimiter | null,
-  ) {}
+    // Absent for commands that serve no metrics.
+    @Optional() metrics?: MetricsService | null,
+  ) {
+    this.hubSpotPortals = new HubSpotPortalLimiters(sharedLimiter ?? undefined);
+    this.misses = new RateLimitMisses(clock, new Logger('RateLimitMisses'), (remote) =>
+      metrics?.rateLimitMiss(remote),
+    );
+  }
 
   create(brokerage: LoadedBrokerage): CrmPort {
     const { crm } = brokerage.config;
@@ -27,6 +41,8 @@ export class CrmPortFactory {
           accessToken: brokerage.secrets.crmToken,
           brokerageId: brokerage.id,
           ...(this.sharedLimiter ? { sharedLimiter: this.sharedLimiter } : {}),
+          portalLimiters: this.hubSpotPortals,
+          onRateLimitMiss: () => this.misses.record('hubspot', `brokerage ${brokerage.id}'s HubSpot portal`),
           ...(crm.baseUrl ? { basePath: crm.baseUrl.replace(/\/+$/, '') } : {}),
           ...(crm.rateLimit ? { rateLimit: { max: crm.rateLimit.requestsPerSecond, intervalMs: 1000 } } : {}),
           ...(crm.accountTier ? { accountTier: crm.accountTier } : {}),
@@ -41,6 +57,8 @@ export class CrmPortFactory {
           apiKey: brokerage.secrets.crmToken,
           brokerageId: brokerage.id,
           ...(this.sharedLimiter ? { sharedLimiter: this.sharedLimiter } : {}),
+          onRateLimitMiss: () =>
+            this.misses.record('followupboss', `brokerage ${brokerage.id}'s Follow Up Boss account`),
           ...(crm.baseUrl ? { baseUrl: crm.baseUrl } : {}),
           ...(crm.system ? { system: crm.system } : {}),
           ...(brokerage.secrets.crmSystemKey ? { systemKey: brokerage.secrets.crmSystemKey } : {}),

@@ -34,6 +34,10 @@ export interface CrmCallPolicySpec<C extends CrmCall> {
   toError: (error: unknown, call: C) => CrmError;
   // The account's rate limiter.
   beforeAttempt: (call: C) => Promise<void>;
+  // Told of each 429 that names a wait (burst, secondly): one the rate limiter should have
+  // prevented. When set, retries after a 429 are not logged one by one (the listener counts and
+  // logs them once per interval).
+  onRateLimitMiss?: () => void;
   logger: Logger;
 }
 
@@ -58,7 +62,11 @@ export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): Re
           record: call.record,
         }),
     },
-    toError: spec.toError,
+    toError: (error, call) => {
+      const mapped = spec.toError(error, call);
+      if (isCrmError(mapped, 'RATE_LIMITED') && mapped.retryAfterMs !== undefined) spec.onRateLimitMiss?.();
+      return mapped;
+    },
     beforeAttempt: spec.beforeAttempt,
     retry: {
       allowanceFor: (error, call) => {
@@ -83,6 +91,7 @@ export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): Re
         ),
     },
     onRetry: ({ call, error, attempt, delayMs }) => {
+      if (spec.onRateLimitMiss && isCrmError(error, 'RATE_LIMITED')) return;
       const said = error instanceof Error ? error.message : `${call.what}: failed`;
       logger.warn(`${said}; retry ${attempt} in ${Math.round(delayMs)} ms`);
     },

@@ -17,7 +17,8 @@ import type { DaemonSettings } from '../config/daemon-settings';
 import { JobBackoff, jobKey } from './job-backoff';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
-import { JOB_NAMES, SCHEDULE_KEY, type JobName } from './job.types';
+import { JOB_NAMES, type JobName } from './job.types';
+import { scheduleOf } from './schedule-spread';
 import { SCHEDULED_JOBS, type ScheduledJobs } from './scheduled-jobs';
 
 // Puts every (enabled brokerage x registered job) on its cron, follows config reloads, and stops
@@ -102,7 +103,7 @@ export class CronScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       return;
     }
     for (const job of this.scheduled) {
-      const expression = brokerage.config.schedules[SCHEDULE_KEY[job]];
+      const expression = scheduleOf(brokerage, job);
       const cron = CronJob.from({
         cronTime: expression,
         onTick: () => {

@@ -80,6 +80,30 @@ function deferred() {
 const counts = { read: 3, created: 1, updated: 1, unchanged: 1, failed: 0 };
 
 describe('JobRunner', () => {
+  it('an idle run (nothing created or updated) logs nothing at info; a run that changed something does', async () => {
+    const { Logger } = jest.requireMock<{ Logger: { prototype: { log(): void; debug(): void } } }>(
+      '@nestjs/common',
+    );
+    const info = jest.spyOn(Logger.prototype, 'log');
+    const debug = jest.spyOn(Logger.prototype, 'debug');
+    try {
+      const { registry, runner } = setup();
+      registry.register('crm-changes', async () => ({
+        counts: { read: 4, created: 0, updated: 0, unchanged: 4, failed: 0 },
+      }));
+      expect((await runner.run('acme', 'crm-changes')).status).toBe('succeeded');
+      expect(info).not.toHaveBeenCalled();
+      expect(debug).toHaveBeenCalled();
+
+      registry.register('marketplace', async () => ({ counts }));
+      await runner.run('acme', 'marketplace');
+      expect(info).toHaveBeenCalledTimes(1);
+    } finally {
+      info.mockRestore();
+      debug.mockRestore();
+    }
+  });
+
   it('records a successful run with its counts', async () => {
     const { registry, store, runner } = setup();
     registry.register('marketplace', async () => ({ counts }));

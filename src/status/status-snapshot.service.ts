@@ -20,7 +20,8 @@ import { CronScheduler } from '../scheduler/cron.scheduler';
 import { JobBackoff, jobKey, type BackoffState } from '../scheduler/job-backoff';
 import { brokeragePause, isPaused, JobPauseService, type PauseView } from '../scheduler/job-pause.service';
 import { JobRunner, type RunningJob } from '../scheduler/job-runner.service';
-import { JOB_NAMES, SCHEDULE_KEY, type JobName } from '../scheduler/job.types';
+import { JOB_NAMES, type JobName } from '../scheduler/job.types';
+import { scheduleOf } from '../scheduler/schedule-spread';
 
 // How many rows of each list the page shows per brokerage (the CLI lists the rest).
 export const PAGE_LIST_LIMIT = 50;
@@ -114,7 +115,7 @@ export class StatusSnapshotService {
             ? null
             : this.cron
               ? this.cron.nextRun(id, job)
-              : nextCronDate(brokerage.config.schedules[SCHEDULE_KEY[job]]),
+              : nextCronDate(scheduleOf(brokerage, job)),
           backoff: this.backoff.state(jobKey(id, job)),
         };
       });

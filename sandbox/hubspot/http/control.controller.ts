@@ -152,6 +152,8 @@ export class ControlController {
       rateLimit: this.limits.rateLimit,
       searchPerSecond: this.limits.searchPerSecond,
       searchIndexLagMs: this.state.objects.searchIndexLagMs,
+      // Read-only: calls admitted and refused with a 429 since start, by limit.
+      rateLimitCounts: { ...this.limits.counts },
     };
   }
 }

@@ -28,6 +28,9 @@ export class RateLimits {
   private readonly general: RollingWindow;
   private readonly search: RollingWindow;
   private dailyUsed = 0;
+  // What the portal admitted and refused with a 429 since start, by limit: tests and benches read
+  // these to show a client kept to the published limits.
+  readonly counts = { generalAdmitted: 0, generalRejected: 0, searchAdmitted: 0, searchRejected: 0 };
 
   constructor(@Inject(EMULATOR_OPTIONS) private readonly options: EmulatorOptions) {
     this.general = new RollingWindow(options.rateLimit);
@@ -57,13 +60,21 @@ export class RateLimits {
 
   // Counts a general API call; answers the headers to send with it.
   admit(now: number): Record<string, string> {
-    if (!this.general.tryTake(now)) throw new RateLimited('TEN_SECONDLY_ROLLING', this.headers(now));
+    if (!this.general.tryTake(now)) {
+      this.counts.generalRejected++;
+      throw new RateLimited('TEN_SECONDLY_ROLLING', this.headers(now));
+    }
+    this.counts.generalAdmitted++;
     this.dailyUsed++;
     return this.headers(now);
   }
 
   admitSearch(now: number): void {
-    if (!this.search.tryTake(now)) throw new RateLimited('SECONDLY', {});
+    if (!this.search.tryTake(now)) {
+      this.counts.searchRejected++;
+      throw new RateLimited('SECONDLY', {});
+    }
+    this.counts.searchAdmitted++;
   }
 
   headers(now: number): Record<string, string> {

@@ -54,6 +54,7 @@ export class FollowUpBossHttpClient {
       timeoutStrategy: TimeoutStrategy.Cooperative,
       toError: (error, spec) => toCrmError(error, spec.what, spec.record),
       beforeAttempt: () => limiter.acquire(),
+      onRateLimitMiss: options.onRateLimitMiss,
       logger: new Logger('FollowUpBossCrmAdapter'),
     });
   }

@@ -15,6 +15,8 @@ export interface FollowUpBossAdapterOptions {
   // The account's budget shared with other workers (a PostgreSQL ledger), on top of this
   // process's own sliding window.
   sharedLimiter?: SharedAccountLimiter;
+  // Told of each 429 the rate limiter should have prevented.
+  onRateLimitMiss?: () => void;
   // Added to the client's window for the time between a call leaving and FUB counting it.
   rateLimitMarginMs?: number;
   // How far before the cursor each incremental read starts again (default 5 minutes).
@@ -42,11 +44,15 @@ export interface FollowUpBossAdapterOptions {
 }
 
 export type ResolvedFollowUpBossOptions = Required<
-  Omit<FollowUpBossAdapterOptions, 'system' | 'systemKey' | 'sharedLimiter' | 'breaker' | 'brokerageId'>
+  Omit<
+    FollowUpBossAdapterOptions,
+    'system' | 'systemKey' | 'sharedLimiter' | 'onRateLimitMiss' | 'breaker' | 'brokerageId'
+  >
 > & {
   system?: string;
   systemKey?: string;
   sharedLimiter?: SharedAccountLimiter;
+  onRateLimitMiss?: () => void;
   breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
   brokerageId?: string;
 };
@@ -62,6 +68,7 @@ export function resolveFollowUpBossOptions(options: FollowUpBossAdapterOptions):
     system: options.system ?? 'cash-offer-sync',
     systemKey: options.systemKey,
     sharedLimiter: options.sharedLimiter,
+    onRateLimitMiss: options.onRateLimitMiss,
     rateLimit: options.rateLimit ?? { max: 250, intervalMs: 10_000 },
     rateLimitMarginMs: options.rateLimitMarginMs ?? 250,
     overlapMs: options.overlapMs ?? 5 * 60_000,

@@ -68,7 +68,9 @@ export class HubSpotCrmAdapter extends CrmPort {
     // The private-app token names the portal in the budget shared with other workers.
     const base = this.options.basePath ?? HUBSPOT_API;
     const portal = accountKey('hubspot', base, this.options.accessToken);
-    const limiter = new HubSpotRateLimiter(this.options, shared && { limiter: shared, portal });
+    const limiter =
+      this.options.portalLimiters?.forPortal(portal, this.options) ??
+      new HubSpotRateLimiter(this.options, shared && { limiter: shared, portal });
     const brokerage = this.options.brokerageId;
     this.runner = new HubSpotRequestRunner(
       limiter,

@@ -17,7 +17,7 @@ export class HubSpotRequestRunner {
 
   constructor(
     limiter: HubSpotRateLimiter,
-    settings: CrmCallSettings,
+    settings: CrmCallSettings & { onRateLimitMiss?: () => void },
     // The portal, in words for the breaker's errors: "brokerage acme's HubSpot portal".
     account: string,
   ) {
@@ -29,6 +29,7 @@ export class HubSpotRequestRunner {
       timeoutStrategy: TimeoutStrategy.Aggressive,
       toError: (error, spec) => toCrmError(error, spec.what),
       beforeAttempt: (spec) => limiter.acquire(spec.lane),
+      onRateLimitMiss: settings.onRateLimitMiss,
       logger: new Logger('HubSpotCrmAdapter'),
     });
   }

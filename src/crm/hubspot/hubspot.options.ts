@@ -1,4 +1,5 @@
 import type { SharedAccountLimiter } from '../../common/shared-account-limiter';
+import type { HubSpotPortalLimiters } from './hubspot-portal-limiters';
 // Everything about the adapter a brokerage's config may change. The rate limit defaults to the
 // lowest tier's (Free/Starter, 100 per 10 s, crm-apis.md A8), safe on any account; explained in
 // docs/crm-hubspot.md.
@@ -14,6 +15,11 @@ export interface HubSpotAdapterOptions {
   // The portal's budget shared with other workers (a PostgreSQL ledger), on top of this
   // process's own rolling window.
   sharedLimiter?: SharedAccountLimiter;
+  // The process's budgets by portal: adapters given the same registry and naming the same portal
+  // (base URL and token) share one rate limiter. Without it the adapter keeps a budget of its own.
+  portalLimiters?: HubSpotPortalLimiters;
+  // Told of each 429 the rate limiter should have prevented (the CRM refused a call it let out).
+  onRateLimitMiss?: () => void;
   // Search requests per second for this portal (default 5).
   searchPerSecond?: number;
   // Added to the client's rolling window for the time between a call leaving and HubSpot counting it
@@ -60,10 +66,21 @@ export const HUBSPOT_TIER_LIMITS: Record<HubSpotAccountTier, number> = {
 };
 
 export type ResolvedHubSpotOptions = Required<
-  Omit<HubSpotAdapterOptions, 'basePath' | 'accountTier' | 'sharedLimiter' | 'breaker' | 'brokerageId'>
+  Omit<
+    HubSpotAdapterOptions,
+    | 'basePath'
+    | 'accountTier'
+    | 'sharedLimiter'
+    | 'portalLimiters'
+    | 'onRateLimitMiss'
+    | 'breaker'
+    | 'brokerageId'
+  >
 > & {
   basePath?: string;
   sharedLimiter?: SharedAccountLimiter;
+  portalLimiters?: HubSpotPortalLimiters;
+  onRateLimitMiss?: () => void;
   breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
   brokerageId?: string;
 };
@@ -85,6 +102,8 @@ export function resolveHubSpotOptions(options: HubSpotAdapterOptions): ResolvedH
     accessToken: options.accessToken,
     basePath: options.basePath,
     sharedLimiter: options.sharedLimiter,
+    portalLimiters: options.portalLimiters,
+    onRateLimitMiss: options.onRateLimitMiss,
     rateLimit: options.rateLimit ?? {
       max: HUBSPOT_TIER_LIMITS[options.accountTier ?? 'starter'],
       intervalMs: 10_000,

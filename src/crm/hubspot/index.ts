@@ -5,3 +5,4 @@ export * from './hubspot-vendor.profile';
 export { toCrmError } from './hubspot-error.mapper';
 export { REQUIRED_HUBSPOT_SCOPES } from './hubspot-access.checker';
 export * from './hubspot-webhook';
+export { HubSpotPortalLimiters } from './hubspot-portal-limiters';

@@ -109,6 +109,12 @@ export class MetricsService {
     labelNames: ['brokerage', 'crm', 'result'],
     registers: [this.registry],
   });
+  private readonly rateLimitMisses = new Counter({
+    name: 'cash_offer_sync_rate_limit_misses_total',
+    help: '429 answers the rate limiters should have prevented (the remote refused a call the budget let out), by remote (hubspot, followupboss)',
+    labelNames: ['remote'],
+    registers: [this.registry],
+  });
   private readonly runDuration = new Histogram({
     name: 'run_duration_seconds',
     help: 'Duration of job runs',
@@ -168,6 +174,10 @@ export class MetricsService {
 
   crmWebhookEvent(brokerageId: string, crm: string, result: CrmWebhookResult): void {
     this.crmWebhookEvents.inc({ brokerage: brokerageId, crm, result });
+  }
+
+  rateLimitMiss(remote: string): void {
+    this.rateLimitMisses.inc({ remote });
   }
 
   runFinished(brokerageId: string, job: string, status: RunStatusLabel, seconds: number): void {

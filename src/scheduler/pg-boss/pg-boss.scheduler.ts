@@ -16,7 +16,8 @@ import { Ledger } from '../../ledger';
 import { JobRegistry } from '../job.registry';
 import { JobRunner } from '../job-runner.service';
 import { EarlyRunTrigger, type EarlyRunOutcome } from '../early-run.trigger';
-import { JOB_NAMES, SCHEDULE_KEY, type JobName } from '../job.types';
+import { JOB_NAMES, type JobName } from '../job.types';
+import { scheduleOf } from '../schedule-spread';
 import { SCHEDULED_JOBS, type ScheduledJobs } from '../scheduled-jobs';
 import { PgBossDispatcher } from './pg-boss.dispatcher';
 import {
@@ -159,7 +160,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
       const name = queueName(brokerage.id, job);
       const data: SyncJobData = { brokerageId: brokerage.id, job };
       await this.ensureQueue(name);
-      const expression = brokerage.config.schedules[SCHEDULE_KEY[job]];
+      const expression = scheduleOf(brokerage, job);
       if (isMinuteCron(expression)) {
         await boss.schedule(name, expression, data, { tz: localTimeZone() });
       } else {
