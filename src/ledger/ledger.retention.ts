@@ -1,5 +1,5 @@
 import { Clock } from '../common/clock';
-import { CrmWebhookEvent, InboxEvent, OutboxCommand, RecordError, Run } from './entities';
+import { AlertDelivery, CrmWebhookEvent, InboxEvent, OutboxCommand, RecordError, Run } from './entities';
 import { LedgerTransactions } from './ledger-transactions';
 import { HistoryRepository } from './repositories/history.repository';
 
@@ -93,6 +93,16 @@ export class LedgerRetention {
         .from(CrmWebhookEvent)
         .where('received_at < :cutoff', {
           cutoff: new Date(Math.min(cutoff.getTime(), this.clock.nowMs() - CRM_WEBHOOK_DEDUPE_RETENTION_MS)),
+        })
+        .execute();
+      // Alert notifications sent or given up: the alert itself keeps its state and times.
+      await m
+        .createQueryBuilder()
+        .delete()
+        .from(AlertDelivery)
+        .where('state IN (:...finished) AND created_at < :cutoff', {
+          finished: ['delivered', 'failed'],
+          cutoff,
         })
         .execute();
       const history =

@@ -61,7 +61,7 @@ describe('outboxDecision', () => {
     ],
     [
       'a CRM refusing the token',
-      new CrmError('AUTH_FAILED', 'HubSpot refused the token (401)', { status: 401 }),
+      new CrmError('AUTH_FAILED', 'the CRM refused the token (401)', { status: 401 }),
       false,
       0,
       { action: 'wait-for-credentials' },

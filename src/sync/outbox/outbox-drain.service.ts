@@ -210,6 +210,7 @@ export class OutboxDrainService {
           new Date(this.clock.nowMs() + reconcileDelayMs(0)),
         );
         this.logger.warn(`outbox command ${command.id} (${command.operation}): outcome unknown, reconciling`);
+        await this.history.commandAnswered(command, 'unknown', undefined, message);
         return 'unknown';
       case 'defer':
         await this.outbox.defer(command.id, `not sent: ${message}`, later(decision.retryAfterMs, 1));
@@ -330,6 +331,7 @@ export class OutboxDrainService {
   ): Promise<void> {
     if (!this.executors.get(command.operation)?.writeBack) {
       await markDone();
+      await this.history.commandAnswered(command, 'done', result);
       const { kind, id } = splitRecordRef(command.recordRef);
       await this.recordErrors.resolve(command.brokerageId, kind, id);
       return;
