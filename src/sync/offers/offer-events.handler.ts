@@ -86,12 +86,13 @@ export class OfferEventsHandler {
     const update = readCounterUpdate(payload);
     const link = await this.counterLinkOf(brokerageId, update);
     if (!link && update.offerId !== undefined) {
-      // Our counter's answer is still being looked for (a kill between the call and its answer):
-      // the event waits, retried with backoff, until the ledger links the counter.
+      // Our counter's answer is still being looked for (a kill between the call and its answer), or
+      // it is done and its CRM write-back, which writes the link, has not run yet (a buyer can refuse
+      // within a second): the event waits, retried with backoff, until the ledger links the counter.
       const sent = await this.outbox.findByKey(counterCommandKey(brokerageId, update.offerId));
-      if (sent && sent.state !== 'dead' && sent.state !== 'done')
+      if (sent && sent.state !== 'dead')
         throw new Error(
-          `UPDATE on offer ${update.offerId}: our counter on it is ${sent.state}; tried again once it is linked`,
+          `UPDATE on offer ${update.offerId}: our counter on it is ${sent.state === 'done' ? 'done, its link not written yet' : sent.state}; tried again once it is linked`,
         );
     }
     if (!link)
