@@ -78,11 +78,17 @@ export class HistoryCommand extends CommandRunner {
     const from = options.from ?? new Date(0);
     const to = options.to ?? new Date(this.clock.nowMs() + DAY_MS);
     const format = options.format ?? (path.endsWith('.csv') ? 'csv' : 'json');
-    const count = await writeHistoryExport(
-      path,
-      format,
-      this.history.export({ from, to, brokerageId: options.brokerage }),
-    );
+    let count: number;
+    try {
+      count = await writeHistoryExport(
+        path,
+        format,
+        this.history.export({ from, to, brokerageId: options.brokerage }),
+      );
+    } catch (error) {
+      this.output.fail(`history --export: ${(error as Error).message}`);
+      return;
+    }
     const range = `${from.toISOString()} to ${to.toISOString()}`;
     if (options.json)
       this.output.json({ path, format, entries: count, from, to, brokerage: options.brokerage ?? null });

@@ -1,6 +1,7 @@
-import { createWriteStream, fchmodSync, openSync } from 'node:fs';
+import { createWriteStream, openSync } from 'node:fs';
 import { once } from 'node:events';
 import type { HistoryEntry } from '../../ledger';
+import { createPrivateFileExclusively } from '../../ledger/private-files';
 
 export type HistoryExportFormat = 'json' | 'csv';
 
@@ -42,9 +43,10 @@ export async function writeHistoryExport(
   format: HistoryExportFormat,
   entries: AsyncIterable<HistoryEntry>,
 ): Promise<number> {
-  const fd = openSync(path, 'w', 0o600);
-  // An existing file keeps its mode when truncated: take it down to 0600 too.
-  fchmodSync(fd, 0o600);
+  // Created exclusively, like a backup: an existing file (the ledger, a backup, an older export) is
+  // refused, never truncated.
+  createPrivateFileExclusively(path);
+  const fd = openSync(path, 'r+');
   const out = createWriteStream(path, { fd });
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
