@@ -120,6 +120,21 @@ export class LinkRepository {
     });
   }
 
+  // Compare-and-set of one link's content: false when another writer changed it since `from` was
+  // read (a buyer's answer landing between a read and a write), so nothing newer is overwritten.
+  async replaceContent(
+    brokerageId: string,
+    kind: string,
+    remoteId: string,
+    from: string,
+    to: string,
+  ): Promise<boolean> {
+    const result = await this.tx.run((m) =>
+      m.update(Link, { brokerageId, kind, remoteId, contentHash: from }, { contentHash: to, updatedAt: this.clock.now() }),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
   async markSeen(
     brokerageId: string,
     kind: string,

@@ -7,7 +7,13 @@ import { listAllOffers } from '../common/offer-pages';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import type { Offer } from '../../cash-offer/schema';
-import { counterCrmId, countersOfRequest, encodeCounterLink, otherCountersOf } from '../offers/counter-link';
+import {
+  counterCrmId,
+  countersOfRequest,
+  decodeCounterLink,
+  encodeCounterLink,
+  otherCountersOf,
+} from '../offers/counter-link';
 import { positiveId } from '../../cash-offer/positive-id';
 import { COUNTER_OFFER, type DecisionTarget } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
@@ -40,38 +46,72 @@ export class CounterOfferExecutor implements CommandExecutor {
     };
   }
 
-  async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
+  // The counter's link, written before the command is marked done: the buyer's answer (an UPDATE
+  // naming the counter or the countered offer) may arrive within a second, and must find it even
+  // while the CRM write-back waits on a CRM that is down.
+  async recordDone(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as CounterOfferPayload;
     const counter = (result ?? {}) as CounterAnswer;
-    const known = await this.links.find(ctx.brokerage.id, LINK.counter, String(payload.offerId));
+    // A buyer's answer may have arrived first; never move the counter's status back to pending.
+    if (await this.links.find(ctx.brokerage.id, LINK.counter, String(payload.offerId))) return;
+    await this.writeLink(ctx.brokerage.id, payload, {
+      id: positiveId(counter.counter_offer_id),
+      status: counter.counter_offer_status ?? 'pending',
+      listedAtSend: counter.listed_at_send,
+    });
+  }
+
+  async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
+    const payload = command.payload as CounterOfferPayload;
     // Read once: for how the offer is listed right after the counter, then to show the outcome.
     const offers = await listAllOffers(ctx.cashOffer, payload.requestId);
-    // A buyer's answer may have arrived first; never move the counter's status back to pending.
+    const known = await this.links.find(ctx.brokerage.id, LINK.counter, String(payload.offerId));
     if (!known) {
-      // How the service lists the offer right after the counter: a service that lists countered
-      // offers as rejected says nothing about the buyer's answer by listing it so later.
-      const listed = offers.find((o) => o.offer_id === payload.offerId);
-      const id = positiveId(counter.counter_offer_id);
-      await this.links.upsertLinks(ctx.brokerage.id, LINK.counter, [
-        {
-          remoteId: String(payload.offerId),
-          crmId: counterCrmId(String(payload.offerId), id === undefined ? undefined : String(id)),
-          contentHash: encodeCounterLink({
-            status: counter.counter_offer_status ?? 'pending',
-            requestId: payload.requestId,
-            amount: payload.body.counter_offer_amount,
-            // A counter found by reconcile: how this service lists a countered offer, not the
-            // status the offer has reached since.
-            ...(counter.listed_at_send !== undefined
-              ? { listedAtSend: counter.listed_at_send }
-              : listed
-                ? { listedAtSend: listed.offer_status }
-                : {}),
-          }),
-        },
-      ]);
+      // A command marked done before recordDone existed (a ledger from an earlier version).
+      await this.recordDone(command, result, ctx);
+      return this.writeBack(command, result, ctx);
     }
+    const link = decodeCounterLink(known);
+    // How the service lists the offer right after the counter: a service that lists countered
+    // offers as rejected says nothing about the buyer's answer by listing it so later. A counter
+    // found by reconcile carries it already: how this service lists a countered offer, not the
+    // status the offer has reached since.
+    const listed = offers.find((o) => o.offer_id === payload.offerId);
+    if (link.listedAtSend === undefined && listed)
+      await this.links.replaceContent(
+        ctx.brokerage.id,
+        LINK.counter,
+        known.remoteId,
+        known.contentHash,
+        encodeCounterLink({
+          ...link,
+          requestId: link.requestId ?? payload.requestId,
+          listedAtSend: listed.offer_status,
+        }),
+      );
     await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, null, offers);
+  }
+
+  private async writeLink(
+    brokerageId: string,
+    payload: CounterOfferPayload,
+    counter: { id?: number | string; status: string; listedAtSend?: string },
+  ): Promise<void> {
+    await this.links.upsertLinks(brokerageId, LINK.counter, [
+      {
+        remoteId: String(payload.offerId),
+        crmId: counterCrmId(
+          String(payload.offerId),
+          counter.id === undefined ? undefined : String(counter.id),
+        ),
+        contentHash: encodeCounterLink({
+          status: counter.status,
+          requestId: payload.requestId,
+          amount: payload.body.counter_offer_amount,
+          ...(counter.listedAtSend !== undefined ? { listedAtSend: counter.listedAtSend } : {}),
+        }),
+      },
+    ]);
   }
 
   async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {

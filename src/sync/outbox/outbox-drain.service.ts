@@ -320,8 +320,9 @@ export class OutboxDrainService {
     return this.clock.nowMs() - (command.sentAt ?? command.updatedAt).getTime();
   }
 
-  // The remote write is done: record its CRM write-back as a command of its own (when its executor
-  // has one), then mark the write done, then try the write-back. A crash anywhere in between leaves
+  // The remote write is done: record what the ledger must know of it (recordDone) and its CRM
+  // write-back as a command of its own (when its executor has them), then mark the write done, then
+  // try the write-back. A crash anywhere in between leaves
   // the write-back pending for the next drain, and the remote write is never repeated.
   private async finish(
     command: OutboxCommand,
@@ -329,7 +330,9 @@ export class OutboxDrainService {
     ctx: OutboxContext,
     markDone: () => Promise<OutboxCommand>,
   ): Promise<void> {
-    if (!this.executors.get(command.operation)?.writeBack) {
+    const executor = this.executors.get(command.operation);
+    await executor?.recordDone?.(command, result, ctx);
+    if (!executor?.writeBack) {
       await markDone();
       await this.history.commandAnswered(command, 'done', result);
       const { kind, id } = splitRecordRef(command.recordRef);

@@ -35,6 +35,10 @@ export interface CommandExecutor {
   // CrmWriteBackExecutor). May run again after a failure: must be idempotent. Without it, a done
   // command has nothing to write back.
   writeBack?(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void>;
+  // What the ledger must know once the write is done, written before the command is marked done
+  // (so a done command always has it, whatever becomes of its CRM write-back): ledger rows only, no
+  // remote call. May run again after a crash: must be idempotent.
+  recordDone?(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void>;
   // The service refused the command for good: tell the agent on the CRM record.
   onRefused?(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void>;
   // For a command whose outcome is unknown: did the write take effect?

@@ -66,4 +66,39 @@ describe('an UPDATE that arrives before our counter is linked', () => {
     expect(steps.agent.stageKey(refused!)).toBe('counter_rejected');
     expect(refused!.properties[OFFER.counterStatus]).toBe('rejected');
   });
+
+  it('links the counter before its command is done, so the buyer answer never waits on the CRM write-back', async () => {
+    const { requestId } = await steps.activeRequest();
+    const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 352_000 });
+    await steps.applyEvents(1);
+    const record = await steps.agent.offerRecord(offer.offer_id);
+    await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: '363000' });
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+
+    // The service takes the counter, then refuses the write-back's read of the request's offers
+    // (a refusal, not an outage: the service's breaker stays closed for the buyer's answer).
+    await steps.sandbox.faults({ match: 'GET /offers', errorRate: 1, errorStatus: 400 });
+    await t.run('outbox-drain');
+    await steps.sandbox.clearFaults();
+    const counter = (await steps.sandbox.counters()).find((c) => c.offer_id === offer.offer_id)!;
+    const db = t.ledger.dataSource;
+    const writeBacks = await db.query(
+      `SELECT state FROM outbox_commands WHERE operation = 'write_back' AND record_ref = ?`,
+      [`deal:${record!.id}`],
+    );
+    expect(writeBacks.map((c: { state: string }) => c.state)).not.toContain('done');
+    const [link] = await db.query(
+      `SELECT crm_id FROM links WHERE brokerage_id = 'acme' AND kind = 'counter_offer' AND remote_id = ?`,
+      [String(offer.offer_id)],
+    );
+    expect(link?.crm_id).toBe(String(counter.counter_offer_id));
+
+    // The buyer refuses at once: the UPDATE finds our counter and shows the refusal.
+    await steps.sandbox.rejectCounter(counter.counter_offer_id);
+    await steps.applyEvents(1);
+    expect((await t.ledger.inbox.depth('acme')).flagged).toBe(0);
+    const refused = await steps.agent.offerRecord(offer.offer_id);
+    expect(steps.agent.stageKey(refused!)).toBe('counter_rejected');
+    expect(refused!.properties[OFFER.counterStatus]).toBe('rejected');
+  });
 });
