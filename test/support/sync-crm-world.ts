@@ -37,12 +37,18 @@ export async function startCrmWorld(kind: CrmVendor): Promise<CrmWorld> {
   return kind === 'hubspot' ? startHubSpotWorld() : startFollowUpBossWorld();
 }
 
+const FLOW_SEARCH_INDEX_LAG_MS = 200;
+
 async function startHubSpotWorld(): Promise<CrmWorld> {
   const hubspot = await startHubSpotEmulator({
     port: await freePort(),
     token: HUBSPOT_TOKEN,
     rateLimit: null,
     searchPerSecond: null,
+    // The flows, not the lag, are under test here: a short lag keeps search eventually consistent
+    // (every crm-changes run still waits for the index) without two seconds per agent edit. The
+    // lag's own behaviour is tested at HubSpot's published figures (test/e2e/hubspot-emulator/).
+    searchIndexLagMs: FLOW_SEARCH_INDEX_LAG_MS,
   });
   const raw = new HubSpotCrmAdapter({
     accessToken: HUBSPOT_TOKEN,
