@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { CashOfferError } from '../../cash-offer';
+import type { RemoteError } from '../../common/remote-error';
 import type { BuyerLeadBody } from '../../cash-offer/schema';
 import type { CrmProperties } from '../../crm/crm.types';
 import type { OutboxCommand } from '../../ledger';
@@ -42,7 +42,7 @@ export class BuyerLeadExecutor implements CommandExecutor {
     await this.writeContact(command, ctx, leadWriteBack(command, result));
   }
 
-  async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
+  async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     const { listingKey } = payloadOf(command);
     await this.writeContact(command, ctx, {
       [LEAD_ERROR]: `The Cash Offer service refused this buyer lead on listing ${listingKey}: ${error.message}`,

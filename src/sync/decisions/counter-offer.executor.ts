@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CashOfferError } from '../../cash-offer';
+import type { RemoteError } from '../../common/remote-error';
 import type { CounterOfferBody } from '../../cash-offer/schema';
 import { LinkRepository, type OutboxCommand } from '../../ledger';
 import { LINK } from '../common/listing-deal.properties';
@@ -114,7 +114,7 @@ export class CounterOfferExecutor implements CommandExecutor {
     ]);
   }
 
-  async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
+  async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as CounterOfferPayload;
     const message = `The Cash Offer service refused the counter on offer ${payload.offerId}: ${error.message}`;
     await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, message);

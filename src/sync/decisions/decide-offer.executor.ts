@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CashOfferError } from '../../cash-offer';
+import type { RemoteError } from '../../common/remote-error';
 import type { Offer } from '../../cash-offer/schema';
 import type { OutboxCommand } from '../../ledger';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
@@ -29,7 +29,7 @@ export class DecideOfferExecutor implements CommandExecutor {
     await this.outcome.show(await ctx.crm(), ctx.cashOffer, command.payload as DecideOfferPayload, null);
   }
 
-  async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
+  async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as DecideOfferPayload;
     const message = `The Cash Offer service did not ${VERB[payload.decision]} offer ${payload.offerId}: ${error.message}`;
     await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, message);

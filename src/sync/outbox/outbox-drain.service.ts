@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import { CashOfferClients } from '../../brokerages/cash-offer-clients';
-import { isCashOfferError, type CallOptions } from '../../cash-offer';
+import type { CallOptions } from '../../cash-offer';
 import { RemoteError } from '../../common/remote-error';
 import { Clock } from '../../common/clock';
 import type { LoadedBrokerage } from '../../config/config.loader';
@@ -252,7 +252,7 @@ export class OutboxDrainService {
       message: reason,
       code,
     });
-    if (isCashOfferError(error)) {
+    if (error instanceof RemoteError) {
       const executor = this.executors.get(command.operation);
       await executor?.onRefused?.(command, error, ctx).catch((refusal: unknown) => {
         this.logger.error(

@@ -2,7 +2,8 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { discoverClasses } from '../../common/discovered-handlers';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import type { CallOptions, CashOfferClient, CashOfferError } from '../../cash-offer';
+import type { CallOptions, CashOfferClient } from '../../cash-offer';
+import type { RemoteError } from '../../common/remote-error';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import type { OutboxCommand } from '../../ledger';
 import { OutboxExecutor } from './outbox-executor.decorator';
@@ -29,7 +30,7 @@ export type OutboxReconciliation =
 // one write (send) and answers for it (reconcile, onRefused).
 export interface CommandExecutor {
   // The write: exactly one call, made after `ctx.call.beforeSend()` (the service client calls it for
-  // a Cash Offer request). Throws; a CashOfferError's code decides retry, unknown or dead letter.
+  // a Cash Offer request). Throws; a RemoteError's code decides retry, unknown or dead letter (outbox-decision.ts).
   send(command: OutboxCommand, ctx: OutboxContext): Promise<unknown>;
   // Applies a done command's result to the CRM, run as a `write_back` command of its own (see
   // CrmWriteBackExecutor). May run again after a failure: must be idempotent. Without it, a done
@@ -39,8 +40,8 @@ export interface CommandExecutor {
   // (so a done command always has it, whatever becomes of its CRM write-back): ledger rows only, no
   // remote call. May run again after a crash: must be idempotent.
   recordDone?(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void>;
-  // The service refused the command for good: tell the agent on the CRM record.
-  onRefused?(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void>;
+  // The remote refused the command for good: tell the agent on the CRM record.
+  onRefused?(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void>;
   // For a command whose outcome is unknown: did the write take effect?
   reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation>;
   // True when `reconcile` also tells a service's 400/422 refusal that only says the write is already

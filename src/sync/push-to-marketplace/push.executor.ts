@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CashOfferError } from '../../cash-offer';
+import type { RemoteError } from '../../common/remote-error';
 import type { PushToMarketplaceBody, PushToMarketplaceResult } from '../../cash-offer/schema';
 import type { CrmProperties } from '../../crm/crm.types';
 import type { OutboxCommand } from '../../ledger';
@@ -24,7 +24,7 @@ export class PushToMarketplaceExecutor implements CommandExecutor {
     await this.writeDeal(command, ctx, pushWriteBack(command, result));
   }
 
-  async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
+  async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     await this.writeDeal(command, ctx, {
       [PUSH_RESULT]: `Refused by the Cash Offer service: ${error.message}`,
     });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CashOfferError } from '../../cash-offer';
+import type { RemoteError } from '../../common/remote-error';
 import type { OutboxCommand } from '../../ledger';
 import { DEAL } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
@@ -31,7 +31,7 @@ export class AddMediaExecutor implements CommandExecutor {
     return Promise.resolve();
   }
 
-  async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
+  async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as AddMediaPayload;
     await this.issues.report(await ctx.crm(), { id: payload.dealId, properties: {} }, DEAL.syncError, [
       {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CashOfferError } from '../../cash-offer';
+import type { RemoteError } from '../../common/remote-error';
 import type { UpdateOfferRequestBody } from '../../cash-offer/schema';
 import { LinkRepository, type OutboxCommand } from '../../ledger';
 import { DEAL, LINK } from '../common/listing-deal.properties';
@@ -39,7 +39,7 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
     ]);
   }
 
-  async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
+  async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as UpdateOfferRequestPayload;
     await this.issues.report(await ctx.crm(), { id: payload.dealId, properties: {} }, DEAL.syncError, [
       {

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CashOfferError, readPrelimCounts, type PrelimCounts } from '../../cash-offer';
+import { readPrelimCounts, type PrelimCounts } from '../../cash-offer';
+import type { RemoteError } from '../../common/remote-error';
 import { errorMessage } from '../common/job-counts';
 import { PRELIM_INVENTORY_FIELDS, type CreateOfferRequestBody } from '../../cash-offer/schema';
 import { Clock } from '../../common/clock';
@@ -94,7 +95,7 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     }
   }
 
-  async onRefused(command: OutboxCommand, error: CashOfferError, ctx: OutboxContext): Promise<void> {
+  async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     const dealId = splitRecordRef(command.recordRef).id;
     await this.issues.report(await ctx.crm(), { id: dealId, properties: {} }, DEAL.syncError, [
       {
