@@ -12,7 +12,7 @@ export class LedgerRecovery implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     // A shared (PostgreSQL) ledger: other workers are working on those rows right now. Each
-    // (brokerage, job) is recovered by whoever takes it over next (see SingletonTakeover).
+    // (brokerage, job) is recovered by whoever takes it over next (RunRepository.claim with the singleton held).
     if (isPostgres(this.ledger.dataSource)) return;
     const recovered = await this.ledger.recoverInterrupted();
     if (recovered.runs + recovered.outbox + recovered.inbox > 0) {

@@ -70,7 +70,9 @@ export class JobPauseService {
   async clearCredential(brokerageId: string, remote: CredentialRemote): Promise<boolean> {
     const cleared = await this.pauses.resume(brokerageId, credentialPauseJob(remote));
     if (cleared)
-      this.logger.log(`resumed brokerage ${brokerageId}: ${remote === 'crm' ? 'the CRM' : 'the Cash Offer service'} accepts its credentials again`);
+      this.logger.log(
+        `resumed brokerage ${brokerageId}: ${remote === 'crm' ? 'the CRM' : 'the Cash Offer service'} accepts its credentials again`,
+      );
     return cleared;
   }
 
@@ -95,8 +97,7 @@ export class JobPauseService {
 // first, then a refused credential's).
 export function isPaused(pauses: PauseView[], brokerageId: string, job: string): PauseView | undefined {
   return (
-    brokeragePause(pauses, brokerageId) ??
-    pauses.find((p) => p.brokerageId === brokerageId && p.job === job)
+    brokeragePause(pauses, brokerageId) ?? pauses.find((p) => p.brokerageId === brokerageId && p.job === job)
   );
 }
 

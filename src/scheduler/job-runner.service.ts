@@ -8,7 +8,8 @@ import { withLogContext } from '../ops/logging/log-context';
 import { MetricsService } from '../ops/metrics/metrics.service';
 import { jobKey } from './job-backoff';
 import { JobRegistry } from './job.registry';
-import { emptyCounts, type JobCounts, type JobName } from './job.types';
+import type { LoadedBrokerage } from '../config/config.loader';
+import { emptyCounts, type JobCounts, type JobHandler, type JobName } from './job.types';
 import { PAUSE_STORE, type PauseStore } from './pause-store.port';
 import { RUN_STORE, type FinishedRunStatus, type RunStore } from './run-store.port';
 
@@ -35,6 +36,9 @@ export interface RunOptions {
   onProgress?: (done: number, total?: number) => void;
   // Run even though the operator paused this job or its brokerage (`sync --once --force`).
   ignorePause?: boolean;
+  // The caller holds the pair's pg-boss singleton (SingletonRun): what is still marked running for
+  // the pair was left by an earlier holder that stopped, and is taken over (RunRepository.claim).
+  singletonHeld?: boolean;
 }
 
 // A run in progress, with the progress its handler last reported (for the status page).
@@ -47,12 +51,22 @@ export interface RunningJob {
   total?: number;
 }
 
-interface InFlight {
-  controller: AbortController;
-  runId: number | null;
-  done: Promise<RunOutcome>;
-  startedAt: Date;
-  progress: { done: number; total?: number };
+// The slot of a run in progress: claimed before the run's first await, so a concurrent call sees it.
+class RunSlot {
+  readonly controller = new AbortController();
+  runId: number | null = null;
+  progress: { done: number; total?: number } = { done: 0 };
+  // Set right after the slot is made, in the same synchronous step (run()).
+  done!: Promise<RunOutcome>;
+
+  constructor(readonly startedAt: Date) {}
+}
+
+// What the handler's run came to, before it is recorded.
+interface HandlerResult {
+  status: FinishedRunStatus;
+  counts: JobCounts;
+  error?: string;
 }
 
 // Runs one (brokerage, job), for cron and the CLI alike: never two at once, each recorded in the
@@ -60,7 +74,7 @@ interface InFlight {
 @Injectable()
 export class JobRunner implements OnModuleDestroy {
   private readonly logger = new Logger(JobRunner.name);
-  private readonly inFlight = new Map<string, InFlight>();
+  private readonly inFlight = new Map<string, RunSlot>();
   private closing = false;
 
   constructor(
@@ -110,99 +124,152 @@ export class JobRunner implements OnModuleDestroy {
     });
   }
 
+  // Everything up to the slot's claim happens before the first await, so a concurrent call sees it.
   async run(brokerageId: string, job: JobName, options: RunOptions = {}): Promise<RunOutcome> {
     const key = jobKey(brokerageId, job);
-    const skipped = (reason: string, quiet = false): RunOutcome => {
-      // A paused job is skipped every tick by design; saying so each minute would bury the log.
-      const line = `skipped ${job} for ${brokerageId}: ${reason}`;
-      if (quiet) this.logger.debug(line);
-      else this.logger.log(line);
-      return { brokerageId, job, status: 'skipped', runId: null, counts: emptyCounts(), reason };
-    };
-    if (this.closing) return skipped('the daemon is shutting down');
+    if (this.closing) return this.skipped(brokerageId, job, 'the daemon is shutting down');
     const brokerage = this.config.get(brokerageId);
     if (!brokerage) throw new Error(`unknown brokerage "${brokerageId}" (not in ${this.config.configDir})`);
     const handler = this.registry.get(job);
-    if (!handler) return skipped(`no handler is registered for job ${job}`);
-    if (this.inFlight.has(key)) return skipped('a run of the same brokerage and job is still in progress');
+    if (!handler) return this.skipped(brokerageId, job, `no handler is registered for job ${job}`);
+    if (this.inFlight.has(key))
+      return this.skipped(brokerageId, job, 'a run of the same brokerage and job is still in progress');
+    const slot = new RunSlot(this.clock.now());
+    const { signal } = options;
+    signal?.addEventListener('abort', () => slot.controller.abort(signal.reason), { once: true });
+    this.inFlight.set(key, slot);
+    slot.done = this.runInSlot(slot, brokerage, job, handler, options).finally(() =>
+      this.inFlight.delete(key),
+    );
+    return slot.done;
+  }
 
-    const controller = new AbortController();
-    options.signal?.addEventListener('abort', () => controller.abort(options.signal?.reason), { once: true });
-    const entry: InFlight = {
-      controller,
-      runId: null,
-      done: Promise.resolve(undefined as never),
-      startedAt: this.clock.now(),
-      progress: { done: 0 },
-    };
-    // Claim the slot before the first await so a concurrent call sees it.
-    this.inFlight.set(key, entry);
+  private async runInSlot(
+    slot: RunSlot,
+    brokerage: LoadedBrokerage,
+    job: JobName,
+    handler: JobHandler,
+    options: RunOptions,
+  ): Promise<RunOutcome> {
+    const brokerageId = brokerage.id;
+    try {
+      const admitted = await this.admit(brokerageId, job, options);
+      if ('status' in admitted) return admitted;
+      slot.runId = admitted.runId;
+      return await withLogContext({ brokerageId, job, runId: slot.runId ?? 'dry-run' }, () =>
+        this.execute(slot, brokerage, job, handler, options),
+      );
+    } catch (caught) {
+      // The ledger itself failed (start or finish): report it as a failed run without an id.
+      const error = caught instanceof Error ? caught.message : String(caught);
+      this.logger.error(`run of ${job} for ${brokerageId} could not be recorded: ${error}`);
+      return { brokerageId, job, status: 'failed', runId: slot.runId, counts: emptyCounts(), error };
+    }
+  }
+
+  // The pause check and the run's claim in the ledger: a skipped outcome, or the run's id (null for a
+  // dry run, which is not recorded).
+  private async admit(
+    brokerageId: string,
+    job: JobName,
+    options: RunOptions,
+  ): Promise<RunOutcome | { runId: number | null }> {
+    const pause = options.ignorePause ? null : await this.pauses.pauseOf(brokerageId, job);
+    if (pause) return { ...this.skipped(brokerageId, job, pausedReason(pause), true), paused: true };
+    if (options.dryRun) return { runId: null };
+    const claim = await this.runs.claim(brokerageId, job, { singletonHeld: options.singletonHeld });
+    if ('heldBy' in claim) {
+      const { owner, runId, startedAt } = claim.heldBy;
+      return this.skipped(
+        brokerageId,
+        job,
+        `a run of the same brokerage and job is in progress in another process (${owner}, run ${runId}, since ${startedAt.toISOString()})`,
+      );
+    }
+    const { runs, outbox, inbox } = claim.recovered;
+    if (runs + outbox + inbox > 0)
+      this.logger.warn(
+        `took over ${job} for ${brokerageId} from a process that stopped: ${runs} run(s) marked interrupted, ` +
+          `${outbox} outbox command(s) to reconcile, ${inbox} inbox event(s) made pending again`,
+      );
+    return { runId: claim.run.id };
+  }
+
+  private async execute(
+    slot: RunSlot,
+    brokerage: LoadedBrokerage,
+    job: JobName,
+    handler: JobHandler,
+    options: RunOptions,
+  ): Promise<RunOutcome> {
     const dryRun = options.dryRun ?? false;
-    entry.done = (async (): Promise<RunOutcome> => {
-      const started = this.clock.nowMs();
-      try {
-        const pause = options.ignorePause ? null : await this.pauses.pauseOf(brokerageId, job);
-        if (pause) return { ...skipped(pausedReason(pause), true), paused: true };
-        const claim = dryRun ? null : await this.runs.claim(brokerageId, job);
-        if (claim && 'heldBy' in claim) {
-          const { owner, runId, startedAt } = claim.heldBy;
-          return skipped(
-            `a run of the same brokerage and job is in progress in another process (${owner}, run ${runId}, since ${startedAt.toISOString()})`,
-          );
-        }
-        if (claim && claim.recovered.runs + claim.recovered.outbox + claim.recovered.inbox > 0)
-          this.logger.warn(
-            `took over ${job} for ${brokerageId} from a process that stopped: ${claim.recovered.runs} run(s) marked interrupted, ` +
-              `${claim.recovered.outbox} outbox command(s) to reconcile, ${claim.recovered.inbox} inbox event(s) made pending again`,
-          );
-        const runId = claim ? claim.run.id : null;
-        entry.runId = runId;
-        return await withLogContext({ brokerageId, job, runId: runId ?? 'dry-run' }, async () => {
-          // Most runs find nothing to do; their start and end are for debugging, not for reading.
-          this.logger.debug(`${dryRun ? 'dry run' : 'run'} started`);
-          let status: FinishedRunStatus;
-          let counts = emptyCounts();
-          let error: string | undefined;
-          try {
-            const result = await handler({
-              brokerage,
-              runId,
-              signal: controller.signal,
-              dryRun,
-              progress: (done, total) => {
-                entry.progress = { done, total };
-                options.onProgress?.(done, total);
-              },
-            });
-            counts = { ...emptyCounts(), ...result.counts };
-            // A handler that returns early because it was aborted checkpointed; its work is not finished.
-            status = controller.signal.aborted ? 'interrupted' : 'succeeded';
-          } catch (caught) {
-            status = controller.signal.aborted ? 'interrupted' : 'failed';
-            error = caught instanceof Error ? caught.message : String(caught);
-          }
-          if (runId !== null) await this.runs.finish(runId, { counts, status, error });
-          const seconds = (this.clock.nowMs() - started) / 1000;
-          if (!dryRun) this.metrics.runFinished(brokerageId, job, status, seconds);
-          const summary = `read ${counts.read}, created ${counts.created}, updated ${counts.updated}, unchanged ${counts.unchanged}, failed ${counts.failed}`;
-          if (status === 'failed' && !dryRun) this.suspicions?.report(brokerageId);
-          if (status === 'failed')
-            this.logger.error(`run failed after ${seconds.toFixed(1)}s: ${error} (${summary})`);
-          else if (status === 'interrupted' || changedAnything(counts))
-            this.logger.log(`run ${status} in ${seconds.toFixed(1)}s (${summary})`);
-          else this.logger.debug(`run ${status} in ${seconds.toFixed(1)}s (${summary})`);
-          return { brokerageId, job, status, runId, counts, error };
-        });
-      } catch (caught) {
-        // The ledger itself failed (start or finish): report it as a failed run without an id.
-        const error = caught instanceof Error ? caught.message : String(caught);
-        this.logger.error(`run of ${job} for ${brokerageId} could not be recorded: ${error}`);
-        return { brokerageId, job, status: 'failed', runId: entry.runId, counts: emptyCounts(), error };
-      } finally {
-        this.inFlight.delete(key);
-      }
-    })();
-    return entry.done;
+    const { runId } = slot;
+    const started = this.clock.nowMs();
+    // Most runs find nothing to do; their start and end are for debugging, not for reading.
+    this.logger.debug(`${dryRun ? 'dry run' : 'run'} started`);
+    const result = await this.callHandler(slot, brokerage, handler, options);
+    if (runId !== null) await this.runs.finish(runId, result);
+    this.report(brokerage.id, job, result, (this.clock.nowMs() - started) / 1000, dryRun);
+    return { brokerageId: brokerage.id, job, runId, ...result };
+  }
+
+  private async callHandler(
+    slot: RunSlot,
+    brokerage: LoadedBrokerage,
+    handler: JobHandler,
+    options: RunOptions,
+  ): Promise<HandlerResult> {
+    const { signal } = slot.controller;
+    try {
+      const result = await handler({
+        brokerage,
+        runId: slot.runId,
+        signal,
+        dryRun: options.dryRun ?? false,
+        progress: (done, total) => {
+          slot.progress = { done, total };
+          options.onProgress?.(done, total);
+        },
+      });
+      // A handler that returns early because it was aborted checkpointed; its work is not finished.
+      return {
+        status: signal.aborted ? 'interrupted' : 'succeeded',
+        counts: { ...emptyCounts(), ...result.counts },
+      };
+    } catch (caught) {
+      return {
+        status: signal.aborted ? 'interrupted' : 'failed',
+        counts: emptyCounts(),
+        error: caught instanceof Error ? caught.message : String(caught),
+      };
+    }
+  }
+
+  // Metrics, the credential watch's hint and the run's log line.
+  private report(
+    brokerageId: string,
+    job: JobName,
+    result: HandlerResult,
+    seconds: number,
+    dryRun: boolean,
+  ): void {
+    const { status, counts, error } = result;
+    if (!dryRun) this.metrics.runFinished(brokerageId, job, status, seconds);
+    if (status === 'failed' && !dryRun) this.suspicions?.report(brokerageId);
+    const summary = `read ${counts.read}, created ${counts.created}, updated ${counts.updated}, unchanged ${counts.unchanged}, failed ${counts.failed}`;
+    if (status === 'failed')
+      this.logger.error(`run failed after ${seconds.toFixed(1)}s: ${error} (${summary})`);
+    else if (status === 'interrupted' || changedAnything(counts))
+      this.logger.log(`run ${status} in ${seconds.toFixed(1)}s (${summary})`);
+    else this.logger.debug(`run ${status} in ${seconds.toFixed(1)}s (${summary})`);
+  }
+
+  private skipped(brokerageId: string, job: JobName, reason: string, quiet = false): RunOutcome {
+    // A paused job is skipped every tick by design; saying so each minute would bury the log.
+    const line = `skipped ${job} for ${brokerageId}: ${reason}`;
+    if (quiet) this.logger.debug(line);
+    else this.logger.log(line);
+    return { brokerageId, job, status: 'skipped', runId: null, counts: emptyCounts(), reason };
   }
 
   // Abort the runs of one brokerage (it was removed from the config).

@@ -11,7 +11,7 @@ export type RunStoreClaim =
   | { heldBy: { runId: number; owner: string; startedAt: Date } };
 
 export interface RunStore {
-  claim(brokerageId: string, job: string): Promise<RunStoreClaim>;
+  claim(brokerageId: string, job: string, how?: { singletonHeld?: boolean }): Promise<RunStoreClaim>;
   finish(
     runId: number,
     outcome: { counts: JobCounts; status: FinishedRunStatus; error?: string },

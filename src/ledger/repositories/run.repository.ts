@@ -52,19 +52,23 @@ export class RunRepository {
   // claims of the pair (commands sending, events processing) recovered, in the same transaction, so
   // nothing a live holder works on is ever taken from it. A run of this same process still marked
   // running was not finished (its JobRunner's in-flight map says it is not running): recovered too.
-  // On PostgreSQL the pair's pg-boss singleton decides, and SingletonTakeover recovers.
-  claim(brokerageId: string, job: string): Promise<RunClaim> {
+  // On PostgreSQL, where other workers' liveness cannot be told, the pair's pg-boss singleton
+  // decides: its holder (`singletonHeld`) recovers whatever is still marked running for the pair, an
+  // earlier holder's that stopped; a run without it (a test's direct run) recovers nothing.
+  // This is the one takeover path, for both engines.
+  claim(brokerageId: string, job: string, how: { singletonHeld?: boolean } = {}): Promise<RunClaim> {
     const none: Recovered = { runs: 0, outbox: 0, inbox: 0 };
-    if (isPostgres(this.tx.dataSource))
+    const ownersTell = !isPostgres(this.tx.dataSource);
+    if (!ownersTell && !how.singletonHeld)
       return this.start(brokerageId, job).then((run) => ({ run, recovered: none }));
     return this.tx.run(async (m) => {
       const running = await m.find(Run, {
         where: { brokerageId, job, status: 'running' },
         order: { id: 'ASC' },
       });
-      const held = running.find(
-        (r) => r.owner !== null && r.owner !== this.owners.self && this.owners.alive(r.owner),
-      );
+      const held = how.singletonHeld
+        ? undefined
+        : running.find((r) => r.owner !== null && r.owner !== this.owners.self && this.owners.alive(r.owner));
       if (held?.owner) return { heldBy: { runId: held.id, owner: held.owner, startedAt: held.startedAt } };
       let recovered = none;
       if (running.length > 0) {

@@ -53,7 +53,7 @@ export class PgBossOnce {
         return { brokerageId, job, status: 'skipped', runId: null, counts: emptyCounts(), reason };
       }
       try {
-        return await new SingletonRun(this.ledger, this.runner, this.settings.jobLeaseSeconds).run(
+        return await new SingletonRun(this.runner, this.settings.jobLeaseSeconds).run(
           brokerageId,
           job,
           options,

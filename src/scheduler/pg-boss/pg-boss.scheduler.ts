@@ -39,7 +39,7 @@ const SCHEDULE_SETUP_LOCK_ID = 0x73636864; // 'schd'
 // schedules with a seconds field, by each worker's local cron), and worked by every worker through
 // one fetch loop that takes jobs only while the worker has a free slot (PgBossDispatcher). pg-boss
 // lets one worker at a time hold a pair; a worker that dies loses it when its lease expires, and the
-// job is retried on another worker, which first recovers what the dead one left (SingletonTakeover).
+// job is retried on another worker, which first takes over what the dead one left (RunRepository.claim).
 @Injectable()
 export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PgBossScheduler.name);
@@ -59,7 +59,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     @Inject(SCHEDULED_JOBS) private readonly scheduled: ScheduledJobs,
   ) {
     super();
-    this.singleton = new SingletonRun(ledger, runner, settings.jobLeaseSeconds);
+    this.singleton = new SingletonRun(runner, settings.jobLeaseSeconds);
   }
 
   // An early run is one more job in the pair's stately queue, as known work: pg-boss keeps at most
