@@ -2,6 +2,7 @@ import { defaults, types } from 'pg';
 import { DataSource } from 'typeorm';
 import { LEDGER_ENTITIES } from './entities';
 import { LEDGER_MIGRATIONS } from './migrations';
+import { withSessionAdvisoryLock } from './advisory-lock';
 
 // Connections per process: a worker runs a few jobs at once plus webhook intake; more only queue
 // behind PostgreSQL's own locks. pg-boss keeps its own small pool beside this one.
@@ -42,14 +43,9 @@ const MIGRATION_LOCK_ID = 0x6c656467; // 'ledg'
 // Applies pending migrations while holding a session advisory lock, so workers starting together
 // take turns: the first migrates, the others then find nothing pending.
 export async function runPostgresMigrations(dataSource: DataSource): Promise<void> {
-  const lock = dataSource.createQueryRunner();
-  try {
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await dataSource.runMigrations({ transaction: 'all' });
-  } finally {
-    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
-    await lock.release();
-  }
+  await withSessionAdvisoryLock(dataSource, MIGRATION_LOCK_ID, () =>
+    dataSource.runMigrations({ transaction: 'all' }),
+  );
 }
 
 const TIMESTAMP_WITHOUT_TIME_ZONE = 1114;

@@ -12,7 +12,7 @@ import { ConfigService } from '../../config/config.service';
 import type { ConfigDiff } from '../../config/config-diff';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../../config/daemon-settings';
-import { Ledger } from '../../ledger';
+import { Ledger, withSessionAdvisoryLock } from '../../ledger';
 import { JobRegistry } from '../job.registry';
 import { JobRunner } from '../job-runner.service';
 import { EarlyRunTrigger, type EarlyRunOutcome } from '../early-run.trigger';
@@ -188,15 +188,8 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
 
   // Workers starting together would create the same queues and schedules at once, which deadlocks
   // inside pg-boss: they take turns under a session advisory lock instead.
-  private async exclusively(work: () => Promise<void>): Promise<void> {
-    const lock = this.ledger.dataSource.createQueryRunner();
-    try {
-      await lock.query('SELECT pg_advisory_lock($1)', [SCHEDULE_SETUP_LOCK_ID]);
-      await work();
-    } finally {
-      await lock.query('SELECT pg_advisory_unlock($1)', [SCHEDULE_SETUP_LOCK_ID]).catch(() => undefined);
-      await lock.release();
-    }
+  private exclusively(work: () => Promise<void>): Promise<void> {
+    return withSessionAdvisoryLock(this.ledger.dataSource, SCHEDULE_SETUP_LOCK_ID, work);
   }
 
   private async ensureQueue(name: string): Promise<void> {
