@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { CoalescedTask } from '../common/coalesced-task';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../config/daemon-settings';
 import { AlertRepository, type Alert, type NoticeBuilder } from '../ledger';
-import { MetricsService } from '../ops/metrics/metrics.service';
+import { MetricsService } from '../observability/metrics/metrics.service';
 import { AlertRoutes } from './alert-channels';
 import { AlertDeliverer } from './alert-deliverer.service';
 import { alertNotice } from './alert-notice';

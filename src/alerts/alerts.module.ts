@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BrokeragesModule } from '../brokerages/brokerages.module';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../config/daemon-settings';
-import { SecretRedactor } from '../ops/logging/secret-redactor';
+import { SecretRedactor } from '../observability/logging/secret-redactor';
 import { ConfigService } from '../config/config.service';
 import { AlertRoutes } from './alert-channels';
 import { AlertDeliverer } from './alert-deliverer.service';

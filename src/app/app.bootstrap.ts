@@ -4,8 +4,8 @@ import { ConfigService } from '../config/config.service';
 import { readDaemonSettings, type ReadSettingsOptions } from '../config/daemon-settings';
 import type { Environment } from '../config/brokerage-secrets';
 import type { DestinationStream } from 'pino';
-import { PinoLoggerService } from '../ops/logging/pino-logger.service';
-import { SecretRedactor } from '../ops/logging/secret-redactor';
+import { PinoLoggerService } from '../observability/logging/pino-logger.service';
+import { SecretRedactor } from '../observability/logging/secret-redactor';
 import type { AppParts } from './app.module';
 import type { SettingsExtension } from './daemon-extension';
 

@@ -7,7 +7,7 @@ import { ConfigService } from '../config/config.service';
 import { configureHttpBodyParsing } from '../webhooks/webhook-body';
 import { buildAppParts } from './app.bootstrap';
 import { AppModule, type AppParts, type PluginModules } from './app.module';
-import type { SecretRedactor } from '../ops/logging/secret-redactor';
+import type { SecretRedactor } from '../observability/logging/secret-redactor';
 import { claimPidFile } from './daemon-pid.file';
 import { verdictOf, writeReloadVerdict } from './reload-verdict.file';
 import { AdminAccess } from '../ops/admin-access/admin-access.service';

@@ -3,7 +3,7 @@ import { CashOfferClient, CashOfferClientFactory } from '../cash-offer';
 import { CredentialSuspicions } from '../common/credential-suspicions';
 import { ConfigService } from '../config/config.service';
 import type { LoadedBrokerage } from '../config/config.loader';
-import { MetricsService } from '../ops/metrics/metrics.service';
+import { MetricsService } from '../observability/metrics/metrics.service';
 import { PerBrokerageCache } from './per-brokerage.cache';
 
 // One Cash Offer client per brokerage, kept for the life of its config so its rate limit and

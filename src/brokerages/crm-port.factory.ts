@@ -5,7 +5,7 @@ import { SHARED_ACCOUNT_LIMITER, type SharedAccountLimiter } from '../common/sha
 import { VendorNeutralCrmPort, type CrmPort } from '../crm';
 import { FOLLOWUPBOSS_VENDOR_PROFILE, FollowUpBossCrmAdapter } from '../crm/followupboss';
 import { HubSpotCrmAdapter, HubSpotPortalLimiters, hubSpotVendorProfile } from '../crm/hubspot';
-import { MetricsService } from '../ops/metrics/metrics.service';
+import { MetricsService } from '../observability/metrics/metrics.service';
 import type { LoadedBrokerage } from '../config/config.loader';
 import { crmSchemaFor } from './crm-setup.schema';
 import { datePropertiesOf } from './listing-properties';

@@ -8,8 +8,8 @@ import { CrmChangeConsumer } from '../sync/crm-changes/crm-change-consumer.decor
 import { CrmChangeConsumers } from '../sync/crm-changes/crm-change.consumers';
 import { OutboxExecutor } from '../sync/outbox/outbox-executor.decorator';
 import { OutboxExecutors, type OutboxReconciliation } from '../sync/outbox/outbox.executors';
-import { InboxEventHandlers } from '../webhooks/inbox-event.handlers';
-import { InboxHandler } from '../webhooks/inbox-handler.decorator';
+import { InboxEventHandlers } from '../inbox/inbox-event.handlers';
+import { InboxHandler } from '../inbox/inbox-handler.decorator';
 
 // The four registries read the decorators through Nest's DiscoveryService: what a module declares
 // is what the daemon runs, and a duplicate stops the start.

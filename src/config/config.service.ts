@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { basename, extname } from 'node:path';
-import { SecretRedactor } from '../ops/logging/secret-redactor';
+import { SecretRedactor } from '../observability/logging/secret-redactor';
 import type { Environment } from './brokerage-secrets';
 import { secretValues } from './brokerage-secrets';
 import { diffBrokerages, isEmptyDiff, type ConfigDiff } from './config-diff';

@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { ConfigService } from '../config/config.service';
 import { PauseRepository, WHOLE_BROKERAGE } from '../ledger';
-import { MetricsService } from '../ops/metrics/metrics.service';
+import { MetricsService } from '../observability/metrics/metrics.service';
 import { JOB_NAMES } from './job.types';
 
 // cash_offer_sync_job_paused{brokerage, job}: 1 while the operator has paused the job (or its whole

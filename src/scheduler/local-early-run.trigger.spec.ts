@@ -11,7 +11,7 @@ jest.mock('@nestjs/core', () =>
 import { ManualClock } from '../common/clock';
 import type { ConfigService } from '../config/config.service';
 import type { LoadedBrokerage } from '../config/config.loader';
-import { MetricsService } from '../ops/metrics/metrics.service';
+import { MetricsService } from '../observability/metrics/metrics.service';
 import { JobBackoff, jobKey } from './job-backoff';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';

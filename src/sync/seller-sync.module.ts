@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RecordIssues } from './common/record-issues';
-import { WebhooksModule } from '../webhooks/webhooks.module';
+import { InboxModule } from '../inbox/inbox.module';
 import { CrmChangesModule } from './crm-changes/crm-changes.module';
 import { CounterOfferExecutor } from './decisions/counter-offer.executor';
 import { DecideOfferExecutor } from './decisions/decide-offer.executor';
@@ -20,7 +20,7 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
 
 // The seller side: listing deals become offer requests, offers come back, agents decide.
 @Module({
-  imports: [CrmChangesModule, OutboxModule, WebhooksModule],
+  imports: [CrmChangesModule, OutboxModule, InboxModule],
   providers: [
     RecordIssues,
     CreateOfferRequestExecutor,

@@ -3,7 +3,7 @@ import { wantsCrmChangeWebhooks } from '../brokerages/crm-webhook-url';
 import { Clock } from '../common/clock';
 import { ConfigService } from '../config/config.service';
 import { isFubChangeEvent, isValidFubSignature, parseFubWebhook } from '../crm/followupboss';
-import { MetricsService, type CrmWebhookResult } from '../ops/metrics/metrics.service';
+import { MetricsService, type CrmWebhookResult } from '../observability/metrics/metrics.service';
 import { EarlyRunTrigger } from '../scheduler/early-run.trigger';
 import { RecentIds } from './recent-ids';
 

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock';
 import { ConfigService } from '../config/config.service';
 import { checkHubSpotSignatureV3, isHubSpotChangeEvent, parseHubSpotWebhook } from '../crm/hubspot';
 import { CrmWebhookEventRepository } from '../ledger/repositories/crm-webhook-event.repository';
-import { MetricsService, type CrmWebhookResult } from '../ops/metrics/metrics.service';
+import { MetricsService, type CrmWebhookResult } from '../observability/metrics/metrics.service';
 import { EarlyRunTrigger } from '../scheduler/early-run.trigger';
 import type { CrmIntakeOutcome } from './crm-webhook-intake.service';
 import { FollowUpRuns } from './follow-up-runs';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { InboxRepository } from '../ledger';
-import { MetricsService } from '../ops/metrics/metrics.service';
+import { MetricsService } from '../observability/metrics/metrics.service';
 import { malformedDedupeKey, webhookDedupeKey } from './webhook-dedupe-key';
 import type { OversizeBody } from './webhook-body';
 import { parseWebhookBody } from './webhook-event.parser';

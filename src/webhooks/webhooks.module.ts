@@ -9,9 +9,7 @@ import { CrmWebhookIntakeService } from './crm-webhook-intake.service';
 import { CrmWebhookRegistrationOnStart } from './crm-webhook-registration.on-start';
 import { FollowUpRuns } from './follow-up-runs';
 import { HubSpotWebhookIntakeService } from './hubspot-webhook-intake.service';
-import { InboxDrainJob } from './inbox-drain.job';
-import { InboxEventHandlers } from './inbox-event.handlers';
-import { InboxProcessor } from './inbox.processor';
+import { InboxModule } from '../inbox/inbox.module';
 import { WebhookController } from './webhook.controller';
 import { WebhookIntakeService } from './webhook-intake.service';
 import { WebhookRegistrationOnConfig } from './webhook-registration.on-config';
@@ -21,21 +19,18 @@ import { WebhookRegistrationService } from './webhook-registration.service';
 import { WebhookUrlProbe } from './webhook-url.probe';
 import { WebhookSecretSource } from './webhook-secret.source';
 
-// The inbox worker and registration (the `register_webhook` outbox command), shared by the daemon
-// and the CLI (replay, register-webhooks, sync --job inbox-drain). Needs ConfigModule, LedgerModule,
-// MetricsModule, SchedulerModule and a Clock.
+// The inbox worker (InboxModule, passed on) and registration (the `register_webhook` outbox
+// command), shared by the daemon and the CLI (replay, register-webhooks, sync --job inbox-drain).
+// Needs ConfigModule, LedgerModule, MetricsModule, SchedulerModule and a Clock.
 @Module({
-  imports: [DiscoveryModule, BrokeragesModule, OutboxModule],
+  imports: [DiscoveryModule, BrokeragesModule, OutboxModule, InboxModule],
   providers: [
-    InboxEventHandlers,
-    InboxProcessor,
-    InboxDrainJob,
     WebhookRegistrationExecutor,
     WebhookRegistrationQueue,
     WebhookRegistrationService,
     WebhookUrlProbe,
   ],
-  exports: [InboxEventHandlers, InboxProcessor, WebhookRegistrationQueue, WebhookRegistrationService],
+  exports: [InboxModule, WebhookRegistrationQueue, WebhookRegistrationService],
 })
 export class WebhooksModule {}
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../../config/daemon-settings';
-import { SecretRedactor } from '../logging/secret-redactor';
+import { SecretRedactor } from '../../observability/logging/secret-redactor';
 import { isWebhookPath } from '../../common/webhook-path';
 import { adminHostNames, hostNameOf, isAllowedHost } from './admin-hosts';
 import { AdminSessions, cookieValue, SESSION_COOKIE } from './admin-sessions';

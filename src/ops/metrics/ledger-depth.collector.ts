@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '../../config/config.service';
 import { InboxRepository, OutboxRepository } from '../../ledger';
-import { MetricsService, type DepthRow } from './metrics.service';
+import { MetricsService, type DepthRow } from '../../observability/metrics/metrics.service';
 
 // Feeds outbox_depth and inbox_depth from the ledger at scrape time, per configured brokerage, and
 // cash_offer_sync_brokerage_ready from the config (a brokerage whose file failed to load is 0).

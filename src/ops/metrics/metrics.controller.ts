@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { MetricsService } from './metrics.service';
+import { MetricsService } from '../../observability/metrics/metrics.service';
 
 @Controller('metrics')
 export class MetricsController {

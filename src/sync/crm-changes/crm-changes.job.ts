@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { MetricsService } from '../../ops/metrics/metrics.service';
+import { MetricsService } from '../../observability/metrics/metrics.service';
 import { SyncJob, type SyncJobHandler } from '../../scheduler/sync-job.decorator';
 import { emptyCounts, type JobContext, type JobResult } from '../../scheduler/job.types';
 import { addCounts, errorMessage } from '../common/job-counts';

@@ -4,7 +4,7 @@ import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import { Clock } from '../../common/clock';
 import { CRM_ROLE } from '../../crm/crm-roles';
 import { LinkRepository, RecordErrorRepository } from '../../ledger';
-import { MetricsService } from '../../ops/metrics/metrics.service';
+import { MetricsService } from '../../observability/metrics/metrics.service';
 import { SyncJob, type SyncJobHandler } from '../../scheduler/sync-job.decorator';
 import type { JobContext, JobResult } from '../../scheduler/job.types';
 import { MARKETPLACE_FLOW } from './marketplace.constants';

@@ -10,10 +10,10 @@ import {
   type Offer,
 } from '../../cash-offer/schema';
 import { LinkRepository, OutboxRepository, type Link } from '../../ledger';
-import { EventRefusedError } from '../../webhooks/event-refused.error';
-import { readEventPayload } from '../../webhooks/event-payload.reader';
-import type { InboxEventContext } from '../../webhooks/inbox-event.handlers';
-import { InboxHandler } from '../../webhooks/inbox-handler.decorator';
+import { EventRefusedError } from '../../inbox/event-refused.error';
+import { readEventPayload } from '../../inbox/event-payload.reader';
+import type { InboxEventContext } from '../../inbox/inbox-event.handlers';
+import { InboxHandler } from '../../inbox/inbox-handler.decorator';
 import { LINK } from '../common/listing-deal.properties';
 import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';

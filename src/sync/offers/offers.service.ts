@@ -9,7 +9,7 @@ import {
   type CrmUpsertInput,
 } from '../../crm';
 import { LedgerTurns, LinkRepository, RecordErrorRepository } from '../../ledger';
-import { MetricsService } from '../../ops/metrics/metrics.service';
+import { MetricsService } from '../../observability/metrics/metrics.service';
 import { emptyCounts, type JobCounts } from '../../scheduler/job.types';
 import { contentHash } from '../common/content-hash';
 import { errorMessage } from '../common/job-counts';

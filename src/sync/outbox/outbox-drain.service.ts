@@ -7,7 +7,7 @@ import { RemoteError } from '../../common/remote-error';
 import { Clock } from '../../common/clock';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import { LedgerStateError, OutboxCommand, OutboxRepository, RecordErrorRepository } from '../../ledger';
-import { MetricsService } from '../../ops/metrics/metrics.service';
+import { MetricsService } from '../../observability/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { errorMessage } from '../common/job-counts';
 import { DecisionHistoryRecorder } from '../history/decision-history.recorder';

@@ -5,7 +5,7 @@ import type { LoadedBrokerage } from '../../../src/config/config.loader';
 import { RateLimitMisses } from '../../../src/common/rate-limit-misses';
 import type { CrmPort, ReadChangesOptions } from '../../../src/crm';
 import { HubSpotCrmAdapter, HubSpotPortalLimiters } from '../../../src/crm/hubspot';
-import { MetricsService } from '../../../src/ops/metrics/metrics.service';
+import { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import { startHubSpotEmulator } from '../../../sandbox/hubspot';
 import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { freePort } from '../../support/free-port';

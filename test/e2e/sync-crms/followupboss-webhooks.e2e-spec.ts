@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
-import { MetricsService } from '../../../src/ops/metrics/metrics.service';
+import { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import { CronScheduler, JobRunner } from '../../../src/scheduler';
 import { CrmAgent, NEUTRAL_LISTING } from '../../support/crm-agent';
 import { ledgerEngines } from '../../support/ledger-fixture';

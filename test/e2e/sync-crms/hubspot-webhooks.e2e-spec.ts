@@ -1,7 +1,7 @@
 import { hubSpotSignatureV3 } from '../../../sandbox/hubspot';
 import { hubSpotWebhooksJson } from '../../../src/brokerages/hubspot-webhook-subscriptions';
 import { ConfigService } from '../../../src/config/config.service';
-import { MetricsService } from '../../../src/ops/metrics/metrics.service';
+import { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { CronScheduler, JobRunner } from '../../../src/scheduler';
 import { FollowUpRuns } from '../../../src/webhooks/follow-up-runs';

@@ -1,5 +1,5 @@
-import { InboxEventHandlers } from '../../../src/webhooks/inbox-event.handlers';
-import { InboxProcessor } from '../../../src/webhooks/inbox.processor';
+import { InboxEventHandlers } from '../../../src/inbox/inbox-event.handlers';
+import { InboxProcessor } from '../../../src/inbox/inbox.processor';
 import { startWebhookApp, WebhookTestApp } from '../../support/webhook-app';
 
 const SECRET = 'acme-secret-0123456789abcdefghij';

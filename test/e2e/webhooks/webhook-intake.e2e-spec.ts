@@ -1,5 +1,5 @@
 import { InboxEvent } from '../../../src/ledger/entities';
-import { MetricsService } from '../../../src/ops/metrics/metrics.service';
+import { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import { startWebhookApp, WebhookTestApp } from '../../support/webhook-app';
 
 const ACME_SECRET = 'acme-secret-0123456789abcdefghij';

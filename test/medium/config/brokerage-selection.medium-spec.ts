@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { selectBrokerages, unreadyBrokerageMessages } from '../../../src/cli/commands/brokerage-selection';
 import { ConfigService } from '../../../src/config/config.service';
-import { SecretRedactor } from '../../../src/ops/logging/secret-redactor';
+import { SecretRedactor } from '../../../src/observability/logging/secret-redactor';
 
 // What a CLI command acting on brokerages is told when a brokerage file exists but does not load:
 // the operator sees which setting to fix, never an "unknown brokerage" or a silent, empty success.

@@ -18,7 +18,7 @@ import { loadBrokerageConfigs } from '../../../src/config/config.loader';
 import { ConfigService } from '../../../src/config/config.service';
 import type { ConfigDiff } from '../../../src/config/config-diff';
 import { readDaemonSettings } from '../../../src/config/daemon-settings';
-import { SecretRedactor } from '../../../src/ops/logging/secret-redactor';
+import { SecretRedactor } from '../../../src/observability/logging/secret-redactor';
 
 const env = {
   ACME_KEY: 'acme-api-key-123456',

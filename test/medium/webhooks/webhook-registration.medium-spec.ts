@@ -6,7 +6,7 @@ import { CashOfferError, type CallOptions, type CashOfferClient } from '../../..
 import type { LoadedBrokerage } from '../../../src/config/config.loader';
 import type { ConfigService } from '../../../src/config/config.service';
 import type { OutboxCommand } from '../../../src/ledger/entities';
-import type { MetricsService } from '../../../src/ops/metrics/metrics.service';
+import type { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import type { EarlyRunTrigger } from '../../../src/scheduler/early-run.trigger';
 import { OutboxDrainService } from '../../../src/sync/outbox/outbox-drain.service';
 import { OutboxExecutors } from '../../../src/sync/outbox/outbox.executors';

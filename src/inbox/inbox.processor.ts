@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { JsonObject } from '../cash-offer/schema';
 import { Clock } from '../common/clock';
 import { InboxRepository } from '../ledger';
-import { MetricsService } from '../ops/metrics/metrics.service';
+import { MetricsService } from '../observability/metrics/metrics.service';
 import { backoffDelayMs } from '../common/backoff';
 import { EventRefusedError } from './event-refused.error';
 import { InboxEventHandlers } from './inbox-event.handlers';

@@ -1,0 +1,7 @@
+export {
+  MetricsService,
+  type WebhookEventResult,
+  type CrmWebhookResult,
+  type RunStatusLabel,
+  type DepthRow,
+} from './metrics.service';
