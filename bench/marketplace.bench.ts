@@ -9,8 +9,8 @@ import { Logger } from '@nestjs/common';
 import { CashOfferClientFactory } from '../src/cash-offer';
 import { SystemClock } from '../src/common/clock';
 import type { LoadedBrokerage } from '../src/config/config.loader';
-import { CASH_OFFER_CRM_SCHEMA, CrmStageMap } from '../src/crm';
-import { HubSpotCrmAdapter } from '../src/crm/hubspot';
+import { CASH_OFFER_CRM_SCHEMA, CRM_ROLE, CrmStageMap, VendorNeutralCrmPort } from '../src/crm';
+import { HubSpotCrmAdapter, hubSpotVendorProfile } from '../src/crm/hubspot';
 import { openLedger } from '../src/ledger/ledger';
 import { startCashOfferSandbox } from '../sandbox/cash-offer';
 import { startHubSpotEmulator } from '../sandbox/hubspot';
@@ -195,6 +195,7 @@ async function runMode(invalidShare: number): Promise<void> {
   const { child, sims } = await startSimulators();
   const ledger = await openLedger({ databasePath: join(dir, 'ledger.sqlite') });
   const crm = new TimedHubSpotAdapter({ accessToken: TOKEN, basePath: sims.crmUrl, rateLimit: LIMIT });
+  const port = new VendorNeutralCrmPort(crm, hubSpotVendorProfile(new Map()));
   crm.invalidShare = invalidShare;
   const stages = CrmStageMap.fromReport(await crm.ensureSchema(CASH_OFFER_CRM_SCHEMA));
   // setup-crm's own calls (about 100) must not eat the first pass's rate-limit window.
@@ -228,7 +229,8 @@ async function runMode(invalidShare: number): Promise<void> {
         progress: () => undefined,
       },
       client,
-      { crm, stages, record: { nameProperty: 'dealname' } },
+      // As the daemon's marketplace job does: the flow talks to the vendor-neutral port.
+      { crm: port, stages, record: { nameProperty: CRM_ROLE.name } },
     );
     const seconds = (performance.now() - started) / 1000;
     const memory = watch.stop();

@@ -28,9 +28,10 @@ export interface CrmChangeSubscriptionReport {
   items: { item: string; outcome: 'created' | 'updated' | 'already present' }[];
 }
 
-// The one way flows talk to a CRM. An abstract class so it can be a Nest injection token.
-// Every batch operation answers per record: one bad record never fails the others.
-export abstract class CrmPort {
+// What a CRM connection can do, whoever speaks it: a vendor adapter in the CRM's own field names,
+// or the port the flows use in role names (below). Every batch operation answers per record: one
+// bad record never fails the others.
+export abstract class CrmOperations {
   // Records changed since the cursor, oldest first, in (updatedAt, id) order. Records inside the
   // adapter's overlap window are read again on purpose; callers skip unchanged ones by hash.
   abstract readChanges(options: ReadChangesOptions): AsyncIterable<CrmChangePage>;
@@ -80,4 +81,18 @@ export abstract class CrmPort {
   subscribeToChanges(_url: string): Promise<CrmChangeSubscriptionReport> {
     return Promise.resolve({ supported: false, items: [] });
   }
+}
+
+// The one way flows talk to a CRM: role names (crm:name, crm:amount) in, values in the port's form
+// out (VendorNeutralCrmPort over an adapter). An abstract class so it can be a Nest injection token.
+// The private brand keeps it apart from a vendor adapter for the compiler: both have the same
+// methods, and a flow handed an adapter would write role names the CRM does not know.
+export abstract class CrmPort extends CrmOperations {
+  declare private readonly speaks: 'role names';
+}
+
+// A vendor driver (HubSpot, Follow Up Boss): fields in the CRM's own names. Flows never get one:
+// CrmPortFactory wraps it in a VendorNeutralCrmPort.
+export abstract class CrmAdapter extends CrmOperations {
+  declare private readonly speaks: 'vendor fields';
 }

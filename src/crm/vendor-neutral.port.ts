@@ -1,4 +1,4 @@
-import { CrmPort, type CrmAccessReport, type CrmChangeSubscriptionReport } from './crm.port';
+import { CrmAdapter, CrmPort, type CrmAccessReport, type CrmChangeSubscriptionReport } from './crm.port';
 import { isCrmRole, type CrmRole, type CrmVendorProfile } from './crm-roles';
 import type {
   CrmAssociationPair,
@@ -22,7 +22,7 @@ import type { CrmSchemaReport, CrmSchemaSpec } from './crm-schema.types';
 // and the translation is written once.
 export class VendorNeutralCrmPort extends CrmPort {
   constructor(
-    readonly inner: CrmPort,
+    readonly inner: CrmAdapter,
     private readonly profile: CrmVendorProfile,
   ) {
     super();

@@ -1,4 +1,4 @@
-import type { CrmPort, CrmProperties, CrmRecord } from '../../src/crm';
+import type { CrmAdapter, CrmProperties, CrmRecord } from '../../src/crm';
 import { LISTINGS_PIPELINE, TRIGGER_STAGE } from './sync-app';
 
 // What a listing agent does in HubSpot, through the emulator's API.
@@ -8,7 +8,7 @@ export class SyncAgent {
   constructor(
     private readonly hubspotUrl: string,
     private readonly token: string,
-    private readonly crm: CrmPort,
+    private readonly crm: CrmAdapter,
   ) {}
 
   async createRecord(type: 'deals' | 'contacts', properties: CrmProperties): Promise<string> {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildAppParts, sharedModules } from '../../src/app';
 import { FLOW_MODULES } from '../../src/app/flow-modules';
-import type { CrmPort, CrmStageMap } from '../../src/crm';
+import type { CrmAdapter, CrmStageMap } from '../../src/crm';
 import { Ledger } from '../../src/ledger';
 import { startCashOfferSandbox, type RunningCashOfferSandbox } from '../../sandbox/cash-offer';
 import { DEFAULT_SEARCH_INDEX_LAG_MS, type HubSpotEmulator } from '../../sandbox/hubspot';
@@ -43,7 +43,7 @@ export interface SyncTestApp {
   app: INestApplication;
   ledger: Ledger;
   // A CRM port of the test's own, for acting as the agent and reading what the daemon wrote.
-  crm: CrmPort;
+  crm: CrmAdapter;
   stages: CrmStageMap;
   // The brokerage's webhook URL on the daemon (it carries the secret).
   hookUrl: string;

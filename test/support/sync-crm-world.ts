@@ -1,5 +1,11 @@
 import { crmSchemaFor } from '../../src/brokerages/crm-setup.schema';
-import { CrmStageMap, VendorNeutralCrmPort, type CrmPort, type CrmVendorProfile } from '../../src/crm';
+import {
+  CrmStageMap,
+  VendorNeutralCrmPort,
+  type CrmAdapter,
+  type CrmPort,
+  type CrmVendorProfile,
+} from '../../src/crm';
 import { FOLLOWUPBOSS_VENDOR_PROFILE, FollowUpBossCrmAdapter } from '../../src/crm/followupboss';
 import { HubSpotCrmAdapter, hubSpotVendorProfile } from '../../src/crm/hubspot';
 import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../../sandbox/followupboss';
@@ -16,7 +22,7 @@ export interface CrmWorld {
   kind: CrmVendor;
   url: string;
   // The adapter itself (vendor field names) and the port as flows see it (role names).
-  raw: CrmPort;
+  raw: CrmAdapter;
   port: CrmPort;
   stages: CrmStageMap;
   listings: { pipelineId: string; initialStageId: string; triggerStageId: string };
@@ -148,6 +154,6 @@ async function startFollowUpBossWorld(): Promise<CrmWorld> {
   };
 }
 
-function neutral(raw: CrmPort, profile: CrmVendorProfile): CrmPort {
+function neutral(raw: CrmAdapter, profile: CrmVendorProfile): CrmPort {
   return new VendorNeutralCrmPort(raw, profile);
 }

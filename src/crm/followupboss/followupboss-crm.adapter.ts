@@ -1,6 +1,6 @@
 import { Clock, SystemClock } from '../../common/clock';
 import { CrmError } from '../crm.error';
-import { CrmPort, type CrmChangeSubscriptionReport } from '../crm.port';
+import { CrmAdapter, type CrmChangeSubscriptionReport } from '../crm.port';
 import type {
   CrmAssociationPair,
   CrmAssociationResult,
@@ -29,7 +29,7 @@ import type { FubDeal, FubPage, FubRecord } from './followupboss.wire';
 
 // The CRM port on Follow Up Boss's REST API v1 (no official SDK; axios). One instance per FUB
 // account: it owns that account's rate limit.
-export class FollowUpBossCrmAdapter extends CrmPort {
+export class FollowUpBossCrmAdapter extends CrmAdapter {
   readonly options: ResolvedFollowUpBossOptions;
   private readonly http: FollowUpBossHttpClient;
   private readonly changes: FollowUpBossChangeReader;

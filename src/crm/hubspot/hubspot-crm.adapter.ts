@@ -3,7 +3,7 @@ import { Client } from '@hubspot/api-client';
 import { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/associations/v4';
 import { Clock, SystemClock } from '../../common/clock';
 import { CrmError } from '../crm.error';
-import { CrmPort } from '../crm.port';
+import { CrmAdapter } from '../crm.port';
 import type { CrmAccessReport } from '../crm.port';
 import type {
   CrmAssociationPair,
@@ -42,7 +42,7 @@ import { HubSpotSchemaInstaller } from './hubspot-schema.installer';
 const HUBSPOT_API = 'https://api.hubapi.com';
 
 // The CRM port on HubSpot's official SDK. One instance per portal: it owns that portal's rate limit.
-export class HubSpotCrmAdapter extends CrmPort {
+export class HubSpotCrmAdapter extends CrmAdapter {
   readonly options: ResolvedHubSpotOptions;
   private readonly client: Client;
   private readonly runner: HubSpotRequestRunner;

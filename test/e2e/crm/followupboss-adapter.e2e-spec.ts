@@ -4,7 +4,7 @@ import {
   UNIQUE_OFFER_ID,
   VendorNeutralCrmPort,
   type CrmCursor,
-  type CrmPort,
+  type CrmAdapter,
   type CrmRecord,
   type ReadChangesOptions,
 } from '../../../src/crm';
@@ -12,7 +12,7 @@ import { FOLLOWUPBOSS_VENDOR_PROFILE, FollowUpBossCrmAdapter } from '../../../sr
 import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../../../sandbox/followupboss';
 
 async function readAll(
-  port: CrmPort,
+  port: CrmAdapter,
   options: ReadChangesOptions,
 ): Promise<{ records: CrmRecord[]; cursor: CrmCursor | null }> {
   const records: CrmRecord[] = [];

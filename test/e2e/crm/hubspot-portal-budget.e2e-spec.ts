@@ -3,7 +3,7 @@ import { CrmPortFactory } from '../../../src/brokerages/crm-port.factory';
 import { SystemClock } from '../../../src/common/clock';
 import type { LoadedBrokerage } from '../../../src/config/config.loader';
 import { RateLimitMisses } from '../../../src/common/rate-limit-misses';
-import type { CrmPort, ReadChangesOptions } from '../../../src/crm';
+import type { CrmOperations, ReadChangesOptions } from '../../../src/crm';
 import { HubSpotCrmAdapter, HubSpotPortalLimiters } from '../../../src/crm/hubspot';
 import { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import { startHubSpotEmulator } from '../../../sandbox/hubspot';
@@ -14,7 +14,8 @@ import { EmulatorControl } from './emulator-control';
 const TOKEN = 'pat-network';
 const READ: ReadChangesOptions = { kind: 'deal', since: null, properties: ['dealname'] };
 
-async function readOnce(adapter: CrmPort): Promise<void> {
+// Either side of the port will do: only the number of searches counts here.
+async function readOnce(adapter: CrmOperations): Promise<void> {
   for await (const page of adapter.readChanges(READ)) void page;
 }
 

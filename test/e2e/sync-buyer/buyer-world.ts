@@ -5,8 +5,8 @@ import { CashOfferClientFactory } from '../../../src/cash-offer';
 import type { CashOfferClient } from '../../../src/cash-offer';
 import { SystemClock } from '../../../src/common/clock';
 import type { LoadedBrokerage } from '../../../src/config/config.loader';
-import { CASH_OFFER_CRM_SCHEMA, CrmStageMap } from '../../../src/crm';
-import { HubSpotCrmAdapter } from '../../../src/crm/hubspot';
+import { CASH_OFFER_CRM_SCHEMA, CRM_ROLE, CrmStageMap, VendorNeutralCrmPort } from '../../../src/crm';
+import { HubSpotCrmAdapter, hubSpotVendorProfile } from '../../../src/crm/hubspot';
 import { openLedger } from '../../../src/ledger/ledger';
 import type { Ledger } from '../../../src/ledger/ledger';
 import type { JobContext, JobCounts } from '../../../src/scheduler/job.types';
@@ -106,7 +106,13 @@ export async function startBuyerWorld(): Promise<BuyerWorld> {
         progress: onProgress,
       };
       try {
-        const counts = await sync.run(ctx, source, { crm, stages, record: { nameProperty: 'dealname' } });
+        // As the daemon's marketplace job does: the flow talks to the vendor-neutral port.
+        const port = new VendorNeutralCrmPort(crm, hubSpotVendorProfile(new Map()));
+        const counts = await sync.run(ctx, source, {
+          crm: port,
+          stages,
+          record: { nameProperty: CRM_ROLE.name },
+        });
         if (run) await ledger.runs.finish(run.id, { status: 'succeeded', counts });
         return counts;
       } catch (error) {
