@@ -15,6 +15,12 @@ const common = {
   setupFiles: ['<rootDir>/test/support/jest-setup.js'],
 };
 
+const E2E_SUITES = {
+  flows: ['cash-offer-client', 'crm', 'sync-buyer', 'sync-crms', 'sync-seller', 'webhooks'],
+  simulators: ['sandbox', 'hubspot-emulator', 'followupboss-emulator'],
+  process: ['alerts', 'cli', 'console', 'crash', 'daemon', 'workers'],
+};
+
 module.exports = {
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',
   globalTeardown: '<rootDir>/test/support/jest-global-teardown.js',
@@ -27,11 +33,15 @@ module.exports = {
       testMatch: ['<rootDir>/{src,sandbox,embedded,soak}/**/*.spec.ts'],
     },
     { ...common, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'] },
-    {
+    // End to end, in three suites each runnable alone (`jest --selectProjects e2e-flows`):
+    // the flows on the real ledger and the simulators over HTTP, in this process; the simulators
+    // against their vendors' published behaviour; the built daemon and CLI as processes (they need
+    // `npm run build`), killed, restarted, scaled out.
+    ...Object.entries(E2E_SUITES).map(([suite, dirs]) => ({
       ...common,
-      displayName: 'e2e',
-      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      displayName: `e2e-${suite}`,
+      testMatch: dirs.map((dir) => `<rootDir>/test/e2e/${dir}/**/*.e2e-spec.ts`),
       setupFiles: [...common.setupFiles, '<rootDir>/test/support/jest-e2e-setup.ts'],
-    },
+    })),
   ],
 };

@@ -13,7 +13,7 @@ import { SUBMIT_BUYER_LEAD } from '../../../src/sync/buyer-leads/buyer-lead.cons
 import { freePort } from '../../support/free-port';
 import { MAIN_JS, startProcess, waitFor } from '../daemon/daemon.fixtures';
 import type { RunningProcess } from '../daemon/daemon.fixtures';
-import { writeBuyerConfig } from './buyer-app';
+import { writeBuyerConfig } from '../sync-buyer/buyer-app';
 
 const TOKEN = 'pat-buyer-kill-0123456789';
 const PARTNER_KEY = 'sandbox-partner-key';
