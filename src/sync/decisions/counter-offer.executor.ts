@@ -12,6 +12,7 @@ import {
   countersOfRequest,
   decodeCounterLink,
   encodeCounterLink,
+  listedAtSendOf,
   otherCountersOf,
 } from '../offers/counter-link';
 import { positiveId } from '../../cash-offer/positive-id';
@@ -35,15 +36,24 @@ export class CounterOfferExecutor implements CommandExecutor {
     private readonly links: LinkRepository,
   ) {}
 
-  async send(
-    command: OutboxCommand,
-    ctx: OutboxContext,
-  ): Promise<{ counter_offer_id?: number; counter_offer_status?: string }> {
-    const counter = await ctx.cashOffer.counterOffer((command.payload as CounterOfferPayload).body, ctx.call);
+  async send(command: OutboxCommand, ctx: OutboxContext): Promise<CounterAnswer> {
+    const payload = command.payload as CounterOfferPayload;
+    const counter = await ctx.cashOffer.counterOffer(payload.body, ctx.call);
+    // How the service lists the offer the moment after the counter, before any buyer can answer:
+    // one read, best effort (the write-back reads it again when this one fails).
+    const listedAtSend = await this.listedAtSend(ctx, payload).catch(() => undefined);
     return {
       counter_offer_id: counter?.counter_offer_id,
       counter_offer_status: counter?.counter_offer_status,
+      ...(listedAtSend !== undefined ? { listed_at_send: listedAtSend } : {}),
     };
+  }
+
+  private async listedAtSend(ctx: OutboxContext, payload: CounterOfferPayload): Promise<string | undefined> {
+    const offers = await listAllOffers(ctx.cashOffer, payload.requestId);
+    const listed = offers.find((o) => o.offer_id === payload.offerId);
+    if (!listed) return undefined;
+    return listedAtSendOf(listed.offer_status, await this.listingHabit(ctx.brokerage.id));
   }
 
   // The counter's link, written before the command is marked done: the buyer's answer (an UPDATE
@@ -77,7 +87,8 @@ export class CounterOfferExecutor implements CommandExecutor {
     // found by reconcile carries it already: how this service lists a countered offer, not the
     // status the offer has reached since.
     const listed = offers.find((o) => o.offer_id === payload.offerId);
-    if (link.listedAtSend === undefined && listed)
+    if (link.listedAtSend === undefined && listed) {
+      const listedAtSend = listedAtSendOf(listed.offer_status, await this.listingHabit(ctx.brokerage.id));
       await this.links.replaceContent(
         ctx.brokerage.id,
         LINK.counter,
@@ -86,9 +97,10 @@ export class CounterOfferExecutor implements CommandExecutor {
         encodeCounterLink({
           ...link,
           requestId: link.requestId ?? payload.requestId,
-          listedAtSend: listed.offer_status,
+          listedAtSend,
         }),
       );
+    }
     await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, null, offers);
   }
 

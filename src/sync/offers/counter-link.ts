@@ -70,3 +70,14 @@ export function otherCountersOf(
     unnamed: others.filter((c) => c.id === undefined).length,
   };
 }
+
+// How the service listed the countered offer when the counter was sent, from a listing taken some
+// time after it. `countered` or `active` can only be the offer still waiting for the buyer. A later
+// `rejected` may be this service's way of listing a countered offer, or the buyer's refusal (or the
+// original offer rejected as the buyer accepted): the way this service listed the brokerage's earlier
+// counters (`habit`) tells, when there were any (seen in the crash soak: a write-back delayed by a
+// kill read `rejected` after the buyer's refusal, and the record stayed Countered).
+export function listedAtSendOf(listedNow: string, habit: string | undefined): string {
+  if (listedNow === 'countered' || listedNow === 'active') return listedNow;
+  return habit ?? listedNow;
+}
