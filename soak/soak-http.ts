@@ -1,19 +1,35 @@
-// JSON over HTTP to the simulators and the daemon, with a timeout on every call.
+// JSON over HTTP to the simulators and the daemon, with a timeout on every call. A read that fails
+// before any answer (a kept-alive socket the server closed as it was reused, on a loaded machine) is
+// tried again: it changes nothing. A write is not, and its error names the network cause.
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+const NETWORK_TRIES = 3;
+
 export async function httpJson<T>(
   method: string,
   url: string,
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<T> {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : undefined) as T;
+  for (let attempt = 1; ; attempt += 1) {
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (error) {
+      if (SAFE_METHODS.has(method) && attempt < NETWORK_TRIES) continue;
+      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+      throw new Error(`${method} ${url}: ${error instanceof Error ? error.message : String(error)}${cause}`, {
+        cause: error,
+      });
+    }
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
 }
 
 // Thrown by a probe to stop waiting at once (a child exited, the agent failed); other errors are retried.
