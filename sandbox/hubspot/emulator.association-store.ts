@@ -6,6 +6,9 @@ const DEFAULT_TYPES: [from: ObjectType, to: ObjectType, typeId: number, inverse:
   ['deals', 'contacts', 3, 4],
   ['contacts', 'notes', 201, 202],
   ['deals', 'notes', 213, 214],
+  // Tasks: task to contact 204, task to deal 216 (the SDK's AssociationTypes, HubSpot's tasks guide).
+  ['contacts', 'tasks', 203, 204],
+  ['deals', 'tasks', 215, 216],
   // Deal to deal (HubSpot's unlabeled type 451 is its own inverse): offer records to their listing deal.
   ['deals', 'deals', 451, 451],
 ];

@@ -92,6 +92,7 @@ export class BatchService {
     const now = Date.now();
     return batchWrite(body, 201, 'multi-status-with-trace-ids', (input) => {
       const values = this.state.objects.validate(type, input.properties ?? {});
+      this.state.objects.assertCreatable(type, values);
       const link = createAssociations(this.state, type, input.associations);
       return () => {
         const obj = this.state.objects.create(type, values, now);
@@ -138,6 +139,7 @@ export class BatchService {
         const values = objects.validate(type, input.properties ?? {});
         const found = objects.find(type, id, idProperty);
         objects.assertWritable(type, found ? values : { ...values, [idProperty]: id }, found);
+        if (!found) objects.assertCreatable(type, { ...values, [idProperty]: id });
         return () => {
           const existing = objects.find(type, id, idProperty);
           const requested = [...Object.keys(values), idProperty];

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { badRequest, notFound } from './emulator.errors';
 import { objectType, record } from './emulator.inputs';
 import { EmulatorState } from './emulator.state';
+import { OBJECT_TYPES } from './emulator.types';
 import { toWire } from './emulator.wire';
 
 // The portal's records as tests set them up and look at them, without limits or scopes.
@@ -51,10 +52,7 @@ export class ControlObjectsService {
     const obj = this.state.objects.get(type, id);
     if (!obj) throw notFound(`${type} ${id} does not exist`);
     const associations = Object.fromEntries(
-      (['contacts', 'deals', 'notes'] as const).map((to) => [
-        to,
-        this.state.associations.list(type, obj.id, to).map(([toId]) => toId),
-      ]),
+      OBJECT_TYPES.map((to) => [to, this.state.associations.list(type, obj.id, to).map(([toId]) => toId)]),
     );
     return { ...toWire(obj, obj, Object.keys(obj.properties)), associations };
   }

@@ -12,6 +12,9 @@ const TYPE_ALIASES: Record<string, ObjectType> = {
   notes: 'notes',
   note: 'notes',
   '0-46': 'notes',
+  tasks: 'tasks',
+  task: 'tasks',
+  '0-27': 'tasks',
 };
 
 export function objectType(segment: string): ObjectType {

@@ -10,7 +10,12 @@ const MODIFIED_PROPS: Record<ObjectType, string[]> = {
   contacts: ['lastmodifieddate', 'hs_lastmodifieddate'],
   deals: ['hs_lastmodifieddate'],
   notes: ['hs_lastmodifieddate'],
+  tasks: ['hs_lastmodifieddate'],
 };
+
+// Properties a create must carry. A task's hs_timestamp is its due date, "Required" on HubSpot's
+// tasks guide (https://developers.hubspot.com/docs/api/crm/tasks).
+const REQUIRED_ON_CREATE: Partial<Record<ObjectType, string[]>> = { tasks: ['hs_timestamp'] };
 
 // What a write changed, told to the webhook dispatcher: the values given that differ from before
 // ('' when a value was cleared); bookkeeping properties are not part of it.
@@ -111,7 +116,17 @@ export class ObjectStore {
     this.checkUnique(type, merged, existing?.id ?? '');
   }
 
+  // What a create needs besides valid values: the type's required properties.
+  assertCreatable(type: ObjectType, values: Record<string, string>): void {
+    const missing = (REQUIRED_ON_CREATE[type] ?? []).filter((name) => !values[name]);
+    if (missing.length === 0) return;
+    throw validationError(
+      missing.map((name) => ({ name, error: 'REQUIRED_FIELD', message: `${name} is required` })),
+    );
+  }
+
   create(type: ObjectType, values: Record<string, string>, now: number): StoredObject {
+    this.assertCreatable(type, values);
     const id = String(this.nextId++);
     const merged = type === 'deals' ? this.withDealDefaults(values) : values;
     this.checkDeal(type, merged, undefined);

@@ -1,8 +1,9 @@
 import type { PropertyProblem } from './emulator.errors';
 import type { ObjectType, PropertyDef, PropertyType } from './emulator.types';
 
-// The properties a fresh portal has, enough for the daemon and the SDK's calls.
-type Seed = [name: string, type: PropertyType, label: string, readOnly?: boolean];
+// The properties a fresh portal has, enough for the daemon and the SDK's calls. An enumeration
+// lists its allowed values.
+type Seed = [name: string, type: PropertyType, label: string, readOnly?: boolean, options?: string[]];
 
 const COMMON: Seed[] = [
   ['hs_object_id', 'number', 'Record ID', true],
@@ -43,12 +44,26 @@ const SEEDS: Record<ObjectType, Seed[]> = {
     ['hs_timestamp', 'datetime', 'Activity date'],
     ['hs_attachment_ids', 'string', 'Attachment IDs'],
   ],
+  // The task properties of HubSpot's tasks guide (https://developers.hubspot.com/docs/api/crm/tasks):
+  // hs_timestamp is the due date; status "either COMPLETED or NOT_STARTED"; priority LOW, MEDIUM or
+  // HIGH; type EMAIL, CALL or TODO; reminders as epoch milliseconds.
+  tasks: [
+    ...COMMON,
+    ['hs_timestamp', 'datetime', 'Due date'],
+    ['hs_task_subject', 'string', 'Task Title'],
+    ['hs_task_body', 'string', 'Notes'],
+    ['hs_task_status', 'enumeration', 'Task Status', false, ['NOT_STARTED', 'COMPLETED']],
+    ['hs_task_priority', 'enumeration', 'Priority', false, ['LOW', 'MEDIUM', 'HIGH']],
+    ['hs_task_type', 'enumeration', 'Task Type', false, ['EMAIL', 'CALL', 'TODO']],
+    ['hs_task_reminders', 'string', 'Reminders'],
+  ],
 };
 
 export const DEFAULT_GROUP: Record<ObjectType, string> = {
   contacts: 'contactinformation',
   deals: 'dealinformation',
   notes: 'engagement',
+  tasks: 'task',
 };
 
 // Returned when a read names no properties (HubSpot's default sets).
@@ -65,6 +80,14 @@ export const DEFAULT_READ_PROPERTIES: Record<ObjectType, string[]> = {
     'hs_object_id',
   ],
   notes: ['hs_note_body', 'hs_timestamp', 'createdate', 'hs_lastmodifieddate', 'hs_object_id'],
+  tasks: [
+    'hs_task_subject',
+    'hs_task_status',
+    'hs_timestamp',
+    'createdate',
+    'hs_lastmodifieddate',
+    'hs_object_id',
+  ],
 };
 
 // Always returned beside the properties a read asks for.
@@ -72,6 +95,7 @@ export const ALWAYS_RETURNED: Record<ObjectType, string[]> = {
   contacts: ['createdate', 'hs_object_id', 'lastmodifieddate'],
   deals: ['createdate', 'hs_lastmodifieddate', 'hs_object_id'],
   notes: ['createdate', 'hs_lastmodifieddate', 'hs_object_id'],
+  tasks: ['createdate', 'hs_lastmodifieddate', 'hs_object_id'],
 };
 
 export const FIELD_TYPES: Record<PropertyType, string[]> = {
@@ -84,14 +108,19 @@ export const FIELD_TYPES: Record<PropertyType, string[]> = {
 };
 
 export function defaultProperties(type: ObjectType, now: string): PropertyDef[] {
-  return SEEDS[type].map(([name, propType, label, readOnly], displayOrder) => ({
+  return SEEDS[type].map(([name, propType, label, readOnly, options], displayOrder) => ({
     name,
     label,
     type: propType,
     fieldType: FIELD_TYPES[propType][0],
     groupName: DEFAULT_GROUP[type],
     description: '',
-    options: [],
+    options: (options ?? []).map((value, order) => ({
+      label: value,
+      value,
+      hidden: false,
+      displayOrder: order,
+    })),
     hasUniqueValue: false,
     hubspotDefined: true,
     readOnly: readOnly ?? false,

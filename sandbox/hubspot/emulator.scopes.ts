@@ -27,13 +27,23 @@ function isRead(method: string, path: string): boolean {
   return method === 'GET' || /\/(search|batch\/read)$/.test(path);
 }
 
+// Tasks ask for the contacts scopes: the scope list on HubSpot's tasks guide
+// (https://developers.hubspot.com/docs/api/crm/tasks, "Scope requirements") names
+// crm.objects.contacts.read and crm.objects.contacts.write; tasks have no scopes of their own.
+const OBJECT_SCOPE: Record<string, string> = {
+  ...TYPE_SCOPE,
+  tasks: 'contacts',
+  task: 'contacts',
+  '0-27': 'contacts',
+};
+
 // The scope a request needs, or undefined when the emulator does not check one (notes, tokens).
 export function requiredScope(method: string, path: string): string | undefined {
   const access = isRead(method, path) ? 'read' : 'write';
   const objects =
     /^\/crm\/v[34]\/objects\/([^/]+)/.exec(path) ?? /^\/crm\/v4\/associations\/([^/]+)/.exec(path);
   if (objects) {
-    const type = TYPE_SCOPE[objects[1].toLowerCase()];
+    const type = OBJECT_SCOPE[objects[1].toLowerCase()];
     return type ? `crm.objects.${type}.${access}` : undefined;
   }
   const properties = /^\/crm\/v3\/properties\/([^/]+)/.exec(path);

@@ -1,6 +1,6 @@
 // The emulator's own records. Wire shapes are built from these by the services.
-export type ObjectType = 'contacts' | 'deals' | 'notes';
-export const OBJECT_TYPES: readonly ObjectType[] = ['contacts', 'deals', 'notes'];
+export type ObjectType = 'contacts' | 'deals' | 'notes' | 'tasks';
+export const OBJECT_TYPES: readonly ObjectType[] = ['contacts', 'deals', 'notes', 'tasks'];
 
 export type PropertyType = 'string' | 'number' | 'date' | 'datetime' | 'enumeration' | 'bool';
 

@@ -62,6 +62,7 @@ const OBJECT_NAMES: Record<ObjectType, WebhookObjectName | undefined> = {
   deals: 'deal',
   contacts: 'contact',
   notes: undefined,
+  tasks: undefined,
 };
 const OBJECT_TYPE_IDS: Record<WebhookObjectName, string> = { deal: '0-3', contact: '0-1' };
 

@@ -3,7 +3,12 @@ import type { AssociationStore } from './emulator.association-store';
 import type { ObjectType, ObjectVersion, StoredObject } from './emulator.types';
 
 // HubSpot's ids of the object types, as v4 association answers name them.
-export const OBJECT_TYPE_IDS: Record<ObjectType, string> = { contacts: '0-1', deals: '0-3', notes: '0-46' };
+export const OBJECT_TYPE_IDS: Record<ObjectType, string> = {
+  contacts: '0-1',
+  deals: '0-3',
+  notes: '0-46',
+  tasks: '0-27',
+};
 
 // Requested properties plus the ones HubSpot always returns; a requested empty property is null.
 export function selectProperties(
