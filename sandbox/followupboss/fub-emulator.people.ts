@@ -20,6 +20,9 @@ export function personView(r: StoredRecord, fields: string | null): Record<strin
     emails: f.emails ?? [],
     phones: f.phones ?? [],
     tags: f.tags ?? [],
+    // The person's agent (people-post: assignedUserId / assignedTo); the emulator keeps no users.
+    assignedUserId: f.assignedUserId ?? null,
+    assignedTo: f.assignedTo ?? null,
     ...customView(f, fields, false),
   };
 }
@@ -30,7 +33,8 @@ export function personFields(
   creating: boolean,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...state.customPart('people', body) };
-  for (const key of ['firstName', 'lastName', 'stage', 'tags', 'emails', 'phones', 'price', 'background']) {
+  const keys = ['firstName', 'lastName', 'stage', 'tags', 'emails', 'phones', 'price', 'background'];
+  for (const key of [...keys, 'assignedUserId', 'assignedTo']) {
     if (body[key] !== undefined) out[key] = body[key];
   }
   for (const key of ['emails', 'phones'] as const) {

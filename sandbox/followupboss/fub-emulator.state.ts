@@ -7,7 +7,7 @@ import {
   type StoredRecord,
 } from './fub-emulator.types';
 
-export type Resource = 'people' | 'deals' | 'notes';
+export type Resource = 'people' | 'deals' | 'notes' | 'tasks';
 export type FieldsKind = 'people' | 'deals';
 export type ChangeAction = 'created' | 'updated' | 'deleted';
 export type ChangeListener = (
@@ -21,12 +21,20 @@ export type ChangeListener = (
 export const fubTime = (ms: number): string =>
   new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
-// One emulated FUB account: people, deals, notes, pipelines and custom fields.
+const RECORD_NAMES: Record<Resource, string> = {
+  people: 'Person',
+  deals: 'Deal',
+  notes: 'Note',
+  tasks: 'Task',
+};
+
+// One emulated FUB account: people, deals, notes, tasks, pipelines and custom fields.
 export class FubState {
   readonly records: Record<Resource, Map<number, StoredRecord>> = {
     people: new Map(),
     deals: new Map(),
     notes: new Map(),
+    tasks: new Map(),
   };
   readonly customFields: Record<FieldsKind, Map<string, CustomFieldDef>> = {
     people: new Map(),
@@ -157,11 +165,13 @@ export class FubState {
   }
 
   // A deleted deal stays, with status Deleted, as FUB keeps it (its deal list filters `status` and
-  // `includeDeleted`); a deleted person is forgotten (FUB moves it to the Trash, which the emulator
-  // does not have), so reading it again is a 404.
-  remove(resource: 'people' | 'deals', id: number): void {
+  // `includeDeleted`); a deleted person or task is forgotten (FUB moves a person to the Trash, which
+  // the emulator does not have), so reading it again is a 404.
+  remove(resource: 'people' | 'deals' | 'tasks', id: number): void {
     const record = this.get(resource, id);
-    if (resource === 'deals') {
+    if (resource === 'tasks') {
+      this.records.tasks.delete(id);
+    } else if (resource === 'deals') {
       if (record.fields.status === 'Deleted') throw notFound(`Deal ${id}`);
       record.fields.status = 'Deleted';
       record.updated = fubTime(this.now());
@@ -173,8 +183,7 @@ export class FubState {
 
   get(resource: Resource, id: number): StoredRecord {
     const record = this.records[resource].get(id);
-    if (!record)
-      throw notFound(`${resource === 'people' ? 'Person' : resource === 'deals' ? 'Deal' : 'Note'} ${id}`);
+    if (!record) throw notFound(`${RECORD_NAMES[resource]} ${id}`);
     return record;
   }
 }

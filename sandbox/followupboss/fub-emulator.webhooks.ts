@@ -129,6 +129,8 @@ export class FubWebhooks {
     record: StoredRecord,
     before?: Record<string, unknown>,
   ): void {
+    // FUB's task events are not emulated (a webhook for them is refused), so tasks emit nothing.
+    if (resource === 'tasks') return;
     const events: FubWebhookEvent[] = [`${resource}${EVENT_SUFFIX[action]}`];
     if (resource === 'people' && action === 'updated' && before && before.stage !== record.fields.stage)
       events.push('peopleStageUpdated');

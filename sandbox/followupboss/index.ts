@@ -22,9 +22,12 @@ export interface FollowUpBossEmulatorOptions {
 }
 
 export interface FollowUpBossEmulatorStateView {
-  count(resource: 'people' | 'deals' | 'notes'): number;
+  count(resource: 'people' | 'deals' | 'notes' | 'tasks'): number;
   // A deal or person as stored, built-in and custom fields together.
-  get(resource: 'people' | 'deals' | 'notes', id: string): Readonly<Record<string, unknown>> | undefined;
+  get(
+    resource: 'people' | 'deals' | 'notes' | 'tasks',
+    id: string,
+  ): Readonly<Record<string, unknown>> | undefined;
   findByField(
     resource: 'people' | 'deals',
     field: string,

@@ -94,6 +94,11 @@ export class ControlController {
     return this.stored('notes');
   }
 
+  @Get('tasks')
+  tasks() {
+    return this.stored('tasks');
+  }
+
   // Many deals in one call, outside the rate limit: `{ count, fields }`, "{i}" in a text value
   // becomes the record's index.
   @Post('seed/deals')
@@ -121,7 +126,7 @@ export class ControlController {
     };
   }
 
-  private stored(resource: 'deals' | 'notes') {
+  private stored(resource: 'deals' | 'notes' | 'tasks') {
     return [...this.state.records[resource].values()].map((r) => ({
       id: r.id,
       created: r.created,

@@ -17,6 +17,7 @@ import { NotesController } from './notes.controller';
 import { ControlNotFoundController, NotFoundController } from './not-found.controllers';
 import { PeopleController } from './people.controller';
 import { PipelinesController } from './pipelines.controller';
+import { TasksController } from './tasks.controller';
 import { WebhooksControlController } from './webhooks-control.controller';
 import { WebhooksController } from './webhooks.controller';
 
@@ -32,6 +33,7 @@ export class FubEmulatorModule {
         PeopleController,
         DealsController,
         NotesController,
+        TasksController,
         CustomFieldsController,
         DealCustomFieldsController,
         PipelinesController,
