@@ -6,6 +6,9 @@ import type {
   CrmNoteInput,
   CrmPipeline,
   CrmRecord,
+  CrmRecordRef,
+  CrmTask,
+  CrmTaskInput,
   CrmUpdateInput,
   CrmUpsertInput,
   CrmWriteResult,
@@ -64,6 +67,17 @@ export abstract class CrmOperations {
   abstract associate(pairs: CrmAssociationPair[]): Promise<CrmAssociationResult[]>;
 
   abstract addNote(note: CrmNoteInput): Promise<{ id: string }>;
+
+  // A task for an agent. Not idempotent by itself: after a write whose answer was lost, findTasks
+  // shows whether the task was made (its key is read back).
+  abstract createTask(task: CrmTaskInput): Promise<{ id: string }>;
+
+  // The tasks on a record, each with the key it was made with (null for others). A deleted record
+  // has none.
+  abstract findTasks(about: CrmRecordRef): Promise<CrmTask[]>;
+
+  // Idempotent: a task already completed, or deleted, is fine.
+  abstract completeTask(id: string): Promise<void>;
 
   abstract listPipelines(kind: CrmKind): Promise<CrmPipeline[]>;
 

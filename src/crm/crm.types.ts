@@ -88,6 +88,31 @@ export interface CrmNoteInput {
   timestamp?: Date;
 }
 
+// A to-do for a CRM user (an agent), about one record: "Offer 7012 from Jane Buyer expires Thu 14:00".
+export interface CrmTaskInput {
+  // The daemon's idempotency key (`offer:7012:lead:24h`), stored on the task so that a task made by a
+  // write whose answer was lost is found again (crm-task-key.ts says which keys fit).
+  key: string;
+  // The record the task is about. A CRM whose tasks hang on people puts it on the deal's person.
+  about: CrmRecordRef;
+  subject: string;
+  // Dropped by a CRM whose tasks have no text besides their title (Follow Up Boss).
+  body: string;
+  dueAt: Date;
+  // The CRM user to assign (HubSpot owner id, Follow Up Boss user id); absent: the CRM's default.
+  ownerId?: string;
+}
+
+export interface CrmTask {
+  id: string;
+  // The key it was made with; null for a task someone else made.
+  key: string | null;
+  completed: boolean;
+  dueAt: Date | null;
+  // Without the key.
+  subject: string;
+}
+
 export interface CrmStage {
   id: string;
   label: string;

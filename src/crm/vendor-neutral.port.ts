@@ -10,6 +10,9 @@ import type {
   CrmPipeline,
   CrmProperties,
   CrmRecord,
+  CrmRecordRef,
+  CrmTask,
+  CrmTaskInput,
   CrmUpdateInput,
   CrmUpsertInput,
   CrmWriteResult,
@@ -86,6 +89,19 @@ export class VendorNeutralCrmPort extends CrmPort {
 
   addNote(note: CrmNoteInput): Promise<{ id: string }> {
     return this.inner.addNote(note);
+  }
+
+  // Tasks carry no vendor field names: passed through as they are.
+  createTask(task: CrmTaskInput): Promise<{ id: string }> {
+    return this.inner.createTask(task);
+  }
+
+  findTasks(about: CrmRecordRef): Promise<CrmTask[]> {
+    return this.inner.findTasks(about);
+  }
+
+  completeTask(id: string): Promise<void> {
+    return this.inner.completeTask(id);
   }
 
   listPipelines(kind: CrmKind): Promise<CrmPipeline[]> {

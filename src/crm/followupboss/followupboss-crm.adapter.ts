@@ -9,6 +9,9 @@ import type {
   CrmNoteInput,
   CrmPipeline,
   CrmRecord,
+  CrmRecordRef,
+  CrmTask,
+  CrmTaskInput,
   CrmUpdateInput,
   CrmUpsertInput,
   CrmWriteResult,
@@ -24,6 +27,7 @@ import { FollowUpBossHttpClient } from './followupboss-http.client';
 import { dealLinks, linkedDealIds, toCrmRecord } from './followupboss-record.mapper';
 import { FollowUpBossRecordWriter } from './followupboss-record.writer';
 import { FollowUpBossSchemaInstaller } from './followupboss-schema.installer';
+import { FollowUpBossTaskStore } from './followupboss-task.store';
 import { FollowUpBossWebhookSubscriber } from './followupboss-webhook.subscriber';
 import type { FubDeal, FubPage, FubRecord } from './followupboss.wire';
 
@@ -36,6 +40,7 @@ export class FollowUpBossCrmAdapter extends CrmAdapter {
   private readonly writer: FollowUpBossRecordWriter;
   private readonly schema: FollowUpBossSchemaInstaller;
   private readonly webhooks: FollowUpBossWebhookSubscriber;
+  private readonly tasks: FollowUpBossTaskStore;
   private numbers?: Promise<Record<CrmKind, ReadonlySet<string>>>;
 
   constructor(
@@ -55,6 +60,7 @@ export class FollowUpBossCrmAdapter extends CrmAdapter {
     );
     this.schema = new FollowUpBossSchemaInstaller(this.http, () => (this.numbers = undefined));
     this.webhooks = new FollowUpBossWebhookSubscriber(this.http, Boolean(this.options.systemKey));
+    this.tasks = new FollowUpBossTaskStore(this.http, (about) => this.personOf([about]));
   }
 
   // HTTP calls made so far (attempts, retries included), for metrics and benchmarks.
@@ -164,12 +170,8 @@ export class FollowUpBossCrmAdapter extends CrmAdapter {
   // FUB notes belong to a person (POST /v1/notes requires personId, crm-apis.md B6): a note on a
   // deal goes on the deal's first person. Not idempotent: only a 429 is retried.
   async addNote(note: CrmNoteInput): Promise<{ id: string }> {
-    let personId = note.attachTo.find((r) => r.kind === 'contact')?.id;
+    const personId = await this.personOf(note.attachTo);
     const dealRef = note.attachTo.find((r) => r.kind === 'deal');
-    if (!personId && dealRef) {
-      const [deal] = await this.getRecords('deal', [dealRef.id], [], ['contact']);
-      personId = deal?.associations?.contact?.[0];
-    }
     if (!personId)
       throw new CrmError(
         'INVALID_RECORD',
@@ -187,6 +189,29 @@ export class FollowUpBossCrmAdapter extends CrmAdapter {
       idempotent: false,
     });
     return { id: String(created.id) };
+  }
+
+  // FUB tasks belong to a person too: a task about a deal goes on the deal's first person.
+  createTask(task: CrmTaskInput): Promise<{ id: string }> {
+    return this.tasks.create(task);
+  }
+
+  findTasks(about: CrmRecordRef): Promise<CrmTask[]> {
+    return this.tasks.find(about);
+  }
+
+  completeTask(id: string): Promise<void> {
+    return this.tasks.complete(id);
+  }
+
+  // The person something about these records goes on: a named person, else the deal's first.
+  private async personOf(refs: CrmRecordRef[]): Promise<string | undefined> {
+    const personId = refs.find((r) => r.kind === 'contact')?.id;
+    if (personId) return personId;
+    const dealRef = refs.find((r) => r.kind === 'deal');
+    if (!dealRef) return undefined;
+    const [deal] = await this.getRecords('deal', [dealRef.id], [], ['contact']);
+    return deal?.associations?.contact?.[0];
   }
 
   // Deals have pipelines; FUB's person stages (/v1/stages) are not pipelines of the port.

@@ -20,12 +20,26 @@ export interface FubPerson {
   lastName?: string | null;
   emails?: { value: string }[];
   phones?: { value: string }[];
+  // The person's agent.
+  assignedUserId?: number | string | null;
   created?: string;
   updated?: string;
   [field: string]: unknown;
 }
 
 export type FubRecord = FubDeal | FubPerson;
+
+// A task on /v1/tasks: a live account answers `isCompleted` as 0/1.
+export interface FubTask {
+  id: number;
+  personId?: number;
+  name?: string;
+  type?: string;
+  assignedUserId?: number | null;
+  isCompleted?: boolean | number;
+  dueDate?: string | null;
+  dueDateTime?: string | null;
+}
 
 export interface FubMetadata {
   collection: string;

@@ -4,7 +4,8 @@ import type { CrmAccessReport } from '../crm.port';
 import type { HubSpotRequestRunner } from './hubspot-request.runner';
 
 // The private-app scopes the flows and setup-crm use: deals (listings, offers, the marketplace),
-// contacts (sellers, buyers) and their property schemas.
+// contacts (sellers, buyers) and their property schemas. Tasks need no scope of their own: HubSpot's
+// tasks guide (https://developers.hubspot.com/docs/api/crm/tasks) asks for the contacts ones.
 export const REQUIRED_HUBSPOT_SCOPES: readonly string[] = [
   'crm.objects.deals.read',
   'crm.objects.deals.write',

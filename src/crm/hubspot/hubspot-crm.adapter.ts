@@ -13,6 +13,9 @@ import type {
   CrmNoteInput,
   CrmPipeline,
   CrmRecord,
+  CrmRecordRef,
+  CrmTask,
+  CrmTaskInput,
   CrmUpdateInput,
   CrmUpsertInput,
   CrmWriteResult,
@@ -38,6 +41,7 @@ import { toCrmRecord } from './hubspot-record.mapper';
 import { HubSpotRecordWriter } from './hubspot-record.writer';
 import { HubSpotRequestRunner } from './hubspot-request.runner';
 import { HubSpotSchemaInstaller } from './hubspot-schema.installer';
+import { HubSpotTaskStore } from './hubspot-task.store';
 
 const HUBSPOT_API = 'https://api.hubapi.com';
 
@@ -51,6 +55,7 @@ export class HubSpotCrmAdapter extends CrmAdapter {
   private readonly writer: HubSpotRecordWriter;
   private readonly schema: HubSpotSchemaInstaller;
   private readonly access: HubSpotAccessChecker;
+  private readonly tasks: HubSpotTaskStore;
   private isolationCalls = 0;
 
   constructor(
@@ -82,6 +87,7 @@ export class HubSpotCrmAdapter extends CrmAdapter {
     this.writer = new HubSpotRecordWriter(this.client, this.runner, this.options.writeConcurrency);
     this.schema = new HubSpotSchemaInstaller(this.client, this.runner);
     this.access = new HubSpotAccessChecker(this.client, this.runner, this.options.accessToken);
+    this.tasks = new HubSpotTaskStore(this.client, this.runner);
   }
 
   // HTTP calls made so far (attempts, retries included), for metrics and benchmarks.
@@ -265,6 +271,18 @@ export class HubSpotCrmAdapter extends CrmAdapter {
       }),
     );
     return { id: created.id };
+  }
+
+  createTask(task: CrmTaskInput): Promise<{ id: string }> {
+    return this.tasks.create(task);
+  }
+
+  findTasks(about: CrmRecordRef): Promise<CrmTask[]> {
+    return this.tasks.find(about);
+  }
+
+  completeTask(id: string): Promise<void> {
+    return this.tasks.complete(id);
   }
 
   // HubSpot has deal pipelines only; contacts move through lifecycle stages instead.

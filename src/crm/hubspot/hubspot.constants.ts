@@ -14,6 +14,14 @@ export const ID_PROPERTY = 'hs_object_id';
 
 // HubSpot-defined association type ids (SDK src/enums/AssociationTypes.ts).
 export const NOTE_TO: Record<CrmKind, number> = { deal: 214, contact: 202 };
+export const TASK_TO: Record<CrmKind, number> = { deal: 216, contact: 204 };
+
+// Tasks (HubSpot's tasks guide, https://developers.hubspot.com/docs/api/crm/tasks): status is
+// "either COMPLETED or NOT_STARTED"; hs_timestamp is the due date.
+export const TASK_OBJECT = 'tasks';
+export const TASK_NOT_STARTED = 'NOT_STARTED';
+export const TASK_COMPLETED = 'COMPLETED';
+export const TASK_PROPERTIES = ['hs_task_subject', 'hs_task_body', 'hs_task_status', 'hs_timestamp'] as const;
 
 // Documented HubSpot limits.
 export const MAX_BATCH_INPUTS = 100;
