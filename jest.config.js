@@ -30,7 +30,8 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{src,sandbox,embedded,soak}/**/*.spec.ts'],
+      // test/support holds the tests' own helpers; their specs are unit specs too.
+      testMatch: ['<rootDir>/{src,sandbox,embedded,soak,test/support}/**/*.spec.ts'],
     },
     { ...common, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'] },
     // End to end, in three suites each runnable alone (`jest --selectProjects e2e-flows`):

@@ -7,8 +7,9 @@ import {
 } from '../../src/crm';
 import { DEAL } from '../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../src/sync/offers/offer-record.properties';
-import { eventually, type SyncTestApp } from './sync-app';
+import type { SyncTestApp } from './sync-app';
 import type { CrmWorld } from './sync-crm-world';
+import { waitFor } from './wait-for';
 import { SandboxControl } from './sync-sandbox';
 
 // What an agent does in the CRM, whichever CRM it is: properties in the port's words (role names
@@ -118,10 +119,13 @@ export class NeutralSellerSteps {
   }
 
   async applyEvents(count: number): Promise<void> {
-    await eventually(async () => {
-      const depth = await this.t.ledger.inbox.depth('acme');
-      return depth.pending + depth.failed >= count;
-    });
+    await waitFor(
+      async () => {
+        const depth = await this.t.ledger.inbox.depth('acme');
+        return depth.pending + depth.failed >= count;
+      },
+      { what: `${count} events in the inbox` },
+    );
     await this.t.run('inbox-drain');
   }
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DeliveryAttempt, FollowUpBossEmulator } from '../../sandbox/followupboss';
+import { waitFor } from './wait-for';
 
 export interface ApiAnswer {
   status: number;
@@ -52,16 +53,16 @@ export async function fubControl(
 // The delivery log once nothing is pending and at least `count` attempts were made (polled, with a
 // deadline).
 export async function settledDeliveries(fub: FollowUpBossEmulator, count = 1): Promise<DeliveryAttempt[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const log = (await fubControl(fub, 'GET', 'webhooks/deliveries')) as {
-      pending: number;
-      deliveries: DeliveryAttempt[];
-    };
-    if (log.pending === 0 && log.deliveries.length >= count) return log.deliveries;
-    if (Date.now() > deadline) throw new Error('webhook deliveries did not settle before the deadline');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return waitFor(
+    async () => {
+      const log = (await fubControl(fub, 'GET', 'webhooks/deliveries')) as {
+        pending: number;
+        deliveries: DeliveryAttempt[];
+      };
+      return log.pending === 0 && log.deliveries.length >= count && log.deliveries;
+    },
+    { what: `webhook deliveries to settle after at least ${count} attempts`, timeoutMs: 10_000 },
+  );
 }
 
 export interface Received {

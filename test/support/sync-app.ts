@@ -19,6 +19,7 @@ import { ledgerEngines, type LedgerEngine } from './ledger-fixture';
 import { createTestPostgresDatabase } from './postgres-database';
 import { CRM_VENDORS, startCrmWorld, type CrmVendor, type CrmWorld } from './sync-crm-world';
 import { runWhenIdle } from './run-when-idle';
+import { waitFor } from './wait-for';
 
 // The flow suites' runs: every CRM on SQLite, and every CRM on PostgreSQL too when the test server
 // is up (see jest's global setup).
@@ -171,11 +172,11 @@ export async function startSyncApp(
 }
 
 async function searchCaughtUp(hubspot: HubSpotEmulator): Promise<void> {
-  const deadline = Date.now() + DEFAULT_SEARCH_INDEX_LAG_MS + 10_000;
-  while (!hubspot.state.searchCaughtUp()) {
-    if (Date.now() > deadline) throw new Error('the HubSpot emulator search index did not catch up in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(() => hubspot.state.searchCaughtUp(), {
+    what: 'the HubSpot emulator search index to catch up',
+    timeoutMs: DEFAULT_SEARCH_INDEX_LAG_MS + 10_000,
+    intervalMs: 50,
+  });
 }
 
 // Polls until the check holds (no fixed sleeps in tests).

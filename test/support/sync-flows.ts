@@ -1,9 +1,10 @@
 import type { CrmRecord } from '../../src/crm';
 import { DEAL } from '../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../src/sync/offers/offer-record.properties';
-import { eventually, type SyncTestApp } from './sync-app';
+import type { SyncTestApp } from './sync-app';
 import { SyncAgent, VALID_LISTING } from './sync-agent';
 import { SandboxControl } from './sync-sandbox';
+import { waitFor } from './wait-for';
 
 export const DEAL_PROPS = Object.values(DEAL);
 export const OFFER_PROPS = [...Object.values(OFFER), 'dealname', 'amount'];
@@ -35,10 +36,13 @@ export class SellerFlowSteps {
 
   // Waits until the inbox holds `count` more events than before, then runs one inbox-drain.
   async applyEvents(count: number): Promise<void> {
-    await eventually(async () => {
-      const depth = await this.t.ledger.inbox.depth('acme');
-      return depth.pending + depth.failed >= count;
-    });
+    await waitFor(
+      async () => {
+        const depth = await this.t.ledger.inbox.depth('acme');
+        return depth.pending + depth.failed >= count;
+      },
+      { what: `${count} events in the inbox` },
+    );
     await this.t.run('inbox-drain');
   }
 

@@ -9,7 +9,8 @@ import { startHubSpotEmulator, type HubSpotEmulator } from '../../sandbox/hubspo
 import { freePort } from './free-port';
 import { SyncAgent, VALID_LISTING } from './sync-agent';
 import { SandboxControl } from './sync-sandbox';
-import { startWorkerProcess, until, type WorkerProcess } from './worker-process';
+import { waitFor } from './wait-for';
+import { startWorkerProcess, type WorkerProcess } from './worker-process';
 
 const LISTINGS_PIPELINE = 'default';
 const TRIGGER_STAGE = 'qualifiedtobuy';
@@ -181,11 +182,11 @@ export class WorkerWorld {
     const started = this.ports.slice(0, count).map((port) => startWorkerProcess(env, port));
     this.workers.push(...started);
     for (const worker of started) {
-      await until(
-        () => worker.stdout().includes('listening on') || worker.child.exitCode !== null,
-        'a worker to listen',
-        60_000,
-      );
+      await waitFor(() => worker.stdout().includes('listening on') || worker.child.exitCode !== null, {
+        what: 'a worker to listen',
+        timeoutMs: 60_000,
+        intervalMs: 100,
+      });
       if (worker.child.exitCode !== null) throw new Error(`a worker exited at start:\n${worker.stdout()}`);
     }
     return started;

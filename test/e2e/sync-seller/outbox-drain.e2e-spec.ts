@@ -7,8 +7,9 @@ import {
 } from '../../../src/sync/outbox/outbox.executors';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { WRITE_BACK_OPERATION } from '../../../src/sync/outbox/outbox-drain.service';
-import { eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { VALID_LISTING } from '../../support/sync-agent';
+import { waitFor } from '../../support/wait-for';
 import { DEAL_PROPS, SellerFlowSteps } from '../../support/sync-flows';
 import { ledgerEngines } from '../../support/ledger-fixture';
 
@@ -103,13 +104,12 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     expect(retry.payload).toMatchObject({ commandId: create.id });
 
     // Due again after its backoff (seconds): the deal gets its request id; the service saw one POST.
-    await eventually(
+    await waitFor(
       async () => {
         await t.run('outbox-drain');
         return (await t.ledger.outbox.get(retry.id))?.state === 'done';
       },
-      20_000,
-      500,
+      { what: 'the retried write-back to be done', timeoutMs: 20_000, intervalMs: 500 },
     );
     const deal = await steps.agent.deal(dealId, DEAL_PROPS);
     expect(deal.properties[DEAL.requestId]).toBe(String((await requests())[0].offer_request_id));
@@ -159,7 +159,9 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     const hold = new Promise<void>((resolve) => (release = resolve));
     const id = await enqueue([{ hold }]);
     const drain = t.run('outbox-drain');
-    await eventually(async () => scripts.get(id)?.length === 0);
+    await waitFor(() => scripts.get(id)?.length === 0, {
+      what: 'the held command to reach the rate limiter',
+    });
     expect((await state(id)).state).toBe('pending');
     // What a restart finds: nothing in `sending`, so nothing becomes unknown.
     expect(await t.ledger.outbox.recoverInterrupted()).toBe(0);

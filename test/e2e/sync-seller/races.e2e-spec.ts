@@ -2,8 +2,9 @@ import { CASH_OFFERS_PIPELINE } from '../../../src/crm';
 import { InboxEvent, Link, OutboxCommand } from '../../../src/ledger';
 import { LINK } from '../../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
-import { eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { VALID_LISTING } from '../../support/sync-agent';
+import { waitFor } from '../../support/wait-for';
 import { SellerFlowSteps } from '../../support/sync-flows';
 import { ledgerEngines } from '../../support/ledger-fixture';
 
@@ -27,15 +28,14 @@ describe.each(ledgerEngines())(
     // An offer's record, once the daemon has written it: the event may still be waiting for a retry
     // on a busy machine, so the offers reconcile (the polling backstop) runs until it is there.
     const recordOf = (offerId: number) =>
-      eventually(
+      waitFor(
         async () => {
           const record = await steps.offerRecord(offerId);
           if (record) return record;
           await t.run('offers-reconcile');
           return steps.offerRecord(offerId);
         },
-        30_000,
-        200,
+        { what: `the record of offer ${offerId}`, timeoutMs: 30_000, intervalMs: 200 },
       );
     const moveTo = async (offerId: number, stage: string) => {
       const record = await recordOf(offerId);
@@ -114,14 +114,13 @@ describe.each(ledgerEngines())(
       expect(reread!.properties[OFFER.decisionError] ?? '').toBe('');
       expect(steps.stageKey(reread!)).toBe('accept_requested');
 
-      const accepted = await eventually(
+      const accepted = await waitFor(
         async () => {
           await t.run('outbox-drain');
           const record = await steps.offerRecord(offer.offer_id);
           return steps.stageKey(record!) === 'accepted' ? record : undefined;
         },
-        20_000,
-        500,
+        { what: 'the offer record to show accepted', timeoutMs: 20_000, intervalMs: 500 },
       );
       expect(accepted.properties[OFFER.decisionError] ?? '').toBe('');
       expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
@@ -162,7 +161,9 @@ describe.each(ledgerEngines())(
       );
       await steps.sandbox.approve(request.offer_request_id);
       const offer = await steps.sandbox.makeOffer(request.offer_request_id);
-      await eventually(async () => (await t.ledger.inbox.depth('acme')).pending >= 2);
+      await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 2, {
+        what: 'two events in the inbox',
+      });
       await t.run('inbox-drain');
       const waiting = await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['failed'] });
       expect(waiting.map((e) => e.lastError)).toEqual(
@@ -217,7 +218,9 @@ describe.each(ledgerEngines())(
         { event: 'new_offer', ...theirs, offer_id: 990_003, offer_request_id: requestId },
       ];
       for (const payload of forged) expect((await post(payload)).status).toBe(200);
-      await eventually(async () => (await t.ledger.inbox.depth('acme')).pending >= forged.length);
+      await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= forged.length, {
+        what: 'the forged events in the inbox',
+      });
       await t.run('inbox-drain');
 
       const flagged = await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged'] });

@@ -1,6 +1,7 @@
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
-import { startSyncApp, eventually, type SyncTestApp } from '../../support/sync-app';
+import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { SyncAgent, VALID_LISTING } from '../../support/sync-agent';
+import { waitFor } from '../../support/wait-for';
 import { SandboxControl } from '../../support/sync-sandbox';
 
 const DEAL_PROPS = Object.values(DEAL);
@@ -122,10 +123,13 @@ describe('seller requests: listing deals become offer requests', () => {
       offer_requested_at: approved.offer_requested_at,
       found_by: 'active list',
     });
-    const deal = await eventually(async () => {
-      const d = await agent.deal(dealId, DEAL_PROPS);
-      return d.properties[DEAL.requestId] ? d : undefined;
-    });
+    const deal = await waitFor(
+      async () => {
+        const d = await agent.deal(dealId, DEAL_PROPS);
+        return d.properties[DEAL.requestId] ? d : undefined;
+      },
+      { what: 'the request id on the deal' },
+    );
     expect(deal.properties[DEAL.requestId]).toBe(String(stored[0].offer_request_id));
     expect(deal.properties[DEAL.inventoryId]).toBe(String(approved.inventory_property_id));
     expect(deal.properties[DEAL.syncError] ?? '').toBe('');

@@ -1,7 +1,8 @@
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NEUTRAL_LISTING, NeutralSellerSteps } from '../../support/crm-agent';
-import { eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { waitFor } from '../../support/wait-for';
 
 // The create, decisions, reconcile, expiry and request-update flows under the readings of what the
 // spec leaves "not shown" in status codes, answers and lists (docs/spec-decisions.md; the counter
@@ -169,7 +170,9 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         offers.push((await steps.sandbox.makeOffer(first.requestId, { offer_amount: 300_000 + i })).offer_id);
       offers.push((await steps.sandbox.makeOffer(second.requestId, { offer_amount: 280_000 })).offer_id);
       // The events are in the inbox, not applied: the reconcile alone writes the records.
-      await eventually(async () => (await t.ledger.inbox.depth('acme')).pending >= offers.length);
+      await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= offers.length, {
+        what: `${offers.length} offer events in the inbox`,
+      });
       expect((await t.run('offers-reconcile')).status).toBe('succeeded');
       for (const offerId of offers) {
         const record = await steps.agent.offerRecord(offerId);
@@ -191,11 +194,11 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       await steps.applyEvents(1);
       expect(steps.agent.stageKey((await steps.agent.offerRecord(offer.offer_id))!)).toBe('incoming');
       // The sandbox expires it by its own clock (its control API shows the true status).
-      await eventually(
+      await waitFor(
         async () =>
           (await steps.sandbox.offers()).find((o) => o.offer_id === offer.offer_id)?.offer_status ===
           'expired',
-        15_000,
+        { what: 'the sandbox to expire the offer', timeoutMs: 15_000 },
       );
       expect((await t.run('offers-reconcile')).status).toBe('succeeded');
       const record = await steps.agent.offerRecord(offer.offer_id);

@@ -1,5 +1,6 @@
 import { LedgerTurns } from '../../../src/ledger/ledger-turns';
 import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
+import { waitFor } from '../../support/wait-for';
 
 // Turns on a key (a brokerage's offer writes): one at a time in a process on either engine, and one
 // at a time across workers sharing a PostgreSQL ledger, which run a brokerage's jobs side by side.
@@ -17,13 +18,6 @@ describe.each(ledgerEngines())('ledger turns (%s)', (engine) => {
     const opened = new Promise<void>((resolve) => (open = resolve));
     return { open, opened };
   };
-  const until = async (check: () => boolean, timeoutMs = 10_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
 
   it('runs one turn at a time per key in a process, in order, and other keys meanwhile', async () => {
     const turns = f.ledger.turns;
@@ -40,7 +34,7 @@ describe.each(ledgerEngines())('ledger turns (%s)', (engine) => {
     await turns.run('offers:other', async () => {
       log.push('other');
     });
-    await until(() => log.includes('a start'));
+    await waitFor(() => log.includes('a start'), { what: 'the first turn to start', intervalMs: 10 });
     first.open();
     await Promise.all([a, b]);
     expect(log.indexOf('other')).toBeLessThan(log.indexOf('a end'));
@@ -78,7 +72,10 @@ describe.each(ledgerEngines())('ledger turns (%s)', (engine) => {
     let waiting: Promise<void> | undefined;
     // Whatever fails below, the held turn ends, so the ledgers can close.
     try {
-      await until(() => log.includes('here start'));
+      await waitFor(() => log.includes('here start'), {
+        what: "this process's turn to start",
+        intervalMs: 10,
+      });
       waiting = there.run('offers:acme', async () => {
         log.push('there');
       });
@@ -86,7 +83,10 @@ describe.each(ledgerEngines())('ledger turns (%s)', (engine) => {
         log.push('there other');
       });
       // The other worker asked and was told to wait: it has not started its turn.
-      await until(() => there.waiting === 1);
+      await waitFor(() => there.waiting === 1, {
+        what: 'the other process to wait for the turn',
+        intervalMs: 10,
+      });
       expect(log).toEqual(['here start', 'there other']);
     } finally {
       first.open();
@@ -109,7 +109,7 @@ describe.each(ledgerEngines())('ledger turns (%s)', (engine) => {
         started = true;
         await held.opened;
       });
-      await until(() => started);
+      await waitFor(() => started, { what: "the other process's turn to start", intervalMs: 10 });
       // The other process took its row, then died: its row names a holder no longer alive.
       await f.ledger.transactions.run((m) =>
         m.query("UPDATE ledger_turns SET owner = 'gone-host/1' WHERE key = 'offers:acme'"),
