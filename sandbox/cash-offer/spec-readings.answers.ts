@@ -123,5 +123,6 @@ export function expiredOfferShown(
   listedAs: SpecReadingValues['expiredOfferListedAs'],
 ): Offer | undefined {
   if (offer.offer_status !== 'expired' || listedAs === 'expired') return offer;
-  return listedAs === 'dropped' ? undefined : { ...offer, offer_status: 'rejected' };
+  if (listedAs === 'dropped') return undefined;
+  return { ...offer, offer_status: listedAs };
 }

@@ -43,8 +43,9 @@ export interface SpecReadingValues {
   // `all-422` (422 invalid, 422 transition, 403 key); `all-400` (400 invalid, 400 transition, 403 key).
   errorCodes: 'ours' | 'all-422' | 'all-400';
   // An offer past `offer_expires` that nobody decided: listed `expired` (ours), no longer listed by
-  // GET /offers at all, or listed `rejected`.
-  expiredOfferListedAs: 'expired' | 'dropped' | 'rejected';
+  // GET /offers at all, listed `rejected`, or still listed `active` (a service that never expires
+  // offers by itself and leaves the date to the listing side).
+  expiredOfferListedAs: 'expired' | 'dropped' | 'rejected' | 'active';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -84,7 +85,7 @@ const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][]
   updateAnswer: ['empty-204', 'record-200'],
   leadAnswer: ['record-201', 'record-200'],
   errorCodes: ['ours', 'all-422', 'all-400'],
-  expiredOfferListedAs: ['expired', 'dropped', 'rejected'],
+  expiredOfferListedAs: ['expired', 'dropped', 'rejected', 'active'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -3,6 +3,7 @@ import { sharedModules, type AppParts } from '../app/app.module';
 import { FLOW_MODULES } from '../app/flow-modules';
 import { CrmPortFactory } from '../brokerages/crm-port.factory';
 import { SchedulerModule } from '../scheduler/scheduler.module';
+import { OfferFiguresReader } from '../sync/offer-clocks/offer-figures';
 import { StatusSnapshotService } from '../status/status-snapshot.service';
 import { CONFIG_COMMANDS, LEDGER_COMMANDS } from './commands';
 import { CliOutput } from './output/cli-output';
@@ -23,7 +24,7 @@ export class CliModule {
         // validate-config --online asks each brokerage's CRM about its token; no ledger involved.
         CrmPortFactory,
         ...CONFIG_COMMANDS,
-        ...(options.ledger ? [StatusSnapshotService, ...LEDGER_COMMANDS] : []),
+        ...(options.ledger ? [StatusSnapshotService, OfferFiguresReader, ...LEDGER_COMMANDS] : []),
       ],
     };
   }

@@ -10,6 +10,7 @@ import {
   IsDefined,
   IsIn,
   IsInt,
+  IsNumber,
   IsISO8601,
   IsNotEmpty,
   IsOptional,
@@ -253,6 +254,36 @@ export class BrokerageAlertsConfig {
   emailTo: string[];
 }
 
+// Offer clocks (docs/crm-mapping.md, "Offer clocks"): tasks for the listing agent before an offer
+// expires, one for the broker when it is still undecided near the end, the Expired stage after.
+export class OfferClocksConfig {
+  @IsOptional()
+  @IsBoolean()
+  enabled: boolean = true;
+
+  // Hours before `offer_expires` at which the agent gets a task, most distant first or in any order.
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(5)
+  @IsNumber({}, { each: true, message: '$property must hold numbers of hours, got "$value"' })
+  @Min(0.1, { each: true, message: '$property must hold hours of at least 0.1, got "$value"' })
+  @Max(720, { each: true, message: '$property must hold hours of at most 720 (30 days), got "$value"' })
+  leadHours: number[] = [24, 2];
+
+  // Hours before expiry at which an offer still undecided gets a task for the broker; needs brokerOwnerId.
+  @IsOptional()
+  @IsNumber({}, { message: '$property must be a number of hours' })
+  @Min(0.1)
+  @Max(720)
+  escalateHours?: number = 1;
+
+  // The CRM user who gets escalations (HubSpot owner id, Follow Up Boss user id). Unset: no escalation.
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  brokerOwnerId?: string;
+}
+
 export class BrokerageConfig {
   @Matches(SLUG, { message: '$property must be a slug: lowercase letters, digits and dashes' })
   id: string;
@@ -296,4 +327,8 @@ export class BrokerageConfig {
   @ValidateNested()
   @Type(() => BrokerageAlertsConfig)
   alerts?: BrokerageAlertsConfig;
+
+  @ValidateNested()
+  @Type(() => OfferClocksConfig)
+  offerClocks: OfferClocksConfig = new OfferClocksConfig();
 }

@@ -153,6 +153,8 @@ export const CASH_OFFER_CRM_SCHEMA: CrmSchemaSpec = {
         { key: 'counter_requested', label: 'Counter requested' },
         { key: 'countered', label: 'Countered' },
         { key: 'counter_rejected', label: 'Counter rejected', closed: 'lost' },
+        // An offer nobody decided before offer_expires (offer clocks, docs/crm-mapping.md).
+        { key: 'expired', label: 'Expired', closed: 'lost' },
       ],
     },
     {

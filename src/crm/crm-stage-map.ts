@@ -38,6 +38,11 @@ export class CrmStageMap {
     return stageId;
   }
 
+  // False for a stage added to the schema after the brokerage last ran setup-crm.
+  hasStage(pipelineKey: string, stageKey: string): boolean {
+    return this.data[pipelineKey]?.stages[stageKey] !== undefined;
+  }
+
   pipelineKey(pipelineId: string): string | undefined {
     return this.pipelineKeyById.get(pipelineId);
   }

@@ -22,6 +22,7 @@ import { brokeragePause, isPaused, JobPauseService, type PauseView } from '../sc
 import { JobRunner, type RunningJob } from '../scheduler/job-runner.service';
 import { JOB_NAMES, type JobName } from '../scheduler/job.types';
 import { scheduleOf } from '../scheduler/schedule-spread';
+import { OfferFiguresReader, type OfferFigures } from '../sync/offer-clocks/offer-figures';
 
 // How many rows of each list the page shows per brokerage (the CLI lists the rest).
 export const PAGE_LIST_LIMIT = 50;
@@ -54,6 +55,7 @@ export interface BrokerageView {
   events: InboxEvent[];
   // How many there are in all (the lists hold the first PAGE_LIST_LIMIT).
   totals: { errors: number; commands: number; events: number };
+  offers: OfferFigures;
 }
 
 export interface StatusSnapshot {
@@ -82,6 +84,7 @@ export class StatusSnapshotService {
     // Absent on a PostgreSQL ledger, where pg-boss schedules: the next run is then read from the cron
     // expression itself.
     @Optional() private readonly cron: CronScheduler | null,
+    private readonly figures: OfferFiguresReader,
     private readonly clock: Clock,
   ) {}
 
@@ -143,6 +146,7 @@ export class StatusSnapshotService {
           commands: outbox.failed + outbox.dead + outbox.unknown,
           events: inbox.dead + inbox.flagged,
         },
+        offers: await this.figures.read(id),
       });
     }
     const alerts = await this.alerts.list({ state: 'firing', brokerageId: only, limit: PAGE_LIST_LIMIT });

@@ -7,10 +7,13 @@ import { DecideOfferExecutor } from './decisions/decide-offer.executor';
 import { OfferDecisionsConsumer } from './decisions/offer-decisions.consumer';
 import { OfferRecordOutcome } from './decisions/offer-record.outcome';
 import { OfferEventsHandler } from './offers/offer-events.handler';
-import { OffersReconcileJob } from './offers/offers-reconcile.job';
+import { OffersReconcileJob } from './offers-reconcile/offers-reconcile.job';
 import { OffersService } from './offers/offers.service';
 import { UnlistedOffers } from './offers/unlisted-offers';
 import { OutboxModule } from './outbox/outbox.module';
+import { OfferClocks } from './offer-clocks/offer-clocks.service';
+import { OfferNumbers } from './offer-clocks/offer-numbers';
+import { CompleteOfferTaskExecutor, CreateOfferTaskExecutor } from './offer-clocks/offer-task.executors';
 import { AddMediaExecutor } from './request-updates/add-media.executor';
 import { RequestUpdatesConsumer } from './request-updates/request-updates.consumer';
 import { UpdateOfferRequestExecutor } from './request-updates/update-offer-request.executor';
@@ -37,6 +40,10 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
     DecideOfferExecutor,
     CounterOfferExecutor,
     OfferDecisionsConsumer,
+    OfferClocks,
+    OfferNumbers,
+    CreateOfferTaskExecutor,
+    CompleteOfferTaskExecutor,
   ],
 })
 export class SellerSyncModule {}

@@ -67,6 +67,9 @@ export interface SyncAppOptions {
   ledgerUrl?: string;
   // A fresh test database on the test PostgreSQL server for this app's ledger (dropped at close).
   engine?: LedgerEngine;
+  // More top-level lines of the brokerage file (`offerClocks:` and its settings ...), which may name
+  // things of the CRM world (a user's id).
+  brokerageLines?: (world: CrmWorld) => string[];
 }
 
 export async function startSyncApp(
@@ -120,6 +123,7 @@ export async function startSyncApp(
       ...(options.cron
         ? ['schedules:', ...Object.entries(options.cron.schedules).map(([k, v]) => `  ${k}: '${v}'`)]
         : []),
+      ...(options.brokerageLines?.(world) ?? []),
       '',
     ].join('\n'),
   );

@@ -32,12 +32,19 @@ export interface CrmWorld {
   createContact(firstName: string, lastName: string, email: string): Promise<string>;
   createDeal(name: string, pipelineId: string, stageId: string): Promise<string>;
   countDeals(): number;
+  // A CRM user to name as a brokerage's broker (HubSpot owner id, Follow Up Boss user id).
+  brokerUserId: string;
+  // Who a task is assigned to (null: nobody), read from the emulator.
+  taskOwner(taskId: string): Promise<string | null>;
   hubspot?: HubSpotEmulator;
   followUpBoss?: FollowUpBossEmulator;
   close(): Promise<void>;
 }
 
 const HUBSPOT_TOKEN = 'pat-sync-seller-0000';
+const HUBSPOT_BROKER_OWNER = '9001';
+const FUB_SELLER_AGENT = 7;
+const FUB_BROKER_USER = '9';
 
 export async function startCrmWorld(kind: CrmVendor): Promise<CrmWorld> {
   return kind === 'hubspot' ? startHubSpotWorld() : startFollowUpBossWorld();
@@ -95,6 +102,9 @@ async function startHubSpotWorld(): Promise<CrmWorld> {
     createDeal: (name, pipelineId, stageId) =>
       create('deals', { dealname: name, pipeline: pipelineId, dealstage: stageId }),
     countDeals: () => hubspot.state.count('deals'),
+    brokerUserId: HUBSPOT_BROKER_OWNER,
+    taskOwner: (taskId) =>
+      Promise.resolve(hubspot.state.get('tasks', taskId)?.properties.hubspot_owner_id || null),
     hubspot,
     close: () => hubspot.close(),
   };
@@ -144,11 +154,17 @@ async function startFollowUpBossWorld(): Promise<CrmWorld> {
       '  rateLimit: { requestsPerSecond: 1000 }',
     ],
     env: { ACME_FUB_API_KEY: fub.apiKey, ACME_FUB_SYSTEM_KEY: fub.systemKey },
+    // A seller has an agent (FUB's assignee for tasks on the person), as people in a brokerage do.
     createContact: (firstName, lastName, email) =>
-      create('people', { firstName, lastName, emails: [{ value: email }] }),
+      create('people', { firstName, lastName, emails: [{ value: email }], assignedUserId: FUB_SELLER_AGENT }),
     // The stage decides the pipeline in FUB.
     createDeal: (name, _pipelineId, stageId) => create('deals', { name, stageId: Number(stageId) }),
     countDeals: () => fub.state.count('deals'),
+    brokerUserId: FUB_BROKER_USER,
+    taskOwner: (taskId) => {
+      const owner = fub.state.get('tasks', taskId)?.assignedUserId;
+      return Promise.resolve(typeof owner === 'number' || typeof owner === 'string' ? String(owner) : null);
+    },
     followUpBoss: fub,
     close: () => fub.close(),
   };

@@ -8,6 +8,7 @@ import { StatusSnapshotService, type StatusSnapshot } from '../../status/status-
 import { CliOutput } from '../output/cli-output';
 import { checkKnownBrokerage } from './known-brokerage';
 import { formatCounts, formatDate, formatDuration } from '../output/format';
+import { FIGURES_WINDOW_DAYS, formatOfferFigures, type OfferFigures } from '../../sync/offer-clocks/offer-figures';
 import { renderTable } from '../output/table';
 import type { CommonOptions } from './cli-options';
 import { alertJson } from './alerts.command';
@@ -25,6 +26,8 @@ export interface BrokerageStatus {
   outbox: Record<string, number>;
   inbox: Record<string, number>;
   openErrors: number;
+  // The broker's numbers over the last 30 days (docs/operations.md, "Offer clocks and numbers").
+  offers: OfferFigures;
 }
 
 // Per brokerage: the last run of each job, outbox and inbox depth by state, open record errors.
@@ -125,6 +128,7 @@ export class StatusCommand extends CommandRunner {
       `Outbox: ${formatCounts(status.outbox)}`,
       `Inbox: ${formatCounts(status.inbox)}`,
       `Open record errors: ${status.openErrors}${status.openErrors > 0 ? ` (see: cli errors --brokerage ${status.id})` : ''}`,
+      `Offers (${FIGURES_WINDOW_DAYS} days): ${formatOfferFigures(status.offers)}`,
     ].join('\n');
   }
 
@@ -159,5 +163,7 @@ function statusesOf(snapshot: StatusSnapshot): BrokerageStatus[] {
     outbox: b.outbox,
     inbox: b.inbox,
     openErrors: b.totals.errors,
+    offers: b.offers,
   }));
 }
+

@@ -1,4 +1,4 @@
-import { EntityManager, In, Like } from 'typeorm';
+import { EntityManager, In, Like, MoreThanOrEqual } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Link } from '../entities';
 import { LedgerTransactions } from '../ledger-transactions';
@@ -159,6 +159,21 @@ export class LinkRepository {
   // Remote records of this kind still open on the CRM side (not gone).
   countActive(brokerageId: string, kind: string): Promise<number> {
     return this.tx.exclusive((m) => m.count(Link, { where: { brokerageId, kind, state: 'active' } }));
+  }
+
+  // Links of one kind made at or after `since`, oldest first (the broker's numbers read these).
+  listCreatedSince(brokerageId: string, kind: string, since: Date): Promise<Link[]> {
+    return this.tx.exclusive((m) =>
+      m.find(Link, { where: { brokerageId, kind, createdAt: MoreThanOrEqual(since) }, order: { id: 'ASC' } }),
+    );
+  }
+
+  listAll(brokerageId: string, kind: string): Promise<Link[]> {
+    return this.tx.exclusive((m) => m.find(Link, { where: { brokerageId, kind }, order: { id: 'ASC' } }));
+  }
+
+  listActive(brokerageId: string, kind: string): Promise<Link[]> {
+    return this.tx.exclusive((m) => m.find(Link, { where: { brokerageId, kind, state: 'active' }, order: { id: 'ASC' } }));
   }
 
   // Active links the run did not see: candidates for closing, valid only after a complete scan.

@@ -115,6 +115,19 @@ export class MetricsService {
     labelNames: ['remote'],
     registers: [this.registry],
   });
+  private readonly offersExpiredUndecided = new Counter({
+    name: 'cash_offer_sync_offers_expired_undecided_total',
+    help: 'Offers that reached their expiry with nobody deciding them (their records moved to Expired)',
+    labelNames: ['brokerage'],
+    registers: [this.registry],
+  });
+  private readonly offerDecisionSeconds = new Histogram({
+    name: 'cash_offer_sync_offer_decision_seconds',
+    help: "Time from a buyer's offer to its decision (accepted or rejected), as the service dates both",
+    labelNames: ['brokerage'],
+    buckets: [600, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 2 * 86400, 3 * 86400, 7 * 86400, 14 * 86400],
+    registers: [this.registry],
+  });
   private readonly runDuration = new Histogram({
     name: 'run_duration_seconds',
     help: 'Duration of job runs',
@@ -178,6 +191,14 @@ export class MetricsService {
 
   rateLimitMiss(remote: string): void {
     this.rateLimitMisses.inc({ remote });
+  }
+
+  offerExpiredUndecided(brokerageId: string): void {
+    this.offersExpiredUndecided.inc({ brokerage: brokerageId });
+  }
+
+  offerDecided(brokerageId: string, seconds: number): void {
+    this.offerDecisionSeconds.observe({ brokerage: brokerageId }, seconds);
   }
 
   runFinished(brokerageId: string, job: string, status: RunStatusLabel, seconds: number): void {

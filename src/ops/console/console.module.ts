@@ -3,6 +3,7 @@ import { urlencoded } from 'express';
 import { ConsoleActions } from './console-actions.service';
 import { ConsoleFormGuard, ConsoleFormToken } from './console-form.guard';
 
+import { OfferFiguresReader } from '../../sync/offer-clocks/offer-figures';
 import { StatusSnapshotService } from '../../status/status-snapshot.service';
 import { NoticeBoard } from './notice.board';
 import { StatusPageController } from './status-page.controller';
@@ -13,6 +14,7 @@ import { StatusPageController } from './status-page.controller';
   controllers: [StatusPageController],
   providers: [
     StatusSnapshotService,
+    OfferFiguresReader,
     ConsoleActions,
     ConsoleFormGuard,
     { provide: ConsoleFormToken, useValue: new ConsoleFormToken() },

@@ -1,3 +1,4 @@
+import { FIGURES_WINDOW_DAYS, formatOfferFigures } from '../../sync/offer-clocks/offer-figures';
 import type { BrokerageView, StatusSnapshot, JobView } from '../../status/status-snapshot.service';
 import { actionForm } from './console-forms';
 import { duration, when } from './console-format';
@@ -175,6 +176,8 @@ function brokerageBody(b: BrokerageView, token: string): Html {
     <div class="pair">
       ${countsTable(`Outbox commands of ${b.id} by state`, b.outbox)}${countsTable(`Webhook events of ${b.id} by status`, b.inbox)}
     </div>
+    <h3>Offers</h3>
+    <p>Last ${FIGURES_WINDOW_DAYS} days: ${formatOfferFigures(b.offers)}.</p>
     ${errorsTable(b)} ${commandsTable(b, token)} ${eventsTable(b, token)}`;
 }
 

@@ -7,7 +7,7 @@ import { RecordIssues } from '../common/record-issues';
 import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
-import { COUNTER_INPUT, OFFER } from '../offers/offer-record.properties';
+import { COUNTER_INPUT, OFFER, offerStageId } from '../offers/offer-record.properties';
 import { stageFor } from '../offers/offer-record.view';
 import { mapCounterFromCrm } from './counter-offer.mapper';
 import { COUNTER_OFFER, DECIDE_OFFER, decisionKey, type DecisionTarget } from './decision.command';
@@ -189,7 +189,7 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
         id: record.id,
         properties: {},
         pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
-        stageId: crm.stages.stageId(CASH_OFFERS_PIPELINE, stage),
+        stageId: offerStageId(crm.stages, stage),
       },
     ]);
     if (moved && !moved.ok) throw moved.error;

@@ -3,7 +3,7 @@ import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
 import { CASH_OFFERS_PIPELINE } from '../../crm';
-import { OFFER } from '../offers/offer-record.properties';
+import { OFFER, offerStageId } from '../offers/offer-record.properties';
 import { OffersService } from '../offers/offers.service';
 import type { DecisionTarget } from './decision.command';
 
@@ -36,7 +36,7 @@ export class OfferRecordOutcome {
         ...(stage
           ? {
               pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
-              stageId: crm.stages.stageId(CASH_OFFERS_PIPELINE, stage),
+              stageId: offerStageId(crm.stages, stage),
             }
           : {}),
       },

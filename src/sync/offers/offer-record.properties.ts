@@ -1,3 +1,5 @@
+import { CASH_OFFERS_PIPELINE, type CrmStageMap } from '../../crm';
+
 // The properties of an offer record (a deal in the cash-offers pipeline), see CASH_OFFER_CRM_SCHEMA.
 export const OFFER = {
   id: 'cash_offer_offer_id',
@@ -62,4 +64,12 @@ export type OfferStage =
   | 'rejected'
   | 'counter_requested'
   | 'countered'
-  | 'counter_rejected';
+  | 'counter_rejected'
+  | 'expired';
+
+// The CRM's id for an offer stage. A CRM set up before the Expired stage existed (setup-crm not run
+// since) shows an expired offer as Rejected, as the daemon did before, rather than failing the write.
+export function offerStageId(stages: CrmStageMap, stage: OfferStage): string {
+  const shown = stage === 'expired' && !stages.hasStage(CASH_OFFERS_PIPELINE, 'expired') ? 'rejected' : stage;
+  return stages.stageId(CASH_OFFERS_PIPELINE, shown);
+}

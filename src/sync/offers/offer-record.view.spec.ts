@@ -31,7 +31,7 @@ const ROWS: Row[] = [
   { case: 'an offer of unknown status', offer: offer(1, 'on_hold'), stage: 'incoming', onCreateOnly: true },
   { case: 'accepted', offer: offer(1, 'accepted'), stage: 'accepted' },
   { case: 'rejected', offer: offer(1, 'rejected'), stage: 'rejected' },
-  { case: 'expired', offer: offer(1, 'expired'), stage: 'rejected' },
+  { case: 'expired', offer: offer(1, 'expired'), stage: 'expired', onCreateOnly: true },
   { case: 'countered (status word)', offer: offer(1, 'countered'), stage: 'countered' },
   {
     case: 'countered, the service keeps the offer active until the buyer answers',

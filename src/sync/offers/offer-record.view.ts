@@ -30,8 +30,8 @@ export interface OfferRecordView {
   offerStatus: string;
   counterId?: string;
   counterStatus?: string;
-  // `incoming` only places a new record: an undecided offer never pulls a record back from the
-  // stage an agent moved it to (accept requested, counter requested ...).
+  // `incoming` and `expired` only place a new record: an undecided or lapsed offer never pulls a
+  // record back from the stage an agent moved it to (accept requested, counter requested ...).
   stageOnCreateOnly: boolean;
 }
 
@@ -104,8 +104,9 @@ export function stageFor(offerStatus: string, counterStatus: string | undefined)
     case 'countered':
       return 'countered';
     case 'rejected':
-    case 'expired':
       return 'rejected';
+    case 'expired':
+      return 'expired';
     default:
       // active, and any status we do not know: shown as it is in the status property.
       return 'incoming';
@@ -131,7 +132,9 @@ export function offerRecordView(facts: OfferRecordFacts): OfferRecordView {
     offerStatus: offer.offer_status,
     ...(counterId !== undefined ? { counterId } : {}),
     ...(counterStatus !== undefined ? { counterStatus } : {}),
-    stageOnCreateOnly: stage === 'incoming',
+    // Expired too: an offer that ran out moves a record out of Incoming only (the offer clocks, which
+    // read the record's stage first), never out of a stage the agent chose.
+    stageOnCreateOnly: stage === 'incoming' || stage === 'expired',
   };
 }
 

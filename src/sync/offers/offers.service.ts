@@ -26,7 +26,7 @@ import {
   otherCountersOf,
   type CounterLinkContent,
 } from './counter-link';
-import { OFFER } from './offer-record.properties';
+import { OFFER, offerStageId } from './offer-record.properties';
 import { learnCounter } from './offer-record.view';
 
 function groupByRequest(offers: readonly Offer[]): Map<number, Offer[]> {
@@ -113,7 +113,7 @@ export class OffersService {
         key: i.record.key,
         properties: i.record.properties,
         pipelineId,
-        ...(placeStage ? { stageId: crm.stages.stageId(CASH_OFFERS_PIPELINE, i.record.stage) } : {}),
+        ...(placeStage ? { stageId: offerStageId(crm.stages, i.record.stage) } : {}),
       };
     });
     const results = await crm.port.upsertRecords('deal', UNIQUE_OFFER_ID, inputs);

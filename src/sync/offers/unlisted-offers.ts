@@ -5,7 +5,7 @@ import { CASH_OFFERS_PIPELINE } from '../../crm';
 import { LedgerTurns, LinkRepository, RecordErrorRepository } from '../../ledger';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
-import { OFFER } from './offer-record.properties';
+import { OFFER, offerStageId } from './offer-record.properties';
 import { stageFor } from './offer-record.view';
 
 const CRM_BATCH = 100;
@@ -84,7 +84,10 @@ export class UnlistedOffers {
           : 'settled';
         if (outcome === 'settled') settled.push(link.remoteId);
         if (outcome !== 'expired') continue;
-        updates.push({ link, input: this.expiredInput(crm, link.crmId) });
+        // Status always; the stage only out of Incoming: a record the agent moved stays where it is.
+        const stage = crm.stages.resolve(record!.pipelineId, record!.stageId);
+        const fromIncoming = stage?.pipelineKey === CASH_OFFERS_PIPELINE && stage.stageKey === 'incoming';
+        updates.push({ link, input: this.expiredInput(crm, link.crmId, fromIncoming) });
       }
       const results =
         updates.length > 0
@@ -118,12 +121,16 @@ export class UnlistedOffers {
     return expired;
   }
 
-  private expiredInput(crm: BrokerageCrm, id: string) {
+  private expiredInput(crm: BrokerageCrm, id: string, moveStage: boolean) {
     return {
       id,
       properties: { [OFFER.status]: 'expired' },
-      pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
-      stageId: crm.stages.stageId(CASH_OFFERS_PIPELINE, stageFor('expired', undefined)),
+      ...(moveStage
+        ? {
+            pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
+            stageId: offerStageId(crm.stages, stageFor('expired', undefined)),
+          }
+        : {}),
     };
   }
 }

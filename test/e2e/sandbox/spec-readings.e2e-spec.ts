@@ -211,7 +211,7 @@ describe('Cash Offer sandbox: spec readings', () => {
     ).toBe(400);
   });
 
-  it('expiredOfferListedAs: an offer past offer_expires listed expired, not listed, or listed rejected', async () => {
+  it('expiredOfferListedAs: an offer past offer_expires listed expired, not listed, listed rejected or still active', async () => {
     const req = await activeRequest(sandbox);
     const soon = await buyerOffer(sandbox, req.offer_request_id, {
       offer_expires: new Date(Date.now() + DAY).toISOString(),
@@ -233,6 +233,8 @@ describe('Cash Offer sandbox: spec readings', () => {
     await readings({ expiredOfferListedAs: 'rejected' });
     expect(await listed()).toEqual({ [soon.offer_id]: 'rejected', [later.offer_id]: 'active' });
     expect(await listed('?status=rejected')).toEqual({ [soon.offer_id]: 'rejected' });
+    await readings({ expiredOfferListedAs: 'active' });
+    expect(await listed()).toEqual({ [soon.offer_id]: 'active', [later.offer_id]: 'active' });
     // Deciding it is still the impossible transition it is under every reading.
     expect(
       (await call(sandbox, 'PATCH', '/offers', { offer_id: soon.offer_id, offer_status: 'accepted' })).status,

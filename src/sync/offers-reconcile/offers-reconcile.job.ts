@@ -8,12 +8,17 @@ import { addCounts } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
 import { streamOffers } from '../common/offer-pages';
 import { RequestStatusService } from '../request-status/request-status.service';
-import { OfferSummaries } from './offer-summary';
-import { OffersService } from './offers.service';
-import { UnlistedOffers } from './unlisted-offers';
+import { OfferSummaries } from '../offers/offer-summary';
+import { OffersService } from '../offers/offers.service';
+import { OfferClocks } from '../offer-clocks/offer-clocks.service';
+import { OfferNumbers } from '../offer-clocks/offer-numbers';
+import type { Offer } from '../../cash-offer/schema';
+import { UnlistedOffers } from '../offers/unlisted-offers';
 
 // The `offers-reconcile` cron: every offer on our requests (GET /offers, page by page) and the status
 // of our requests in the active list, for whatever a lost webhook missed. Unchanged records cost nothing.
+// After a complete pass, what only a complete list can tell: offers gone from it (UnlistedOffers), the
+// offer clocks, and each newly decided offer counted once (OfferNumbers).
 @Injectable()
 @SyncJob('offers-reconcile')
 export class OffersReconcileJob implements SyncJobHandler {
@@ -24,6 +29,8 @@ export class OffersReconcileJob implements SyncJobHandler {
     private readonly status: RequestStatusService,
     private readonly links: LinkRepository,
     private readonly unlisted: UnlistedOffers,
+    private readonly clocks: OfferClocks,
+    private readonly numbers: OfferNumbers,
   ) {}
 
   async run(ctx: JobContext): Promise<JobResult> {
@@ -34,18 +41,25 @@ export class OffersReconcileJob implements SyncJobHandler {
     const options = { runId: ctx.runId, dryRun: ctx.dryRun };
     const summaries = new OfferSummaries();
     const listed = new Set<string>();
+    const clocked: Offer[] = [];
     for await (const page of streamOffers(client, {}, ctx.signal)) {
       addCounts(counts, await this.offers.applyOffers(crm, page, options));
       for (const offer of page) {
         summaries.add(offer);
         listed.add(String(offer.offer_id));
+        if (this.clocks.concerns(ctx.brokerage, offer)) clocked.push(offer);
       }
+      if (!ctx.dryRun) await this.numbers.learnDecisions(id, page);
       ctx.progress(counts.read);
     }
     if (ctx.signal.aborted) return { counts };
     await this.offers.applySummaries(crm, summaries, options);
     // A complete pass: offers it did not list may have expired off the list (unlisted-offers.ts).
-    if (ctx.runId && !ctx.dryRun) counts.updated += await this.unlisted.show(crm, listed, ctx.runId);
+    if (ctx.runId && !ctx.dryRun) {
+      counts.updated += await this.unlisted.show(crm, listed, ctx.runId);
+      const clocks = await this.clocks.afterPass(crm, ctx.brokerage, { offers: clocked, listed });
+      counts.updated += clocks.shownExpired;
+    }
     for await (const page of client.streamActiveOfferRequests({ pageSize: 100 })) {
       if (ctx.signal.aborted) break;
       for (const { request } of page) {

@@ -1,0 +1,19 @@
+export const CREATE_OFFER_TASK = 'create_offer_task';
+export const COMPLETE_OFFER_TASK = 'complete_offer_task';
+
+// remote: the task's key ("offer:7012:lead:24h"); CRM: the task id; hash: the offer's id and expiry
+// (JSON). Active while the task is open as far as the daemon knows; gone once it closed it.
+export const OFFER_TASK_LINK = 'offer_task';
+
+// The offer a task key belongs to: "offer:7012:lead:24h" -> 7012.
+export function offerIdOfTaskKey(key: string): number | undefined {
+  const match = /^offer:(\d+):/.exec(key);
+  return match ? Number(match[1]) : undefined;
+}
+
+// remote and CRM id: the offer id; hash: seconds from the offer to its decision (or "" when the
+// service gave no decision time). Written once, when a pass first lists the offer decided.
+export const OFFER_DECISION_LINK = 'offer_decision';
+
+// remote and CRM id: the offer id; hash: "expired". An offer whose record the clocks moved to Expired.
+export const OFFER_EXPIRED_LINK = 'offer_expired';

@@ -1,0 +1,255 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
+import type { Offer } from '../../cash-offer/schema';
+import { Clock } from '../../common/clock';
+import type { LoadedBrokerage } from '../../config/config.loader';
+import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
+import { LinkRepository, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
+import { MetricsService } from '../../observability/metrics/metrics.service';
+import { errorMessage } from '../common/job-counts';
+import { LINK } from '../common/listing-deal.properties';
+import { offerStageId } from '../offers/offer-record.properties';
+import { escalationTaskKey, leadTaskKey, planClock, type ClockedOffer, type KnownTask } from './offer-clock.plan';
+import { clockSettings, type ClockSettings } from './offer-clock.settings';
+import {
+  COMPLETE_OFFER_TASK,
+  CREATE_OFFER_TASK,
+  OFFER_TASK_LINK,
+  offerIdOfTaskKey,
+} from './offer-clocks.constants';
+import type { CompleteOfferTaskPayload, CreateOfferTaskPayload } from './offer-task.executors';
+import { OfferNumbers } from './offer-numbers';
+import { offerTaskText } from './offer-task.text';
+
+const CRM_BATCH = 100;
+const DAY_MS = 24 * 3600 * 1000;
+// How long after its expiry an offer is still looked at: long enough for any reconcile schedule.
+const LOOK_BACK_MS = 7 * DAY_MS;
+const ANSWERED = new Set(['accepted', 'rejected', 'countered']);
+
+export interface ClockPass {
+  // Offers the pass listed that a clock may concern (see `concerns`).
+  offers: Offer[];
+  // Every offer id the (complete) pass listed.
+  listed: ReadonlySet<string>;
+}
+
+export interface ClockOutcome {
+  tasksQueued: number;
+  tasksClosed: number;
+  shownExpired: number;
+}
+
+// Offer clocks, run after a complete offers-reconcile pass (the service's list is the truth): tasks
+// for the listing agent at each lead time, one for the broker near the end, every task closed once
+// the offer is answered or gone, and an undecided offer past its expiry moved to Expired unless the
+// agent has moved it. Task writes go through the outbox, so a task is made once whatever is killed.
+@Injectable()
+export class OfferClocks {
+  private readonly logger = new Logger(OfferClocks.name);
+
+  constructor(
+    private readonly links: LinkRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly recordErrors: RecordErrorRepository,
+    private readonly metrics: MetricsService,
+    private readonly numbers: OfferNumbers,
+    private readonly clock: Clock,
+  ) {}
+
+  // Whether a listed offer is worth keeping for the clocks: its expiry is near or recently past.
+  // Switched off, only offers past their expiry (the Expired stage is shown all the same).
+  concerns(brokerage: LoadedBrokerage, offer: Offer): boolean {
+    const settings = clockSettings(brokerage.config.offerClocks);
+    const expires = Date.parse(offer.offer_expires);
+    const now = this.clock.nowMs();
+    if (offer.offer_status.toLowerCase() === 'expired') return true;
+    if (!Number.isFinite(expires)) return false;
+    const horizon = settings.enabled ? Math.max(settings.leadsMs[0] ?? 0, settings.escalateMs ?? 0) : 0;
+    return expires <= now + horizon && expires >= now - LOOK_BACK_MS;
+  }
+
+  async afterPass(crm: BrokerageCrm, brokerage: LoadedBrokerage, pass: ClockPass): Promise<ClockOutcome> {
+    const outcome: ClockOutcome = { tasksQueued: 0, tasksClosed: 0, shownExpired: 0 };
+    const settings = clockSettings(brokerage.config.offerClocks);
+    const id = crm.brokerageId;
+    const openTasks = await this.links.listActive(id, OFFER_TASK_LINK);
+    const offers = new Map(pass.offers.map((o) => [o.offer_id, o]));
+    // Open tasks of offers the pass no longer lists (answered long ago, or dropped by the service).
+    const gone = new Set<number>();
+    for (const task of openTasks) {
+      const offerId = offerIdOfTaskKey(task.remoteId);
+      if (offerId !== undefined && !pass.listed.has(String(offerId))) gone.add(offerId);
+    }
+    const records = await this.offerRecords(crm, [...offers.keys(), ...gone]);
+    const toExpire: { offer: Offer; recordId: string }[] = [];
+    const now = this.clock.nowMs();
+    for (const offerId of [...offers.keys(), ...gone]) {
+      const offer = offers.get(offerId);
+      const record = records.get(offerId);
+      if (offer && !record) continue; // not written to the CRM yet (or not ours): the next pass
+      const clocked: ClockedOffer = offer
+        ? this.clockOf(crm, offer, record!.crm, now)
+        : { offerId, expiresMs: null, state: 'expired' };
+      const known = await this.knownTasks(id, offerId, settings, openTasks);
+      for (const action of planClock(clocked, known, now, settings)) {
+        if (action.kind === 'create_task' && offer && record) {
+          await this.queueCreate(id, offer, record.crm.id, action, settings);
+          outcome.tasksQueued += 1;
+        } else if (action.kind === 'complete_task') {
+          const link = openTasks.find((t) => t.remoteId === action.key);
+          if (!link) continue;
+          await this.queueComplete(id, offerId, action.key, link.crmId);
+          outcome.tasksClosed += 1;
+        } else if (action.kind === 'show_expired' && offer && record) {
+          toExpire.push({ offer, recordId: record.crm.id });
+        }
+      }
+    }
+    outcome.shownExpired = await this.showExpired(crm, toExpire);
+    return outcome;
+  }
+
+  // The offer records of these offers, read from the CRM (their stage is the agent's answer).
+  private async offerRecords(
+    crm: BrokerageCrm,
+    offerIds: number[],
+  ): Promise<Map<number, { crm: CrmRecord }>> {
+    const found = new Map<number, { crm: CrmRecord }>();
+    const links = await this.links.findMany(
+      crm.brokerageId,
+      LINK.offer,
+      offerIds.map((o) => String(o)),
+    );
+    const byCrmId = new Map([...links.values()].map((l) => [l.crmId, Number(l.remoteId)]));
+    const crmIds = [...byCrmId.keys()];
+    for (let start = 0; start < crmIds.length; start += CRM_BATCH)
+      for (const record of await crm.port.getRecords('deal', crmIds.slice(start, start + CRM_BATCH), []))
+        found.set(byCrmId.get(record.id)!, { crm: record });
+    return found;
+  }
+
+  // The record's stage is the agent's answer; the service's status, the buyer's or the cascade's. An
+  // offer the service calls expired whose record is still in Incoming counts as past its expiry.
+  private clockOf(crm: BrokerageCrm, offer: Offer, record: CrmRecord, nowMs: number): ClockedOffer {
+    const status = offer.offer_status.toLowerCase();
+    const expires = Date.parse(offer.offer_expires);
+    const clocked = { offerId: offer.offer_id, expiresMs: Number.isFinite(expires) ? expires : null };
+    const stage = crm.stages.resolve(record.pipelineId, record.stageId);
+    const inCashOffers = stage?.pipelineKey === CASH_OFFERS_PIPELINE;
+    if (inCashOffers && stage.stageKey === 'expired') return { ...clocked, state: 'expired' };
+    if (!inCashOffers || stage.stageKey !== 'incoming' || ANSWERED.has(status))
+      return { ...clocked, state: status === 'expired' ? 'expired' : 'answered' };
+    if (status === 'expired')
+      return { ...clocked, expiresMs: Math.min(clocked.expiresMs ?? nowMs, nowMs), state: 'undecided' };
+    return { ...clocked, state: 'undecided' };
+  }
+
+  // The tasks this offer's clock has made or queued: a linked task is open until the daemon closes
+  // it; a queued (or refused) create is known, so it is never queued twice.
+  private async knownTasks(
+    brokerageId: string,
+    offerId: number,
+    settings: ClockSettings,
+    openTasks: readonly { remoteId: string }[],
+  ): Promise<KnownTask[]> {
+    const keys = new Set([
+      ...settings.leadsMs.map((lead) => leadTaskKey(offerId, lead)),
+      escalationTaskKey(offerId),
+      ...openTasks.map((t) => t.remoteId).filter((k) => offerIdOfTaskKey(k) === offerId),
+    ]);
+    const links = await this.links.findMany(brokerageId, OFFER_TASK_LINK, [...keys]);
+    const known: KnownTask[] = [];
+    for (const key of keys) {
+      if (links.has(key)) {
+        known.push({ key, open: openTasks.some((t) => t.remoteId === key) });
+        continue;
+      }
+      const queued = await this.outbox.findByKey(createKey(brokerageId, offerId, key));
+      if (queued) known.push({ key, open: false });
+    }
+    return known;
+  }
+
+  private async queueCreate(
+    brokerageId: string,
+    offer: Offer,
+    recordId: string,
+    action: { key: string; for: 'agent' | 'broker'; lead: string; dueMs: number },
+    settings: ClockSettings,
+  ): Promise<void> {
+    const text = offerTaskText(offer, action.for, action.lead);
+    const payload: CreateOfferTaskPayload = {
+      key: action.key,
+      offerId: offer.offer_id,
+      expiresAt: offer.offer_expires,
+      about: { kind: 'deal', id: recordId },
+      ...text,
+      dueAt: new Date(action.dueMs).toISOString(),
+      ...(action.for === 'broker' && settings.brokerOwnerId ? { ownerId: settings.brokerOwnerId } : {}),
+    };
+    await this.outbox.enqueue({
+      brokerageId,
+      idempotencyKey: createKey(brokerageId, offer.offer_id, action.key),
+      operation: CREATE_OFFER_TASK,
+      recordRef: `offer:${offer.offer_id}`,
+      payload,
+    });
+  }
+
+  private async queueComplete(brokerageId: string, offerId: number, key: string, taskId: string): Promise<void> {
+    const payload: CompleteOfferTaskPayload = { key, taskId };
+    await this.outbox.enqueue({
+      brokerageId,
+      idempotencyKey: outboxKey(brokerageId, `offer:${offerId}`, `${COMPLETE_OFFER_TASK}:${key}`),
+      operation: COMPLETE_OFFER_TASK,
+      recordRef: `offer:${offerId}`,
+      payload,
+    });
+  }
+
+  // Moves undecided records past their expiry to Expired. The stage was read at the start of this
+  // pass; an agent's move in the seconds since is the one case this can overrule (see docs).
+  private async showExpired(crm: BrokerageCrm, items: { offer: Offer; recordId: string }[]): Promise<number> {
+    if (items.length === 0) return 0;
+    if (!crm.stages.hasStage(CASH_OFFERS_PIPELINE, 'expired')) {
+      this.logger.warn(
+        `${crm.brokerageId}: ${items.length} offer(s) are past their expiry undecided, but the CRM has no ` +
+          `"Expired" stage yet: run setup-crm to add it`,
+      );
+      return 0;
+    }
+    let shown = 0;
+    const results = await crm.port.updateRecords(
+      'deal',
+      items.map((i) => ({
+        id: i.recordId,
+        properties: {},
+        pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
+        stageId: offerStageId(crm.stages, 'expired'),
+      })),
+    );
+    for (const [n, result] of results.entries()) {
+      const { offer } = items[n];
+      if (!result.ok) {
+        await this.recordErrors.record({
+          brokerageId: crm.brokerageId,
+          recordKind: 'offer',
+          recordRef: String(offer.offer_id),
+          message: `offer ${offer.offer_id} expired undecided, but its record could not be moved to Expired: ${errorMessage(result.error)}`,
+          code: result.error.code,
+        });
+        continue;
+      }
+      shown += 1;
+      if (await this.numbers.expiredUndecided(crm.brokerageId, offer.offer_id))
+        this.metrics.offerExpiredUndecided(crm.brokerageId);
+      this.logger.log(`${crm.brokerageId}: offer ${offer.offer_id} expired undecided; its record now shows Expired`);
+    }
+    return shown;
+  }
+}
+
+function createKey(brokerageId: string, offerId: number, taskKey: string): string {
+  return outboxKey(brokerageId, `offer:${offerId}`, `${CREATE_OFFER_TASK}:${taskKey}`);
+}

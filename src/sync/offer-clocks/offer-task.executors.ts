@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import type { RemoteError } from '../../common/remote-error';
+import type { CrmRecordRef } from '../../crm/crm.types';
+import { LinkRepository, RecordErrorRepository, type OutboxCommand } from '../../ledger';
+import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
+import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
+import { COMPLETE_OFFER_TASK, CREATE_OFFER_TASK, OFFER_TASK_LINK } from './offer-clocks.constants';
+
+export interface CreateOfferTaskPayload {
+  key: string;
+  offerId: number;
+  expiresAt: string;
+  // The offer record the task hangs on.
+  about: CrmRecordRef;
+  subject: string;
+  body: string;
+  dueAt: string;
+  ownerId?: string;
+}
+
+export interface CompleteOfferTaskPayload {
+  key: string;
+  taskId: string;
+}
+
+// One CRM task of an offer clock. Made once per key: the outbox keeps the command's key, and a
+// create whose answer was lost is found again on the record by the key the adapter stored on it.
+@Injectable()
+@OutboxExecutor(CREATE_OFFER_TASK)
+export class CreateOfferTaskExecutor implements CommandExecutor {
+  constructor(
+    private readonly links: LinkRepository,
+    private readonly recordErrors: RecordErrorRepository,
+  ) {}
+
+  async send(command: OutboxCommand, ctx: OutboxContext): Promise<{ id: string }> {
+    const task = command.payload as CreateOfferTaskPayload;
+    const crm = await ctx.crm();
+    await ctx.call?.beforeSend?.();
+    return crm.port.createTask({
+      key: task.key,
+      about: task.about,
+      subject: task.subject,
+      body: task.body,
+      dueAt: new Date(task.dueAt),
+      ...(task.ownerId ? { ownerId: task.ownerId } : {}),
+    });
+  }
+
+  async recordDone(command: OutboxCommand, result: unknown): Promise<void> {
+    const task = command.payload as CreateOfferTaskPayload;
+    const id = (result as { id?: string } | null)?.id;
+    if (!id) return;
+    await this.links.upsertLinks(command.brokerageId, OFFER_TASK_LINK, [
+      { remoteId: task.key, crmId: id, contentHash: JSON.stringify({ o: task.offerId, e: task.expiresAt }) },
+    ]);
+  }
+
+  async onRefused(command: OutboxCommand, error: RemoteError): Promise<void> {
+    const task = command.payload as CreateOfferTaskPayload;
+    await this.recordErrors.record({
+      brokerageId: command.brokerageId,
+      recordKind: 'offer',
+      recordRef: String(task.offerId),
+      message: `the CRM refused the task "${task.subject}" for offer ${task.offerId}: ${error.message}`,
+      code: error.code,
+    });
+  }
+
+  async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation> {
+    const task = command.payload as CreateOfferTaskPayload;
+    const crm = await ctx.crm();
+    const found = (await crm.port.findTasks(task.about)).find((t) => t.key === task.key);
+    return found
+      ? { found: true, result: { id: found.id } }
+      : { found: false, provablyAbsent: true, hint: `no task with key ${task.key} on the offer record` };
+  }
+}
+
+// Closes a task the daemon made, once its offer is answered or expired. Safe to repeat: completing a
+// completed (or deleted) task changes nothing, and a task the agent completed stays completed.
+@Injectable()
+@OutboxExecutor(COMPLETE_OFFER_TASK)
+export class CompleteOfferTaskExecutor implements CommandExecutor {
+  constructor(private readonly links: LinkRepository) {}
+
+  async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
+    const crm = await ctx.crm();
+    await ctx.call?.beforeSend?.();
+    await crm.port.completeTask((command.payload as CompleteOfferTaskPayload).taskId);
+    return null;
+  }
+
+  async recordDone(command: OutboxCommand): Promise<void> {
+    await this.links.markGone(command.brokerageId, OFFER_TASK_LINK, [
+      (command.payload as CompleteOfferTaskPayload).key,
+    ]);
+  }
+
+  reconcile(): Promise<OutboxReconciliation> {
+    return Promise.resolve({ found: false, provablyAbsent: true, hint: 'completing a task is safe to repeat' });
+  }
+}

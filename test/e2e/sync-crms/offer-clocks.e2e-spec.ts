@@ -1,0 +1,132 @@
+import type { CrmTask } from '../../../src/crm';
+import { OFFER_TASK_LINK } from '../../../src/sync/offer-clocks/offer-clocks.constants';
+import { NeutralSellerSteps } from '../../support/crm-agent';
+import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { CRM_VENDORS } from '../../support/sync-crm-world';
+import { waitFor } from '../../support/wait-for';
+
+const MINUTE = 60_000;
+
+// Offer clocks against each CRM, the real ledger, real HTTP: the agent's task at the nearest lead time,
+// made once; closed when the agent answers; the broker's task near the end; Expired after it.
+describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+  let broker: string;
+
+  beforeAll(async () => {
+    t = await startSyncApp(kind, {
+      brokerageLines: (world) => [
+        'offerClocks:',
+        '  leadHours: [24, 2]',
+        '  escalateHours: 1',
+        `  brokerOwnerId: '${world.brokerUserId}'`,
+      ],
+    });
+    steps = new NeutralSellerSteps(t);
+    broker = t.world.brokerUserId;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  // One pass of the clocks and the drain that makes their tasks.
+  const tick = async () => {
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+  };
+  const recordOf = async (offerId: number) => (await steps.agent.offerRecord(offerId))!;
+  // This offer's tasks (Follow Up Boss keeps tasks on the seller, so one listing's offers share a list).
+  const tasksOf = async (offerId: number): Promise<CrmTask[]> =>
+    (await t.crm.findTasks({ kind: 'deal', id: (await recordOf(offerId)).id })).filter((task) =>
+      task.key?.startsWith(`offer:${offerId}:`),
+    );
+  // Offers on one listing, each expiring `ms` from now.
+  const offersExpiringIn = async (ms: number, count = 1) => {
+    const { requestId } = await steps.activeRequest();
+    const offer_expires = new Date(Date.now() + ms).toISOString();
+    const offers = [];
+    for (let n = 0; n < count; n++)
+      offers.push(await steps.sandbox.makeOffer(requestId, { offer_amount: 312_000, offer_expires }));
+    await steps.applyEvents(count);
+    return offers;
+  };
+
+  it('an offer 90 minutes from expiry gets one task, due 2 h before; another pass makes no other; the agent rejecting it closes it', async () => {
+    const [offer] = await offersExpiringIn(90 * MINUTE);
+    await tick();
+    const [task, ...others] = await tasksOf(offer.offer_id);
+    expect(others).toEqual([]);
+    expect(task).toMatchObject({ key: `offer:${offer.offer_id}:lead:2h`, completed: false });
+    expect(task.subject).toBe(`Decide on cash offer ${offer.offer_id} ($312,000): expires in 2h`);
+    expect(Math.abs(task.dueAt!.getTime() - (Date.parse(offer.offer_expires) - 120 * MINUTE))).toBeLessThan(
+      60_000,
+    );
+    await tick();
+    expect(await tasksOf(offer.offer_id)).toHaveLength(1);
+
+    await steps.agent.moveOffer((await recordOf(offer.offer_id)).id, 'reject_requested');
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    await tick();
+    expect(await tasksOf(offer.offer_id)).toEqual([expect.objectContaining({ key: task.key, completed: true })]);
+    expect(await t.ledger.links.countActive('acme', OFFER_TASK_LINK)).toBe(0);
+  });
+
+  it('a task whose answer was lost (the daemon killed mid-call) is found by its key, not made twice', async () => {
+    const [offer] = await offersExpiringIn(100 * MINUTE);
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    const [command] = await t.ledger.outbox.listByState('acme', ['pending']);
+    expect(command.operation).toBe('create_offer_task');
+    // The call reached the CRM and the daemon died before hearing back: the task exists, the
+    // command is left `sending`, which the next start calls unknown.
+    const payload = command.payload as { key: string; subject: string; body: string; dueAt: string };
+    await t.crm.createTask({
+      key: payload.key,
+      about: { kind: 'deal', id: (await recordOf(offer.offer_id)).id },
+      subject: payload.subject,
+      body: payload.body,
+      dueAt: new Date(payload.dueAt),
+    });
+    await t.ledger.outbox.markSending(command.id);
+    await t.ledger.outbox.recordUnknown(command.id, 'killed mid-call');
+    await tick();
+    expect((await t.ledger.outbox.get(command.id))!.state).toBe('done');
+    expect(await tasksOf(offer.offer_id)).toHaveLength(1);
+    // Known now, so never made again.
+    await tick();
+    expect(await tasksOf(offer.offer_id)).toHaveLength(1);
+  });
+
+  it('an offer still undecided an hour before expiry also gets a task for the broker', async () => {
+    const [offer] = await offersExpiringIn(40 * MINUTE);
+    await tick();
+    const tasks = await tasksOf(offer.offer_id);
+    expect(tasks.map((task) => task.key).sort()).toEqual([
+      `offer:${offer.offer_id}:escalation`,
+      `offer:${offer.offer_id}:lead:2h`,
+    ]);
+    expect(await t.world.taskOwner(tasks.find((task) => task.key!.endsWith('escalation'))!.id)).toBe(broker);
+  });
+
+  it('an offer nobody decided shows Expired with its tasks closed, however the service lists it; one the agent moved stays put', async () => {
+    for (const listedAs of ['expired', 'active'] as const) {
+      await steps.sandbox.specReadings({ expiredOfferListedAs: listedAs });
+      // Long enough to make both and run one pass before they run out, on a loaded machine.
+      const [undecided, moved] = await offersExpiringIn(12_000, 2);
+      await tick();
+      expect(await tasksOf(undecided.offer_id)).toHaveLength(2);
+      await steps.agent.moveOffer((await recordOf(moved.offer_id)).id, 'counter_requested');
+      await waitFor(() => Date.now() > Date.parse(moved.offer_expires) + 500, {
+        what: 'both offers past their expiry',
+        timeoutMs: 20_000,
+      });
+      await tick();
+      await t.run('outbox-drain');
+      expect(steps.agent.stageKey(await recordOf(undecided.offer_id))).toBe('expired');
+      expect((await tasksOf(undecided.offer_id)).every((task) => task.completed)).toBe(true);
+      expect(steps.agent.stageKey(await recordOf(moved.offer_id))).toBe('counter_requested');
+    }
+    await steps.sandbox.specReadings({ expiredOfferListedAs: 'expired' });
+  });
+});
