@@ -47,6 +47,9 @@ export interface Faults {
   // The next n API calls answer 429 with Retry-After.
   burst429: number;
   latencyMs: number;
+  // Each answer is held this long after the call was handled: the write lands, and a client that
+  // gives up sooner never learns of it (an answer lost on the way back).
+  answerDelayMs: number;
 }
 
 export interface RequestLogEntry {

@@ -25,7 +25,7 @@ export class ControlController {
   @Put('faults')
   setFaults(@Body() body: unknown) {
     const b = controlObject(body);
-    for (const key of ['errorRate', 'errorStatus', 'burst429', 'latencyMs'] as const) {
+    for (const key of ['errorRate', 'errorStatus', 'burst429', 'latencyMs', 'answerDelayMs'] as const) {
       if (b[key] === undefined) continue;
       const value = b[key];
       if (typeof value !== 'number' || value < 0) throw badRequest(`${key} must be a non-negative number`);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FubHttpError, type Faults } from '../fub-emulator.types';
 
-const NO_FAULTS: Faults = { errorRate: 0, errorStatus: 500, burst429: 0, latencyMs: 0 };
+const NO_FAULTS: Faults = { errorRate: 0, errorStatus: 500, burst429: 0, latencyMs: 0, answerDelayMs: 0 };
 
 // The API faults set through /__control/faults.
 @Injectable()
@@ -13,15 +13,12 @@ export class FubFaultInjector {
     this.current = { ...NO_FAULTS };
   }
 
-  async delay(): Promise<void> {
-    if (this.current.latencyMs <= 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        this.waits.delete(timer);
-        resolve();
-      }, this.current.latencyMs);
-      this.waits.add(timer);
-    });
+  delay(): Promise<void> {
+    return this.wait(this.current.latencyMs);
+  }
+
+  delayAnswer(): Promise<void> {
+    return this.wait(this.current.answerDelayMs);
   }
 
   // A burst 429 (counted off) or an error at the configured rate, as FUB's own answers.
@@ -35,6 +32,17 @@ export class FubFaultInjector {
     }
     if (this.current.errorRate > 0 && Math.random() < this.current.errorRate)
       throw new FubHttpError(this.current.errorStatus, 'Injected fault');
+  }
+
+  private async wait(ms: number): Promise<void> {
+    if (ms <= 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waits.delete(timer);
+        resolve();
+      }, ms);
+      this.waits.add(timer);
+    });
   }
 
   // A closed emulator leaves no timers behind (the waiting calls' connections are closed with it).

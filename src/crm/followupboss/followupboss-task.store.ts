@@ -1,8 +1,9 @@
 import { CrmError } from '../crm.error';
-import { readTaskKey, withTaskKey } from '../crm-task-key';
+import { withTaskKey } from '../crm-task-key';
 import type { CrmRecordRef, CrmTask, CrmTaskInput } from '../crm.types';
 import { MAX_PAGE } from './followupboss.constants';
 import type { FollowUpBossHttpClient } from './followupboss-http.client';
+import { toCrmTask } from './followupboss-task.mapper';
 import type { FubPage, FubPerson, FubTask } from './followupboss.wire';
 
 // The type a task made by the daemon gets (FUB's task types include "Follow Up").
@@ -104,20 +105,6 @@ export class FollowUpBossTaskStore {
       ? String(agent)
       : undefined;
   }
-}
-
-// A FUB task in the port's words. `isCompleted` comes as 0/1 from a live account (and as a boolean
-// in FUB's examples): both are read. A task due on a day without a time has no dueAt.
-export function toCrmTask(task: FubTask): CrmTask {
-  const { key, text } = readTaskKey(task.name);
-  const due = task.dueDateTime ? new Date(task.dueDateTime) : null;
-  return {
-    id: String(task.id),
-    key,
-    completed: task.isCompleted === true || Number(task.isCompleted) === 1,
-    dueAt: due && !Number.isNaN(due.getTime()) ? due : null,
-    subject: text,
-  };
 }
 
 // FUB's times are ISO-8601 with seconds (`2012-04-23T02:23:11Z`).

@@ -1,7 +1,7 @@
 import type { Client } from '@hubspot/api-client';
 import { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/associations/v4';
 import { CrmError } from '../crm.error';
-import { readTaskKey, withTaskKey } from '../crm-task-key';
+import { withTaskKey } from '../crm-task-key';
 import type { CrmRecordRef, CrmTask, CrmTaskInput } from '../crm.types';
 import {
   HUBSPOT_OBJECT,
@@ -13,6 +13,7 @@ import {
   TASK_TO,
 } from './hubspot.constants';
 import type { HubSpotRequestRunner } from './hubspot-request.runner';
+import { toCrmTask } from './hubspot-task.mapper';
 
 // HubSpot's association reads answer at most 500 links a page (v4 spec: `limit` default 500).
 const ASSOCIATION_PAGE = 500;
@@ -132,18 +133,4 @@ export class HubSpotTaskStore {
     } while (after);
     return ids;
   }
-}
-
-// A HubSpot task in the port's words: the key read back from the body, the due time from
-// hs_timestamp (ISO, or epoch milliseconds as some portals send datetimes).
-export function toCrmTask(id: string, properties: Record<string, string | null>): CrmTask {
-  const due = properties.hs_timestamp;
-  const at = due ? (/^\d+$/.test(due) ? new Date(Number(due)) : new Date(due)) : null;
-  return {
-    id,
-    key: readTaskKey(properties.hs_task_body).key,
-    completed: properties.hs_task_status === TASK_COMPLETED,
-    dueAt: at && !Number.isNaN(at.getTime()) ? at : null,
-    subject: properties.hs_task_subject ?? '',
-  };
 }

@@ -1,4 +1,5 @@
 import { Client } from '@hubspot/api-client';
+import { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/associations/v4';
 import { CrmError, VendorNeutralCrmPort, type CrmTaskInput } from '../../../src/crm';
 import { HubSpotCrmAdapter, hubSpotVendorProfile } from '../../../src/crm/hubspot';
 import { startHubSpotEmulator } from '../../../sandbox/hubspot';
@@ -81,9 +82,17 @@ describe('HubSpotCrmAdapter tasks against the HubSpot emulator', () => {
     const agents = await sdk.crm.objects.tasks.basicApi.create({
       properties: { hs_timestamp: '2026-11-27T10:00:00Z', hs_task_subject: 'Call Jane', hs_task_body: 'x' },
       associations: [
-        { to: { id: dealId }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 216 }] },
+        {
+          to: { id: dealId },
+          types: [
+            {
+              associationCategory: AssociationSpecAssociationCategoryEnum.HubspotDefined,
+              associationTypeId: 216,
+            },
+          ],
+        },
       ],
-    } as Parameters<typeof sdk.crm.objects.tasks.basicApi.create>[0]);
+    });
     const tasks = await port.findTasks({ kind: 'deal', id: dealId });
     expect(tasks.sort((a, b) => Number(a.id) - Number(b.id))).toEqual([
       {
