@@ -12,6 +12,10 @@ export interface AccountLimiter {
 // PostgreSQL ledger (`shared`), also a turn of the budget all of them count under `account`.
 // `account` names the account without its credential (accountKey), plus the lane where a remote
 // has more than one.
-export function accountLimiter(limit: RateLimit, account: string, shared?: SharedAccountLimiter): AccountLimiter {
+export function accountLimiter(
+  limit: RateLimit,
+  account: string,
+  shared?: SharedAccountLimiter,
+): AccountLimiter {
   return new RollingWindowLimiter(limit, shared && { limiter: shared, account });
 }

@@ -43,7 +43,10 @@ export type CrmPolicySettings = Omit<CrmCallSettings, 'rateLimit' | 'rateLimitMa
 export type ResolvedCrmCallOptions = CrmCallSettings & CrmCallHooks;
 
 // The settings `options` gives, the adapter's `defaults` for the rest.
-export function resolveCrmCallOptions(options: CrmCallOptions, defaults: CrmCallSettings): ResolvedCrmCallOptions {
+export function resolveCrmCallOptions(
+  options: CrmCallOptions,
+  defaults: CrmCallSettings,
+): ResolvedCrmCallOptions {
   return {
     rateLimit: options.rateLimit ?? defaults.rateLimit,
     rateLimitMarginMs: options.rateLimitMarginMs ?? defaults.rateLimitMarginMs,

@@ -25,7 +25,10 @@ export class HubSpotRateLimiter {
     // Each lane is an account of its own in the shared budget (the key is read only there).
     const lane = (name: RequestLane, limit: RateLimit) =>
       accountLimiter(withMargin(limit, margin), `${shared?.portal ?? 'portal'}:${name}`, shared?.limiter);
-    this.lanes = { general: lane('general', options.rateLimit), search: lane('search', options.searchRateLimit) };
+    this.lanes = {
+      general: lane('general', options.rateLimit),
+      search: lane('search', options.searchRateLimit),
+    };
   }
 
   acquire(lane: RequestLane): Promise<void> {

@@ -92,7 +92,10 @@ export function overlapFor(searchLagMs: number, overlapMs?: number): number {
 
 export function resolveHubSpotOptions(options: HubSpotAdapterOptions): ResolvedHubSpotOptions {
   return {
-    ...resolveCrmCallOptions(options, { ...HUBSPOT_CALL_DEFAULTS, rateLimit: tierRateLimit(options.accountTier) }),
+    ...resolveCrmCallOptions(options, {
+      ...HUBSPOT_CALL_DEFAULTS,
+      rateLimit: tierRateLimit(options.accountTier),
+    }),
     accessToken: options.accessToken,
     basePath: options.basePath,
     portalLimiters: options.portalLimiters,
