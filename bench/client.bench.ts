@@ -234,7 +234,7 @@ async function compare(target: Target): Promise<Overhead> {
     brokerageId: 'bench',
     baseUrl: target.baseUrl,
     apiKey: target.key,
-    rateLimit: { requests: 10_000, perMs: 1000 },
+    rateLimit: { max: 10_000, intervalMs: 1000 },
   });
   const transport = new CashOfferTransport(target.baseUrl, target.key);
   const ways = {

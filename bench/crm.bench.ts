@@ -78,7 +78,12 @@ function adapterFor(emulator: HubSpotEmulator, clientLimit = true): HubSpotCrmAd
     accessToken: emulator.token,
     basePath: emulator.url,
     accountTier: 'professional',
-    ...(clientLimit ? {} : { rateLimit: { max: 1_000_000, intervalMs: 1000 }, searchPerSecond: 1_000_000 }),
+    ...(clientLimit
+      ? {}
+      : {
+          rateLimit: { max: 1_000_000, intervalMs: 1000 },
+          searchRateLimit: { max: 1_000_000, intervalMs: 1000 },
+        }),
   });
 }
 

@@ -205,7 +205,7 @@ async function runMode(invalidShare: number): Promise<void> {
     brokerageId: 'bench',
     baseUrl: sims.baseUrl,
     apiKey: sims.buyerKey,
-    rateLimit: { requests: 1000, perMs: 1000 },
+    rateLimit: { max: 1000, intervalMs: 1000 },
     onCall: () => serviceCalls++,
   });
   const sync = new MarketplaceSync(ledger.links, ledger.recordErrors, new SystemClock());

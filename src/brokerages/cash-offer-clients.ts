@@ -1,6 +1,7 @@
 import { Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { CashOfferClient, CashOfferClientFactory } from '../cash-offer';
 import { CredentialSuspicions } from '../common/credential-suspicions';
+import { perSecond } from '../common/rate-limit';
 import { ConfigService } from '../config/config.service';
 import type { LoadedBrokerage } from '../config/config.loader';
 import { MetricsService } from '../observability/metrics/metrics.service';
@@ -42,7 +43,7 @@ export class CashOfferClients implements OnModuleDestroy {
       baseUrl: cashOffer.baseUrl,
       apiKey: brokerage.secrets.cashOfferApiKey,
       timeoutMs: cashOffer.timeoutMs,
-      rateLimit: cashOffer.rateLimit && { requests: cashOffer.rateLimit.requestsPerSecond, perMs: 1000 },
+      rateLimit: cashOffer.rateLimit && perSecond(cashOffer.rateLimit.requestsPerSecond),
       onCall: (event) => {
         this.metrics.apiCall(event.brokerageId, 'cash-offer', event.status);
         // The service's word for a key it does not know (docs/spec-decisions.md), or a service that

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { perSecond } from '../common/rate-limit';
 import { RateLimitMisses } from '../common/rate-limit-misses';
 import { SHARED_ACCOUNT_LIMITER, type SharedAccountLimiter } from '../common/shared-account-limiter';
 import { VendorNeutralCrmPort, type CrmPort } from '../crm';
@@ -44,7 +45,7 @@ export class CrmPortFactory {
           portalLimiters: this.hubSpotPortals,
           onRateLimitMiss: () => this.misses.record('hubspot', `brokerage ${brokerage.id}'s HubSpot portal`),
           ...(crm.baseUrl ? { basePath: crm.baseUrl.replace(/\/+$/, '') } : {}),
-          ...(crm.rateLimit ? { rateLimit: { max: crm.rateLimit.requestsPerSecond, intervalMs: 1000 } } : {}),
+          ...(crm.rateLimit ? { rateLimit: perSecond(crm.rateLimit.requestsPerSecond) } : {}),
           ...(crm.accountTier ? { accountTier: crm.accountTier } : {}),
         },
         this.clock,
@@ -62,7 +63,7 @@ export class CrmPortFactory {
           ...(crm.baseUrl ? { baseUrl: crm.baseUrl } : {}),
           ...(crm.system ? { system: crm.system } : {}),
           ...(brokerage.secrets.crmSystemKey ? { systemKey: brokerage.secrets.crmSystemKey } : {}),
-          ...(crm.rateLimit ? { rateLimit: { max: crm.rateLimit.requestsPerSecond, intervalMs: 1000 } } : {}),
+          ...(crm.rateLimit ? { rateLimit: perSecond(crm.rateLimit.requestsPerSecond) } : {}),
         },
         this.clock,
       );

@@ -1,3 +1,4 @@
+import type { RateLimit } from '../common/rate-limit';
 import { accountKey, type SharedAccountLimiter } from '../common/shared-account-limiter';
 // What one brokerage's client is built from. Every field but the first three has a default.
 export interface CashOfferCallEvent {
@@ -15,7 +16,8 @@ export interface CashOfferClientOptions {
   baseUrl: string;
   apiKey: string;
   timeoutMs?: number;
-  rateLimit?: { requests: number; perMs: number };
+  // Calls per rolling window for the API key (default 10 per second).
+  rateLimit?: RateLimit;
   // The API key's budget shared with other workers (a PostgreSQL ledger), on top of this
   // process's own limiter.
   sharedLimiter?: SharedAccountLimiter;
@@ -37,7 +39,7 @@ export interface ResolvedClientOptions {
   brokerageId: string;
   baseUrl: string;
   timeoutMs: number;
-  rateLimit: { requests: number; perMs: number };
+  rateLimit: RateLimit;
   sharedLimiter?: SharedAccountLimiter;
   // Names the API key's account in the shared budget, without the key.
   account: string;
@@ -48,7 +50,7 @@ export interface ResolvedClientOptions {
 
 export const CLIENT_DEFAULTS = {
   timeoutMs: 10_000,
-  rateLimit: { requests: 10, perMs: 1000 },
+  rateLimit: { max: 10, intervalMs: 1000 },
   retry: { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterMs: 60_000 },
   breaker: { consecutiveFailures: 5, halfOpenAfterMs: 30_000 },
 } as const;
@@ -80,8 +82,8 @@ export function resolveClientOptions(options: CashOfferClientOptions): ResolvedC
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs, id),
     rateLimit: {
-      requests: Math.floor(positive('rateLimit.requests', rateLimit.requests, id)),
-      perMs: positive('rateLimit.perMs', rateLimit.perMs, id),
+      max: Math.floor(positive('rateLimit.max', rateLimit.max, id)),
+      intervalMs: positive('rateLimit.intervalMs', rateLimit.intervalMs, id),
     },
     sharedLimiter: options.sharedLimiter,
     account: accountKey('cash-offer', options.baseUrl.replace(/\/+$/, ''), options.apiKey),

@@ -32,7 +32,7 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
         baseUrl,
         apiKey: KEY,
         timeoutMs: 2000,
-        rateLimit: { requests: 1000, perMs: 1000 },
+        rateLimit: { max: 1000, intervalMs: 1000 },
         retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
         onCall: (e) => calls.push(e),
         ...extra,
@@ -311,7 +311,7 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
   });
 
   it("holds calls to the brokerage's rate limit: they queue, none is refused", async () => {
-    build({ rateLimit: { requests: 3, perMs: 300 } });
+    build({ rateLimit: { max: 3, intervalMs: 300 } });
     service.handler = (_r, res) => json(res, 200, []);
     const lists = await Promise.all(Array.from({ length: 9 }, () => client.listOffers()));
     expect(lists).toEqual(Array.from({ length: 9 }, () => []));
@@ -335,7 +335,7 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
   });
 
   it('runs beforeSend only once the rate limiter lets the call go, right before it leaves', async () => {
-    build({ rateLimit: { requests: 1, perMs: 400 } });
+    build({ rateLimit: { max: 1, intervalMs: 400 } });
     service.handler = (r, res) =>
       r.method === 'GET' ? json(res, 200, []) : json(res, 201, { offer_request_id: 1 });
     await client.listOffers(); // takes the window's only token

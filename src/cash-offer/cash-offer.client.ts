@@ -1,7 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
+import { accountLimiter } from '../common/account-limiter.factory';
 import { Clock } from '../common/clock';
+import type { RemoteCallPolicy } from '../common/remote-call.policy';
 import { AnswerChecker } from './answer.checker';
+import { cashOfferCallPolicy } from './cash-offer-call.policy';
 import { CashOfferError } from './cash-offer.error';
 import { OPERATIONS, OperationSpec } from './cash-offer.operations';
 import {
@@ -21,7 +24,6 @@ import {
 import { CashOfferTransport, TransportFailure, TransportRequest } from './cash-offer.transport';
 import { Masks, classifyHttpFailure, classifyNetworkFailure, maskText } from './failure.classifier';
 import { applyOffersQuery, refusesOffersQuery } from './offers-query.fallback';
-import { ResiliencePolicy } from './resilience.policy';
 import { parseRetryAfter } from './retry-after.parser';
 import {
   ActiveOfferRequest,
@@ -60,7 +62,7 @@ export class CashOfferClient {
   readonly brokerageId: string;
   private readonly options: ResolvedClientOptions;
   private readonly transport: CashOfferTransport;
-  private readonly policy: ResiliencePolicy;
+  private readonly policy: RemoteCallPolicy<string>;
   private readonly answers: AnswerChecker;
   readonly #apiKey: string;
   private closed = false;
@@ -82,7 +84,13 @@ export class CashOfferClient {
     this.brokerageId = this.options.brokerageId;
     this.#apiKey = options.apiKey;
     this.transport = new CashOfferTransport(this.options.baseUrl, options.apiKey);
-    this.policy = new ResiliencePolicy(this.options, this.logger);
+    // Other workers calling with the same API key count against the same budget.
+    const limiter = accountLimiter(this.options.rateLimit, this.options.account, this.options.sharedLimiter);
+    this.policy = cashOfferCallPolicy({
+      options: this.options,
+      beforeAttempt: () => limiter.acquire(),
+      logger: this.logger,
+    });
     this.answers = new AnswerChecker(this.brokerageId, this.logger);
   }
 

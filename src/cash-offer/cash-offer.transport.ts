@@ -82,8 +82,8 @@ export class CashOfferTransport {
   }
 
   // `deadline` is the attempt's one wall-clock limit, from sending to the last byte of the answer
-  // (the client's resilience policy aborts it; axios's own `timeout` is a socket idle timer, which
-  // a slow trickle of bytes keeps alive). Its abort fails the call with a connect or an answer
+  // (the client's call policy, cash-offer-call.policy.ts, aborts it; axios's own `timeout` is a
+  // socket idle timer, which a slow trickle of bytes keeps alive). Its abort fails the call with a connect or an answer
   // timeout, as the request had left or not.
   async send(request: TransportRequest, deadline: AbortSignal): Promise<TransportResponse> {
     const connection = { connected: false };

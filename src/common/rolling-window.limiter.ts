@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterQueue } from 'rate-limiter-flexible';
-import type { AccountLimit, SharedAccountLimiter } from './shared-account-limiter';
+import type { RateLimit } from './rate-limit';
+import type { SharedAccountLimiter } from './shared-account-limiter';
 
 // One remote account's request budget in this process: callers queue for their turn instead of
 // spending requests on 429s. With workers sharing a ledger, each call also takes a turn of the
@@ -20,7 +21,7 @@ export class RollingWindowLimiter {
   private nextSlot = 0;
 
   constructor(
-    private readonly limit: AccountLimit,
+    private readonly limit: RateLimit,
     private readonly shared?: { limiter: SharedAccountLimiter; account: string },
   ) {
     const windowSeconds = Math.ceil(limit.intervalMs) / 1000;

@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
-
-export interface AccountLimit {
-  max: number;
-  intervalMs: number;
-}
+import type { RateLimit } from './rate-limit';
 
 // A remote account's request budget counted across every worker that shares a ledger. Each
 // process keeps its own limiter too (it alone keeps to a rolling window); this one makes the
@@ -11,7 +7,7 @@ export interface AccountLimit {
 // process makes every call.
 export interface SharedAccountLimiter {
   // Resolves when one more call to `account` may leave.
-  acquire(account: string, limit: AccountLimit): Promise<void>;
+  acquire(account: string, limit: RateLimit): Promise<void>;
 }
 
 export const SHARED_ACCOUNT_LIMITER = Symbol('SHARED_ACCOUNT_LIMITER');

@@ -34,6 +34,8 @@ const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const REQUIRED = { message: '$property is required' };
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
+// A limit in the operator's words, read as a RateLimit of requestsPerSecond per 1000 ms
+// (common/rate-limit.ts perSecond) wherever an adapter or client is built.
 export class RateLimitConfig {
   @IsInt()
   @Min(1)

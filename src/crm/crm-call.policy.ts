@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { RemoteCallPolicy, TimeoutStrategy } from '../common/remote-call.policy';
+import type { CrmCallHooks, CrmPolicySettings } from './crm-call.settings';
 import { CrmError } from './crm.error';
 
 export { TimeoutStrategy };
@@ -13,31 +14,20 @@ export interface CrmCall {
   record?: string;
 }
 
-// The resilience settings every adapter's resolved options carry (defaults in each adapter's
-// options file).
-export interface CrmCallSettings {
-  requestTimeoutMs: number;
-  maxRateLimitRetries: number;
-  maxTransientRetries: number;
-  retryBaseDelayMs: number;
-  retryMaxDelayMs: number;
-  breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
-}
-
 export interface CrmCallPolicySpec<C extends CrmCall> {
   crm: string;
   // Whose account the breaker guards, in words: "brokerage acme's HubSpot portal".
   account: string;
-  settings: CrmCallSettings;
+  // Timeout, retries and breaker (crm-call.settings.ts); onRateLimitMiss is told of each 429 that
+  // names a wait (burst, secondly): one the rate limiter should have prevented. When it is set,
+  // retries after a 429 are not logged one by one (the listener counts and logs them once per
+  // interval).
+  settings: CrmPolicySettings & Pick<CrmCallHooks, 'onRateLimitMiss'>;
   timeoutStrategy: TimeoutStrategy;
   // The adapter's own mapping of what its client threw.
   toError: (error: unknown, call: C) => CrmError;
-  // The account's rate limiter.
+  // The account's rate limiter (built by accountLimiter).
   beforeAttempt: (call: C) => Promise<void>;
-  // Told of each 429 that names a wait (burst, secondly): one the rate limiter should have
-  // prevented. When set, retries after a 429 are not logged one by one (the listener counts and
-  // logs them once per interval).
-  onRateLimitMiss?: () => void;
   logger: Logger;
 }
 
@@ -52,6 +42,7 @@ const isCrmError = (error: unknown, code: CrmError['code']): error is CrmError =
 // - those last failures count against the account's breaker; an open one fails calls fast.
 export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): RemoteCallPolicy<C> {
   const { crm, account, settings: s, logger } = spec;
+  const { onRateLimitMiss } = s;
   const { consecutiveFailures, halfOpenAfterMs } = s.breaker;
   const policy = new RemoteCallPolicy<C>({
     timeout: {
@@ -64,7 +55,7 @@ export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): Re
     },
     toError: (error, call) => {
       const mapped = spec.toError(error, call);
-      if (isCrmError(mapped, 'RATE_LIMITED') && mapped.retryAfterMs !== undefined) spec.onRateLimitMiss?.();
+      if (isCrmError(mapped, 'RATE_LIMITED') && mapped.retryAfterMs !== undefined) onRateLimitMiss?.();
       return mapped;
     },
     beforeAttempt: spec.beforeAttempt,
@@ -91,7 +82,7 @@ export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): Re
         ),
     },
     onRetry: ({ call, error, attempt, delayMs }) => {
-      if (spec.onRateLimitMiss && isCrmError(error, 'RATE_LIMITED')) return;
+      if (onRateLimitMiss && isCrmError(error, 'RATE_LIMITED')) return;
       const said = error instanceof Error ? error.message : `${call.what}: failed`;
       logger.warn(`${said}; retry ${attempt} in ${Math.round(delayMs)} ms`);
     },

@@ -5,7 +5,8 @@ import {
   type IRateLimiterStoreOptions,
 } from 'rate-limiter-flexible';
 import type { DataSource } from 'typeorm';
-import type { AccountLimit, SharedAccountLimiter } from '../common/shared-account-limiter';
+import type { RateLimit } from '../common/rate-limit';
+import type { SharedAccountLimiter } from '../common/shared-account-limiter';
 
 // rate-limiter-flexible's table, in the ledger's database: created by a ledger migration
 // (1764200000000-account-rate-limits), never by the library, whose CREATE TABLE IF NOT EXISTS races
@@ -35,7 +36,7 @@ export class PostgresAccountLimiter implements SharedAccountLimiter {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async acquire(account: string, limit: AccountLimit): Promise<void> {
+  async acquire(account: string, limit: RateLimit): Promise<void> {
     const { turns, slots } = this.budgetFor(limit);
     const turn = await turns.consume(account);
     const slot = (turn.consumedPoints - 1) % Math.max(1, Math.floor(limit.max));
@@ -43,7 +44,7 @@ export class PostgresAccountLimiter implements SharedAccountLimiter {
   }
 
   // One pair of limiters per distinct budget; accounts are keys within them.
-  private budgetFor(limit: AccountLimit): Budget {
+  private budgetFor(limit: RateLimit): Budget {
     const id = `${limit.max}/${limit.intervalMs}`;
     let budget = this.budgets.get(id);
     if (!budget) {

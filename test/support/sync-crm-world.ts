@@ -67,7 +67,7 @@ async function startHubSpotWorld(): Promise<CrmWorld> {
     accessToken: HUBSPOT_TOKEN,
     basePath: hubspot.url,
     rateLimit: { max: 10_000, intervalMs: 1000 },
-    searchPerSecond: 1000,
+    searchRateLimit: { max: 1000, intervalMs: 1000 },
   });
   const stages = CrmStageMap.fromReport(await raw.ensureSchema(crmSchemaFor('hubspot')));
   const create = async (type: string, properties: Record<string, string>): Promise<string> => {

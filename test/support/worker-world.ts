@@ -109,7 +109,11 @@ export class WorkerWorld {
         rateLimit: null,
         searchPerSecond: null,
       });
-      const crm = new HubSpotCrmAdapter({ accessToken: token, basePath: hubspot.url, searchPerSecond: 1000 });
+      const crm = new HubSpotCrmAdapter({
+        accessToken: token,
+        basePath: hubspot.url,
+        searchRateLimit: { max: 1000, intervalMs: 1000 },
+      });
       CrmStageMap.fromReport(await crm.ensureSchema(crmSchemaFor('hubspot')));
       const prefix = id.toUpperCase();
       Object.assign(env, {

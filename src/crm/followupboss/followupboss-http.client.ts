@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import axios, { type AxiosInstance, type Method } from 'axios';
 import type { RemoteCallPolicy } from '../../common/remote-call.policy';
-import { RollingWindowLimiter } from '../../common/rolling-window.limiter';
+import { accountLimiter } from '../../common/account-limiter.factory';
+import { withMargin } from '../../common/rate-limit';
 import { accountKey } from '../../common/shared-account-limiter';
 import { crmCallPolicy, TimeoutStrategy, type CrmCall } from '../crm-call.policy';
 import { toCrmError } from './followupboss-error.mapper';
@@ -37,11 +38,10 @@ export class FollowUpBossHttpClient {
     });
     // FUB counts a sliding window; the margin covers the time between a call leaving and FUB
     // counting it. The API key names the account in the budget shared with other workers.
-    const { max, intervalMs } = options.rateLimit;
-    const shared = options.sharedLimiter;
-    const limiter = new RollingWindowLimiter(
-      { max, intervalMs: intervalMs + options.rateLimitMarginMs },
-      shared && { limiter: shared, account: accountKey('followupboss', options.baseUrl, options.apiKey) },
+    const limiter = accountLimiter(
+      withMargin(options.rateLimit, options.rateLimitMarginMs),
+      accountKey('followupboss', options.baseUrl, options.apiKey),
+      options.sharedLimiter,
     );
     const brokerage = options.brokerageId;
     this.policy = crmCallPolicy<FubCall>({
@@ -54,7 +54,6 @@ export class FollowUpBossHttpClient {
       timeoutStrategy: TimeoutStrategy.Cooperative,
       toError: (error, spec) => toCrmError(error, spec.what, spec.record),
       beforeAttempt: () => limiter.acquire(),
-      onRateLimitMiss: options.onRateLimitMiss,
       logger: new Logger('FollowUpBossCrmAdapter'),
     });
   }

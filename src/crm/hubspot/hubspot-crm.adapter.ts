@@ -36,7 +36,7 @@ import { HubSpotAssociationReader } from './hubspot-association.reader';
 import { InputFailure, aloneError, sendIsolating } from './hubspot-batch.isolator';
 import { HubSpotChangeReader } from './hubspot-change.reader';
 import { fromStandardError } from './hubspot-error.mapper';
-import { HubSpotRateLimiter } from './hubspot-rate-limiter';
+import { HubSpotPortalLimiters } from './hubspot-portal-limiters';
 import { toCrmRecord } from './hubspot-record.mapper';
 import { HubSpotRecordWriter } from './hubspot-record.writer';
 import { HubSpotRequestRunner } from './hubspot-request.runner';
@@ -69,13 +69,12 @@ export class HubSpotCrmAdapter extends CrmAdapter {
       accessToken: this.options.accessToken,
       ...(this.options.basePath ? { basePath: this.options.basePath } : {}),
     });
-    const shared = this.options.sharedLimiter;
-    // The private-app token names the portal in the budget shared with other workers.
+    // The private-app token names the portal in the budget shared with other workers. Without
+    // the process's registry of portals, the adapter keeps a budget of its own.
     const base = this.options.basePath ?? HUBSPOT_API;
     const portal = accountKey('hubspot', base, this.options.accessToken);
-    const limiter =
-      this.options.portalLimiters?.forPortal(portal, this.options) ??
-      new HubSpotRateLimiter(this.options, shared && { limiter: shared, portal });
+    const portals = this.options.portalLimiters ?? new HubSpotPortalLimiters(this.options.sharedLimiter);
+    const limiter = portals.forPortal(portal, this.options);
     const brokerage = this.options.brokerageId;
     this.runner = new HubSpotRequestRunner(
       limiter,

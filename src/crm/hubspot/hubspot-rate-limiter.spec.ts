@@ -15,7 +15,7 @@ describe('HubSpotRateLimiter', () => {
   it('keeps every rolling window, margin included, to max calls, at full rate', async () => {
     const limiter = new HubSpotRateLimiter({
       rateLimit: { max: 5, intervalMs: 200 },
-      searchPerSecond: 100,
+      searchRateLimit: { max: 100, intervalMs: 1000 },
       rateLimitMarginMs: 20,
     });
     const times = await grantTimes(limiter, 'general', 17);
@@ -28,7 +28,7 @@ describe('HubSpotRateLimiter', () => {
   it('keeps search on its own per-second lane', async () => {
     const limiter = new HubSpotRateLimiter({
       rateLimit: { max: 1000, intervalMs: 10_000 },
-      searchPerSecond: 2,
+      searchRateLimit: { max: 2, intervalMs: 1000 },
       rateLimitMarginMs: 0,
     });
     const [general, search] = await Promise.all([
@@ -48,7 +48,11 @@ describe('HubSpotRateLimiter', () => {
       },
     };
     const limiter = new HubSpotRateLimiter(
-      { rateLimit: { max: 100, intervalMs: 10_000 }, searchPerSecond: 5, rateLimitMarginMs: 250 },
+      {
+        rateLimit: { max: 100, intervalMs: 10_000 },
+        searchRateLimit: { max: 5, intervalMs: 1000 },
+        rateLimitMarginMs: 250,
+      },
       { limiter: shared, portal: 'hubspot:abc' },
     );
     await limiter.acquire('general');

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { RemoteCallPolicy } from '../../common/remote-call.policy';
-import { crmCallPolicy, TimeoutStrategy, type CrmCall, type CrmCallSettings } from '../crm-call.policy';
+import { crmCallPolicy, TimeoutStrategy, type CrmCall } from '../crm-call.policy';
+import type { CrmCallHooks, CrmPolicySettings } from '../crm-call.settings';
 import { toCrmError } from './hubspot-error.mapper';
 import type { HubSpotRateLimiter, RequestLane } from './hubspot-rate-limiter';
 
@@ -17,7 +18,7 @@ export class HubSpotRequestRunner {
 
   constructor(
     limiter: HubSpotRateLimiter,
-    settings: CrmCallSettings & { onRateLimitMiss?: () => void },
+    settings: CrmPolicySettings & Pick<CrmCallHooks, 'onRateLimitMiss'>,
     // The portal, in words for the breaker's errors: "brokerage acme's HubSpot portal".
     account: string,
   ) {
@@ -29,7 +30,6 @@ export class HubSpotRequestRunner {
       timeoutStrategy: TimeoutStrategy.Aggressive,
       toError: (error, spec) => toCrmError(error, spec.what),
       beforeAttempt: (spec) => limiter.acquire(spec.lane),
-      onRateLimitMiss: settings.onRateLimitMiss,
       logger: new Logger('HubSpotCrmAdapter'),
     });
   }

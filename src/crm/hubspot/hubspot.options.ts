@@ -1,30 +1,27 @@
-import type { SharedAccountLimiter } from '../../common/shared-account-limiter';
+import { perSecond, type RateLimit } from '../../common/rate-limit';
+import {
+  resolveCrmCallOptions,
+  type CrmCallOptions,
+  type CrmCallSettings,
+  type ResolvedCrmCallOptions,
+} from '../crm-call.settings';
 import type { HubSpotPortalLimiters } from './hubspot-portal-limiters';
-// Everything about the adapter a brokerage's config may change. The rate limit defaults to the
-// lowest tier's (Free/Starter, 100 per 10 s, crm-apis.md A8), safe on any account; explained in
-// docs/crm-hubspot.md.
-export interface HubSpotAdapterOptions {
+// Everything about the adapter a brokerage's config may change: the call settings every adapter
+// has (crm-call.settings.ts; HubSpot's defaults below) and HubSpot's own. The burst limit
+// (`rateLimit`) defaults to the account tier's, else the lowest tier's (Free/Starter, 100 per 10 s,
+// crm-apis.md A8), safe on any account; explained in docs/crm-hubspot.md.
+export interface HubSpotAdapterOptions extends CrmCallOptions {
   // Private-app token, read from the environment by the caller.
   accessToken: string;
   // https://api.hubapi.com unless pointed at the emulator.
   basePath?: string;
-  // Requests per rolling window for this portal (default: the account tier's, else 100 per 10 s).
-  rateLimit?: { max: number; intervalMs: number };
   // The HubSpot account's tier, which sets its burst limit when rateLimit is not given.
   accountTier?: HubSpotAccountTier;
-  // The portal's budget shared with other workers (a PostgreSQL ledger), on top of this
-  // process's own rolling window.
-  sharedLimiter?: SharedAccountLimiter;
   // The process's budgets by portal: adapters given the same registry and naming the same portal
   // (base URL and token) share one rate limiter. Without it the adapter keeps a budget of its own.
   portalLimiters?: HubSpotPortalLimiters;
-  // Told of each 429 the rate limiter should have prevented (the CRM refused a call it let out).
-  onRateLimitMiss?: () => void;
-  // Search requests per second for this portal (default 5).
-  searchPerSecond?: number;
-  // Added to the client's rolling window for the time between a call leaving and HubSpot counting it
-  // (default 250 ms).
-  rateLimitMarginMs?: number;
+  // The search lane: search requests per rolling window for this portal (default 5 per second).
+  searchRateLimit?: RateLimit;
   // How long HubSpot's search index may take to show a write (default 60 s; HubSpot says "a few
   // moments"). The overlap window follows it.
   searchLagMs?: number;
@@ -36,20 +33,6 @@ export interface HubSpotAdapterOptions {
   searchPageSize?: number;
   // Batches of writes in flight at once (default 4).
   writeConcurrency?: number;
-  // Give up waiting for one HTTP call after this long (default 30 s).
-  requestTimeoutMs?: number;
-  // 429 answers retried per call before RATE_LIMITED is returned (default 6).
-  maxRateLimitRetries?: number;
-  // 5xx / network failures retried per idempotent call (default 3).
-  maxTransientRetries?: number;
-  // Retry n waits a random time below min(retryMaxDelayMs, retryBaseDelayMs * 2^(n-1)), and never
-  // less than the wait a 429 asks for (default 200 ms and 10 s).
-  retryBaseDelayMs?: number;
-  retryMaxDelayMs?: number;
-  // The portal's circuit breaker: after `consecutiveFailures` attempts in a row with no answer or
-  // a 5xx, calls fail at once with UNAVAILABLE until one is let through `halfOpenAfterMs` later
-  // (default 10 and 30 s).
-  breaker?: { consecutiveFailures?: number; halfOpenAfterMs?: number };
   // Names the brokerage in the breaker's errors and logs.
   brokerageId?: string;
 }
@@ -65,28 +48,38 @@ export const HUBSPOT_TIER_LIMITS: Record<HubSpotAccountTier, number> = {
   'api-limit-increase': 250,
 };
 
-export type ResolvedHubSpotOptions = Required<
-  Omit<
-    HubSpotAdapterOptions,
-    | 'basePath'
-    | 'accountTier'
-    | 'sharedLimiter'
-    | 'portalLimiters'
-    | 'onRateLimitMiss'
-    | 'breaker'
-    | 'brokerageId'
-  >
-> & {
+// The burst lane's budget on an account of this tier.
+export function tierRateLimit(tier: HubSpotAccountTier = 'starter'): RateLimit {
+  return { max: HUBSPOT_TIER_LIMITS[tier], intervalMs: 10_000 };
+}
+
+export type ResolvedHubSpotOptions = ResolvedCrmCallOptions & {
+  accessToken: string;
   basePath?: string;
-  sharedLimiter?: SharedAccountLimiter;
   portalLimiters?: HubSpotPortalLimiters;
-  onRateLimitMiss?: () => void;
-  breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
+  searchRateLimit: RateLimit;
+  searchLagMs: number;
+  overlapMs: number;
+  searchPageSize: number;
+  writeConcurrency: number;
   brokerageId?: string;
 };
 
-export const HUBSPOT_BREAKER_DEFAULTS = { consecutiveFailures: 10, halfOpenAfterMs: 30_000 } as const;
+// HubSpot's call settings when a brokerage's config sets none; the burst limit is the account
+// tier's when the config names one.
+export const HUBSPOT_CALL_DEFAULTS: CrmCallSettings = {
+  rateLimit: tierRateLimit(),
+  rateLimitMarginMs: 250,
+  requestTimeoutMs: 30_000,
+  maxRateLimitRetries: 6,
+  maxTransientRetries: 3,
+  retryBaseDelayMs: 200,
+  retryMaxDelayMs: 10_000,
+  breaker: { consecutiveFailures: 10, halfOpenAfterMs: 30_000 },
+};
 
+// HubSpot's search limit, "five requests per second per account".
+const DEFAULT_SEARCH_RATE_LIMIT = perSecond(5);
 const DEFAULT_SEARCH_LAG_MS = 60_000;
 const DEFAULT_OVERLAP_MS = 5 * 60_000;
 
@@ -99,27 +92,18 @@ export function overlapFor(searchLagMs: number, overlapMs?: number): number {
 
 export function resolveHubSpotOptions(options: HubSpotAdapterOptions): ResolvedHubSpotOptions {
   return {
+    ...resolveCrmCallOptions(options, {
+      ...HUBSPOT_CALL_DEFAULTS,
+      rateLimit: tierRateLimit(options.accountTier),
+    }),
     accessToken: options.accessToken,
     basePath: options.basePath,
-    sharedLimiter: options.sharedLimiter,
     portalLimiters: options.portalLimiters,
-    onRateLimitMiss: options.onRateLimitMiss,
-    rateLimit: options.rateLimit ?? {
-      max: HUBSPOT_TIER_LIMITS[options.accountTier ?? 'starter'],
-      intervalMs: 10_000,
-    },
-    searchPerSecond: options.searchPerSecond ?? 5,
-    rateLimitMarginMs: options.rateLimitMarginMs ?? 250,
+    searchRateLimit: options.searchRateLimit ?? DEFAULT_SEARCH_RATE_LIMIT,
     searchLagMs: options.searchLagMs ?? DEFAULT_SEARCH_LAG_MS,
     overlapMs: overlapFor(options.searchLagMs ?? DEFAULT_SEARCH_LAG_MS, options.overlapMs),
     searchPageSize: Math.min(options.searchPageSize ?? 200, 200),
     writeConcurrency: options.writeConcurrency ?? 4,
-    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
-    maxRateLimitRetries: options.maxRateLimitRetries ?? 6,
-    maxTransientRetries: options.maxTransientRetries ?? 3,
-    retryBaseDelayMs: options.retryBaseDelayMs ?? 200,
-    retryMaxDelayMs: options.retryMaxDelayMs ?? 10_000,
-    breaker: { ...HUBSPOT_BREAKER_DEFAULTS, ...options.breaker },
     brokerageId: options.brokerageId,
   };
 }

@@ -35,7 +35,7 @@ export class SandboxHarness {
       baseUrl: this.sandbox.baseUrl,
       apiKey: this.sandbox.agentKey,
       timeoutMs: 2000,
-      rateLimit: { requests: 1000, perMs: 1000 },
+      rateLimit: { max: 1000, intervalMs: 1000 },
       retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
       ...options,
     });

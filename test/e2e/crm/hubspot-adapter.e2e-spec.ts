@@ -55,7 +55,7 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
       accessToken: 'pat-crm',
       basePath: emulator.url,
       rateLimit: { max: 10_000, intervalMs: 1000 },
-      searchPerSecond: 1000,
+      searchRateLimit: { max: 1000, intervalMs: 1000 },
       searchLagMs: DEFAULT_SEARCH_INDEX_LAG_MS,
     });
     await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA);

@@ -21,7 +21,7 @@ describe('HubSpotCrmAdapter tasks against the HubSpot emulator', () => {
       accessToken: 'pat-crm',
       basePath: emulator.url,
       rateLimit: { max: 10_000, intervalMs: 1000 },
-      searchPerSecond: 1000,
+      searchRateLimit: { max: 1000, intervalMs: 1000 },
       retryBaseDelayMs: 10,
       ...extra,
     });

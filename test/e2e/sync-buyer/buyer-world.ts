@@ -53,14 +53,14 @@ export async function startBuyerWorld(): Promise<BuyerWorld> {
     accessToken: 'pat-buyer',
     basePath: emulator.url,
     rateLimit: { max: 10_000, intervalMs: 1000 },
-    searchPerSecond: 1000,
+    searchRateLimit: { max: 1000, intervalMs: 1000 },
   });
   const stages = CrmStageMap.fromReport(await crm.ensureSchema(CASH_OFFER_CRM_SCHEMA));
   const buyerClient = new CashOfferClientFactory().create({
     brokerageId: BROKERAGE_ID,
     baseUrl: sandbox.baseUrl,
     apiKey: sandbox.buyerKey,
-    rateLimit: { requests: 1000, perMs: 1000 },
+    rateLimit: { max: 1000, intervalMs: 1000 },
     retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50, maxRetryAfterMs: 1000 },
   });
   const brokerage = { id: BROKERAGE_ID } as LoadedBrokerage;
