@@ -7,3 +7,4 @@ export * from './crm-stage-map';
 export * from './crm-roles';
 export * from './vendor-neutral.port';
 export * from './crm-field-mapping.types';
+export * from './crm-change-filter';
