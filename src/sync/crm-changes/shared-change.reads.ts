@@ -24,10 +24,10 @@ interface Reader extends StreamPosition {
 }
 
 // The reading half of the crm-changes job: each record kind read once per run for all its
-// consumers (a HubSpot read is a search, and a portal allows five a second), each page handed to
-// every consumer of that kind in turn with only the records it wants, and each consumer's own
-// cursor moved after its own work on the page (never on a dry run). A consumer that throws keeps
-// its cursor and gets no more pages this run; the others go on.
+// consumers (a CRM read may be a rate-limited search), each page handed to every consumer of that
+// kind in turn with only the records it wants, and each consumer's own cursor moved after its own
+// work on the page (never on a dry run). A consumer that throws keeps its cursor and gets no more
+// pages this run; the others go on.
 @Injectable()
 export class SharedChangeReads {
   constructor(
