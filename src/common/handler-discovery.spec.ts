@@ -24,16 +24,22 @@ class MarketplaceStandIn {
 @Injectable()
 @CrmChangeConsumer('first')
 class FirstConsumer {
-  run() {
-    return Promise.resolve(emptyCounts());
+  stream() {
+    return { stream: 'crm:deal:first', kind: 'deal', properties: [] };
+  }
+  consumePage() {
+    return Promise.resolve();
   }
 }
 
 @Injectable()
 @CrmChangeConsumer('second')
 class SecondConsumer {
-  run() {
-    return Promise.resolve(emptyCounts());
+  stream() {
+    return { stream: 'crm:deal:second', kind: 'deal', properties: [] };
+  }
+  consumePage() {
+    return Promise.resolve();
   }
 }
 

@@ -39,6 +39,10 @@ export abstract class CrmOperations {
   // adapter's overlap window are read again on purpose; callers skip unchanged ones by hash.
   abstract readChanges(options: ReadChangesOptions): AsyncIterable<CrmChangePage>;
 
+  // How far before its cursor readChanges starts reading again (that overlap window), so one read
+  // shared by several cursors can give each the records its own read would have given.
+  abstract readonly changeOverlapMs: number;
+
   abstract getRecords(
     kind: CrmKind,
     ids: string[],

@@ -8,3 +8,4 @@ export * from './crm-roles';
 export * from './vendor-neutral.port';
 export * from './crm-field-mapping.types';
 export * from './crm-task-key';
+export * from './crm-change-filter';

@@ -31,6 +31,10 @@ export class VendorNeutralCrmPort extends CrmPort {
     super();
   }
 
+  get changeOverlapMs(): number {
+    return this.inner.changeOverlapMs;
+  }
+
   async *readChanges(options: ReadChangesOptions): AsyncIterable<CrmChangePage> {
     const { kind } = options;
     const pages = this.inner.readChanges({

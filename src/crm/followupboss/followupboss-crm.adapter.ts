@@ -68,6 +68,10 @@ export class FollowUpBossCrmAdapter extends CrmAdapter {
     return this.http.calls;
   }
 
+  get changeOverlapMs(): number {
+    return this.options.overlapMs;
+  }
+
   readChanges(options: ReadChangesOptions): AsyncIterable<CrmChangePage> {
     return this.changes.read(options);
   }

@@ -99,6 +99,10 @@ export class HubSpotCrmAdapter extends CrmAdapter {
     return this.writer.isolationCalls + this.isolationCalls;
   }
 
+  get changeOverlapMs(): number {
+    return this.options.overlapMs;
+  }
+
   readChanges(options: ReadChangesOptions): AsyncIterable<CrmChangePage> {
     return this.changes.read(options);
   }

@@ -4,7 +4,7 @@ import { UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
 import { OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
 import type { OutboxCommand } from '../../ledger';
 import type { JobContext } from '../../scheduler/job.types';
-import type { ChangeStream } from '../common/deal-changes.reader';
+import type { ChangeStream } from '../crm-changes/change-stream';
 import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import {
@@ -34,7 +34,7 @@ export class BuyerLeadsConsumer extends ChangePagesConsumer {
     super();
   }
 
-  protected stream(): ChangeStream {
+  stream(): ChangeStream {
     return {
       stream: BUYER_LEADS_STREAM,
       kind: 'contact',
@@ -44,7 +44,7 @@ export class BuyerLeadsConsumer extends ChangePagesConsumer {
     };
   }
 
-  protected async consumePage({ records: contacts, crm, ctx, counts }: ConsumedPage): Promise<void> {
+  async consumePage({ records: contacts, crm, ctx, counts }: ConsumedPage): Promise<void> {
     const dealIds = [...new Set(contacts.flatMap((c) => c.associations?.deal ?? []))];
     const deals = dealIds.length === 0 ? [] : await crm.port.getRecords('deal', dealIds, LISTING_PROPERTIES);
     const listings = new Map(deals.filter((d) => d.properties[UNIQUE_LISTING_KEY]).map((d) => [d.id, d]));

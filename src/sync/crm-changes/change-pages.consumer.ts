@@ -1,10 +1,7 @@
-import { Inject } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import type { CrmRecord } from '../../crm';
-import { CursorRepository } from '../../ledger';
-import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
-import { readChangePages, type ChangeStream } from '../common/deal-changes.reader';
+import type { JobContext, JobCounts } from '../../scheduler/job.types';
+import type { ChangeStream } from './change-stream';
 import type { ChangeConsumer } from './crm-change-consumer.decorator';
 
 export interface ConsumedPage {
@@ -14,26 +11,13 @@ export interface ConsumedPage {
   counts: JobCounts;
 }
 
-// The loop every CRM change consumer shares: the brokerage's CRM, its own cursor stream read page by
-// page, each page's work, then the page committed (the cursor moves only after the work is done, and
-// never on a dry run). A subclass says what it reads and what it does with one page.
+// The base of every CRM change consumer: what it reads, and what it does with one page. The
+// crm-changes job does the reading (SharedChangeReads: one read per record kind for all its
+// consumers) and moves each consumer's own cursor after its page's work (never on a dry run).
 export abstract class ChangePagesConsumer implements ChangeConsumer {
-  // Injected as properties, so a consumer's constructor lists only what its own work needs.
-  @Inject(BrokerageCrms) private readonly crms!: BrokerageCrms;
-  @Inject(CursorRepository) private readonly cursors!: CursorRepository;
+  abstract stream(crm: BrokerageCrm): ChangeStream;
 
-  protected abstract stream(crm: BrokerageCrm): ChangeStream;
-
-  // Adds to `page.counts` what it read and did; a thrown error leaves the page's cursor where it was.
-  protected abstract consumePage(page: ConsumedPage): Promise<void>;
-
-  async run(ctx: JobContext): Promise<JobCounts> {
-    const counts = emptyCounts();
-    const crm = await this.crms.get(ctx.brokerage.id);
-    for await (const page of readChangePages(crm, this.cursors, this.stream(crm), ctx)) {
-      await this.consumePage({ records: page.records, crm, ctx, counts });
-      await page.commit();
-    }
-    return counts;
-  }
+  // Adds to `page.counts` what it read and did; a thrown error leaves the consumer's cursor where it
+  // was, and it gets no more pages in this run.
+  abstract consumePage(page: ConsumedPage): Promise<void>;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
 import { OutboxRepository, type OutboxCommand } from '../../ledger';
-import type { ChangeStream } from '../common/deal-changes.reader';
+import type { ChangeStream } from '../crm-changes/change-stream';
 import { RecordIssues } from '../common/record-issues';
 import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
@@ -30,7 +30,7 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     super();
   }
 
-  protected stream(crm: BrokerageCrm): ChangeStream {
+  stream(crm: BrokerageCrm): ChangeStream {
     return {
       stream: OFFER_DECISIONS_STREAM,
       kind: 'deal',
@@ -42,7 +42,7 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     };
   }
 
-  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
+  async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
     for (const record of records) {
       const stage = crm.stages.resolve(record.pipelineId, record.stageId)?.stageKey as Requested | undefined;
       if (!stage || !REQUESTED.includes(stage)) continue;

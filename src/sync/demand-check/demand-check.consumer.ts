@@ -6,7 +6,7 @@ import { RemoteError } from '../../common/remote-error';
 import type { CrmProperties, CrmRecord } from '../../crm/crm.types';
 import { RecordErrorRepository } from '../../ledger';
 import type { JobContext, JobCounts } from '../../scheduler/job.types';
-import type { ChangeStream } from '../common/deal-changes.reader';
+import type { ChangeStream } from '../crm-changes/change-stream';
 import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import {
@@ -34,7 +34,7 @@ export class DemandCheckConsumer extends ChangePagesConsumer {
     super();
   }
 
-  protected stream(crm: BrokerageCrm): ChangeStream {
+  stream(crm: BrokerageCrm): ChangeStream {
     return {
       stream: DEMAND_CHECK_STREAM,
       kind: 'deal',
@@ -43,7 +43,7 @@ export class DemandCheckConsumer extends ChangePagesConsumer {
     };
   }
 
-  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
+  async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
     for (const deal of records) await this.check(ctx, crm, deal, counts);
   }
 

@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock';
 import type { CrmRecord, CrmUpdateInput } from '../../crm/crm.types';
 import { OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
 import type { JobContext, JobCounts } from '../../scheduler/job.types';
-import type { ChangeStream } from '../common/deal-changes.reader';
+import type { ChangeStream } from '../crm-changes/change-stream';
 import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { toPushRequest } from './push-request.mapper';
@@ -26,7 +26,7 @@ export class PushToMarketplaceConsumer extends ChangePagesConsumer {
     super();
   }
 
-  protected stream(): ChangeStream {
+  stream(): ChangeStream {
     return {
       stream: PUSH_STREAM,
       kind: 'deal',
@@ -35,7 +35,7 @@ export class PushToMarketplaceConsumer extends ChangePagesConsumer {
     };
   }
 
-  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
+  async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
     const messages: CrmUpdateInput[] = [];
     for (const deal of records) await this.deal(ctx, deal, counts, messages);
     if (messages.length > 0 && !ctx.dryRun)

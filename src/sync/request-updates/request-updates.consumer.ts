@@ -11,7 +11,7 @@ import type { CrmRecord } from '../../crm';
 import { LinkRepository, OutboxRepository, outboxKey, type OutboxCommand } from '../../ledger';
 import { contentHash } from '../common/content-hash';
 import { fetchSellerContacts, sellerContactId } from '../common/seller-contacts';
-import type { ChangeStream } from '../common/deal-changes.reader';
+import type { ChangeStream } from '../crm-changes/change-stream';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
 import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
@@ -42,7 +42,7 @@ export class RequestUpdatesConsumer extends ChangePagesConsumer {
     super();
   }
 
-  protected stream(crm: BrokerageCrm): ChangeStream {
+  stream(crm: BrokerageCrm): ChangeStream {
     return {
       stream: REQUEST_UPDATES_STREAM,
       kind: 'deal',
@@ -52,7 +52,7 @@ export class RequestUpdatesConsumer extends ChangePagesConsumer {
     };
   }
 
-  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
+  async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
     const contacts = await fetchSellerContacts(crm, records);
     for (const deal of records) {
       const outcome = await this.handle(crm, deal, contacts.get(sellerContactId(deal) ?? ''), ctx.dryRun);

@@ -5,7 +5,7 @@ import type { CrmRecord } from '../../crm';
 import { LinkRepository, OutboxRepository, outboxKey, type OutboxCommand } from '../../ledger';
 import { contentHash } from '../common/content-hash';
 import { fetchSellerContacts, sellerContactId } from '../common/seller-contacts';
-import type { ChangeStream } from '../common/deal-changes.reader';
+import type { ChangeStream } from '../crm-changes/change-stream';
 import { isTrue } from '../common/crm-values';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
@@ -32,7 +32,7 @@ export class SellerRequestsConsumer extends ChangePagesConsumer {
     super();
   }
 
-  protected stream(crm: BrokerageCrm): ChangeStream {
+  stream(crm: BrokerageCrm): ChangeStream {
     const { triggerStageId } = crm.listings;
     return {
       stream: SELLER_REQUESTS_STREAM,
@@ -46,7 +46,7 @@ export class SellerRequestsConsumer extends ChangePagesConsumer {
     };
   }
 
-  protected async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
+  async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
     const { triggerStageId } = crm.listings;
     const trigger = triggerOf(crm);
     const wanted = records.filter(
