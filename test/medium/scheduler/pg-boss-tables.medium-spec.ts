@@ -20,7 +20,8 @@ import {
     let db: TestPostgresDatabase;
     let boss: PgBoss;
     let tables: PgBossTables;
-    const sql = async <T>(text: string): Promise<T[]> => (await boss.getDb().executeSql(text, [])).rows as T[];
+    const sql = async <T>(text: string): Promise<T[]> =>
+      (await boss.getDb().executeSql(text, [])).rows as T[];
 
     beforeAll(async () => {
       db = await createTestPostgresDatabase('pgboss_tables');
