@@ -130,11 +130,7 @@ export class LinkRepository {
     to: string,
   ): Promise<boolean> {
     const result = await this.tx.run((m) =>
-      m.update(
-        Link,
-        { brokerageId, kind, remoteId, contentHash: from },
-        { contentHash: to, updatedAt: this.clock.now() },
-      ),
+      m.update(Link, { brokerageId, kind, remoteId, contentHash: from }, { contentHash: to, updatedAt: this.clock.now() }),
     );
     return (result.affected ?? 0) > 0;
   }
