@@ -1,9 +1,9 @@
 import './simulators-logging';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
-import PgBoss from 'pg-boss';
 import { openLedger } from '../src/ledger';
-import { PG_BOSS_SCHEMA, queueName } from '../src/scheduler/pg-boss/pg-boss.queues';
+import { jobKey } from '../src/scheduler/job-key';
+import { createPgBoss } from '../src/scheduler/pg-boss/pg-boss.engine';
 import { until } from '../test/support/worker-process';
 import { cpuSecondsOf, postgresCpuSeconds, traceRound } from './scale-trace';
 import { WorkerWorld } from '../test/support/worker-world';
@@ -136,16 +136,11 @@ async function round(
 // ran during the pause were skipped, and the next ones come at the next tick (up to 2 s later,
 // for some brokerages and not others, which moved the clock's start by a random second or two).
 async function pollEveryBrokerageNow(url: string, world: WorkerWorld): Promise<void> {
-  const boss = new PgBoss({
-    connectionString: url,
-    schema: PG_BOSS_SCHEMA,
-    supervise: false,
-    schedule: false,
-  });
+  const boss = createPgBoss({ ledgerUrl: url, jobLeaseSeconds: 60 }, 'one-off');
   await boss.start();
   try {
     for (const b of world.brokerages) {
-      await boss.send(queueName(b.id, 'crm-changes'), { brokerageId: b.id, job: 'crm-changes' });
+      await boss.send(jobKey(b.id, 'crm-changes'), { brokerageId: b.id, job: 'crm-changes' });
     }
   } finally {
     await boss.stop({ graceful: false, wait: true });

@@ -1,12 +1,4 @@
-import { queuedRemoteWrites } from './early-drain';
-import { EarlyRunTrigger } from './early-run.trigger';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
 import { DAEMON_SETTINGS } from '../config/config.module';
@@ -14,17 +6,22 @@ import { ConfigService } from '../config/config.service';
 import type { ConfigDiff } from '../config/config-diff';
 import type { LoadedBrokerage } from '../config/config.loader';
 import type { DaemonSettings } from '../config/daemon-settings';
-import { JobBackoff, jobKey } from './job-backoff';
+import { queuedRemoteWrites } from './early-drain';
+import type { EarlyRunOutcome } from './early-run.trigger';
+import { JobBackoff } from './job-backoff';
+import { isJobKeyOf, jobKey, parseJobKey } from './job-key';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
-import { JOB_NAMES, type JobName } from './job.types';
+import type { JobName } from './job.types';
+import { LocalEarlyRunTrigger } from './local-early-run.trigger';
 import { scheduleOf } from './schedule-spread';
 import { SCHEDULED_JOBS, type ScheduledJobs } from './scheduled-jobs';
+import { SchedulerDriver } from './scheduler-driver';
 
 // Puts every (enabled brokerage x registered job) on its cron, follows config reloads, and stops
 // everything on shutdown. Backoff applies to cron ticks only; the CLI always runs when asked.
 @Injectable()
-export class CronScheduler implements OnApplicationBootstrap, OnModuleDestroy {
+export class CronScheduler extends SchedulerDriver {
   private readonly logger = new Logger(CronScheduler.name);
   private unsubscribe: (() => void) | undefined;
   private readonly ticks = new Set<Promise<unknown>>();
@@ -36,17 +33,20 @@ export class CronScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly backoff: JobBackoff,
     private readonly config: ConfigService,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
-    @Inject(SCHEDULED_JOBS) private readonly scheduled: ScheduledJobs,
-    private readonly early: EarlyRunTrigger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.jobs.assertHandled(this.scheduled, 'cannot schedule');
-    for (const brokerage of this.config.brokerages()) this.scheduleBrokerage(brokerage);
-    this.unsubscribe = this.config.onChange((diff) => this.apply(diff));
+    @Inject(SCHEDULED_JOBS) private readonly scheduledJobs: ScheduledJobs,
+    private readonly early: LocalEarlyRunTrigger,
+  ) {
+    super();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  start(): Promise<void> {
+    this.jobs.assertHandled(this.scheduledJobs, 'cannot schedule');
+    for (const brokerage of this.config.brokerages()) this.scheduleBrokerage(brokerage);
+    this.unsubscribe = this.config.onChange((diff) => this.apply(diff));
+    return Promise.resolve();
+  }
+
+  async stop(): Promise<void> {
     this.unsubscribe?.();
     for (const name of this.ownJobNames()) {
       void this.registry.getCronJob(name).stop();
@@ -60,7 +60,7 @@ export class CronScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     for (const brokerage of diff.removed) {
       this.unscheduleBrokerage(brokerage.id);
       this.runner.abortBrokerage(brokerage.id);
-      this.backoff.forget(`${brokerage.id}:`);
+      this.backoff.forgetBrokerage(brokerage.id);
     }
     for (const brokerage of diff.changed) {
       this.unscheduleBrokerage(brokerage.id);
@@ -69,9 +69,14 @@ export class CronScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     for (const brokerage of diff.added) this.scheduleBrokerage(brokerage);
   }
 
-  // Names in the SchedulerRegistry, `<brokerage>:<job>`.
-  scheduledJobs(): string[] {
+  // Names in the SchedulerRegistry, which are the pairs' jobKey()s.
+  scheduled(): string[] {
     return this.ownJobNames().sort();
+  }
+
+  // One process: the local trigger waits for the run in progress, then runs in this process.
+  request(brokerageId: string, job: JobName): Promise<EarlyRunOutcome> {
+    return this.early.request(brokerageId, job);
   }
 
   // When cron next ticks this job (null when it is not scheduled: disabled, or no handler).
@@ -102,7 +107,7 @@ export class CronScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.log(`brokerage ${brokerage.id} is disabled; not scheduled`);
       return;
     }
-    for (const job of this.scheduled) {
+    for (const job of this.scheduledJobs) {
       const expression = scheduleOf(brokerage, job);
       const cron = CronJob.from({
         cronTime: expression,
@@ -123,16 +128,13 @@ export class CronScheduler implements OnApplicationBootstrap, OnModuleDestroy {
 
   private unscheduleBrokerage(brokerageId: string): void {
     for (const name of this.ownJobNames()) {
-      if (!name.startsWith(`${brokerageId}:`)) continue;
+      if (!isJobKeyOf(name, brokerageId)) continue;
       void this.registry.getCronJob(name).stop();
       this.registry.deleteCronJob(name);
     }
   }
 
   private ownJobNames(): string[] {
-    return [...this.registry.getCronJobs().keys()].filter((name) => {
-      const job = name.slice(name.indexOf(':') + 1);
-      return name.includes(':') && (JOB_NAMES as readonly string[]).includes(job);
-    });
+    return [...this.registry.getCronJobs().keys()].filter((name) => parseJobKey(name) !== undefined);
   }
 }

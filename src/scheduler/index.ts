@@ -8,9 +8,9 @@ export {
   type RunningJob,
 } from './job-runner.service';
 export { PAUSE_STORE, type PauseStore } from './pause-store.port';
-export { JobBackoff, jobKey, type BackoffState } from './job-backoff';
-export { CronScheduler } from './cron.scheduler';
-export { PgBossScheduler } from './pg-boss/pg-boss.scheduler';
+export { JobBackoff, type BackoffState } from './job-backoff';
+export { jobKey, parseJobKey, type JobPair } from './job-key';
+export { SchedulerDriver } from './scheduler-driver';
 export { RUN_STORE, type RunStore, type RunStoreClaim, type FinishedRunStatus } from './run-store.port';
 export { SchedulerModule } from './scheduler.module';
 export { JobPauseService, isPaused, UnknownTargetError, type PauseView } from './job-pause.service';

@@ -1,4 +1,5 @@
 import { backoffDelayMs, type BackoffCurve } from '../common/backoff';
+import { isJobKeyOf } from './job-key';
 
 export interface BackoffState {
   consecutiveFailures: number;
@@ -42,11 +43,8 @@ export class JobBackoff {
     return { ...(this.states.get(key) ?? { consecutiveFailures: 0, ticksToSkip: 0 }) };
   }
 
-  forget(prefix: string): void {
-    for (const key of [...this.states.keys()]) if (key.startsWith(prefix)) this.states.delete(key);
+  // Keys are jobKey()s; a brokerage removed from the config leaves nothing behind.
+  forgetBrokerage(brokerageId: string): void {
+    for (const key of [...this.states.keys()]) if (isJobKeyOf(key, brokerageId)) this.states.delete(key);
   }
-}
-
-export function jobKey(brokerageId: string, job: string): string {
-  return `${brokerageId}:${job}`;
 }

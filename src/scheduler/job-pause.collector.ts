@@ -34,13 +34,11 @@ export class JobPauseCollector implements OnModuleInit {
 
   async read(): Promise<{ brokerageId: string; job: string; paused: boolean }[]> {
     const pauses = await this.pauses.list();
-    const paused = new Set(pauses.map((p) => `${p.brokerageId}:${p.job}`));
-    return this.config.brokerages().flatMap(({ id }) =>
-      JOB_NAMES.map((job) => ({
-        brokerageId: id,
-        job,
-        paused: paused.has(`${id}:${WHOLE_BROKERAGE}`) || paused.has(`${id}:${job}`),
-      })),
-    );
+    // A handful of pauses at most: no key to build, the pair is compared as it is.
+    const paused = (brokerageId: string, job: string) =>
+      pauses.some((p) => p.brokerageId === brokerageId && (p.job === WHOLE_BROKERAGE || p.job === job));
+    return this.config
+      .brokerages()
+      .flatMap(({ id }) => JOB_NAMES.map((job) => ({ brokerageId: id, job, paused: paused(id, job) })));
   }
 }

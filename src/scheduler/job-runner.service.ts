@@ -6,7 +6,7 @@ import { DAEMON_SETTINGS, type DaemonSettings } from '../config/daemon-settings'
 import { credentialOfPause } from '../ledger/entities/pause.entity';
 import { withLogContext } from '../observability/logging/log-context';
 import { MetricsService } from '../observability/metrics/metrics.service';
-import { jobKey } from './job-backoff';
+import { isJobKeyOf, jobKey, type JobPair } from './job-key';
 import { JobRegistry } from './job.registry';
 import type { LoadedBrokerage } from '../config/config.loader';
 import { emptyCounts, type JobCounts, type JobHandler, type JobName } from './job.types';
@@ -59,7 +59,10 @@ class RunSlot {
   // Set right after the slot is made, in the same synchronous step (run()).
   done!: Promise<RunOutcome>;
 
-  constructor(readonly startedAt: Date) {}
+  constructor(
+    readonly pair: JobPair,
+    readonly startedAt: Date,
+  ) {}
 }
 
 // What the handler's run came to, before it is recorded.
@@ -112,16 +115,12 @@ export class JobRunner implements OnModuleDestroy {
   }
 
   running(): RunningJob[] {
-    return [...this.inFlight.entries()].map(([key, entry]) => {
-      const separator = key.indexOf(':');
-      return {
-        brokerageId: key.slice(0, separator),
-        job: key.slice(separator + 1) as JobName,
-        runId: entry.runId,
-        startedAt: entry.startedAt,
-        ...entry.progress,
-      };
-    });
+    return [...this.inFlight.values()].map((entry) => ({
+      ...entry.pair,
+      runId: entry.runId,
+      startedAt: entry.startedAt,
+      ...entry.progress,
+    }));
   }
 
   // Everything up to the slot's claim happens before the first await, so a concurrent call sees it.
@@ -134,7 +133,7 @@ export class JobRunner implements OnModuleDestroy {
     if (!handler) return this.skipped(brokerageId, job, `no handler is registered for job ${job}`);
     if (this.inFlight.has(key))
       return this.skipped(brokerageId, job, 'a run of the same brokerage and job is still in progress');
-    const slot = new RunSlot(this.clock.now());
+    const slot = new RunSlot({ brokerageId, job }, this.clock.now());
     const { signal } = options;
     signal?.addEventListener('abort', () => slot.controller.abort(signal.reason), { once: true });
     this.inFlight.set(key, slot);
@@ -275,8 +274,7 @@ export class JobRunner implements OnModuleDestroy {
   // Abort the runs of one brokerage (it was removed from the config).
   abortBrokerage(brokerageId: string): void {
     for (const [key, entry] of this.inFlight) {
-      if (key.startsWith(`${brokerageId}:`))
-        entry.controller.abort(new Error('brokerage removed from config'));
+      if (isJobKeyOf(key, brokerageId)) entry.controller.abort(new Error('brokerage removed from config'));
     }
   }
 

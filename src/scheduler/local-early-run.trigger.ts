@@ -1,7 +1,8 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { queuedRemoteWrites } from './early-drain';
 import { EarlyRunTrigger, type EarlyRunOutcome } from './early-run.trigger';
-import { JobBackoff, jobKey } from './job-backoff';
+import { JobBackoff } from './job-backoff';
+import { jobKey } from './job-key';
 import { JobRunner } from './job-runner.service';
 import type { JobName } from './job.types';
 

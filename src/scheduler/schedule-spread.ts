@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CronTime } from 'cron';
 import { DEFAULT_SCHEDULES } from '../config/brokerage-config.schema';
 import type { LoadedBrokerage } from '../config/config.loader';
 import { SCHEDULE_KEY, type JobName } from './job.types';
@@ -34,4 +35,14 @@ export function spreadSchedule(expression: string, brokerageId: string, builtInD
 export function scheduleOf(brokerage: LoadedBrokerage, job: JobName): string {
   const key = SCHEDULE_KEY[job];
   return spreadSchedule(brokerage.config.schedules[key], brokerage.id, DEFAULT_SCHEDULES[key]);
+}
+
+// When a job of this brokerage is next due by its expression alone, where no local cron holds it (a
+// pg-boss worker, the CLI); null for an expression cron cannot read.
+export function nextScheduledRun(brokerage: LoadedBrokerage, job: JobName): Date | null {
+  try {
+    return new CronTime(scheduleOf(brokerage, job), 'UTC').sendAt().toJSDate();
+  } catch {
+    return null;
+  }
 }

@@ -16,6 +16,7 @@ import { PgBossScheduler } from './pg-boss/pg-boss.scheduler';
 import { PAUSE_STORE } from './pause-store.port';
 import { RUN_STORE } from './run-store.port';
 import { SCHEDULED_JOBS } from './scheduled-jobs';
+import { SchedulerDriver } from './scheduler-driver';
 
 export interface SchedulerModuleOptions {
   // The daemon schedules jobs; the CLI only runs them when asked.
@@ -33,12 +34,18 @@ export class SchedulerModule {
   static forRoot(options: SchedulerModuleOptions): DynamicModule {
     const local = options.cron && !options.sharedLedger;
     const shared = options.cron && options.sharedLedger === true;
-    const schedulers: Provider[] = [...(local ? [CronScheduler] : []), ...(shared ? [PgBossScheduler] : [])];
-    // On a shared ledger an early run goes through pg-boss (so no two workers run one pair);
-    // otherwise, and for the CLI, the local runner.
-    const earlyRuns: Provider[] = shared
-      ? [{ provide: EarlyRunTrigger, useExisting: PgBossScheduler }]
-      : [LocalEarlyRunTrigger, { provide: EarlyRunTrigger, useExisting: LocalEarlyRunTrigger }];
+    // The daemon's one scheduler, behind SchedulerDriver; the CLI schedules nothing.
+    const driver: Provider[] = local
+      ? [CronScheduler, { provide: SchedulerDriver, useExisting: CronScheduler }]
+      : shared
+        ? [PgBossScheduler, { provide: SchedulerDriver, useExisting: PgBossScheduler }]
+        : [];
+    // Early runs go through the driver (on a shared ledger, pg-boss, so no two workers run one
+    // pair); the CLI, which has none, runs them on the local runner, as CronScheduler does.
+    const earlyRuns: Provider[] = [
+      ...(shared ? [] : [LocalEarlyRunTrigger]),
+      { provide: EarlyRunTrigger, useExisting: options.cron ? SchedulerDriver : LocalEarlyRunTrigger },
+    ];
     return {
       module: SchedulerModule,
       global: true,
@@ -53,7 +60,7 @@ export class SchedulerModule {
         JobPauseService,
         JobPauseCollector,
         PgBossOnce,
-        ...schedulers,
+        ...driver,
         ...earlyRuns,
       ],
       exports: [
@@ -63,7 +70,7 @@ export class SchedulerModule {
         JobBackoff,
         JobPauseService,
         PgBossOnce,
-        ...(schedulers as (typeof CronScheduler)[]),
+        ...(options.cron ? [SchedulerDriver] : []),
       ],
     };
   }

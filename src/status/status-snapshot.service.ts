@@ -1,5 +1,4 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { CronTime } from 'cron';
 import { Clock } from '../common/clock';
 import { formatProblem } from '../config/config-error';
 import { ConfigService } from '../config/config.service';
@@ -16,12 +15,13 @@ import {
   type RecordError,
   type Run,
 } from '../ledger';
-import { CronScheduler } from '../scheduler/cron.scheduler';
-import { JobBackoff, jobKey, type BackoffState } from '../scheduler/job-backoff';
+import { JobBackoff, type BackoffState } from '../scheduler/job-backoff';
+import { jobKey } from '../scheduler/job-key';
 import { brokeragePause, isPaused, JobPauseService, type PauseView } from '../scheduler/job-pause.service';
 import { JobRunner, type RunningJob } from '../scheduler/job-runner.service';
 import { JOB_NAMES, type JobName } from '../scheduler/job.types';
-import { scheduleOf } from '../scheduler/schedule-spread';
+import { nextScheduledRun } from '../scheduler/schedule-spread';
+import { SchedulerDriver } from '../scheduler/scheduler-driver';
 import { OfferFiguresReader, type OfferFigures } from '../sync/offer-clocks/offer-figures';
 
 // How many rows of each list the page shows per brokerage (the CLI lists the rest).
@@ -81,9 +81,8 @@ export class StatusSnapshotService {
     private readonly pauses: JobPauseService,
     private readonly runner: JobRunner,
     private readonly backoff: JobBackoff,
-    // Absent on a PostgreSQL ledger, where pg-boss schedules: the next run is then read from the cron
-    // expression itself.
-    @Optional() private readonly cron: CronScheduler | null,
+    // Absent in the CLI, which schedules nothing: the next run is then read from the cron expression.
+    @Optional() private readonly scheduler: SchedulerDriver | null,
     private readonly figures: OfferFiguresReader,
     private readonly clock: Clock,
   ) {}
@@ -116,9 +115,9 @@ export class StatusSnapshotService {
           lastRun: lastRuns.find((r) => r.brokerageId === id && r.job === job),
           nextRun: !brokerage
             ? null
-            : this.cron
-              ? this.cron.nextRun(id, job)
-              : nextCronDate(scheduleOf(brokerage, job)),
+            : this.scheduler
+              ? this.scheduler.nextRun(id, job)
+              : nextScheduledRun(brokerage, job),
           backoff: this.backoff.state(jobKey(id, job)),
         };
       });
@@ -152,13 +151,5 @@ export class StatusSnapshotService {
     const alerts = await this.alerts.list({ state: 'firing', brokerageId: only, limit: PAGE_LIST_LIMIT });
     const channels = await this.alerts.channelHealth();
     return { at: this.clock.now(), pid: process.pid, alerts, channels, brokerages };
-  }
-}
-
-function nextCronDate(expression: string): Date | null {
-  try {
-    return new CronTime(expression, 'UTC').sendAt().toJSDate();
-  } catch {
-    return null;
   }
 }

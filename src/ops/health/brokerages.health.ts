@@ -3,7 +3,9 @@ import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/term
 import { ConfigService } from '../../config/config.service';
 import { formatProblem } from '../../config/config-error';
 import { RunRepository } from '../../ledger';
-import { JobBackoff, jobKey } from '../../scheduler/job-backoff';
+import { JobBackoff } from '../../scheduler/job-backoff';
+import { jobKey } from '../../scheduler/job-key';
+import { isJobName } from '../../scheduler/job.types';
 
 // Down while the config on disk is invalid (the last good one keeps running). Reports, per brokerage
 // and job, the last successful run and the status of the latest one.
@@ -41,7 +43,11 @@ export class BrokeragesHealthIndicator {
             lastStatus: run.status,
             lastStartedAt: run.startedAt.toISOString(),
             lastSuccessAt: success?.finishedAt?.toISOString() ?? null,
-            consecutiveFailures: this.backoff?.state(jobKey(brokerage.id, run.job)).consecutiveFailures ?? 0,
+            // A run of a job since retired has no backoff to tell.
+            consecutiveFailures:
+              (isJobName(run.job) &&
+                this.backoff?.state(jobKey(brokerage.id, run.job)).consecutiveFailures) ||
+              0,
           };
         }
         brokerages[brokerage.id] = jobs;

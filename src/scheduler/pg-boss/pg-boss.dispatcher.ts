@@ -1,50 +1,15 @@
 import { Logger } from '@nestjs/common';
 import type PgBoss from 'pg-boss';
-import { PG_BOSS_SCHEMA, type SyncJobData } from './pg-boss.queues';
+import type { SyncJobData } from './pg-boss.queues';
+import { PgBossTables, type ReadyQueue } from './pg-boss.tables';
 
 // How long an idle worker waits before asking again whether any queue has work. A run finishing
 // here or a local tick wakes it at once; work queued by another worker waits at most this long.
 const POLLING_INTERVAL_MS = 1000;
 
-// Of the given queues, those with a job ready to start and none running anywhere. Brokerages with
-// nothing running come first: one already being synced is held by its own remote limits, so a free
-// slot does more for one that is not (two of its jobs would only share its budget). Then jobs with
-// known work (KNOWN_WORK_PRIORITY: the drain of writes a run just queued, an early run) before
-// routine ticks, then the job waiting longest first, so every brokerage gets its turn. A tick's job
-// is queued while the pair's previous run is still going: it waits from that run's end ($3, the
-// ends of the runs this worker finished), not from the tick. (By age alone such a poll, which will
-// most likely find nothing, went ahead of another brokerage's first poll or its drain of a
-// backlog, holding a slot for the poll's few rate-limited calls.)
-// A queue whose previous job is still running is left out: pg-boss would refuse to start a second
-// one of a stately queue. pg-boss 10 fetches from one named queue at a time and has no call that
-// says which queues have work; this reads its job table through its own connection pool, on the
-// indexes it keeps for fetch.
-const READY_QUEUES_SQL = `
-  WITH active AS (
-    SELECT name, data->>'brokerageId' AS brokerage_id
-      FROM ${PG_BOSS_SCHEMA}.job
-     WHERE name = ANY($2::text[]) AND state = 'active'
-  )
-  SELECT j.name, min(j.data->>'brokerageId') AS brokerage_id
-    FROM ${PG_BOSS_SCHEMA}.job j
-   WHERE j.name = ANY($2::text[])
-     AND j.state < 'active'
-     AND j.start_after < now()
-     AND j.name NOT IN (SELECT name FROM active)
-   GROUP BY j.name
-   ORDER BY bool_or(j.data->>'brokerageId' IN (SELECT brokerage_id FROM active)),
-            max(j.priority) DESC,
-            GREATEST(min(j.created_on), to_timestamp(($3::jsonb->>j.name)::float8 / 1000))
-   LIMIT $1`;
-
-// The priority of a job sent because there is known work for it; routine ticks send 0.
+// The priority of a job sent because there is known work for it; routine ticks send 0. Known work
+// is fetched first (PgBossTables.readyQueues ranks the candidates).
 export const KNOWN_WORK_PRIORITY = 1;
-
-// A stately queue keeps one job queued: a send while a tick's job waits is dropped, so that job is
-// raised to known work instead.
-const PROMOTE_SQL = `
-  UPDATE ${PG_BOSS_SCHEMA}.job SET priority = $2
-   WHERE name = $1 AND state = 'created' AND priority < $2`;
 
 export type SyncJobHandler = (data: SyncJobData) => Promise<void>;
 
@@ -62,12 +27,15 @@ export class PgBossDispatcher {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private nudged = false;
+  private readonly tables: PgBossTables;
 
   constructor(
     private readonly boss: PgBoss,
     private readonly capacity: number,
     private readonly handle: SyncJobHandler,
-  ) {}
+  ) {
+    this.tables = new PgBossTables(boss);
+  }
 
   add(queue: string): void {
     this.queues.add(queue);
@@ -76,6 +44,10 @@ export class PgBossDispatcher {
 
   remove(queue: string): boolean {
     return this.queues.delete(queue);
+  }
+
+  works(queue: string): boolean {
+    return this.queues.has(queue);
   }
 
   worked(): string[] {
@@ -90,7 +62,7 @@ export class PgBossDispatcher {
   // work now. Answers whether a new job was queued.
   async sendKnownWork(queue: string, data: SyncJobData): Promise<boolean> {
     const id = await this.boss.send(queue, data, { priority: KNOWN_WORK_PRIORITY });
-    if (!id) await this.boss.getDb().executeSql(PROMOTE_SQL, [queue, KNOWN_WORK_PRIORITY]);
+    if (!id) await this.tables.promoteQueued(queue, KNOWN_WORK_PRIORITY);
     this.nudge();
     return id !== null;
   }
@@ -131,20 +103,12 @@ export class PgBossDispatcher {
     if (this.queues.size === 0) return 0;
     const free = this.capacity - this.inFlight.size;
     // A few more candidates than free slots: another worker may take some of them first.
-    const { rows } = await this.boss
-      .getDb()
-      .executeSql(READY_QUEUES_SQL, [
-        free * 2 + 2,
-        [...this.queues],
-        JSON.stringify(Object.fromEntries(this.ended)),
-      ]);
+    const candidates = await this.tables.readyQueues([...this.queues], this.ended, free * 2 + 2);
     // Several slots free: one job per brokerage first, as across workers; a brokerage's second job
     // only if nothing else is ready.
-    const candidates = rows as { name: string; brokerage_id: string }[];
-    const ordered = [
-      ...candidates.filter((c, i) => candidates.findIndex((o) => o.brokerage_id === c.brokerage_id) === i),
-      ...candidates.filter((c, i) => candidates.findIndex((o) => o.brokerage_id === c.brokerage_id) !== i),
-    ];
+    const first = (c: ReadyQueue, i: number) =>
+      candidates.findIndex((o) => o.brokerageId === c.brokerageId) === i;
+    const ordered = [...candidates.filter(first), ...candidates.filter((c, i) => !first(c, i))];
     // At most as many as were free when the candidates were ranked: a slot freed meanwhile (a run
     // just ended) is filled by asking again, since that run's brokerage now ranks differently (its
     // next job, e.g. the outbox-drain its crm-changes queued, comes before a brokerage not started).

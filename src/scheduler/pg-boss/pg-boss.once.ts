@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import PgBoss from 'pg-boss';
+import { Inject, Injectable } from '@nestjs/common';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../../config/daemon-settings';
 import { Ledger } from '../../ledger';
 import { JobRunner, type RunOptions, type RunOutcome } from '../job-runner.service';
+import { jobKey } from '../job-key';
 import { emptyCounts, type JobName } from '../job.types';
-import { PG_BOSS_SCHEMA, queueName, syncQueueOptions, type SyncJobData } from './pg-boss.queues';
+import { createPgBoss } from './pg-boss.engine';
+import { syncQueueOptions, type SyncJobData } from './pg-boss.queues';
 import { SingletonRun } from './singleton-run';
 
 // `sync --once` on a PostgreSQL ledger: the run takes the (brokerage, job) pg-boss singleton like a
@@ -12,8 +13,6 @@ import { SingletonRun } from './singleton-run';
 // for it. While a worker holds the pair, it is refused, naming who to wait for.
 @Injectable()
 export class PgBossOnce {
-  private readonly logger = new Logger(PgBossOnce.name);
-
   constructor(
     private readonly runner: JobRunner,
     private readonly ledger: Ledger,
@@ -26,19 +25,11 @@ export class PgBossOnce {
   }
 
   async run(brokerageId: string, job: JobName, options: RunOptions = {}): Promise<RunOutcome> {
-    const boss = new PgBoss({
-      connectionString: this.settings.ledgerUrl,
-      schema: PG_BOSS_SCHEMA,
-      application_name: 'cash-offer-sync/cli',
-      max: 2,
-      // No maintenance and no cron from a one-off command: the workers do both.
-      supervise: false,
-      schedule: false,
-    });
-    boss.on('error', (error) => this.logger.error(`pg-boss: ${String(error)}`));
+    // No maintenance and no cron from a one-off command: the workers do both.
+    const boss = createPgBoss(this.settings, 'one-off');
     await boss.start();
     try {
-      const name = queueName(brokerageId, job);
+      const name = jobKey(brokerageId, job);
       if (!(await boss.getQueue(name)))
         await boss.createQueue(name, syncQueueOptions(name, this.settings.jobLeaseSeconds));
       const data: SyncJobData = { brokerageId, job };

@@ -1,10 +1,13 @@
-import { isMinuteCron, isSyncQueue, queueName, runsAtStart } from './pg-boss.queues';
+import { isOwnJobKey, jobKey, parseJobKey } from '../job-key';
+import { isMinuteCron, runsAtStart } from './pg-boss.queues';
 
 describe('pg-boss queues', () => {
   it('names one queue per brokerage and job, recognisably ours', () => {
-    expect(queueName('acme-realty', 'outbox-drain')).toBe('sync__outbox-drain__acme-realty');
-    expect(isSyncQueue(queueName('acme', 'marketplace'))).toBe(true);
-    expect(isSyncQueue('__pgboss__send-it')).toBe(false);
+    expect(jobKey('acme-realty', 'outbox-drain')).toBe('sync__outbox-drain__acme-realty');
+    expect(parseJobKey(jobKey('acme', 'marketplace'))).toBeDefined();
+    expect(parseJobKey('__pgboss__send-it')).toBeUndefined();
+    expect(isOwnJobKey('sync__a-retired-job__acme')).toBe(true);
+    expect(isOwnJobKey('__pgboss__send-it')).toBe(false);
   });
 
   it('leaves five-field crons to pg-boss and ticks seconds-field crons locally', () => {

@@ -2,20 +2,9 @@ import { CronTime } from 'cron';
 import type PgBoss from 'pg-boss';
 import type { JobName } from '../job.types';
 
-// pg-boss's schema in the ledger's database, apart from the ledger's own tables.
-export const PG_BOSS_SCHEMA = 'pgboss';
-
-// One queue per (brokerage, job): pg-boss 10 keeps one schedule per queue name, and a `stately`
-// queue holds at most one queued and one active job, which makes each pair a singleton across all
-// workers (a slow run never piles up ticks behind it).
-export function queueName(brokerageId: string, job: JobName): string {
-  return `sync__${job}__${brokerageId}`;
-}
-
-export function isSyncQueue(name: string): boolean {
-  return name.startsWith('sync__');
-}
-
+// One queue per (brokerage, job), named by its jobKey(): pg-boss 10 keeps one schedule per queue
+// name, and a `stately` queue holds at most one queued and one active job, which makes each pair a
+// singleton across all workers (a slow run never piles up ticks behind it).
 export interface SyncJobData {
   brokerageId: string;
   job: JobName;

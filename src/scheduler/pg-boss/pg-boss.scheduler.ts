@@ -1,34 +1,23 @@
-import { queuedRemoteWrites } from '../early-drain';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CronJob } from 'cron';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import { ConfigService } from '../../config/config.service';
 import type { ConfigDiff } from '../../config/config-diff';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../../config/daemon-settings';
 import { Ledger, withSessionAdvisoryLock } from '../../ledger';
+import { queuedRemoteWrites } from '../early-drain';
+import type { EarlyRunOutcome } from '../early-run.trigger';
+import { isOwnJobKey, jobKey } from '../job-key';
 import { JobRegistry } from '../job.registry';
 import { JobRunner } from '../job-runner.service';
-import { EarlyRunTrigger, type EarlyRunOutcome } from '../early-run.trigger';
 import { JOB_NAMES, type JobName } from '../job.types';
-import { scheduleOf } from '../schedule-spread';
+import { nextScheduledRun, scheduleOf } from '../schedule-spread';
 import { SCHEDULED_JOBS, type ScheduledJobs } from '../scheduled-jobs';
+import { SchedulerDriver } from '../scheduler-driver';
 import { PgBossDispatcher } from './pg-boss.dispatcher';
-import {
-  isMinuteCron,
-  isSyncQueue,
-  PG_BOSS_SCHEMA,
-  queueName,
-  runsAtStart,
-  syncQueueOptions,
-  type SyncJobData,
-} from './pg-boss.queues';
+import { createPgBoss } from './pg-boss.engine';
+import { isMinuteCron, runsAtStart, syncQueueOptions, type SyncJobData } from './pg-boss.queues';
 import { SingletonRun } from './singleton-run';
 
 // Any fixed number shared by every worker; names the schedule-setup lock in pg_locks.
@@ -41,7 +30,7 @@ const SCHEDULE_SETUP_LOCK_ID = 0x73636864; // 'schd'
 // lets one worker at a time hold a pair; a worker that dies loses it when its lease expires, and the
 // job is retried on another worker, which first takes over what the dead one left (RunRepository.claim).
 @Injectable()
-export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBootstrap, OnModuleDestroy {
+export class PgBossScheduler extends SchedulerDriver {
   private readonly logger = new Logger(PgBossScheduler.name);
   private readonly singleton: SingletonRun;
   private readonly localTicks = new Map<string, CronJob>();
@@ -56,7 +45,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     private readonly config: ConfigService,
     private readonly ledger: Ledger,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
-    @Inject(SCHEDULED_JOBS) private readonly scheduled: ScheduledJobs,
+    @Inject(SCHEDULED_JOBS) private readonly scheduledJobs: ScheduledJobs,
   ) {
     super();
     this.singleton = new SingletonRun(runner, settings.jobLeaseSeconds);
@@ -66,28 +55,15 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
   // one queued, so a request while one waits is coalesced into it (which is then known work too),
   // and whichever worker is free runs it.
   async request(brokerageId: string, job: JobName): Promise<EarlyRunOutcome> {
-    const name = queueName(brokerageId, job);
-    if (!this.boss || !this.dispatcher?.worked().includes(name)) return 'skipped';
+    const name = jobKey(brokerageId, job);
+    if (!this.boss || !this.dispatcher?.works(name)) return 'skipped';
     const data: SyncJobData = { brokerageId, job };
     return (await this.dispatcher.sendKnownWork(name, data)) ? 'queued' : 'coalesced';
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    const url = this.settings.ledgerUrl;
-    if (!url) throw new Error('PgBossScheduler needs LEDGER_URL');
-    this.jobs.assertHandled(this.scheduled, 'cannot schedule');
-    const lease = this.settings.jobLeaseSeconds;
-    const boss = new PgBoss({
-      connectionString: url,
-      schema: PG_BOSS_SCHEMA,
-      application_name: 'cash-offer-sync/pg-boss',
-      max: 4,
-      // Expired leases are found by maintenance: look often enough that a dead worker's job moves on
-      // within about one lease.
-      maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(lease / 2))),
-      cronMonitorIntervalSeconds: 15,
-    });
-    boss.on('error', (error) => this.logger.error(`pg-boss: ${String(error)}`));
+  async start(): Promise<void> {
+    this.jobs.assertHandled(this.scheduledJobs, 'cannot schedule');
+    const boss = createPgBoss(this.settings, 'worker');
     await boss.start();
     this.boss = boss;
     this.dispatcher = new PgBossDispatcher(boss, this.settings.workerConcurrency, (data) =>
@@ -98,7 +74,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     // queued are taken by all of them, not by the first alone. A queue not yet created has no jobs.
     for (const brokerage of this.config.brokerages()) {
       if (brokerage.config.enabled === false) continue;
-      for (const job of this.scheduled) this.dispatcher.add(queueName(brokerage.id, job));
+      for (const job of this.scheduledJobs) this.dispatcher.add(jobKey(brokerage.id, job));
     }
     this.dispatcher.start();
     await this.exclusively(async () => {
@@ -117,7 +93,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  async stop(): Promise<void> {
     this.unsubscribe?.();
     await this.changes;
     for (const tick of this.localTicks.values()) void tick.stop();
@@ -132,9 +108,16 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
     this.boss = undefined;
   }
 
-  // Queue names this worker works, sorted (for tests and status).
-  scheduledQueues(): string[] {
+  // Queue names (jobKey()s) this worker works, sorted.
+  scheduled(): string[] {
     return this.dispatcher?.worked() ?? [];
+  }
+
+  // pg-boss's cron (or a local tick) fires by the expression, wherever the job then runs.
+  nextRun(brokerageId: string, job: JobName): Date | null {
+    const brokerage = this.config.get(brokerageId);
+    if (!brokerage || !this.dispatcher?.works(jobKey(brokerageId, job))) return null;
+    return nextScheduledRun(brokerage, job);
   }
 
   async apply(diff: ConfigDiff): Promise<void> {
@@ -156,8 +139,8 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
       return [];
     }
     const names: string[] = [];
-    for (const job of this.scheduled) {
-      const name = queueName(brokerage.id, job);
+    for (const job of this.scheduledJobs) {
+      const name = jobKey(brokerage.id, job);
       const data: SyncJobData = { brokerageId: brokerage.id, job };
       await this.ensureQueue(name);
       const expression = scheduleOf(brokerage, job);
@@ -178,7 +161,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
   private async unscheduleBrokerage(brokerageId: string): Promise<void> {
     const boss = this.boss!;
     for (const job of JOB_NAMES) {
-      const name = queueName(brokerageId, job);
+      const name = jobKey(brokerageId, job);
       void this.localTicks.get(name)?.stop();
       this.localTicks.delete(name);
       if (!this.dispatcher!.remove(name)) continue;
@@ -224,8 +207,8 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
   }
 
   private async queueDrain(brokerageId: string): Promise<void> {
-    const name = queueName(brokerageId, 'outbox-drain');
-    if (!this.dispatcher?.worked().includes(name)) return;
+    const name = jobKey(brokerageId, 'outbox-drain');
+    if (!this.dispatcher?.works(name)) return;
     await this.dispatcher.sendKnownWork(name, { brokerageId, job: 'outbox-drain' });
   }
 
@@ -233,7 +216,7 @@ export class PgBossScheduler extends EarlyRunTrigger implements OnApplicationBoo
   private async dropSchedulesExcept(wanted: Set<string>): Promise<void> {
     const boss = this.boss!;
     for (const schedule of await boss.getSchedules()) {
-      if (isSyncQueue(schedule.name) && !wanted.has(schedule.name)) await boss.unschedule(schedule.name);
+      if (isOwnJobKey(schedule.name) && !wanted.has(schedule.name)) await boss.unschedule(schedule.name);
     }
   }
 }

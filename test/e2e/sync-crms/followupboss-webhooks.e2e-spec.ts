@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { MetricsService } from '../../../src/observability/metrics/metrics.service';
-import { CronScheduler, JobRunner } from '../../../src/scheduler';
+import { JobRunner, SchedulerDriver } from '../../../src/scheduler';
 import { CrmAgent, NEUTRAL_LISTING } from '../../support/crm-agent';
 import { ledgerEngines } from '../../support/ledger-fixture';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
@@ -77,7 +77,7 @@ describe('Follow Up Boss webhooks as an early trigger', () => {
       ]);
       expect(hooks.every((h) => h.url === `${daemon}/webhooks/crm/followupboss/${BROKERAGE}`)).toBe(true);
       if (engine === 'sqlite') {
-        const nextPoll = t.app.get(CronScheduler).nextRun(BROKERAGE, 'crm-changes')!;
+        const nextPoll = t.app.get(SchedulerDriver).nextRun(BROKERAGE, 'crm-changes')!;
         expect(nextPoll.getTime() - Date.now()).toBeGreaterThan(60 * 60_000);
       }
 

@@ -3,7 +3,7 @@ import { hubSpotWebhooksJson } from '../../../src/brokerages/hubspot-webhook-sub
 import { ConfigService } from '../../../src/config/config.service';
 import { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
-import { CronScheduler, JobRunner } from '../../../src/scheduler';
+import { JobRunner, SchedulerDriver } from '../../../src/scheduler';
 import { FollowUpRuns } from '../../../src/webhooks/follow-up-runs';
 import { CrmAgent, NEUTRAL_LISTING } from '../../support/crm-agent';
 import { ledgerEngines } from '../../support/ledger-fixture';
@@ -86,7 +86,7 @@ describe('HubSpot webhooks as an early trigger', () => {
 
     it('an agent asking for a cash offer, then accepting one, in HubSpot reaches the service in seconds', async () => {
       if (engine === 'sqlite') {
-        const nextPoll = t.app.get(CronScheduler).nextRun(BROKERAGE, 'crm-changes')!;
+        const nextPoll = t.app.get(SchedulerDriver).nextRun(BROKERAGE, 'crm-changes')!;
         expect(nextPoll.getTime() - Date.now()).toBeGreaterThan(60 * 60_000);
       }
       const agent = new CrmAgent(t.world);

@@ -1,0 +1,110 @@
+import type PgBoss from 'pg-boss';
+import { jobKey } from '../../../src/scheduler/job-key';
+import type { JobName } from '../../../src/scheduler/job.types';
+import { createPgBoss, PG_BOSS_SCHEMA } from '../../../src/scheduler/pg-boss/pg-boss.engine';
+import { syncQueueOptions, type SyncJobData } from '../../../src/scheduler/pg-boss/pg-boss.queues';
+import { PgBossTables } from '../../../src/scheduler/pg-boss/pg-boss.tables';
+import {
+  createTestPostgresDatabase,
+  testPostgresUrl,
+  type TestPostgresDatabase,
+} from '../../support/postgres-database';
+
+// PgBossTables reads pg-boss's private `job` table, which pg-boss may change in any release. Pinned
+// here against the pg-boss installed: the schema it creates still has what the SQL relies on, and
+// the SQL still ranks and promotes as the dispatcher expects. An upgrade that breaks either fails
+// here, not in a fleet.
+(testPostgresUrl() ? describe : describe.skip)(
+  'pg-boss tables, as the installed pg-boss creates them',
+  () => {
+    let db: TestPostgresDatabase;
+    let boss: PgBoss;
+    let tables: PgBossTables;
+    const sql = async <T>(text: string): Promise<T[]> =>
+      (await boss.getDb().executeSql(text, [])).rows as T[];
+
+    beforeAll(async () => {
+      db = await createTestPostgresDatabase('pgboss_tables');
+      boss = createPgBoss({ ledgerUrl: db.url, jobLeaseSeconds: 60 }, 'one-off');
+      await boss.start();
+      tables = new PgBossTables(boss);
+    });
+    afterAll(async () => {
+      await boss.stop({ graceful: false, wait: true });
+      await db.drop();
+    });
+
+    it('has the job columns the SQL reads, of the types it reads them as', async () => {
+      const columns = await sql<{ column_name: string; data_type: string; udt_name: string }>(
+        `SELECT column_name, data_type, udt_name FROM information_schema.columns
+        WHERE table_schema = '${PG_BOSS_SCHEMA}' AND table_name = 'job'`,
+      );
+      const typeOf = (name: string) => {
+        const column = columns.find((c) => c.column_name === name);
+        return column && (column.data_type === 'USER-DEFINED' ? column.udt_name : column.data_type);
+      };
+      expect({
+        name: typeOf('name'),
+        state: typeOf('state'),
+        data: typeOf('data'),
+        start_after: typeOf('start_after'),
+        priority: typeOf('priority'),
+        created_on: typeOf('created_on'),
+      }).toEqual({
+        name: 'text',
+        state: 'job_state',
+        data: 'jsonb',
+        start_after: 'timestamp with time zone',
+        priority: 'integer',
+        created_on: 'timestamp with time zone',
+      });
+    });
+
+    it("orders the job states created < retry < active, so `state < 'active'` means waiting", async () => {
+      const [{ states }] = await sql<{ states: string[] }>(
+        `SELECT enum_range(NULL::${PG_BOSS_SCHEMA}.job_state)::text[] AS states`,
+      );
+      const at = (state: string) => states.indexOf(state);
+      expect(at('created')).toBeGreaterThanOrEqual(0);
+      expect(at('created')).toBeLessThan(at('retry'));
+      expect(at('retry')).toBeLessThan(at('active'));
+      expect(states.filter((s) => at(s) < at('active'))).toEqual(['created', 'retry']);
+    });
+
+    it('ranks ready queues and promotes a queued job as the dispatcher expects', async () => {
+      const queue = async (brokerageId: string, job: JobName) => {
+        const name = jobKey(brokerageId, job);
+        await boss.createQueue(name, syncQueueOptions(name, 60));
+        return name;
+      };
+      const send = (name: string, brokerageId: string, job: JobName) =>
+        boss.send(name, { brokerageId, job } satisfies SyncJobData);
+      const aPoll = await queue('a', 'crm-changes');
+      const bPoll = await queue('b', 'crm-changes');
+      const aDrain = await queue('a', 'outbox-drain');
+      const all = [aPoll, bPoll, aDrain];
+      const none = new Map<string, number>();
+
+      await send(bPoll, 'b', 'crm-changes');
+      await send(aPoll, 'a', 'crm-changes');
+      // Oldest first...
+      expect(await tables.readyQueues(all, none, 10)).toEqual([
+        { name: bPoll, brokerageId: 'b' },
+        { name: aPoll, brokerageId: 'a' },
+      ]);
+      // ...unless one holds known work; and the limit holds.
+      await tables.promoteQueued(aPoll, 1);
+      expect(await tables.readyQueues(all, none, 1)).toEqual([{ name: aPoll, brokerageId: 'a' }]);
+
+      // A queue with a job active is left out, and a brokerage with one active goes last.
+      await send(aDrain, 'a', 'outbox-drain');
+      const [held] = await boss.fetch<SyncJobData>(aPoll, { batchSize: 1 });
+      expect(held).toBeDefined();
+      expect(await tables.readyQueues(all, none, 10)).toEqual([
+        { name: bPoll, brokerageId: 'b' },
+        { name: aDrain, brokerageId: 'a' },
+      ]);
+      await boss.complete(aPoll, held.id);
+    });
+  },
+);
