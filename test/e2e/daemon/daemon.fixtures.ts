@@ -127,6 +127,10 @@ export function startProcess(script: string, env: NodeJS.ProcessEnv, cwd = ROOT)
   };
 }
 
+// How long and how often tests poll a daemon process (a start takes seconds on a busy machine);
+// spread into waitFor's options.
+export const DAEMON_WAIT = { timeoutMs: 15_000, intervalMs: 50 } as const;
+
 export async function waitFor<T>(
   probe: () => T | undefined | false | Promise<T | undefined | false>,
   what: string,
