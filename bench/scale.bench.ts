@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { openLedger } from '../src/ledger';
 import { jobKey } from '../src/scheduler/job-key';
 import { createPgBoss } from '../src/scheduler/pg-boss/pg-boss.engine';
-import { until } from '../test/support/worker-process';
+import { waitFor } from '../test/support/wait-for';
 import { cpuSecondsOf, postgresCpuSeconds, traceRound } from './scale-trace';
 import { WorkerWorld } from '../test/support/worker-world';
 
@@ -89,7 +89,7 @@ async function round(
     const cpuAtStart = cpuNow(world, name);
     const done = new Map<string, number>();
     await withClient(url.toString(), (ledger) =>
-      until(
+      waitFor(
         async () => {
           const { rows } = await ledger.query<{ brokerage_id: string; open: string; sent: string }>(
             `SELECT brokerage_id,
@@ -104,9 +104,11 @@ async function round(
           }
           return done.size === BROKERAGES;
         },
-        `${BROKERAGES} brokerages synced by ${workers} worker(s)`,
-        15 * 60_000,
-        250,
+        {
+          what: `${BROKERAGES} brokerages synced by ${workers} worker(s)`,
+          timeoutMs: 15 * 60_000,
+          intervalMs: 250,
+        },
       ),
     );
     const finished = Date.now();

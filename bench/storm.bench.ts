@@ -9,7 +9,8 @@ import { brokerageSecond } from '../src/scheduler/schedule-spread';
 import { startCashOfferSandbox, type SandboxAccount } from '../sandbox/cash-offer';
 import { startHubSpotEmulator, type HubSpotEmulator } from '../sandbox/hubspot';
 import { freePort } from '../test/support/free-port';
-import { startWorkerProcess, until, type WorkerProcess } from '../test/support/worker-process';
+import { waitFor } from '../test/support/wait-for';
+import { startWorkerProcess, type WorkerProcess } from '../test/support/worker-process';
 
 // Many brokerages on one HubSpot account without a storm (issue 26): 50 offices of one network on
 // ONE emulated portal (same base URL and token; the emulator enforces HubSpot's published limits:
@@ -178,11 +179,11 @@ async function main(): Promise<void> {
     const started = Date.now();
     daemon = startWorkerProcess(env, port);
     const d = daemon;
-    await until(
-      () => d.stdout().includes('listening on') || d.child.exitCode !== null,
-      'the daemon to listen',
-      120_000,
-    );
+    await waitFor(() => d.stdout().includes('listening on') || d.child.exitCode !== null, {
+      what: 'the daemon to listen',
+      timeoutMs: 120_000,
+      intervalMs: 100,
+    });
     if (d.child.exitCode !== null) throw new Error(`the daemon exited at start:\n${d.stdout()}`);
     console.log(
       `bench:storm: ${BROKERAGES} brokerages on one HubSpot portal, daemon up in ${((Date.now() - started) / 1000).toFixed(1)} s`,
@@ -201,7 +202,7 @@ async function main(): Promise<void> {
         });
       }),
     );
-    await until(
+    await waitFor(
       () => {
         for (const deal of deals.values())
           if (
@@ -211,9 +212,7 @@ async function main(): Promise<void> {
             deal.pickedUpAt = Date.now();
         return [...deals.values()].every((x) => x.pickedUpAt !== undefined);
       },
-      'every flagged deal to get its request id',
-      180_000,
-      200,
+      { what: 'every flagged deal to get its request id', timeoutMs: 180_000, intervalMs: 200 },
     );
 
     // Idle: nothing changes for a minute; count what the daemon says meanwhile.

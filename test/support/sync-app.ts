@@ -182,18 +182,3 @@ async function searchCaughtUp(hubspot: HubSpotEmulator): Promise<void> {
     intervalMs: 50,
   });
 }
-
-// Polls until the check holds (no fixed sleeps in tests).
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
-  timeoutMs = 10_000,
-  intervalMs = 25,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}

@@ -15,6 +15,7 @@ export interface WaitForOptions {
   // Says what the test is waiting for, in the words of the timeout error: "the run to finish".
   what: string;
   timeoutMs?: number;
+  // Polls that search the HubSpot emulator pass 250 or more, to stay under its 5 searches a second.
   intervalMs?: number;
 }
 

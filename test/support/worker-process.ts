@@ -49,22 +49,6 @@ export function startWorkerProcess(env: NodeJS.ProcessEnv, port: number): Worker
   return worker;
 }
 
-// Polls until the probe answers (no fixed sleeps), or fails naming what it waited for.
-export async function until<T>(
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string,
-  timeoutMs: number,
-  intervalMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
-
 // The run a worker has started for (brokerage, job) and not yet finished, from its log.
 export function openRun(worker: WorkerProcess, brokerageId: string, job: string): number | undefined {
   let open: number | undefined;

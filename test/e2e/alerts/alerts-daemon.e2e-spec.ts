@@ -8,7 +8,8 @@ import { CASH_OFFER_CRM_SCHEMA } from '../../../src/crm';
 import { HubSpotCrmAdapter } from '../../../src/crm/hubspot';
 import { openLedger, type Ledger } from '../../../src/ledger/ledger';
 import { freePort } from '../../support/free-port';
-import { MAIN_JS, startProcess, waitFor, type RunningProcess } from '../daemon/daemon.fixtures';
+import { DAEMON_WAIT, MAIN_JS, startProcess, type RunningProcess } from '../daemon/daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 import { startSmtpReceiver, startWebhookReceiver } from '../../support/alert-receivers';
 
 jest.setTimeout(180_000);
@@ -63,23 +64,31 @@ describe('alerts of the built daemon', () => {
       ADMIN_PORT: String(await freePort()),
       WEBHOOK_PORT: String(await freePort()),
     });
-    await waitFor(
-      () => started.stdout().includes('listening on') || started.child.exitCode !== null,
-      'the daemon to start',
-      30_000,
-    );
+    await waitFor(() => started.stdout().includes('listening on') || started.child.exitCode !== null, {
+      what: 'the daemon to start',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
     if (started.child.exitCode !== null) throw new Error(`the daemon exited: ${started.stderr()}`);
     return started;
   };
   // Some alert checks done by this process after now, so "nothing more was sent" means something.
   const checksPass = async (process: RunningProcess, n = 3): Promise<void> => {
     const before = lines(process, 'alert check done');
-    await waitFor(() => lines(process, 'alert check done') >= before + n, `${n} alert checks`, 30_000);
+    await waitFor(() => lines(process, 'alert check done') >= before + n, {
+      what: `${n} alert checks`,
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
   };
   const reload = async (): Promise<void> => {
     const before = lines(daemon!, 'config reloaded');
     daemon!.child.kill('SIGHUP');
-    await waitFor(() => lines(daemon!, 'config reloaded') > before, 'the config to reload', 15_000);
+    await waitFor(() => lines(daemon!, 'config reloaded') > before, {
+      what: 'the config to reload',
+      ...DAEMON_WAIT,
+      timeoutMs: 15_000,
+    });
   };
 
   beforeAll(async () => {
@@ -158,8 +167,7 @@ describe('alerts of the built daemon', () => {
       () =>
         notices('credential_refused', 'firing', 'cash-offer').length > 0 &&
         notices('credential_refused', 'firing', 'cash-offer'),
-      'a firing alert for the refused key',
-      60_000,
+      { what: 'a firing alert for the refused key', ...DAEMON_WAIT, timeoutMs: 60_000 },
     );
     expect(firing.signatureValid).toBe(true);
     expect(firing.headers['x-cash-offer-sync-delivery']).toMatch(/^\d+$/);
@@ -168,10 +176,16 @@ describe('alerts of the built daemon', () => {
     expect(firing.body).not.toContain(BAD_KEY);
     expect(firing.body).not.toContain(TOKEN);
     const firingMails = () => smtp.mails.filter((m) => /FIRING: credentials refused/.test(m.raw));
-    const mails = await waitFor(() => firingMails().length === 2 && firingMails(), 'the alert mails');
+    const mails = await waitFor(() => firingMails().length === 2 && firingMails(), {
+      what: 'the alert mails',
+      ...DAEMON_WAIT,
+    });
     expect(mails.map((m) => m.to.join()).sort()).toEqual(['broker@acme.example', 'ops@brokerage.example']);
     for (const mail of mails) expect(mail.raw).toContain('brokerage acme');
-    const text = await waitFor(() => slack.received[0]?.json.text as string | undefined, 'the Slack message');
+    const text = await waitFor(() => slack.received[0]?.json.text as string | undefined, {
+      what: 'the Slack message',
+      ...DAEMON_WAIT,
+    });
     expect(text).toContain('FIRING: credentials refused (brokerage acme)');
 
     // Paused: the jobs are skipped, so the service hears nothing more from this brokerage.
@@ -179,10 +193,10 @@ describe('alerts of the built daemon', () => {
     expect((await ledger.pauses.list('acme')).map((p) => p.job)).toEqual(['credential:cash-offer']);
     const calls = await serviceCalls();
     const skipped = lines(daemon, 'skipped marketplace for acme');
-    await waitFor(
-      () => lines(daemon!, 'skipped marketplace for acme') >= skipped + 3,
-      'three skipped marketplace runs',
-    );
+    await waitFor(() => lines(daemon!, 'skipped marketplace for acme') >= skipped + 3, {
+      what: 'three skipped marketplace runs',
+      ...DAEMON_WAIT,
+    });
     expect(await serviceCalls()).toBe(calls);
     expect(notices('credential_refused', 'firing')).toHaveLength(1);
   });
@@ -204,8 +218,7 @@ describe('alerts of the built daemon', () => {
       () =>
         notices('credential_refused', 'resolved', 'cash-offer').length > 0 &&
         notices('credential_refused', 'resolved', 'cash-offer'),
-      'the resolved alert',
-      30_000,
+      { what: 'the resolved alert', ...DAEMON_WAIT, timeoutMs: 30_000 },
     );
     expect(resolved.signatureValid).toBe(true);
     expect(resolved.json).toMatchObject({ brokerage: 'acme', state: 'resolved', episode: 1 });
@@ -217,8 +230,7 @@ describe('alerts of the built daemon', () => {
         (await ledger!.runs.list({ brokerageId: 'acme', job: 'marketplace', limit: 5 })).some(
           (r) => r.status === 'succeeded' && r.startedAt >= since,
         ),
-      'a marketplace run to succeed',
-      30_000,
+      { what: 'a marketplace run to succeed', ...DAEMON_WAIT, timeoutMs: 30_000 },
     );
     await checksPass(daemon!);
     expect(notices('credential_refused', 'resolved')).toHaveLength(1);
@@ -232,8 +244,7 @@ describe('alerts of the built daemon', () => {
       () =>
         notices('credential_refused', 'firing', 'crm').length > 0 &&
         notices('credential_refused', 'firing', 'crm'),
-      'a firing alert for the refused CRM token',
-      30_000,
+      { what: 'a firing alert for the refused CRM token', ...DAEMON_WAIT, timeoutMs: 30_000 },
     );
     expect(firing.json).toMatchObject({ brokerage: 'acme', state: 'firing' });
     expect(String(firing.json.summary)).toContain('the CRM refused');
@@ -241,11 +252,11 @@ describe('alerts of the built daemon', () => {
 
     writeFileSync(tokenFile, TOKEN);
     await reload();
-    await waitFor(
-      () => notices('credential_refused', 'resolved', 'crm').length > 0,
-      'the CRM alert to resolve',
-      30_000,
-    );
+    await waitFor(() => notices('credential_refused', 'resolved', 'crm').length > 0, {
+      what: 'the CRM alert to resolve',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
     await checksPass(daemon!);
     expect(notices('credential_refused', 'firing', 'crm')).toHaveLength(1);
     expect(notices('credential_refused', 'resolved', 'crm')).toHaveLength(1);
@@ -258,18 +269,17 @@ describe('alerts of the built daemon', () => {
     await reload();
     const [firing] = await waitFor(
       () => notices('brokerage_unloaded', 'firing').length > 0 && notices('brokerage_unloaded', 'firing'),
-      'the brokerage-unloaded alert',
-      30_000,
+      { what: 'the brokerage-unloaded alert', ...DAEMON_WAIT, timeoutMs: 30_000 },
     );
     expect(firing.json).toMatchObject({ brokerage: 'broken', state: 'firing' });
     expect(String(firing.json.summary)).toContain('brokerage broken failed to load');
     rmSync(broken);
     await reload();
-    await waitFor(
-      () => notices('brokerage_unloaded', 'resolved').length > 0,
-      'the unloaded alert to resolve',
-      30_000,
-    );
+    await waitFor(() => notices('brokerage_unloaded', 'resolved').length > 0, {
+      what: 'the unloaded alert to resolve',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
     await checksPass(daemon!);
     expect(notices('brokerage_unloaded', 'firing')).toHaveLength(1);
     expect(notices('brokerage_unloaded', 'resolved')).toHaveLength(1);
@@ -279,19 +289,18 @@ describe('alerts of the built daemon', () => {
     await sandbox.close();
     const [firing] = await waitFor(
       () => notices('jobs_failing', 'firing').length > 0 && notices('jobs_failing', 'firing'),
-      'the jobs-failing alert',
-      60_000,
+      { what: 'the jobs-failing alert', ...DAEMON_WAIT, timeoutMs: 60_000 },
     );
     expect(String(firing.json.summary)).toMatch(/brokerage acme: .*failed \d+ run\(s\) in a row/);
     // Down is not refused: nothing paused.
     expect(await ledger!.pauses.list('acme')).toEqual([]);
 
     sandbox = await startCashOfferSandbox({ port: sandboxPort });
-    await waitFor(
-      () => notices('jobs_failing', 'resolved').length > 0,
-      'the jobs-failing alert to resolve',
-      60_000,
-    );
+    await waitFor(() => notices('jobs_failing', 'resolved').length > 0, {
+      what: 'the jobs-failing alert to resolve',
+      ...DAEMON_WAIT,
+      timeoutMs: 60_000,
+    });
     await checksPass(daemon!);
     expect(notices('jobs_failing', 'firing')).toHaveLength(1);
     expect(notices('jobs_failing', 'resolved')).toHaveLength(1);

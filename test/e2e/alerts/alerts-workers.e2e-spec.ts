@@ -13,7 +13,8 @@ import {
   testPostgresUrl,
   type TestPostgresDatabase,
 } from '../../support/postgres-database';
-import { MAIN_JS, startProcess, waitFor, type RunningProcess } from '../daemon/daemon.fixtures';
+import { DAEMON_WAIT, MAIN_JS, startProcess, type RunningProcess } from '../daemon/daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 jest.setTimeout(180_000);
 
@@ -109,34 +110,42 @@ const EVERY_2S = '*/2 * * * * *';
         ADMIN_PORT: String(await freePort()),
         WEBHOOK_PORT: String(await freePort()),
       });
-      await waitFor(
-        () => worker.stdout().includes('listening on') || worker.child.exitCode !== null,
-        'a worker to start',
-        60_000,
-      );
+      await waitFor(() => worker.stdout().includes('listening on') || worker.child.exitCode !== null, {
+        what: 'a worker to start',
+        ...DAEMON_WAIT,
+        timeoutMs: 60_000,
+      });
       if (worker.child.exitCode !== null) throw new Error(`a worker exited: ${worker.stderr()}`);
       workers.push(worker);
     }
-    await waitFor(() => notices('firing').length > 0, 'the firing alert', 60_000);
+    await waitFor(() => notices('firing').length > 0, {
+      what: 'the firing alert',
+      ...DAEMON_WAIT,
+      timeoutMs: 60_000,
+    });
     // Both workers have looked at the problem several times since: still one notification.
     const checks = workers.map((w) => linesOf(w, 'alert check done'));
-    await waitFor(
-      () => workers.every((w, i) => linesOf(w, 'alert check done') >= checks[i] + 3),
-      'three more alert checks on each worker',
-      30_000,
-    );
+    await waitFor(() => workers.every((w, i) => linesOf(w, 'alert check done') >= checks[i] + 3), {
+      what: 'three more alert checks on each worker',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
     expect(notices('firing')).toHaveLength(1);
     expect(notices('firing')[0]).toMatchObject({ signatureValid: true, json: { brokerage: 'acme' } });
 
     writeFileSync(keyFile, sandbox.agentKey);
     for (const w of workers) w.child.kill('SIGHUP');
-    await waitFor(() => notices('resolved').length > 0, 'the resolved alert', 60_000);
+    await waitFor(() => notices('resolved').length > 0, {
+      what: 'the resolved alert',
+      ...DAEMON_WAIT,
+      timeoutMs: 60_000,
+    });
     const after = workers.map((w) => linesOf(w, 'alert check done'));
-    await waitFor(
-      () => workers.every((w, i) => linesOf(w, 'alert check done') >= after[i] + 3),
-      'three more alert checks on each worker',
-      30_000,
-    );
+    await waitFor(() => workers.every((w, i) => linesOf(w, 'alert check done') >= after[i] + 3), {
+      what: 'three more alert checks on each worker',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
     expect(notices('firing')).toHaveLength(1);
     expect(notices('resolved')).toHaveLength(1);
   });

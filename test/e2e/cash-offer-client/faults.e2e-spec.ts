@@ -1,6 +1,7 @@
 import { CashOfferError } from '../../../src/cash-offer';
 import { freePort } from '../../support/free-port';
-import { SandboxHarness, eventually, offerRequestBody } from './sandbox.harness';
+import { waitFor } from '../../support/wait-for';
+import { SandboxHarness, offerRequestBody } from './sandbox.harness';
 
 // The client's resilience against the sandbox's fault injection, checked in its call log.
 describe('CashOfferClient under faults (sandbox)', () => {
@@ -43,9 +44,12 @@ describe('CashOfferClient under faults (sandbox)', () => {
       retryable: false,
     });
     // The sandbox logs the call when its hang ends.
-    const calls = await eventually(
-      () => h.calls(),
-      (cs) => cs.some((c) => c.fault === 'hang-after-commit'),
+    const calls = await waitFor(
+      async () => {
+        const cs = await h.calls();
+        return cs.some((c) => c.fault === 'hang-after-commit') && cs;
+      },
+      { what: 'the hung create in the call log' },
     );
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
     expect(await h.storedRequests()).toHaveLength(1);
@@ -79,10 +83,10 @@ describe('CashOfferClient under faults (sandbox)', () => {
     expect((await h.calls()).length).toBe(3);
 
     await h.control('DELETE', '/faults');
-    const offers = await eventually(
-      () => client.listOffers().catch((e: CashOfferError) => e),
-      (v) => Array.isArray(v),
-    );
+    // Calls fail fast while the breaker is open; the first one it lets through half-open answers.
+    const offers = await waitFor(() => client.listOffers(), {
+      what: 'the half-open breaker to let a call through',
+    });
     expect(offers).toEqual([]);
     // While open, nothing was sent: the log has the three failures, then the half-open success.
     expect((await h.calls()).map((c) => c.status)).toEqual([500, 500, 500, 200]);

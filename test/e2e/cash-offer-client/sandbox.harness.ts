@@ -95,18 +95,3 @@ export function offerRequestBody(
     media: ['https://photos.example.test/front.jpg'],
   };
 }
-
-// Polls until `check` holds; no fixed sleeps in tests.
-export async function eventually<T>(
-  probe: () => Promise<T>,
-  check: (v: T) => boolean,
-  timeoutMs = 5000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

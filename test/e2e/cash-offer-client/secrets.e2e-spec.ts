@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { CashOfferClient } from '../../../src/cash-offer';
-import { SandboxHarness, eventually, offerRequestBody } from './sandbox.harness';
+import { waitFor } from '../../support/wait-for';
+import { SandboxHarness, offerRequestBody } from './sandbox.harness';
 
 const KEY = 'sandbox-agent-key';
 
@@ -60,10 +61,9 @@ describe('the API key never leaks (sandbox)', () => {
     await run(client.listOffers()); // fails fast
     await run(client.createOfferRequest({ ...offerRequestBody(), property: {} })); // INVALID_RECORD
     await h.control('DELETE', '/faults');
-    await eventually(
-      () => h.calls(),
-      (cs) => cs.some((c) => c.fault === 'hang-after-commit'),
-    );
+    await waitFor(async () => (await h.calls()).some((c) => c.fault === 'hang-after-commit'), {
+      what: 'the hung create in the call log',
+    });
 
     const all = printed.join('\n');
     expect(all).toContain('circuit opened');

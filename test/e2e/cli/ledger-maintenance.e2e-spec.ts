@@ -3,15 +3,16 @@ import { join } from 'node:path';
 import { ManualClock } from '../../../src/common/clock';
 import { openLedger } from '../../../src/ledger';
 import {
+  DAEMON_WAIT,
   baseEnv,
   brokerageConfig,
   makeWorkspace,
   runCli,
   startHarness,
-  waitFor,
   writeBrokerage,
   type Workspace,
 } from '../daemon/daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 // The operator's ledger maintenance commands, as the compiled CLI (`npm run build` first).
 describe('ledger maintenance from the CLI', () => {
@@ -124,7 +125,10 @@ describe('ledger maintenance from the CLI', () => {
     await seedOldHistory(10);
     const { daemon } = await startHarness(ws, ['acme'], { RETENTION_DAYS: '5', RETENTION_DEAD_DAYS: '8' });
     try {
-      await waitFor(() => daemon.stdout().includes('pruned the ledger'), 'the daemon to prune');
+      await waitFor(() => daemon.stdout().includes('pruned the ledger'), {
+        what: 'the daemon to prune',
+        ...DAEMON_WAIT,
+      });
       expect(await remaining()).toEqual({ runs: 1, outbox: 0, inbox: 0 });
     } finally {
       await daemon.stop();

@@ -6,7 +6,15 @@ import { startSimulators, type Simulators } from '../../../sandbox/simulators';
 import { freePort } from '../../support/free-port';
 import { HeadlessBrowser } from '../../support/browser/headless-browser';
 import { writeBrokerageConfigs } from '../../support/webhook-app';
-import { MAIN_JS, ROOT, runCli, startProcess, waitFor, type RunningProcess } from '../daemon/daemon.fixtures';
+import {
+  DAEMON_WAIT,
+  MAIN_JS,
+  ROOT,
+  runCli,
+  startProcess,
+  type RunningProcess,
+} from '../daemon/daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 jest.setTimeout(180_000);
 
@@ -82,11 +90,11 @@ describe('status page', () => {
     expect((await runCli(['setup-crm'], env)).code).toBe(0);
     deadCommandId = await seedLedger(env.LEDGER_PATH!);
     daemon = startProcess(MAIN_JS, env);
-    await waitFor(
-      () => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null,
-      'the daemon to listen',
-      30_000,
-    );
+    await waitFor(() => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null, {
+      what: 'the daemon to listen',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
     if (daemon.child.exitCode !== null) throw new Error(`daemon exited: ${daemon.stderr()}`);
     browser = await HeadlessBrowser.launch();
   });
@@ -108,8 +116,7 @@ describe('status page', () => {
         await reload();
         return (await lastRunColumn()).every((cell) => !cell.includes('never run'));
       },
-      'every job to have run',
-      30_000,
+      { what: 'every job to have run', ...DAEMON_WAIT, timeoutMs: 30_000 },
     );
     const running = await browser.text();
     expect(running).toMatch(/Brokerage acme\s+ACTIVE/i);
@@ -152,8 +159,7 @@ describe('status page', () => {
         }
         return Date.now() - stableSince > 3_000;
       },
-      'the paused jobs to stop',
-      30_000,
+      { what: 'the paused jobs to stop', ...DAEMON_WAIT, timeoutMs: 30_000 },
     );
     expect(await browser.count('#jobs-acme button[disabled]')).toBeGreaterThanOrEqual(5);
     expect(await browser.texts('#jobs-acme tbody td:nth-child(2)')).toEqual(
@@ -180,8 +186,7 @@ describe('status page', () => {
         await reload();
         return (await lastRunColumn()).join('|') !== stopped;
       },
-      'the jobs to run again',
-      30_000,
+      { what: 'the jobs to run again', ...DAEMON_WAIT, timeoutMs: 30_000 },
     );
     await shoot('4-resumed', /Brokerage acme\s+ACTIVE/i);
   });
@@ -234,7 +239,7 @@ describe('status page', () => {
         .filter((l) => l.includes('config reloaded')).length;
     const before = reloaded();
     daemon.child.kill('SIGHUP');
-    await waitFor(() => reloaded() > before, 'the config to reload');
+    await waitFor(() => reloaded() > before, { what: 'the config to reload', ...DAEMON_WAIT });
     await waitFor(
       async () => {
         await reload();
@@ -242,8 +247,7 @@ describe('status page', () => {
           row.includes('brokerage beta failed to load'),
         );
       },
-      'the unloaded brokerage to raise an alert',
-      30_000,
+      { what: 'the unloaded brokerage to raise an alert', ...DAEMON_WAIT, timeoutMs: 30_000 },
     );
     const page = await browser.text();
     expect(page).toMatch(/brokerage beta failed to load and is not synced/);
@@ -260,7 +264,7 @@ describe('status page', () => {
     rmSync(broken);
     const again = reloaded();
     daemon.child.kill('SIGHUP');
-    await waitFor(() => reloaded() > again, 'the config to reload');
+    await waitFor(() => reloaded() > again, { what: 'the config to reload', ...DAEMON_WAIT });
   });
 
   it('a job paused on its own stays visible under its brokerage pause', async () => {

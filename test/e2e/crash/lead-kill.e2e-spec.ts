@@ -11,7 +11,8 @@ import { startHubSpotEmulator } from '../../../sandbox/hubspot';
 import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { SUBMIT_BUYER_LEAD } from '../../../src/sync/buyer-leads/buyer-lead.constants';
 import { freePort } from '../../support/free-port';
-import { MAIN_JS, startProcess, waitFor } from '../daemon/daemon.fixtures';
+import { DAEMON_WAIT, MAIN_JS, startProcess } from '../daemon/daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 import type { RunningProcess } from '../daemon/daemon.fixtures';
 import { writeBuyerConfig } from '../sync-buyer/buyer-app';
 
@@ -58,11 +59,11 @@ describe('a buyer lead when the daemon is killed between the call and the write-
       ADMIN_PORT: String(await freePort()),
       WEBHOOK_PORT: String(await freePort()),
     });
-    await waitFor(
-      () => process.stdout().includes('listening on') || process.child.exitCode !== null,
-      'the daemon to start',
-      30_000,
-    );
+    await waitFor(() => process.stdout().includes('listening on') || process.child.exitCode !== null, {
+      what: 'the daemon to start',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
     if (process.child.exitCode !== null) throw new Error(`the daemon exited: ${process.stderr()}`);
     return process;
   };
@@ -125,11 +126,11 @@ describe('a buyer lead when the daemon is killed between the call and the write-
     await control('PUT', '/faults', { match: 'POST /buyer/lead', hangAfterCommitMs: 60_000 });
 
     daemon = await startDaemon();
-    await waitFor(
-      async () => (await control<unknown[]>('GET', '/buyer-leads')).length === 1,
-      'the service to store the lead',
-      30_000,
-    );
+    await waitFor(async () => (await control<unknown[]>('GET', '/buyer-leads')).length === 1, {
+      what: 'the service to store the lead',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
     daemon.child.kill('SIGKILL');
     expect((await daemon.exited).signal).toBe('SIGKILL');
     await control('DELETE', '/faults');
@@ -141,8 +142,11 @@ describe('a buyer lead when the daemon is killed between the call and the write-
         /may already have been submitted/.test(
           emulator.state.get('contacts', contact)!.properties.cash_offer_lead_error ?? '',
         ),
-      'the contact to say the lead may already have been submitted',
-      30_000,
+      {
+        what: 'the contact to say the lead may already have been submitted',
+        ...DAEMON_WAIT,
+        timeoutMs: 30_000,
+      },
     );
     const ledger: Ledger = await openLedger({ databasePath: env.LEDGER_PATH! });
     try {
@@ -150,8 +154,7 @@ describe('a buyer lead when the daemon is killed between the call and the write-
       // A few more drains pass over the unknown command without sending it again.
       await waitFor(
         async () => (await ledger.runs.list({ job: 'outbox-drain', limit: 1000 })).length >= drainsBefore + 3,
-        'three more outbox drains',
-        30_000,
+        { what: 'three more outbox drains', ...DAEMON_WAIT, timeoutMs: 30_000 },
       );
       const [command] = await ledger.outbox.listByState('partner', ['unknown']);
       expect(command.operation).toBe(SUBMIT_BUYER_LEAD);

@@ -38,17 +38,3 @@ export class EmulatorControl {
     await fetch(`${this.url}/__control/requests`, { method: 'DELETE' });
   }
 }
-
-// Polls until the condition holds, failing after the deadline (no fixed sleeps in tests).
-// Polls that search pass intervalMs >= 250, to stay under HubSpot's 5 searches per second.
-export async function eventually(
-  check: () => Promise<boolean>,
-  timeoutMs = 5000,
-  intervalMs = 25,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}

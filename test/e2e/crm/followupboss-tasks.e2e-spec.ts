@@ -2,7 +2,7 @@ import { CrmError, VendorNeutralCrmPort, type CrmTaskInput } from '../../../src/
 import { FOLLOWUPBOSS_VENDOR_PROFILE, FollowUpBossCrmAdapter } from '../../../src/crm/followupboss';
 import { startFollowUpBossEmulator, type FollowUpBossEmulator } from '../../../sandbox/followupboss';
 import { fubApi, fubControl } from '../../support/fub-emulator.client';
-import { eventually } from './emulator-control';
+import { waitFor } from '../../support/wait-for';
 
 // The port's task operations on Follow Up Boss (createTask, findTasks, completeTask), through the
 // vendor-neutral port as flows call them, against the emulator's /v1/tasks: a task about a deal
@@ -129,7 +129,9 @@ describe('FollowUpBossCrmAdapter tasks against the Follow Up Boss emulator', () 
     await fubControl(emulator, 'PUT', 'faults', { answerDelayMs: 0 });
     expect(lost).toBeInstanceOf(CrmError);
     expect((lost as CrmError).code).toBe('UNAVAILABLE');
-    await eventually(async () => (await port.findTasks({ kind: 'deal', id: dealId })).length > 0);
+    await waitFor(async () => (await port.findTasks({ kind: 'deal', id: dealId })).length > 0, {
+      what: "the deal's task",
+    });
     expect((await port.findTasks({ kind: 'deal', id: dealId })).map((t) => t.key)).toEqual([
       'offer:7012:lead:24h',
     ]);

@@ -10,7 +10,8 @@ import { HubSpotCrmAdapter } from '../../../src/crm/hubspot';
 import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../../../sandbox/hubspot';
 import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { freePort } from '../../support/free-port';
-import { EmulatorControl, eventually } from './emulator-control';
+import { waitFor } from '../../support/wait-for';
+import { EmulatorControl } from './emulator-control';
 
 async function readAll(
   adapter: HubSpotCrmAdapter,
@@ -205,14 +206,17 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     const cursor = pages[pages.length - 1].cursor;
 
     // Once the index has caught up, the next run (from the saved cursor, minus the overlap) sees both changes.
-    await eventually(
+    await waitFor(
       async () => {
         const { records } = await readAll(adapter, { kind: 'deal', since: cursor, properties: ['dealname'] });
         const names = new Map(records.map((r) => [r.id, r.properties.dealname]));
         return modified.every((id) => names.get(id) === `changed ${id}`);
       },
-      DEFAULT_SEARCH_INDEX_LAG_MS + 10_000,
-      250,
+      {
+        what: 'both changes in the run from the saved cursor',
+        timeoutMs: DEFAULT_SEARCH_INDEX_LAG_MS + 10_000,
+        intervalMs: 250,
+      },
     );
   });
 
@@ -240,7 +244,7 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
 
     // The new deals show in search once the index has caught up.
     let records: CrmRecord[] = [];
-    await eventually(
+    await waitFor(
       async () => {
         await control.clearRequests();
         ({ records } = await readAll(adapter, {
@@ -251,8 +255,11 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
         }));
         return records.length === 3;
       },
-      DEFAULT_SEARCH_INDEX_LAG_MS + 5000,
-      250,
+      {
+        what: 'the three new deals in search',
+        timeoutMs: DEFAULT_SEARCH_INDEX_LAG_MS + 5000,
+        intervalMs: 250,
+      },
     );
     expect(records.map((r) => r.associations?.contact)).toEqual([[contactId], [contactId], [contactId]]);
     const assocCalls = (await control.requests()).filter((r) => r.path.startsWith('/crm/v4/associations/'));
@@ -292,7 +299,7 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
       })),
     );
     let requested: CrmRecord[] = [];
-    await eventually(
+    await waitFor(
       async () => {
         ({ records: requested } = await readAll(adapter, {
           kind: 'deal',
@@ -308,8 +315,11 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
         }));
         return requested.length === 2;
       },
-      DEFAULT_SEARCH_INDEX_LAG_MS + 5000,
-      250,
+      {
+        what: 'the two requested offers in search',
+        timeoutMs: DEFAULT_SEARCH_INDEX_LAG_MS + 5000,
+        intervalMs: 250,
+      },
     );
     expect(requested.map((r) => r.properties.cash_offer_offer_id).sort()).toEqual(['f-1', 'f-2']);
     expect(requested.map((r) => map.resolve(r.pipelineId, r.stageId)?.stageKey).sort()).toEqual([
@@ -327,7 +337,7 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     ]);
     let flagged: CrmRecord[] = [];
     let cursor: CrmCursor | null = null;
-    await eventually(
+    await waitFor(
       async () => {
         ({ records: flagged, cursor } = await readAll(adapter, {
           kind: 'contact',
@@ -338,8 +348,11 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
         }));
         return flagged.length === 1;
       },
-      DEFAULT_SEARCH_INDEX_LAG_MS + 5000,
-      250,
+      {
+        what: 'the flagged contact in search',
+        timeoutMs: DEFAULT_SEARCH_INDEX_LAG_MS + 5000,
+        intervalMs: 250,
+      },
     );
     expect(flagged).toHaveLength(1);
     expect(flagged[0]).toMatchObject({ kind: 'contact', properties: { email: 'buyer@example.com' } });

@@ -4,6 +4,7 @@ import { HubSpotCrmAdapter, REQUIRED_HUBSPOT_SCOPES } from '../../../src/crm/hub
 import { startHubSpotEmulator } from '../../../sandbox/hubspot';
 import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { freePort } from '../../support/free-port';
+import { waitFor } from '../../support/wait-for';
 import { EmulatorControl } from './emulator-control';
 
 async function readAll(adapter: HubSpotCrmAdapter, options: ReadChangesOptions) {
@@ -224,13 +225,13 @@ describe('HubSpotCrmAdapter survives HubSpot as published', () => {
     expect(first.records.map((r) => r.properties.dealname)).not.toContain('late 9');
     expect(first.cursor!.updatedAt).toBe(at(10_000));
 
-    const deadline = Date.now() + 10_000;
-    let seen = false;
-    while (!seen && Date.now() < deadline) {
-      const next = await readAll(lagAware, { kind: 'deal', since: first.cursor, properties: ['dealname'] });
-      seen = next.records.some((r) => r.properties.dealname === 'late 9');
-      if (!seen) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const seen = await waitFor(
+      async () => {
+        const next = await readAll(lagAware, { kind: 'deal', since: first.cursor, properties: ['dealname'] });
+        return next.records.some((r) => r.properties.dealname === 'late 9');
+      },
+      { what: 'the late edit in a run from the saved cursor', timeoutMs: 10_000, intervalMs: 250 },
+    );
     expect(seen).toBe(true);
     // Without the lag in its overlap, the same run from the same cursor never sees it.
     const blind = await readAll(careless, { kind: 'deal', since: first.cursor, properties: ['dealname'] });

@@ -5,7 +5,8 @@ import { HubSpotCrmAdapter, hubSpotVendorProfile } from '../../../src/crm/hubspo
 import { startHubSpotEmulator } from '../../../sandbox/hubspot';
 import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { freePort } from '../../support/free-port';
-import { EmulatorControl, eventually } from './emulator-control';
+import { waitFor } from '../../support/wait-for';
+import { EmulatorControl } from './emulator-control';
 
 // The port's task operations on HubSpot (createTask, findTasks, completeTask), through the
 // vendor-neutral port as flows call them, against the emulator's tasks (HubSpot's tasks guide).
@@ -135,7 +136,9 @@ describe('HubSpotCrmAdapter tasks against the HubSpot emulator', () => {
     expect(lost).toBeInstanceOf(CrmError);
     expect((lost as CrmError).code).toBe('UNAVAILABLE');
     await control.put('faults', { latencyMs: 0 });
-    await eventually(async () => (await port.findTasks({ kind: 'deal', id: dealId })).length > 0);
+    await waitFor(async () => (await port.findTasks({ kind: 'deal', id: dealId })).length > 0, {
+      what: "the deal's task",
+    });
     const found = await port.findTasks({ kind: 'deal', id: dealId });
     expect(found.map((t) => t.key)).toEqual(['offer:7012:lead:24h']);
     const creates = (await control.requests()).filter(

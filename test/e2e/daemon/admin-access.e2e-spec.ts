@@ -1,16 +1,17 @@
 import { request } from 'node:http';
 import { freePort } from '../../support/free-port';
 import {
+  DAEMON_WAIT,
   MAIN_JS,
   baseEnv,
   brokerageConfig,
   makeWorkspace,
   startProcess,
-  waitFor,
   writeBrokerage,
   type RunningProcess,
   type Workspace,
 } from './daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 const TOKEN = 'admin-token-8c1f0e7d6b5a4c3b';
 
@@ -57,11 +58,11 @@ describe('the admin listener behind a credential', () => {
     config.crm.baseUrl = 'http://127.0.0.1:9';
     writeBrokerage(ws, config);
     daemon = startProcess(MAIN_JS, { ...baseEnv(ws, port, ['acme']), ADMIN_TOKEN: TOKEN });
-    await waitFor(
-      () => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null,
-      'the daemon to listen',
-      30_000,
-    );
+    await waitFor(() => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null, {
+      what: 'the daemon to listen',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
     if (daemon.child.exitCode !== null) throw new Error(`daemon exited: ${daemon.stderr()}`);
   });
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { freePort } from '../../support/free-port';
+import { waitFor } from '../../support/wait-for';
 
 // Shared by the daemon's end-to-end tests: a temp workspace (config dir, ledger, event log), brokerage
 // files, and the compiled daemon, harness or CLI run as child processes (`npm run build` first).
@@ -127,19 +128,9 @@ export function startProcess(script: string, env: NodeJS.ProcessEnv, cwd = ROOT)
   };
 }
 
-export async function waitFor<T>(
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// How long and how often tests poll a daemon process (a start takes seconds on a busy machine);
+// spread into waitFor's options.
+export const DAEMON_WAIT = { timeoutMs: 15_000, intervalMs: 50 } as const;
 
 export interface HarnessEvent {
   type: 'start' | 'end' | 'error' | 'page';
@@ -177,10 +168,10 @@ export async function startHarness(
 ): Promise<{ daemon: RunningProcess; port: number; url: string; webhookUrl: string }> {
   const [port, webhookPort] = [await freePort(), await freePort()];
   const daemon = startProcess(HARNESS_JS, { ...baseEnv(ws, port, ids, webhookPort), ...extra });
-  await waitFor(
-    () => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null,
-    'the daemon to listen',
-  );
+  await waitFor(() => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null, {
+    what: 'the daemon to listen',
+    ...DAEMON_WAIT,
+  });
   if (daemon.child.exitCode !== null) throw new Error(`daemon exited: ${daemon.stderr()}`);
   return {
     daemon,

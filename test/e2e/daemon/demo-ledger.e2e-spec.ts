@@ -5,17 +5,18 @@ import { openLedger } from '../../../src/ledger';
 import { readLedgerPurpose } from '../../../src/ledger/ledger-meta';
 import { freePort } from '../../support/free-port';
 import {
+  DAEMON_WAIT,
   EMBEDDED_MAIN_JS,
   ROOT,
   brokerageConfig,
   makeWorkspace,
   secretsOf,
   startProcess,
-  waitFor,
   writeBrokerage,
   type RunningProcess,
   type Workspace,
 } from './daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 // Issue 14, item 1: with LEDGER_PATH unset, the real brokerage disabled and the shipped demo.yaml
 // simulated, a start used to delete the operator's data/ledger.sqlite. The demo now has its own file,
@@ -100,11 +101,11 @@ describe('the demo never destroys the operator ledger', () => {
       ...secretsOf('acme'),
     };
     daemon = startProcess(EMBEDDED_MAIN_JS, env, ws.dir);
-    await waitFor(
-      () => daemon!.stdout().includes('"listening on') || daemon!.child.exitCode !== null,
-      'the daemon to listen',
-      30_000,
-    );
+    await waitFor(() => daemon!.stdout().includes('"listening on') || daemon!.child.exitCode !== null, {
+      what: 'the daemon to listen',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
     expect(daemon.stderr()).toBe('');
     daemon.child.kill('SIGTERM');
     await daemon.exited;

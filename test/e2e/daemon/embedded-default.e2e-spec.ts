@@ -3,16 +3,17 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { freePort } from '../../support/free-port';
 import {
+  DAEMON_WAIT,
   EMBEDDED_MAIN_JS,
   ROOT,
   makeWorkspace,
   runEmbeddedCli,
   startProcess,
-  waitFor,
   writeBrokerage,
   type RunningProcess,
   type Workspace,
 } from './daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 // What a newcomer sees from `npm start`: the demo brokerage (simulated: true) makes the daemon start
 // the bundled simulators with the autopilot on, seed listing deals and marketplace requests, and run
@@ -71,21 +72,21 @@ describe('the embedded default', () => {
 
   // The demo's crons tick every 2 to 30 s; on a busy CI machine the whole loop gets three minutes.
   it('creates offer requests, receives offers and mirrors the marketplace within a minute, visible in status and /metrics', async () => {
-    await waitFor(
-      async () => (await metric(/flow="outbox:create_offer_request",outcome="done"/)) >= 3,
-      'offer requests created',
-      60_000,
-    );
-    await waitFor(
-      async () => (await metric(/flow="offers",outcome="created"/)) >= 1,
-      'offers in the CRM',
-      60_000,
-    );
-    await waitFor(
-      async () => (await metric(/flow="marketplace",outcome="created"/)) >= 25,
-      'the marketplace mirrored',
-      60_000,
-    );
+    await waitFor(async () => (await metric(/flow="outbox:create_offer_request",outcome="done"/)) >= 3, {
+      what: 'offer requests created',
+      ...DAEMON_WAIT,
+      timeoutMs: 60_000,
+    });
+    await waitFor(async () => (await metric(/flow="offers",outcome="created"/)) >= 1, {
+      what: 'offers in the CRM',
+      ...DAEMON_WAIT,
+      timeoutMs: 60_000,
+    });
+    await waitFor(async () => (await metric(/flow="marketplace",outcome="created"/)) >= 25, {
+      what: 'the marketplace mirrored',
+      ...DAEMON_WAIT,
+      timeoutMs: 60_000,
+    });
     expect(
       await metric(/cash_offer_sync_webhook_events_total\{brokerage="demo",result="received"\}/),
     ).toBeGreaterThan(0);

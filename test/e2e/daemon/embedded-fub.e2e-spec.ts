@@ -3,16 +3,17 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { freePort } from '../../support/free-port';
 import {
+  DAEMON_WAIT,
   EMBEDDED_MAIN_JS,
   ROOT,
   makeWorkspace,
   runEmbeddedCli,
   startProcess,
-  waitFor,
   writeBrokerage,
   type RunningProcess,
   type Workspace,
 } from './daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 type Yaml = Record<string, Record<string, unknown>>;
 
@@ -77,8 +78,7 @@ describe('the embedded default with the Follow Up Boss demo brokerage', () => {
         async () =>
           (await metric(new RegExp(`(?=.*brokerage="${brokerage}")(?=.*flow="offers",outcome="created")`))) >=
           1,
-        `offers in the CRM of ${brokerage}`,
-        90_000,
+        { what: `offers in the CRM of ${brokerage}`, ...DAEMON_WAIT, timeoutMs: 90_000 },
       );
     }
     const status = await runEmbeddedCli(['status', '--json'], env);

@@ -2,17 +2,18 @@ import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { freePort } from '../../support/free-port';
 import {
+  DAEMON_WAIT,
   MAIN_JS,
   baseEnv,
   brokerageConfig,
   makeWorkspace,
   secretsOf,
   startProcess,
-  waitFor,
   writeBrokerage,
   type RunningProcess,
   type Workspace,
 } from './daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 // Issue 14, item 7: health and metrics (brokerage ids, timings) used to share the port the service
 // must reach. Now the admin listener serves only them and the webhook listener only webhooks.
@@ -32,10 +33,10 @@ describe('the admin and webhook listeners', () => {
     config.crm.baseUrl = 'http://127.0.0.1:9';
     writeBrokerage(ws, config);
     daemon = startProcess(MAIN_JS, baseEnv(ws, adminPort, ['acme'], webhookPort));
-    await waitFor(
-      () => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null,
-      'the daemon to listen',
-    );
+    await waitFor(() => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null, {
+      what: 'the daemon to listen',
+      ...DAEMON_WAIT,
+    });
     if (daemon.child.exitCode !== null) throw new Error(`daemon exited: ${daemon.stderr()}`);
     admin = `http://127.0.0.1:${adminPort}`;
     webhooks = `http://127.0.0.1:${webhookPort}`;

@@ -1,15 +1,16 @@
 import { openLedger } from '../../../src/ledger/ledger';
 import {
+  DAEMON_WAIT,
   brokerageConfig,
   makeWorkspace,
   readEvents,
   runCli,
   startHarness,
-  waitFor,
   writeBrokerage,
   type RunningProcess,
   type Workspace,
 } from './daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 jest.setTimeout(90_000);
 
@@ -38,7 +39,10 @@ describe('pause and resume', () => {
     const started = await startHarness(ws, ['alpha', 'beta'], { HARNESS_PAGES: '1' });
     daemon = started.daemon;
     const env = cliEnv(ws, started.port);
-    await waitFor(() => starts('alpha') > 0 && starts('beta') > 0, 'both brokerages to run');
+    await waitFor(() => starts('alpha') > 0 && starts('beta') > 0, {
+      what: 'both brokerages to run',
+      ...DAEMON_WAIT,
+    });
 
     const paused = await runCli(['pause', '--brokerage', 'alpha', '--reason', 'CRM migration'], env);
     expect(paused.code).toBe(0);
@@ -49,7 +53,10 @@ describe('pause and resume', () => {
     // Once the pauses are in, alpha starts nothing more and beta only its outbox-drain.
     await waitForQuiet(ws, () => [starts('alpha'), starts('beta', 'marketplace')]);
     const betaDrains = starts('beta', 'outbox-drain');
-    await waitFor(() => starts('beta', 'outbox-drain') > betaDrains + 1, 'beta outbox-drain to keep running');
+    await waitFor(() => starts('beta', 'outbox-drain') > betaDrains + 1, {
+      what: 'beta outbox-drain to keep running',
+      ...DAEMON_WAIT,
+    });
 
     const metrics = await (await fetch(`${started.url}/metrics`)).text();
     expect(metrics).toContain('cash_offer_sync_job_paused{brokerage="alpha",job="marketplace"} 1');
@@ -81,7 +88,10 @@ describe('pause and resume', () => {
     const restarted = await startHarness(ws, ['alpha', 'beta'], { HARNESS_PAGES: '1' });
     daemon = restarted.daemon;
     const drains = starts('beta', 'outbox-drain');
-    await waitFor(() => starts('beta', 'outbox-drain') > drains + 2, 'beta to run after the restart');
+    await waitFor(() => starts('beta', 'outbox-drain') > drains + 2, {
+      what: 'beta to run after the restart',
+      ...DAEMON_WAIT,
+    });
     expect([starts('alpha'), starts('beta', 'marketplace')]).toEqual(before);
 
     // Resuming the brokerage leaves beta's own job pause alone.
@@ -91,7 +101,10 @@ describe('pause and resume', () => {
     });
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/resumed brokerage alpha/);
-    await waitFor(() => starts('alpha', 'marketplace') > before[0], 'alpha to run again');
+    await waitFor(() => starts('alpha', 'marketplace') > before[0], {
+      what: 'alpha to run again',
+      ...DAEMON_WAIT,
+    });
     expect(starts('beta', 'marketplace')).toBe(before[1]);
   });
 
@@ -145,8 +158,7 @@ async function waitForQuiet(ws: Workspace, counts: () => number[]): Promise<void
       }
       return Date.now() - stableSince > 3_000;
     },
-    `the paused jobs to stop in ${ws.dir}`,
-    20_000,
+    { what: `the paused jobs to stop in ${ws.dir}`, ...DAEMON_WAIT, timeoutMs: 20_000 },
   );
 }
 

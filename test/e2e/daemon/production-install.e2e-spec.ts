@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { freePort } from '../../support/free-port';
-import { ROOT, runCli, startProcess, waitFor, type RunningProcess } from './daemon.fixtures';
+import { DAEMON_WAIT, ROOT, runCli, startProcess, type RunningProcess } from './daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 jest.setTimeout(240_000);
 
@@ -95,11 +96,11 @@ describe('a production-only install', () => {
     expect(validated).toMatchObject({ code: 0 });
 
     daemon = startProcess(join(dir, 'dist', 'src', 'main.js'), env, dir);
-    await waitFor(
-      () => daemon!.stdout().includes('listening on') || daemon!.child.exitCode !== null,
-      'the daemon to listen',
-      30_000,
-    );
+    await waitFor(() => daemon!.stdout().includes('listening on') || daemon!.child.exitCode !== null, {
+      what: 'the daemon to listen',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
     expect(daemon.child.exitCode).toBeNull();
     expect((await fetch(`http://127.0.0.1:${env.ADMIN_PORT}/health/live`)).status).toBe(200);
     daemon.child.kill('SIGTERM');

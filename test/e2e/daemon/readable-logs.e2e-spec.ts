@@ -1,14 +1,15 @@
 import {
+  DAEMON_WAIT,
   brokerageConfig,
   logLines,
   makeWorkspace,
   readEvents,
   startHarness,
-  waitFor,
   writeBrokerage,
   type RunningProcess,
   type Workspace,
 } from './daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 jest.setTimeout(60_000);
 
@@ -30,7 +31,7 @@ describe('readable logs', () => {
     daemon = started.daemon;
     const marketplaceRuns = () =>
       readEvents(ws).filter((e) => e.type === 'end' && e.job === 'marketplace').length;
-    await waitFor(() => marketplaceRuns() >= 4, 'four marketplace runs');
+    await waitFor(() => marketplaceRuns() >= 4, { what: 'four marketplace runs', ...DAEMON_WAIT });
     daemon.child.kill('SIGTERM');
     expect((await daemon.exited).code).toBe(0);
 

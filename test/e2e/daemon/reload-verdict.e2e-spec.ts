@@ -2,6 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../support/free-port';
 import {
+  DAEMON_WAIT,
   MAIN_JS,
   baseEnv,
   brokerageConfig,
@@ -11,11 +12,11 @@ import {
   secretsOf,
   startHarness,
   startProcess,
-  waitFor,
   writeBrokerage,
   type RunningProcess,
   type Workspace,
 } from './daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 const EVERY_SECOND = { outboxDrain: '* * * * * *' };
 
@@ -63,7 +64,7 @@ describe('reload-config and the daemon verdict', () => {
     const after = Date.now();
     await waitFor(
       () => readEvents(ws).some((e) => e.brokerageId === 'acme' && e.type === 'end' && e.at > after),
-      'acme to keep running',
+      { what: 'acme to keep running', ...DAEMON_WAIT },
     );
   });
 
@@ -116,10 +117,10 @@ describe('webhooks across reloads', () => {
     writeBrokerage(ws, beta);
     const [adminPort, webhookPort] = [await freePort(), await freePort()];
     daemon = startProcess(MAIN_JS, baseEnv(ws, adminPort, ['acme', 'beta'], webhookPort));
-    await waitFor(
-      () => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null,
-      'the daemon to listen',
-    );
+    await waitFor(() => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null, {
+      what: 'the daemon to listen',
+      ...DAEMON_WAIT,
+    });
     if (daemon.child.exitCode !== null) throw new Error(`daemon exited: ${daemon.stderr()}`);
     webhooks = `http://127.0.0.1:${webhookPort}`;
     cliEnv = baseEnv(ws, adminPort, ['acme', 'beta', 'gamma'], webhookPort);

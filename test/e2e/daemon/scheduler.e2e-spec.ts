@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  DAEMON_WAIT,
   baseEnv,
   brokerageConfig,
   logLines,
@@ -9,12 +10,12 @@ import {
   runCli,
   secretsOf,
   startHarness,
-  waitFor,
   writeBrokerage,
   type HarnessEvent,
   type RunningProcess,
   type Workspace,
 } from './daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 jest.setTimeout(60_000);
 
@@ -67,16 +68,16 @@ describe('daemon scheduler', () => {
       logLines(daemon).some((l) => l.level === 40 && String(l.msg).includes('--max-old-space-size=512')),
     ).toBe(true);
 
-    await waitFor(
-      () => count(readEvents(ws), 'beta', 'outbox-drain', 'error') >= 3,
-      'three failures of beta',
-      30_000,
-    );
-    await waitFor(
-      () => count(readEvents(ws), 'alpha', 'marketplace', 'end') >= 1,
-      'a full marketplace run',
-      30_000,
-    );
+    await waitFor(() => count(readEvents(ws), 'beta', 'outbox-drain', 'error') >= 3, {
+      what: 'three failures of beta',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
+    await waitFor(() => count(readEvents(ws), 'alpha', 'marketplace', 'end') >= 1, {
+      what: 'a full marketplace run',
+      ...DAEMON_WAIT,
+      timeoutMs: 30_000,
+    });
     const events = readEvents(ws);
     assertNoOverlap(events);
     const logs = logLines(daemon);
@@ -126,11 +127,16 @@ describe('daemon scheduler', () => {
       };
     };
     // The run is recorded just after the handler's last event, so poll until the ledger has it.
-    const body = await waitFor(async () => {
-      const ready = await fetch(`${started.url}/health/ready`);
-      const json = (await ready.json()) as Ready;
-      return ready.status === 200 && json.details.brokerages.brokerages.alpha?.marketplace ? json : undefined;
-    }, 'readiness with alpha marketplace');
+    const body = await waitFor(
+      async () => {
+        const ready = await fetch(`${started.url}/health/ready`);
+        const json = (await ready.json()) as Ready;
+        return ready.status === 200 && json.details.brokerages.brokerages.alpha?.marketplace
+          ? json
+          : undefined;
+      },
+      { what: 'readiness with alpha marketplace', ...DAEMON_WAIT },
+    );
     expect(body.details.ledger.status).toBe('up');
     expect(body.details.brokerages).toMatchObject({
       status: 'up',
@@ -169,12 +175,12 @@ describe('daemon scheduler', () => {
         readEvents(ws).find(
           (e) => e.brokerageId === 'alpha' && e.job === 'marketplace' && e.type === 'start',
         ),
-      'alpha marketplace to start',
+      { what: 'alpha marketplace to start', ...DAEMON_WAIT },
     );
-    await waitFor(
-      () => count(readEvents(ws), 'beta', 'marketplace', 'start') > 0,
-      'beta marketplace to start',
-    );
+    await waitFor(() => count(readEvents(ws), 'beta', 'marketplace', 'start') > 0, {
+      what: 'beta marketplace to start',
+      ...DAEMON_WAIT,
+    });
 
     rmSync(join(ws.configDir, 'beta.yaml'));
     writeBrokerage(ws, brokerageConfig('gamma', EVERY_SECOND));
@@ -190,16 +196,19 @@ describe('daemon scheduler', () => {
     );
     expect(reload.code).toBe(0);
     const proc = daemon;
-    await waitFor(
-      () => logLines(proc).find((l) => String(l.msg).startsWith('config reloaded')),
-      'the reload to be applied',
-    );
-    await waitFor(() => count(readEvents(ws), 'gamma', 'outbox-drain', 'end') >= 2, 'gamma to run twice');
+    await waitFor(() => logLines(proc).find((l) => String(l.msg).startsWith('config reloaded')), {
+      what: 'the reload to be applied',
+      ...DAEMON_WAIT,
+    });
+    await waitFor(() => count(readEvents(ws), 'gamma', 'outbox-drain', 'end') >= 2, {
+      what: 'gamma to run twice',
+      ...DAEMON_WAIT,
+    });
     const settledAt = Date.now();
     await waitFor(
       () =>
         readEvents(ws).some((e) => e.brokerageId === 'alpha' && e.job === 'outbox-drain' && e.at > settledAt),
-      'alpha to keep running after the reload',
+      { what: 'alpha to keep running after the reload', ...DAEMON_WAIT },
     );
 
     const messages = logLines(daemon).map((l) => String(l.msg));
@@ -233,10 +242,13 @@ describe('daemon scheduler', () => {
     writeFileSync(join(ws.configDir, 'omega.yaml'), 'id: omega\ncrm: {}\n');
     daemon.child.kill('SIGHUP');
     const url = started.url;
-    const omegaUnready = await waitFor(async () => {
-      const res = await fetch(`${url}/health/ready/omega`);
-      return res.status === 503 ? ((await res.json()) as { problems: string[] }) : undefined;
-    }, 'omega to be unready');
+    const omegaUnready = await waitFor(
+      async () => {
+        const res = await fetch(`${url}/health/ready/omega`);
+        return res.status === 503 ? ((await res.json()) as { problems: string[] }) : undefined;
+      },
+      { what: 'omega to be unready', ...DAEMON_WAIT },
+    );
     expect(omegaUnready.problems.join('\n')).toContain('omega.yaml (omega): cashOffer');
     const ready = await fetch(`${url}/health/ready`);
     expect(ready.status).toBe(200);
@@ -249,11 +261,14 @@ describe('daemon scheduler', () => {
     await waitFor(
       () =>
         readEvents(ws).some((e) => e.brokerageId === 'alpha' && e.job === 'outbox-drain' && e.at > beforeFix),
-      'alpha to keep running on the last good config',
+      { what: 'alpha to keep running on the last good config', ...DAEMON_WAIT },
     );
     rmSync(join(ws.configDir, 'omega.yaml'));
     daemon.child.kill('SIGHUP');
-    await waitFor(async () => (await fetch(`${url}/health/ready/omega`)).status === 404, 'omega to be gone');
+    await waitFor(async () => (await fetch(`${url}/health/ready/omega`)).status === 404, {
+      what: 'omega to be gone',
+      ...DAEMON_WAIT,
+    });
 
     daemon.child.kill('SIGTERM');
     expect((await daemon.exited).code).toBe(0);

@@ -1,4 +1,5 @@
 import {
+  DAEMON_WAIT,
   baseEnv,
   brokerageConfig,
   logLines,
@@ -6,11 +7,11 @@ import {
   readEvents,
   runCli,
   startHarness,
-  waitFor,
   writeBrokerage,
   type RunningProcess,
   type Workspace,
 } from './daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 import type { RunJson } from '../../../src/cli/commands/runs.command';
 
 jest.setTimeout(60_000);
@@ -34,7 +35,10 @@ describe('daemon shutdown', () => {
     writeBrokerage(ws, brokerageConfig('alpha', { marketplace: '* * * * * *', outboxDrain: '0 0 1 1 *' }));
     const env = { HARNESS_PAGES: String(PAGES) };
     daemon = (await startHarness(ws, ['alpha'], env)).daemon;
-    await waitFor(() => readEvents(ws).filter((e) => e.type === 'page').length >= 3, 'three pages');
+    await waitFor(() => readEvents(ws).filter((e) => e.type === 'page').length >= 3, {
+      what: 'three pages',
+      ...DAEMON_WAIT,
+    });
 
     daemon.child.kill('SIGTERM');
     expect(await daemon.exited).toEqual({ code: 0, signal: null });
@@ -60,8 +64,7 @@ describe('daemon shutdown', () => {
           (e) =>
             e.job === 'marketplace' && e.type === 'end' && e.read !== undefined && e.read > 0 && !e.aborted,
         ),
-      'the restarted run to finish',
-      30_000,
+      { what: 'the restarted run to finish', ...DAEMON_WAIT, timeoutMs: 30_000 },
     );
     daemon.child.kill('SIGTERM');
     expect((await daemon.exited).code).toBe(0);

@@ -3,16 +3,17 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
 import {
+  DAEMON_WAIT,
   brokerageConfig,
   makeWorkspace,
   readEvents,
   startHarness,
-  waitFor,
   writeBrokerage,
   type HarnessEvent,
   type RunningProcess,
   type Workspace,
 } from './daemon.fixtures';
+import { waitFor } from '../../support/wait-for';
 
 jest.setTimeout(180_000);
 
@@ -89,8 +90,7 @@ describe('several workers on one PostgreSQL ledger', () => {
         }
         return [...open.values()].find((e) => pagesDone(events, e.brokerageId).size >= 3);
       },
-      'a marketplace run in progress',
-      30_000,
+      { what: 'a marketplace run in progress', ...DAEMON_WAIT, timeoutMs: 30_000 },
     );
     const killed = workers.find((w) => w.child.pid === victim.pid)!;
     killed.child.kill('SIGKILL');
@@ -98,12 +98,12 @@ describe('several workers on one PostgreSQL ledger', () => {
     const killedAt = Date.now();
 
     // Every brokerage's marketplace walks all its pages, the victim's resumed by another worker.
-    await waitFor(
-      () => BROKERAGES.every((id) => pagesDone(readEvents(ws), id).size === PAGES),
-      'every brokerage to finish its marketplace pages',
+    await waitFor(() => BROKERAGES.every((id) => pagesDone(readEvents(ws), id).size === PAGES), {
+      what: 'every brokerage to finish its marketplace pages',
+      ...DAEMON_WAIT,
       // A takeover waits out the lease and the next pg-boss maintenance; slower on a busy machine.
-      90_000,
-    ).catch((error: unknown) => {
+      timeoutMs: 90_000,
+    }).catch((error: unknown) => {
       // What each brokerage got to and what the workers said, to tell a slow takeover from none.
       const progress = BROKERAGES.map((id) => `${id} ${pagesDone(readEvents(ws), id).size}/${PAGES}`);
       const starts = readEvents(ws)

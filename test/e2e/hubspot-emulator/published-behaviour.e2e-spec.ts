@@ -7,7 +7,8 @@ import {
 import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../../../sandbox/hubspot';
 import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { freePort } from '../../support/free-port';
-import { EmulatorControl, eventually } from '../crm/emulator-control';
+import { waitFor } from '../../support/wait-for';
+import { EmulatorControl } from '../crm/emulator-control';
 
 // HubSpot's published behaviour (docs/crm-hubspot.md "The emulator", each with its source), checked
 // through the official SDK and over raw HTTP, with the emulator's default settings.
@@ -169,14 +170,13 @@ describe('HubSpot emulator: published behaviour by default', () => {
       const first = await client.crm.deals.searchApi.doSearch({ limit: 10 });
       expect(first.total).toBe(0);
       let seenAt = 0;
-      await eventually(
+      await waitFor(
         async () => {
           const found = (await client.crm.deals.searchApi.doSearch({ limit: 10 })).total === 1;
           if (found) seenAt = Date.now();
           return found;
         },
-        DEFAULT_SEARCH_INDEX_LAG_MS + 5000,
-        250,
+        { what: 'the new deal in search', timeoutMs: DEFAULT_SEARCH_INDEX_LAG_MS + 5000, intervalMs: 250 },
       );
       expect(seenAt - started).toBeGreaterThanOrEqual(DEFAULT_SEARCH_INDEX_LAG_MS);
     });

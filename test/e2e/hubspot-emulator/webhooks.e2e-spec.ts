@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { startHubSpotEmulator, type HubSpotEmulator } from '../../../sandbox/hubspot';
 import { checkHubSpotSignatureV3 } from '../../../src/crm/hubspot/hubspot-webhook';
-import { eventually } from '../../support/sync-app';
 import { freePort } from '../../support/free-port';
+import { waitFor } from '../../support/wait-for';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -37,7 +37,10 @@ describe('HubSpot emulator webhooks', () => {
       body: JSON.stringify(body),
     });
   const settled = () =>
-    eventually(async () => (await control('GET', '/deliveries')).body.pending === 0, 20_000);
+    waitFor(async () => (await control('GET', '/deliveries')).body.pending === 0, {
+      what: 'no webhook delivery pending',
+      timeoutMs: 20_000,
+    });
   const deliveries = async () =>
     (await control('GET', '/deliveries')).body.deliveries as {
       eventIds: number[];

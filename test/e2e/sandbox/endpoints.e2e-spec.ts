@@ -10,9 +10,9 @@ import {
   control,
   createBody,
   Json,
-  eventually,
   startTestSandbox,
 } from './sandbox.helpers';
+import { waitFor } from '../../support/wait-for';
 
 // Every endpoint of the spec, over real HTTP, with and without the trailing slash.
 describe('Cash Offer sandbox: endpoints', () => {
@@ -293,10 +293,13 @@ describe('Cash Offer sandbox: endpoints', () => {
       success: true,
       inventory_property_id: created.body.inventory_property_id,
     });
-    const active = await eventually(async (): Promise<Json> => {
-      const page = await call(sandbox, 'GET', '/active-offer-requests');
-      return page.body.length === 1 ? page.body[0] : undefined;
-    });
+    const active = await waitFor(
+      async (): Promise<Json> => {
+        const page = await call(sandbox, 'GET', '/active-offer-requests');
+        return page.body.length === 1 ? page.body[0] : undefined;
+      },
+      { what: 'the pushed request in the active list' },
+    );
     expect(active.request.offer_request_id).toBe(created.body.offer_request_id);
     const [stored] = (await control(sandbox, 'GET', '/offer-requests')).body;
     expect(stored).toMatchObject({

@@ -8,9 +8,9 @@ import {
   control,
   createBody,
   Json,
-  eventually,
   startTestSandbox,
 } from './sandbox.helpers';
+import { waitFor } from '../../support/wait-for';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -45,10 +45,12 @@ describe('Cash Offer sandbox: lifecycle and events', () => {
     const approved = await control(sandbox, 'POST', `/offer-requests/${id}/approve`);
     expect(approved.body).toMatchObject({ offer_request_status: 'active', offer_request_is_approved: true });
     expect(approved.body.offer_request_decided_at).not.toBeNull();
-    const [event] = await eventually(() =>
-      receiver.events('offer_request_approved').length
-        ? receiver.events('offer_request_approved')
-        : undefined,
+    const [event] = await waitFor(
+      () =>
+        receiver.events('offer_request_approved').length
+          ? receiver.events('offer_request_approved')
+          : undefined,
+      { what: 'the offer_request_approved webhook' },
     );
     expect(event).toEqual({
       event: 'offer_request_approved',
@@ -84,8 +86,9 @@ describe('Cash Offer sandbox: lifecycle and events', () => {
     const { offer_request_id: id } = await activeRequest(sandbox);
     const offer = await buyerOffer(sandbox, id, { offer_amount: 210_000, offer_memo: 'quick close' });
     expect(offer.offer_status).toBe('active');
-    const [event] = await eventually(() =>
-      receiver.events('new_offer').length ? receiver.events('new_offer') : undefined,
+    const [event] = await waitFor(
+      () => (receiver.events('new_offer').length ? receiver.events('new_offer') : undefined),
+      { what: 'the new_offer webhook' },
     );
     expect(event).toMatchObject({
       event: 'new_offer',
@@ -187,8 +190,9 @@ describe('Cash Offer sandbox: lifecycle and events', () => {
       [res.body.offer_id]: 'accepted',
     });
     expect((await requestNow(id)).offer_request_status).toBe('under_contract');
-    const events = await eventually(() =>
-      receiver.events('new_offer').length === 3 ? receiver.events('new_offer') : undefined,
+    const events = await waitFor(
+      () => (receiver.events('new_offer').length === 3 ? receiver.events('new_offer') : undefined),
+      { what: 'three new_offer webhooks' },
     );
     expect(events[2]).toMatchObject({
       offer_id: res.body.offer_id,
@@ -209,8 +213,9 @@ describe('Cash Offer sandbox: lifecycle and events', () => {
     });
     const res = await control(sandbox, 'POST', `/counter-offers/${counter.body.counter_offer_id}/reject`);
     expect(res.body.counter_offer_status).toBe('rejected');
-    const [update] = await eventually(() =>
-      receiver.events('UPDATE').length ? receiver.events('UPDATE') : undefined,
+    const [update] = await waitFor(
+      () => (receiver.events('UPDATE').length ? receiver.events('UPDATE') : undefined),
+      { what: 'the UPDATE webhook' },
     );
     expect(update).toMatchObject({
       event: 'UPDATE',
@@ -279,13 +284,16 @@ describe('Cash Offer sandbox: lifecycle and events', () => {
     const created = await call(sandbox, 'POST', '/offer-requests', createBody());
     await control(sandbox, 'PUT', '/autopilot', { enabled: true, intervalMs: 20 });
     try {
-      const offers = await eventually(async (): Promise<Json> => {
-        const list = await offersNow();
-        return list.length >= 2 ? list : undefined;
-      });
+      const offers = await waitFor(
+        async (): Promise<Json> => {
+          const list = await offersNow();
+          return list.length >= 2 ? list : undefined;
+        },
+        { what: 'two offers from the simulated buyers' },
+      );
       expect(offers[0].offer_request_id).toBe(created.body.offer_request_id);
       expect((await requestNow(created.body.offer_request_id)).offer_request_is_approved).toBe(true);
-      await eventually(() => (receiver.events('new_offer').length >= 2 ? true : undefined));
+      await waitFor(() => receiver.events('new_offer').length >= 2, { what: 'two new_offer webhooks' });
     } finally {
       await control(sandbox, 'PUT', '/autopilot', { enabled: false });
     }

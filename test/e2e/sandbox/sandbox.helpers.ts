@@ -1,10 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import {
-  RunningCashOfferSandbox,
-  SandboxAccount,
-  startCashOfferSandbox,
-} from '../../../sandbox/cash-offer';
+import { RunningCashOfferSandbox, SandboxAccount, startCashOfferSandbox } from '../../../sandbox/cash-offer';
 
 // Answers are arbitrary JSON that the tests read field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -129,20 +125,6 @@ export async function buyerOffer(
   });
   if (res.status !== 201) throw new Error(`offer failed: ${JSON.stringify(res.body)}`);
   return res.body;
-}
-
-// Polls until `check` returns a value (not undefined), or fails after the deadline.
-export async function eventually<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 4000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((r) => setTimeout(r, 15));
-  }
 }
 
 // A tiny webhook receiver: records every JSON body; `respond` decides each answer's status

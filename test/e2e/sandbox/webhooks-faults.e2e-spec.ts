@@ -7,9 +7,9 @@ import {
   call,
   control,
   createBody,
-  eventually,
   startTestSandbox,
 } from './sandbox.helpers';
+import { waitFor } from '../../support/wait-for';
 
 // Webhook delivery (retries 20/40/80 ms and a 300 ms timeout in this test configuration) and
 // every kind of injected fault.
@@ -35,10 +35,13 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
     it('retries a failed delivery with backoff and logs every attempt', async () => {
       receiver.respond = (_body, n) => (n <= 2 ? 500 : 204);
       const { offer_request_id: id } = await activeRequest(sandbox);
-      const log = await eventually(async (): Promise<Json> => {
-        const all = await deliveries();
-        return all.some((d) => d.outcome === 'delivered') ? all : undefined;
-      });
+      const log = await waitFor(
+        async (): Promise<Json> => {
+          const all = await deliveries();
+          return all.some((d) => d.outcome === 'delivered') ? all : undefined;
+        },
+        { what: 'a delivered webhook in the delivery log' },
+      );
       expect(log.map((d: Json) => [d.attempt as number, d.status as number, d.outcome as string])).toEqual([
         [1, 500, 'failed'],
         [2, 500, 'failed'],
@@ -54,10 +57,13 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
     it('times out a receiver that does not answer, then retries', async () => {
       receiver.respond = (_body, n) => (n === 1 ? 'hang' : 200);
       await activeRequest(sandbox);
-      const log = await eventually(async (): Promise<Json> => {
-        const all = await deliveries();
-        return all.some((d) => d.outcome === 'delivered') ? all : undefined;
-      });
+      const log = await waitFor(
+        async (): Promise<Json> => {
+          const all = await deliveries();
+          return all.some((d) => d.outcome === 'delivered') ? all : undefined;
+        },
+        { what: 'a delivered webhook in the delivery log' },
+      );
       expect(log[0]).toMatchObject({
         attempt: 1,
         status: null,
@@ -70,10 +76,13 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
     it('gives up after the last retry', async () => {
       receiver.respond = () => 503;
       await activeRequest(sandbox);
-      const log = await eventually(async (): Promise<Json> => {
-        const all = await deliveries();
-        return all.some((d) => d.outcome === 'gave_up') ? all : undefined;
-      });
+      const log = await waitFor(
+        async (): Promise<Json> => {
+          const all = await deliveries();
+          return all.some((d) => d.outcome === 'gave_up') ? all : undefined;
+        },
+        { what: 'the sandbox to give up the delivery' },
+      );
       expect(log.filter((d: Json) => d.outcome === 'failed').map((d: Json) => d.attempt as number)).toEqual([
         1, 2, 3, 4,
       ]);
@@ -83,7 +92,7 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
     it('webhook faults: duplicates', async () => {
       await control(sandbox, 'PUT', '/faults', { webhooks: { duplicateRate: 1, maxDuplicates: 2 } });
       await activeRequest(sandbox);
-      await eventually(() => (receiver.received.length === 3 ? true : undefined));
+      await waitFor(() => receiver.received.length === 3, { what: 'the webhook and its two duplicates' });
       expect(new Set(receiver.received.map((e) => JSON.stringify(e))).size).toBe(1);
       expect((await deliveries()).filter((d) => d.duplicate)).toHaveLength(2);
     });
@@ -91,22 +100,26 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
     it('webhook faults: drops', async () => {
       await control(sandbox, 'PUT', '/faults', { webhooks: { dropRate: 1 } });
       await activeRequest(sandbox);
-      const log = await eventually(async (): Promise<Json> => {
-        const all = await deliveries();
-        return all.length > 0 ? all : undefined;
-      });
+      const log = await waitFor(
+        async (): Promise<Json> => {
+          const all = await deliveries();
+          return all.length > 0 ? all : undefined;
+        },
+        { what: 'a delivery in the delivery log' },
+      );
       expect(log).toEqual([expect.objectContaining({ outcome: 'dropped', attempt: 1 })]);
       expect(receiver.received).toEqual([]);
     });
 
     it('webhook faults: reordering within a window', async () => {
       const { offer_request_id: id } = await activeRequest(sandbox);
-      await eventually(() => (receiver.received.length === 1 ? true : undefined));
+      await waitFor(() => receiver.received.length === 1, { what: 'the approval webhook' });
       await control(sandbox, 'PUT', '/faults', { seed: 11, webhooks: { reorderWindowMs: 150 } });
       const sent: number[] = [];
       for (let i = 0; i < 8; i++) sent.push((await buyerOffer(sandbox, id)).offer_id);
-      const received = await eventually((): Json =>
-        receiver.events('new_offer').length === 8 ? receiver.events('new_offer') : undefined,
+      const received = await waitFor(
+        (): Json => (receiver.events('new_offer').length === 8 ? receiver.events('new_offer') : undefined),
+        { what: 'eight new_offer webhooks' },
       );
       const order = received.map((e: Json) => e.offer_id as number);
       expect([...order].sort((a, b) => a - b)).toEqual(sent);

@@ -7,8 +7,8 @@ import { crmSchemaFor } from '../../../src/brokerages/crm-setup.schema';
 import { startCashOfferSandbox } from '../../../sandbox/cash-offer';
 import type { RunningCashOfferSandbox } from '../../../sandbox/cash-offer';
 import { DEFAULT_SEARCH_INDEX_LAG_MS, startHubSpotEmulator } from '../../../sandbox/hubspot';
-import { eventually } from '../crm/emulator-control';
 import type { HubSpotEmulator } from '../../../sandbox/hubspot';
+import { waitFor } from '../../support/wait-for';
 import { startBuyerApp } from './buyer-app';
 import type { BuyerApp } from './buyer-app';
 
@@ -71,7 +71,11 @@ describe('buyer-side flows through crm-changes and outbox-drain', () => {
   // One crm-changes cycle after an agent's edit, started once HubSpot's search shows the edit (the
   // emulator's indexing lag is on), as the next cron run would find it.
   const changes = async (): Promise<void> => {
-    await eventually(async () => emulator.state.searchCaughtUp(), DEFAULT_SEARCH_INDEX_LAG_MS + 10_000, 50);
+    await waitFor(() => emulator.state.searchCaughtUp(), {
+      what: 'the HubSpot emulator search index to catch up',
+      timeoutMs: DEFAULT_SEARCH_INDEX_LAG_MS + 10_000,
+      intervalMs: 50,
+    });
     await daemon.run('crm-changes');
   };
   const changesThenDrain = async (): Promise<void> => {
@@ -224,12 +228,9 @@ describe('buyer-side flows through crm-changes and outbox-drain', () => {
     );
     const stored = async (id: number): Promise<StoredRequest> =>
       (await storedRequests()).find((r) => r.offer_request_id === id)!;
-    for (
-      let i = 0;
-      i < 100 && (await stored(expired.offer_request_id)).offer_request_status !== 'active';
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 20));
+    await waitFor(async () => (await stored(expired.offer_request_id)).offer_request_status === 'active', {
+      what: 'the pushed request to be active again at the service',
+    });
     expect((await stored(expired.offer_request_id)).offer_request_status).toBe('active');
     expect(Date.parse((await stored(active.offer_request_id)).offer_request_expires_at!)).toBe(
       Date.parse(expiration),

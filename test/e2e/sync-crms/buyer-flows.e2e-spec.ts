@@ -1,5 +1,6 @@
 import { CRM_ROLE, MARKETPLACE_PIPELINE, UNIQUE_LISTING_KEY, type CrmRecord } from '../../../src/crm';
-import { eventually, FLOW_TARGETS, startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { FLOW_TARGETS, startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { waitFor } from '../../support/wait-for';
 
 const PARTNER_KEY = 'sandbox-partner-key';
 const LISTING_PROPS = [
@@ -81,10 +82,13 @@ describe.each(FLOW_TARGETS)('buyer flows against %s, ledger on %s', (kind, engin
 
     await t.run('crm-changes');
     await t.run('outbox-drain');
-    const contact = await eventually(async () => {
-      const [c] = await t.world.port.getRecords('contact', [contactId], CONTACT_PROPS);
-      return c?.properties.cash_offer_lead_id ? c : undefined;
-    });
+    const contact = await waitFor(
+      async () => {
+        const [c] = await t.world.port.getRecords('contact', [contactId], CONTACT_PROPS);
+        return c?.properties.cash_offer_lead_id ? c : undefined;
+      },
+      { what: 'the lead id on the buyer contact' },
+    );
     expect(contact.properties.cash_offer_submit_lead).toBe('false');
     const leads = (await control<{ method: string; path: string }[]>('GET', '/calls')).filter(
       (c) => c.method === 'POST' && c.path.endsWith('/buyer/lead'),

@@ -5,8 +5,9 @@ import { JobRunner, SchedulerDriver } from '../../../src/scheduler';
 import { CrmAgent, NEUTRAL_LISTING } from '../../support/crm-agent';
 import { ledgerEngines } from '../../support/ledger-fixture';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
-import { BROKERAGE, eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { BROKERAGE, startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { SandboxControl } from '../../support/sync-sandbox';
+import { waitFor } from '../../support/wait-for';
 
 const FAR_AWAY = '0 0 1 1 *';
 
@@ -65,10 +66,13 @@ describe('Follow Up Boss webhooks as an early trigger', () => {
 
     it('an agent accepting an offer in Follow Up Boss reaches the service within seconds, not at the next poll', async () => {
       const daemon = new URL(t.hookUrl).origin;
-      const hooks = await eventually(async () => {
-        const all = await registeredHooks(t);
-        return all.length === 4 && all;
-      });
+      const hooks = await waitFor(
+        async () => {
+          const all = await registeredHooks(t);
+          return all.length === 4 && all;
+        },
+        { what: 'the four Follow Up Boss webhooks to be registered' },
+      );
       expect(hooks.map((h) => h.event).sort()).toEqual([
         'dealsCreated',
         'dealsUpdated',
@@ -85,26 +89,29 @@ describe('Follow Up Boss webhooks as an early trigger', () => {
       const sandbox = new SandboxControl(t.sandbox.controlUrl);
       const { dealId } = await agent.listingDeal(NEUTRAL_LISTING);
       await agent.requestCashOffer(dealId);
-      const request = await eventually(
+      const request = await waitFor(
         async () => (await sandbox.requests()).find((r) => r.offer_request_external_id === dealId),
-        20_000,
+        { what: "the deal's offer request at the service", timeoutMs: 20_000 },
       );
       await sandbox.approve(request.offer_request_id);
       const offer = await sandbox.makeOffer(request.offer_request_id, { offer_amount: 350_000 });
-      const record = await eventually(() => agent.offerRecord(offer.offer_id), 20_000);
+      const record = await waitFor(() => agent.offerRecord(offer.offer_id), {
+        what: 'the offer record in the CRM',
+        timeoutMs: 20_000,
+      });
 
       await agent.moveOffer(record.id, 'accept_requested');
-      const decided = await eventually(
+      const decided = await waitFor(
         async () =>
           (await sandbox.offers()).find(
             (o) => o.offer_id === offer.offer_id && o.offer_status === 'accepted',
           ),
-        20_000,
+        { what: 'the service to show the offer accepted', timeoutMs: 20_000 },
       );
       expect(decided).toBeDefined();
-      await eventually(
+      await waitFor(
         async () => (await agent.offerRecord(offer.offer_id))?.properties[OFFER.status] === 'accepted',
-        20_000,
+        { what: 'the offer record to show accepted', timeoutMs: 20_000 },
       );
       // Every crm-changes run came from a webhook: cron would not have run one before next year.
       expect((await crmChangesRuns(t)).length).toBeGreaterThan(0);
@@ -134,13 +141,17 @@ describe('Follow Up Boss webhooks as an early trigger', () => {
         uri: 'https://api.followupboss.com/v1/deals?id=1',
       });
     const idle = (): Promise<boolean> =>
-      eventually(async () => !t.app.get(JobRunner).isRunning(BROKERAGE, 'crm-changes'));
+      waitFor(() => !t.app.get(JobRunner).isRunning(BROKERAGE, 'crm-changes'), {
+        what: 'no crm-changes run in progress',
+      });
 
     beforeAll(async () => {
       t = await startSyncApp('followupboss', { crmChangeWebhooks: true, engine });
       url = t.hookUrl.replace(/\/webhooks\/.*$/, `/webhooks/crm/followupboss/${BROKERAGE}`);
       systemKey = t.world.followUpBoss!.systemKey;
-      await eventually(async () => (await registeredHooks(t)).length === 4);
+      await waitFor(async () => (await registeredHooks(t)).length === 4, {
+        what: 'the four Follow Up Boss webhooks to be registered',
+      });
     });
 
     afterAll(async () => {
@@ -201,8 +212,12 @@ describe('Follow Up Boss webhooks as an early trigger', () => {
         body: JSON.stringify({ duplicate: 1 }),
       });
       await new CrmAgent(t.world).listingDeal(NEUTRAL_LISTING);
-      await eventually(async () => (await crmWebhookCount(t, 'duplicate')) === duplicatesBefore + 1);
-      await eventually(async () => (await crmChangesRuns(t)).length > runsBefore);
+      await waitFor(async () => (await crmWebhookCount(t, 'duplicate')) === duplicatesBefore + 1, {
+        what: 'the duplicate webhook to be counted',
+      });
+      await waitFor(async () => (await crmChangesRuns(t)).length > runsBefore, {
+        what: 'a crm-changes run after the webhook',
+      });
       await idle();
       const deliveries = (await (await fetch(`${t.world.url}/__control/webhooks/deliveries`)).json()) as {
         deliveries: { outcome: unknown }[];
@@ -219,13 +234,16 @@ describe('Follow Up Boss webhooks as an early trigger', () => {
       const agent = new CrmAgent(t.world);
       const { dealId } = await agent.listingDeal(NEUTRAL_LISTING);
       await agent.requestCashOffer(dealId);
-      await eventually(async () => {
-        const log = (await (await fetch(`${t.world.url}/__control/webhooks/deliveries`)).json()) as {
-          pending: number;
-          deliveries: { outcome: unknown }[];
-        };
-        return log.pending === 0 && log.deliveries.some((d) => d.outcome === 'dropped');
-      });
+      await waitFor(
+        async () => {
+          const log = (await (await fetch(`${t.world.url}/__control/webhooks/deliveries`)).json()) as {
+            pending: number;
+            deliveries: { outcome: unknown }[];
+          };
+          return log.pending === 0 && log.deliveries.some((d) => d.outcome === 'dropped');
+        },
+        { what: 'the emulator to drop a webhook delivery' },
+      );
       await faults({ drop: 0 });
       expect(await crmWebhookCount(t, 'triggered')).toBe(triggeredBefore);
       const sandbox = new SandboxControl(t.sandbox.controlUrl);
@@ -257,7 +275,9 @@ describe('Follow Up Boss webhooks as an early trigger', () => {
       expect(answers.filter((a) => a === 'triggered')).toHaveLength(1);
       expect(answers.filter((a) => a === 'coalesced')).toHaveLength(49);
       expect((await running).status).toBe('succeeded');
-      await eventually(async () => (await crmChangesRuns(t)).length === runsBefore + 2);
+      await waitFor(async () => (await crmChangesRuns(t)).length === runsBefore + 2, {
+        what: 'the run and its one follow-up run',
+      });
       await idle();
       expect((await crmChangesRuns(t)).length).toBe(runsBefore + 2);
     });

@@ -8,8 +8,9 @@ import { FollowUpRuns } from '../../../src/webhooks/follow-up-runs';
 import { CrmAgent, NEUTRAL_LISTING } from '../../support/crm-agent';
 import { ledgerEngines } from '../../support/ledger-fixture';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
-import { BROKERAGE, eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { BROKERAGE, startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { SandboxControl } from '../../support/sync-sandbox';
+import { waitFor } from '../../support/wait-for';
 
 const FAR_AWAY = '0 0 1 1 *';
 
@@ -94,9 +95,9 @@ describe('HubSpot webhooks as an early trigger', () => {
       const { dealId } = await agent.listingDeal(NEUTRAL_LISTING);
       const asked = Date.now();
       await agent.requestCashOffer(dealId);
-      const request = await eventually(
+      const request = await waitFor(
         async () => (await sandbox.requests()).find((r) => r.offer_request_external_id === dealId),
-        20_000,
+        { what: "the deal's offer request at the service", timeoutMs: 20_000 },
       );
       // The emulator's search shows an edit 2 s after it is made; the follow-up run 3 s after the
       // webhook reads it. Polling alone would wait for next year's tick.
@@ -106,18 +107,21 @@ describe('HubSpot webhooks as an early trigger', () => {
       await sandbox.approve(request.offer_request_id);
       const offer = await sandbox.makeOffer(request.offer_request_id, { offer_amount: 350_000 });
       // The offer record comes from the service's event (inbox), not from HubSpot.
-      const record = await eventually(() => agent.offerRecord(offer.offer_id), 20_000);
+      const record = await waitFor(() => agent.offerRecord(offer.offer_id), {
+        what: 'the offer record in the CRM',
+        timeoutMs: 20_000,
+      });
       await agent.moveOffer(record.id, 'accept_requested');
-      await eventually(
+      await waitFor(
         async () =>
           (await sandbox.offers()).find(
             (o) => o.offer_id === offer.offer_id && o.offer_status === 'accepted',
           ),
-        20_000,
+        { what: 'the service to show the offer accepted', timeoutMs: 20_000 },
       );
-      await eventually(
+      await waitFor(
         async () => (await agent.offerRecord(offer.offer_id))?.properties[OFFER.status] === 'accepted',
-        20_000,
+        { what: 'the offer record to show accepted', timeoutMs: 20_000 },
       );
       // Every crm-changes run came from a webhook: cron would not have run one before next year.
       expect((await crmChangesRuns(t)).length).toBeGreaterThan(0);
@@ -257,7 +261,11 @@ describe('HubSpot webhooks as an early trigger', () => {
       const forgedBefore = await crmWebhookCount(t, 'forged');
       const replayedBefore = await crmWebhookCount(t, 'replayed');
       const agent = new CrmAgent(t.world);
-      const settled = () => eventually(async () => (await emulatorDeliveries(t)).pending === 0, 20_000);
+      const settled = () =>
+        waitFor(async () => (await emulatorDeliveries(t)).pending === 0, {
+          what: 'no emulator webhook delivery pending',
+          timeoutMs: 20_000,
+        });
       const { dealId } = await agent.listingDeal(NEUTRAL_LISTING);
       await settled();
       const seen = (await emulatorDeliveries(t)).deliveries.length;
@@ -278,17 +286,22 @@ describe('HubSpot webhooks as an early trigger', () => {
     it('with every webhook dropped, the next poll still picks the change up', async () => {
       // No follow-up of an earlier test's webhooks may run meanwhile: only the poll below.
       t.app.get(FollowUpRuns).cancelAll();
-      await eventually(async () => !t.app.get(JobRunner).isRunning(BROKERAGE, 'crm-changes'));
+      await waitFor(() => !t.app.get(JobRunner).isRunning(BROKERAGE, 'crm-changes'), {
+        what: 'no crm-changes run in progress',
+      });
       const triggeredBefore = await crmWebhookCount(t, 'triggered');
       await emulatorControl(t, 'faults', { drop: 1000 });
       const agent = new CrmAgent(t.world);
       const sandbox = new SandboxControl(t.sandbox.controlUrl);
       const { dealId } = await agent.listingDeal(NEUTRAL_LISTING);
       await agent.requestCashOffer(dealId);
-      await eventually(async () => {
-        const log = await emulatorDeliveries(t);
-        return log.pending === 0 && log.deliveries.some((d) => d.outcome === 'dropped');
-      });
+      await waitFor(
+        async () => {
+          const log = await emulatorDeliveries(t);
+          return log.pending === 0 && log.deliveries.some((d) => d.outcome === 'dropped');
+        },
+        { what: 'the emulator to drop a webhook delivery' },
+      );
       await emulatorControl(t, 'faults', { drop: 0 });
       expect(await crmWebhookCount(t, 'triggered')).toBe(triggeredBefore);
       expect((await sandbox.requests()).filter((r) => r.offer_request_external_id === dealId)).toHaveLength(

@@ -1,5 +1,6 @@
 import { InboxEventHandlers } from '../../../src/inbox/inbox-event.handlers';
 import { InboxProcessor } from '../../../src/inbox/inbox.processor';
+import { waitFor } from '../../support/wait-for';
 import { startWebhookApp, WebhookTestApp } from '../../support/webhook-app';
 
 const SECRET = 'acme-secret-0123456789abcdefghij';
@@ -53,7 +54,6 @@ describe('inbox processing', () => {
   };
   const drain = (options = {}) =>
     processor.drain('acme', new AbortController().signal, { retryBaseMs: 1, retryCapMs: 1, ...options });
-  const waitMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('applies each event once, in order of receipt per offer request', async () => {
     await deliver(offer(1, 10));
@@ -90,11 +90,10 @@ describe('inbox processing', () => {
   it('dead-letters an event after its last attempt, with the reason, and replay brings it back', async () => {
     failuresLeft.set(41, 100);
     await deliver(offer(41, 40));
-    let result = await drain({ maxAttempts: 3 });
-    for (let i = 0; i < 10 && result.deadLettered === 0; i++) {
-      await waitMs(5);
-      result = await drain({ maxAttempts: 3 });
-    }
+    await waitFor(async () => (await drain({ maxAttempts: 3 })).deadLettered > 0, {
+      what: 'the event to be dead-lettered after its retries',
+      intervalMs: 5,
+    });
     const [dead] = await t.ledger.inbox.list({ statuses: ['dead'], orderingKey: 'offer_request:40' });
     expect(dead.deadReason).toMatch(/gave up after 3 attempts: CRM unavailable while applying offer 41/);
     failuresLeft.set(41, 0);

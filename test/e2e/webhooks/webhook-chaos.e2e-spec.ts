@@ -1,6 +1,7 @@
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
-import { eventually, startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { SellerFlowSteps } from '../../support/sync-flows';
+import { waitFor } from '../../support/wait-for';
 
 // Issue 8's delivery faults against the real flows: the sandbox sends every event 1 to 5 times and
 // reorders them; 50 identical deliveries arrive at once; a stale event arrives after a decision.
@@ -59,7 +60,7 @@ describe('webhook delivery faults end in the same CRM state as clean delivery', 
         (d) => d.event.event === 'new_offer' && d.event.offer_request_id === requestId,
       );
     let seen = -1;
-    await eventually(
+    await waitFor(
       async () => {
         const log = await ours();
         const delivered = new Set(log.filter((d) => d.outcome === 'delivered').map((d) => d.event.offer_id));
@@ -67,8 +68,11 @@ describe('webhook delivery faults end in the same CRM state as clean delivery', 
         seen = log.length;
         return settled;
       },
-      20_000,
-      400,
+      {
+        what: 'every offer delivered and the delivery log to stop growing',
+        timeoutMs: 20_000,
+        intervalMs: 400,
+      },
     );
     await steps.sandbox.clearFaults();
     expect((await ours()).filter((d) => d.duplicate).length).toBeGreaterThan(0);

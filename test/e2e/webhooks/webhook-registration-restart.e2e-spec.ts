@@ -2,14 +2,15 @@ import { startCashOfferSandbox, type RunningCashOfferSandbox } from '../../../sa
 import { openLedger, type Ledger } from '../../../src/ledger/ledger';
 import type { OutboxCommand } from '../../../src/ledger/entities';
 import { freePort } from '../../support/free-port';
+import { waitFor } from '../../support/wait-for';
 import {
+  DAEMON_WAIT,
   MAIN_JS,
   baseEnv,
   brokerageConfig,
   makeWorkspace,
   secretsOf,
   startProcess,
-  waitFor,
   writeBrokerage,
   type RunningProcess,
   type Workspace,
@@ -33,10 +34,10 @@ describe('webhook registration across a daemon restart', () => {
 
   async function startDaemon(env: NodeJS.ProcessEnv): Promise<RunningProcess> {
     const started = startProcess(MAIN_JS, env);
-    await waitFor(
-      () => started.stdout().includes('"listening on') || started.child.exitCode !== null,
-      'the daemon to listen',
-    );
+    await waitFor(() => started.stdout().includes('"listening on') || started.child.exitCode !== null, {
+      what: 'the daemon to listen',
+      ...DAEMON_WAIT,
+    });
     if (started.child.exitCode !== null) throw new Error(`daemon exited: ${started.stderr()}`);
     return started;
   }
@@ -63,10 +64,13 @@ describe('webhook registration across a daemon restart', () => {
 
     daemon = await startDaemon(env);
     ledger = await openLedger({ databasePath: ws.ledgerPath });
-    const [failed] = await waitFor(async () => {
-      const found = await registrations();
-      return found.some((c) => c.state === 'failed') && found;
-    }, 'a failed register_webhook command in the ledger');
+    const [failed] = await waitFor(
+      async () => {
+        const found = await registrations();
+        return found.some((c) => c.state === 'failed') && found;
+      },
+      { what: 'a failed register_webhook command in the ledger', ...DAEMON_WAIT },
+    );
     expect(failed.lastError).toBe('POST /wh: the service refused the connection');
     expect(JSON.stringify(failed)).not.toContain(secret);
     expect(daemon.stdout()).toContain('could not register the webhook URL of acme');
@@ -74,15 +78,21 @@ describe('webhook registration across a daemon restart', () => {
 
     sandbox = await startCashOfferSandbox({ port: cashOfferPort });
     daemon = await startDaemon({ ...env, ACME_CASH_OFFER_KEY: sandbox.agentKey });
-    await waitFor(async () => {
-      const answer = await fetch(`${sandbox!.controlUrl}/webhooks`);
-      const urls = Object.values((await answer.json()) as Record<string, string>);
-      return urls.includes(`http://127.0.0.1:3001/webhooks/acme/${secret}`);
-    }, 'the service to hold acme’s webhook URL');
-    const after = await waitFor(async () => {
-      const found = await registrations();
-      return found.every((c) => c.state === 'done') && found;
-    }, 'the register_webhook command to be done');
+    await waitFor(
+      async () => {
+        const answer = await fetch(`${sandbox!.controlUrl}/webhooks`);
+        const urls = Object.values((await answer.json()) as Record<string, string>);
+        return urls.includes(`http://127.0.0.1:3001/webhooks/acme/${secret}`);
+      },
+      { what: 'the service to hold acme’s webhook URL', ...DAEMON_WAIT },
+    );
+    const after = await waitFor(
+      async () => {
+        const found = await registrations();
+        return found.every((c) => c.state === 'done') && found;
+      },
+      { what: 'the register_webhook command to be done', ...DAEMON_WAIT },
+    );
     expect(after).toEqual([
       expect.objectContaining({ id: failed.id, state: 'done', result: { outcome: 'registered' } }),
     ]);

@@ -1,6 +1,7 @@
 import { startCashOfferSandbox, RunningCashOfferSandbox } from '../../../sandbox/cash-offer';
 import { ConfigService } from '../../../src/config/config.service';
 import { WebhookRegistrationService } from '../../../src/webhooks/webhook-registration.service';
+import { waitFor } from '../../support/wait-for';
 import {
   startWebhookApp,
   writeBrokerageConfigs,
@@ -56,9 +57,11 @@ describe('webhook registration with the service', () => {
   });
 
   it('registers each brokerage at start with POST /wh; one refused key does not stop the others', async () => {
-    const deadline = Date.now() + 20_000;
-    while ((await registeredUrls()).length === 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
+    await waitFor(async () => (await registeredUrls()).length > 0, {
+      what: 'a webhook URL registered at the service',
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    });
     expect(await registeredUrls()).toEqual([`http://127.0.0.1:3999/webhooks/acme/${ACME_SECRET}`]);
     const reports = await t.app.get(WebhookRegistrationService).registerAll();
     expect(reports).toEqual(
@@ -104,9 +107,11 @@ describe('webhook registration with the service', () => {
     const reload = await t.app.get(ConfigService).reload();
     expect(reload.diff.changed.map((b) => b.id)).toEqual(['acme']);
     const expected = `http://127.0.0.1:3998/webhooks/acme/${brokerages[0].secret}`;
-    const deadline = Date.now() + 20_000;
-    while (!(await registeredUrls()).includes(expected) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
+    await waitFor(async () => (await registeredUrls()).includes(expected), {
+      what: 'the changed webhook URL registered at the service',
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    });
     expect(await registeredUrls()).toEqual([expected]);
   });
 });

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
-import { DAEMON_MAIN_JS, openRun, until } from '../../support/worker-process';
+import { waitFor } from '../../support/wait-for';
+import { DAEMON_MAIN_JS, openRun } from '../../support/worker-process';
 import { WorkerWorld } from '../../support/worker-world';
 
 jest.setTimeout(240_000);
@@ -58,10 +59,9 @@ describe('migrate-ledger: from a populated SQLite ledger to PostgreSQL', () => {
     const [b1, b2] = world.brokerages;
     const deals = { [b1.id]: await world.seedDeals(b1, 3), [b2.id]: await world.seedDeals(b2, 3) };
     const [sqliteDaemon] = await world.startWorkers(1);
-    await until(
+    await waitFor(
       async () => (await b1.control.requests()).length === 3 && (await b2.control.requests()).length === 3,
-      'the six deals sent from SQLite',
-      60_000,
+      { what: 'the six deals sent from SQLite', timeoutMs: 60_000, intervalMs: 100 },
     );
     for (const b of [b1, b2]) {
       for (const r of await b.control.requests()) {
@@ -72,12 +72,11 @@ describe('migrate-ledger: from a populated SQLite ledger to PostgreSQL', () => {
     // One more deal, whose create the service stores but never answers: the daemon dies inside it.
     await b1.control.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 120_000 });
     deals[b1.id].push(...(await world.seedDeals(b1, 1)));
-    await until(
+    await waitFor(
       async () =>
         (await b1.control.requests()).length === 4 &&
         openRun(sqliteDaemon, b1.id, 'outbox-drain') !== undefined,
-      'the daemon inside the fourth create',
-      60_000,
+      { what: 'the daemon inside the fourth create', timeoutMs: 60_000, intervalMs: 100 },
     );
     await sqliteDaemon.kill('SIGKILL');
     await b1.control.clearFaults();
@@ -106,15 +105,14 @@ describe('migrate-ledger: from a populated SQLite ledger to PostgreSQL', () => {
     await b1.control.approve(fourth.offer_request_id);
     // And new work goes on: a deal for b2 created after the move is sent once.
     deals[b2.id].push(...(await world.seedDeals(b2, 1)));
-    await until(
+    await waitFor(
       async () => {
         const states = await outboxStates(db.url);
         const open =
           (states.pending ?? 0) + (states.sending ?? 0) + (states.unknown ?? 0) + (states.failed ?? 0);
         return open === 0 && (await b2.control.requests()).length === 4;
       },
-      'the PostgreSQL daemon to settle every command',
-      90_000,
+      { what: 'the PostgreSQL daemon to settle every command', timeoutMs: 90_000, intervalMs: 100 },
     );
     for (const b of [b1, b2]) {
       const externalIds = (await b.control.requests()).map((r) => r.offer_request_external_id).sort();

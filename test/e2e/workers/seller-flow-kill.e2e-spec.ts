@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { Client } from 'pg';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
-import { DAEMON_MAIN_JS, openRun, until } from '../../support/worker-process';
+import { waitFor } from '../../support/wait-for';
+import { DAEMON_MAIN_JS, openRun } from '../../support/worker-process';
 import { WorkerWorld } from '../../support/worker-world';
 
 jest.setTimeout(240_000);
@@ -59,13 +60,12 @@ describe('the seller flow on three workers, one killed mid-run', () => {
     await victimBrokerage.control.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 120_000 });
 
     const workers = await world.startWorkers();
-    const victim = await until(
+    const victim = await waitFor(
       async () => {
         if ((await victimBrokerage.control.requests()).length === 0) return undefined;
         return workers.find((w) => openRun(w, victimBrokerage.id, 'outbox-drain') !== undefined);
       },
-      'a worker inside the create call',
-      60_000,
+      { what: 'a worker inside the create call', timeoutMs: 60_000, intervalMs: 100 },
     );
     const victimRunId = openRun(victim, victimBrokerage.id, 'outbox-drain')!;
     expect((await victim.kill('SIGKILL')).signal).toBe('SIGKILL');
@@ -74,7 +74,7 @@ describe('the seller flow on three workers, one killed mid-run', () => {
 
     // Every deal of every brokerage reaches the service. The service approves them, which lists
     // them: the dead worker's lost answer is then found by whoever took its drain over.
-    await until(
+    await waitFor(
       async () => {
         for (const b of world.brokerages) {
           const sent = new Set((await b.control.requests()).map((r) => r.offer_request_external_id));
@@ -82,13 +82,12 @@ describe('the seller flow on three workers, one killed mid-run', () => {
         }
         return true;
       },
-      'every deal sent',
-      120_000,
+      { what: 'every deal sent', timeoutMs: 120_000, intervalMs: 100 },
     );
     for (const b of world.brokerages) {
       for (const request of await b.control.requests()) await b.control.approve(request.offer_request_id);
     }
-    await until(
+    await waitFor(
       async () => {
         const open = await sql<{ n: string }>(
           db.url,
@@ -96,8 +95,7 @@ describe('the seller flow on three workers, one killed mid-run', () => {
         );
         return Number(open[0].n) === 0;
       },
-      'every outbox settled',
-      120_000,
+      { what: 'every outbox settled', timeoutMs: 120_000, intervalMs: 100 },
     ).catch(async (error: unknown) => {
       // What is left, for whoever reads the failure.
       const left = await sql(
@@ -122,13 +120,12 @@ describe('the seller flow on three workers, one killed mid-run', () => {
         offers.push({ brokerage: b, offerId: offer.offer_id });
       }
     }
-    await until(
+    await waitFor(
       () =>
         offers.every(
           (o) => o.brokerage.hubspot.state.findAllByProperty('deals', OFFER.id, String(o.offerId)).length > 0,
         ),
-      'a CRM record for every offer',
-      120_000,
+      { what: 'a CRM record for every offer', timeoutMs: 120_000, intervalMs: 100 },
     );
     for (const o of offers) {
       expect(o.brokerage.hubspot.state.findAllByProperty('deals', OFFER.id, String(o.offerId))).toHaveLength(
