@@ -8,7 +8,8 @@ import type {
 } from '../crm.types';
 import { FUB_RESOURCE } from './followupboss.constants';
 import type { FollowUpBossHttpClient } from './followupboss-http.client';
-import { compareCursor, cursorOf, toCrmRecord } from './followupboss-record.mapper';
+import { compareCrmCursor as compareCursor } from '../crm-change-filter';
+import { cursorOf, toCrmRecord } from './followupboss-record.mapper';
 import type { FubPage, FubRecord } from './followupboss.wire';
 
 interface ReaderSettings {

@@ -83,13 +83,6 @@ export function cursorOf(record: CrmRecord): CrmCursor {
   return { updatedAt: record.updatedAt, id: record.id };
 }
 
-// (updatedAt, id) order; FUB ids are numbers.
-export function compareCursor(a: CrmCursor, b: CrmCursor): number {
-  const byTime = Date.parse(a.updatedAt) - Date.parse(b.updatedAt);
-  if (byTime !== 0) return byTime;
-  return Number(a.id) - Number(b.id);
-}
-
 function isoOf(value: string | undefined): string {
   const ms = value ? Date.parse(value) : NaN;
   return new Date(Number.isFinite(ms) ? ms : 0).toISOString();

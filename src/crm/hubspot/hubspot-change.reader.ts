@@ -10,7 +10,8 @@ import {
   STAGE_PROPERTY,
 } from './hubspot.constants';
 import type { HubSpotAssociationReader } from './hubspot-association.reader';
-import { compareCursor, cursorOf, toCrmRecord } from './hubspot-record.mapper';
+import { compareCrmCursor as compareCursor } from '../crm-change-filter';
+import { cursorOf, toCrmRecord } from './hubspot-record.mapper';
 import type { HubSpotRequestRunner } from './hubspot-request.runner';
 
 interface ReaderSettings {

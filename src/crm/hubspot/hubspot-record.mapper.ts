@@ -44,13 +44,3 @@ export function toHubSpotProperties(
 export function cursorOf(record: CrmRecord): CrmCursor {
   return { updatedAt: record.updatedAt, id: record.id };
 }
-
-// (updatedAt, id) order, ids compared as numbers when both are numeric.
-export function compareCursor(a: CrmCursor, b: CrmCursor): number {
-  const byTime = Date.parse(a.updatedAt) - Date.parse(b.updatedAt);
-  if (byTime !== 0) return byTime;
-  const na = Number(a.id);
-  const nb = Number(b.id);
-  if (Number.isFinite(na) && Number.isFinite(nb)) return na - nb;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
