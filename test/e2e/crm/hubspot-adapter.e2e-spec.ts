@@ -67,7 +67,9 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     await control.reset();
     const first = await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA);
     expect(new Set(first.items.map((i) => i.outcome))).toEqual(new Set(['created']));
-    const expectedItems = 2 + CASH_OFFER_CRM_SCHEMA.properties.length + 2 + 8 + 2;
+    const schema = CASH_OFFER_CRM_SCHEMA;
+    const stages = schema.pipelines.reduce((n, p) => n + p.stages.length, 0);
+    const expectedItems = 2 + schema.properties.length + schema.pipelines.length + stages;
     expect(first.items).toHaveLength(expectedItems);
 
     const second = await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA);
