@@ -2,8 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Offer } from '../../cash-offer/schema';
 import { HistoryRepository, OutboxRepository, type NewHistoryEntry, type OutboxCommand } from '../../ledger';
 import { errorMessage } from '../common/job-counts';
+import { COMPLETE_OFFER_TASK, CREATE_OFFER_TASK } from '../common/offer-task.operations';
 
 const WRITE_BACK = 'write_back';
+// The offer clocks' CRM tasks (their answer is the CRM's, not the service's).
+const TASK_OPERATIONS = new Set([CREATE_OFFER_TASK, COMPLETE_OFFER_TASK]);
 
 // How a command ended, in the drain's words: done, retried later, outcome unknown, given up.
 export type CommandAnswer = 'done' | 'retry' | 'unknown' | 'dead';
@@ -77,17 +80,20 @@ export class DecisionHistoryRecorder {
     try {
       const record = await this.recordOfCommand(command);
       const writeBack = command.operation === WRITE_BACK;
+      const task = TASK_OPERATIONS.has(command.operation);
       const what = writeBack
         ? `CRM write-back of outbox command ${writeBackOf(command) ?? '?'}`
-        : command.operation;
+        : task
+          ? `CRM task ${(command.payload as { key?: string } | null)?.key ?? '?'}: ${command.operation}`
+          : command.operation;
       const said = ANSWER_WORDS[answer];
       const ids = idsIn(result);
       await this.append([
         {
           brokerageId: command.brokerageId,
           record,
-          source: writeBack ? 'daemon' : 'service',
-          kind: writeBack ? 'write_back' : 'command_sent',
+          source: writeBack || task ? 'daemon' : 'service',
+          kind: writeBack ? 'write_back' : task ? 'crm_task' : 'command_sent',
           summary: `${what} sent (outbox command ${command.id}, attempt ${command.attempts}): ${said}${error ? `: ${error}` : ''}`,
           detail: { commandId: command.id, operation: command.operation, attempts: command.attempts, ...ids },
           outcome: answer,

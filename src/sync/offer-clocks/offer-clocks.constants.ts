@@ -1,5 +1,4 @@
-export const CREATE_OFFER_TASK = 'create_offer_task';
-export const COMPLETE_OFFER_TASK = 'complete_offer_task';
+export { COMPLETE_OFFER_TASK, CREATE_OFFER_TASK } from '../common/offer-task.operations';
 
 // remote: the task's key ("offer:7012:lead:24h"); CRM: the task id; hash: the offer's id and expiry
 // (JSON). Active while the task is open as far as the daemon knows; gone once it closed it.

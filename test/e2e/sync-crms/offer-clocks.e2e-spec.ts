@@ -69,8 +69,21 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
     await steps.agent.moveOffer((await recordOf(offer.offer_id)).id, 'reject_requested');
     expect((await t.run('crm-changes')).status).toBe('succeeded');
     await tick();
-    expect(await tasksOf(offer.offer_id)).toEqual([expect.objectContaining({ key: task.key, completed: true })]);
+    expect(await tasksOf(offer.offer_id)).toEqual([
+      expect.objectContaining({ key: task.key, completed: true }),
+    ]);
     expect(await t.ledger.links.countActive('acme', OFFER_TASK_LINK)).toBe(0);
+    // The offer's history tells of its task, made and closed.
+    const tasks = (await t.ledger.history.list(`offer:${offer.offer_id}`, 'acme')).filter(
+      (entry) => entry.kind === 'crm_task',
+    );
+    expect(
+      tasks.map((entry) => [(JSON.parse(entry.detail) as { operation: string }).operation, entry.outcome]),
+    ).toEqual([
+      ['create_offer_task', 'done'],
+      ['complete_offer_task', 'done'],
+    ]);
+    expect(tasks[0].summary).toContain(`CRM task ${task.key}: create_offer_task`);
   });
 
   it('a task whose answer was lost (the daemon killed mid-call) is found by its key, not made twice', async () => {
