@@ -57,16 +57,18 @@ export class OfferClocks {
     private readonly clock: Clock,
   ) {}
 
-  // Whether a listed offer is worth keeping for the clocks: its expiry is near or recently past.
-  // Switched off, only offers past their expiry (the Expired stage is shown all the same).
+  // Whether a listed offer is worth keeping for the clocks: its expiry is near or recently past (an
+  // offer the service calls expired only within the same look-back, so old ones are not read again
+  // on every pass). Switched off, only offers past their expiry (the Expired stage is still shown).
   concerns(brokerage: LoadedBrokerage, offer: Offer): boolean {
     const settings = clockSettings(brokerage.config.offerClocks);
     const expires = Date.parse(offer.offer_expires);
+    const serviceExpired = offer.offer_status.toLowerCase() === 'expired';
+    if (!Number.isFinite(expires)) return serviceExpired;
     const now = this.clock.nowMs();
-    if (offer.offer_status.toLowerCase() === 'expired') return true;
-    if (!Number.isFinite(expires)) return false;
+    if (expires < now - LOOK_BACK_MS) return false;
     const horizon = settings.enabled ? Math.max(settings.leadsMs[0] ?? 0, settings.escalateMs ?? 0) : 0;
-    return expires <= now + horizon && expires >= now - LOOK_BACK_MS;
+    return serviceExpired || expires <= now + horizon;
   }
 
   async afterPass(crm: BrokerageCrm, brokerage: LoadedBrokerage, pass: ClockPass): Promise<ClockOutcome> {
@@ -74,13 +76,17 @@ export class OfferClocks {
     const settings = clockSettings(brokerage.config.offerClocks);
     const id = crm.brokerageId;
     const openTasks = await this.links.listActive(id, OFFER_TASK_LINK);
-    const offers = new Map(pass.offers.map((o) => [o.offer_id, o]));
+    const withOpenTasks = new Set(openTasks.map((t) => offerIdOfTaskKey(t.remoteId)));
+    // A decided offer with no open task has nothing left to do: its record is not read.
+    const offers = new Map(
+      pass.offers
+        .filter((o) => !ANSWERED.has(o.offer_status.toLowerCase()) || withOpenTasks.has(o.offer_id))
+        .map((o) => [o.offer_id, o]),
+    );
     // Open tasks of offers the pass no longer lists (answered long ago, or dropped by the service).
     const gone = new Set<number>();
-    for (const task of openTasks) {
-      const offerId = offerIdOfTaskKey(task.remoteId);
+    for (const offerId of withOpenTasks)
       if (offerId !== undefined && !pass.listed.has(String(offerId))) gone.add(offerId);
-    }
     const records = await this.offerRecords(crm, [...offers.keys(), ...gone]);
     const toExpire: { offer: Offer; recordId: string }[] = [];
     const now = this.clock.nowMs();
