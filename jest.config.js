@@ -24,6 +24,8 @@ const E2E_SUITES = {
 module.exports = {
   globalSetup: '<rootDir>/test/support/jest-global-setup.js',
   globalTeardown: '<rootDir>/test/support/jest-global-teardown.js',
+  // On a fresh clone (no timings yet), the process-killing suites first, not last.
+  testSequencer: '<rootDir>/test/support/slow-first.sequencer.js',
   // Medium and end-to-end tests start servers and SQLite files on a shared 2-core machine.
   testTimeout: 60_000,
   projects: [
