@@ -111,7 +111,11 @@ export class ObjectStore {
       if (!('value' in result)) problems.push(result);
       else if (name === OWNER_PROPERTY && result.value !== '' && !this.ownerAssignable(result.value))
         // HubSpot refuses an id that is not an active owner's (a user id, a deactivated user).
-        problems.push({ name, error: 'INVALID_OWNER_ID', message: `${result.value} is not a valid owner id` });
+        problems.push({
+          name,
+          error: 'INVALID_OWNER_ID',
+          message: `${result.value} is not a valid owner id`,
+        });
       else values[name] = result.value;
     }
     if (problems.length > 0) throw validationError(problems);

@@ -29,8 +29,20 @@ export interface OwnerView {
 // Owners of a fresh emulated portal: the owner id of HubSpot's tasks guide example (64492917) and a
 // second user, so that "assign to someone else" can be tried without setup.
 export const DEFAULT_OWNERS: readonly EmulatedOwner[] = [
-  { id: '64492917', email: 'dana.reyes@acme-realty.example', firstName: 'Dana', lastName: 'Reyes', userId: 9586504 },
-  { id: '9001', email: 'morgan.lee@acme-realty.example', firstName: 'Morgan', lastName: 'Lee', userId: 9586505 },
+  {
+    id: '64492917',
+    email: 'dana.reyes@acme-realty.example',
+    firstName: 'Dana',
+    lastName: 'Reyes',
+    userId: 9586504,
+  },
+  {
+    id: '9001',
+    email: 'morgan.lee@acme-realty.example',
+    firstName: 'Morgan',
+    lastName: 'Lee',
+    userId: 9586505,
+  },
 ];
 
 const MAX_PAGE = 500;
@@ -84,7 +96,9 @@ export class OwnerStore {
   // GET /crm/v3/owners/{ownerId}, by owner id or (idProperty=userId) by user id.
   get(key: string, idProperty: 'id' | 'userId' = 'id', archived = false): OwnerView {
     const found = [...this.owners.values()].find(
-      (o) => o.archived === archived && (idProperty === 'id' ? o.owner.id === key : String(o.owner.userId) === key),
+      (o) =>
+        o.archived === archived &&
+        (idProperty === 'id' ? o.owner.id === key : String(o.owner.userId) === key),
     );
     if (!found) throw notFound(`Owner ${key} not found`);
     return view(found);

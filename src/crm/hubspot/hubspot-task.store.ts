@@ -79,7 +79,12 @@ export class HubSpotTaskStore {
   private async ownerOf(ref: CrmRecordRef): Promise<string | undefined> {
     try {
       const record = await this.runner.run(
-        { what: `read the owner of ${ref.kind} ${ref.id}`, lane: 'general', idempotent: true, record: ref.id },
+        {
+          what: `read the owner of ${ref.kind} ${ref.id}`,
+          lane: 'general',
+          idempotent: true,
+          record: ref.id,
+        },
         () => this.client.crm.objects.basicApi.getById(HUBSPOT_OBJECT[ref.kind], ref.id, [OWNER_PROPERTY]),
       );
       const owner = record.properties[OWNER_PROPERTY];

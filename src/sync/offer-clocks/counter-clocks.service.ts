@@ -22,7 +22,7 @@ import {
 } from './counter-clock.plan';
 import { counterTaskText } from './counter-task.text';
 import type { ClockAction } from './offer-clock.plan';
-import { clockSettings, type ClockSettings } from './offer-clock.settings';
+import { clockSettings } from './offer-clock.settings';
 import { OFFER_TASK_LINK } from './offer-clocks.constants';
 import type { CreateOfferTaskPayload } from './offer-task.executors';
 import { OfferTaskQueue } from './offer-task.queue';
@@ -72,7 +72,11 @@ export class CounterClocks {
       const clocked: ClockedCounter = {
         offerId,
         expiresMs: expires,
-        state: isAnsweredCounter(counter.status) ? 'answered' : pass.listed.has(link.remoteId) ? 'waiting' : 'gone',
+        state: isAnsweredCounter(counter.status)
+          ? 'answered'
+          : pass.listed.has(link.remoteId)
+            ? 'waiting'
+            : 'gone',
       };
       const known = await this.tasks.known(
         id,
@@ -141,7 +145,10 @@ export class CounterClocks {
     const command = await this.outbox.findByKey(counterCommandKey(brokerageId, offerId));
     const payload = command?.payload as Partial<CounterOfferPayload> | undefined;
     if (!payload?.body) return undefined;
-    return { body: payload.body, ...(payload.requestId !== undefined ? { requestId: payload.requestId } : {}) };
+    return {
+      body: payload.body,
+      ...(payload.requestId !== undefined ? { requestId: payload.requestId } : {}),
+    };
   }
 
   // A counter linked before its link kept the expiry: read once from the command that sent it and

@@ -26,7 +26,9 @@ function counterTerms(body: CounterOfferBody | undefined): string[] {
     lines.push(`Listing broker commission: ${body.listing_broker_commission_pct}%`);
   lines.push(...yes(body.counter_flexible_closing, 'Flexible closing'));
   if (body.counter_lease_back === true)
-    lines.push(`Lease back${body.counter_lease_back_period ? `: ${body.counter_lease_back_period} days` : ''}`);
+    lines.push(
+      `Lease back${body.counter_lease_back_period ? `: ${body.counter_lease_back_period} days` : ''}`,
+    );
   if (body.counter_post_possession === true)
     lines.push(
       `Post possession${body.counter_post_possession_period ? `: ${body.counter_post_possession_period} days` : ''}`,

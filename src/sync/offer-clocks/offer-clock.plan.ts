@@ -85,7 +85,13 @@ export function leadTaskActions(
   const actions: ClockAction[] = [];
   const key = keyOf(nearest);
   if (!byKey.has(key))
-    actions.push({ kind: 'create_task', key, for: 'agent', lead: leadLabel(nearest), dueMs: expiresMs - nearest });
+    actions.push({
+      kind: 'create_task',
+      key,
+      for: 'agent',
+      lead: leadLabel(nearest),
+      dueMs: expiresMs - nearest,
+    });
   for (const lead of leadsMs.filter((l) => l > nearest)) {
     const earlier = byKey.get(keyOf(lead));
     if (earlier?.open) actions.push({ kind: 'complete_task', key: earlier.key, why: 'superseded' });

@@ -36,6 +36,7 @@ describe('the counter link keeps the counter expiry', () => {
 
   it('reads the counter_offer_expires the agent sent', () => {
     expect(counterExpiryMs('2026-11-26T14:00:00Z')).toBe(Date.parse('2026-11-26T14:00:00Z'));
+    expect(counterExpiryMs('1795788000000')).toBe(1795788000000);
     expect(counterExpiryMs('')).toBeNull();
     expect(counterExpiryMs(undefined)).toBeNull();
     expect(counterExpiryMs('next week')).toBeNull();

@@ -36,10 +36,11 @@ export function encodeCounterLink(content: CounterLinkContent): string {
   });
 }
 
-// A counter's `counter_offer_expires` as the link keeps it: null when absent or unreadable.
+// A counter's `counter_offer_expires` as the link keeps it (ISO-8601, or epoch ms as a CRM may hand
+// it over): null when absent or unreadable.
 export function counterExpiryMs(expires: string | null | undefined): number | null {
   if (expires === undefined || expires === null || expires === '') return null;
-  const ms = Date.parse(expires);
+  const ms = /^\d{10,}$/.test(expires) ? Number(expires) : Date.parse(expires);
   return Number.isFinite(ms) ? ms : null;
 }
 

@@ -83,7 +83,11 @@ describe('HubSpotCrmAdapter tasks against the HubSpot emulator', () => {
     expect(emulator.state.get('tasks', owned.id)!.properties.hubspot_owner_id).toBe('9001');
     // The broker's explicit owner wins over the listing's.
     const broker = await port.createTask(
-      input(offerRecord, { key: 'offer:7012:escalation', ownerId: '64492917', ownerOf: { kind: 'deal', id: listing } }),
+      input(offerRecord, {
+        key: 'offer:7012:escalation',
+        ownerId: '64492917',
+        ownerOf: { kind: 'deal', id: listing },
+      }),
     );
     expect(emulator.state.get('tasks', broker.id)!.properties.hubspot_owner_id).toBe('64492917');
 

@@ -176,8 +176,9 @@ describe('HubSpot emulator: tasks', () => {
 
     const dealId = await newDeal();
     const task = await taskOn(dealId, { hs_timestamp: '2026-11-26T14:00:00Z', hubspot_owner_id: dana.id });
-    expect((await client.crm.objects.tasks.basicApi.getById(task.id, ['hubspot_owner_id'])).properties)
-      .toMatchObject({ hubspot_owner_id: dana.id });
+    expect(
+      (await client.crm.objects.tasks.basicApi.getById(task.id, ['hubspot_owner_id'])).properties,
+    ).toMatchObject({ hubspot_owner_id: dana.id });
     // A deal's owner is the same property.
     await client.crm.deals.basicApi.update(dealId, { properties: { hubspot_owner_id: dana.id } });
 
@@ -195,9 +196,9 @@ describe('HubSpot emulator: tasks', () => {
     );
     expect(archived.code).toBe(400);
     expect(archived.body.message).toContain(`${dana.id} is not a valid owner id`);
-    expect((await client.crm.owners.ownersApi.getPage(undefined, undefined, undefined, true)).results).toEqual([
-      expect.objectContaining({ id: dana.id, archived: true, userId: null }),
-    ]);
+    expect(
+      (await client.crm.owners.ownersApi.getPage(undefined, undefined, undefined, true)).results,
+    ).toEqual([expect.objectContaining({ id: dana.id, archived: true, userId: null })]);
   });
 
   it('asks for crm.objects.owners.read to list owners', async () => {

@@ -172,7 +172,9 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
     const [task, ...others] = await tasksOf(offer.offer_id, 'counter');
     expect(others).toEqual([]);
     expect(task).toMatchObject({ key: `counter:${offer.offer_id}:lead:2h`, completed: false });
-    expect(task.subject).toBe(`Counter of $325,000 on cash offer ${offer.offer_id} unanswered: expires in 2h`);
+    expect(task.subject).toBe(
+      `Counter of $325,000 on cash offer ${offer.offer_id} unanswered: expires in 2h`,
+    );
     expect(Math.abs(task.dueAt!.getTime() - (Date.parse(expires!) - 120 * MINUTE))).toBeLessThan(60_000);
     // For the agent who owns the listing (HubSpot: the listing deal's owner; FUB: the seller's agent).
     expect(await t.world.taskOwner(task.id)).toBe(t.world.agentUserId);
