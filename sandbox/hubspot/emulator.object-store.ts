@@ -13,6 +13,8 @@ const MODIFIED_PROPS: Record<ObjectType, string[]> = {
   tasks: ['hs_lastmodifieddate'],
 };
 
+const OWNER_PROPERTY = 'hubspot_owner_id';
+
 // Properties a create must carry. A task's hs_timestamp is its due date, "Required" on HubSpot's
 // tasks guide (https://developers.hubspot.com/docs/api/crm/tasks).
 const REQUIRED_ON_CREATE: Partial<Record<ObjectType, string[]>> = { tasks: ['hs_timestamp'] };
@@ -39,7 +41,11 @@ export class ObjectStore {
   private nextId = 10001;
   searchIndexLagMs = 0;
 
-  constructor(private readonly schema: SchemaStore) {
+  constructor(
+    private readonly schema: SchemaStore,
+    // Whether an owner id may be assigned (the owners API's active owners); any value when not given.
+    private readonly ownerAssignable: (id: string) => boolean = () => true,
+  ) {
     this.reset();
   }
 
@@ -102,8 +108,15 @@ export class ObjectStore {
         continue;
       }
       const result = normaliseValue(def, raw);
-      if ('value' in result) values[name] = result.value;
-      else problems.push(result);
+      if (!('value' in result)) problems.push(result);
+      else if (name === OWNER_PROPERTY && result.value !== '' && !this.ownerAssignable(result.value))
+        // HubSpot refuses an id that is not an active owner's (a user id, a deactivated user).
+        problems.push({
+          name,
+          error: 'INVALID_OWNER_ID',
+          message: `${result.value} is not a valid owner id`,
+        });
+      else values[name] = result.value;
     }
     if (problems.length > 0) throw validationError(problems);
     return values;

@@ -11,6 +11,7 @@ export const ALL_SCOPES: readonly string[] = [
   'crm.schemas.contacts.write',
   'crm.schemas.deals.read',
   'crm.schemas.deals.write',
+  'crm.objects.owners.read',
 ];
 
 const TYPE_SCOPE: Record<string, string> = {
@@ -51,6 +52,8 @@ export function requiredScope(method: string, path: string): string | undefined 
     const type = TYPE_SCOPE[properties[1].toLowerCase()];
     return type ? `crm.schemas.${type}.${access}` : undefined;
   }
+  // The owners API's scope (https://developers.hubspot.com/docs/api/crm/owners, "Scope requirements").
+  if (/^\/crm\/v3\/owners(\/|$)/.test(path)) return 'crm.objects.owners.read';
   const pipelines = /^\/crm\/v3\/pipelines\/([^/]+)/.exec(path);
   if (pipelines) {
     const type = TYPE_SCOPE[pipelines[1].toLowerCase()];

@@ -1,5 +1,6 @@
 import { startSimulatorApp } from '../simulator-app';
 import { EmulatorState } from './emulator.state';
+import type { EmulatedOwner } from './emulator.owner-store';
 import type { ObjectType, RateLimitSetting, StoredObject } from './emulator.types';
 import type { AccountTier } from './emulator.rate-limit';
 import { isAccountTier, tierRateLimit } from './emulator.rate-limit';
@@ -11,6 +12,8 @@ export type { AccountTier } from './emulator.rate-limit';
 export { hubSpotSignatureV3, MAX_EVENTS_PER_BATCH } from './emulator.webhooks';
 export type { DeliveryAttempt, WebhookFaults, WebhookSettings } from './emulator.webhooks';
 
+export { DEFAULT_OWNERS } from './emulator.owner-store';
+export type { EmulatedOwner } from './emulator.owner-store';
 export type { Faults, ObjectType, RateLimitSetting, RequestLogEntry, StoredObject } from './emulator.types';
 
 export interface HubSpotEmulatorOptions {
@@ -32,6 +35,8 @@ export interface HubSpotEmulatorOptions {
   // The private app's client secret, which signs its webhooks (default
   // HUBSPOT_EMULATOR_CLIENT_SECRET or DEFAULT_HUBSPOT_EMULATOR_CLIENT_SECRET).
   clientSecret?: string;
+  // The portal's users, whose owner ids hubspot_owner_id takes (default DEFAULT_OWNERS).
+  owners?: readonly EmulatedOwner[];
   // Webhook delivery retries and timeout (defaults: 10 retries, 0.5 s doubling up to 10 s, 5 s timeout).
   webhooks?: Partial<WebhookSettings>;
 }
@@ -62,6 +67,8 @@ export interface HubSpotEmulator {
   token: string;
   clientSecret: string;
   state: HubSpotEmulatorStateView;
+  // The portal's users, changed as an admin would in HubSpot's settings (the API only reads them).
+  owners: { add(owner: EmulatedOwner): void; deactivate(id: string): void };
   close(): Promise<void>;
 }
 
@@ -110,6 +117,7 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
         options.rateLimit === undefined ? tierRateLimit(options.tier ?? envTier()) : options.rateLimit,
       searchPerSecond: options.searchPerSecond === undefined ? 5 : options.searchPerSecond,
       searchIndexLagMs: options.searchIndexLagMs ?? envLagMs(),
+      ...(options.owners ? { owners: options.owners } : {}),
       webhooks: { clientSecret, settings: { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks } },
     }),
     { host, port, keepAliveTimeoutMs: 30_000 },
@@ -133,6 +141,10 @@ export async function startHubSpotEmulator(options: HubSpotEmulatorOptions = {})
       associatedIds: (from, id, to) => state.associations.list(from, id, to).map(([toId]) => toId),
       searchCaughtUp: () => state.objects.searchCaughtUp(Date.now()),
       rateLimitCounts: () => ({ ...limits.counts }),
+    },
+    owners: {
+      add: (owner) => state.owners.add(owner),
+      deactivate: (id) => state.owners.archive(id),
     },
     close: () =>
       (closing ??= (async () => {

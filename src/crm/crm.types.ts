@@ -101,6 +101,10 @@ export interface CrmTaskInput {
   dueAt: Date;
   // The CRM user to assign (HubSpot owner id, Follow Up Boss user id); absent: the CRM's default.
   ownerId?: string;
+  // Without ownerId: assign the task to whoever owns this record in the CRM's own sense (HubSpot: the
+  // record's hubspot_owner_id; a record with no owner leaves the task unassigned). Follow Up Boss
+  // assigns every task to the agent of the person it hangs on, and ignores this.
+  ownerOf?: CrmRecordRef;
 }
 
 export interface CrmTask {

@@ -11,7 +11,9 @@ import { OffersReconcileJob } from './offers-reconcile/offers-reconcile.job';
 import { OffersService } from './offers/offers.service';
 import { UnlistedOffers } from './offers/unlisted-offers';
 import { OutboxModule } from './outbox/outbox.module';
+import { CounterClocks } from './offer-clocks/counter-clocks.service';
 import { OfferClocks } from './offer-clocks/offer-clocks.service';
+import { OfferTaskQueue } from './offer-clocks/offer-task.queue';
 import { OfferNumbers } from './offer-clocks/offer-numbers';
 import { CompleteOfferTaskExecutor, CreateOfferTaskExecutor } from './offer-clocks/offer-task.executors';
 import { AddMediaExecutor } from './request-updates/add-media.executor';
@@ -41,6 +43,8 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
     CounterOfferExecutor,
     OfferDecisionsConsumer,
     OfferClocks,
+    CounterClocks,
+    OfferTaskQueue,
     OfferNumbers,
     CreateOfferTaskExecutor,
     CompleteOfferTaskExecutor,

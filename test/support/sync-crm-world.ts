@@ -36,13 +36,20 @@ export interface CrmWorld {
   brokerUserId: string;
   // Who a task is assigned to (null: nobody), read from the emulator.
   taskOwner(taskId: string): Promise<string | null>;
+  // The listing agent as a CRM user (HubSpot owner id, Follow Up Boss user id), and making them the
+  // owner of a listing deal: HubSpot's deal owner (hubspot_owner_id); in Follow Up Boss the seller's
+  // agent already is (every seller is created with that agent).
+  agentUserId: string;
+  ownListing(dealId: string): Promise<void>;
   hubspot?: HubSpotEmulator;
   followUpBoss?: FollowUpBossEmulator;
   close(): Promise<void>;
 }
 
 const HUBSPOT_TOKEN = 'pat-sync-seller-0000';
+// Owners of the emulated portal (its default owners, sandbox/hubspot/emulator.owner-store.ts).
 const HUBSPOT_BROKER_OWNER = '9001';
+const HUBSPOT_AGENT_OWNER = '64492917';
 const FUB_SELLER_AGENT = 7;
 const FUB_BROKER_USER = '9';
 
@@ -105,6 +112,13 @@ async function startHubSpotWorld(): Promise<CrmWorld> {
     brokerUserId: HUBSPOT_BROKER_OWNER,
     taskOwner: (taskId) =>
       Promise.resolve(hubspot.state.get('tasks', taskId)?.properties.hubspot_owner_id || null),
+    agentUserId: HUBSPOT_AGENT_OWNER,
+    ownListing: async (dealId) => {
+      const [result] = await raw.updateRecords('deal', [
+        { id: dealId, properties: { hubspot_owner_id: HUBSPOT_AGENT_OWNER } },
+      ]);
+      if (!result.ok) throw result.error;
+    },
     hubspot,
     close: () => hubspot.close(),
   };
@@ -165,6 +179,8 @@ async function startFollowUpBossWorld(): Promise<CrmWorld> {
       const owner = fub.state.get('tasks', taskId)?.assignedUserId;
       return Promise.resolve(typeof owner === 'number' || typeof owner === 'string' ? String(owner) : null);
     },
+    agentUserId: String(FUB_SELLER_AGENT),
+    ownListing: () => Promise.resolve(),
     followUpBoss: fub,
     close: () => fub.close(),
   };

@@ -1,3 +1,4 @@
+import type { EmulatedOwner } from '../emulator.owner-store';
 import type { RateLimitSetting } from '../emulator.types';
 import type { WebhookSettings } from '../emulator.webhooks';
 
@@ -11,6 +12,8 @@ export interface EmulatorOptions {
   rateLimit: RateLimitSetting | null;
   searchPerSecond: number | null;
   searchIndexLagMs: number;
+  // The portal's users (owners API); default DEFAULT_OWNERS.
+  owners?: readonly EmulatedOwner[];
   // The private app's client secret (signs its webhooks) and the delivery retry settings.
   webhooks: { clientSecret: string; settings: WebhookSettings };
 }

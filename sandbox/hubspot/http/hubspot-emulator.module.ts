@@ -26,6 +26,7 @@ import { HubSpotReplyInterceptor } from './hubspot-reply.interceptor';
 import { JsonBodyMiddleware } from './json-body.middleware';
 import { ControlNotFoundController, NotFoundController } from './not-found.controllers';
 import { ObjectsController } from './objects.controller';
+import { OwnersController } from './owners.controller';
 import { PipelinesController } from './pipelines.controller';
 import { PortalLimitsInterceptor } from './portal-limits.interceptor';
 import { PrivateAppGuard } from './private-app.guard';
@@ -55,6 +56,7 @@ export class HubSpotEmulatorModule implements NestModule {
         PropertyGroupsController,
         PropertiesController,
         PipelinesController,
+        OwnersController,
         TokenInfoController,
         ControlController,
         WebhooksControlController,
@@ -66,7 +68,7 @@ export class HubSpotEmulatorModule implements NestModule {
         {
           provide: EmulatorState,
           useFactory: () => {
-            const state = new EmulatorState();
+            const state = new EmulatorState(options.owners);
             state.objects.searchIndexLagMs = options.searchIndexLagMs;
             return state;
           },

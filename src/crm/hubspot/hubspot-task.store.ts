@@ -6,6 +6,7 @@ import type { CrmRecordRef, CrmTask, CrmTaskInput } from '../crm.types';
 import {
   HUBSPOT_OBJECT,
   MAX_BATCH_INPUTS,
+  OWNER_PROPERTY,
   TASK_COMPLETED,
   TASK_NOT_STARTED,
   TASK_OBJECT,
@@ -28,8 +29,24 @@ export class HubSpotTaskStore {
   ) {}
 
   // Not idempotent: only a 429 (not acted on by HubSpot) is retried, never a timeout or a 5xx; the
-  // caller finds a task whose answer was lost by its key (find).
+  // caller finds a task whose answer was lost by its key (find). A task for the owner of a record
+  // (`ownerOf`) gets that record's hubspot_owner_id, HubSpot's owner id for assigning records and
+  // activities (owners guide); a record with no owner leaves the task unassigned, and so does an
+  // owner HubSpot no longer takes (a deactivated user): a refused create made nothing, so it is
+  // made again without the owner rather than lost.
   async create(task: CrmTaskInput): Promise<{ id: string }> {
+    const ownerId = task.ownerId ?? (task.ownerOf ? await this.ownerOf(task.ownerOf) : undefined);
+    try {
+      return await this.createAs(task, ownerId);
+    } catch (error) {
+      const ownerRefused =
+        error instanceof CrmError && error.code === 'INVALID_RECORD' && error.fields.includes(OWNER_PROPERTY);
+      if (!ownerRefused || task.ownerId !== undefined || ownerId === undefined) throw error;
+      return this.createAs(task, undefined);
+    }
+  }
+
+  private async createAs(task: CrmTaskInput, ownerId: string | undefined): Promise<{ id: string }> {
     const body = withTaskKey(task.body, task.key, '\n\n');
     const created = await this.runner.run(
       { what: `create task ${task.key}`, lane: 'general', idempotent: false, record: task.about.id },
@@ -40,7 +57,7 @@ export class HubSpotTaskStore {
             hs_task_body: body,
             hs_timestamp: task.dueAt.toISOString(),
             hs_task_status: TASK_NOT_STARTED,
-            ...(task.ownerId ? { hubspot_owner_id: task.ownerId } : {}),
+            ...(ownerId ? { [OWNER_PROPERTY]: ownerId } : {}),
           },
           associations: [
             {
@@ -56,6 +73,26 @@ export class HubSpotTaskStore {
         }),
     );
     return { id: created.id };
+  }
+
+  // The record's owner id; undefined when it has none or is gone.
+  private async ownerOf(ref: CrmRecordRef): Promise<string | undefined> {
+    try {
+      const record = await this.runner.run(
+        {
+          what: `read the owner of ${ref.kind} ${ref.id}`,
+          lane: 'general',
+          idempotent: true,
+          record: ref.id,
+        },
+        () => this.client.crm.objects.basicApi.getById(HUBSPOT_OBJECT[ref.kind], ref.id, [OWNER_PROPERTY]),
+      );
+      const owner = record.properties[OWNER_PROPERTY];
+      return owner ? owner : undefined;
+    } catch (error) {
+      if (error instanceof CrmError && error.code === 'NOT_FOUND') return undefined;
+      throw error;
+    }
   }
 
   // The record's task ids from its associations (read-after-write, unlike search, which lags), then

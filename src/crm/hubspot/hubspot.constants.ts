@@ -11,6 +11,8 @@ export const MODIFIED_PROPERTY: Record<CrmKind, string> = {
 export const PIPELINE_PROPERTY = 'pipeline';
 export const STAGE_PROPERTY = 'dealstage';
 export const ID_PROPERTY = 'hs_object_id';
+// Who owns a record or activity: an owner id of the owners API (https://developers.hubspot.com/docs/api/crm/owners).
+export const OWNER_PROPERTY = 'hubspot_owner_id';
 
 // HubSpot-defined association type ids (SDK src/enums/AssociationTypes.ts).
 export const NOTE_TO: Record<CrmKind, number> = { deal: 214, contact: 202 };

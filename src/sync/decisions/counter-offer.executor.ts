@@ -9,6 +9,7 @@ import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../ou
 import type { Offer } from '../../cash-offer/schema';
 import {
   counterCrmId,
+  counterExpiryMs,
   countersOfRequest,
   decodeCounterLink,
   encodeCounterLink,
@@ -120,6 +121,7 @@ export class CounterOfferExecutor implements CommandExecutor {
           status: counter.status,
           requestId: payload.requestId,
           amount: payload.body.counter_offer_amount,
+          expiresMs: counterExpiryMs(payload.body.counter_offer_expires),
           ...(counter.listedAtSend !== undefined ? { listedAtSend: counter.listedAtSend } : {}),
         }),
       },

@@ -52,24 +52,9 @@ export function planClock(
   if (nowMs >= offer.expiresMs) return [...closeAll('expired'), { kind: 'show_expired' }];
   if (!settings.enabled) return [];
 
-  const actions: ClockAction[] = [];
-  const begun = settings.leadsMs.filter((lead) => nowMs >= offer.expiresMs! - lead);
-  const nearest = begun.length > 0 ? begun[begun.length - 1] : null;
-  if (nearest !== null) {
-    const key = leadTaskKey(offer.offerId, nearest);
-    if (!byKey.has(key))
-      actions.push({
-        kind: 'create_task',
-        key,
-        for: 'agent',
-        lead: leadLabel(nearest),
-        dueMs: offer.expiresMs - nearest,
-      });
-    for (const lead of settings.leadsMs.filter((l) => l > nearest)) {
-      const earlier = byKey.get(leadTaskKey(offer.offerId, lead));
-      if (earlier?.open) actions.push({ kind: 'complete_task', key: earlier.key, why: 'superseded' });
-    }
-  }
+  const actions = leadTaskActions(offer.expiresMs, known, nowMs, settings.leadsMs, (lead) =>
+    leadTaskKey(offer.offerId, lead),
+  );
   if (settings.escalateMs !== null && nowMs >= offer.expiresMs - settings.escalateMs) {
     const key = escalationTaskKey(offer.offerId);
     if (!byKey.has(key))
@@ -80,6 +65,36 @@ export function planClock(
         lead: leadLabel(settings.escalateMs),
         dueMs: offer.expiresMs - settings.escalateMs,
       });
+  }
+  return actions;
+}
+
+// The agent's task for the nearest lead time that has begun, unless its key is known, and the open
+// tasks of longer lead times closed as superseded. Shared by the offer and the counter clocks.
+export function leadTaskActions(
+  expiresMs: number,
+  known: readonly KnownTask[],
+  nowMs: number,
+  leadsMs: readonly number[],
+  keyOf: (leadMs: number) => string,
+): ClockAction[] {
+  const byKey = new Map(known.map((t) => [t.key, t]));
+  const begun = leadsMs.filter((lead) => nowMs >= expiresMs - lead);
+  if (begun.length === 0) return [];
+  const nearest = begun[begun.length - 1];
+  const actions: ClockAction[] = [];
+  const key = keyOf(nearest);
+  if (!byKey.has(key))
+    actions.push({
+      kind: 'create_task',
+      key,
+      for: 'agent',
+      lead: leadLabel(nearest),
+      dueMs: expiresMs - nearest,
+    });
+  for (const lead of leadsMs.filter((l) => l > nearest)) {
+    const earlier = byKey.get(keyOf(lead));
+    if (earlier?.open) actions.push({ kind: 'complete_task', key: earlier.key, why: 'superseded' });
   }
   return actions;
 }

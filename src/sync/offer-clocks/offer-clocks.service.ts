@@ -4,21 +4,17 @@ import type { Offer } from '../../cash-offer/schema';
 import { Clock } from '../../common/clock';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
-import { LinkRepository, OutboxRepository, outboxKey, RecordErrorRepository } from '../../ledger';
+import { LinkRepository, RecordErrorRepository } from '../../ledger';
 import { MetricsService } from '../../observability/metrics/metrics.service';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
 import { offerStageId } from '../offers/offer-record.properties';
 import { escalationTaskKey, leadTaskKey, planClock, type ClockedOffer, type KnownTask } from './offer-clock.plan';
 import { clockSettings, type ClockSettings } from './offer-clock.settings';
-import {
-  COMPLETE_OFFER_TASK,
-  CREATE_OFFER_TASK,
-  OFFER_TASK_LINK,
-  offerIdOfTaskKey,
-} from './offer-clocks.constants';
-import type { CompleteOfferTaskPayload, CreateOfferTaskPayload } from './offer-task.executors';
+import { OFFER_TASK_LINK, offerIdOfTaskKey } from './offer-clocks.constants';
+import type { CreateOfferTaskPayload } from './offer-task.executors';
 import { OfferNumbers } from './offer-numbers';
+import { OfferTaskQueue } from './offer-task.queue';
 import { offerTaskText } from './offer-task.text';
 
 const CRM_BATCH = 100;
@@ -50,7 +46,7 @@ export class OfferClocks {
 
   constructor(
     private readonly links: LinkRepository,
-    private readonly outbox: OutboxRepository,
+    private readonly tasks: OfferTaskQueue,
     private readonly recordErrors: RecordErrorRepository,
     private readonly metrics: MetricsService,
     private readonly numbers: OfferNumbers,
@@ -105,7 +101,7 @@ export class OfferClocks {
         } else if (action.kind === 'complete_task') {
           const link = openTasks.find((t) => t.remoteId === action.key);
           if (!link) continue;
-          await this.queueComplete(id, offerId, action.key, link.crmId);
+          await this.tasks.complete(id, offerId, action.key, link.crmId);
           outcome.tasksClosed += 1;
         } else if (action.kind === 'show_expired' && offer && record) {
           toExpire.push({ offer, recordId: record.crm.id });
@@ -151,32 +147,23 @@ export class OfferClocks {
     return { ...clocked, state: 'undecided' };
   }
 
-  // The tasks this offer's clock has made or queued: a linked task is open until the daemon closes
-  // it; a queued (or refused) create is known, so it is never queued twice.
-  private async knownTasks(
+  // The tasks this offer's clock has made or queued (OfferTaskQueue.known).
+  private knownTasks(
     brokerageId: string,
     offerId: number,
     settings: ClockSettings,
     openTasks: readonly { remoteId: string }[],
   ): Promise<KnownTask[]> {
-    const keys = new Set([
-      ...settings.leadsMs.map((lead) => leadTaskKey(offerId, lead)),
-      escalationTaskKey(offerId),
-      ...openTasks.map((t) => t.remoteId).filter((k) => offerIdOfTaskKey(k) === offerId),
-    ]);
-    const links = await this.links.findMany(brokerageId, OFFER_TASK_LINK, [...keys]);
-    const known: KnownTask[] = [];
-    for (const key of keys) {
-      if (links.has(key)) {
-        known.push({ key, open: openTasks.some((t) => t.remoteId === key) });
-        continue;
-      }
-      const queued = await this.outbox.findByKey(createKey(brokerageId, offerId, key));
-      if (queued) known.push({ key, open: false });
-    }
-    return known;
+    return this.tasks.known(
+      brokerageId,
+      offerId,
+      [...settings.leadsMs.map((lead) => leadTaskKey(offerId, lead)), escalationTaskKey(offerId)],
+      openTasks.filter((t) => offerIdOfTaskKey(t.remoteId) === offerId),
+    );
   }
 
+  // The agent's task goes to the agent who owns the listing (the CRM's owner of the listing deal);
+  // the broker's to the broker the brokerage file names.
   private async queueCreate(
     brokerageId: string,
     offer: Offer,
@@ -185,6 +172,8 @@ export class OfferClocks {
     settings: ClockSettings,
   ): Promise<void> {
     const text = offerTaskText(offer, action.for, action.lead);
+    const listing =
+      action.for === 'agent' ? await this.tasks.listingDeal(brokerageId, offer.offer_request_id) : undefined;
     const payload: CreateOfferTaskPayload = {
       key: action.key,
       offerId: offer.offer_id,
@@ -193,25 +182,9 @@ export class OfferClocks {
       ...text,
       dueAt: new Date(action.dueMs).toISOString(),
       ...(action.for === 'broker' && settings.brokerOwnerId ? { ownerId: settings.brokerOwnerId } : {}),
+      ...(listing ? { ownerOf: listing } : {}),
     };
-    await this.outbox.enqueue({
-      brokerageId,
-      idempotencyKey: createKey(brokerageId, offer.offer_id, action.key),
-      operation: CREATE_OFFER_TASK,
-      recordRef: `offer:${offer.offer_id}`,
-      payload,
-    });
-  }
-
-  private async queueComplete(brokerageId: string, offerId: number, key: string, taskId: string): Promise<void> {
-    const payload: CompleteOfferTaskPayload = { key, taskId };
-    await this.outbox.enqueue({
-      brokerageId,
-      idempotencyKey: outboxKey(brokerageId, `offer:${offerId}`, `${COMPLETE_OFFER_TASK}:${key}`),
-      operation: COMPLETE_OFFER_TASK,
-      recordRef: `offer:${offerId}`,
-      payload,
-    });
+    await this.tasks.create(brokerageId, payload);
   }
 
   // Moves undecided records past their expiry to Expired. The stage was read at the start of this
@@ -254,8 +227,4 @@ export class OfferClocks {
     }
     return shown;
   }
-}
-
-function createKey(brokerageId: string, offerId: number, taskKey: string): string {
-  return outboxKey(brokerageId, `offer:${offerId}`, `${CREATE_OFFER_TASK}:${taskKey}`);
 }

@@ -15,7 +15,9 @@ export interface CreateOfferTaskPayload {
   subject: string;
   body: string;
   dueAt: string;
+  // The CRM user to assign (the broker); else the owner of `ownerOf` (the listing deal, for the agent).
   ownerId?: string;
+  ownerOf?: CrmRecordRef;
 }
 
 export interface CompleteOfferTaskPayload {
@@ -44,6 +46,7 @@ export class CreateOfferTaskExecutor implements CommandExecutor {
       body: task.body,
       dueAt: new Date(task.dueAt),
       ...(task.ownerId ? { ownerId: task.ownerId } : {}),
+      ...(task.ownerOf ? { ownerOf: task.ownerOf } : {}),
     });
   }
 

@@ -6,7 +6,7 @@ export interface OfferTaskText {
   body: string;
 }
 
-const money = (n: number): string => `$${n.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+export const money = (n: number): string => `$${n.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
 
 // "Thu 26 Nov 2026, 14:00 UTC": the daemon does not know the agent's time zone, so it says which.
 export function expiryWords(iso: string): string {

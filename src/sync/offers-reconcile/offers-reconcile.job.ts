@@ -10,6 +10,7 @@ import { streamOffers } from '../common/offer-pages';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { OfferSummaries } from '../offers/offer-summary';
 import { OffersService } from '../offers/offers.service';
+import { CounterClocks } from '../offer-clocks/counter-clocks.service';
 import { OfferClocks } from '../offer-clocks/offer-clocks.service';
 import { OfferNumbers } from '../offer-clocks/offer-numbers';
 import type { Offer } from '../../cash-offer/schema';
@@ -18,7 +19,7 @@ import { UnlistedOffers } from '../offers/unlisted-offers';
 // The `offers-reconcile` cron: every offer on our requests (GET /offers, page by page) and the status
 // of our requests in the active list, for whatever a lost webhook missed. Unchanged records cost nothing.
 // After a complete pass, what only a complete list can tell: offers gone from it (UnlistedOffers), the
-// offer clocks, and each newly decided offer counted once (OfferNumbers).
+// offer and counter clocks, and each newly decided offer counted once (OfferNumbers).
 @Injectable()
 @SyncJob('offers-reconcile')
 export class OffersReconcileJob implements SyncJobHandler {
@@ -30,6 +31,7 @@ export class OffersReconcileJob implements SyncJobHandler {
     private readonly links: LinkRepository,
     private readonly unlisted: UnlistedOffers,
     private readonly clocks: OfferClocks,
+    private readonly counterClocks: CounterClocks,
     private readonly numbers: OfferNumbers,
   ) {}
 
@@ -59,6 +61,7 @@ export class OffersReconcileJob implements SyncJobHandler {
       counts.updated += await this.unlisted.show(crm, listed, ctx.runId);
       const clocks = await this.clocks.afterPass(crm, ctx.brokerage, { offers: clocked, listed });
       counts.updated += clocks.shownExpired;
+      await this.counterClocks.afterPass(crm, ctx.brokerage, { listed });
     }
     for await (const page of client.streamActiveOfferRequests({ pageSize: 100 })) {
       if (ctx.signal.aborted) break;

@@ -1,4 +1,4 @@
-import { listedAtSendOf } from './counter-link';
+import { counterExpiryMs, decodeCounterLink, encodeCounterLink, listedAtSendOf } from './counter-link';
 
 describe('listedAtSendOf: how the service listed a countered offer when the counter was sent', () => {
   it.each([
@@ -16,5 +16,29 @@ describe('listedAtSendOf: how the service listed a countered offer when the coun
     ['accepted', 'countered', 'countered'],
   ])('listed %s with habit %s: %s', (listedNow, habit, expected) => {
     expect(listedAtSendOf(listedNow, habit)).toBe(expected);
+  });
+});
+
+describe('the counter link keeps the counter expiry', () => {
+  const base = { status: 'pending', requestId: 7, amount: 360000 };
+  it.each([
+    ['an expiry', Date.parse('2026-11-26T14:00:00Z')],
+    ['no expiry (sent without one)', null],
+  ])('%s survives a round trip', (_case, expiresMs) => {
+    const link = { crmId: '55', contentHash: encodeCounterLink({ ...base, expiresMs }) };
+    expect(decodeCounterLink(link)).toEqual({ id: '55', ...base, expiresMs });
+  });
+
+  it('a link from before the clocks read it has none (looked up once)', () => {
+    const link = { crmId: '55', contentHash: encodeCounterLink(base) };
+    expect(decodeCounterLink(link)).not.toHaveProperty('expiresMs');
+  });
+
+  it('reads the counter_offer_expires the agent sent', () => {
+    expect(counterExpiryMs('2026-11-26T14:00:00Z')).toBe(Date.parse('2026-11-26T14:00:00Z'));
+    expect(counterExpiryMs('1795788000000')).toBe(1795788000000);
+    expect(counterExpiryMs('')).toBeNull();
+    expect(counterExpiryMs(undefined)).toBeNull();
+    expect(counterExpiryMs('next week')).toBeNull();
   });
 });

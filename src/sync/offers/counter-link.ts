@@ -5,6 +5,9 @@ import type { CounterKnowledge } from './offer-record.view';
 // counter id (or a stand-in while the service has not named it), content = what is known of it.
 export interface CounterLinkContent extends CounterKnowledge {
   requestId?: number;
+  // When the counter runs out (`counter_offer_expires`, epoch ms): null when it was sent without
+  // one; absent in links written before the offer clocks read it (they look it up once).
+  expiresMs?: number | null;
 }
 
 const UNNAMED_PREFIX = 'unnamed:';
@@ -26,7 +29,19 @@ export function encodeCounterLink(content: CounterLinkContent): string {
     ...(content.requestId !== undefined ? { r: content.requestId } : {}),
     ...(content.listedAtSend !== undefined ? { l: content.listedAtSend } : {}),
     ...(content.amount !== undefined ? { a: content.amount } : {}),
+    // Seconds, not ISO text: the link's content column is short.
+    ...(content.expiresMs !== undefined
+      ? { e: content.expiresMs === null ? null : Math.round(content.expiresMs / 1000) }
+      : {}),
   });
+}
+
+// A counter's `counter_offer_expires` as the link keeps it (ISO-8601, or epoch ms as a CRM may hand
+// it over): null when absent or unreadable.
+export function counterExpiryMs(expires: string | null | undefined): number | null {
+  if (expires === undefined || expires === null || expires === '') return null;
+  const ms = /^\d{10,}$/.test(expires) ? Number(expires) : Date.parse(expires);
+  return Number.isFinite(ms) ? ms : null;
 }
 
 // Links written before the content was JSON hold the status alone.
@@ -39,13 +54,14 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     parsed = undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return { id, status: link.contentHash };
-  const { s, r, l, a } = parsed as { s?: unknown; r?: unknown; l?: unknown; a?: unknown };
+  const { s, r, l, a, e } = parsed as { s?: unknown; r?: unknown; l?: unknown; a?: unknown; e?: unknown };
   return {
     id,
     status: typeof s === 'string' ? s : 'pending',
     ...(typeof r === 'number' ? { requestId: r } : {}),
     ...(typeof l === 'string' ? { listedAtSend: l } : {}),
     ...(typeof a === 'number' ? { amount: a } : {}),
+    ...(e === null ? { expiresMs: null } : typeof e === 'number' ? { expiresMs: e * 1000 } : {}),
   };
 }
 

@@ -75,6 +75,42 @@ describe('HubSpotCrmAdapter tasks against the HubSpot emulator', () => {
     expect(emulator.state.get('tasks', other.id)!.properties.hubspot_owner_id).toBeUndefined();
   });
 
+  it("createTask for the owner of a record assigns the listing deal's hubspot_owner_id; no owner, or one HubSpot refuses, leaves it unassigned", async () => {
+    const offerRecord = await newDeal();
+    const listing = await newDeal();
+    await sdk.crm.deals.basicApi.update(listing, { properties: { hubspot_owner_id: '9001' } });
+    const owned = await port.createTask(input(offerRecord, { ownerOf: { kind: 'deal', id: listing } }));
+    expect(emulator.state.get('tasks', owned.id)!.properties.hubspot_owner_id).toBe('9001');
+    // The broker's explicit owner wins over the listing's.
+    const broker = await port.createTask(
+      input(offerRecord, {
+        key: 'offer:7012:escalation',
+        ownerId: '64492917',
+        ownerOf: { kind: 'deal', id: listing },
+      }),
+    );
+    expect(emulator.state.get('tasks', broker.id)!.properties.hubspot_owner_id).toBe('64492917');
+
+    const unowned = await newDeal();
+    const none = await port.createTask(
+      input(offerRecord, { key: 'offer:7012:lead:2h', ownerOf: { kind: 'deal', id: unowned } }),
+    );
+    expect(emulator.state.get('tasks', none.id)!.properties.hubspot_owner_id).toBeUndefined();
+
+    // The listing's owner left the portal: the deal still names them, HubSpot refuses them on a task.
+    emulator.owners.deactivate('9001');
+    const refused = await port.createTask(
+      input(offerRecord, { key: 'counter:7012:lead:2h', ownerOf: { kind: 'deal', id: listing } }),
+    );
+    expect(emulator.state.get('tasks', refused.id)!.properties.hubspot_owner_id).toBeUndefined();
+    expect((await port.findTasks({ kind: 'deal', id: offerRecord })).map((t) => t.key).sort()).toEqual([
+      'counter:7012:lead:2h',
+      'offer:7012:escalation',
+      'offer:7012:lead:24h',
+      'offer:7012:lead:2h',
+    ]);
+  });
+
   it('findTasks reads the key back, and shows tasks an agent made with key null, and no other deal’s', async () => {
     const dealId = await newDeal();
     const otherDeal = await newDeal();

@@ -164,4 +164,48 @@ describe('HubSpot emulator: tasks', () => {
     const task = await taskOn(dealId, { hs_timestamp: '2026-11-26T14:00:00Z' });
     expect((await limited.crm.objects.tasks.basicApi.getById(task.id)).id).toBe(task.id);
   });
+
+  // Owners as HubSpot's owners guide publishes them (https://developers.hubspot.com/docs/api/crm/owners):
+  // GET /crm/v3/owners lists the users with an `id` (for hubspot_owner_id) and a `userId` (which
+  // "will result in an error if it is used to assign ownership"); a deactivated user is archived.
+  it('lists owners, assigns a task to an owner id, and refuses a user id or a deactivated owner', async () => {
+    const page = await client.crm.owners.ownersApi.getPage();
+    const dana = page.results.find((o) => o.email === 'dana.reyes@acme-realty.example')!;
+    expect(dana).toMatchObject({ id: '64492917', firstName: 'Dana', archived: false });
+    expect((await client.crm.owners.ownersApi.getById(Number(dana.id))).email).toBe(dana.email);
+
+    const dealId = await newDeal();
+    const task = await taskOn(dealId, { hs_timestamp: '2026-11-26T14:00:00Z', hubspot_owner_id: dana.id });
+    expect(
+      (await client.crm.objects.tasks.basicApi.getById(task.id, ['hubspot_owner_id'])).properties,
+    ).toMatchObject({ hubspot_owner_id: dana.id });
+    // A deal's owner is the same property.
+    await client.crm.deals.basicApi.update(dealId, { properties: { hubspot_owner_id: dana.id } });
+
+    const byUserId = await sdkError(
+      taskOn(dealId, { hs_timestamp: '2026-11-26T14:00:00Z', hubspot_owner_id: String(dana.userId) }),
+    );
+    expect(byUserId.code).toBe(400);
+    expect(byUserId.body.category).toBe('VALIDATION_ERROR');
+    expect(byUserId.body.message).toContain('INVALID_OWNER_ID');
+    expect(byUserId.body.errors?.[0].context?.propertyName).toEqual(['hubspot_owner_id']);
+
+    emulator.owners.deactivate(dana.id);
+    const archived = await sdkError(
+      taskOn(dealId, { hs_timestamp: '2026-11-26T14:00:00Z', hubspot_owner_id: dana.id }),
+    );
+    expect(archived.code).toBe(400);
+    expect(archived.body.message).toContain(`${dana.id} is not a valid owner id`);
+    expect(
+      (await client.crm.owners.ownersApi.getPage(undefined, undefined, undefined, true)).results,
+    ).toEqual([expect.objectContaining({ id: dana.id, archived: true, userId: null })]);
+  });
+
+  it('asks for crm.objects.owners.read to list owners', async () => {
+    await control.put('tokens', { token: 'pat-no-owners', scopes: ['crm.objects.deals.read'] });
+    const limited = new Client({ accessToken: 'pat-no-owners', basePath: emulator.url });
+    const error = await sdkError(limited.crm.owners.ownersApi.getPage());
+    expect(error.code).toBe(403);
+    expect(error.body.errors?.[0].context?.requiredScopes).toEqual(['crm.objects.owners.read']);
+  });
 });

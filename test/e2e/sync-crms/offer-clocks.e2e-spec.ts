@@ -8,7 +8,8 @@ import { waitFor } from '../../support/wait-for';
 const MINUTE = 60_000;
 
 // Offer clocks against each CRM, the real ledger, real HTTP: the agent's task at the nearest lead time,
-// made once; closed when the agent answers; the broker's task near the end; Expired after it.
+// made once; closed when the agent answers; the broker's task near the end; Expired after it. Counter
+// clocks: the agent's reminder before a counter runs out, closed when the buyer answers.
 describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
   let t: SyncTestApp;
   let steps: NeutralSellerSteps;
@@ -38,10 +39,29 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
   };
   const recordOf = async (offerId: number) => (await steps.agent.offerRecord(offerId))!;
   // This offer's tasks (Follow Up Boss keeps tasks on the seller, so one listing's offers share a list).
-  const tasksOf = async (offerId: number): Promise<CrmTask[]> =>
+  const tasksOf = async (offerId: number, prefix = 'offer'): Promise<CrmTask[]> =>
     (await t.crm.findTasks({ kind: 'deal', id: (await recordOf(offerId)).id })).filter((task) =>
-      task.key?.startsWith(`offer:${offerId}:`),
+      task.key?.startsWith(`${prefix}:${offerId}:`),
     );
+  // An offer (expiring in a week) on a listing its agent owns, countered by the agent with a counter
+  // that runs out `ms` from now; the counter sent.
+  const counteredOffer = async (ms: number | null, amount: number) => {
+    const { requestId, dealId } = await steps.activeRequest();
+    await t.world.ownListing(dealId);
+    const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 300_000 });
+    await steps.applyEvents(1);
+    const expires = ms === null ? undefined : new Date(Date.now() + ms).toISOString();
+    await steps.agent.moveOffer((await recordOf(offer.offer_id)).id, 'counter_requested', {
+      cash_offer_counter_amount: String(amount),
+      ...(expires ? { cash_offer_counter_expires: expires } : {}),
+      cash_offer_counter_inspection_period: '7',
+    });
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+    const counter = (await steps.sandbox.counters()).find((c) => c.offer_id === offer.offer_id)!;
+    expect(counter.counter_offer_status).toBe('pending');
+    return { offer, counter, expires };
+  };
   // Offers on one listing, each expiring `ms` from now.
   const offersExpiringIn = async (ms: number, count = 1) => {
     const { requestId } = await steps.activeRequest();
@@ -60,6 +80,9 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
     expect(others).toEqual([]);
     expect(task).toMatchObject({ key: `offer:${offer.offer_id}:lead:2h`, completed: false });
     expect(task.subject).toBe(`Decide on cash offer ${offer.offer_id} ($312,000): expires in 2h`);
+    // Nobody owns this listing deal in HubSpot: the task is unassigned. Follow Up Boss gives it to
+    // the seller's agent.
+    expect(await t.world.taskOwner(task.id)).toBe(kind === 'hubspot' ? null : t.world.agentUserId);
     expect(Math.abs(task.dueAt!.getTime() - (Date.parse(offer.offer_expires) - 120 * MINUTE))).toBeLessThan(
       60_000,
     );
@@ -141,5 +164,73 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
       expect(steps.agent.stageKey(await recordOf(moved.offer_id))).toBe('counter_requested');
     }
     await steps.sandbox.specReadings({ expiredOfferListedAs: 'expired' });
+  });
+
+  it("a counter the buyer has not answered gets the listing agent's reminder 2 h before it runs out, once; the buyer refusing it closes it", async () => {
+    const { offer, counter, expires } = await counteredOffer(90 * MINUTE, 325_000);
+    await tick();
+    const [task, ...others] = await tasksOf(offer.offer_id, 'counter');
+    expect(others).toEqual([]);
+    expect(task).toMatchObject({ key: `counter:${offer.offer_id}:lead:2h`, completed: false });
+    expect(task.subject).toBe(
+      `Counter of $325,000 on cash offer ${offer.offer_id} unanswered: expires in 2h`,
+    );
+    expect(Math.abs(task.dueAt!.getTime() - (Date.parse(expires!) - 120 * MINUTE))).toBeLessThan(60_000);
+    // For the agent who owns the listing (HubSpot: the listing deal's owner; FUB: the seller's agent).
+    expect(await t.world.taskOwner(task.id)).toBe(t.world.agentUserId);
+    // The offer itself is answered (countered): it has no task of its own, and no broker escalation.
+    expect(await tasksOf(offer.offer_id)).toEqual([]);
+    await tick();
+    expect(await tasksOf(offer.offer_id, 'counter')).toHaveLength(1);
+
+    await steps.sandbox.rejectCounter(counter.counter_offer_id);
+    await steps.applyEvents(1);
+    await tick();
+    expect(await tasksOf(offer.offer_id, 'counter')).toEqual([
+      expect.objectContaining({ key: task.key, completed: true }),
+    ]);
+    const history = (await t.ledger.history.list(`offer:${offer.offer_id}`, 'acme')).filter(
+      (entry) => entry.kind === 'crm_task',
+    );
+    expect(history.map((entry) => entry.outcome)).toEqual(['done', 'done']);
+  });
+
+  it('a counter accepted by the buyer (the accepting offer arrives) closes its reminder, with the service listing countered offers as active', async () => {
+    await steps.sandbox.specReadings({ counteredOfferListedAs: 'active' });
+    try {
+      const { offer, counter } = await counteredOffer(20 * 60 * MINUTE, 318_000);
+      await tick();
+      const [task] = await tasksOf(offer.offer_id, 'counter');
+      expect(task).toMatchObject({ key: `counter:${offer.offer_id}:lead:24h`, completed: false });
+      // Listed `active`, the countered offer is no undecided offer: no offer task appears.
+      expect(await tasksOf(offer.offer_id)).toEqual([]);
+
+      await steps.sandbox.acceptCounter(counter.counter_offer_id);
+      await steps.applyEvents(1);
+      await tick();
+      expect(await tasksOf(offer.offer_id, 'counter')).toEqual([
+        expect.objectContaining({ key: task.key, completed: true }),
+      ]);
+    } finally {
+      await steps.sandbox.specReadings({ counteredOfferListedAs: 'countered' });
+    }
+  });
+
+  it('a counter that runs out unanswered has its reminder closed; one sent without an expiry gets none', async () => {
+    const lapsing = await counteredOffer(12_000, 331_000);
+    const silent = await counteredOffer(null, 333_000);
+    await tick();
+    expect(await tasksOf(lapsing.offer.offer_id, 'counter')).toHaveLength(1);
+    expect(await tasksOf(silent.offer.offer_id, 'counter')).toEqual([]);
+    await waitFor(() => Date.now() > Date.parse(lapsing.expires!) + 500, {
+      what: 'the counter past its expiry',
+      timeoutMs: 20_000,
+    });
+    await tick();
+    expect(await tasksOf(lapsing.offer.offer_id, 'counter')).toEqual([
+      expect.objectContaining({ completed: true }),
+    ]);
+    // The record still shows the counter as the service has it: only offers move to Expired.
+    expect(steps.agent.stageKey(await recordOf(lapsing.offer.offer_id))).toBe('countered');
   });
 });
