@@ -1,4 +1,5 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import type { Clock } from '../common/clock';
 import { ConfigModule } from '../config/config.module';
 import type { ConfigService } from '../config/config.service';
 import type { DaemonSettings } from '../config/daemon-settings';
@@ -30,6 +31,8 @@ export interface AppParts {
   config: ConfigService;
   redactor: SecretRedactor;
   logger: PinoLoggerService;
+  // The machine's clock unless given (tests hand in a ShiftedClock).
+  clock?: Clock;
 }
 
 export interface PluginModules {
@@ -42,9 +45,9 @@ export interface PluginModules {
 const DEFAULT_PLUGINS: PluginModules = { flows: FLOW_MODULES, daemonOnly: DAEMON_ONLY_MODULES };
 
 // The modules both entry points share.
-export function sharedModules(parts: AppParts): (DynamicModule | typeof CoreModule)[] {
+export function sharedModules(parts: AppParts): (DynamicModule | Type<unknown>)[] {
   return [
-    CoreModule,
+    CoreModule.forRoot(parts.clock),
     LoggingModule.forRoot({ redactor: parts.redactor, logger: parts.logger }),
     ConfigModule.forRoot({ settings: parts.settingsSource, service: parts.config }),
     LedgerModule.forRoot({ databasePath: parts.settings.ledgerPath, url: parts.settings.ledgerUrl }),

@@ -27,3 +27,16 @@ export class ManualClock extends Clock {
     this.current = new Date(date.getTime());
   }
 }
+
+// The machine's clock moved forward on demand: end-to-end tests let offers and counters run out
+// without waiting for them (moving the sandbox's clock by as much). Time never goes back.
+export class ShiftedClock extends Clock {
+  private shiftMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.shiftMs);
+  }
+  shift(ms: number): void {
+    if (!(ms >= 0)) throw new Error(`a clock only moves forward, not by ${ms} ms`);
+    this.shiftMs += ms;
+  }
+}

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildAppParts, sharedModules } from '../../src/app';
+import { ShiftedClock } from '../../src/common/clock';
 import { FLOW_MODULES } from '../../src/app/flow-modules';
 import type { CrmAdapter, CrmStageMap } from '../../src/crm';
 import { Ledger } from '../../src/ledger';
@@ -49,6 +50,11 @@ export interface SyncTestApp {
   // The brokerage's webhook URL on the daemon (it carries the secret).
   hookUrl: string;
   run(job: JobName, options?: RunOptions): Promise<RunOutcome>;
+  // The daemon's and the sandbox's "now" (the machine's, moved forward by advanceClock).
+  nowMs(): number;
+  // Moves the daemon's and the sandbox's clocks forward together, so offers and counters run out
+  // without the test waiting for them. The CRM emulators keep the machine's time.
+  advanceClock(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -127,7 +133,8 @@ export async function startSyncApp(
       '',
     ].join('\n'),
   );
-  const parts = buildAppParts({ env, strict: true });
+  const clock = new ShiftedClock();
+  const parts = { ...buildAppParts({ env, strict: true }), clock };
 
   @Module({
     imports: [
@@ -164,6 +171,16 @@ export async function startSyncApp(
     run: async (job, options) => {
       if (job === 'crm-changes' && world.hubspot) await searchCaughtUp(world.hubspot);
       return runWhenIdle(runner, BROKERAGE, job, options);
+    },
+    nowMs: () => clock.nowMs(),
+    advanceClock: async (ms) => {
+      const res = await fetch(`${sandbox.controlUrl}/clock/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ms }),
+      });
+      if (!res.ok) throw new Error(`the sandbox's clock did not move: ${res.status} ${await res.text()}`);
+      clock.shift(ms);
     },
     close: async () => {
       await app.close();

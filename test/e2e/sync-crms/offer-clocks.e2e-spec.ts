@@ -3,7 +3,6 @@ import { OFFER_TASK_LINK } from '../../../src/sync/offer-clocks/offer-clocks.con
 import { NeutralSellerSteps } from '../../support/crm-agent';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { CRM_VENDORS } from '../../support/sync-crm-world';
-import { waitFor } from '../../support/wait-for';
 
 const MINUTE = 60_000;
 
@@ -50,7 +49,7 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
     await t.world.ownListing(dealId);
     const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 300_000 });
     await steps.applyEvents(1);
-    const expires = ms === null ? undefined : new Date(Date.now() + ms).toISOString();
+    const expires = ms === null ? undefined : new Date(t.nowMs() + ms).toISOString();
     await steps.agent.moveOffer((await recordOf(offer.offer_id)).id, 'counter_requested', {
       cash_offer_counter_amount: String(amount),
       ...(expires ? { cash_offer_counter_expires: expires } : {}),
@@ -65,7 +64,7 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
   // Offers on one listing, each expiring `ms` from now.
   const offersExpiringIn = async (ms: number, count = 1) => {
     const { requestId } = await steps.activeRequest();
-    const offer_expires = new Date(Date.now() + ms).toISOString();
+    const offer_expires = new Date(t.nowMs() + ms).toISOString();
     const offers = [];
     for (let n = 0; n < count; n++)
       offers.push(await steps.sandbox.makeOffer(requestId, { offer_amount: 312_000, offer_expires }));
@@ -148,15 +147,12 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
   it('an offer nobody decided shows Expired with its tasks closed, however the service lists it; one the agent moved stays put', async () => {
     for (const listedAs of ['expired', 'active'] as const) {
       await steps.sandbox.specReadings({ expiredOfferListedAs: listedAs });
-      // Long enough to make both and run one pass before they run out, on a loaded machine.
-      const [undecided, moved] = await offersExpiringIn(12_000, 2);
+      const [undecided, moved] = await offersExpiringIn(10 * MINUTE, 2);
       await tick();
       expect(await tasksOf(undecided.offer_id)).toHaveLength(2);
       await steps.agent.moveOffer((await recordOf(moved.offer_id)).id, 'counter_requested');
-      await waitFor(() => Date.now() > Date.parse(moved.offer_expires) + 500, {
-        what: 'both offers past their expiry',
-        timeoutMs: 20_000,
-      });
+      // Both run out: the daemon's clock and the service's move past their expiry together.
+      await t.advanceClock(10 * MINUTE + 1000);
       await tick();
       await t.run('outbox-drain');
       expect(steps.agent.stageKey(await recordOf(undecided.offer_id))).toBe('expired');
@@ -217,15 +213,12 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
   });
 
   it('a counter that runs out unanswered has its reminder closed; one sent without an expiry gets none', async () => {
-    const lapsing = await counteredOffer(12_000, 331_000);
+    const lapsing = await counteredOffer(10 * MINUTE, 331_000);
     const silent = await counteredOffer(null, 333_000);
     await tick();
     expect(await tasksOf(lapsing.offer.offer_id, 'counter')).toHaveLength(1);
     expect(await tasksOf(silent.offer.offer_id, 'counter')).toEqual([]);
-    await waitFor(() => Date.now() > Date.parse(lapsing.expires!) + 500, {
-      what: 'the counter past its expiry',
-      timeoutMs: 20_000,
-    });
+    await t.advanceClock(10 * MINUTE + 1000);
     await tick();
     expect(await tasksOf(lapsing.offer.offer_id, 'counter')).toEqual([
       expect.objectContaining({ completed: true }),
