@@ -254,7 +254,7 @@ describe('brokerage config loading', () => {
       ...config('cove'),
       cashOffer: { baseUrl: 'https://x.test', apiKeyEnv: 'COVE_KEY' },
     });
-    // Issue 14, item 4: cove's key is unset in the daemon's environment. Cove alone is unready; acme's
+    // Cove's key is unset in the daemon's environment. Cove alone is unready; acme's
     // change and bolt's removal apply (they used to wait, all-or-nothing, for cove to be fixed).
     const partial = await service.reload();
     expect(partial).toMatchObject({ applied: true, failed: ['cove'] });
