@@ -8,7 +8,7 @@ import { BROKERAGE, startSyncApp, type SyncTestApp } from '../test/support/sync-
 import { SandboxControl } from '../test/support/sync-sandbox';
 import type { CrmVendor } from '../test/support/sync-crm-world';
 
-// "Seconds, not minutes" (issue 26): how long an agent's action in the CRM, or a buyer's offer at
+// "Seconds, not minutes": how long an agent's action in the CRM, or a buyer's offer at
 // the service, takes to reach the other side, with the DEFAULT schedules (crm-changes each minute,
 // inbox drain every 5 s, outbox drain every 10 s, spread per brokerage), the daemon's flows in this
 // process on a real SQLite ledger, real HTTP everywhere. The CRMs' change webhooks are on: the HubSpot

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { Client } from 'pg';
+import type { Client } from 'pg';
+import { PgBossTables } from '../src/scheduler/pg-boss/pg-boss.tables';
 
 // bench:scale's optional trace (BENCH_TRACE=<file prefix>): where a round's time went. Per slot
 // timeline from the runs table, the wait between a job being ready in pg-boss and a worker starting
@@ -43,13 +44,6 @@ interface RunRow {
   updated_count: number;
 }
 
-interface JobRow {
-  name: string;
-  created: number;
-  started: number | null;
-  completed: number | null;
-}
-
 export async function traceRound(
   client: Client,
   file: string,
@@ -61,21 +55,20 @@ export async function traceRound(
             EXTRACT(EPOCH FROM started_at) * 1000 AS started, EXTRACT(EPOCH FROM finished_at) * 1000 AS finished
        FROM runs WHERE finished_at IS NOT NULL ORDER BY started_at`,
   );
-  const { rows: jobs } = await client.query<JobRow>(
-    `SELECT name, EXTRACT(EPOCH FROM GREATEST(created_on, start_after)) * 1000 AS created,
-            EXTRACT(EPOCH FROM started_on) * 1000 AS started, EXTRACT(EPOCH FROM completed_on) * 1000 AS completed
-       FROM pgboss.job WHERE name LIKE 'sync__%' ORDER BY created_on`,
-  );
+  // pg-boss's table is read only through the scheduler's one module that knows it.
+  const jobs = await new PgBossTables({
+    executeSql: (text, values) => client.query(text, values),
+  }).syncJobTimes();
   const r = runs.map((x) => ({
     ...x,
     started: Number(x.started) - roundStart,
     finished: Number(x.finished) - roundStart,
   }));
   const j = jobs.map((x) => ({
-    name: x.name,
-    created: Number(x.created) - roundStart,
-    started: x.started === null ? null : Number(x.started) - roundStart,
-    completed: x.completed === null ? null : Number(x.completed) - roundStart,
+    name: x.queue,
+    created: x.ready - roundStart,
+    started: x.started === null ? null : x.started - roundStart,
+    completed: x.completed === null ? null : x.completed - roundStart,
   }));
   const runSeconds = r.reduce((n, x) => n + (x.finished - x.started), 0) / 1000;
   const waits = j

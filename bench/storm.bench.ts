@@ -12,7 +12,7 @@ import { freePort } from '../test/support/free-port';
 import { waitFor } from '../test/support/wait-for';
 import { startWorkerProcess, type WorkerProcess } from '../test/support/worker-process';
 
-// Many brokerages on one HubSpot account without a storm (issue 26): 50 offices of one network on
+// Many brokerages on one HubSpot account without a storm: 50 offices of one network on
 // ONE emulated portal (same base URL and token; the emulator enforces HubSpot's published limits:
 // Professional burst 190 per 10 s, search 5 per second per account, a 2 s search lag), each with its
 // own deal pipeline and Cash Offer account, DEFAULT schedules, the compiled daemon (dist/src/main.js)

@@ -2,15 +2,22 @@
 // `no-directory-cycles` rule sees each leaf directory as its own node, so `src/ops/console` ->
 // `src/scheduler` -> `src/ops/metrics` passes it although `ops/` then sits both above and below
 // `scheduler/`. Here every file counts for each of its ancestor directories (src/ops, src/ops/console,
-// ...), and the graph of each depth must have no cycle. Reads dependency-cruiser's JSON on stdin
-// (`npm run lint:graph`); type-only imports count too: they say which way a directory leans.
+// ...), and the graph of each depth must have no cycle through two directories. A file that sits
+// above that depth (src/app.ts at depth 2) is a node of its own, so a circle that passes through it
+// (src/ops -> src/app.ts -> src/scheduler -> src/ops) counts too, while a parent's files using its
+// subdirectory and the reverse (an index.ts, a module wiring) do not. Reads dependency-cruiser's
+// JSON on stdin (`npm run lint:graph`); type-only imports count too: they say which way a directory
+// leans.
 import { readFileSync } from 'node:fs';
 
 const cruise = JSON.parse(readFileSync(0, 'utf8'));
 
-function folderAt(path, depth) {
+// The node a file counts for at this depth: its ancestor directory there, or itself if it sits above.
+function nodeAt(path, depth) {
   const parts = path.split('/').slice(0, -1);
-  return parts.length >= depth ? parts.slice(0, depth).join('/') : undefined;
+  return parts.length >= depth
+    ? { name: parts.slice(0, depth).join('/'), folder: true }
+    : { name: path, folder: false };
 }
 
 const edges = [];
@@ -59,15 +66,20 @@ const problems = [];
 for (let depth = 1; depth <= maxDepth; depth += 1) {
   const graph = new Map();
   const why = new Map();
+  const folders = new Set();
   for (const [from, to] of edges) {
-    const a = folderAt(from, depth);
-    const b = folderAt(to, depth);
-    if (!a || !b || a === b) continue;
+    const { name: a, folder: aIsFolder } = nodeAt(from, depth);
+    const { name: b, folder: bIsFolder } = nodeAt(to, depth);
+    if (aIsFolder) folders.add(a);
+    if (bIsFolder) folders.add(b);
+    if (a === b) continue;
     if (!graph.has(a)) graph.set(a, new Set());
     graph.get(a).add(b);
     if (!why.has(`${a}>${b}`)) why.set(`${a}>${b}`, `${from} -> ${to}`);
   }
   for (const component of cycles(graph)) {
+    // Files alone in a circle are a file cycle (no-file-cycles' business, which allows type-only ones).
+    if (component.filter((node) => folders.has(node)).length < 2) continue;
     const inside = new Set(component);
     const examples = [...why.entries()]
       .filter(([key]) => {

@@ -1,5 +1,5 @@
 // Fails the build when the sync layer names a CRM vendor or one of its fields: flows speak the
-// CRM port's words only (docs/architecture.md, issue 16). Run by `npm run lint`.
+// CRM port's words only (docs/architecture.md). Run by `npm run lint`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 

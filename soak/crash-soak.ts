@@ -34,7 +34,7 @@ import { SOAK_LEASE_SECONDS, SoakWorkers, startSoakPostgres, type SoakPostgres }
 export const SOAK_SHAPES = ['sqlite-hubspot', 'sqlite-fub', 'postgres-workers'] as const;
 export type SoakShape = (typeof SOAK_SHAPES)[number];
 
-// The whole-daemon crash test of issue 13 (docs/operations.md, "Crash soak"): the simulators and the
+// The whole-daemon crash test (docs/operations.md, "Crash soak"): the simulators and the
 // daemon from dist/ as child processes, a scripted agent and buyers over HTTP, the daemon SIGKILLed
 // at seeded random moments and restarted, then settled and checked.
 

@@ -4,8 +4,9 @@ import { expectedOfferRecord, type AgentMove } from './soak-offer-truth';
 import type { CrmObject, Decision, SoakWorld, StageKey } from './soak-world';
 import { REQUESTED_STAGE } from './soak-world';
 
-// The promise of issue 13, checked from outside once the daemon has settled, and issue 27's: every
-// offer record shows what the service says (wrong state).
+// What a crash must never cost, checked from outside once the daemon has settled: nothing lost,
+// nothing done twice, nothing left undone, and every offer record showing what the service says
+// (wrong state).
 export type ViolationKind = 'lost' | 'duplicate' | 'undone' | 'wrong state';
 
 export interface Violation {

@@ -1,6 +1,7 @@
 import { expectedOfferRecord, type ExpectedOfferRecord, type OfferFacts } from './soak-offer-truth';
 
-// One row per case of docs/crm-mapping.md's stage rule, and the cases issue 27 found shown wrong.
+// One row per case of docs/crm-mapping.md's stage rule, including the counter-offer cases once shown
+// wrong.
 const rows: [string, OfferFacts, ExpectedOfferRecord][] = [
   ['a new offer', { offerStatus: 'active' }, { stage: 'incoming', offerStatus: 'active', counterStatus: '' }],
   [

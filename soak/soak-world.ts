@@ -163,7 +163,7 @@ export class SoakWorld {
         const chosen = this.agentRandom.pick(offers);
         await this.move(chosen, 'accept', listing, requestId);
         const others = offers.filter((o) => o !== chosen);
-        // The race of issue 13 item 5: another offer of the same request rejected at the same moment.
+        // A race the ledger must survive: another offer of the same request rejected at the same moment.
         if (others.length > 0 && this.agentRandom.chance(0.5))
           await this.move(this.agentRandom.pick(others), 'reject', listing, requestId);
         listing.acceptDone = true;

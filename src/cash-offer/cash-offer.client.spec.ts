@@ -1,3 +1,4 @@
+import { waitFor } from '../../test/support/wait-for';
 import { ManualClock } from '../common/clock';
 import { CashOfferClient } from './cash-offer.client';
 import { CashOfferError } from './cash-offer.error';
@@ -109,7 +110,7 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     service.handler = (_r, res, n) =>
       n === 1 ? void held.then(() => json(res, 200, [])) : json(res, 200, []);
     const inFlight = client.listActiveOfferRequests({ limit: 5 });
-    await waitFor(() => service.seen.length === 1);
+    await waitFor(() => service.seen.length === 1, { what: 'the call to arrive' });
     // The brokerage's config changed while the call was out.
     client.retire();
     answer!();
@@ -405,11 +406,3 @@ describe('CashOfferClient timeouts', () => {
     expect(service.seen).toHaveLength(2);
   });
 });
-
-async function waitFor(condition: () => boolean, deadlineMs = 5000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -1,15 +1,8 @@
+import { waitFor } from '../../test/support/wait-for';
 import { CashOfferTransport, TransportFailure } from './cash-offer.transport';
 import { FakeService, json } from './fake-service.testing';
 
 const KEY = 'transport-secret-key-91c2';
-
-async function until(condition: () => boolean, what: string, deadlineMs = 5000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 async function failureOf(promise: Promise<unknown>): Promise<TransportFailure> {
   const error = await promise.then(
@@ -90,7 +83,7 @@ describe('CashOfferTransport (axios on a keep-alive agent)', () => {
   it('fails a call in flight at once when closed', async () => {
     service.handler = () => undefined; // never answers
     const pending = failureOf(transport.send({ method: 'GET', path: '/offers' }, AbortSignal.timeout(2000)));
-    await until(() => service.seen.length === 1, 'the request to arrive');
+    await waitFor(() => service.seen.length === 1, { what: 'the request to arrive' });
     const started = Date.now();
     transport.close();
     expect((await pending).networkCode).toBe('ERR_CLIENT_CLOSED');

@@ -22,6 +22,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsCronExpression } from './cron-expression.validator';
+import { NotRead } from './not-read.validator';
 import { IsStringRecord } from './string-record.validator';
 
 // The shape of one file in CONFIG_DIR. Secrets appear only as environment variable NAMES (`*Env`) or
@@ -41,10 +42,10 @@ export class RateLimitConfig {
   @Min(1)
   requestsPerSecond: number;
 
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  burst?: number;
+  // Once documented and never read: the rolling window already lets a whole second's
+  // requestsPerSecond go at once, so a file still setting it is told so rather than obeyed in part.
+  @NotRead('a limit is requestsPerSecond alone, and up to that many calls may start at once; remove burst')
+  burst?: never;
 }
 
 export class CashOfferConfig {

@@ -1,4 +1,5 @@
 import { DataSource, QueryRunner } from 'typeorm';
+import { releaseLockConnection } from './advisory-lock';
 import type { LedgerTransactions } from './ledger-transactions';
 import { isPostgres } from './ledger-sql';
 import type { RunOwners } from './run-owner';
@@ -137,9 +138,7 @@ class AdvisoryTurnLocks implements TurnLocks {
     this.discard = false;
     const runner = await connection?.catch(() => undefined);
     if (!runner) return;
-    if (discard && hasDiscard(runner))
-      await runner.releasePostgresConnection(new Error('advisory unlock failed')).catch(() => undefined);
-    else await runner.release().catch(() => undefined);
+    await releaseLockConnection(runner, discard);
   }
 
   private lockConnection(): Promise<QueryRunner> {
@@ -192,11 +191,4 @@ class RowTurnLocks implements TurnLocks {
   idle(): Promise<void> {
     return Promise.resolve();
   }
-}
-
-// TypeORM's PostgreSQL query runner: released with an error, its client is closed, not pooled.
-function hasDiscard(
-  runner: QueryRunner,
-): runner is QueryRunner & { releasePostgresConnection(error: Error): Promise<void> } {
-  return typeof (runner as { releasePostgresConnection?: unknown }).releasePostgresConnection === 'function';
 }

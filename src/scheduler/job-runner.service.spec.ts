@@ -8,6 +8,7 @@ jest.mock('@nestjs/core', () =>
   jest.requireActual<typeof import('./nest-stand-ins.testing')>('./nest-stand-ins.testing').nestCoreStandIn(),
 );
 
+import { waitFor } from '../../test/support/wait-for';
 import { ManualClock } from '../common/clock';
 import type { ConfigService } from '../config/config.service';
 import type { LoadedBrokerage } from '../config/config.loader';
@@ -177,9 +178,7 @@ describe('JobRunner', () => {
       return { counts };
     });
     const running = runner.run('acme', 'marketplace');
-    const deadline = Date.now() + 5_000;
-    while (runner.running()[0]?.done !== 40 && Date.now() < deadline)
-      await new Promise((resolve) => setImmediate(resolve));
+    await waitFor(() => runner.running()[0]?.done === 40, { what: 'the handler to report 40 done' });
     expect(runner.running()).toEqual([
       expect.objectContaining({ brokerageId: 'acme', job: 'marketplace', runId: 1, done: 40, total: 100 }),
     ]);

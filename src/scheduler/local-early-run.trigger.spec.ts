@@ -8,6 +8,7 @@ jest.mock('@nestjs/core', () =>
   jest.requireActual<typeof import('./nest-stand-ins.testing')>('./nest-stand-ins.testing').nestCoreStandIn(),
 );
 
+import { waitFor } from '../../test/support/wait-for';
 import { ManualClock } from '../common/clock';
 import type { ConfigService } from '../config/config.service';
 import type { LoadedBrokerage } from '../config/config.loader';
@@ -52,15 +53,9 @@ function setup() {
   );
   const backoff = new JobBackoff();
   const trigger = new LocalEarlyRunTrigger(runner, backoff);
-  const until = async (check: () => boolean): Promise<void> => {
-    const deadline = Date.now() + 2000;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  };
+  const until = (check: () => boolean, what: string) => waitFor(check, { what });
   const release = async (): Promise<void> => {
-    await until(() => releases.length > 0);
+    await until(() => releases.length > 0, 'a run to hold');
     releases.shift()!();
   };
   return {
@@ -78,14 +73,14 @@ describe('LocalEarlyRunTrigger', () => {
   it('runs at once when idle, and folds a burst during that run into one more run', async () => {
     const t = setup();
     expect(await t.trigger.request('acme', 'crm-changes')).toBe('queued');
-    await t.until(() => t.started() === 1);
+    await t.until(() => t.started() === 1, 'the first run');
     const burst = await Promise.all(
       Array.from({ length: 50 }, () => t.trigger.request('acme', 'crm-changes')),
     );
     expect(burst[0]).toBe('queued');
     expect(burst.slice(1).every((o) => o === 'coalesced')).toBe(true);
     await t.release();
-    await t.until(() => t.started() === 2);
+    await t.until(() => t.started() === 2, 'one more run');
     await t.release();
     await t.runner.whenIdle('acme', 'crm-changes');
     await t.trigger.onModuleDestroy();
@@ -95,11 +90,11 @@ describe('LocalEarlyRunTrigger', () => {
   it('waits for a run already in progress (cron) instead of being skipped by it', async () => {
     const t = setup();
     const cron = t.runner.run('acme', 'crm-changes');
-    await t.until(() => t.started() === 1);
+    await t.until(() => t.started() === 1, 'the first run');
     expect(await t.trigger.request('acme', 'crm-changes')).toBe('queued');
     await t.release();
     await cron;
-    await t.until(() => t.started() === 2);
+    await t.until(() => t.started() === 2, 'one more run');
     await t.release();
     await t.trigger.onModuleDestroy();
     expect(t.started()).toBe(2);
@@ -110,7 +105,10 @@ describe('LocalEarlyRunTrigger', () => {
     t.failNext();
     await t.trigger.request('acme', 'crm-changes');
     await t.release();
-    await t.until(() => t.backoff.state(jobKey('acme', 'crm-changes')).consecutiveFailures === 1);
+    await t.until(
+      () => t.backoff.state(jobKey('acme', 'crm-changes')).consecutiveFailures === 1,
+      'the failure to count',
+    );
     expect(await t.trigger.request('acme', 'crm-changes')).toBe('skipped');
     await t.trigger.onModuleDestroy();
     expect(t.started()).toBe(1);

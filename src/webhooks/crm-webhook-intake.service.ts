@@ -6,15 +6,13 @@ import { isFubChangeEvent, isValidFubSignature, parseFubWebhook } from '../crm/f
 import { MetricsService, type CrmWebhookResult } from '../observability/metrics/metrics.service';
 import { EarlyRunTrigger } from '../scheduler/early-run.trigger';
 import { RecentIds } from './recent-ids';
+import { RefusalLog } from './refusal-log';
 
 export type CrmIntakeOutcome =
   { status: 401 } | { status: 400; reason: string } | { status: 200; result: CrmWebhookResult };
 
 // Per brokerage: FUB redelivers for hours, so a few thousand ids cover a burst and its retries.
 const REMEMBERED_EVENT_IDS = 5_000;
-// Refusals are logged as warnings at most this often per brokerage (the rest at debug), so a flood
-// of forged deliveries cannot flood the log; the metric counts every one.
-const WARN_EVERY_MS = 60_000;
 
 // A CRM's change notification is a hint, never data: once its signature holds it only asks for an
 // early crm-changes run, and the change reader then reads the CRM as on any cron tick.
@@ -22,14 +20,16 @@ const WARN_EVERY_MS = 60_000;
 export class CrmWebhookIntakeService {
   private readonly logger = new Logger(CrmWebhookIntakeService.name);
   private readonly recent = new Map<string, RecentIds>();
-  private readonly lastWarned = new Map<string, number>();
+  private readonly refusals: RefusalLog;
 
   constructor(
     private readonly config: ConfigService,
     private readonly trigger: EarlyRunTrigger,
     private readonly metrics: MetricsService,
-    private readonly clock: Clock,
-  ) {}
+    clock: Clock,
+  ) {
+    this.refusals = new RefusalLog(this.logger, clock);
+  }
 
   async receiveFollowUpBoss(
     brokerageId: string,
@@ -43,7 +43,7 @@ export class CrmWebhookIntakeService {
     // URL space reveals nothing; the metric does not label attacker-chosen ids.
     if (!accepting || !systemKey || !isValidFubSignature(rawBody, signature, systemKey)) {
       this.metrics.crmWebhookEvent(accepting ? brokerageId : 'unknown', 'followupboss', 'rejected');
-      this.warnSometimes(
+      this.refusals.warn(
         accepting ? brokerageId : 'unknown',
         accepting
           ? `refused a Follow Up Boss webhook for ${brokerageId}: the FUB-Signature does not match its system key`
@@ -54,7 +54,7 @@ export class CrmWebhookIntakeService {
     const parsed = parseFubWebhook(rawBody);
     if (!parsed.ok) {
       this.metrics.crmWebhookEvent(brokerageId, 'followupboss', 'invalid');
-      this.warnSometimes(
+      this.refusals.warn(
         brokerageId,
         `refused a Follow Up Boss webhook for ${brokerageId}: ${parsed.reason}`,
       );
@@ -89,14 +89,6 @@ export class CrmWebhookIntakeService {
   refuseMediaType(brokerageId: string, vendor: 'followupboss' | 'hubspot'): void {
     const known = this.config.get(brokerageId) !== undefined;
     this.metrics.crmWebhookEvent(known ? brokerageId : 'unknown', vendor, 'unsupported_media_type');
-  }
-
-  private warnSometimes(key: string, line: string): void {
-    const now = this.clock.nowMs();
-    const last = this.lastWarned.get(key);
-    if (last !== undefined && now - last < WARN_EVERY_MS) return this.logger.debug(line);
-    this.lastWarned.set(key, now);
-    this.logger.warn(line);
   }
 
   private recentOf(brokerageId: string): RecentIds {

@@ -8,10 +8,9 @@ import { MetricsService, type CrmWebhookResult } from '../observability/metrics/
 import { EarlyRunTrigger } from '../scheduler/early-run.trigger';
 import type { CrmIntakeOutcome } from './crm-webhook-intake.service';
 import { FollowUpRuns } from './follow-up-runs';
+import { RefusalLog } from './refusal-log';
 
 const CRM = 'hubspot';
-// Refusals are logged as warnings at most this often per brokerage (the rest at debug).
-const WARN_EVERY_MS = 60_000;
 
 export interface HubSpotDelivery {
   method: string;
@@ -29,7 +28,7 @@ export interface HubSpotDelivery {
 @Injectable()
 export class HubSpotWebhookIntakeService {
   private readonly logger = new Logger(HubSpotWebhookIntakeService.name);
-  private readonly lastWarned = new Map<string, number>();
+  private readonly refusals: RefusalLog;
 
   constructor(
     private readonly config: ConfigService,
@@ -38,7 +37,9 @@ export class HubSpotWebhookIntakeService {
     private readonly followUps: FollowUpRuns,
     private readonly metrics: MetricsService,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.refusals = new RefusalLog(this.logger, clock);
+  }
 
   async receive(brokerageId: string, delivery: HubSpotDelivery): Promise<CrmIntakeOutcome> {
     const brokerage = this.config.get(brokerageId);
@@ -74,7 +75,7 @@ export class HubSpotWebhookIntakeService {
     const parsed = parseHubSpotWebhook(delivery.rawBody);
     if (!parsed.ok) {
       this.metrics.crmWebhookEvent(brokerageId, CRM, 'invalid');
-      this.warnSometimes(brokerageId, `refused a HubSpot webhook for ${brokerageId}: ${parsed.reason}`);
+      this.refusals.warn(brokerageId, `refused a HubSpot webhook for ${brokerageId}: ${parsed.reason}`);
       return { status: 400, reason: parsed.reason };
     }
     const fresh = new Set(
@@ -117,15 +118,7 @@ export class HubSpotWebhookIntakeService {
 
   private refuse(brokerageId: string, result: 'forged' | 'stale', why: string): CrmIntakeOutcome {
     this.metrics.crmWebhookEvent(brokerageId, CRM, result);
-    this.warnSometimes(brokerageId, `refused a HubSpot webhook for ${brokerageId}: ${why}`);
+    this.refusals.warn(brokerageId, `refused a HubSpot webhook for ${brokerageId}: ${why}`);
     return { status: 401 };
-  }
-
-  private warnSometimes(key: string, line: string): void {
-    const now = this.clock.nowMs();
-    const last = this.lastWarned.get(key);
-    if (last !== undefined && now - last < WARN_EVERY_MS) return this.logger.debug(line);
-    this.lastWarned.set(key, now);
-    this.logger.warn(line);
   }
 }

@@ -1,10 +1,10 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { RunRepository, type Run } from '../../ledger';
+import { RunRepository, type Run, type RunCounts } from '../../ledger';
 import type { JobName } from '../../scheduler/job.types';
 import { ConfigService } from '../../config/config.service';
 import { CliOutput } from '../output/cli-output';
 import { checkKnownBrokerage } from './known-brokerage';
-import { formatDate, formatDuration } from '../output/format';
+import { RUN_COLUMNS, runCells } from '../output/run-columns';
 import { renderTable } from '../output/table';
 import { parseJob, parseLimit, type CommonOptions } from './cli-options';
 
@@ -16,7 +16,7 @@ export interface RunJson {
   startedAt: string;
   finishedAt: string | null;
   durationMs: number | null;
-  counts: { read: number; created: number; updated: number; unchanged: number; failed: number };
+  counts: RunCounts;
   error: string | null;
 }
 
@@ -75,34 +75,8 @@ export class RunsCommand extends CommandRunner {
     }
     this.output.print(
       renderTable(
-        [
-          'ID',
-          'BROKERAGE',
-          'JOB',
-          'STATUS',
-          'STARTED',
-          'TOOK',
-          { header: 'READ', align: 'right' },
-          { header: 'CREATED', align: 'right' },
-          { header: 'UPDATED', align: 'right' },
-          { header: 'UNCHANGED', align: 'right' },
-          { header: 'FAILED', align: 'right' },
-          { header: 'ERROR', wrap: 60 },
-        ],
-        runs.map((r) => [
-          r.id,
-          r.brokerageId,
-          r.job,
-          r.status,
-          formatDate(r.startedAt),
-          formatDuration(r.durationMs),
-          r.counts.read,
-          r.counts.created,
-          r.counts.updated,
-          r.counts.unchanged,
-          r.counts.failed,
-          r.error,
-        ]),
+        ['ID', 'BROKERAGE', 'JOB', 'STATUS', ...RUN_COLUMNS, { header: 'ERROR', wrap: 60 }],
+        runs.map((r) => [r.id, r.brokerageId, r.job, r.status, ...runCells(r), r.error]),
       ),
     );
   }

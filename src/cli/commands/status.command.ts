@@ -7,8 +7,13 @@ import type { DaemonSettings } from '../../config/daemon-settings';
 import { StatusSnapshotService, type StatusSnapshot } from '../../status/status-snapshot.service';
 import { CliOutput } from '../output/cli-output';
 import { checkKnownBrokerage } from './known-brokerage';
-import { formatCounts, formatDate, formatDuration } from '../output/format';
-import { FIGURES_WINDOW_DAYS, formatOfferFigures, type OfferFigures } from '../../sync/offer-clocks/offer-figures';
+import { formatCounts, formatDate } from '../output/format';
+import {
+  FIGURES_WINDOW_DAYS,
+  formatOfferFigures,
+  type OfferFigures,
+} from '../../sync/offer-clocks/offer-figures';
+import { RUN_COLUMNS, runCells } from '../output/run-columns';
 import { renderTable } from '../output/table';
 import type { CommonOptions } from './cli-options';
 import { alertJson } from './alerts.command';
@@ -95,36 +100,14 @@ export class StatusCommand extends CommandRunner {
         job,
         run ? run.id : null,
         run ? run.status : 'never run',
-        run ? formatDate(run.startedAt) : null,
-        run ? formatDuration(run.durationMs) : null,
-        run ? run.counts.read : null,
-        run ? run.counts.created : null,
-        run ? run.counts.updated : null,
-        run ? run.counts.unchanged : null,
-        run ? run.counts.failed : null,
+        ...runCells(run),
         jobPause ? 'paused' : 'active',
         run?.error ?? null,
       ];
     });
     return [
       `Brokerage ${status.id} (${state}${paused})`,
-      renderTable(
-        [
-          'JOB',
-          'RUN',
-          'STATUS',
-          'STARTED',
-          'TOOK',
-          { header: 'READ', align: 'right' },
-          { header: 'CREATED', align: 'right' },
-          { header: 'UPDATED', align: 'right' },
-          { header: 'UNCHANGED', align: 'right' },
-          { header: 'FAILED', align: 'right' },
-          'CRON',
-          { header: 'ERROR', maxWidth: 60 },
-        ],
-        rows,
-      ),
+      renderTable(['JOB', 'RUN', 'STATUS', ...RUN_COLUMNS, 'CRON', { header: 'ERROR', maxWidth: 60 }], rows),
       `Outbox: ${formatCounts(status.outbox)}`,
       `Inbox: ${formatCounts(status.inbox)}`,
       `Open record errors: ${status.openErrors}${status.openErrors > 0 ? ` (see: cli errors --brokerage ${status.id})` : ''}`,
@@ -166,4 +149,3 @@ function statusesOf(snapshot: StatusSnapshot): BrokerageStatus[] {
     offers: b.offers,
   }));
 }
-

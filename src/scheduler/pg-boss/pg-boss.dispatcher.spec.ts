@@ -1,4 +1,5 @@
 import type PgBoss from 'pg-boss';
+import { waitFor } from '../../../test/support/wait-for';
 import { PgBossDispatcher } from './pg-boss.dispatcher';
 import type { SyncJobData } from './pg-boss.queues';
 
@@ -89,13 +90,7 @@ class FakeBoss {
   }
 }
 
-async function until(probe: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+const until = (probe: () => boolean, what: string) => waitFor(probe, { what });
 
 describe('PgBossDispatcher', () => {
   let boss: FakeBoss;

@@ -34,7 +34,7 @@ export class PgBossDispatcher {
     private readonly capacity: number,
     private readonly handle: SyncJobHandler,
   ) {
-    this.tables = new PgBossTables(boss);
+    this.tables = new PgBossTables(boss.getDb());
   }
 
   add(queue: string): void {

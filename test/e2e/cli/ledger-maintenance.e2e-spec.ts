@@ -26,7 +26,7 @@ describe('ledger maintenance from the CLI', () => {
   });
   afterEach(() => ws.cleanup());
 
-  // Issue 14, item 6: the documented backup failed on a fresh install and wrote a 0644 file.
+  // The documented backup used to fail on a fresh install and wrote a 0644 file.
   it('backup copies the ledger, in use, to a new 0600 file and refuses to overwrite one', async () => {
     const ledger = await openLedger({ databasePath: ws.ledgerPath });
     await ledger.runs.start('acme', 'marketplace');
@@ -100,7 +100,7 @@ describe('ledger maintenance from the CLI', () => {
     }
   }
 
-  // Issue 14, item 5: LedgerRetention.prune existed but nothing called it.
+  // Without it the ledger grows for ever: LedgerRetention.prune used to exist with nothing calling it.
   it('prune deletes history past the retention ages and keeps the latest run of each job', async () => {
     await seedOldHistory(100);
     const dry = await runCli(['prune', '--days', '200', '--dead-days', '200', '--json'], env);

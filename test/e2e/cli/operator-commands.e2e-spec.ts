@@ -116,7 +116,7 @@ describe('operator commands', () => {
     );
   });
 
-  // Issue 14, item 7: nothing checked that the service could reach the registered address.
+  // A registered address the service cannot reach would lose every event silently.
   it('register-webhooks refuses an address where nothing answers, and registers nothing', async () => {
     const answer = await cli('register-webhooks', '--brokerage', 'nowhere', '--json');
     expect(answer.code).toBe(1);

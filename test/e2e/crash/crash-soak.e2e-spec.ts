@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatReport, runCrashSoak } from '../../../soak/crash-soak';
 
-// The CI-sized crash soak of issue 13 (docs/operations.md, "Crash soak"): the simulators and the
+// The CI-sized crash soak (docs/operations.md, "Crash soak"): the simulators and the
 // daemon from dist/ (npm run build first) as child processes, 30 SIGKILLs at moments drawn from a
 // fixed seed while a scripted agent works in the CRM and an operator runs the same jobs with
 // `cli sync` in processes of its own (some SIGKILLed too), then settled and checked. The full run is

@@ -19,7 +19,7 @@ jest.setTimeout(60_000);
 const LONG_MESSAGE =
   'StreetName is 57 characters; the service allows 50. Shorten it on the deal (property listing_street_name), then move the deal back to the trigger stage.';
 
-// The operator's CLI additions of issue 18 on a seeded ledger: runs --failed/--changed, inbox with
+// The operator's CLI on a seeded ledger: runs --failed/--changed, inbox with
 // reasons, errors that wrap, EPIPE-safe output, non-zero exits for an unknown brokerage or a
 // missing ledger (never creating one).
 describe('cli: filters, reasons and honest exits', () => {

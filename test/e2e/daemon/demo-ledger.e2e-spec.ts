@@ -18,7 +18,7 @@ import {
 } from './daemon.fixtures';
 import { waitFor } from '../../support/wait-for';
 
-// Issue 14, item 1: with LEDGER_PATH unset, the real brokerage disabled and the shipped demo.yaml
+// With LEDGER_PATH unset, the real brokerage disabled and the shipped demo.yaml
 // simulated, a start used to delete the operator's data/ledger.sqlite. The demo now has its own file,
 // marked as a demo's inside, and no other ledger is ever deleted.
 describe('the demo never destroys the operator ledger', () => {

@@ -15,7 +15,7 @@ import {
 } from './daemon.fixtures';
 import { waitFor } from '../../support/wait-for';
 
-// Issue 14, item 7: health and metrics (brokerage ids, timings) used to share the port the service
+// Health and metrics (brokerage ids, timings) used to share the port the service
 // must reach. Now the admin listener serves only them and the webhook listener only webhooks.
 describe('the admin and webhook listeners', () => {
   let ws: Workspace;
@@ -84,7 +84,7 @@ describe('the admin and webhook listeners', () => {
     expect(daemon.stdout()).toContain(`(admin: health, metrics, console) and ${webhooks} (webhooks)`);
   });
 
-  // Issue 14, item 6: these were 0644 although they hold personal data.
+  // They hold personal data (sellers' addresses, agents' emails); they used to be 0644.
   it("keeps the running daemon's ledger, WAL, SHM and pid file private (0600)", () => {
     const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8);
     const files = [ws.ledgerPath, `${ws.ledgerPath}-wal`, `${ws.ledgerPath}-shm`, join(ws.dir, 'daemon.pid')];

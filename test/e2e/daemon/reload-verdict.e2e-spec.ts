@@ -20,7 +20,7 @@ import { waitFor } from '../../support/wait-for';
 
 const EVERY_SECOND = { outboxDrain: '* * * * * *' };
 
-// Issue 14, item 4: reload-config exited 0 for a brokerage the daemon then rejected (its secret
+// reload-config used to exit 0 for a brokerage the daemon then rejected (its secret
 // variable existed only in the CLI's environment), and readiness went 503 for every brokerage.
 describe('reload-config and the daemon verdict', () => {
   let ws: Workspace;

@@ -13,7 +13,7 @@ import { EmulatorControl } from '../crm/emulator-control';
 import { NEUTRAL_LISTING, NeutralSellerSteps } from '../../support/crm-agent';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 
-// Issue 26: a crm-changes run reads each CRM record kind once for all the consumers of that kind
+// A crm-changes run reads each CRM record kind once for all the consumers of that kind
 // (on HubSpot a read is a search, and a portal allows five searches a second), and every consumer
 // still does its own work, moves its own cursor (the stream names the ledger already holds), and
 // does not redo what it did.

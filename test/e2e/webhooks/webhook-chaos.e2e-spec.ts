@@ -3,7 +3,7 @@ import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { SellerFlowSteps } from '../../support/sync-flows';
 import { waitFor } from '../../support/wait-for';
 
-// Issue 8's delivery faults against the real flows: the sandbox sends every event 1 to 5 times and
+// The service's delivery faults (at-least-once, unordered) against the real flows: the sandbox sends every event 1 to 5 times and
 // reorders them; 50 identical deliveries arrive at once; a stale event arrives after a decision.
 // Each event has exactly one effect, and the CRM ends as clean in-order delivery would leave it:
 // one record per offer, each with the service's own status.

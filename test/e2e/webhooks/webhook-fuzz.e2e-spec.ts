@@ -63,7 +63,7 @@ const body = fc.oneof(
   fc.string({ maxLength: 200 }),
 );
 
-// Bodies built to hurt (issue 14, item 3): nesting far past any real event (a 60,000-deep body used
+// Bodies built to hurt: nesting far past any real event (a 60,000-deep body used
 // to overflow the stack and answer 500), huge arrays and strings around the size limit, odd unicode.
 const deepNesting = fc
   .tuple(fc.integer({ min: 20, max: 70_000 }), fc.constantFrom('[', '{"a":'), fc.constantFrom(...validEvents))

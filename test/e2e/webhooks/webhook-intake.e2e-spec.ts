@@ -133,7 +133,7 @@ describe('webhook intake over real HTTP', () => {
     expect(dead.deadReason).toContain('not valid JSON');
   });
 
-  // Issue 14, item 5: a sender retrying one malformed body used to leave one dead row per retry.
+  // A sender retrying one malformed body used to leave one dead row per retry.
   it('keeps one malformed body delivered six times as one dead row, counted once', async () => {
     const body = '{"event":"new_offer", "offer_id": 12,';
     for (let i = 0; i < 6; i++) expect((await post(t.hookUrl('acme', ACME_SECRET), body)).status).toBe(400);
@@ -145,7 +145,7 @@ describe('webhook intake over real HTTP', () => {
     expect(metrics).toContain('cash_offer_sync_webhook_events_total{brokerage="acme",result="duplicate"} 5');
   });
 
-  // Issue 14, item 3: this body overflowed the stack in canonicalJson and answered 500, stored nowhere.
+  // This body used to overflow the stack in canonicalJson and answered 500, stored nowhere.
   it('refuses a 60,000-deep body with 400 and keeps it, once, as a dead letter', async () => {
     const deep = `{"event":"new_offer","x":${'['.repeat(60_000)}${']'.repeat(60_000)}}`;
     for (let i = 0; i < 2; i++) {

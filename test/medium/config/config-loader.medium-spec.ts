@@ -123,6 +123,34 @@ describe('brokerage config loading', () => {
     );
   });
 
+  it('refuses a rate limit burst, which no limiter reads, naming the key and why', () => {
+    write(
+      'acme.yaml',
+      config('acme', {
+        cashOffer: {
+          baseUrl: 'https://x.test',
+          apiKeyEnv: 'ACME_KEY',
+          rateLimit: { requestsPerSecond: 5, burst: 10 },
+        },
+      }),
+    );
+    write('bolt.yaml', {
+      ...config('bolt'),
+      crm: {
+        kind: 'hubspot',
+        tokenEnv: 'BOLT_TOKEN',
+        rateLimit: { requestsPerSecond: 9, burst: null },
+        pipelines: { listings: { pipelineId: 'p' } },
+      },
+    });
+    const why =
+      'is not a known setting: a limit is requestsPerSecond alone, and up to that many calls may start at once; remove burst';
+    expect(loadBrokerageConfigs(dir, env).problems.map(formatProblem)).toEqual([
+      `${join(dir, 'acme.yaml')} (acme): cashOffer.rateLimit.burst ${why}`,
+      `${join(dir, 'bolt.yaml')} (bolt): crm.rateLimit.burst ${why}`,
+    ]);
+  });
+
   it('reports every problem of every file in one run: the schema, the secrets, the id and the mapping together', () => {
     write('acme.yaml', {
       ...config('acme'),
@@ -226,7 +254,7 @@ describe('brokerage config loading', () => {
       ...config('cove'),
       cashOffer: { baseUrl: 'https://x.test', apiKeyEnv: 'COVE_KEY' },
     });
-    // Issue 14, item 4: cove's key is unset in the daemon's environment. Cove alone is unready; acme's
+    // Cove's key is unset in the daemon's environment. Cove alone is unready; acme's
     // change and bolt's removal apply (they used to wait, all-or-nothing, for cove to be fixed).
     const partial = await service.reload();
     expect(partial).toMatchObject({ applied: true, failed: ['cove'] });

@@ -7,8 +7,8 @@ import { backupLedger } from '../../../src/ledger/ledger-backup';
 
 const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8);
 
-// Issue 14, item 6: the ledger, its WAL and SHM, the pid file and backups were 0644 although they
-// hold sellers' names and addresses and agents' emails.
+// The ledger, its WAL and SHM, the pid file and backups hold sellers' names and addresses and
+// agents' emails: only the daemon's user may read them (they used to be 0644).
 describe('files holding personal data', () => {
   let dir: string;
   let previousUmask: number;

@@ -102,7 +102,7 @@ describe.each(ledgerEngines())('LedgerRetention (%s)', (engine) => {
     expect(pruned).toEqual({ outbox: 0, inbox: 0, runs: 0, recordErrors: 0, deadInbox: 0, history: 0 });
   });
 
-  // Issue 14, item 5: dead and flagged bodies (up to 256 KiB each) used to be kept forever.
+  // Dead and flagged bodies (up to 256 KiB each) used to be kept forever.
   it('deletes dead and flagged inbox events after their own age, never dead outbox commands', async () => {
     await seedHistory();
     await f.ledger.inbox.storeIfNew({

@@ -27,7 +27,7 @@ import {
       db = await createTestPostgresDatabase('pgboss_tables');
       boss = createPgBoss({ ledgerUrl: db.url, jobLeaseSeconds: 60 }, 'one-off');
       await boss.start();
-      tables = new PgBossTables(boss);
+      tables = new PgBossTables(boss.getDb());
     });
     afterAll(async () => {
       await boss.stop({ graceful: false, wait: true });
@@ -50,6 +50,8 @@ import {
         start_after: typeOf('start_after'),
         priority: typeOf('priority'),
         created_on: typeOf('created_on'),
+        started_on: typeOf('started_on'),
+        completed_on: typeOf('completed_on'),
       }).toEqual({
         name: 'text',
         state: 'job_state',
@@ -57,6 +59,8 @@ import {
         start_after: 'timestamp with time zone',
         priority: 'integer',
         created_on: 'timestamp with time zone',
+        started_on: 'timestamp with time zone',
+        completed_on: 'timestamp with time zone',
       });
     });
 
@@ -105,6 +109,16 @@ import {
         { name: aDrain, brokerageId: 'a' },
       ]);
       await boss.complete(aPoll, held.id);
+
+      // The times of every sync job, oldest first: the completed one has all three, the waiting
+      // ones only when they were ready.
+      const times = await tables.syncJobTimes();
+      expect(times.map((t) => t.queue)).toEqual([bPoll, aPoll, aDrain]);
+      const [b, a, drain] = times;
+      expect(a.ready).toBeLessThanOrEqual(a.started!);
+      expect(a.started).toBeLessThanOrEqual(a.completed!);
+      expect(Math.abs(a.completed! - Date.now())).toBeLessThan(60_000);
+      expect([b.started, b.completed, drain.started, drain.completed]).toEqual([null, null, null, null]);
     });
   },
 );
