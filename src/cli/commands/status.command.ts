@@ -121,7 +121,7 @@ export class StatusCommand extends CommandRunner {
           { header: 'UNCHANGED', align: 'right' },
           { header: 'FAILED', align: 'right' },
           'CRON',
-          { header: 'ERROR', maxWidth: 60 },
+          { header: 'ERROR', wrap: 60 },
         ],
         rows,
       ),
