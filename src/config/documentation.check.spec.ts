@@ -10,6 +10,7 @@ import {
 const ROOT = join(__dirname, '..', '..');
 const DOCS = [
   'README.md',
+  join('deploy', 'README.md'),
   ...readdirSync(join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => join('docs', f)),

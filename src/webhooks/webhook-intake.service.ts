@@ -47,6 +47,7 @@ export class WebhookIntakeService {
       orderingKey: parsed.orderingKey ?? undefined,
       payload: JSON.stringify(parsed.payload),
       flagged: parsed.flagged,
+      flagReason: parsed.flagReason,
     });
     this.metrics.webhookEvent(brokerageId, stored ? 'received' : 'duplicate');
     if (stored && parsed.flagged)

@@ -31,7 +31,7 @@ export class RegisterWebhooksCommand extends CommandRunner {
     else
       this.output.print(
         renderTable(
-          ['BROKERAGE', 'OUTCOME', 'URL', { header: 'ERROR', maxWidth: 70 }],
+          ['BROKERAGE', 'OUTCOME', 'URL', { header: 'ERROR', wrap: 70 }],
           reports.map((r) => [r.brokerageId, r.outcome, r.url, r.error ?? '']),
         ),
       );

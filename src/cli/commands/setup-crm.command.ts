@@ -98,7 +98,7 @@ export class SetupCrmCommand extends CommandRunner {
         );
         this.output.print(
           renderTable(
-            ['ITEM', 'OUTCOME', { header: 'DETAIL', maxWidth: 60 }],
+            ['ITEM', 'OUTCOME', { header: 'DETAIL', wrap: 60 }],
             items.map((i) => [i.item, i.outcome, i.detail ?? '']),
           ),
         );

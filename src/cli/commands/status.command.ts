@@ -107,7 +107,7 @@ export class StatusCommand extends CommandRunner {
     });
     return [
       `Brokerage ${status.id} (${state}${paused})`,
-      renderTable(['JOB', 'RUN', 'STATUS', ...RUN_COLUMNS, 'CRON', { header: 'ERROR', maxWidth: 60 }], rows),
+      renderTable(['JOB', 'RUN', 'STATUS', ...RUN_COLUMNS, 'CRON', { header: 'ERROR', wrap: 60 }], rows),
       `Outbox: ${formatCounts(status.outbox)}`,
       `Inbox: ${formatCounts(status.inbox)}`,
       `Open record errors: ${status.openErrors}${status.openErrors > 0 ? ` (see: cli errors --brokerage ${status.id})` : ''}`,

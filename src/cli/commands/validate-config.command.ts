@@ -36,9 +36,12 @@ export class ValidateConfigCommand extends CommandRunner {
     options: { json?: boolean; online?: boolean; webhookSilenceHours?: number } = {},
   ): Promise<void> {
     const problems = this.config.currentProblems();
-    const brokerages = this.config
-      .brokerages()
-      .map((b) => ({ id: b.id, file: b.file, enabled: b.config.enabled !== false }));
+    const brokerages = this.config.brokerages().map((b) => ({
+      id: b.id,
+      file: b.file,
+      enabled: b.config.enabled !== false,
+      simulated: b.config.simulated === true,
+    }));
     const online = options.online && problems.length === 0 ? await this.checkOnline(brokerages) : [];
     const silences: WebhookSilence[] =
       options.online && problems.length === 0
@@ -69,7 +72,18 @@ export class ValidateConfigCommand extends CommandRunner {
     } else if (problems.length === 0) {
       this.output.print(
         `config OK: ${brokerages.length} brokerage(s) in ${this.config.configDir}` +
-          brokerages.map((b) => `\n  ${b.id} (${b.file})${b.enabled ? '' : ' [disabled]'}`).join(''),
+          brokerages
+            .map(
+              (b) =>
+                `\n  ${b.id} (${b.file})${b.enabled ? '' : ' [disabled]'}${
+                  // `npm run cli` fills a simulated brokerage's secrets, as `npm start` does; the daemon
+                  // alone (start:daemon, deploy/) refuses it, so say so before the first start does.
+                  b.simulated && b.enabled
+                    ? ' [simulated: only npm start runs it; remove it for a real deployment]'
+                    : ''
+                }`,
+            )
+            .join(''),
       );
     } else {
       this.output.error(`config has ${problems.length} problem(s):`);

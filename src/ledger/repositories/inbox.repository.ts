@@ -15,6 +15,8 @@ export interface NewInboxEvent {
   payload: string;
   // Stored but held for the operator instead of being processed.
   flagged?: boolean;
+  // Why it is held: shown by `cli inbox` and the status page beside the event.
+  flagReason?: string;
 }
 
 export interface InboxListFilter {
@@ -63,6 +65,7 @@ export class InboxRepository {
       orderingKey: event.orderingKey ?? null,
       payload: event.payload,
       status: event.flagged ? 'flagged' : 'pending',
+      deadReason: event.flagged ? (event.flagReason ?? null) : null,
       attempts: 0,
       receivedAt: this.clock.now(),
     });

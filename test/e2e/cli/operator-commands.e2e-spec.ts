@@ -131,6 +131,12 @@ describe('operator commands', () => {
       string
     >;
     expect(Object.values(registered).some((url) => url.includes('/webhooks/nowhere/'))).toBe(false);
+    // The table wraps the error instead of cutting it: its end says what to check.
+    const table = await cli('register-webhooks', '--brokerage', 'nowhere');
+    expect(table.stdout).not.toContain('…');
+    expect(table.stdout.replace(/\s+/g, ' ')).toContain(
+      "is the daemon's webhook listener running and reachable",
+    );
   });
 
   it('sync --dry-run shows what the marketplace pass would create and writes nothing; the real run does it', async () => {

@@ -75,6 +75,9 @@ describe('the admin listener behind a credential', () => {
 
   it('health needs nothing; metrics and the console refuse a missing or wrong token and serve a right one', async () => {
     expect((await call(port, 'GET', '/health/live', host())).status).toBe(200);
+    expect((await call(port, 'GET', '/health/ready', host())).status).toBe(200);
+    // A brokerage's own readiness names its problems: behind the token like the rest.
+    expect((await call(port, 'GET', '/health/ready/acme', host())).status).toBe(401);
     expect((await call(port, 'GET', '/metrics', host())).status).toBe(401);
     expect(
       (await call(port, 'GET', '/metrics', { ...host(), authorization: 'Bearer wrong-token-000000000' }))
@@ -83,6 +86,7 @@ describe('the admin listener behind a credential', () => {
     const metrics = await call(port, 'GET', '/metrics', { ...host(), authorization: `Bearer ${TOKEN}` });
     expect(metrics.status).toBe(200);
     expect(metrics.body).toContain('cash_offer_sync');
+    expect(metrics.body).not.toContain(TOKEN);
     // The scheme is case-insensitive.
     expect(
       (await call(port, 'GET', '/metrics', { ...host(), authorization: `bearer ${TOKEN}` })).status,
@@ -103,10 +107,11 @@ describe('the admin listener behind a credential', () => {
     expect(post.status).toBe(401);
   });
 
-  it('signs a browser in once with a session cookie (HttpOnly, SameSite=Strict)', async () => {
+  it('signs a browser in once with a session cookie (HttpOnly, SameSite=Strict, 12 hours, stated)', async () => {
     const form = await call(port, 'GET', '/login', host());
     expect(form.status).toBe(200);
     expect(form.body).toContain('name="token"');
+    expect(form.body).toContain('12 hours');
     const wrong = await call(
       port,
       'POST',
@@ -127,10 +132,41 @@ describe('the admin listener behind a credential', () => {
     const cookie = String(right.headers['set-cookie']);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(/Max-Age=43200/);
     const session = cookie.split(';')[0];
     const page = await call(port, 'GET', '/console', { ...host(), cookie: session, accept: 'text/html' });
     expect(page.status).toBe(200);
     expect(page.body).not.toContain(TOKEN);
+    // The session runs the page's actions (with the form's own token), from the page's origin.
+    const formToken = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
+    expect(formToken).toBeDefined();
+    const pause = await call(
+      port,
+      'POST',
+      '/console/pause',
+      {
+        ...host(),
+        cookie: session,
+        origin: `http://127.0.0.1:${port}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      `_csrf=${formToken}&brokerage=acme&reason=signed+in`,
+    );
+    expect(pause.status).toBe(303);
+    const paused = await call(port, 'GET', '/console', { ...host(), cookie: session });
+    expect(paused.body).toContain('signed in');
+    // So does the bearer token, as a script sends it.
+    const resume = await call(
+      port,
+      'POST',
+      '/console/resume',
+      { ...host(), authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+      `_csrf=${formToken}&brokerage=acme`,
+    );
+    expect(resume.status).toBe(303);
+    // Signed out, the same cookie opens nothing.
+    await call(port, 'POST', '/logout', { ...host(), cookie: session, origin: `http://127.0.0.1:${port}` });
+    expect((await call(port, 'GET', '/console', { ...host(), cookie: session })).status).toBe(401);
   });
 
   it('answers only its own host names and refuses posts from a null or foreign origin', async () => {
@@ -172,8 +208,11 @@ describe('an admin listener beyond loopback', () => {
         ADMIN_HOST: '0.0.0.0',
       });
       const { code } = await daemon.exited;
-      expect(code).not.toBe(0);
-      expect(daemon.stderr() + daemon.stdout()).toContain('ADMIN_TOKEN');
+      expect(code).toBe(1);
+      // One sentence, naming the setting.
+      const said = (daemon.stderr() + daemon.stdout()).trim();
+      expect(said.split('\n')).toHaveLength(1);
+      expect(said).toMatch(/ADMIN_HOST is "0\.0\.0\.0", beyond loopback: set ADMIN_TOKEN/);
     } finally {
       ws.cleanup();
     }

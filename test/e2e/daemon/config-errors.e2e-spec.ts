@@ -6,6 +6,7 @@ import {
   MAIN_JS,
   makeWorkspace,
   runCli,
+  runEmbeddedCli,
   secretsOf,
   startProcess,
   writeBrokerage,
@@ -102,5 +103,16 @@ describe('daemon start with a bad config', () => {
     expect(good.code).toBe(0);
     expect(good.stdout).toContain('config OK: 1 brokerage(s)');
     expect(good.stdout).toContain('acme (');
+  });
+
+  // Walking docs/operations.md: `npm run cli -- validate-config` said OK for the demo's files (it
+  // fills their secrets, as npm start does), then `npm run start:daemon` refused them.
+  it('validate-config through npm run cli says a simulated brokerage runs under npm start only', async () => {
+    writeBrokerage(ws, { ...brokerageConfig('demo'), simulated: true });
+    const env = baseEnv(ws, 0, ['demo']);
+    const answer = await runEmbeddedCli(['validate-config'], env);
+    expect(answer.code).toBe(0);
+    expect(answer.stdout).toContain('demo (');
+    expect(answer.stdout).toContain('[simulated: only npm start runs it; remove it for a real deployment]');
   });
 });

@@ -80,6 +80,41 @@ describe('the admin and webhook listeners', () => {
     expect((await fetch(`${webhooks}/webhooks`)).status).toBe(404);
   });
 
+  // Issue 24: every webhook route answered `200 {"received":true}` to text/plain and form bodies.
+  it('refuses a body that is not JSON on every webhook route with 415, and counts it', async () => {
+    const routes = [
+      `/webhooks/acme/${secret}`,
+      '/webhooks/crm/followupboss/acme',
+      '/webhooks/crm/hubspot/acme',
+    ];
+    for (const path of routes)
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+        const res = await fetch(`${webhooks}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': type },
+          body: type === 'text/plain' ? event : 'event=offer_request_approved',
+        });
+        expect({ path, type, status: res.status }).toEqual({ path, type, status: 415 });
+      }
+    const metrics = await (await fetch(`${admin}/metrics`)).text();
+    const count = (pattern: RegExp): number =>
+      metrics
+        .split('\n')
+        .filter((line) => pattern.test(line))
+        .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+    expect(
+      count(/^cash_offer_sync_webhook_events_total\{brokerage="acme",result="unsupported_media_type"\}/),
+    ).toBe(2);
+    expect(
+      count(
+        /^cash_offer_sync_crm_webhook_events_total\{.*crm="followupboss".*result="unsupported_media_type"/,
+      ),
+    ).toBe(2);
+    expect(
+      count(/^cash_offer_sync_crm_webhook_events_total\{.*crm="hubspot".*result="unsupported_media_type"/),
+    ).toBe(2);
+  });
+
   it('names both listeners in the start log', () => {
     expect(daemon.stdout()).toContain(`(admin: health, metrics, console) and ${webhooks} (webhooks)`);
   });

@@ -169,6 +169,9 @@ describe('webhook intake over real HTTP', () => {
     ).toBe(200);
     const byType = Object.fromEntries((await events()).map((e) => [e.eventType, e.status]));
     expect(byType).toEqual({ malformed: 'dead', offer_withdrawn: 'flagged' });
+    // The reason is kept with the event for `cli inbox` and the status page, not only logged.
+    const flagged = (await events()).find((e) => e.status === 'flagged');
+    expect(flagged?.deadReason).toBe('unknown event type "offer_withdrawn"');
   });
 
   it('takes JSON only: text/plain and form bodies get 415 and store nothing; no type is read as JSON', async () => {
