@@ -135,6 +135,18 @@ export class LinkRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  // Before a CRM write of these records: their links stop vouching for what the CRM shows, until the
+  // write's own upsertLinks. A writer killed between its CRM write and that upsert (or one whose data
+  // was older than the last write) would otherwise leave the ledger saying "written" over a record
+  // that shows something else, and no later pass would look at it again.
+  async forgetContent(brokerageId: string, kind: string, remoteIds: readonly string[]): Promise<void> {
+    if (remoteIds.length === 0) return;
+    await this.tx.run(async (m) => {
+      for (const ids of chunk(remoteIds, MAX_IDS_PER_QUERY))
+        await m.update(Link, { brokerageId, kind, remoteId: In(ids) }, { contentHash: UNVOUCHED });
+    });
+  }
+
   async markSeen(
     brokerageId: string,
     kind: string,
@@ -249,6 +261,9 @@ export class LinkRepository {
     }
   }
 }
+
+// A content hash no content has: the next write of the record is never skipped as unchanged.
+const UNVOUCHED = '';
 
 function isSame(link: LinkSnapshot, item: { contentHash: string; crmId?: string }): boolean {
   return (

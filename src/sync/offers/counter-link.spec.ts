@@ -1,4 +1,10 @@
-import { counterExpiryMs, decodeCounterLink, encodeCounterLink, listedAtSendOf } from './counter-link';
+import {
+  counterExpiryMs,
+  decodeCounterLink,
+  encodeCounterLink,
+  listedAtSendOf,
+  settledListedAtSend,
+} from './counter-link';
 
 describe('listedAtSendOf: how the service listed a countered offer when the counter was sent', () => {
   it.each([
@@ -40,5 +46,23 @@ describe('the counter link keeps the counter expiry', () => {
     expect(counterExpiryMs('')).toBeNull();
     expect(counterExpiryMs(undefined)).toBeNull();
     expect(counterExpiryMs('next week')).toBeNull();
+  });
+});
+
+describe('settledListedAtSend: one counter read weighed against the brokerage\'s others', () => {
+  it.each([
+    // [this counter's read, countered/active seen on another counter, taken]
+    // Seen in a CI crash soak under load: the first counters of a run were read `rejected` (the buyer
+    // had refused before the slow read, the UPDATE lost to a kill), later ones `countered`; the
+    // first stayed Countered with counter status pending for ever.
+    ['rejected', 'countered', 'countered'],
+    ['rejected', 'active', 'active'],
+    // Nothing settles it: the read stands (a service that lists countered offers as rejected).
+    ['rejected', undefined, 'rejected'],
+    ['countered', undefined, 'countered'],
+    ['active', 'countered', 'active'],
+    [undefined, 'countered', undefined],
+  ])('read %s, settled habit %s: %s', (own, habit, expected) => {
+    expect(settledListedAtSend(own, habit)).toBe(expected);
   });
 });

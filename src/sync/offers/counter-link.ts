@@ -97,3 +97,11 @@ export function listedAtSendOf(listedNow: string, habit: string | undefined): st
   if (listedNow === 'countered' || listedNow === 'active') return listedNow;
   return habit ?? listedNow;
 }
+
+// How a countered offer was listed when its counter was sent, weighed against the brokerage's other
+// counters. A service lists countered offers one way: `countered` or `active` seen on any counter
+// settles it, so a `rejected` taken on another was the buyer's refusal landing before that read (a
+// slow send, or a read after a restart), not this service's way of listing a countered offer.
+export function settledListedAtSend(own: string | undefined, settledHabit: string | undefined): string | undefined {
+  return own === 'rejected' && settledHabit !== undefined ? settledHabit : own;
+}

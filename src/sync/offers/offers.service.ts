@@ -24,6 +24,7 @@ import {
   decodeCounterLink,
   encodeCounterLink,
   otherCountersOf,
+  settledListedAtSend,
   type CounterLinkContent,
 } from './counter-link';
 import { OFFER, offerStageId } from './offer-record.properties';
@@ -116,6 +117,11 @@ export class OffersService {
         ...(placeStage ? { stageId: offerStageId(crm.stages, i.record.stage) } : {}),
       };
     });
+    await this.links.forgetContent(
+      crm.brokerageId,
+      LINK.offer,
+      toWrite.filter((i) => classes.get(i.record.key) === 'changed').map((i) => i.record.key),
+    );
     const results = await crm.port.upsertRecords('deal', UNIQUE_OFFER_ID, inputs);
     const written: { remoteId: string; crmId: string; contentHash: string; runId?: number }[] = [];
     const created: { offer: Offer; crmId: string }[] = [];
@@ -223,6 +229,7 @@ export class OffersService {
     const hash = contentHash(properties);
     const current = await this.links.find(crm.brokerageId, LINK.offerSummary, String(summary.requestId));
     if (current?.contentHash === hash || options.dryRun) return false;
+    if (current) await this.links.forgetContent(crm.brokerageId, LINK.offerSummary, [current.remoteId]);
     const [result] = await crm.port.updateRecords('deal', [{ id: dealId, properties }]);
     if (result && !result.ok) {
       this.logger.warn(`deal ${dealId}: offer summary not written: ${errorMessage(result.error)}`);
@@ -289,7 +296,22 @@ export class OffersService {
       LINK.counter,
       offers.map((o) => String(o.offer_id)),
     );
-    return new Map([...links].map(([offerId, link]) => [offerId, decodeCounterLink(link)]));
+    const counters = [...links].map(([offerId, link]) => [offerId, decodeCounterLink(link)] as const);
+    if (!counters.some(([, counter]) => counter.listedAtSend === 'rejected')) return new Map(counters);
+    const habit = await this.settledListingHabit(brokerageId);
+    return new Map(
+      counters.map(([offerId, counter]) => [
+        offerId,
+        { ...counter, listedAtSend: settledListedAtSend(counter.listedAtSend, habit) },
+      ]),
+    );
+  }
+
+  // `countered` or `active` when any counter of this brokerage was read so right after it was sent.
+  private async settledListingHabit(brokerageId: string): Promise<string | undefined> {
+    for (const listed of ['countered', 'active'])
+      if ((await this.links.countByContent(brokerageId, LINK.counter, `"l":"${listed}"`)) > 0) return listed;
+    return undefined;
   }
 
   // What the service's listings showed of our counters (a buyer's answer whose event was lost, the

@@ -61,6 +61,24 @@ describe.each(ledgerEngines())('LinkRepository (%s)', (engine) => {
     expect(await f.ledger.links.find('b1', 'offer', 'r3')).toBeNull();
   });
 
+  it('forgets what links vouch for before a CRM write: the next pass writes those records again', async () => {
+    await f.ledger.links.upsertLinks('b1', 'offer', [
+      { remoteId: 'r1', crmId: 'c1', contentHash: 'h1' },
+      { remoteId: 'r2', crmId: 'c2', contentHash: 'h2' },
+    ]);
+    // A writer about to write r1 is killed after its CRM write, before its own upsertLinks.
+    await f.ledger.links.forgetContent('b1', 'offer', ['r1']);
+    const classes = await f.ledger.links.classify('b1', 'offer', [
+      { remoteId: 'r1', contentHash: 'h1' },
+      { remoteId: 'r2', contentHash: 'h2' },
+    ]);
+    expect([...classes.entries()]).toEqual([
+      ['r1', 'changed'],
+      ['r2', 'unchanged'],
+    ]);
+    expect(await f.ledger.links.find('b1', 'offer', 'r1')).toMatchObject({ crmId: 'c1', state: 'active' });
+  });
+
   it('refuses to link one CRM record to two remote records, and keeps the batch out', async () => {
     await f.ledger.links.upsertLinks('b1', 'offer', [{ remoteId: 'r1', crmId: 'c1', contentHash: 'h' }]);
     await expect(
