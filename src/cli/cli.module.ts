@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { sharedModules, type AppParts } from '../app/app.module';
 import { FLOW_MODULES } from '../app/flow-modules';
+import { CrmOnlineCheck } from '../brokerages/crm-online.check';
 import { CrmPortFactory } from '../brokerages/crm-port.factory';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { OfferFiguresReader } from '../sync/offer-clocks/offer-figures';
@@ -21,8 +22,9 @@ export class CliModule {
         : [core, logging, config],
       providers: [
         { provide: CliOutput, useValue: new CliOutput() },
-        // validate-config --online asks each brokerage's CRM about its token; no ledger involved.
+        // validate-config --online asks each brokerage's CRM about its token and ids; no ledger involved.
         CrmPortFactory,
+        CrmOnlineCheck,
         ...CONFIG_COMMANDS,
         ...(options.ledger ? [StatusSnapshotService, OfferFiguresReader, ...LEDGER_COMMANDS] : []),
       ],

@@ -38,8 +38,8 @@ export function resolveSecrets(
   baseDir = '.',
 ): { secrets?: BrokerageSecrets; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
-  const problem = (path: string, message: string): void => {
-    problems.push({ file, brokerageId: config.id, path, message });
+  const problem = (path: string, message: string, hereOnly?: string): void => {
+    problems.push({ file, brokerageId: config.id, path, message, ...(hereOnly ? { hereOnly } : {}) });
   };
   // A simulated brokerage's variables are filled by the embedded demo (`npm start`), not by the
   // daemon alone: say so where an operator meets the gap.
@@ -58,7 +58,11 @@ export function resolveSecrets(
     if (source.env) {
       const value = env[source.env];
       if (value !== undefined && value.trim() !== '') return value;
-      problem(envPath, `names the environment variable ${source.env}, which is not set${simulatedHint}`);
+      problem(
+        envPath,
+        `names the environment variable ${source.env}, which is not set${simulatedHint}`,
+        `${source.env} is not set here`,
+      );
       return undefined;
     }
     if (source.required)
@@ -138,15 +142,19 @@ export function resolveSecrets(
 function readSecretFile(
   path: string,
   key: string,
-  problem: (path: string, message: string) => void,
+  problem: (path: string, message: string, hereOnly?: string) => void,
 ): string | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    // A secret mounted for the daemon alone (systemd credentials, a container's /run/secrets) or
+    // readable by its user only is absent or closed to an operator's shell.
     problem(
       key,
-      `names the file ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      `names the file ${path}, which cannot be read (${code})`,
+      `${path} cannot be read here (${code})`,
     );
     return undefined;
   }

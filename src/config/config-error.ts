@@ -6,6 +6,10 @@ export interface ConfigProblem {
   brokerageId?: string;
   path?: string;
   message: string;
+  // Set when what is wrong is this process's surroundings, not the file: a variable the file names
+  // that is not set here, or a secret file this process cannot read. Another process (the daemon,
+  // with its own environment and mounts) may load the same file. Says what, e.g. `X is not set here`.
+  hereOnly?: string;
 }
 
 // The `file` of a problem with a daemon setting (an environment variable) rather than a brokerage file.

@@ -104,6 +104,7 @@ export function loadBrokerageFile(
       brokerageId,
       path: at,
       message: `names \${${variable}}, which is not set (give it a value, or a default: \${${variable}:-value})`,
+      hereOnly: `${variable} is not set here`,
     });
   const stem = basename(path, extname(path));
   if (brokerageId !== undefined && stem !== brokerageId) {

@@ -44,6 +44,9 @@ export interface BrokerageView {
   enabled: boolean;
   // Why its file failed to load at the last reload (it runs on its last good config, or not at all).
   loadProblems: string[];
+  // What this process lacks (`X is not set here`) when that is all that keeps the file from loading:
+  // another process, the daemon, may load it (cli status asks the ledger). Empty otherwise.
+  missingHere: string[];
   // `crm.recordUrl` of the brokerage's file: where its CRM records open.
   recordUrl?: string;
   paused?: PauseView;
@@ -103,7 +106,11 @@ export class StatusSnapshotService {
       .sort((a, b) => Number(unready.has(b)) - Number(unready.has(a)) || a.localeCompare(b));
     for (const id of ids) {
       const brokerage = loaded.find((b) => b.id === id);
-      const loadProblems = (unready.get(id) ?? []).map(formatProblem);
+      const problems = unready.get(id) ?? [];
+      const loadProblems = problems.map(formatProblem);
+      const missingHere = problems.every((p) => p.hereOnly !== undefined)
+        ? [...new Set(problems.map((p) => p.hereOnly ?? ''))]
+        : [];
       const jobs = JOB_NAMES.map((job) => {
         const paused = isPaused(pauses, id, job);
         const own = pauses.find((p) => p.brokerageId === id && p.job === job);
@@ -128,6 +135,7 @@ export class StatusSnapshotService {
         file: brokerage?.file ?? null,
         enabled: brokerage ? brokerage.config.enabled !== false : false,
         loadProblems,
+        missingHere,
         recordUrl: brokerage?.config.crm.recordUrl,
         paused: brokeragePause(pauses, id),
         jobs,

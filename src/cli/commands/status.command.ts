@@ -1,9 +1,12 @@
 import { Inject } from '@nestjs/common';
+import { hostname } from 'node:os';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { isProcessAlive, readPidFile } from '../../app/daemon-pid.file';
 import { DAEMON_SETTINGS } from '../../config/config.module';
 import { ConfigService } from '../../config/config.service';
 import type { DaemonSettings } from '../../config/daemon-settings';
+import { SystemRunOwners } from '../../ledger/run-owner';
+import { ago, daemonLoadOf, type DaemonLoad } from '../../status/daemon-load';
 import { StatusSnapshotService, type StatusSnapshot } from '../../status/status-snapshot.service';
 import { CliOutput } from '../output/cli-output';
 import { checkKnownBrokerage } from './known-brokerage';
@@ -25,6 +28,9 @@ export interface BrokerageStatus {
   enabled: boolean;
   // Why its file failed to load (nothing of it is synced until it loads); empty when it loaded.
   loadProblems: string[];
+  // Set when the file fails to load in this shell only for what this shell lacks (a secret's
+  // variable or file): what the ledger shows of the daemon running it. Null otherwise.
+  daemonLoad: DaemonLoad | null;
   // Set while the whole brokerage is paused.
   paused: { reason: string; pausedAt: string } | null;
   jobs: { job: string; lastRun: RunJson | null; paused: { reason: string; pausedAt: string } | null }[];
@@ -52,10 +58,14 @@ export class StatusCommand extends CommandRunner {
 
   async run(_params: string[], options: CommonOptions = {}): Promise<void> {
     const snapshot = await this.snapshots.read(options.brokerage);
-    const statuses = statusesOf(snapshot);
+    // Problems first: a brokerage nobody syncs before the others (the daemon's own brokerages in order).
+    const statuses = statusesOf(snapshot).sort(
+      (a, b) => Number(unsynced(b)) - Number(unsynced(a)) || a.id.localeCompare(b.id),
+    );
     if (!checkKnownBrokerage(this.config, this.output, options.brokerage, statuses.length > 0)) return;
-    // A brokerage nobody syncs is a problem for a person: status says so by its exit code too.
-    if (statuses.some((s) => s.loadProblems.length > 0)) process.exitCode = 1;
+    // A brokerage nobody syncs is a problem for a person: status says so by its exit code too. One
+    // the daemon runs, whose file only this shell cannot load (its secrets are the daemon's), is not.
+    if (statuses.some(unsynced)) process.exitCode = 1;
     const daemon = this.daemonState();
     // Problems first: what needs a person, before the tables.
     const open = snapshot.alerts;
@@ -74,7 +84,7 @@ export class StatusCommand extends CommandRunner {
       this.output.print(`no brokerages configured in ${this.config.configDir} and none in the ledger`);
       return;
     }
-    this.output.print(statuses.map((s) => this.render(s)).join('\n\n'));
+    this.output.print(statuses.map((s) => this.render(s, snapshot.at)).join('\n\n'));
   }
 
   // From the pid file the daemon writes beside the ledger.
@@ -83,15 +93,21 @@ export class StatusCommand extends CommandRunner {
     return pid !== undefined && isProcessAlive(pid) ? { running: true, pid } : { running: false, pid: null };
   }
 
-  private render(status: BrokerageStatus): string {
+  private render(status: BrokerageStatus, now: Date): string {
+    const here = status.daemonLoad;
+    const missing = here?.missingHere.join('; ');
     const state =
-      status.loadProblems.length > 0
-        ? `FAILED TO LOAD, not synced: ${status.loadProblems.join('; ')}`
-        : status.file === null
-          ? 'not in the config'
-          : status.enabled
-            ? status.file
-            : `${status.file}, disabled`;
+      here?.daemonRunsIt && here.daemonLastRunAt
+        ? `loads in the daemon (last run ${ago(here.daemonLastRunAt, now)}), not in this shell: ${missing}`
+        : here
+          ? `FAILED TO LOAD in this shell (${missing}) and ${here.reason}, so not synced: ${status.loadProblems.join('; ')}`
+          : status.loadProblems.length > 0
+            ? `FAILED TO LOAD, not synced: ${status.loadProblems.join('; ')}`
+            : status.file === null
+              ? 'not in the config'
+              : status.enabled
+                ? status.file
+                : `${status.file}, disabled`;
     const paused = status.paused
       ? `, PAUSED since ${formatDate(status.paused.pausedAt)}${status.paused.reason ? `: ${status.paused.reason}` : ''}`
       : '';
@@ -130,13 +146,24 @@ function pauseJson(pause: { reason: string; pausedAt: Date }): { reason: string;
   return { reason: pause.reason, pausedAt: pause.pausedAt.toISOString() };
 }
 
-// The snapshot as `cli status --json` has always shown it.
+function unsynced(status: BrokerageStatus): boolean {
+  return status.loadProblems.length > 0 && status.daemonLoad?.daemonRunsIt !== true;
+}
+
+// A run's owner (`<host>/<pid>`) on this host whose process has ended. One on another host cannot
+// be asked (PostgreSQL workers): its recent runs stand.
+function stoppedHere(owner: string): boolean {
+  return owner.startsWith(`${hostname()}/`) && !new SystemRunOwners().alive(owner);
+}
+
+// The snapshot as `cli status --json` has always shown it, plus `daemonLoad`.
 function statusesOf(snapshot: StatusSnapshot): BrokerageStatus[] {
   return snapshot.brokerages.map((b) => ({
     id: b.id,
     file: b.file,
     enabled: b.enabled,
     loadProblems: b.loadProblems,
+    daemonLoad: daemonLoadOf(b, snapshot.alerts, snapshot.at, stoppedHere),
     paused: b.paused ? pauseJson(b.paused) : null,
     jobs: b.jobs.map((j) => ({
       job: j.job,

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { CrmPortFactory } from '../../brokerages/crm-port.factory';
+import { CrmOnlineCheck, type CrmOnlineProblem } from '../../brokerages/crm-online.check';
 import { Clock } from '../../common/clock';
 import { formatProblem } from '../../config/config-error';
 import { ConfigService } from '../../config/config.service';
@@ -13,8 +13,9 @@ import {
 } from './hubspot-webhook-silence.check';
 
 // Checks every brokerage file (and the secrets they name) without starting anything. Exit code 1 and
-// every problem when anything is wrong. With --online it also asks each enabled brokerage's CRM
-// whether the token has the permissions the flows need, naming any missing scope, and warns (exit
+// every problem when anything is wrong. With --online it also asks the CRM of each enabled brokerage
+// that loads whether the token has the permissions the flows need, naming any missing scope, and
+// whether the listing pipeline and trigger stage ids the file names exist there; and warns (exit
 // code unchanged) of a brokerage taking HubSpot webhooks that has received none for a while.
 @Command({
   name: 'validate-config',
@@ -24,7 +25,7 @@ export class ValidateConfigCommand extends CommandRunner {
   constructor(
     private readonly config: ConfigService,
     private readonly output: CliOutput,
-    private readonly crm: CrmPortFactory,
+    private readonly crm: CrmOnlineCheck,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
     private readonly clock: Clock,
   ) {
@@ -42,7 +43,8 @@ export class ValidateConfigCommand extends CommandRunner {
       enabled: b.config.enabled !== false,
       simulated: b.config.simulated === true,
     }));
-    const online = options.online && problems.length === 0 ? await this.checkOnline(brokerages) : [];
+    // The brokerages that loaded are checked online even when others did not: every problem in one run.
+    const online = options.online ? await this.checkOnline(brokerages) : [];
     const silences: WebhookSilence[] =
       options.online && problems.length === 0
         ? await hubSpotWebhookSilences(
@@ -66,10 +68,7 @@ export class ValidateConfigCommand extends CommandRunner {
         problems,
         ...(options.online ? { online, warnings: silences } : {}),
       });
-    } else if (online.length > 0) {
-      this.output.error(`CRM access has ${online.length} problem(s):`);
-      for (const o of online) this.output.error(`  - ${o.brokerageId}: ${o.problem}`);
-    } else if (problems.length === 0) {
+    } else if (problems.length === 0 && online.length === 0) {
       this.output.print(
         `config OK: ${brokerages.length} brokerage(s) in ${this.config.configDir}` +
           brokerages
@@ -86,41 +85,35 @@ export class ValidateConfigCommand extends CommandRunner {
             .join(''),
       );
     } else {
-      this.output.error(`config has ${problems.length} problem(s):`);
-      for (const problem of problems) this.output.error(`  - ${formatProblem(problem)}`);
+      if (problems.length > 0) {
+        this.output.error(`config has ${problems.length} problem(s):`);
+        for (const problem of problems) this.output.error(`  - ${formatProblem(problem)}`);
+      }
+      if (online.length > 0) {
+        this.output.error(`the CRMs found ${online.length} problem(s):`);
+        for (const o of online)
+          this.output.error(
+            `  - ${formatProblem({ file: o.file, brokerageId: o.brokerageId, message: o.problem })}`,
+          );
+      }
     }
     if (!options.json) for (const s of silences) this.output.error(`warning: ${s.brokerageId}: ${s.warning}`);
     if (problems.length > 0 || online.length > 0) process.exitCode = 1;
   }
 
-  private async checkOnline(
-    brokerages: { id: string; enabled: boolean }[],
-  ): Promise<{ brokerageId: string; problem: string; missingScopes?: string[] }[]> {
-    const found: { brokerageId: string; problem: string; missingScopes?: string[] }[] = [];
+  private async checkOnline(brokerages: { id: string; enabled: boolean }[]): Promise<CrmOnlineProblem[]> {
+    const found: CrmOnlineProblem[] = [];
     for (const { id, enabled } of brokerages) {
       const brokerage = this.config.get(id);
-      if (!enabled || !brokerage) continue;
-      try {
-        const report = await this.crm.create(brokerage).checkAccess();
-        if (report.missing.length > 0) {
-          found.push({
-            brokerageId: id,
-            problem: `the CRM token lacks scope ${report.missing.join(', ')}`,
-            missingScopes: report.missing,
-          });
-        } else if (report.problem && report.checked) {
-          found.push({ brokerageId: id, problem: report.problem });
-        }
-      } catch (error) {
-        found.push({ brokerageId: id, problem: error instanceof Error ? error.message : String(error) });
-      }
+      if (enabled && brokerage) found.push(...(await this.crm.check(brokerage)));
     }
     return found;
   }
 
   @Option({
     flags: '--online',
-    description: "also ask each brokerage's CRM whether its token has the scopes it needs",
+    description:
+      "also ask each brokerage's CRM whether its token has the scopes it needs and its pipeline and stage ids exist",
   })
   parseOnline(): boolean {
     return true;

@@ -47,7 +47,7 @@ describe('CLI: a HubSpot token without a needed scope', () => {
     expect(offline.code).toBe(0);
     const online = await runCli(['validate-config', '--online'], env);
     expect(online.code).toBe(1);
-    expect(online.stderr).toContain('acme: the CRM token lacks scope crm.schemas.deals.write');
+    expect(online.stderr).toContain('acme.yaml (acme): the CRM token lacks scope crm.schemas.deals.write');
     const json = await runCli(['validate-config', '--online', '--json'], env);
     expect(JSON.parse(json.stdout)).toMatchObject({
       valid: false,
