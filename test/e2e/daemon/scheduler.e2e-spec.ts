@@ -167,8 +167,10 @@ describe('daemon scheduler', () => {
     writeBrokerage(ws, brokerageConfig('alpha', EVERY_SECOND));
     writeBrokerage(ws, brokerageConfig('beta', EVERY_SECOND));
     writeBrokerage(ws, brokerageConfig('delta', EVERY_SECOND));
-    // Long marketplace runs (40 pages x 150 ms) so alpha's is still running when the reload lands.
-    const started = await startHarness(ws, ['alpha', 'beta', 'delta', 'gamma'], { HARNESS_PAGES: '40' });
+    // Long marketplace runs (120 pages x 150 ms) so alpha's and beta's are still running when the
+    // reload lands: the CLI that sends it takes seconds to start on a loaded machine (at 40 pages,
+    // beta's run sometimes ended before it, and was not aborted).
+    const started = await startHarness(ws, ['alpha', 'beta', 'delta', 'gamma'], { HARNESS_PAGES: '120' });
     daemon = started.daemon;
     const alphaRun = await waitFor(
       () =>
