@@ -5,8 +5,9 @@ import type { CrmObject, Decision, SoakWorld, StageKey } from './soak-world';
 import { REQUESTED_STAGE } from './soak-world';
 
 // The promise of issue 13, checked from outside once the daemon has settled, and issue 27's: every
-// offer record shows what the service says (wrong state).
-export type ViolationKind = 'lost' | 'duplicate' | 'undone' | 'wrong state';
+// offer record shows what the service says (wrong state); issue 29's offer clocks (soak-task-checks.ts).
+export type ViolationKind =
+  'lost' | 'duplicate' | 'undone' | 'wrong state' | 'duplicate task' | 'missing task' | 'open task';
 
 export interface Violation {
   kind: ViolationKind;
