@@ -261,6 +261,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       `${world.decisions.length} decisions: ${countKinds(world)}`,
       `counters at the service: ${countBy(counters.map((c) => c.counter_offer_status))}`,
       `offers at the service, each checked for its record's state: ${countBy(offers.map((f) => f.offer_status))}`,
+      taskCommandsNote(ledger),
       `CRM tasks: ${countBy(tasks.map((t) => `${t.key?.replace(/^\w+:\d+:/, '') ?? 'no key'} ${t.completed ? 'completed' : 'open'}`))}`,
     );
     if (operator)
@@ -420,6 +421,16 @@ export function taskLine(t: TaskFigures): string {
     `tasks ${t.tasks}: duplicate ${t.duplicate}, missing ${t.missing}, left open ${t.open}; ` +
     `expired undecided ${t.expiredUndecided}, shown Expired ${t.shownExpired}`
   );
+}
+
+// How the kills met the clocks' task commands: a command sent more than once was cut by a kill (or
+// a failure) while its request was out, and was looked for (or safely repeated) before it was done.
+function taskCommandsNote(ledger: LedgerView): string {
+  const line = (operation: string): string => {
+    const commands = ledger.outbox.filter((c) => c.operation === operation);
+    return `${commands.length} ${operation} (${commands.filter((c) => c.attempts > 1).length} sent more than once)`;
+  };
+  return `task commands: ${line('create_offer_task')}, ${line('complete_offer_task')}`;
 }
 
 function outboxNotes(ledger: LedgerView): string[] {

@@ -11,7 +11,7 @@ const KILLS = 12;
 
 describe('three workers on PostgreSQL, killed 12 times with SIGKILL while an agent works', () => {
   it(
-    'loses nothing, duplicates nothing, undoes no decision and shows no offer in the wrong state',
+    'loses nothing, duplicates nothing, undoes no decision, shows no offer in the wrong state, and makes each offer clock task once',
     async () => {
       const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
       if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
@@ -22,10 +22,15 @@ describe('three workers on PostgreSQL, killed 12 times with SIGKILL while an age
       expect(result.violations.map((v) => `${v.kind} ${v.record}: ${v.detail}`)).toEqual([]);
       expect(result.settled).toBe(true);
       expect(result.counterAnswers).toBeGreaterThan(0); // the buyers answered counters: the counter path ran
+      // The offer clocks ran under the kills: tasks made, offers ran out undecided (soak-clocks.ts).
+      expect(result.tasks.tasks).toBeGreaterThan(0);
+      expect(result.tasks.expiredUndecided).toBeGreaterThan(0);
+      const expired = result.tasks.expiredUndecided;
       expect(result.summary).toBe(
-        `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0`,
+        `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0; ` +
+          `tasks ${result.tasks.tasks}: duplicate 0, missing 0, left open 0; expired undecided ${expired}, shown Expired ${expired}`,
       );
     },
-    5 * 60_000,
+    8 * 60_000,
   );
 });
