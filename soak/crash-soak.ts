@@ -251,7 +251,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       world.crmDeals(),
       world.crmTasks(),
     ]);
-    const violations = checkSoak(world, { requests, offers, counters, deals, ledger });
+    const violations = checkSoak(world, { requests, offers, counters, deals, ledger, nowMs: Date.now() });
     const taskCheck = checkTasks(
       taskFacts(world, { requests, offers, deals, tasks, passes: await ledgerReader.reconcilePasses() }),
     );
@@ -319,6 +319,7 @@ async function settle(
 ): Promise<boolean> {
   let last = '';
   let since = Date.now();
+  const settleStart = since;
   let busy = '';
   try {
     await waitUntil(
@@ -331,7 +332,7 @@ async function settle(
           since = Date.now();
         }
         busy = [
-          clocksBusy(await world.service.offers(), Date.now()),
+          clocksBusy(await world.service.offers(), Date.now(), settleStart),
           ...ledger.outbox
             .filter((c) => OUTBOX_BUSY.includes(c.state))
             .map((c) => `outbox #${c.id} ${c.state}`),

@@ -47,11 +47,14 @@ export function nearExpiry(random: SoakRandom, nowMs: number): string | undefine
   return new Date(nowMs + Math.round(random.between(from, to))).toISOString();
 }
 
-// How long a clock moment must have been the offer's, undecided, before its task is owed: a
-// reconcile pass runs every 2 s, but under kills a daemon may not finish one for several lives,
-// and the offer's record has to reach the CRM first. The settle waits this long after every moment.
+// How long the daemon is given to act on a clock moment, or to make and close the tasks of a
+// complete pass, before the check judges it: a pass every 2 s, an outbox drain every second. What
+// happened in the last TASK_GRACE_MS before the check is not judged (soak-task-checks.ts).
 export const TASK_GRACE_MS = 20_000;
-// The settle also waits for moments this close ahead: every band's moment comes within 90 s.
+// The settle waits for the moments due up to this long after it began (every band's first moment
+// comes within 90 s of the offer) and TASK_GRACE_MS after each. Not for later ones: offers made
+// minutes earlier have moments all through a long run's settle (a 12 min task's offer escalates
+// 3 min later), and waiting for every one would never end.
 const MOMENT_AHEAD_MS = 100_000;
 
 // The clock moments of an offer: each lead time's start, the escalation's, the expiry.
@@ -59,17 +62,20 @@ export function clockMoments(expiresMs: number): number[] {
   return [...SOAK_LEADS.map((l) => expiresMs - l.ms), expiresMs - SOAK_ESCALATE_MS, expiresMs];
 }
 
-// Why the settle must go on: an undecided offer with a clock moment just passed (its task may not
-// be made yet) or about to come. Empty when none.
+// Why the settle (begun at `settleStartMs`) must go on: an undecided offer with a clock moment just
+// passed (its task may not be made yet) or about to come. Empty when none.
 export function clocksBusy(
   offers: readonly { offer_id: number; offer_status: string; offer_expires?: string | null }[],
   nowMs: number,
+  settleStartMs: number,
 ): string {
   for (const offer of offers) {
     if (offer.offer_status !== 'active') continue;
     const expires = Date.parse(offer.offer_expires ?? '');
     if (!Number.isFinite(expires)) continue;
-    const near = clockMoments(expires).find((m) => m > nowMs - TASK_GRACE_MS && m <= nowMs + MOMENT_AHEAD_MS);
+    const near = clockMoments(expires).find(
+      (m) => m > nowMs - TASK_GRACE_MS && m <= settleStartMs + MOMENT_AHEAD_MS,
+    );
     if (near !== undefined)
       return `offer ${offer.offer_id}'s clock (a moment ${Math.round((near - nowMs) / 1000)} s from now)`;
   }

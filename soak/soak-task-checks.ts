@@ -65,8 +65,12 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
     const moved = facts.movedAt.get(id);
     const decided = offer.offer_decided_at ? Date.parse(offer.offer_decided_at) : undefined;
     const answeredAt = Math.min(moved ?? Infinity, decided ?? Infinity);
-    const answered = answeredAt !== Infinity || !['active', 'expired'].includes(offer.offer_status);
-    const ranOut = offer.offer_status === 'expired' || expires <= facts.nowMs;
+    const answeredBy = (at: number): boolean =>
+      answeredAt !== Infinity ? answeredAt <= at : !['active', 'expired'].includes(offer.offer_status);
+    // Judged once the daemon has had the grace to see it (the settle does not wait for every moment).
+    const judged = facts.nowMs - TASK_GRACE_MS;
+    const ranOut = expires <= judged;
+    const answered = answeredBy(judged);
     const life =
       `expires ${offer.offer_expires}, made ${offer.created_at}, service ${offer.offer_status}` +
       `${moved !== undefined ? `, moved by the agent ${new Date(moved).toISOString()}` : ''}, stage ${facts.stageOf.get(id) ?? 'none'}`;
@@ -104,7 +108,10 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
         to: undecidedUntil,
       });
       for (const o of owed)
-        if (!keys.has(o.key) && facts.passes.some((p) => p.startedMs >= o.from && p.finishedMs <= o.to)) {
+        if (
+          !keys.has(o.key) &&
+          facts.passes.some((p) => p.startedMs >= o.from && p.finishedMs <= Math.min(o.to, judged))
+        ) {
           figures.missing += 1;
           add(
             'missing task',
@@ -116,7 +123,7 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
 
     // Open: any task of an answered or run-out offer; the task of a lead time longer than the
     // nearest begun one (superseded) once that one began at least the grace ago.
-    const nearest = SOAK_LEADS.filter((l) => expires - l.ms <= facts.nowMs - TASK_GRACE_MS).pop();
+    const nearest = SOAK_LEADS.filter((l) => expires - l.ms <= judged).pop();
     for (const [key, tasks] of keys) {
       const open = tasks.filter((t) => !t.completed);
       if (open.length === 0) continue;
@@ -138,7 +145,7 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
       );
     }
 
-    if (offer.offer_status === 'expired' && moved === undefined) {
+    if (offer.offer_status === 'expired' && moved === undefined && expires <= judged) {
       figures.expiredUndecided += 1;
       if (facts.stageOf.get(id) === 'expired') figures.shownExpired += 1;
     }
