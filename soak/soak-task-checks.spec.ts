@@ -107,9 +107,13 @@ describe('checkTasks (the soak’s reading of docs/crm-mapping.md, "Offer clocks
   it('what happened in the last 20 s is not judged: the daemon’s next pass has it', () => {
     const ran = offer(85_000, { offer_status: 'expired' });
     const { violations, figures } = checkTasks(
-      facts({ offers: [ran], nowMs: T0 + 90_000, tasks: [task('offer:7001:lead:6m')] }),
+      facts({
+        offers: [ran],
+        nowMs: T0 + 90_000,
+        tasks: [task('offer:7001:lead:6m'), task('offer:7001:escalation')],
+      }),
     );
     expect(violations).toEqual([]);
-    expect(figures).toMatchObject({ tasks: 1, expiredUndecided: 0 });
+    expect(figures).toMatchObject({ tasks: 2, expiredUndecided: 0 });
   });
 });
