@@ -6,6 +6,8 @@ import { formatReport, runCrashSoak } from '../../../soak/crash-soak';
 // SQLite for a brokerage on the Follow Up Boss emulator, the agent working through FUB's public /v1
 // API, 12 SIGKILLs at moments drawn from a fixed seed beside the operator's CLI runs, then settled and
 // checked. The full run is `SOAK_SHAPE=sqlite-fub npm run soak:crash`.
+// Half the buyers' offers run on near clocks (soak/soak-clocks.ts): the offer clocks' tasks, the
+// broker's escalation and Expired happen under the kills, and exactly one task per key is checked.
 const SEED = 20261124;
 const KILLS = 12;
 

@@ -6,6 +6,8 @@ import { formatReport, runCrashSoak } from '../../../soak/crash-soak';
 // daemons from dist/ on one PostgreSQL ledger (a database of its own on jest's server), 12 SIGKILLs
 // of seeded random workers (sometimes two at once), each restarted, while the agent works in
 // HubSpot; then settled and checked. The full run is `SOAK_SHAPE=postgres-workers npm run soak:crash`.
+// Half the buyers' offers run on near clocks (soak/soak-clocks.ts): the offer clocks' tasks, the
+// broker's escalation and Expired happen under the kills, and exactly one task per key is checked.
 const SEED = 20261124;
 const KILLS = 12;
 

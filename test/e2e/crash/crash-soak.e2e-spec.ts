@@ -7,6 +7,8 @@ import { formatReport, runCrashSoak } from '../../../soak/crash-soak';
 // fixed seed while a scripted agent works in the CRM and an operator runs the same jobs with
 // `cli sync` in processes of its own (some SIGKILLed too), then settled and checked. The full run is
 // `npm run soak:crash`.
+// Half the buyers' offers run on near clocks (soak/soak-clocks.ts): the offer clocks' tasks, the
+// broker's escalation and Expired happen under the kills, and exactly one task per key is checked.
 const SEED = 20261122;
 const KILLS = 30;
 
