@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSoak, type Violation } from './soak-checks';
+import { clocksBusy } from './soak-clocks';
 import { pause, SoakFatalError, waitUntil } from './soak-http';
 import {
   INBOX_BUSY,
@@ -9,6 +10,7 @@ import {
   postgresLedger,
   sqliteLedger,
   type LedgerReader,
+  type ReconcilePass,
   type LedgerView,
 } from './soak-ledger';
 import {
@@ -24,8 +26,11 @@ import {
 import { SoakOperator } from './soak-operator';
 import { SoakRandom } from './soak-random';
 import { SoakService } from './soak-service';
+import { checkTasks, type TaskFacts, type TaskFigures } from './soak-task-checks';
 import { SoakWorld } from './soak-world';
-import { HubSpotSoakCrm, type SoakCrm } from './soak-crm';
+import { HubSpotSoakCrm, type CrmObject, type SoakCrm } from './soak-crm';
+import type { SoakTask } from './soak-clocks';
+import type { StoredOffer, StoredRequest } from './soak-service';
 import { FubSoakCrm, fubSellersPipeline } from './soak-crm-fub';
 import { SOAK_LEASE_SECONDS, SoakWorkers, startSoakPostgres, type SoakPostgres } from './soak-workers';
 
@@ -64,6 +69,7 @@ export interface CrashSoakResult {
   undone: number;
   wrongState: number;
   counterAnswers: number; // counters the service shows accepted or rejected: the counter path ran
+  tasks: TaskFigures; // the offer clocks' tasks (soak-task-checks.ts)
   settled: boolean;
   cliRuns: number; // operator CLI runs, 0 without the operator
   cliUnexpected: number; // failed, interrupted or crashed CLI runs (each one is a note)
@@ -120,8 +126,18 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     const setup = await runCli(['setup-crm', '--brokerage', SOAK_BROKERAGE], env);
     if (setup.code !== 0) throw new Error(`setup-crm failed: ${setup.output}`);
 
-    const service = new SoakService(sim, new SoakRandom(o.seed ^ 0x5eed02));
-    const world = new SoakWorld(crm, new SoakRandom(o.seed ^ 0x5eed01), service, o.deals);
+    const service = new SoakService(
+      sim,
+      new SoakRandom(o.seed ^ 0x5eed02),
+      new SoakRandom(o.seed ^ 0x5eed04),
+    );
+    const world = new SoakWorld(
+      crm,
+      new SoakRandom(o.seed ^ 0x5eed01),
+      service,
+      o.deals,
+      new SoakRandom(o.seed ^ 0x5eed05),
+    );
     const killRandom = new SoakRandom(o.seed);
     await world.loadStages();
     const workers = shape === 'postgres-workers' ? await SoakWorkers.create(env, dir) : undefined;
@@ -228,18 +244,25 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     const status = await runCli(['status', '--brokerage', SOAK_BROKERAGE], env);
     writeFileSync(join(dir, 'status.txt'), status.output);
     const ledger = await ledgerReader.read();
-    const [requests, offers, counters, deals] = await Promise.all([
+    const [requests, offers, counters, deals, tasks] = await Promise.all([
       world.service.requests(),
       world.service.offers(),
       world.service.counters(),
       world.crmDeals(),
+      world.crmTasks(),
     ]);
-    const violations = checkSoak(world, { requests, offers, counters, deals, ledger });
+    const violations = checkSoak(world, { requests, offers, counters, deals, ledger, nowMs: Date.now() });
+    const taskCheck = checkTasks(
+      taskFacts(world, { requests, offers, deals, tasks, passes: await ledgerReader.reconcilePasses() }),
+    );
+    violations.push(...taskCheck.violations);
     notes.push(
       ...outboxNotes(ledger),
       `${world.decisions.length} decisions: ${countKinds(world)}`,
       `counters at the service: ${countBy(counters.map((c) => c.counter_offer_status))}`,
       `offers at the service, each checked for its record's state: ${countBy(offers.map((f) => f.offer_status))}`,
+      taskCommandsNote(ledger),
+      `CRM tasks: ${countBy(tasks.map((t) => `${t.key?.replace(/^\w+:\d+:/, '') ?? 'no key'} ${t.completed ? 'completed' : 'open'}`))}`,
     );
     if (operator)
       notes.push(operator.summary(), daemonSideNote(join(dir, 'daemon.log')), ...operator.findings);
@@ -259,12 +282,15 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       undone: count('undone'),
       wrongState: count('wrong state'),
       counterAnswers: counters.filter((c) => c.counter_offer_status !== 'pending').length,
+      tasks: taskCheck.figures,
       settled,
       cliRuns: operator?.runs ?? 0,
       cliUnexpected: operator?.unexpected ?? 0,
       violations,
       notes,
-      summary: `kills ${kills}, deals ${triggered}, lost ${count('lost')}, duplicate ${count('duplicate')}, undone ${count('undone')}, wrong state ${count('wrong state')}`,
+      summary:
+        `kills ${kills}, deals ${triggered}, lost ${count('lost')}, duplicate ${count('duplicate')}, undone ${count('undone')}, wrong state ${count('wrong state')}; ` +
+        taskLine(taskCheck.figures),
       dir,
     };
     writeFileSync(join(dir, 'report.txt'), formatReport(result));
@@ -293,6 +319,7 @@ async function settle(
 ): Promise<boolean> {
   let last = '';
   let since = Date.now();
+  const settleStart = since;
   let busy = '';
   try {
     await waitUntil(
@@ -305,6 +332,7 @@ async function settle(
           since = Date.now();
         }
         busy = [
+          clocksBusy(await world.service.offers(), Date.now(), settleStart),
           ...ledger.outbox
             .filter((c) => OUTBOX_BUSY.includes(c.state))
             .map((c) => `outbox #${c.id} ${c.state}`),
@@ -331,21 +359,79 @@ async function settle(
 }
 
 async function fingerprint(world: SoakWorld, ledger: LedgerView): Promise<string> {
-  const [requests, offers, counters, deals] = await Promise.all([
+  const [requests, offers, counters, deals, tasks] = await Promise.all([
     world.service.requests(),
     world.service.offers(),
     world.service.counters(),
     world.crmDeals(),
+    world.crmTasks(),
   ]);
   return JSON.stringify([
     requests.map((q) => [q.offer_request_id, q.offer_request_status, q.inventory_property_id]),
     offers.map((f) => [f.offer_id, f.offer_status]),
     counters.map((c) => [c.counter_offer_id, c.counter_offer_status]),
     deals.map((d) => [d.id, d.properties]),
+    tasks.map((t) => [t.id, t.key, t.completed]),
     ledger.outbox.map((c) => [c.id, c.state]),
     ledger.inbox.map((e) => [e.id, e.status]),
     ledger.openErrors,
   ]);
+}
+
+// The task check's view of the run: this run's offers, when the agent moved each record, and the
+// stage of each offer's one record.
+function taskFacts(
+  world: SoakWorld,
+  seen: {
+    requests: StoredRequest[];
+    offers: StoredOffer[];
+    deals: CrmObject[];
+    tasks: SoakTask[];
+    passes: ReconcilePass[];
+  },
+): TaskFacts {
+  const { requests, offers, deals, tasks, passes } = seen;
+  const ours = new Set(
+    requests
+      .filter((q) => world.listings.has(String(q.offer_request_external_id)))
+      .map((q) => q.offer_request_id),
+  );
+  const movedAt = new Map<string, number>();
+  for (const d of world.decisions) movedAt.set(d.offerId, Math.min(d.at, movedAt.get(d.offerId) ?? Infinity));
+  const records = new Map<string, CrmObject[]>();
+  for (const d of deals) {
+    const id = d.properties.cash_offer_offer_id?.trim();
+    if (id) records.set(id, [...(records.get(id) ?? []), d]);
+  }
+  const stageOf = new Map<string, string>();
+  for (const [id, list] of records)
+    if (list.length === 1) stageOf.set(id, world.stageKeyOf(list[0].properties.dealstage));
+  return {
+    offers: offers.filter((f) => ours.has(f.offer_request_id)),
+    tasks,
+    movedAt,
+    stageOf,
+    nowMs: Date.now(),
+    passes,
+  };
+}
+
+// "tasks 14: duplicate 0, missing 0, left open 0; expired undecided 3, shown Expired 3"
+export function taskLine(t: TaskFigures): string {
+  return (
+    `tasks ${t.tasks}: duplicate ${t.duplicate}, missing ${t.missing}, left open ${t.open}; ` +
+    `expired undecided ${t.expiredUndecided}, shown Expired ${t.shownExpired}`
+  );
+}
+
+// How the kills met the clocks' task commands: a command sent more than once was cut by a kill (or
+// a failure) while its request was out, and was looked for (or safely repeated) before it was done.
+function taskCommandsNote(ledger: LedgerView): string {
+  const line = (operation: string): string => {
+    const commands = ledger.outbox.filter((c) => c.operation === operation);
+    return `${commands.length} ${operation} (${commands.filter((c) => c.attempts > 1).length} sent more than once)`;
+  };
+  return `task commands: ${line('create_offer_task')}, ${line('complete_offer_task')}`;
 }
 
 function outboxNotes(ledger: LedgerView): string[] {
@@ -389,7 +475,7 @@ function countBy(values: string[]): string {
 export function formatReport(r: CrashSoakResult): string {
   return [
     `shape ${r.shape}, seed ${r.seed} (replay: SOAK_SHAPE=${r.shape} SOAK_SEED=${r.seed} SOAK_KILLS=${r.kills} npm run soak:crash)`,
-    ...r.violations.map((v) => `${v.kind.padEnd(11)} ${v.record}: ${v.detail}`),
+    ...r.violations.map((v) => `${v.kind.padEnd(14)} ${v.record}: ${v.detail}`),
     ...r.notes.map((n) => `note: ${n}`),
     ...(r.settled ? [] : ['NOT SETTLED before the deadline']),
     r.violations.length > 0 || !r.settled || r.cliUnexpected > 0 ? `work dir kept: ${r.dir}` : '',

@@ -1,4 +1,6 @@
+import { taskKeyIn, type SoakTask } from './soak-clocks';
 import { httpJson } from './soak-http';
+import { SOAK_AGENT } from './soak-processes';
 import type { CrmObject, SoakCrm, SoakPipeline } from './soak-crm';
 
 // The agent in Follow Up Boss, through the emulator's public /v1 API (HTTP Basic with the account's
@@ -95,6 +97,7 @@ export class FubSoakCrm implements SoakCrm {
       firstName: 'Sam',
       lastName: `Seller${n}`,
       emails: [{ value: `soak-seller-${n}@example.com` }],
+      assignedUserId: SOAK_AGENT.followupboss,
     });
     const { amount, ...listing } = fields;
     const deal = await this.api<{ id: number }>('POST', '/deals', {
@@ -141,6 +144,19 @@ export class FubSoakCrm implements SoakCrm {
   async allDeals(): Promise<CrmObject[]> {
     const stored = await httpJson<Record<string, unknown>[]>('GET', `${this.account.url}/__control/deals`);
     return stored.map(asCrmObject);
+  }
+
+  // FUB's /v1/tasks: the key ends the name (a task has no description), isCompleted as stored.
+  async allTasks(): Promise<SoakTask[]> {
+    const stored = await httpJson<{ id: number; name?: string; isCompleted?: unknown }[]>(
+      'GET',
+      `${this.account.url}/__control/tasks`,
+    );
+    return stored.map((t) => ({
+      id: String(t.id),
+      key: taskKeyIn(t.name),
+      completed: t.isCompleted === true || t.isCompleted === 1,
+    }));
   }
 
   // Port names to FUB custom fields; number fields (learned once from /v1/dealCustomFields, as the

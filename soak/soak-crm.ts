@@ -1,5 +1,12 @@
+import { taskKeyIn, type SoakTask } from './soak-clocks';
 import { httpJson } from './soak-http';
-import { LISTINGS_PIPELINE, SOAK_CRM_TOKEN, TRIGGER_STAGE, type SimulatorsProcess } from './soak-processes';
+import {
+  LISTINGS_PIPELINE,
+  SOAK_AGENT,
+  SOAK_CRM_TOKEN,
+  TRIGGER_STAGE,
+  type SimulatorsProcess,
+} from './soak-processes';
 
 // The scripted agent's hands in the CRM, one per CRM the soak runs against. Each reads and writes
 // only through that CRM's public API (and, for the final check, the emulator's read-only control
@@ -23,6 +30,7 @@ export const STAGE_LABELS = {
   counterRequested: 'Counter requested',
   countered: 'Countered',
   counterRejected: 'Counter rejected',
+  expired: 'Expired',
 } as const;
 export type StageKey = keyof typeof STAGE_LABELS;
 
@@ -43,6 +51,8 @@ export interface SoakCrm {
   move(recordId: string, pipelineId: string, stageId: string, fields: Record<string, string>): Promise<void>;
   // Every deal as stored, for the final check (the emulator's control view, not rate limited).
   allDeals(): Promise<CrmObject[]>;
+  // Every task as stored, with the daemon's key read from its text (the control view).
+  allTasks(): Promise<SoakTask[]>;
 }
 
 const OFFER_PROPERTIES = [
@@ -84,6 +94,7 @@ export class HubSpotSoakCrm implements SoakCrm {
       dealname: `Soak listing ${n}`,
       pipeline: LISTINGS_PIPELINE,
       dealstage: 'appointmentscheduled',
+      hubspot_owner_id: SOAK_AGENT.hubspot,
       amount,
       ...listing,
     });
@@ -128,6 +139,26 @@ export class HubSpotSoakCrm implements SoakCrm {
         `${this.sim.hubspotUrl}/__control/objects/deals?limit=500&offset=${offset}`,
       );
       all.push(...page.results);
+      if (page.results.length < 500) return all;
+    }
+  }
+
+  // HubSpot's task object (https://developers.hubspot.com/docs/api/crm/tasks): the key is in the
+  // notes (hs_task_body), done when hs_task_status is COMPLETED.
+  async allTasks(): Promise<SoakTask[]> {
+    const all: SoakTask[] = [];
+    for (let offset = 0; ; offset += 500) {
+      const page = await httpJson<{ total: number; results: CrmObject[] }>(
+        'GET',
+        `${this.sim.hubspotUrl}/__control/objects/tasks?limit=500&offset=${offset}`,
+      );
+      all.push(
+        ...page.results.map((t) => ({
+          id: t.id,
+          key: taskKeyIn(t.properties.hs_task_body),
+          completed: t.properties.hs_task_status === 'COMPLETED',
+        })),
+      );
       if (page.results.length < 500) return all;
     }
   }

@@ -24,19 +24,45 @@ export interface LedgerView {
   openErrors: RecordErrorRow[];
 }
 
+// A complete `offers-reconcile` pass (a succeeded run, the daemon's or an operator's): the offer
+// clocks ran at its end (soak-task-checks.ts owes a task only where one ran). Epoch ms.
+export interface ReconcilePass {
+  startedMs: number;
+  finishedMs: number;
+}
+
 // The ledger as the soak reads it, whichever database holds it.
 export interface LedgerReader {
   read(): Promise<LedgerView>;
+  reconcilePasses(): Promise<ReconcilePass[]>;
 }
 
 const OUTBOX_SQL =
   'SELECT id, operation, record_ref, state, attempts, last_error FROM outbox_commands ORDER BY id';
 const INBOX_SQL = 'SELECT id, status FROM inbox_events ORDER BY id';
+// Times as text: the ledger keeps UTC without a zone (SQLite text, PostgreSQL `timestamp`).
+const PASSES_SQL = (text: (column: string) => string): string =>
+  `SELECT ${text('started_at')} AS started, ${text('finished_at')} AS finished FROM runs ` +
+  "WHERE job = 'offers-reconcile' AND status = 'succeeded' AND finished_at IS NOT NULL ORDER BY id";
+const utcMs = (text: string): number => Date.parse(`${text.replace(' ', 'T')}Z`);
+const toPasses = (rows: { started: string; finished: string }[]): ReconcilePass[] =>
+  rows.map((r) => ({ startedMs: utcMs(r.started), finishedMs: utcMs(r.finished) }));
 const ERRORS_SQL =
   'SELECT record_kind, record_ref, field, message FROM record_errors WHERE resolved_at IS NULL ORDER BY id';
 
 export function sqliteLedger(path: string): LedgerReader {
-  return { read: () => Promise.resolve(readLedger(path)) };
+  return {
+    read: () => Promise.resolve(readLedger(path)),
+    reconcilePasses: () => {
+      const db = new Database(path, { readonly: true, fileMustExist: true });
+      try {
+        const rows = db.prepare(PASSES_SQL((c) => c)).all() as { started: string; finished: string }[];
+        return Promise.resolve(toPasses(rows));
+      } finally {
+        db.close();
+      }
+    },
+  };
 }
 
 // The workers' shared PostgreSQL ledger; a connection per read (a few a second while settling).
@@ -57,6 +83,16 @@ export function postgresLedger(url: string): LedgerReader {
           inbox: inbox.map((e) => ({ ...e, id: Number(e.id) })),
           openErrors,
         };
+      } finally {
+        await client.end();
+      }
+    },
+    reconcilePasses: async () => {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      try {
+        const sql = PASSES_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`);
+        return toPasses((await client.query<{ started: string; finished: string }>(sql)).rows);
       } finally {
         await client.end();
       }

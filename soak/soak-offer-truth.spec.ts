@@ -19,7 +19,7 @@ const rows: [string, OfferFacts, ExpectedOfferRecord][] = [
     { offerStatus: 'rejected' },
     { stage: 'rejected', offerStatus: 'rejected', counterStatus: '' },
   ],
-  ['expired', { offerStatus: 'expired' }, { stage: 'rejected', offerStatus: 'expired', counterStatus: '' }],
+  ['expired', { offerStatus: 'expired' }, { stage: 'expired', offerStatus: 'expired', counterStatus: '' }],
   [
     'countered, the buyer has not answered',
     { offerStatus: 'countered', counterStatus: 'pending' },

@@ -11,7 +11,8 @@ export type OfferStageKey =
   | 'rejected'
   | 'counterRequested'
   | 'countered'
-  | 'counterRejected';
+  | 'counterRejected'
+  | 'expired';
 
 export type AgentMove = 'accept' | 'reject' | 'counter';
 
@@ -66,8 +67,11 @@ export function expectedOfferRecord(facts: OfferFacts): ExpectedOfferRecord {
     case 'accepted':
       return shown('accepted');
     case 'rejected':
-    case 'expired':
       return shown('rejected');
+    // "expired → Expired": the offer writer places a new record there, the offer clocks move one
+    // the agent left in Incoming (the soak's agent never moves an offer about to run out).
+    case 'expired':
+      return shown('expired');
     case 'countered':
       return shown('countered');
     default:

@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'nod
 import { basename, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { freePort } from '../test/support/free-port';
+import { soakClocksConfig } from './soak-clocks';
 import { httpJson, SoakFatalError, waitUntil } from './soak-http';
 
 // The soak's child processes, all run from dist/ (`npm run build` first): the simulators, the daemon
@@ -130,6 +131,12 @@ export const SOAK_SCHEDULES: SoakSchedules = {
   inboxDrain: '* * * * * *',
 };
 
+// The broker who gets the clocks' escalations (soak-clocks.ts): an owner of the emulated HubSpot
+// portal; the FUB emulator keeps no users, so any user id is taken. The listing agent: the HubSpot
+// owner of the listing deals, the FUB agent assigned to the sellers (the agent's tasks are theirs).
+export const SOAK_BROKER = { hubspot: '9001', followupboss: '9' } as const;
+export const SOAK_AGENT = { hubspot: '64492917', followupboss: 7 } as const;
+
 // The listings pipeline of a Follow Up Boss account (found by name before the brokerage file is written).
 export interface FubListings {
   pipelineId: string;
@@ -177,6 +184,7 @@ export async function writeDaemonConfig(
           },
       webhooks: { publicBaseUrl: `http://127.0.0.1:${port}`, secretEnv: 'SOAK_WEBHOOK_SECRET' },
       schedules: SOAK_SCHEDULES,
+      offerClocks: soakClocksConfig(fub ? SOAK_BROKER.followupboss : SOAK_BROKER.hubspot),
     }),
   );
   return {

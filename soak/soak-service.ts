@@ -1,10 +1,12 @@
+import { nearExpiry } from './soak-clocks';
 import { httpJson } from './soak-http';
 import type { SimulatorsProcess } from './soak-processes';
 import type { SoakRandom } from './soak-random';
 import type { Listing } from './soak-world';
 
 // The service's side, through the sandbox's control API: what it stores, and its buyers, who
-// approve this run's requests and make offers on them (the autopilot stays off, so this is seeded).
+// approve this run's requests and make offers on them (the autopilot stays off, so this is seeded),
+// half of them on a near clock (soak-clocks.ts), drawn from a PRNG of its own.
 
 export interface StoredRequest {
   offer_request_id: number;
@@ -20,6 +22,9 @@ export interface StoredOffer {
   offer_amount: number;
   offer_is_counter_offer?: boolean | null;
   counter_offer_id?: number | null;
+  created_at?: string | null;
+  offer_expires?: string | null;
+  offer_decided_at?: string | null;
 }
 
 export interface StoredCounter {
@@ -32,6 +37,7 @@ export class SoakService {
   constructor(
     private readonly sim: SimulatorsProcess,
     private readonly random: SoakRandom,
+    private readonly clockRandom: SoakRandom,
   ) {}
 
   // `decisionPending(requestId)`: an agent's decision on an offer of that request has not reached
@@ -53,10 +59,13 @@ export class SoakService {
       if (q.offer_request_status === 'in_review') await this.control('POST', `/offer-requests/${id}/process`);
       if (q.offer_request_status === 'in_review' || q.offer_request_status === 'processing')
         await this.control('POST', `/offer-requests/${id}/approve`);
-      else if (q.offer_request_status === 'active' && (count.get(id) ?? 0) < listing.plannedOffers)
+      else if (q.offer_request_status === 'active' && (count.get(id) ?? 0) < listing.plannedOffers) {
+        const expires = nearExpiry(this.clockRandom, Date.now());
         await this.control('POST', `/offer-requests/${id}/offers`, {
           offer_amount: this.random.int(200, 650) * 1000,
+          ...(expires ? { offer_expires: expires } : {}),
         });
+      }
     }
   }
 

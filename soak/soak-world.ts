@@ -1,4 +1,5 @@
 import { OFFERS_PIPELINE_LABEL, STAGE_LABELS, type CrmObject, type SoakCrm, type StageKey } from './soak-crm';
+import { NEAR_CLOCK_MS, type SoakTask } from './soak-clocks';
 import type { SoakRandom } from './soak-random';
 import type { SoakService, StoredCounter, StoredOffer } from './soak-service';
 
@@ -34,6 +35,12 @@ export interface Decision {
   at: number;
 }
 
+// The agent never decides an offer this close to its expiry: the decision might reach the service
+// after the offer ran out and be refused, the decision tests' subject, not this soak's.
+const AGENT_CUTOFF_MS = 60_000;
+// How long the agent may leave a record of an offer on a near clock before looking at it.
+const LOOK_LATER_MS = 40_000;
+
 const STREETS = ['Oak Street', 'Elm Avenue', 'Cedar Lane', 'Maple Drive', 'Pine Court', 'Birch Road'];
 
 export class SoakWorld {
@@ -42,12 +49,17 @@ export class SoakWorld {
   offersPipelineId = '';
   readonly stageIds = {} as Record<StageKey, string>;
   private readonly seenRecords = new Set<string>();
+  // When the agent first looks at a record of an offer on a near clock (soak-clocks.ts).
+  private readonly lookAt = new Map<string, number>();
 
   constructor(
     private readonly crm: SoakCrm,
     private readonly agentRandom: SoakRandom,
     readonly service: SoakService,
     readonly targetDeals: number,
+    // The agent's delays on offers with a near clock: a PRNG of its own, so the rest of the plan is
+    // what it was before the clocks.
+    private readonly lookRandom: SoakRandom,
   ) {}
 
   // After setup-crm: the agent finds the offer-record pipeline and its stages by label, as a person would.
@@ -137,9 +149,14 @@ export class SoakWorld {
     const requests = await this.service.requests();
     // The agent decides only offers the service still lists active: a record the daemon has not
     // yet updated after a buyer's answer would draw a refused decision, which is not this soak's subject.
-    const serviceStatus = new Map(
-      (await this.service.offers()).map((f) => [String(f.offer_id), f.offer_status]),
+    const serviceOffers = await this.service.offers();
+    const serviceStatus = new Map(serviceOffers.map((f) => [String(f.offer_id), f.offer_status]));
+    const expiresOf = new Map(
+      serviceOffers.map((f) => [String(f.offer_id), Date.parse(f.offer_expires ?? '')]),
     );
+    const now = Date.now();
+    const runningOut = (o: CrmObject): boolean =>
+      (expiresOf.get(String(o.properties.cash_offer_offer_id)) ?? Infinity) - now < AGENT_CUTOFF_MS;
     const dealOfRequest = new Map(
       requests.map((q) => [String(q.offer_request_id), String(q.offer_request_external_id)]),
     );
@@ -160,6 +177,7 @@ export class SoakWorld {
       if (!listing) continue;
       if (listing.plan === 'accept') {
         if (listing.acceptDone || offers.length < listing.plannedOffers || !offers.every(open)) continue;
+        if (offers.some(runningOut)) continue;
         const chosen = this.agentRandom.pick(offers);
         await this.move(chosen, 'accept', listing, requestId);
         const others = offers.filter((o) => o !== chosen);
@@ -171,6 +189,17 @@ export class SoakWorld {
       }
       for (const o of offers) {
         if (this.seenRecords.has(o.id) || !open(o)) continue;
+        const expires = expiresOf.get(String(o.properties.cash_offer_offer_id)) ?? Infinity;
+        if (expires - now < NEAR_CLOCK_MS) {
+          // A near clock: looked at after a while, so its tasks come and close under the kills;
+          // not at all once it is about to run out (left alone, it runs out).
+          if (runningOut(o)) {
+            this.seenRecords.add(o.id);
+            continue;
+          }
+          if (!this.lookAt.has(o.id)) this.lookAt.set(o.id, now + this.lookRandom.between(0, LOOK_LATER_MS));
+          if (now < this.lookAt.get(o.id)!) continue;
+        }
         this.seenRecords.add(o.id);
         const roll = this.agentRandom.next();
         if (roll < 0.35) await this.move(o, 'reject', listing, requestId);
@@ -208,5 +237,10 @@ export class SoakWorld {
   // Every deal in the CRM, through the emulator's read-only control view (not rate limited).
   crmDeals(): Promise<CrmObject[]> {
     return this.crm.allDeals();
+  }
+
+  // Every task in the CRM, through the same control view.
+  crmTasks(): Promise<SoakTask[]> {
+    return this.crm.allTasks();
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
 import type { RemoteError } from '../../common/remote-error';
 import type { CrmRecordRef } from '../../crm/crm.types';
 import { LinkRepository, RecordErrorRepository, type OutboxCommand } from '../../ledger';
@@ -33,10 +34,15 @@ export class CreateOfferTaskExecutor implements CommandExecutor {
   constructor(
     private readonly links: LinkRepository,
     private readonly recordErrors: RecordErrorRepository,
+    private readonly clock: Clock,
   ) {}
 
-  async send(command: OutboxCommand, ctx: OutboxContext): Promise<{ id: string }> {
+  async send(command: OutboxCommand, ctx: OutboxContext): Promise<{ id: string } | { skipped: string }> {
     const task = command.payload as CreateOfferTaskPayload;
+    // Queued while the offer was open, sent late (kills, a CRM outage): a reminder for an offer that
+    // has run out would only stand open on an Expired record until the next pass closed it.
+    if (this.clock.nowMs() >= Date.parse(task.expiresAt))
+      return { skipped: `not made: it expired at ${task.expiresAt}, before the task could be sent` };
     const crm = await ctx.crm();
     await ctx.call?.beforeSend?.();
     return crm.port.createTask({

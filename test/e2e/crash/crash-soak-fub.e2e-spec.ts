@@ -6,12 +6,14 @@ import { formatReport, runCrashSoak } from '../../../soak/crash-soak';
 // SQLite for a brokerage on the Follow Up Boss emulator, the agent working through FUB's public /v1
 // API, 12 SIGKILLs at moments drawn from a fixed seed beside the operator's CLI runs, then settled and
 // checked. The full run is `SOAK_SHAPE=sqlite-fub npm run soak:crash`.
+// Half the buyers' offers run on near clocks (soak/soak-clocks.ts): the offer clocks' tasks, the
+// broker's escalation and Expired happen under the kills, and exactly one task per key is checked.
 const SEED = 20261124;
 const KILLS = 12;
 
 describe('the daemon on Follow Up Boss, killed 12 times with SIGKILL while an agent and an operator work', () => {
   it(
-    'loses nothing, duplicates nothing, undoes no decision and shows no offer in the wrong state',
+    'loses nothing, duplicates nothing, undoes no decision, shows no offer in the wrong state, and makes each offer clock task once',
     async () => {
       const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
       if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
@@ -23,10 +25,15 @@ describe('the daemon on Follow Up Boss, killed 12 times with SIGKILL while an ag
       expect(result.settled).toBe(true);
       expect(result.counterAnswers).toBeGreaterThan(0); // the buyers answered counters: the counter path ran
       expect(result.cliUnexpected).toBe(0);
+      // The offer clocks ran under the kills: tasks made, offers ran out undecided (soak-clocks.ts).
+      expect(result.tasks.tasks).toBeGreaterThan(0);
+      expect(result.tasks.expiredUndecided).toBeGreaterThan(0);
+      const expired = result.tasks.expiredUndecided;
       expect(result.summary).toBe(
-        `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0`,
+        `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0; ` +
+          `tasks ${result.tasks.tasks}: duplicate 0, missing 0, left open 0; expired undecided ${expired}, shown Expired ${expired}`,
       );
     },
-    5 * 60_000,
+    8 * 60_000,
   );
 });

@@ -6,12 +6,14 @@ import { formatReport, runCrashSoak } from '../../../soak/crash-soak';
 // daemons from dist/ on one PostgreSQL ledger (a database of its own on jest's server), 12 SIGKILLs
 // of seeded random workers (sometimes two at once), each restarted, while the agent works in
 // HubSpot; then settled and checked. The full run is `SOAK_SHAPE=postgres-workers npm run soak:crash`.
+// Half the buyers' offers run on near clocks (soak/soak-clocks.ts): the offer clocks' tasks, the
+// broker's escalation and Expired happen under the kills, and exactly one task per key is checked.
 const SEED = 20261124;
 const KILLS = 12;
 
 describe('three workers on PostgreSQL, killed 12 times with SIGKILL while an agent works', () => {
   it(
-    'loses nothing, duplicates nothing, undoes no decision and shows no offer in the wrong state',
+    'loses nothing, duplicates nothing, undoes no decision, shows no offer in the wrong state, and makes each offer clock task once',
     async () => {
       const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
       if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
@@ -22,10 +24,15 @@ describe('three workers on PostgreSQL, killed 12 times with SIGKILL while an age
       expect(result.violations.map((v) => `${v.kind} ${v.record}: ${v.detail}`)).toEqual([]);
       expect(result.settled).toBe(true);
       expect(result.counterAnswers).toBeGreaterThan(0); // the buyers answered counters: the counter path ran
+      // The offer clocks ran under the kills: tasks made, offers ran out undecided (soak-clocks.ts).
+      expect(result.tasks.tasks).toBeGreaterThan(0);
+      expect(result.tasks.expiredUndecided).toBeGreaterThan(0);
+      const expired = result.tasks.expiredUndecided;
       expect(result.summary).toBe(
-        `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0`,
+        `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0; ` +
+          `tasks ${result.tasks.tasks}: duplicate 0, missing 0, left open 0; expired undecided ${expired}, shown Expired ${expired}`,
       );
     },
-    5 * 60_000,
+    8 * 60_000,
   );
 });

@@ -7,12 +7,14 @@ import { formatReport, runCrashSoak } from '../../../soak/crash-soak';
 // fixed seed while a scripted agent works in the CRM and an operator runs the same jobs with
 // `cli sync` in processes of its own (some SIGKILLed too), then settled and checked. The full run is
 // `npm run soak:crash`.
+// Half the buyers' offers run on near clocks (soak/soak-clocks.ts): the offer clocks' tasks, the
+// broker's escalation and Expired happen under the kills, and exactly one task per key is checked.
 const SEED = 20261122;
 const KILLS = 30;
 
 describe('the whole daemon, killed 30 times with SIGKILL while an agent and an operator work', () => {
   it(
-    'loses nothing, duplicates nothing, undoes no decision, shows no offer in the wrong state, and no CLI run fails',
+    'loses nothing, duplicates nothing, undoes no decision, shows no offer in the wrong state, makes each offer clock task once, and no CLI run fails',
     async () => {
       const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
       if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
@@ -31,10 +33,15 @@ describe('the whole daemon, killed 30 times with SIGKILL while an agent and an o
       expect(result.cliRuns).toBeGreaterThan(0);
       expect(result.notes.filter((n) => n.startsWith('CLI sync'))).toEqual([]);
       expect(result.cliUnexpected).toBe(0);
+      // The offer clocks ran under the kills: tasks made, offers ran out undecided (soak-clocks.ts).
+      expect(result.tasks.tasks).toBeGreaterThan(0);
+      expect(result.tasks.expiredUndecided).toBeGreaterThan(0);
+      const expired = result.tasks.expiredUndecided;
       expect(result.summary).toBe(
-        `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0`,
+        `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0; ` +
+          `tasks ${result.tasks.tasks}: duplicate 0, missing 0, left open 0; expired undecided ${expired}, shown Expired ${expired}`,
       );
     },
-    9 * 60_000,
+    12 * 60_000,
   );
 });

@@ -1,0 +1,119 @@
+import type { SoakTask } from './soak-clocks';
+import type { StoredOffer } from './soak-service';
+import { checkTasks, type TaskFacts } from './soak-task-checks';
+
+const MINUTE = 60_000;
+const T0 = Date.parse('2026-11-25T09:00:00Z');
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+// An offer made at T0, expiring `inMs` later.
+function offer(inMs: number, over: Partial<StoredOffer> = {}): StoredOffer {
+  return {
+    offer_id: 7001,
+    offer_request_id: 1001,
+    offer_status: 'active',
+    offer_amount: 300_000,
+    created_at: iso(T0),
+    offer_expires: iso(T0 + inMs),
+    offer_decided_at: null,
+    ...over,
+  };
+}
+
+const task = (key: string, completed = false, id = key): SoakTask => ({ id, key, completed });
+
+function facts(over: Partial<TaskFacts>): TaskFacts {
+  return {
+    offers: [],
+    tasks: [],
+    movedAt: new Map(),
+    stageOf: new Map([['7001', 'incoming']]),
+    nowMs: T0 + 60_000,
+    passes: [{ startedMs: T0 + 30_000, finishedMs: T0 + 31_000 }],
+    ...over,
+  };
+}
+
+describe('checkTasks (the soak’s reading of docs/crm-mapping.md, "Offer clocks")', () => {
+  // Made 10 min before its expiry: the 12 min lead time has begun, the escalation (9 min) not yet.
+  const undecided = offer(10 * MINUTE);
+
+  it('owes the nearest begun lead time’s task once a complete pass ran in its window', () => {
+    const { violations, figures } = checkTasks(facts({ offers: [undecided] }));
+    expect(violations.map((v) => `${v.kind}: ${v.detail.split(',')[0]}`)).toEqual([
+      'missing task: no task offer:7001:lead:12m',
+    ]);
+    expect(figures).toMatchObject({ tasks: 0, missing: 1 });
+  });
+
+  it('owes nothing where no pass completed (a daemon killed before it finished one)', () => {
+    const { violations } = checkTasks(facts({ offers: [undecided], passes: [] }));
+    expect(violations).toEqual([]);
+  });
+
+  it('one task per key is right; two are a duplicate', () => {
+    expect(
+      checkTasks(facts({ offers: [undecided], tasks: [task('offer:7001:lead:12m')] })).violations,
+    ).toEqual([]);
+    const twice = checkTasks(
+      facts({
+        offers: [undecided],
+        tasks: [task('offer:7001:lead:12m', false, '1'), task('offer:7001:lead:12m', true, '2')],
+      }),
+    );
+    expect(twice.violations.map((v) => v.kind)).toEqual(['duplicate task']);
+    expect(twice.figures).toMatchObject({ tasks: 1, duplicate: 1 });
+  });
+
+  it('a task of an offer the agent answered must be completed; nothing is owed after the move', () => {
+    const moved = new Map([['7001', T0 + 20_000]]);
+    const open = checkTasks(
+      facts({ offers: [undecided], movedAt: moved, tasks: [task('offer:7001:lead:12m')] }),
+    );
+    expect(open.violations.map((v) => v.kind)).toEqual(['open task']);
+    expect(checkTasks(facts({ offers: [undecided], movedAt: moved })).violations).toEqual([]);
+  });
+
+  it('the 12 min task left open once the 6 min lead time has begun is superseded', () => {
+    const late = offer(6 * MINUTE + 20_000);
+    const { violations } = checkTasks(
+      facts({
+        offers: [late],
+        nowMs: T0 + 90_000,
+        passes: [{ startedMs: T0 + 40_000, finishedMs: T0 + 41_000 }],
+        tasks: [task('offer:7001:lead:12m'), task('offer:7001:lead:6m'), task('offer:7001:escalation')],
+      }),
+    );
+    expect(violations.map((v) => `${v.kind}: ${v.detail.split(' (')[0]}`)).toEqual([
+      'open task: task offer:7001:lead:12m',
+    ]);
+  });
+
+  it('an offer that ran out undecided: tasks completed, counted as shown Expired by its stage', () => {
+    const ran = offer(60_000, { offer_status: 'expired' });
+    const check = (stage: string, tasks: SoakTask[]) =>
+      checkTasks(facts({ offers: [ran], stageOf: new Map([['7001', stage]]), nowMs: T0 + 90_000, tasks }));
+    const shown = check('expired', [task('offer:7001:lead:6m', true), task('offer:7001:escalation', true)]);
+    expect(shown.violations).toEqual([]);
+    expect(shown.figures).toMatchObject({ tasks: 2, expiredUndecided: 1, shownExpired: 1 });
+    const notShown = check('incoming', [
+      task('offer:7001:lead:6m', false),
+      task('offer:7001:escalation', true),
+    ]);
+    expect(notShown.violations.map((v) => v.kind)).toEqual(['open task']);
+    expect(notShown.figures).toMatchObject({ expiredUndecided: 1, shownExpired: 0 });
+  });
+
+  it('what happened in the last 20 s is not judged: the daemon’s next pass has it', () => {
+    const ran = offer(85_000, { offer_status: 'expired' });
+    const { violations, figures } = checkTasks(
+      facts({
+        offers: [ran],
+        nowMs: T0 + 90_000,
+        tasks: [task('offer:7001:lead:6m'), task('offer:7001:escalation')],
+      }),
+    );
+    expect(violations).toEqual([]);
+    expect(figures).toMatchObject({ tasks: 2, expiredUndecided: 0 });
+  });
+});

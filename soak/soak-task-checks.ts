@@ -1,0 +1,154 @@
+import { SOAK_ESCALATE_MS, SOAK_LEADS, TASK_GRACE_MS, type SoakTask } from './soak-clocks';
+import type { Violation } from './soak-checks';
+import type { ReconcilePass } from './soak-ledger';
+import type { StoredOffer } from './soak-service';
+
+// Issue 29's promise under kills, checked from outside once the daemon has settled: exactly one CRM
+// task per (offer, lead time) whose time came while the offer was undecided, none left open once the
+// offer is answered or ran out, and an offer that ran out undecided shown Expired. Read from the
+// service and the CRM's tasks (the key each carries in its text), never from the daemon's ledger;
+// the rule is docs/crm-mapping.md's ("Offer clocks"), not the daemon's planner. Only when a task was
+// owed is read from the ledger: whether a complete offers-reconcile pass ran in the window.
+
+export interface TaskFacts {
+  offers: StoredOffer[]; // this run's offers at the service
+  tasks: SoakTask[]; // every task in the CRM
+  // When the agent first moved each offer's record out of Incoming (offer id -> epoch ms).
+  movedAt: ReadonlyMap<string, number>;
+  // The stage key each offer's record shows (offers with exactly one record).
+  stageOf: ReadonlyMap<string, string>;
+  nowMs: number; // when the tasks were read
+  // The complete offers-reconcile passes of the run (the ledger's succeeded runs): a task is owed
+  // only for a window in which one ran, since the clocks act at the end of each pass and nowhere
+  // else. Under kills a daemon may not finish a pass for many of its short lives.
+  passes: ReconcilePass[];
+}
+
+export interface TaskFigures {
+  tasks: number; // distinct task keys of this run's offers found in the CRM
+  duplicate: number;
+  missing: number;
+  open: number;
+  expiredUndecided: number; // offers the service lists expired that the agent never answered
+  shownExpired: number; // of those, records showing Expired
+}
+
+const MOVE_MARGIN_MS = 2000;
+const KEY = /^offer:(\d+):(lead:[^:]+|escalation)$/;
+
+export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures: TaskFigures } {
+  const violations: Violation[] = [];
+  const byOffer = new Map<string, Map<string, SoakTask[]>>();
+  for (const task of facts.tasks) {
+    const match = KEY.exec(task.key ?? '');
+    if (!match) continue;
+    const keys = byOffer.get(match[1]) ?? new Map<string, SoakTask[]>();
+    keys.set(task.key!, [...(keys.get(task.key!) ?? []), task]);
+    byOffer.set(match[1], keys);
+  }
+  const figures: TaskFigures = {
+    tasks: 0,
+    duplicate: 0,
+    missing: 0,
+    open: 0,
+    expiredUndecided: 0,
+    shownExpired: 0,
+  };
+  const add = (kind: Violation['kind'], offer: StoredOffer, detail: string): void => {
+    violations.push({ kind, record: `offer ${offer.offer_id} (request ${offer.offer_request_id})`, detail });
+  };
+  for (const offer of facts.offers) {
+    const id = String(offer.offer_id);
+    const keys = byOffer.get(id) ?? new Map<string, SoakTask[]>();
+    const expires = Date.parse(offer.offer_expires ?? '');
+    const created = Date.parse(offer.created_at ?? '');
+    const moved = facts.movedAt.get(id);
+    const decided = offer.offer_decided_at ? Date.parse(offer.offer_decided_at) : undefined;
+    const answeredAt = Math.min(moved ?? Infinity, decided ?? Infinity);
+    const answeredBy = (at: number): boolean =>
+      answeredAt !== Infinity ? answeredAt <= at : !['active', 'expired'].includes(offer.offer_status);
+    // Judged once the daemon has had the grace to see it (the settle does not wait for every moment).
+    const judged = facts.nowMs - TASK_GRACE_MS;
+    const ranOut = expires <= judged;
+    const answered = answeredBy(judged);
+    const life =
+      `expires ${offer.offer_expires}, made ${offer.created_at}, service ${offer.offer_status}` +
+      `${moved !== undefined ? `, moved by the agent ${new Date(moved).toISOString()}` : ''}, stage ${facts.stageOf.get(id) ?? 'none'}`;
+    figures.tasks += keys.size;
+
+    for (const [key, tasks] of keys)
+      if (tasks.length > 1) {
+        figures.duplicate += 1;
+        add(
+          'duplicate task',
+          offer,
+          `${tasks.length} tasks with key ${key}: ${tasks.map((t) => t.id).join(', ')}; ${life}`,
+        );
+      }
+
+    // Owed: each lead time while it was the nearest begun one, and the escalation, if a complete
+    // pass ran inside that window while the offer existed undecided (an offer first seen after a
+    // lead time began gets only the nearest one: docs/crm-mapping.md). The agent's move is taken a
+    // little early: its time is read when the CRM has answered the move.
+    if (Number.isFinite(expires) && Number.isFinite(created)) {
+      const undecidedUntil = Math.min(
+        (moved ?? Infinity) - MOVE_MARGIN_MS,
+        decided ?? Infinity,
+        expires,
+        facts.nowMs,
+      );
+      const owed: { key: string; from: number; to: number }[] = SOAK_LEADS.map((lead, n) => ({
+        key: `offer:${id}:lead:${lead.label}`,
+        from: Math.max(expires - lead.ms, created),
+        to: Math.min(n + 1 < SOAK_LEADS.length ? expires - SOAK_LEADS[n + 1].ms : Infinity, undecidedUntil),
+      }));
+      owed.push({
+        key: `offer:${id}:escalation`,
+        from: Math.max(expires - SOAK_ESCALATE_MS, created),
+        to: undecidedUntil,
+      });
+      for (const o of owed)
+        if (
+          !keys.has(o.key) &&
+          facts.passes.some((p) => p.startedMs >= o.from && p.finishedMs <= Math.min(o.to, judged))
+        ) {
+          figures.missing += 1;
+          add(
+            'missing task',
+            offer,
+            `no task ${o.key}, owed (a complete pass ran) between ${new Date(o.from).toISOString()} and ${new Date(o.to).toISOString()}; tasks: ${[...keys.keys()].join(', ') || 'none'}; ${life}`,
+          );
+        }
+    }
+
+    // Open: any task of an answered or run-out offer; the task of a lead time longer than the
+    // nearest begun one (superseded) once that one began at least the grace ago.
+    const nearest = SOAK_LEADS.filter((l) => expires - l.ms <= judged).pop();
+    for (const [key, tasks] of keys) {
+      const open = tasks.filter((t) => !t.completed);
+      if (open.length === 0) continue;
+      const lead = SOAK_LEADS.find((l) => key.endsWith(`:lead:${l.label}`));
+      const why =
+        answered || ranOut
+          ? answered
+            ? 'the offer is answered'
+            : 'the offer ran out'
+          : lead && nearest && lead.ms > nearest.ms
+            ? `superseded by the ${nearest.label} lead time`
+            : '';
+      if (!why) continue;
+      figures.open += 1;
+      add(
+        'open task',
+        offer,
+        `task ${key} (${open.map((t) => t.id).join(', ')}) still open though ${why}; ${life}`,
+      );
+    }
+
+    if (offer.offer_status === 'expired' && moved === undefined && expires <= judged) {
+      figures.expiredUndecided += 1;
+      if (facts.stageOf.get(id) === 'expired') figures.shownExpired += 1;
+    }
+  }
+  return { violations, figures };
+}
