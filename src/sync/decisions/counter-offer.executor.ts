@@ -17,6 +17,7 @@ import {
   otherCountersOf,
 } from '../offers/counter-link';
 import { positiveId } from '../../cash-offer/positive-id';
+import { counterListingHabit } from '../offers/counter-listing-habit';
 import { COUNTER_OFFER, type DecisionTarget } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
 
@@ -168,10 +169,8 @@ export class CounterOfferExecutor implements CommandExecutor {
 
   // How this brokerage's service lists an offer right after it was countered (`countered`, `active`
   // or `rejected`), as seen on the counters it answered; undefined before the first.
-  private async listingHabit(brokerageId: string): Promise<string | undefined> {
-    for (const listed of ['countered', 'active', 'rejected'])
-      if ((await this.links.countByContent(brokerageId, LINK.counter, `"l":"${listed}"`)) > 0) return listed;
-    return undefined;
+  private listingHabit(brokerageId: string): Promise<string | undefined> {
+    return counterListingHabit(this.links, brokerageId, ['countered', 'active', 'rejected']);
   }
 }
 

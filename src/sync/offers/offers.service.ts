@@ -17,6 +17,7 @@ import { DEAL, LINK } from '../common/listing-deal.properties';
 import { listAllOffers } from '../common/offer-pages';
 import { DecisionHistoryRecorder, type ShownOffer } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';
+import { counterListingHabit } from './counter-listing-habit';
 import { mapOfferToCrm, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
 import {
@@ -298,20 +299,14 @@ export class OffersService {
     );
     const counters = [...links].map(([offerId, link]) => [offerId, decodeCounterLink(link)] as const);
     if (!counters.some(([, counter]) => counter.listedAtSend === 'rejected')) return new Map(counters);
-    const habit = await this.settledListingHabit(brokerageId);
+    // `countered` or `active` read on any counter settles how this service lists one.
+    const habit = await counterListingHabit(this.links, brokerageId, ['countered', 'active']);
     return new Map(
       counters.map(([offerId, counter]) => [
         offerId,
         { ...counter, listedAtSend: settledListedAtSend(counter.listedAtSend, habit) },
       ]),
     );
-  }
-
-  // `countered` or `active` when any counter of this brokerage was read so right after it was sent.
-  private async settledListingHabit(brokerageId: string): Promise<string | undefined> {
-    for (const listed of ['countered', 'active'])
-      if ((await this.links.countByContent(brokerageId, LINK.counter, `"l":"${listed}"`)) > 0) return listed;
-    return undefined;
   }
 
   // What the service's listings showed of our counters (a buyer's answer whose event was lost, the

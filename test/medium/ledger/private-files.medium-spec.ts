@@ -60,6 +60,9 @@ describe('files holding personal data', () => {
       `refusing to overwrite ${destination}: it already exists; give a new path`,
     );
     await expect(backupLedger(path, path)).rejects.toThrow('refusing to overwrite');
+    await expect(backupLedger(path, `${path}-shm`)).rejects.toThrow('it is the ledger or one of its own files');
+    await expect(backupLedger(path, `${path}-journal`)).rejects.toThrow('it is the ledger or one of its own files');
+    expect(existsSync(`${path}-journal`)).toBe(false);
     expect(await ledger.runs.list()).toHaveLength(3);
     await ledger.close();
     await expect(backupLedger(join(dir, 'missing.sqlite'), join(dir, 'b.sqlite'))).rejects.toThrow(
