@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSoak, type Violation } from './soak-checks';
-import { clocksBusy } from './soak-clocks';
+import { clocksBusy, MOMENT_AHEAD_MS } from './soak-clocks';
 import { pause, SoakFatalError, waitUntil } from './soak-http';
 import {
   INBOX_BUSY,
@@ -52,6 +52,9 @@ export interface CrashSoakOptions {
   maxRunMs?: number;
   settleTimeoutMs?: number;
   stableMs?: number; // how long nothing may change for the state to count as quiescent
+  // How far past its start the settle waits for offer clock moments (soak-clocks.ts); CI-sized runs
+  // wait less and judge fewer moments.
+  clockMomentsAheadMs?: number;
   // The operator actor (soak/soak-operator.ts): `cli sync` runs of the daemon's jobs in processes of
   // their own, at seeded moments while the daemon lives. Default on, except with postgres-workers (the
   // operator's kill moment is read from a SQLite ledger; there the workers are each other's operator).
@@ -79,6 +82,10 @@ export interface CrashSoakResult {
   dir: string;
 }
 
+// The CI-sized runs (test/e2e/crash) settle without waiting for clock moments much past the settle's
+// start: the moments of the kill phase are judged, the full run judges the rest.
+export const CI_CLOCK_MOMENTS_AHEAD_MS = 20_000;
+
 export function defaultDeals(kills: number): number {
   return kills === 0 ? 30 : Math.min(100, Math.max(10, Math.round(kills * 0.44)));
 }
@@ -90,6 +97,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     maxRunMs: 3000,
     settleTimeoutMs: 180_000,
     stableMs: 8000,
+    clockMomentsAheadMs: MOMENT_AHEAD_MS,
     log: () => undefined,
     ...options,
     operatorRuns: options.operatorRuns ?? shape !== 'postgres-workers',
@@ -230,8 +238,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     const settled = await settle(
       world,
       ledgerReader,
-      o.stableMs,
-      o.settleTimeoutMs,
+      { stableMs: o.stableMs, timeoutMs: o.settleTimeoutMs, clockMomentsAheadMs: o.clockMomentsAheadMs },
       actorsAlive,
       notes,
       () => (operator && !operator.finished ? 'operator CLI runs' : ''),
@@ -311,8 +318,11 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
 async function settle(
   world: SoakWorld,
   ledgerReader: LedgerReader,
-  stableMs: number,
-  timeoutMs: number,
+  {
+    stableMs,
+    timeoutMs,
+    clockMomentsAheadMs,
+  }: { stableMs: number; timeoutMs: number; clockMomentsAheadMs: number },
   actorsAlive: () => void,
   notes: string[],
   othersBusy: () => string,
@@ -332,7 +342,7 @@ async function settle(
           since = Date.now();
         }
         busy = [
-          clocksBusy(await world.service.offers(), Date.now(), settleStart),
+          clocksBusy(await world.service.offers(), Date.now(), settleStart, clockMomentsAheadMs),
           ...ledger.outbox
             .filter((c) => OUTBOX_BUSY.includes(c.state))
             .map((c) => `outbox #${c.id} ${c.state}`),

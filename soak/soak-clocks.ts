@@ -51,11 +51,13 @@ export function nearExpiry(random: SoakRandom, nowMs: number): string | undefine
 // complete pass, before the check judges it: a pass every 2 s, an outbox drain every second. What
 // happened in the last TASK_GRACE_MS before the check is not judged (soak-task-checks.ts).
 export const TASK_GRACE_MS = 20_000;
-// The settle waits for the moments due up to this long after it began (every band's first moment
-// comes within 90 s of the offer) and TASK_GRACE_MS after each. Not for later ones: offers made
-// minutes earlier have moments all through a long run's settle (a 12 min task's offer escalates
-// 3 min later), and waiting for every one would never end.
-const MOMENT_AHEAD_MS = 100_000;
+// By default the settle waits for the moments due up to this long after it began (every band's
+// first moment comes within 90 s of the offer) and TASK_GRACE_MS after each. Not for later ones:
+// offers made minutes earlier have moments all through a long run's settle (a 12 min task's offer
+// escalates 3 min later), and waiting for every one would never end. A moment not waited for is not
+// judged (it falls after the check's judging time), so a shorter wait checks fewer moments, never
+// wrongly.
+export const MOMENT_AHEAD_MS = 100_000;
 
 // The clock moments of an offer: each lead time's start, the escalation's, the expiry.
 export function clockMoments(expiresMs: number): number[] {
@@ -63,19 +65,19 @@ export function clockMoments(expiresMs: number): number[] {
 }
 
 // Why the settle (begun at `settleStartMs`) must go on: an undecided offer with a clock moment just
-// passed (its task may not be made yet) or about to come. Empty when none.
+// passed (its task may not be made yet) or about to come within `aheadMs` of the settle's start.
+// Empty when none.
 export function clocksBusy(
   offers: readonly { offer_id: number; offer_status: string; offer_expires?: string | null }[],
   nowMs: number,
   settleStartMs: number,
+  aheadMs = MOMENT_AHEAD_MS,
 ): string {
   for (const offer of offers) {
     if (offer.offer_status !== 'active') continue;
     const expires = Date.parse(offer.offer_expires ?? '');
     if (!Number.isFinite(expires)) continue;
-    const near = clockMoments(expires).find(
-      (m) => m > nowMs - TASK_GRACE_MS && m <= settleStartMs + MOMENT_AHEAD_MS,
-    );
+    const near = clockMoments(expires).find((m) => m > nowMs - TASK_GRACE_MS && m <= settleStartMs + aheadMs);
     if (near !== undefined)
       return `offer ${offer.offer_id}'s clock (a moment ${Math.round((near - nowMs) / 1000)} s from now)`;
   }

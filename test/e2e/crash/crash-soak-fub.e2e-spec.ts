@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatReport, runCrashSoak } from '../../../soak/crash-soak';
+import { CI_CLOCK_MOMENTS_AHEAD_MS, formatReport, runCrashSoak } from '../../../soak/crash-soak';
 
 // The crash soak's sqlite-fub shape, CI-sized (docs/operations.md, "Crash soak"): the daemon on
 // SQLite for a brokerage on the Follow Up Boss emulator, the agent working through FUB's public /v1
@@ -17,7 +17,12 @@ describe('the daemon on Follow Up Boss, killed 12 times with SIGKILL while an ag
     async () => {
       const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
       if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
-      const result = await runCrashSoak({ shape: 'sqlite-fub', seed: SEED, kills: KILLS });
+      const result = await runCrashSoak({
+        shape: 'sqlite-fub',
+        seed: SEED,
+        kills: KILLS,
+        clockMomentsAheadMs: CI_CLOCK_MOMENTS_AHEAD_MS,
+      });
       const report = formatReport(result);
       if (result.violations.length > 0 || !result.settled || result.cliUnexpected > 0) console.log(report);
       expect(result.kills).toBe(KILLS);

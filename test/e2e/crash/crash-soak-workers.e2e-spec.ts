@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatReport, runCrashSoak } from '../../../soak/crash-soak';
+import { CI_CLOCK_MOMENTS_AHEAD_MS, formatReport, runCrashSoak } from '../../../soak/crash-soak';
 
 // The crash soak's postgres-workers shape, CI-sized (docs/operations.md, "Crash soak"): three
 // daemons from dist/ on one PostgreSQL ledger (a database of its own on jest's server), 12 SIGKILLs
@@ -17,7 +17,12 @@ describe('three workers on PostgreSQL, killed 12 times with SIGKILL while an age
     async () => {
       const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
       if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
-      const result = await runCrashSoak({ shape: 'postgres-workers', seed: SEED, kills: KILLS });
+      const result = await runCrashSoak({
+        shape: 'postgres-workers',
+        seed: SEED,
+        kills: KILLS,
+        clockMomentsAheadMs: CI_CLOCK_MOMENTS_AHEAD_MS,
+      });
       const report = formatReport(result);
       if (result.violations.length > 0 || !result.settled) console.log(report);
       expect(result.kills).toBe(KILLS);
