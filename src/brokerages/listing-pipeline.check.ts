@@ -8,6 +8,11 @@ const ACCOUNT: Record<string, string> = {
   followupboss: 'this Follow Up Boss account',
 };
 
+// "this HubSpot account", for messages that say where an id was looked for.
+export function accountOf(crmKind: string): string {
+  return ACCOUNT[crmKind] ?? `this ${crmKind} account`;
+}
+
 // One CRM id a brokerage file names that the CRM does not have, with the ids it does have.
 export interface CrmIdProblem {
   // The key of the brokerage file, e.g. crm.pipelines.listings.pipelineId.
@@ -25,7 +30,7 @@ export function listingPipelineProblems(
   pipelines: CrmPipeline[],
   crmKind: string,
 ): CrmIdProblem[] {
-  const account = ACCOUNT[crmKind] ?? `this ${crmKind} account`;
+  const account = accountOf(crmKind);
   const problems: CrmIdProblem[] = [];
   const pipeline = pipelines.find((p) => p.id === listings.pipelineId);
   const stageId = listings.triggerStageId;

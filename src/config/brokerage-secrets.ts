@@ -119,9 +119,12 @@ export function resolveSecrets(
     const [path, where] = webhooks.secretFile
       ? ['webhooks.secretFile', `the file ${webhooks.secretFile}`]
       : ['webhooks.secretEnv', String(webhooks.secretEnv)];
+    // A variable's value is this process's own (another shell, or the daemon, may hold another); a
+    // file's is the same for every process that can read it.
     problem(
       path,
       `names ${where}, whose value is too short for a webhook secret (at least ${MIN_WEBHOOK_SECRET_LENGTH} random characters)`,
+      webhooks.secretFile ? undefined : `${String(webhooks.secretEnv)} is too short here`,
     );
   }
   if (problems.length > 0 || !cashOfferApiKey || !crmToken || !webhookSecret) return { problems };

@@ -11,13 +11,16 @@ export const UNIQUE_REQUEST_ID = 'cash_offer_request_id';
 export const UNIQUE_OFFER_ID = 'cash_offer_offer_id';
 export const UNIQUE_LISTING_KEY = 'cash_offer_listing_key';
 
+// The listing deal's "Request cash offer" checkbox: the trigger when a brokerage configures none.
+export const REQUEST_TRIGGER_PROPERTY = 'cash_offer_request_trigger';
+
 export const CASH_OFFERS_PIPELINE = 'cash_offers';
 export const MARKETPLACE_PIPELINE = 'marketplace';
 
 type Row = [name: string, type: CrmPropertyType, label: string];
 
 const LISTING_DEAL: Row[] = [
-  ['cash_offer_request_trigger', 'bool', 'Request cash offer'],
+  [REQUEST_TRIGGER_PROPERTY, 'bool', 'Request cash offer'],
   [UNIQUE_REQUEST_ID, 'string', 'Cash offer request id'],
   ['cash_offer_inventory_property_id', 'string', 'Cash offer inventory property id'],
   ['cash_offer_request_status', 'string', 'Cash offer request status'],

@@ -5,6 +5,7 @@ import type {
   CrmKind,
   CrmNoteInput,
   CrmPipeline,
+  CrmPropertyLookup,
   CrmRecord,
   CrmRecordRef,
   CrmTask,
@@ -92,6 +93,12 @@ export abstract class CrmOperations {
   // Adapters that cannot tell say so with checked: false.
   checkAccess(): Promise<CrmAccessReport> {
     return Promise.resolve({ checked: false, missing: [] });
+  }
+
+  // Whether records of `kind` have the property `name` (validate-config --online). Adapters that
+  // cannot tell answer undefined. A failed read throws, so it is never taken for a missing property.
+  findProperty(_kind: CrmKind, _name: string): Promise<CrmPropertyLookup | undefined> {
+    return Promise.resolve(undefined);
   }
 
   // Idempotent: asks the CRM to POST to `url` when records change, so the change reader can run

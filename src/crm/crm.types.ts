@@ -127,3 +127,19 @@ export interface CrmPipeline {
   label: string;
   stages: CrmStage[];
 }
+
+// One property of a record kind, in the CRM's own name and label.
+export interface CrmPropertyInfo {
+  name: string;
+  label: string;
+}
+
+// Whether a record kind has a property, asked of the CRM itself (validate-config --online).
+export interface CrmPropertyLookup {
+  // The name the CRM gives it (Follow Up Boss: customXxx for a snake_case custom name).
+  crmName: string;
+  exists: boolean;
+  // The properties the account itself added to the kind (not the CRM's own), in the CRM's order:
+  // the ones an operator most likely meant.
+  custom: CrmPropertyInfo[];
+}

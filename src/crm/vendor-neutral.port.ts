@@ -9,6 +9,7 @@ import type {
   CrmNoteInput,
   CrmPipeline,
   CrmProperties,
+  CrmPropertyLookup,
   CrmRecord,
   CrmRecordRef,
   CrmTask,
@@ -117,6 +118,9 @@ export class VendorNeutralCrmPort extends CrmPort {
   }
   override checkAccess(): Promise<CrmAccessReport> {
     return this.inner.checkAccess();
+  }
+  override findProperty(kind: CrmKind, name: string): Promise<CrmPropertyLookup | undefined> {
+    return this.inner.findProperty(kind, this.name(kind, name));
   }
   override subscribeToChanges(url: string): Promise<CrmChangeSubscriptionReport> {
     return this.inner.subscribeToChanges(url);

@@ -76,6 +76,8 @@ export interface SyncAppOptions {
   // More top-level lines of the brokerage file (`offerClocks:` and its settings ...), which may name
   // things of the CRM world (a user's id).
   brokerageLines?: (world: CrmWorld) => string[];
+  // crm.pipelines.listings.triggerProperty (beside the world's trigger stage).
+  triggerProperty?: string;
 }
 
 export async function startSyncApp(
@@ -123,6 +125,9 @@ export async function startSyncApp(
       '    listings:',
       `      pipelineId: ${JSON.stringify(world.listings.pipelineId)}`,
       `      triggerStageId: ${JSON.stringify(world.listings.triggerStageId)}`,
+      ...(options.triggerProperty
+        ? [`      triggerProperty: ${JSON.stringify(options.triggerProperty)}`]
+        : []),
       'webhooks:',
       `  publicBaseUrl: http://127.0.0.1:${port}`,
       '  secretEnv: ACME_WEBHOOK_SECRET',

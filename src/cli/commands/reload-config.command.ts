@@ -11,9 +11,11 @@ import { CliOutput } from '../output/cli-output';
 const DEFAULT_TIMEOUT_S = 15;
 const POLL_MS = 100;
 
-// Asks the running daemon to reload its brokerage files (SIGHUP through its pid file), after checking
-// them here first so the operator sees any problem at once; then waits for the daemon's own verdict,
-// since the daemon may judge otherwise (a secret variable set only in this shell, a file it cannot read).
+// Asks the running daemon to reload its brokerage files (SIGHUP through its pid file), and reports
+// the daemon's own verdict: the daemon judges with its environment, not this shell's. The files are
+// checked here first, so a problem of the file itself (which the daemon would refuse too) is said at
+// once and nothing is sent; what this shell cannot check (a variable set only for the daemon, a
+// secret file only it can read) does not stop the reload: it is said, and left to the daemon.
 @Command({
   name: 'reload-config',
   description: "validate the config, make the running daemon reload it, and report the daemon's verdict",
@@ -28,17 +30,39 @@ export class ReloadConfigCommand extends CommandRunner {
   }
 
   async run(_params: string[], options: { json?: boolean; timeout?: number } = {}): Promise<void> {
-    const problems = this.config.currentProblems().map(formatProblem);
+    const local = this.config.currentProblems();
+    const problems = local.filter((p) => p.hereOnly === undefined).map(formatProblem);
+    // Checks this shell could not make for want of the daemon's environment.
+    const unchecked = [
+      ...new Set(
+        local
+          .filter((p) => p.hereOnly !== undefined)
+          .map((p) => formatProblem({ file: p.file, brokerageId: p.brokerageId, message: p.hereOnly ?? '' })),
+      ),
+    ];
+    const uncheckedNote =
+      unchecked.length === 0
+        ? []
+        : [
+            `this shell could not check ${unchecked.length} thing(s) the daemon judges with its own environment:`,
+            ...unchecked.map((u) => `  - ${u}`),
+          ];
     const pid = readPidFile(this.settings.ledgerPath);
     const report = (ok: boolean, message: string, verdict?: ReloadVerdict): void => {
       const allProblems = verdict?.problems ?? problems;
-      if (options.json) this.output.json({ ok, pid: pid ?? null, message, problems: allProblems });
+      if (options.json)
+        this.output.json({ ok, pid: pid ?? null, message, problems: allProblems, notCheckedHere: unchecked });
       else if (ok) this.output.print(message);
       else this.output.fail([message, ...allProblems.map((p) => `  - ${p}`)].join('\n'));
       if (!ok) process.exitCode = 1;
     };
+    // Said first, whatever the verdict: these checks are the daemon's alone.
+    if (!options.json && uncheckedNote.length > 0) this.output.error(uncheckedNote.join('\n'));
     if (problems.length > 0)
-      return report(false, `not reloading; the config has ${problems.length} problem(s):`);
+      return report(
+        false,
+        `not reloading; the config has ${problems.length} problem(s) the daemon would refuse too:`,
+      );
     if (pid === undefined)
       return report(false, `no running daemon found (no pid in ${pidFilePath(this.settings.ledgerPath)})`);
     const before = readReloadVerdict(this.settings.ledgerPath)?.id;

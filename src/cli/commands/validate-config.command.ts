@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { CrmOnlineCheck, type CrmOnlineProblem } from '../../brokerages/crm-online.check';
+import { CrmOnlineCheck, type CrmOnlineFindings } from '../../brokerages/crm-online.check';
 import { Clock } from '../../common/clock';
 import { formatProblem } from '../../config/config-error';
 import { ConfigService } from '../../config/config.service';
@@ -15,8 +15,9 @@ import {
 // Checks every brokerage file (and the secrets they name) without starting anything. Exit code 1 and
 // every problem when anything is wrong. With --online it also asks the CRM of each enabled brokerage
 // that loads whether the token has the permissions the flows need, naming any missing scope, and
-// whether the listing pipeline and trigger stage ids the file names exist there; and warns (exit
-// code unchanged) of a brokerage taking HubSpot webhooks that has received none for a while.
+// whether the listing pipeline, trigger stage and trigger property the file names exist there; and
+// warns (exit code unchanged) of a trigger property setup-crm has yet to create, and of a brokerage
+// taking HubSpot webhooks that has received none for a while.
 @Command({
   name: 'validate-config',
   description: 'check the brokerage config files without starting the daemon',
@@ -44,7 +45,9 @@ export class ValidateConfigCommand extends CommandRunner {
       simulated: b.config.simulated === true,
     }));
     // The brokerages that loaded are checked online even when others did not: every problem in one run.
-    const online = options.online ? await this.checkOnline(brokerages) : [];
+    const { problems: online, warnings: crmWarnings } = options.online
+      ? await this.checkOnline(brokerages)
+      : { problems: [], warnings: [] };
     const silences: WebhookSilence[] =
       options.online && problems.length === 0
         ? await hubSpotWebhookSilences(
@@ -66,7 +69,7 @@ export class ValidateConfigCommand extends CommandRunner {
         configDir: this.config.configDir,
         brokerages,
         problems,
-        ...(options.online ? { online, warnings: silences } : {}),
+        ...(options.online ? { online, warnings: [...crmWarnings, ...silences] } : {}),
       });
     } else if (problems.length === 0 && online.length === 0) {
       this.output.print(
@@ -97,15 +100,24 @@ export class ValidateConfigCommand extends CommandRunner {
           );
       }
     }
-    if (!options.json) for (const s of silences) this.output.error(`warning: ${s.brokerageId}: ${s.warning}`);
+    if (!options.json) {
+      for (const w of crmWarnings)
+        this.output.error(
+          `warning: ${formatProblem({ file: w.file, brokerageId: w.brokerageId, message: w.warning })}`,
+        );
+      for (const s of silences) this.output.error(`warning: ${s.brokerageId}: ${s.warning}`);
+    }
     if (problems.length > 0 || online.length > 0) process.exitCode = 1;
   }
 
-  private async checkOnline(brokerages: { id: string; enabled: boolean }[]): Promise<CrmOnlineProblem[]> {
-    const found: CrmOnlineProblem[] = [];
+  private async checkOnline(brokerages: { id: string; enabled: boolean }[]): Promise<CrmOnlineFindings> {
+    const found: CrmOnlineFindings = { problems: [], warnings: [] };
     for (const { id, enabled } of brokerages) {
       const brokerage = this.config.get(id);
-      if (enabled && brokerage) found.push(...(await this.crm.check(brokerage)));
+      if (!enabled || !brokerage) continue;
+      const { problems, warnings } = await this.crm.check(brokerage);
+      found.problems.push(...problems);
+      found.warnings.push(...warnings);
     }
     return found;
   }
@@ -113,7 +125,7 @@ export class ValidateConfigCommand extends CommandRunner {
   @Option({
     flags: '--online',
     description:
-      "also ask each brokerage's CRM whether its token has the scopes it needs and its pipeline and stage ids exist",
+      "also ask each brokerage's CRM whether its token has the scopes it needs and its pipeline, stage and trigger property exist",
   })
   parseOnline(): boolean {
     return true;

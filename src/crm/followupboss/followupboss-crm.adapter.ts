@@ -8,6 +8,7 @@ import type {
   CrmKind,
   CrmNoteInput,
   CrmPipeline,
+  CrmPropertyLookup,
   CrmRecord,
   CrmRecordRef,
   CrmTask,
@@ -18,11 +19,11 @@ import type {
   ReadChangesOptions,
 } from '../crm.types';
 import type { CrmSchemaReport, CrmSchemaSpec } from '../crm-schema.types';
-import { FUB_RESOURCE, LINKED_DEALS_FIELD, MAX_PAGE } from './followupboss.constants';
+import { FUB_DEAL_FIELDS, FUB_RESOURCE, LINKED_DEALS_FIELD, MAX_PAGE } from './followupboss.constants';
 import type { FollowUpBossAdapterOptions, ResolvedFollowUpBossOptions } from './followupboss.options';
 import { resolveFollowUpBossOptions } from './followupboss.options';
 import { FollowUpBossChangeReader } from './followupboss-change.reader';
-import { fubFieldName } from './followupboss-field-names';
+import { fubFieldName, isCustomName } from './followupboss-field-names';
 import { FollowUpBossHttpClient } from './followupboss-http.client';
 import { dealLinks, linkedDealIds, toCrmRecord } from './followupboss-record.mapper';
 import { FollowUpBossRecordWriter } from './followupboss-record.writer';
@@ -231,6 +232,21 @@ export class FollowUpBossCrmAdapter extends CrmAdapter {
           .sort((a, b) => (a.orderWeight ?? 0) - (b.orderWeight ?? 0) || a.id - b.id)
           .map((s) => ({ id: String(s.id), label: s.name })),
       }));
+  }
+
+  // A custom name is looked up in the kind's custom fields (GET /v1/dealCustomFields for deals,
+  // /v1/customFields for people, crm-apis.md B3); any other deal name must be one of a deal's own
+  // fields. A person's own fields are not listed anywhere: that answer is "cannot tell".
+  override async findProperty(kind: CrmKind, name: string): Promise<CrmPropertyLookup | undefined> {
+    const crmName = fubFieldName(name);
+    const custom = isCustomName(name) || /^custom[A-Z]/.test(name);
+    if (!custom && kind !== 'deal') return undefined;
+    const fields = (await this.schema.customFields(kind)).map((f) => ({ name: f.name, label: f.label }));
+    return {
+      crmName,
+      exists: custom ? fields.some((f) => f.name === crmName) : FUB_DEAL_FIELDS.has(name),
+      custom: fields,
+    };
   }
 
   ensureSchema(spec: CrmSchemaSpec): Promise<CrmSchemaReport> {

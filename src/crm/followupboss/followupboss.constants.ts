@@ -18,3 +18,24 @@ export const MAX_PAGE = 100;
 // FUB has no deal-to-deal link; the adapter keeps an offer record's listing deal in this custom
 // field of its own (created by ensureSchema), as comma-separated deal ids.
 export const LINKED_DEALS_FIELD = 'cash_offer_linked_deals';
+
+// A deal's own fields (not custom ones), as FUB's deals reference and clients show them
+// (crm-apis.md B3, B6): what a deal property name without `_` or a `custom` prefix can be.
+export const FUB_DEAL_FIELDS: ReadonlySet<string> = new Set([
+  'id',
+  'name',
+  'stageId',
+  'stageName',
+  'pipelineId',
+  'status',
+  'price',
+  'projectedCloseDate',
+  'description',
+  'commissionValue',
+  'agentCommission',
+  'teamCommission',
+  'people',
+  'users',
+  'created',
+  'updated',
+]);

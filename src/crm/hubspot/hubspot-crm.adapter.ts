@@ -11,6 +11,7 @@ import type {
   CrmKind,
   CrmNoteInput,
   CrmPipeline,
+  CrmPropertyLookup,
   CrmRecord,
   CrmRecordRef,
   CrmTask,
@@ -183,6 +184,21 @@ export class HubSpotCrmAdapter extends CrmAdapter {
           .sort((a, b) => a.displayOrder - b.displayOrder)
           .map((s) => ({ id: s.id, label: s.label })),
       }));
+  }
+
+  // From the properties API (GET /crm/v3/properties/{objectType}, archived ones left out, as they
+  // take no values). HubSpot's own properties are hubspotDefined; the rest the account added.
+  override async findProperty(kind: CrmKind, name: string): Promise<CrmPropertyLookup> {
+    const answer = await this.runner.run(
+      { what: `list ${kind} properties`, lane: 'general', idempotent: true },
+      () => this.client.crm.properties.coreApi.getAll(HUBSPOT_OBJECT[kind]),
+    );
+    const live = answer.results.filter((p) => p.archived !== true);
+    return {
+      crmName: name,
+      exists: live.some((p) => p.name === name),
+      custom: live.filter((p) => p.hubspotDefined !== true).map((p) => ({ name: p.name, label: p.label })),
+    };
   }
 
   // setup-crm names a missing scope up front instead of failing half-way on a 403.

@@ -1,8 +1,9 @@
 import { CRM_ROLE } from '../../crm/crm-roles';
+import { REQUEST_TRIGGER_PROPERTY } from '../../crm/crm-schema';
 
 // The cash-offer properties of a listing deal (see CASH_OFFER_CRM_SCHEMA), by role.
 export const DEAL = {
-  trigger: 'cash_offer_request_trigger',
+  trigger: REQUEST_TRIGGER_PROPERTY,
   requestId: 'cash_offer_request_id',
   inventoryId: 'cash_offer_inventory_property_id',
   status: 'cash_offer_request_status',

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
+import { listingTriggerProperty } from '../../brokerages/listing-trigger';
 import { mappedProperties } from '../../crm/mapping/crm-field-mapping';
 import type { CrmRecord } from '../../crm';
 import { LinkRepository, OutboxRepository, outboxKey, type OutboxCommand } from '../../ledger';
@@ -15,7 +16,6 @@ import { CREATE_OFFER_REQUEST } from './create-offer-request.executor';
 import { mapDealToOfferRequest } from './offer-request.mapper';
 
 export const SELLER_REQUESTS_STREAM = 'crm:deal:seller-requests';
-const DEFAULT_TRIGGER_PROPERTY = DEAL.trigger;
 
 // Flow 1: a listing deal in the trigger stage (or with its trigger property set) becomes one offer
 // request, validated first and sent through the outbox under the deal's idempotency key.
@@ -34,13 +34,21 @@ export class SellerRequestsConsumer extends ChangePagesConsumer {
 
   stream(crm: BrokerageCrm): ChangeStream {
     const { triggerStageId } = crm.listings;
+    const trigger = triggerOf(crm);
     return {
       stream: SELLER_REQUESTS_STREAM,
       kind: 'deal',
-      properties: [...mappedProperties(crm.mapping, 'deal'), ...Object.values(DEAL)],
+      // A configured trigger property is read too: the CRM answers only the properties asked for.
+      properties: [
+        ...new Set([
+          ...mappedProperties(crm.mapping, 'deal'),
+          ...Object.values(DEAL),
+          ...(trigger ? [trigger] : []),
+        ]),
+      ],
       filter: {
         pipelineId: crm.listings.pipelineId,
-        ...(triggerStageId && !triggerOf(crm) ? { stageIds: [triggerStageId] } : {}),
+        ...(triggerStageId && !trigger ? { stageIds: [triggerStageId] } : {}),
       },
       withAssociations: ['contact'],
     };
@@ -121,11 +129,8 @@ export class SellerRequestsConsumer extends ChangePagesConsumer {
   }
 }
 
-// The property whose truth triggers a request: the configured one, or the default when no trigger
-// stage is configured either.
 function triggerOf(crm: BrokerageCrm): string | undefined {
-  const { triggerStageId, triggerProperty } = crm.listings;
-  return triggerProperty ?? (triggerStageId ? undefined : DEFAULT_TRIGGER_PROPERTY);
+  return listingTriggerProperty(crm.listings);
 }
 
 export function createKey(brokerageId: string, dealId: string, generation: number): string {

@@ -21,9 +21,11 @@ interface OnlineJson {
     brokerageId: string;
     file: string;
     path?: string;
+    problem: string;
     unknownId?: string;
     existing?: { id: string }[];
   }[];
+  warnings: { brokerageId: string; path?: string; unknownId?: string; warning: string }[];
 }
 
 // A listing pipeline or trigger stage id the CRM does not have passes every offline check, and the
@@ -35,20 +37,20 @@ describe('CLI: validate-config --online checks the CRM ids a brokerage file name
   let hubspot: HubSpotEmulator;
   let fub: FollowUpBossEmulator;
 
-  const hubspotBrokerage = (id: string, listings: Record<string, string>) => {
+  const hubspotBrokerage = (id: string, listings: Record<string, string>, baseUrl = hubspot.url) => {
     const config = brokerageConfig(id);
     writeBrokerage(ws, {
       ...config,
-      crm: { ...(config.crm as object), baseUrl: hubspot.url, pipelines: { listings } },
+      crm: { ...(config.crm as object), baseUrl, pipelines: { listings } },
     });
   };
-  const fubBrokerage = (listings: Record<string, string>) => {
+  const fubBrokerage = (listings: Record<string, string>, baseUrl = fub.url) => {
     const config = brokerageConfig('fubco');
     writeBrokerage(ws, {
       ...config,
       crm: {
         kind: 'followupboss',
-        baseUrl: fub.url,
+        baseUrl,
         tokenEnv: 'FUBCO_CRM_TOKEN',
         system: fub.system,
         systemKeyEnv: 'FUBCO_FUB_SYSTEM_KEY',
@@ -101,6 +103,10 @@ describe('CLI: validate-config --online checks the CRM ids a brokerage file name
       "fubco.yaml (fubco): crm.pipelines.listings.triggerStageId '3' is not a stage of pipeline 2 (Sellers); it has: 6 (Lead), 7 (Listing Appointment), 8 (Request Cash Offer)",
     );
     expect(result.stderr).toContain("('3' is stage Offer of pipeline 1 (Buyers))");
+    // setup-crm has not run on this account: its trigger checkbox is missing, which is no failure yet.
+    expect(result.stderr).toMatch(
+      /warning: \S*acme\.yaml \(acme\): crm\.pipelines\.listings\.triggerProperty 'cash_offer_request_trigger' is not a deal property in this HubSpot account yet: setup-crm creates it/,
+    );
 
     const json = await runCli(['validate-config', '--online', '--json'], env(['acme', 'fubco']));
     expect(json.code).toBe(1);
@@ -144,5 +150,50 @@ describe('CLI: validate-config --online checks the CRM ids a brokerage file name
     expect(body.online).toHaveLength(1);
     expect(body.online[0]).toMatchObject({ brokerageId: 'fubco' });
     expect(body.online[0]).not.toHaveProperty('path');
+  });
+
+  it('names a trigger property the deals lack, on either CRM, and exits 1', async () => {
+    hubspotBrokerage('acme', { pipelineId: 'default', triggerProperty: 'acme_go' });
+    fubBrokerage({ pipelineId: '2', triggerProperty: 'acme_go' });
+    const result = await runCli(['validate-config', '--online'], env(['acme', 'fubco']));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the CRMs found 2 problem(s):');
+    expect(result.stderr).toContain(
+      "acme.yaml (acme): crm.pipelines.listings.triggerProperty 'acme_go' is not a deal property in this HubSpot account; it has no custom deal properties",
+    );
+    expect(result.stderr).toContain(
+      "fubco.yaml (fubco): crm.pipelines.listings.triggerProperty 'acme_go' (field customAcmeGo) is not a deal property in this Follow Up Boss account",
+    );
+
+    const json = await runCli(['validate-config', '--online', '--json'], env(['acme', 'fubco']));
+    const body = JSON.parse(json.stdout) as OnlineJson;
+    expect(body.online.map((o) => [o.brokerageId, o.path, o.unknownId])).toEqual([
+      ['acme', 'crm.pipelines.listings.triggerProperty', 'acme_go'],
+      ['fubco', 'crm.pipelines.listings.triggerProperty', 'acme_go'],
+    ]);
+  });
+
+  it("passes a trigger property once setup-crm has made it, and says so when the CRM can't be asked", async () => {
+    hubspotBrokerage('acme', { pipelineId: 'default', triggerProperty: 'cash_offer_request_trigger' });
+    fubBrokerage({ pipelineId: '2', triggerProperty: 'cash_offer_request_trigger' });
+    expect((await runCli(['setup-crm'], env(['acme', 'fubco']))).code).toBe(0);
+    const result = await runCli(['validate-config', '--online', '--json'], env(['acme', 'fubco']));
+    expect(JSON.parse(result.stdout)).toMatchObject({ valid: true, online: [], warnings: [] });
+    expect(result.code).toBe(0);
+
+    // Nothing listens there: a failed read is a problem of its own, never "not a deal property".
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    ws.cleanup();
+    ws = makeWorkspace();
+    fubBrokerage({ pipelineId: '2', triggerProperty: 'acme_go' }, nowhere);
+    const down = await runCli(['validate-config', '--online', '--json'], env(['fubco']));
+    expect(down.code).toBe(1);
+    const body = JSON.parse(down.stdout) as OnlineJson;
+    expect(body.online).toHaveLength(1);
+    expect(body.online[0]).not.toHaveProperty('path');
+    expect(body.online[0]).not.toHaveProperty('unknownId');
+    expect(body.online[0].problem).toMatch(
+      /^could not read the CRM's deal pipelines or properties, so the pipeline, stage and trigger property are unchecked: /,
+    );
   });
 });

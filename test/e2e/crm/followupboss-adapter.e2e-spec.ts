@@ -75,6 +75,28 @@ describe('FollowUpBossCrmAdapter against the Follow Up Boss emulator', () => {
     expect(emulator.state.count('deals')).toBe(0);
   });
 
+  it("tells whether deals have a property, from /v1/dealCustomFields or a deal's own fields", async () => {
+    expect(await adapter.findProperty('deal', 'cash_offer_request_trigger')).toMatchObject({
+      crmName: 'customCashOfferRequestTrigger',
+      exists: true,
+    });
+    // FUB's own name for it reads the same field.
+    expect(await adapter.findProperty('deal', 'customCashOfferRequestTrigger')).toMatchObject({
+      exists: true,
+    });
+    expect(await adapter.findProperty('deal', 'price')).toMatchObject({ exists: true });
+    const missing = await adapter.findProperty('deal', 'acme_go');
+    expect(missing).toMatchObject({ crmName: 'customAcmeGo', exists: false });
+    expect(missing?.custom).toContainEqual({
+      name: 'customCashOfferRequestTrigger',
+      label: 'Cash Offer Request Trigger',
+    });
+    expect(await adapter.findProperty('deal', 'colour')).toMatchObject({ exists: false });
+    await expect(build({ apiKey: 'wrong' }).findProperty('deal', 'acme_go')).rejects.toMatchObject({
+      code: 'AUTH_FAILED',
+    });
+  });
+
   it('registers the change webhooks once, moves ours when the address changes, and needs the system key', async () => {
     const url = 'https://sync.example/webhooks/crm/followupboss/acme';
     const first = await adapter.subscribeToChanges(url);

@@ -88,6 +88,23 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     expect(pipelines.map((p) => p.id)).toContain('default');
   });
 
+  it("tells whether deals have a property, from the properties API, with the account's custom ones", async () => {
+    const found = await adapter.findProperty('deal', 'cash_offer_request_trigger');
+    expect(found).toMatchObject({ crmName: 'cash_offer_request_trigger', exists: true });
+    // HubSpot's own properties exist too, and are not offered as the account's custom ones.
+    expect(await adapter.findProperty('deal', 'dealname')).toMatchObject({ exists: true });
+    const missing = await adapter.findProperty('deal', 'acme_go');
+    expect(missing.exists).toBe(false);
+    expect(missing.custom).toContainEqual({
+      name: 'cash_offer_request_trigger',
+      label: 'Request cash offer',
+    });
+    expect(missing.custom.map((p) => p.name)).not.toContain('dealname');
+    await control.put('faults', { errorRate: 1, errorStatus: 503 });
+    await expect(adapter.findProperty('deal', 'acme_go')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    await control.put('faults', { errorRate: 0 });
+  });
+
   it('upserts by unique key with one result per input; a bad record fails alone, naming the field', async () => {
     const inputs: CrmUpsertInput[] = [
       { key: 'r-1', properties: { dealname: 'One', cash_offer_request_status: 'in_review' } },

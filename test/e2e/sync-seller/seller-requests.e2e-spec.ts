@@ -194,3 +194,38 @@ describe('seller requests: listing deals become offer requests', () => {
     expect(await requestsFor(dealId)).toHaveLength(1);
   });
 });
+
+// A brokerage's own checkbox as the trigger: the change read must ask the CRM for it, since a
+// HubSpot search answers only the properties it is asked for.
+describe("seller requests: a trigger property of the brokerage's own", () => {
+  let t: SyncTestApp;
+  let agent: SyncAgent;
+  let sandbox: SandboxControl;
+
+  beforeAll(async () => {
+    t = await startSyncApp('hubspot', { triggerProperty: 'acme_go' });
+    agent = new SyncAgent(t.hubspot.url, t.hubspot.token, t.crm);
+    sandbox = new SandboxControl(t.sandbox.controlUrl);
+    await t.crm.ensureSchema({
+      groups: [],
+      properties: [{ kind: 'deal', name: 'acme_go', label: 'Acme: go', type: 'bool', group: 'cash_offer' }],
+      pipelines: [],
+    });
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('sends a deal whose trigger property the agent ticked, and not one left unticked', async () => {
+    const { dealId } = await agent.listingDeal(VALID_LISTING);
+    const { dealId: untouched } = await agent.listingDeal(VALID_LISTING);
+    await agent.update(dealId, { acme_go: 'true' });
+    const run = await t.run('crm-changes');
+    expect(run.counts).toMatchObject({ created: 1, failed: 0 });
+    await t.run('outbox-drain');
+    const requests = await sandbox.requests();
+    expect(requests.filter((r) => r.offer_request_external_id === dealId)).toHaveLength(1);
+    expect(requests.filter((r) => r.offer_request_external_id === untouched)).toHaveLength(0);
+  });
+});
