@@ -56,7 +56,9 @@ export class CrmOnlineCheck {
     };
     let port: CrmPort;
     try {
-      port = this.crm.create(brokerage);
+      // An operator waits on this: a CRM that does not answer is said after one retry, not after
+      // the daemon's patient backoff (about half a minute).
+      port = this.crm.create(brokerage, { maxTransientRetries: 1 });
       const report = await port.checkAccess();
       if (report.missing.length > 0) {
         problem({

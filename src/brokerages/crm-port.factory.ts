@@ -4,6 +4,7 @@ import { perSecond } from '../common/rate-limit';
 import { RateLimitMisses } from '../common/rate-limit-misses';
 import { SHARED_ACCOUNT_LIMITER, type SharedAccountLimiter } from '../common/shared-account-limiter';
 import { VendorNeutralCrmPort, type CrmPort } from '../crm';
+import type { CrmCallOptions } from '../crm/crm-call.settings';
 import { FOLLOWUPBOSS_VENDOR_PROFILE, FollowUpBossCrmAdapter } from '../crm/followupboss';
 import { HubSpotCrmAdapter, HubSpotPortalLimiters, hubSpotVendorProfile } from '../crm/hubspot';
 import { MetricsService } from '../observability/metrics/metrics.service';
@@ -33,12 +34,14 @@ export class CrmPortFactory {
     );
   }
 
-  create(brokerage: LoadedBrokerage): CrmPort {
+  // `calls` overrides the adapter's call settings (a command an operator waits on retries less).
+  create(brokerage: LoadedBrokerage, calls: Pick<CrmCallOptions, 'maxTransientRetries'> = {}): CrmPort {
     const { crm } = brokerage.config;
     const kind = crm.kind as string;
     if (kind === 'hubspot') {
       const adapter = new HubSpotCrmAdapter(
         {
+          ...calls,
           accessToken: brokerage.secrets.crmToken,
           brokerageId: brokerage.id,
           ...(this.sharedLimiter ? { sharedLimiter: this.sharedLimiter } : {}),
@@ -55,6 +58,7 @@ export class CrmPortFactory {
     if (kind === 'followupboss') {
       const adapter = new FollowUpBossCrmAdapter(
         {
+          ...calls,
           apiKey: brokerage.secrets.crmToken,
           brokerageId: brokerage.id,
           ...(this.sharedLimiter ? { sharedLimiter: this.sharedLimiter } : {}),
