@@ -15,7 +15,7 @@ import { SandboxClock } from './sandbox.clock';
 import { badRequest, conflict, forbidden, notFound, readBody } from './sandbox.errors';
 import { SandboxStore } from './sandbox.store';
 import { SpecReadings } from './spec-readings';
-import { counterRejectedUpdate } from './spec-readings.answers';
+import { counterRejectedUpdate, withdrawnOfferWord } from './spec-readings.answers';
 import { SandboxAccount, StoredCounterOffer, StoredOffer, StoredOfferRequest } from './sandbox.types';
 import { buyerOfferDefaults } from './simulated-buyers';
 
@@ -188,6 +188,24 @@ export class OfferService {
     const update = counterRejectedUpdate(c, r, now, this.readings.current.counterRejectedCallback);
     if (update) this.notifier.event(r, update);
     return { ...c };
+  }
+
+  // A buyer takes back an offer the agent has not decided (control API). The spec shows no such
+  // status: the word it is listed under, or its leaving the list, is a spec reading.
+  withdraw(offerId: number): Offer {
+    const offer = this.store.offers.get(offerId);
+    if (!offer) throw notFound(`offer ${offerId} does not exist`);
+    if (!['active', 'countered'].includes(offer.offer_status))
+      throw conflict(`offer ${offerId} is ${offer.offer_status}; only an undecided offer can be withdrawn`);
+    const word = withdrawnOfferWord(this.readings.current.withdrawnOfferListedAs);
+    this.setStatus(offer, word);
+    const now = this.clock.nowIso();
+    for (const c of this.store.countersOfRequest(offer.offer_request_id))
+      if (c.offer_id === offer.offer_id && c.counter_offer_status === 'pending') {
+        c.counter_offer_status = 'withdrawn';
+        c.updated_at = now;
+      }
+    return toOffer(offer, this.store.requests.get(offer.offer_request_id)!);
   }
 
   // Offers past offer_expires that nobody decided become expired.

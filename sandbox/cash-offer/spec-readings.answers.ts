@@ -118,6 +118,18 @@ export function offersQueryUnder(
   return query;
 }
 
+// A withdrawn offer is stored under the reading's word at the time; `dropped` hides it from lists.
+export function withdrawnOfferWord(listedAs: SpecReadingValues['withdrawnOfferListedAs']): string {
+  return listedAs === 'cancelled' ? 'cancelled' : 'withdrawn';
+}
+
+export function withdrawnOfferShown(
+  offer: Offer,
+  listedAs: SpecReadingValues['withdrawnOfferListedAs'],
+): Offer | undefined {
+  return listedAs === 'dropped' && ['withdrawn', 'cancelled'].includes(offer.offer_status) ? undefined : offer;
+}
+
 export function expiredOfferShown(
   offer: Offer,
   listedAs: SpecReadingValues['expiredOfferListedAs'],

@@ -46,6 +46,9 @@ export interface SpecReadingValues {
   // GET /offers at all, listed `rejected`, or still listed `active` (a service that never expires
   // offers by itself and leaves the date to the listing side).
   expiredOfferListedAs: 'expired' | 'dropped' | 'rejected' | 'active';
+  // An offer its buyer took back (the control API's withdraw; the spec shows no such status):
+  // listed `withdrawn` (ours) or `cancelled`, or no longer listed by GET /offers at all.
+  withdrawnOfferListedAs: 'withdrawn' | 'cancelled' | 'dropped';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -62,6 +65,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   leadAnswer: 'record-201',
   errorCodes: 'ours',
   expiredOfferListedAs: 'expired',
+  withdrawnOfferListedAs: 'withdrawn',
 };
 
 const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][] | 'limit' } = {
@@ -86,6 +90,7 @@ const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][]
   leadAnswer: ['record-201', 'record-200'],
   errorCodes: ['ours', 'all-422', 'all-400'],
   expiredOfferListedAs: ['expired', 'dropped', 'rejected', 'active'],
+  withdrawnOfferListedAs: ['withdrawn', 'cancelled', 'dropped'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -40,6 +40,11 @@ export class SandboxControl {
     return this.call('POST', `/offer-requests/${requestId}/offers`, overrides);
   }
 
+  // The buyer takes the offer back (docs/sandbox.md, control API).
+  withdrawOffer(offerId: number): Promise<Offer> {
+    return this.call('POST', `/offers/${offerId}/withdraw`);
+  }
+
   acceptCounter(counterId: number): Promise<Offer> {
     return this.call('POST', `/counter-offers/${counterId}/accept`);
   }

@@ -23,6 +23,7 @@ import { SpecReadings } from '../spec-readings';
 import {
   createAnswer,
   expiredOfferShown,
+  withdrawnOfferShown,
   offersQueryUnder,
   prelimAnswer,
   readCounterAnswer,
@@ -123,9 +124,10 @@ export class ApiController {
   @Get('offers')
   @HttpCode(200)
   listOffers(@Caller() caller: SandboxAccount, @SearchParams() query: URLSearchParams) {
-    const { offersQuery, expiredOfferListedAs } = this.readings.current;
+    const { offersQuery, expiredOfferListedAs, withdrawnOfferListedAs } = this.readings.current;
     return this.offers.list(caller, offersQueryUnder(query, offersQuery), (o) => {
-      const listed = expiredOfferShown(o, expiredOfferListedAs);
+      const expired = expiredOfferShown(o, expiredOfferListedAs);
+      const listed = expired && withdrawnOfferShown(expired, withdrawnOfferListedAs);
       return listed && this.shown(listed);
     });
   }

@@ -141,6 +141,14 @@ export class ControlController {
     return toOfferRequestRecord(r);
   }
 
+  @Post('offers/:id/withdraw')
+  @HttpCode(200)
+  withdrawOffer(@Param('id') id: string) {
+    const offerId = Number(id);
+    if (!Number.isInteger(offerId)) throw badRequest(`offer id must be a whole number, not ${id}`);
+    return this.offers.withdraw(offerId);
+  }
+
   @Post('counter-offers/:id/accept')
   @HttpCode(200)
   acceptCounter(@Param('id') id: string) {

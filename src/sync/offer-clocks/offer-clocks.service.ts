@@ -9,6 +9,7 @@ import { MetricsService } from '../../observability/metrics/metrics.service';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
 import { offerStageId } from '../offers/offer-record.properties';
+import { isWithdrawnOffer } from '../offers/offer-record.view';
 import { escalationTaskKey, leadTaskKey, planClock, type ClockedOffer, type KnownTask } from './offer-clock.plan';
 import { clockSettings, type ClockSettings } from './offer-clock.settings';
 import { OFFER_TASK_LINK, offerIdOfTaskKey } from './offer-clocks.constants';
@@ -22,6 +23,11 @@ const DAY_MS = 24 * 3600 * 1000;
 // How long after its expiry an offer is still looked at: long enough for any reconcile schedule.
 const LOOK_BACK_MS = 7 * DAY_MS;
 const ANSWERED = new Set(['accepted', 'rejected', 'countered']);
+
+// Nobody owes an answer to an offer decided, countered, or taken back by its buyer.
+function isClosed(status: string): boolean {
+  return ANSWERED.has(status.toLowerCase()) || isWithdrawnOffer(status);
+}
 
 export interface ClockPass {
   // Offers the pass listed that a clock may concern (see `concerns`).
@@ -76,7 +82,7 @@ export class OfferClocks {
     // A decided offer with no open task has nothing left to do: its record is not read.
     const offers = new Map(
       pass.offers
-        .filter((o) => !ANSWERED.has(o.offer_status.toLowerCase()) || withOpenTasks.has(o.offer_id))
+        .filter((o) => !isClosed(o.offer_status) || withOpenTasks.has(o.offer_id))
         .map((o) => [o.offer_id, o]),
     );
     // Open tasks of offers the pass no longer lists (answered long ago, or dropped by the service).
@@ -140,7 +146,7 @@ export class OfferClocks {
     const stage = crm.stages.resolve(record.pipelineId, record.stageId);
     const inCashOffers = stage?.pipelineKey === CASH_OFFERS_PIPELINE;
     if (inCashOffers && stage.stageKey === 'expired') return { ...clocked, state: 'expired' };
-    if (!inCashOffers || stage.stageKey !== 'incoming' || ANSWERED.has(status))
+    if (!inCashOffers || stage.stageKey !== 'incoming' || isClosed(status))
       return { ...clocked, state: status === 'expired' ? 'expired' : 'answered' };
     if (status === 'expired')
       return { ...clocked, expiresMs: Math.min(clocked.expiresMs ?? nowMs, nowMs), state: 'undecided' };

@@ -32,6 +32,15 @@ const ROWS: Row[] = [
   { case: 'accepted', offer: offer(1, 'accepted'), stage: 'accepted' },
   { case: 'rejected', offer: offer(1, 'rejected'), stage: 'rejected' },
   { case: 'expired', offer: offer(1, 'expired'), stage: 'expired', onCreateOnly: true },
+  { case: 'withdrawn by its buyer', offer: offer(1, 'withdrawn'), stage: 'rejected' },
+  { case: "withdrawn, in another service's word", offer: offer(1, 'Cancelled'), stage: 'rejected' },
+  {
+    case: 'withdrawn while our counter waited: the counter is what the agent follows',
+    offer: offer(1, 'withdrawn'),
+    counter: { id: '90', status: 'withdrawn' },
+    stage: 'counter_rejected',
+    counterStatus: 'withdrawn',
+  },
   { case: 'countered (status word)', offer: offer(1, 'countered'), stage: 'countered' },
   {
     case: 'countered, the service keeps the offer active until the buyer answers',

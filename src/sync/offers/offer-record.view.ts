@@ -46,6 +46,15 @@ const ANSWERED_COUNTER = new Set([
 ]);
 const REFUSED_COUNTER = new Set(['rejected', 'declined', 'expired', 'withdrawn', 'canceled', 'cancelled']);
 
+// Words a service may list an offer under once its buyer took it back (the spec shows no status
+// beyond active, accepted and rejected): the offer is closed without a decision of ours, so its record
+// leaves Incoming for Rejected (the closed-without-a-sale stage) and shows the service's word.
+const WITHDRAWN_OFFER = new Set(['withdrawn', 'canceled', 'cancelled', 'rescinded', 'retracted', 'revoked']);
+
+export function isWithdrawnOffer(status: string): boolean {
+  return WITHDRAWN_OFFER.has(status.toLowerCase());
+}
+
 // A buyer's answer to a counter is final: no later listing or event moves it back to pending.
 export function isAnsweredCounter(status: string | undefined): boolean {
   return status !== undefined && ANSWERED_COUNTER.has(status.toLowerCase());
@@ -94,13 +103,15 @@ export function counterStatusOf(
 
 // The stage an offer record shows for an offer status and the status of the counter made on it.
 export function stageFor(offerStatus: string, counterStatus: string | undefined): OfferStage {
-  if (offerStatus === 'accepted') return 'accepted';
+  const status = offerStatus.toLowerCase();
+  if (status === 'accepted') return 'accepted';
   if (counterStatus !== undefined && counterStatus !== '') {
     if (REFUSED_COUNTER.has(counterStatus.toLowerCase())) return 'counter_rejected';
     // Pending, or accepted: the countered record stays Countered; the buyer's new offer is Accepted.
     return 'countered';
   }
-  switch (offerStatus) {
+  if (isWithdrawnOffer(status)) return 'rejected';
+  switch (status) {
     case 'countered':
       return 'countered';
     case 'rejected':

@@ -37,6 +37,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'leadAnswer',
       'errorCodes',
       'expiredOfferListedAs',
+      'withdrawnOfferListedAs',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -50,6 +51,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       leadAnswer: 'record-201',
       errorCodes: 'ours',
       expiredOfferListedAs: 'expired',
+      withdrawnOfferListedAs: 'withdrawn',
     });
   });
 
@@ -238,6 +240,33 @@ describe('Cash Offer sandbox: spec readings', () => {
     // Deciding it is still the impossible transition it is under every reading.
     expect(
       (await call(sandbox, 'PATCH', '/offers', { offer_id: soon.offer_id, offer_status: 'accepted' })).status,
+    ).toBe(409);
+  });
+
+  it('withdrawnOfferListedAs: an offer its buyer withdrew listed withdrawn, cancelled, or not at all', async () => {
+    const req = await activeRequest(sandbox);
+    const kept = await buyerOffer(sandbox, req.offer_request_id);
+    const listed = async () => {
+      const offers: { offer_id: number; offer_status: string }[] = (await call(sandbox, 'GET', '/offers'))
+        .body;
+      return Object.fromEntries(offers.map((o) => [o.offer_id, o.offer_status]));
+    };
+    const withdrawn = await buyerOffer(sandbox, req.offer_request_id);
+    expect((await control(sandbox, 'POST', `/offers/${withdrawn.offer_id}/withdraw`)).body).toMatchObject({
+      offer_status: 'withdrawn',
+    });
+    expect(await listed()).toEqual({ [kept.offer_id]: 'active', [withdrawn.offer_id]: 'withdrawn' });
+    await readings({ withdrawnOfferListedAs: 'dropped' });
+    expect(await listed()).toEqual({ [kept.offer_id]: 'active' });
+    await readings({ withdrawnOfferListedAs: 'cancelled' });
+    const cancelled = await buyerOffer(sandbox, req.offer_request_id);
+    await control(sandbox, 'POST', `/offers/${cancelled.offer_id}/withdraw`);
+    expect((await listed())[cancelled.offer_id]).toBe('cancelled');
+    // Only an undecided offer can be withdrawn, and a withdrawn one can no longer be decided.
+    expect((await control(sandbox, 'POST', `/offers/${cancelled.offer_id}/withdraw`)).status).toBe(409);
+    expect(
+      (await call(sandbox, 'PATCH', '/offers', { offer_id: withdrawn.offer_id, offer_status: 'accepted' }))
+        .status,
     ).toBe(409);
   });
 });

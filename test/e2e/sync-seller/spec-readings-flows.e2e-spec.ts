@@ -19,6 +19,7 @@ const READINGS: Record<string, unknown>[] = [
     updateAnswer: 'record-200',
     errorCodes: 'all-422',
     expiredOfferListedAs: 'dropped',
+    withdrawnOfferListedAs: 'dropped',
   },
   // Pages capped at 25, a create answer with no status, 400 for everything refused, expired offers
   // listed as rejected.
@@ -27,6 +28,7 @@ const READINGS: Record<string, unknown>[] = [
     createAnswer: 'no-status',
     errorCodes: 'all-400',
     expiredOfferListedAs: 'rejected',
+    withdrawnOfferListedAs: 'cancelled',
   },
   // A create answered `active`, capped pages, 422s, decisions with no body, expired offers still
   // listed active (a service that leaves expiry to the listing side).
@@ -208,11 +210,46 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect(steps.agent.stageKey(record!)).toBe(listedRejected ? 'rejected' : 'expired');
       // The status as the service says it: expired (or dropped: the daemon's word), rejected, or
       // still active where the service keeps listing it so.
-      const shown = listedRejected ? 'rejected' : readings.expiredOfferListedAs === 'active' ? 'active' : 'expired';
+      const shown = listedRejected
+        ? 'rejected'
+        : readings.expiredOfferListedAs === 'active'
+          ? 'active'
+          : 'expired';
       expect(record!.properties[OFFER.status]).toBe(shown);
       // A second pass changes nothing.
       expect((await t.run('offers-reconcile')).status).toBe('succeeded');
       expect((await steps.agent.offerRecord(offer.offer_id))!.properties[OFFER.status]).toBe(shown);
+    });
+
+    it("an offer its buyer withdraws leaves Incoming with the service's word, and an accept of it is not sent", async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 331_000 });
+      await steps.applyEvents(1);
+      await steps.sandbox.withdrawOffer(offer.offer_id);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      let record = (await steps.agent.offerRecord(offer.offer_id))!;
+      const word = (readings.withdrawnOfferListedAs as string | undefined) ?? 'withdrawn';
+      if (word === 'dropped') {
+        // Not listed, not yet past its expiry: nothing tells a withdrawal from any other absence, so
+        // the record is left as it was (docs/spec-decisions.md).
+        expect(steps.agent.stageKey(record)).toBe('incoming');
+        expect(record.properties[OFFER.status]).toBe('active');
+        return;
+      }
+      expect(steps.agent.stageKey(record)).toBe('rejected');
+      expect(record.properties[OFFER.status]).toBe(word);
+
+      // An agent who accepts it anyway is told on the record, and nothing is sent.
+      const before = (await decisionStatuses()).length;
+      await moveTo(offer.offer_id, 'accept_requested');
+      await decide();
+      record = (await steps.agent.offerRecord(offer.offer_id))!;
+      expect((await decisionStatuses()).length).toBe(before);
+      expect(record.properties[OFFER.decisionError]).toBe(
+        `This offer is ${word} at the service; it can no longer be accepted. Nothing was sent.`,
+      );
+      expect(steps.agent.stageKey(record)).toBe('rejected');
+      expect(await stuck()).toEqual([]);
     });
 
     it('a listing-agent edit is sent once and settles, whatever PATCH answers', async () => {
