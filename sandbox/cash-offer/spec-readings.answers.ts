@@ -127,7 +127,9 @@ export function withdrawnOfferShown(
   offer: Offer,
   listedAs: SpecReadingValues['withdrawnOfferListedAs'],
 ): Offer | undefined {
-  return listedAs === 'dropped' && ['withdrawn', 'cancelled'].includes(offer.offer_status) ? undefined : offer;
+  return listedAs === 'dropped' && ['withdrawn', 'cancelled'].includes(offer.offer_status)
+    ? undefined
+    : offer;
 }
 
 export function expiredOfferShown(

@@ -49,6 +49,10 @@ export interface SpecReadingValues {
   // An offer its buyer took back (the control API's withdraw; the spec shows no such status):
   // listed `withdrawn` (ours) or `cancelled`, or no longer listed by GET /offers at all.
   withdrawnOfferListedAs: 'withdrawn' | 'cancelled' | 'dropped';
+  // POST and PATCH /wh (which sets the URL when is not shown): POST sets it and PATCH replaces it,
+  // 404 when none is set (ours); `post-once`: a POST while a URL is set is refused with 409 (PATCH it);
+  // `patch-422-when-none`: a PATCH before any URL is set is refused with 422 (POST it).
+  webhookMethods: 'post-sets' | 'post-once' | 'patch-422-when-none';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -66,6 +70,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   errorCodes: 'ours',
   expiredOfferListedAs: 'expired',
   withdrawnOfferListedAs: 'withdrawn',
+  webhookMethods: 'post-sets',
 };
 
 const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][] | 'limit' } = {
@@ -91,6 +96,7 @@ const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][]
   errorCodes: ['ours', 'all-422', 'all-400'],
   expiredOfferListedAs: ['expired', 'dropped', 'rejected', 'active'],
   withdrawnOfferListedAs: ['withdrawn', 'cancelled', 'dropped'],
+  webhookMethods: ['post-sets', 'post-once', 'patch-422-when-none'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

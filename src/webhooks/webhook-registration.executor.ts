@@ -73,15 +73,27 @@ export class WebhookRegistrationExecutor implements CommandExecutor {
     first: boolean,
     call: CallOptions | undefined,
   ): Promise<RegistrationOutcome> {
+    const post = () => client.registerWebhook(url, call);
+    const patch = () => client.updateWebhook(url, call);
     if (first) {
-      await client.registerWebhook(url, call);
+      await orTheOther(post, patch);
       return 'registered';
     }
-    // A PATCH for an account the service has no URL for yet falls back to POST.
-    await client.updateWebhook(url, call).catch(async (error: unknown) => {
-      if (isCashOfferError(error) && error.code === 'NOT_FOUND') return client.registerWebhook(url, call);
-      throw error;
-    });
+    await orTheOther(patch, post);
     return 'updated';
+  }
+}
+
+// Which of POST and PATCH /wh a service takes when is not shown: a PATCH before any URL is set may be
+// refused (404, or 400/422), and so may a second POST (409). Both set the account's one URL, so a
+// refusal of one is answered by the other, once; a refused key or an unreachable service is not.
+const OTHER_METHOD_MAY_DO = new Set(['NOT_FOUND', 'CONFLICT', 'INVALID_RECORD']);
+
+async function orTheOther(first: () => Promise<unknown>, other: () => Promise<unknown>): Promise<void> {
+  try {
+    await first();
+  } catch (error) {
+    if (!(isCashOfferError(error) && OTHER_METHOD_MAY_DO.has(error.code))) throw error;
+    await other();
   }
 }

@@ -15,7 +15,7 @@ import { WebhookConfig, type Offer, type OfferRequestRecord } from '../../../src
 import { MarketplaceService } from '../marketplace.service';
 import { OfferRequestService } from '../offer-request.service';
 import { OfferService } from '../offer.service';
-import { notFound, readBody } from '../sandbox.errors';
+import { ApiError, conflict, notFound, readBody } from '../sandbox.errors';
 import { SandboxStore } from '../sandbox.store';
 import { SandboxAccount } from '../sandbox.types';
 import { prelimCounts } from '../simulated-buyers';
@@ -160,6 +160,8 @@ export class ApiController {
   @HttpCode(201)
   registerWebhook(@Caller() caller: SandboxAccount, @Body() body: unknown) {
     const { url } = readBody(WebhookConfig, body);
+    if (this.readings.current.webhookMethods === 'post-once' && this.store.webhookUrls.has(caller.key))
+      throw conflict('a webhook URL is already registered for this account; change it with PATCH /wh');
     this.store.webhookUrls.set(caller.key, url);
     return { url };
   }
@@ -168,8 +170,12 @@ export class ApiController {
   @HttpCode(200)
   updateWebhook(@Caller() caller: SandboxAccount, @Body() body: unknown) {
     const { url } = readBody(WebhookConfig, body);
-    if (!this.store.webhookUrls.has(caller.key))
-      throw notFound('no webhook URL is registered for this account yet; register one with POST /wh');
+    if (!this.store.webhookUrls.has(caller.key)) {
+      const message = 'no webhook URL is registered for this account yet; register one with POST /wh';
+      throw this.readings.current.webhookMethods === 'patch-422-when-none'
+        ? new ApiError(422, message)
+        : notFound(message);
+    }
     this.store.webhookUrls.set(caller.key, url);
     return { url };
   }

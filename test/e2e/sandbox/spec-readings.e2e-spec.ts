@@ -38,6 +38,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'errorCodes',
       'expiredOfferListedAs',
       'withdrawnOfferListedAs',
+      'webhookMethods',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -52,6 +53,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       errorCodes: 'ours',
       expiredOfferListedAs: 'expired',
       withdrawnOfferListedAs: 'withdrawn',
+      webhookMethods: 'post-sets',
     });
   });
 
@@ -268,5 +270,19 @@ describe('Cash Offer sandbox: spec readings', () => {
       (await call(sandbox, 'PATCH', '/offers', { offer_id: withdrawn.offer_id, offer_status: 'accepted' }))
         .status,
     ).toBe(409);
+  });
+
+  it('webhookMethods: POST sets and PATCH replaces (404 when none), POST only once (409), or PATCH 422 when none', async () => {
+    const wh = (method: 'POST' | 'PATCH', url: string) => call(sandbox, method, '/wh', { url });
+    expect((await wh('PATCH', 'https://a.example/1')).status).toBe(404);
+    expect((await wh('POST', 'https://a.example/1')).status).toBe(201);
+    expect((await wh('POST', 'https://a.example/2')).status).toBe(201);
+    await readings({ webhookMethods: 'post-once' });
+    expect((await wh('POST', 'https://a.example/3')).status).toBe(409);
+    expect((await wh('PATCH', 'https://a.example/3')).status).toBe(200);
+    await control(sandbox, 'POST', '/reset');
+    await readings({ webhookMethods: 'patch-422-when-none' });
+    expect((await wh('PATCH', 'https://a.example/4')).status).toBe(422);
+    expect((await wh('POST', 'https://a.example/4')).status).toBe(201);
   });
 });

@@ -37,6 +37,10 @@ class ScriptedService {
   private readonly failures: CashOfferError[] = [];
   private registered: string | undefined;
 
+  registeredBefore(url: string): void {
+    this.registered = url;
+  }
+
   failNext(...errors: CashOfferError[]): void {
     this.failures.push(...errors);
   }
@@ -268,6 +272,38 @@ describe('webhook registration as an outbox command (medium: a real SQLite ledge
       `PATCH ${urlWith(SECRET)}`,
     ]);
     expect((await commands()).map((c) => c.state)).toEqual(['done', 'done', 'done']);
+  });
+
+  it("takes the other method when a service refuses one (which /wh method sets the URL when is not shown)", async () => {
+    const said = (code: 'CONFLICT' | 'INVALID_RECORD', status: number) =>
+      new CashOfferError({ code, operation: 'webhook', message: `webhook: ${status}`, status });
+    const daemon = start();
+    await daemon.onStart();
+    // A service whose POST sets the URL once (409 when one is set already, here by an earlier
+    // install whose ledger is gone) ...
+    service.registeredBefore('https://hooks.acme.test/webhooks/acme/an-older-install');
+    service.failNext(said('CONFLICT', 409));
+    await daemon.drain();
+    current = brokerage(ROTATED);
+    await start().onStart();
+    // ... and whose PATCH refuses (422) where it would rather be POSTed.
+    service.failNext(said('INVALID_RECORD', 422));
+    await daemon.drain();
+    expect(service.calls).toEqual([
+      `POST ${urlWith(SECRET)}`,
+      `PATCH ${urlWith(SECRET)}`,
+      `PATCH ${urlWith(ROTATED)}`,
+      `POST ${urlWith(ROTATED)}`,
+    ]);
+    expect((await commands()).map((c) => c.state)).toEqual(['done', 'done']);
+  });
+
+  it('does not try the other method for a refused key', async () => {
+    const daemon = start();
+    await daemon.onStart();
+    service.failNext(refused());
+    await daemon.drain();
+    expect(service.calls).toEqual([`POST ${urlWith(SECRET)}`]);
   });
 
   // A refused key (401) is the brokerage's, not the command's: the registration waits for the key to
