@@ -205,7 +205,7 @@ export class OfferService {
         c.counter_offer_status = 'withdrawn';
         c.updated_at = now;
       }
-    return toOffer(offer, this.store.requests.get(offer.offer_request_id)!);
+    return toOffer(offer, this.store.requests.get(offer.offer_request_id));
   }
 
   // Offers past offer_expires that nobody decided become expired.
