@@ -193,6 +193,74 @@ describe('the admin listener behind a credential', () => {
     }
   });
 
+  it('answers hostile bodies on every post route with a 3xx or 4xx, never a 5xx, and keeps serving', async () => {
+    const signedIn = { ...host(), origin: `http://127.0.0.1:${port}`, authorization: `Bearer ${TOKEN}` };
+    const form = 'application/x-www-form-urlencoded';
+    // With the page's own form token, so the bodies reach the actions rather than the CSRF check.
+    const page = await call(port, 'GET', '/console', { ...host(), authorization: `Bearer ${TOKEN}` });
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
+    expect(csrf).toBeDefined();
+    const bodies: [string, Record<string, string>, string][] = [
+      [
+        'repeated fields',
+        { 'content-type': form },
+        'token=a&token=b&brokerage=acme&brokerage=zed&job=x&job=y',
+      ],
+      ['bracketed fields', { 'content-type': form }, 'token[a]=b&brokerage[]=acme&reason[x][y]=z&_csrf[]=1'],
+      ['bad percent-encoding', { 'content-type': form }, 'token=%ZZ%&brokerage=%E0%A4%A&reason=%'],
+      [
+        'NUL and control bytes',
+        { 'content-type': form },
+        'brokerage=acme%00&reason=%01%02%1b[31m&job=crm-changes%0d%0a',
+      ],
+      ['a huge field', { 'content-type': form }, `brokerage=acme&reason=${'x'.repeat(2_000_000)}`],
+      [
+        'JSON',
+        { 'content-type': 'application/json' },
+        '{"brokerage":{"__proto__":{"admin":true}},"token":[1]}',
+      ],
+      ['broken JSON', { 'content-type': 'application/json' }, '{"brokerage":'],
+      ['text', { 'content-type': 'text/plain' }, 'brokerage=acme'],
+      [
+        'multipart',
+        { 'content-type': 'multipart/form-data; boundary=x' },
+        '--x\r\nContent-Disposition: form-data; name="brokerage"\r\n\r\nacme\r\n--x--',
+      ],
+      ['no content type', {}, 'brokerage=acme'],
+      ['empty', { 'content-type': form }, ''],
+    ];
+    const routes = [
+      '/login',
+      '/logout',
+      '/console/pause',
+      '/console/resume',
+      '/console/replay',
+      '/console/run',
+    ];
+    const answers: string[] = [];
+    const seen = new Set<number>();
+    for (const route of routes)
+      for (const [name, headers, body] of bodies) {
+        const sent = headers['content-type'] === form ? `_csrf=${csrf}&${body}` : body;
+        const answer = await call(port, 'POST', route, { ...signedIn, ...headers }, sent).catch(
+          (error: Error) => ({ status: 0, body: error.message, headers: {} }),
+        );
+        // A connection closed on a body past the limit is a refusal too; anything 5xx is not.
+        seen.add(answer.status);
+        if (answer.status >= 500 || (answer.status === 0 && !/ECONNRESET|EPIPE/.test(answer.body)))
+          answers.push(`${route} ${name}: ${answer.status} ${answer.body.slice(0, 200)}`);
+      }
+    expect(answers).toEqual([]);
+    // The actions were reached (303 with a notice), not only refused at the door.
+    expect(seen.has(303)).toBe(true);
+    expect((await call(port, 'GET', '/health/live', host())).status).toBe(200);
+    expect(daemon.child.exitCode).toBeNull();
+    // Nothing hostile paused the brokerage.
+    expect(
+      (await call(port, 'GET', '/console', { ...host(), authorization: `Bearer ${TOKEN}` })).body,
+    ).not.toContain('x'.repeat(100));
+  });
+
   it('never logs the token', () => {
     expect(daemon.stdout() + daemon.stderr()).not.toContain(TOKEN);
   });
