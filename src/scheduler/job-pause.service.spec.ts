@@ -14,4 +14,16 @@ describe('JobPauseService.pause', () => {
     expect((error as Error).message).toContain(`at most ${MAX_PAUSE_REASON}`);
     expect(pause).not.toHaveBeenCalled();
   });
+
+  it('keeps a reason on one line: newlines and terminal escapes become spaces', async () => {
+    const pause = jest.fn((brokerageId: string, job: string, reason: string) =>
+      Promise.resolve({ brokerageId, job, reason, pausedAt: '2026-11-25T12:00:00.000Z' }),
+    );
+    const service = new JobPauseService(
+      { pause } as unknown as PauseRepository,
+      { get: () => ({ id: 'acme' }) } as unknown as ConfigService,
+    );
+    await service.pause('acme', undefined, ' new key\n2026-11-25 ERROR forged\u001b[31m red\r\n');
+    expect(pause.mock.calls[0][2]).toBe('new key 2026-11-25 ERROR forged [31m red');
+  });
 });

@@ -37,14 +37,16 @@ export class JobPauseService {
     private readonly config: ConfigService,
   ) {}
 
-  async pause(brokerageId: string, job?: string, reason = ''): Promise<PauseView> {
-    // A reason is a line on the page and in status, not a document.
-    if (reason.trim().length > MAX_PAUSE_REASON)
+  async pause(brokerageId: string, job?: string, given = ''): Promise<PauseView> {
+    // A reason is a line on the page, in status and in the log, not a document: control characters
+    // (a newline that would forge a log line, a terminal escape) become spaces.
+    const reason = oneLine(given);
+    if (reason.length > MAX_PAUSE_REASON)
       throw new UnknownTargetError(
-        `the pause reason is ${reason.trim().length} characters; at most ${MAX_PAUSE_REASON} are kept: say it shorter`,
+        `the pause reason is ${reason.length} characters; at most ${MAX_PAUSE_REASON} are kept: say it shorter`,
       );
     const target = this.check(brokerageId, job);
-    const row = await this.pauses.pause(brokerageId, target, reason.trim());
+    const row = await this.pauses.pause(brokerageId, target, reason);
     this.logger.log(`paused ${describe(brokerageId, target)}${row.reason ? `: ${row.reason}` : ''}`);
     return view(row);
   }
@@ -120,4 +122,9 @@ function view(row: Pause): PauseView {
 
 function describe(brokerageId: string, job: JobName | undefined): string {
   return job ? `${job} of brokerage ${brokerageId}` : `brokerage ${brokerageId} (all jobs)`;
+}
+
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the control characters are what is replaced
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 }
