@@ -18,7 +18,7 @@ describe.each(ledgerEngines())('links gain read times on an existing ledger (%s)
   it('keeps every link, with no read time, and the unique indexes', async () => {
     // The fixture's ledger taken back to the migration before this one (its `down`), holding a link.
     const options = createLedgerDataSource({ databasePath: f.databasePath, url: f.url }).options;
-    const plain = new DataSource({ ...options, migrationsRun: false } as typeof options);
+    const plain = new DataSource({ ...options, migrationsRun: false });
     await plain.initialize();
     await plain.undoLastMigration({ transaction: 'all' });
     const columns: unknown[] = await plain.query(

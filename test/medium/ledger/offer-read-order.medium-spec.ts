@@ -147,6 +147,10 @@ describe.each(ledgerEngines())(
     let offers: OffersService;
     let stages: CrmStageMap;
 
+    beforeAll(() => {
+      Logger.overrideLogger(false);
+    });
+
     beforeEach(async () => {
       f = await openTestLedger(engine);
       memory = new MemoryCrm();
