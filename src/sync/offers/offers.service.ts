@@ -9,7 +9,13 @@ import {
   type CrmAssociationPair,
   type CrmUpsertInput,
 } from '../../crm';
-import { LedgerTurns, LinkRepository, RecordErrorRepository, type LinkInput } from '../../ledger';
+import {
+  LedgerTurns,
+  LinkRepository,
+  RecordErrorRepository,
+  type LinkClass,
+  type LinkInput,
+} from '../../ledger';
 import { MetricsService } from '../../observability/metrics/metrics.service';
 import { emptyCounts, type JobCounts } from '../../scheduler/job.types';
 import { contentHash } from '../common/content-hash';
@@ -118,9 +124,12 @@ export class OffersService {
       LINK.offer,
       items.map((i) => ({ remoteId: i.record.key, contentHash: i.hash, readAt: options.readAt })),
     );
-    const keysIn = (wanted: string) =>
+    const keysIn = (wanted: LinkClass) =>
       items.filter((i) => classes.get(i.record.key) === wanted).map((i) => i.record.key);
-    const toWrite = items.filter((i) => ['new', 'changed'].includes(classes.get(i.record.key) ?? ''));
+    const toWrite = items.filter((i) => {
+      const kind = classes.get(i.record.key);
+      return kind === 'new' || kind === 'changed';
+    });
     const [unchanged, stale] = [keysIn('unchanged'), keysIn('stale')];
     counts.unchanged = items.length - toWrite.length;
     if (stale.length > 0)
