@@ -29,6 +29,12 @@ export class Link {
   @Column({ type: 'varchar', length: 16, default: 'active' })
   state: LinkState;
 
+  // When the service was asked for the data last written (the clock's time just before the request):
+  // an answer read earlier is older than what the record shows and is not written over it. Null when
+  // the writer did not say (such a write is never held back, and holds none back).
+  @Column({ name: 'read_at', type: Date, nullable: true })
+  readAt: Date | null;
+
   @Column({ name: 'last_seen_run_id', type: 'integer', nullable: true })
   lastSeenRunId: number | null;
 

@@ -7,6 +7,7 @@ import { LedgerTurns1764400000000 } from './1764400000000-ledger-turns.migration
 import { Alerts1764500000000 } from './1764500000000-alerts.migration';
 import { CrmWebhookEvents1764600000000 } from './1764600000000-crm-webhook-events.migration';
 import { DecisionHistory1764700000000 } from './1764700000000-decision-history.migration';
+import { LinkReadTimes1764800000000 } from './1764800000000-link-read-times.migration';
 
 // In order of application; listed explicitly so ts-jest and the compiled build load the same set.
 export const LEDGER_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const LEDGER_MIGRATIONS = [
   Alerts1764500000000,
   CrmWebhookEvents1764600000000,
   DecisionHistory1764700000000,
+  LinkReadTimes1764800000000,
 ];

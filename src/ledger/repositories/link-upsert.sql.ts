@@ -12,6 +12,7 @@ const COLUMNS = [
   'contentHash',
   'state',
   'lastSeenRunId',
+  'readAt',
   'createdAt',
   'updatedAt',
 ];
@@ -33,7 +34,8 @@ export async function writeLinkRows(
   const columns = COLUMNS.map((name) => metadata.findColumnWithPropertyName(name)!);
   const q = (name: string) => driver.escape(name);
   const column = (name: string) => q(metadata.findColumnWithPropertyName(name)!.databaseName);
-  const nowValue: unknown = driver.preparePersistentValue(now, columns[7]);
+  const readAtColumn = columns[7];
+  const nowValue: unknown = driver.preparePersistentValue(now, columns[8]);
   for (const rows of chunk(items, ROWS_PER_STATEMENT)) {
     const parameters: unknown[] = [];
     const tuples: string[] = [];
@@ -46,6 +48,7 @@ export async function writeLinkRows(
         row.contentHash,
         'active',
         row.runId ?? null,
+        row.readAt ? driver.preparePersistentValue(row.readAt, readAtColumn) : null,
       ];
       const placeholders = values.map((value) => {
         parameters.push(value);
@@ -62,7 +65,7 @@ export async function writeLinkRows(
     const sql =
       `INSERT INTO ${table} (${columns.map((c) => q(c.databaseName)).join(', ')}) VALUES ${tuples.join(', ')} ` +
       `ON CONFLICT (${column('brokerageId')}, ${column('kind')}, ${column('remoteId')}) DO UPDATE SET ` +
-      ['crmId', 'contentHash', 'state', 'updatedAt']
+      ['crmId', 'contentHash', 'state', 'readAt', 'updatedAt']
         .map((p) => `${column(p)} = EXCLUDED.${column(p)}`)
         .join(', ') +
       `, ${column('lastSeenRunId')} = COALESCE(EXCLUDED.${column('lastSeenRunId')}, ${table}.${column('lastSeenRunId')})`;

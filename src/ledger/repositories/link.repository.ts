@@ -3,9 +3,10 @@ import { Clock } from '../../common/clock';
 import { Link } from '../entities';
 import { LedgerTransactions } from '../ledger-transactions';
 import { chunk, MAX_IDS_PER_QUERY } from '../ledger-sql';
+import { classifyLink, isSame, type LinkClass, type LinkVersion } from './link-order';
 import { writeLinkRows } from './link-upsert.sql';
 
-export type LinkClass = 'new' | 'changed' | 'unchanged';
+export type { LinkClass } from './link-order';
 export type LinkOutcome = 'created' | 'changed' | 'unchanged';
 
 export interface LinkInput {
@@ -13,13 +14,12 @@ export interface LinkInput {
   crmId: string;
   contentHash: string;
   runId?: number;
+  // When the written data was read from the remote (see Link.readAt); kept on the link.
+  readAt?: Date;
 }
 
-interface LinkSnapshot {
+interface LinkSnapshot extends LinkVersion {
   remoteId: string;
-  crmId: string;
-  contentHash: string;
-  state: string;
 }
 
 // Remote record <-> CRM record, with the hash of what was last written (unchanged => no write).
@@ -60,11 +60,13 @@ export class LinkRepository {
   }
 
   // Read-only: what an upsert of these items would do. A link marked gone that shows up again counts
-  // as changed (it has to be written back).
+  // as changed (it has to be written back). An item read before the data its link vouches for is
+  // `stale` (link-order.ts): not to be written. Valid for as long as the caller holds the records'
+  // turn (LedgerTurns), which every writer of the kind takes.
   async classify(
     brokerageId: string,
     kind: string,
-    items: readonly { remoteId: string; contentHash: string }[],
+    items: readonly { remoteId: string; contentHash: string; readAt?: Date }[],
   ): Promise<Map<string, LinkClass>> {
     const existing = await this.tx.exclusive((m) =>
       this.snapshots(
@@ -74,12 +76,10 @@ export class LinkRepository {
         items.map((i) => i.remoteId),
       ),
     );
+    const now = this.clock.now();
     const classes = new Map<string, LinkClass>();
-    for (const item of items) {
-      const link = existing.get(item.remoteId);
-      if (!link) classes.set(item.remoteId, 'new');
-      else classes.set(item.remoteId, isSame(link, item) ? 'unchanged' : 'changed');
-    }
+    for (const item of items)
+      classes.set(item.remoteId, classifyLink(existing.get(item.remoteId), item, now));
     return classes;
   }
 
@@ -136,15 +136,35 @@ export class LinkRepository {
   }
 
   // Before a CRM write of these records: their links stop vouching for what the CRM shows, until the
-  // write's own upsertLinks. A writer killed between its CRM write and that upsert (or one whose data
-  // was older than the last write) would otherwise leave the ledger saying "written" over a record
-  // that shows something else, and no later pass would look at it again.
-  async forgetContent(brokerageId: string, kind: string, remoteIds: readonly string[]): Promise<void> {
+  // write's own upsertLinks. A writer killed between its CRM write and that upsert would otherwise
+  // leave the ledger saying "written" over a record that shows something else, and no later pass
+  // would look at it again. With `readAt`, the links take the writer's read time now: the CRM may
+  // show data that new from here on, so a writer holding older data, whose turn comes after a kill,
+  // does not write it over (the next writer with newer data writes the record again).
+  async forgetContent(
+    brokerageId: string,
+    kind: string,
+    remoteIds: readonly string[],
+    readAt?: Date,
+  ): Promise<void> {
     if (remoteIds.length === 0) return;
     await this.tx.run(async (m) => {
       for (const ids of chunk(remoteIds, MAX_IDS_PER_QUERY))
         await m.update(Link, { brokerageId, kind, remoteId: In(ids) }, { contentHash: UNVOUCHED });
+      if (readAt) await this.raiseReadAt(m, brokerageId, kind, remoteIds, readAt);
     });
+  }
+
+  // Records found unchanged by data read at `readAt`: the data they show is at least that new, so a
+  // writer holding data read earlier (and different, say from between two equal reads) is held back.
+  async noteRead(
+    brokerageId: string,
+    kind: string,
+    remoteIds: readonly string[],
+    readAt: Date,
+  ): Promise<void> {
+    if (remoteIds.length === 0) return;
+    await this.tx.run((m) => this.raiseReadAt(m, brokerageId, kind, remoteIds, readAt));
   }
 
   async markSeen(
@@ -227,23 +247,61 @@ export class LinkRepository {
     remoteIds: readonly string[],
   ): Promise<Map<string, LinkSnapshot>> {
     const found = new Map<string, LinkSnapshot>();
+    // Raw rows, for speed: the read time is turned into a Date as the entity would have it.
+    const driver = m.connection.driver;
+    const readAtColumn = m.connection.getMetadata(Link).findColumnWithPropertyName('readAt')!;
     for (const ids of chunk([...new Set(remoteIds)], MAX_IDS_PER_QUERY)) {
       const rows = await m
         .createQueryBuilder(Link, 'l')
-        .select(['l.remoteId', 'l.crmId', 'l.contentHash', 'l.state'])
+        .select(['l.remoteId', 'l.crmId', 'l.contentHash', 'l.state', 'l.readAt'])
         .where('l.brokerageId = :brokerageId AND l.kind = :kind', { brokerageId, kind })
         .andWhere('l.remoteId IN (:...ids)', { ids })
-        .getRawMany<{ l_remote_id: string; l_crm_id: string; l_content_hash: string; l_state: string }>();
+        .getRawMany<{
+          l_remote_id: string;
+          l_crm_id: string;
+          l_content_hash: string;
+          l_state: string;
+          l_read_at: unknown;
+        }>();
       for (const row of rows) {
         found.set(row.l_remote_id, {
           remoteId: row.l_remote_id,
           crmId: row.l_crm_id,
           contentHash: row.l_content_hash,
           state: row.l_state,
+          readAt:
+            row.l_read_at === null
+              ? null
+              : (driver.prepareHydratedValue(row.l_read_at, readAtColumn) as Date),
         });
       }
     }
     return found;
+  }
+
+  // Read times only move forward, except one later than now, which is not trusted (link-order.ts).
+  private async raiseReadAt(
+    m: EntityManager,
+    brokerageId: string,
+    kind: string,
+    remoteIds: readonly string[],
+    readAt: Date,
+  ): Promise<void> {
+    for (const ids of chunk(remoteIds, MAX_IDS_PER_QUERY))
+      await m
+        .createQueryBuilder()
+        .update(Link)
+        .set({ readAt })
+        .where('brokerage_id = :brokerageId AND kind = :kind AND remote_id IN (:...ids)', {
+          brokerageId,
+          kind,
+          ids,
+        })
+        .andWhere('(read_at IS NULL OR read_at < :readAt OR read_at > :now)', {
+          readAt,
+          now: this.clock.now(),
+        })
+        .execute();
   }
 
   private async touchRuns(
@@ -264,11 +322,3 @@ export class LinkRepository {
 
 // A content hash no content has: the next write of the record is never skipped as unchanged.
 const UNVOUCHED = '';
-
-function isSame(link: LinkSnapshot, item: { contentHash: string; crmId?: string }): boolean {
-  return (
-    link.state === 'active' &&
-    link.contentHash === item.contentHash &&
-    (item.crmId === undefined || item.crmId === link.crmId)
-  );
-}

@@ -1,7 +1,16 @@
 import type { CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
+import type { Clock } from '../../common/clock';
 
 const PAGE = 500;
+
+// Offers and when they were read: the clock's time just before the request (before the first page's
+// request, for a read of several pages), so an answer is never taken for newer than it is. Writers
+// order their writes by it (LinkRepository.classify, `stale`).
+export interface OffersRead {
+  offers: Offer[];
+  readAt: Date;
+}
 
 // Every offer on the caller's requests (optionally of one request), a page at a time. The spec
 // shows no maximum `limit`: a service may cap it and answer fewer than asked on a page that is not
@@ -12,14 +21,35 @@ export async function* streamOffers(
   query: { offer_request_id?: number } = {},
   signal?: AbortSignal,
 ): AsyncIterable<Offer[]> {
+  for await (const page of offerPages(client, query, signal)) yield page.offers;
+}
+
+// The same, each page with its read time.
+export async function* streamOfferReads(
+  client: CashOfferClient,
+  clock: Clock,
+  query: { offer_request_id?: number } = {},
+  signal?: AbortSignal,
+): AsyncIterable<OffersRead> {
+  for await (const { offers, readAt } of offerPages(client, query, signal, clock))
+    yield { offers, readAt: readAt ?? clock.now() };
+}
+
+async function* offerPages(
+  client: CashOfferClient,
+  query: { offer_request_id?: number },
+  signal: AbortSignal | undefined,
+  clock?: Clock,
+): AsyncIterable<{ offers: Offer[]; readAt: Date | undefined }> {
   const seen = new Set<number>();
   for (let offset = 0; ;) {
     if (signal?.aborted) return;
+    const readAt = clock?.now();
     const page = await client.listOffers({ ...query, limit: PAGE, offset });
     const fresh = page.filter((o) => !seen.has(o.offer_id));
     if (fresh.length === 0) return;
     for (const offer of fresh) seen.add(offer.offer_id);
-    yield fresh;
+    yield { offers: fresh, readAt };
     offset += page.length;
   }
 }
@@ -30,4 +60,14 @@ export async function listAllOffers(client: CashOfferClient, offerRequestId: num
   for await (const page of streamOffers(client, { offer_request_id: offerRequestId }))
     all.push(...page.filter((o) => o.offer_request_id === offerRequestId));
   return all;
+}
+
+// One request's offers, read as of before the first page was asked for.
+export async function readRequestOffers(
+  client: CashOfferClient,
+  clock: Clock,
+  offerRequestId: number,
+): Promise<OffersRead> {
+  const readAt = clock.now();
+  return { offers: await listAllOffers(client, offerRequestId), readAt };
 }

@@ -3,7 +3,8 @@ import type { RemoteError } from '../../common/remote-error';
 import type { CounterOfferBody } from '../../cash-offer/schema';
 import { LinkRepository, type OutboxCommand } from '../../ledger';
 import { LINK } from '../common/listing-deal.properties';
-import { listAllOffers } from '../common/offer-pages';
+import { Clock } from '../../common/clock';
+import { listAllOffers, readRequestOffers } from '../common/offer-pages';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import type { Offer } from '../../cash-offer/schema';
@@ -36,6 +37,7 @@ export class CounterOfferExecutor implements CommandExecutor {
   constructor(
     private readonly outcome: OfferRecordOutcome,
     private readonly links: LinkRepository,
+    private readonly clock: Clock,
   ) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<CounterAnswer> {
@@ -76,7 +78,8 @@ export class CounterOfferExecutor implements CommandExecutor {
   async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as CounterOfferPayload;
     // Read once: for how the offer is listed right after the counter, then to show the outcome.
-    const offers = await listAllOffers(ctx.cashOffer, payload.requestId);
+    const read = await readRequestOffers(ctx.cashOffer, this.clock, payload.requestId);
+    const { offers } = read;
     const known = await this.links.find(ctx.brokerage.id, LINK.counter, String(payload.offerId));
     if (!known) {
       // A command marked done before recordDone existed (a ledger from an earlier version).
@@ -103,7 +106,7 @@ export class CounterOfferExecutor implements CommandExecutor {
         }),
       );
     }
-    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, null, offers);
+    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, null, read);
   }
 
   private async writeLink(

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { CashOfferClient } from '../../cash-offer';
-import type { Offer } from '../../cash-offer/schema';
 import { CASH_OFFERS_PIPELINE } from '../../crm';
+import type { OffersRead } from '../common/offer-pages';
 import { OFFER, offerStageId } from '../offers/offer-record.properties';
 import { OffersService } from '../offers/offers.service';
 import type { DecisionTarget } from './decision.command';
@@ -11,6 +11,9 @@ import type { DecisionTarget } from './decision.command';
 // cascade), and this record put in the stage the service's facts say (offerRecordView), with the
 // message (or none). A service that does not show the decision yet (the offer still listed as
 // active) leaves the agent's requested stage alone; a refusal shows where the offer really is.
+// The stage is written in the offer records' turn, from a read no older than what the record shows
+// (OffersService.applyOutcome): a decision's write-back that waited its turn never puts back a stage
+// a newer answer (the buyer's, say) has moved the record on from.
 @Injectable()
 export class OfferRecordOutcome {
   constructor(private readonly offers: OffersService) {}
@@ -21,26 +24,23 @@ export class OfferRecordOutcome {
     target: DecisionTarget,
     message: string | null,
     // The request's offers, when the caller has just read them.
-    listed?: Offer[],
+    listed?: OffersRead,
   ): Promise<void> {
-    const { offers } = listed
-      ? await this.offers.applyRequest(crm, listed)
-      : await this.offers.refreshRequest(crm, client, target.requestId);
-    const offer = offers.find((o) => o.offer_id === target.offerId);
-    const record = offer ? await this.offers.recordOf(crm, offer, offers) : undefined;
-    const stage = record && (message !== null || !record.stageOnCreateOnly) ? record.stage : undefined;
-    const [written] = await crm.port.updateRecords('deal', [
-      {
-        id: target.recordId,
-        properties: { [OFFER.decisionError]: message },
-        ...(stage
-          ? {
-              pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
-              stageId: offerStageId(crm.stages, stage),
-            }
-          : {}),
-      },
-    ]);
-    if (written && !written.ok) throw written.error;
+    await this.offers.applyOutcome(crm, client, target, listed, async (record) => {
+      const stage = record && (message !== null || !record.stageOnCreateOnly) ? record.stage : undefined;
+      const [written] = await crm.port.updateRecords('deal', [
+        {
+          id: target.recordId,
+          properties: { [OFFER.decisionError]: message },
+          ...(stage
+            ? {
+                pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
+                stageId: offerStageId(crm.stages, stage),
+              }
+            : {}),
+        },
+      ]);
+      if (written && !written.ok) throw written.error;
+    });
   }
 }

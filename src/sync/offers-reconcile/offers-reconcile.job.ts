@@ -6,7 +6,8 @@ import { SyncJob, type SyncJobHandler } from '../../scheduler/sync-job.decorator
 import { emptyCounts, type JobContext, type JobResult } from '../../scheduler/job.types';
 import { addCounts } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
-import { streamOffers } from '../common/offer-pages';
+import { Clock } from '../../common/clock';
+import { streamOfferReads } from '../common/offer-pages';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { OfferSummaries } from '../offers/offer-summary';
 import { OffersService } from '../offers/offers.service';
@@ -33,6 +34,7 @@ export class OffersReconcileJob implements SyncJobHandler {
     private readonly clocks: OfferClocks,
     private readonly counterClocks: CounterClocks,
     private readonly numbers: OfferNumbers,
+    private readonly clock: Clock,
   ) {}
 
   async run(ctx: JobContext): Promise<JobResult> {
@@ -44,10 +46,12 @@ export class OffersReconcileJob implements SyncJobHandler {
     const summaries = new OfferSummaries();
     const listed = new Set<string>();
     const clocked: Offer[] = [];
-    for await (const page of streamOffers(client, {}, ctx.signal)) {
-      addCounts(counts, await this.offers.applyOffers(crm, page, options));
+    // Each page is written as of when it was read: a page read before an event's re-read of the same
+    // offers, and written after it, leaves that newer write alone.
+    for await (const { offers: page, readAt } of streamOfferReads(client, this.clock, {}, ctx.signal)) {
+      addCounts(counts, await this.offers.applyOffers(crm, page, { ...options, readAt }));
       for (const offer of page) {
-        summaries.add(offer);
+        summaries.add(offer, readAt);
         listed.add(String(offer.offer_id));
         if (this.clocks.concerns(ctx.brokerage, offer)) clocked.push(offer);
       }

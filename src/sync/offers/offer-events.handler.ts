@@ -193,6 +193,13 @@ export class OfferEventsHandler {
       );
   }
 
+  // What an event makes the daemon write is ordered by when this re-read was asked for (readAt in
+  // OffersService.refreshRequest), not by when the webhook came: an event's own fields never reach
+  // an offer record (they say which request to read; an UPDATE's refusal goes into the counter's
+  // link, which the record shows from the re-read after it). Were they written as delivered, their
+  // read time would be the webhook's receipt (the inbox row's received_at): the service sent them at
+  // or before that instant, and claiming any later time (the drain's) would rank an answer that sat
+  // in the inbox above one read from the service meanwhile.
   private async refreshRequest(crm: BrokerageCrm, requestId: number): Promise<Offer[]> {
     const client = this.cashOffers.get(crm.brokerageId);
     const { counts, offers } = await this.offers.refreshRequest(crm, client, requestId);

@@ -1,4 +1,5 @@
 import type { Offer } from '../../cash-offer/schema';
+import { classifyLink, type LinkVersion } from '../../ledger/repositories/link-order';
 import { counterVerdict } from '../decisions/counter-offer.executor';
 import type { OfferStage } from './offer-record.properties';
 import { isAnsweredCounter, learnCounter, offerRecordView, type CounterKnowledge } from './offer-record.view';
@@ -286,6 +287,128 @@ describe('offer records converge after one reconcile (property)', () => {
           );
       }
     }
+  });
+});
+
+// Writes ordered by read time, as a property: readers take the service's listing at random moments
+// and wait a random while for their turn (events, reconcile pages, decisions' write-backs), some are
+// killed between their CRM write and their links, the service moves on meanwhile. Once every
+// writer has had its turn, with no reconcile after, each record shows what the newest read of its
+// offer said. Each writer follows OffersService.writeOffers: classify against the link (the
+// ledger's own rule, classifyLink), the changed links forgotten and given the read time, one CRM
+// write of the batch, the links. A record's content is taken at the read (the listing and what the
+// ledger knew of counters then), so "what the newest read said" is well defined.
+interface Read {
+  readAt: number;
+  contents: Map<number, string>;
+}
+
+class Writers {
+  readonly links = new Map<number, LinkVersion>();
+  readonly crm = new Map<number, string>();
+  // Records a killed writer created and did not link: nothing in the ledger vouches for them, so an
+  // older writer's create goes ahead, and the next pass shows the newest read (as before read times).
+  readonly leftToNextPass = new Set<number>();
+  private now = 0;
+
+  constructor(private readonly byReadTime: boolean) {}
+
+  tick(): number {
+    return ++this.now;
+  }
+
+  write(read: Read, killed: boolean): void {
+    const now = new Date(this.tick());
+    const readAt = this.byReadTime ? new Date(read.readAt) : undefined;
+    const batch: [number, string][] = [];
+    for (const [offerId, content] of read.contents) {
+      const link = this.links.get(offerId);
+      const kind = classifyLink(link, { contentHash: content, readAt }, now);
+      if (kind === 'stale') continue;
+      if (kind === 'unchanged') {
+        if (link && readAt) link.readAt = later(link.readAt, readAt, now); // noteRead
+        continue;
+      }
+      if (link) {
+        // forgetContent
+        link.contentHash = '';
+        if (readAt) link.readAt = later(link.readAt, readAt, now);
+      }
+      batch.push([offerId, content]);
+    }
+    for (const [offerId, content] of batch) this.crm.set(offerId, content);
+    if (killed) {
+      for (const [offerId] of batch) if (!this.links.has(offerId)) this.leftToNextPass.add(offerId);
+      return;
+    }
+    for (const [offerId, content] of batch)
+      this.links.set(offerId, {
+        crmId: String(offerId),
+        contentHash: content,
+        state: 'active',
+        readAt: readAt ?? null,
+      });
+  }
+}
+
+// LinkRepository.raiseReadAt: forward only, or over a read time later than now.
+function later(current: Date | null, readAt: Date, now: Date): Date {
+  if (!current || current < readAt || current > now) return readAt;
+  return current;
+}
+
+function recordContents(world: World): Map<number, string> {
+  const listing = world.listing();
+  return new Map(
+    listing.map((offer) => {
+      const view = offerRecordView({
+        offer,
+        requestOffers: listing,
+        counter: world.ledger.get(offer.offer_id),
+        otherCounters: world.otherCounters(offer.offer_id),
+      });
+      return [offer.offer_id, JSON.stringify({ status: offer.offer_status, ...view })];
+    }),
+  );
+}
+
+// Seeds whose records end showing something other than their offer's newest read.
+function seedsNotShowingNewest(reading: Reading, byReadTime: boolean): number[] {
+  const wrong: number[] = [];
+  for (const seed of SEEDS) {
+    const random = prng(seed);
+    const world = new World(reading, random);
+    const writers = new Writers(byReadTime);
+    const waiting: Read[] = [];
+    const newest = new Map<number, { readAt: number; content: string }>();
+    const take = () => waiting.splice(Math.floor(random() * waiting.length), 1)[0];
+    const steps = 20 + Math.floor(random() * 60);
+    for (let i = 0; i < steps; i++) {
+      const roll = random();
+      if (roll < 0.3) world.step();
+      else if (roll < 0.7) {
+        const read = { readAt: writers.tick(), contents: recordContents(world) };
+        for (const [offerId, content] of read.contents) newest.set(offerId, { readAt: read.readAt, content });
+        waiting.push(read);
+      } else if (waiting.length > 0) writers.write(take(), random() < 0.25);
+    }
+    while (waiting.length > 0) writers.write(take(), random() < 0.25);
+    for (const [offerId, { content }] of newest)
+      if (!writers.leftToNextPass.has(offerId) && writers.crm.get(offerId) !== content) {
+        wrong.push(seed);
+        break;
+      }
+  }
+  return wrong;
+}
+
+describe('offer records show the newest read, whatever order writers take their turns in (property)', () => {
+  it.each(READINGS.map((r) => [JSON.stringify(r), r] as const))('%s', (_name, reading) => {
+    expect(seedsNotShowingNewest(reading, true)).toEqual([]);
+  });
+
+  it('is a property the writers broke when they wrote in the order they came', () => {
+    expect(seedsNotShowingNewest(READINGS[0], false).length).toBeGreaterThan(0);
   });
 });
 

@@ -26,4 +26,14 @@ describe('OfferSummaries', () => {
     );
     expect(summaries.all()[0]).toMatchObject({ count: 3, best: 310_000, accepted: true });
   });
+
+  it('is as old as the oldest read it folds, and of unknown age when one read time is unknown', () => {
+    const summaries = new OfferSummaries();
+    summaries.add(offer(1, 300_000, 'active'), new Date('2026-03-01T12:00:02Z'));
+    summaries.add(offer(2, 310_000, 'active'), new Date('2026-03-01T12:00:01Z'));
+    summaries.add(offer(3, 320_000, 'active'), new Date('2026-03-01T12:00:03Z'));
+    summaries.add(offer(4, 1, 'active', 8), new Date('2026-03-01T12:00:01Z'));
+    summaries.add(offer(5, 1, 'active', 8));
+    expect(summaries.all().map((s) => s.readAt)).toEqual([new Date('2026-03-01T12:00:01Z'), undefined]);
+  });
 });

@@ -7,6 +7,9 @@ export interface OfferSummary {
   // The accepted offer when there is one, else the highest offer still open; null when none is.
   best: number | null;
   accepted: boolean;
+  // When the oldest of the offers it folds was read (undefined when any one's read time is unknown):
+  // the summary is no newer than that.
+  readAt?: Date;
 }
 
 const CLOSED = new Set(['rejected', 'expired']);
@@ -15,14 +18,17 @@ const CLOSED = new Set(['rejected', 'expired']);
 export class OfferSummaries {
   private readonly byRequest = new Map<number, OfferSummary>();
 
-  add(offer: Offer): void {
-    const summary = this.byRequest.get(offer.offer_request_id) ?? {
+  add(offer: Offer, readAt?: Date): void {
+    const known = this.byRequest.get(offer.offer_request_id);
+    const summary = known ?? {
       requestId: offer.offer_request_id,
       externalId: offer.offer_request_external_id,
       count: 0,
       best: null,
       accepted: false,
+      readAt,
     };
+    if (known) summary.readAt = earliest(summary.readAt, readAt);
     summary.count += 1;
     summary.externalId ??= offer.offer_request_external_id;
     if (offer.offer_status === 'accepted') {
@@ -37,4 +43,9 @@ export class OfferSummaries {
   all(): OfferSummary[] {
     return [...this.byRequest.values()];
   }
+}
+
+function earliest(a: Date | undefined, b: Date | undefined): Date | undefined {
+  if (!a || !b) return undefined;
+  return a.getTime() <= b.getTime() ? a : b;
 }

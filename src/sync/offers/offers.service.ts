@@ -2,19 +2,26 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
+import { Clock } from '../../common/clock';
 import {
   CASH_OFFERS_PIPELINE,
   UNIQUE_OFFER_ID,
   type CrmAssociationPair,
   type CrmUpsertInput,
 } from '../../crm';
-import { LedgerTurns, LinkRepository, RecordErrorRepository } from '../../ledger';
+import {
+  LedgerTurns,
+  LinkRepository,
+  RecordErrorRepository,
+  type LinkClass,
+  type LinkInput,
+} from '../../ledger';
 import { MetricsService } from '../../observability/metrics/metrics.service';
 import { emptyCounts, type JobCounts } from '../../scheduler/job.types';
 import { contentHash } from '../common/content-hash';
 import { errorMessage } from '../common/job-counts';
 import { DEAL, LINK } from '../common/listing-deal.properties';
-import { listAllOffers } from '../common/offer-pages';
+import { readRequestOffers, type OffersRead } from '../common/offer-pages';
 import { DecisionHistoryRecorder, type ShownOffer } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { counterListingHabit } from './counter-listing-habit';
@@ -44,6 +51,22 @@ function groupByRequest(offers: readonly Offer[]): Map<number, Offer[]> {
 export interface ApplyOptions {
   runId?: number | null;
   dryRun?: boolean;
+  // When the offers were read from the service (OffersRead.readAt). An offer read before the data
+  // its record shows is not written: counted unchanged, logged at debug. Undefined: written as
+  // before read times were kept.
+  readAt?: Date;
+}
+
+interface Written {
+  counts: JobCounts;
+  // Offers not written: read before what their records show.
+  stale: Set<string>;
+}
+
+function summariesOf(read: OffersRead): OfferSummaries {
+  const summaries = new OfferSummaries();
+  for (const offer of read.offers) summaries.add(offer, read.readAt);
+  return summaries;
 }
 
 // Flow 4: one CRM offer record per offer, upserted on the offer id, associated with the listing
@@ -53,7 +76,9 @@ export interface ApplyOptions {
 // writes offer records (events, reconcile, decisions) takes its turn per brokerage (`LedgerTurns`:
 // in this process and, on PostgreSQL, across every worker, which run a brokerage's jobs side by
 // side), and a record the ledger does not link yet is looked up in the CRM first, so no job ever
-// mistakes a record an agent has moved for a new one.
+// mistakes a record an agent has moved for a new one. Inside the turn, writes are ordered by when
+// their data was read, not by when they arrive: a writer that read the service before another one
+// that has written since (it waited its turn) leaves the newer record alone (ApplyOptions.readAt).
 @Injectable()
 export class OffersService {
   private readonly logger = new Logger(OffersService.name);
@@ -65,14 +90,20 @@ export class OffersService {
     private readonly status: RequestStatusService,
     private readonly metrics: MetricsService,
     private readonly history: DecisionHistoryRecorder,
+    private readonly clock: Clock,
   ) {}
 
   // Offers of any requests (one page of GET /offers, or one request's offers).
-  applyOffers(crm: BrokerageCrm, offers: Offer[], options: ApplyOptions = {}): Promise<JobCounts> {
-    return this.turns.run(`offers:${crm.brokerageId}`, () => this.writeOffers(crm, offers, options));
+  async applyOffers(crm: BrokerageCrm, offers: Offer[], options: ApplyOptions = {}): Promise<JobCounts> {
+    const { counts } = await this.turns.run(this.turnOf(crm), () => this.writeOffers(crm, offers, options));
+    return counts;
   }
 
-  private async writeOffers(crm: BrokerageCrm, offers: Offer[], options: ApplyOptions): Promise<JobCounts> {
+  private turnOf(crm: BrokerageCrm): string {
+    return `offers:${crm.brokerageId}`;
+  }
+
+  private async writeOffers(crm: BrokerageCrm, offers: Offer[], options: ApplyOptions): Promise<Written> {
     const counts = emptyCounts();
     counts.read = offers.length;
     const ours = await this.onLinkedRequests(crm.brokerageId, offers);
@@ -91,17 +122,28 @@ export class OffersService {
     const classes = await this.links.classify(
       crm.brokerageId,
       LINK.offer,
-      items.map((i) => ({ remoteId: i.record.key, contentHash: i.hash })),
+      items.map((i) => ({ remoteId: i.record.key, contentHash: i.hash, readAt: options.readAt })),
     );
-    const toWrite = items.filter((i) => classes.get(i.record.key) !== 'unchanged');
+    const keysIn = (wanted: LinkClass) =>
+      items.filter((i) => classes.get(i.record.key) === wanted).map((i) => i.record.key);
+    const toWrite = items.filter((i) => {
+      const kind = classes.get(i.record.key);
+      return kind === 'new' || kind === 'changed';
+    });
+    const [unchanged, stale] = [keysIn('unchanged'), keysIn('stale')];
     counts.unchanged = items.length - toWrite.length;
-    if (options.runId) {
-      const seen = items.filter((i) => classes.get(i.record.key) === 'unchanged').map((i) => i.record.key);
-      await this.links.markSeen(crm.brokerageId, LINK.offer, seen, options.runId);
-    }
+    if (stale.length > 0)
+      this.logger.debug(
+        `${crm.brokerageId}: offer(s) ${stale.join(', ')} not written: read at ${options.readAt?.toISOString()}, before what their records show`,
+      );
+    if (options.runId)
+      await this.links.markSeen(crm.brokerageId, LINK.offer, [...unchanged, ...stale], options.runId);
+    // An unchanged record shows data at least as new as this read.
+    if (options.readAt && !options.dryRun)
+      await this.links.noteRead(crm.brokerageId, LINK.offer, unchanged, options.readAt);
     if (options.dryRun || toWrite.length === 0) {
       for (const i of toWrite) counts[classes.get(i.record.key) === 'new' ? 'created' : 'updated'] += 1;
-      return counts;
+      return { counts, stale: new Set(stale) };
     }
     const pipelineId = crm.stages.pipelineId(CASH_OFFERS_PIPELINE);
     const inCrm = await this.existingRecords(
@@ -118,13 +160,9 @@ export class OffersService {
         ...(placeStage ? { stageId: offerStageId(crm.stages, i.record.stage) } : {}),
       };
     });
-    await this.links.forgetContent(
-      crm.brokerageId,
-      LINK.offer,
-      toWrite.filter((i) => classes.get(i.record.key) === 'changed').map((i) => i.record.key),
-    );
+    await this.links.forgetContent(crm.brokerageId, LINK.offer, keysIn('changed'), options.readAt);
     const results = await crm.port.upsertRecords('deal', UNIQUE_OFFER_ID, inputs);
-    const written: { remoteId: string; crmId: string; contentHash: string; runId?: number }[] = [];
+    const written: LinkInput[] = [];
     const created: { offer: Offer; crmId: string }[] = [];
     const shown: ShownOffer[] = [];
     const changes: string[] = [];
@@ -146,6 +184,7 @@ export class OffersService {
         crmId: result.id,
         contentHash: item.hash,
         runId: options.runId ?? undefined,
+        readAt: options.readAt,
       });
       if (classes.get(item.record.key) === 'new') created.push({ offer: item.offer, crmId: result.id });
       shown.push({
@@ -174,49 +213,81 @@ export class OffersService {
     // One line per record that changed, once the ledger holds it: what an operator reads the log for.
     for (const change of changes) this.logger.log(`${crm.brokerageId}: ${change}`);
     this.metrics.recordsSyncedInRun(crm.brokerageId, 'offers', counts);
-    return counts;
+    return { counts, stale: new Set(stale) };
   }
 
   // Re-reads one request's offers from the service and brings their records and the listing deal
-  // in step: how a decision's cascade (others rejected, request under contract) lands in the CRM.
-  // The service's list is the truth; an event only says which request to read.
+  // in step: how an event lands in the CRM. The service's list is the truth; an event only says
+  // which request to read.
   async refreshRequest(
     crm: BrokerageCrm,
     client: CashOfferClient,
     requestId: number,
   ): Promise<{ counts: JobCounts; offers: Offer[] }> {
-    return this.applyRequest(crm, await listAllOffers(client, requestId));
+    const read = await readRequestOffers(client, this.clock, requestId);
+    const counts = await this.applyOffers(crm, read.offers, { readAt: read.readAt });
+    await this.applySummaries(crm, summariesOf(read));
+    return { counts, offers: read.offers };
   }
 
-  // The same for a request's offers the caller has just read.
-  async applyRequest(crm: BrokerageCrm, offers: Offer[]): Promise<{ counts: JobCounts; offers: Offer[] }> {
-    const counts = await this.applyOffers(crm, offers);
-    const summaries = new OfferSummaries();
-    for (const offer of offers) summaries.add(offer);
-    await this.applySummaries(crm, summaries);
-    return { counts, offers };
+  // A decision's outcome (OfferRecordOutcome): the request's offers (`read` when the caller has just
+  // read them) written, then `show` run with the record the decided offer maps to, in the same turn,
+  // so no other writer comes between. When that offer was read before what its record shows
+  // (another writer read and wrote while this one waited), the request is read again inside the
+  // turn: nothing can be written between that read and its use, and an outcome places the record by
+  // the service's latest word (the cascade of the decision, or where a refused one left the offer).
+  async applyOutcome(
+    crm: BrokerageCrm,
+    client: CashOfferClient,
+    target: { requestId: number; offerId: number },
+    read: OffersRead | undefined,
+    show: (record: OfferCrmRecord | undefined) => Promise<void>,
+  ): Promise<OffersRead> {
+    const first = read ?? (await readRequestOffers(client, this.clock, target.requestId));
+    const shown = await this.turns.run(this.turnOf(crm), async () => {
+      let current = first;
+      const { stale } = await this.writeOffers(crm, current.offers, { readAt: current.readAt });
+      if (stale.has(String(target.offerId))) {
+        this.logger.debug(
+          `${crm.brokerageId}: offer ${target.offerId} was read before what its record shows; read again to show the decision's outcome`,
+        );
+        current = await readRequestOffers(client, this.clock, target.requestId);
+        await this.writeOffers(crm, current.offers, { readAt: current.readAt });
+      }
+      const offer = current.offers.find((o) => o.offer_id === target.offerId);
+      await show(offer ? await this.recordOf(crm, offer, current.offers) : undefined);
+      return current;
+    });
+    await this.applySummaries(crm, summariesOf(shown));
+    return shown;
   }
 
   // The listing deal's offer count and best offer, and "under contract" once an offer is accepted.
+  // The summaries are written in the offer records' turn, ordered by read time as they are.
   async applySummaries(
     crm: BrokerageCrm,
     summaries: OfferSummaries,
     options: ApplyOptions = {},
   ): Promise<number> {
-    let written = 0;
-    for (const summary of summaries.all()) {
-      if (await this.applySummary(crm, summary, options)) written += 1;
-      if (summary.accepted) {
-        await this.status.apply(crm, summary.requestId, 'under_contract', {
-          externalId: summary.externalId,
-          dryRun: options.dryRun,
-        });
-      }
+    const all = summaries.all();
+    if (all.length === 0) return 0;
+    const written = await this.turns.run(this.turnOf(crm), async () => {
+      let count = 0;
+      for (const summary of all) if (await this.writeSummary(crm, summary, options)) count += 1;
+      return count;
+    });
+    // An acceptance is final: shown whatever the age of the read that saw it.
+    for (const summary of all) {
+      if (!summary.accepted) continue;
+      await this.status.apply(crm, summary.requestId, 'under_contract', {
+        externalId: summary.externalId,
+        dryRun: options.dryRun,
+      });
     }
     return written;
   }
 
-  private async applySummary(
+  private async writeSummary(
     crm: BrokerageCrm,
     summary: OfferSummary,
     options: ApplyOptions,
@@ -228,16 +299,32 @@ export class OffersService {
       [DEAL.bestOffer]: summary.best === null ? null : String(summary.best),
     };
     const hash = contentHash(properties);
-    const current = await this.links.find(crm.brokerageId, LINK.offerSummary, String(summary.requestId));
-    if (current?.contentHash === hash || options.dryRun) return false;
-    if (current) await this.links.forgetContent(crm.brokerageId, LINK.offerSummary, [current.remoteId]);
+    const remoteId = String(summary.requestId);
+    const { readAt } = summary;
+    const found = await this.links.classify(crm.brokerageId, LINK.offerSummary, [
+      { remoteId, contentHash: hash, readAt },
+    ]);
+    const kind = found.get(remoteId);
+    if (kind === 'stale') {
+      this.logger.debug(
+        `${crm.brokerageId}: offer summary of request ${remoteId} not written: read at ${readAt?.toISOString()}, before what deal ${dealId} shows`,
+      );
+      return false;
+    }
+    if (options.dryRun) return false;
+    if (kind === 'unchanged') {
+      if (readAt) await this.links.noteRead(crm.brokerageId, LINK.offerSummary, [remoteId], readAt);
+      return false;
+    }
+    if (kind === 'changed')
+      await this.links.forgetContent(crm.brokerageId, LINK.offerSummary, [remoteId], readAt);
     const [result] = await crm.port.updateRecords('deal', [{ id: dealId, properties }]);
     if (result && !result.ok) {
       this.logger.warn(`deal ${dealId}: offer summary not written: ${errorMessage(result.error)}`);
       return false;
     }
     await this.links.upsertLinks(crm.brokerageId, LINK.offerSummary, [
-      { remoteId: String(summary.requestId), crmId: dealId, contentHash: hash },
+      { remoteId, crmId: dealId, contentHash: hash, readAt },
     ]);
     return true;
   }
@@ -264,7 +351,11 @@ export class OffersService {
 
   // The record an offer maps to, with the counter the agent made on it and those made on the other
   // offers the service lists on its request (from the ledger, read once for them all).
-  async recordOf(crm: BrokerageCrm, offer: Offer, requestOffers: readonly Offer[]): Promise<OfferCrmRecord> {
+  private async recordOf(
+    crm: BrokerageCrm,
+    offer: Offer,
+    requestOffers: readonly Offer[],
+  ): Promise<OfferCrmRecord> {
     const counters = await this.countersOn(crm.brokerageId, [offer, ...requestOffers]);
     return this.recordWith(offer, requestOffers, counters);
   }

@@ -79,6 +79,69 @@ describe.each(ledgerEngines())('LinkRepository (%s)', (engine) => {
     expect(await f.ledger.links.find('b1', 'offer', 'r1')).toMatchObject({ crmId: 'c1', state: 'active' });
   });
 
+  it('keeps when the written data was read, and calls an older read stale', async () => {
+    const t = (s: number) => new Date(f.clock.nowMs() - 60_000 + s * 1000);
+    await f.ledger.links.upsertLinks('b1', 'offer', [
+      { remoteId: 'r1', crmId: 'c1', contentHash: 'h1', readAt: t(10) },
+      { remoteId: 'r2', crmId: 'c2', contentHash: 'h2' },
+    ]);
+    expect((await f.ledger.links.find('b1', 'offer', 'r1'))?.readAt).toEqual(t(10));
+    const classes = await f.ledger.links.classify('b1', 'offer', [
+      { remoteId: 'r1', contentHash: 'h1-old', readAt: t(9) },
+      { remoteId: 'r2', contentHash: 'h2-old', readAt: t(9) },
+    ]);
+    // r2's read time is unknown: no order, as before read times were kept.
+    expect([...classes.entries()]).toEqual([
+      ['r1', 'stale'],
+      ['r2', 'changed'],
+    ]);
+    const same = await f.ledger.links.classify('b1', 'offer', [
+      { remoteId: 'r1', contentHash: 'h1', readAt: t(10) },
+      { remoteId: 'r2', contentHash: 'h2', readAt: t(11) },
+    ]);
+    expect([...same.values()]).toEqual(['unchanged', 'unchanged']);
+  });
+
+  it('does not trust a read time later than now (another clock ahead, or this one set back)', async () => {
+    await f.ledger.links.upsertLinks('b1', 'offer', [
+      { remoteId: 'r1', crmId: 'c1', contentHash: 'h1', readAt: new Date(f.clock.nowMs() + 5000) },
+    ]);
+    const classes = await f.ledger.links.classify('b1', 'offer', [
+      { remoteId: 'r1', contentHash: 'h1-new', readAt: f.clock.now() },
+    ]);
+    expect(classes.get('r1')).toBe('changed');
+    await f.ledger.links.noteRead('b1', 'offer', ['r1'], f.clock.now());
+    expect((await f.ledger.links.find('b1', 'offer', 'r1'))?.readAt).toEqual(f.clock.now());
+  });
+
+  it('moves read times forward only: an unchanged record noted, a forgotten one raised to its writer', async () => {
+    const t = (s: number) => new Date(f.clock.nowMs() - 60_000 + s * 1000);
+    await f.ledger.links.upsertLinks('b1', 'offer', [
+      { remoteId: 'r1', crmId: 'c1', contentHash: 'h1', readAt: t(10) },
+      { remoteId: 'r2', crmId: 'c2', contentHash: 'h2', readAt: t(10) },
+      { remoteId: 'r3', crmId: 'c3', contentHash: 'h3' },
+    ]);
+    await f.ledger.links.noteRead('b1', 'offer', ['r1', 'r3'], t(20));
+    await f.ledger.links.noteRead('b1', 'offer', ['r1'], t(15));
+    expect((await f.ledger.links.find('b1', 'offer', 'r1'))?.readAt).toEqual(t(20));
+    expect((await f.ledger.links.find('b1', 'offer', 'r3'))?.readAt).toEqual(t(20));
+    // A writer of data read at 30 is killed after its CRM write: the record may show that data, so a
+    // writer of data read at 25 is held back, and one of data read at 31 writes it again.
+    await f.ledger.links.forgetContent('b1', 'offer', ['r2'], t(30));
+    expect(await f.ledger.links.find('b1', 'offer', 'r2')).toMatchObject({ contentHash: '', readAt: t(30) });
+    const classes = await f.ledger.links.classify('b1', 'offer', [
+      { remoteId: 'r2', contentHash: 'h2', readAt: t(25) },
+    ]);
+    expect(classes.get('r2')).toBe('stale');
+    const later = await f.ledger.links.classify('b1', 'offer', [
+      { remoteId: 'r2', contentHash: 'h2', readAt: t(31) },
+    ]);
+    expect(later.get('r2')).toBe('changed');
+    // A write that does not say when its data was read leaves the read time unknown.
+    await f.ledger.links.upsertLinks('b1', 'offer', [{ remoteId: 'r2', crmId: 'c2', contentHash: 'h2b' }]);
+    expect((await f.ledger.links.find('b1', 'offer', 'r2'))?.readAt).toBeNull();
+  });
+
   it('refuses to link one CRM record to two remote records, and keeps the batch out', async () => {
     await f.ledger.links.upsertLinks('b1', 'offer', [{ remoteId: 'r1', crmId: 'c1', contentHash: 'h' }]);
     await expect(
