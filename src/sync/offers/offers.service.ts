@@ -131,7 +131,7 @@ export class OffersService {
       return kind === 'new' || kind === 'changed';
     });
     const [unchanged, stale] = [keysIn('unchanged'), keysIn('stale')];
-    counts.unchanged = items.length - toWrite.length;
+    counts.unchanged += items.length - toWrite.length;
     if (stale.length > 0)
       this.logger.debug(
         `${crm.brokerageId}: offer(s) ${stale.join(', ')} not written: read at ${options.readAt?.toISOString()}, before what their records show`,
