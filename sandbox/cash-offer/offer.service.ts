@@ -241,7 +241,9 @@ export class OfferService {
   }
 
   private announce(r: StoredOfferRequest, o: StoredOffer): void {
-    this.notifier.event(r, toNewOfferEvent(o, r) as unknown as Record<string, unknown>);
+    const event = toNewOfferEvent(o, r) as unknown as Record<string, unknown>;
+    if (this.readings.current.offerNamesCounter === 'unnamed') delete event.counter_offer_id;
+    this.notifier.event(r, event);
     this.notifier.email(
       r,
       'new_offer',

@@ -53,6 +53,10 @@ export interface SpecReadingValues {
   // 404 when none is set (ours); `post-once`: a POST while a URL is set is refused with 409 (PATCH it);
   // `patch-422-when-none`: a PATCH before any URL is set is refused with 422 (POST it).
   webhookMethods: 'post-sets' | 'post-once' | 'patch-422-when-none';
+  // Whether the offer a buyer makes by accepting a counter names it: `counter_offer_id` (ours), or
+  // `unnamed` (only `offer_is_counter_offer`: the spec's offer table has no counter_offer_id), in
+  // GET /offers, PATCH /offers and the new_offer event.
+  offerNamesCounter: 'counter_offer_id' | 'unnamed';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -71,6 +75,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   expiredOfferListedAs: 'expired',
   withdrawnOfferListedAs: 'withdrawn',
   webhookMethods: 'post-sets',
+  offerNamesCounter: 'counter_offer_id',
 };
 
 const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][] | 'limit' } = {
@@ -97,6 +102,7 @@ const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][]
   expiredOfferListedAs: ['expired', 'dropped', 'rejected', 'active'],
   withdrawnOfferListedAs: ['withdrawn', 'cancelled', 'dropped'],
   webhookMethods: ['post-sets', 'post-once', 'patch-422-when-none'],
+  offerNamesCounter: ['counter_offer_id', 'unnamed'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -51,8 +51,9 @@ export class ApiController {
 
   // How an offer is shown under the reading of `countered` (the spec has no such status).
   private shown(offer: Offer): Offer {
-    const listedAs = this.readings.current.counteredOfferListedAs;
-    return offer.offer_status === 'countered' ? { ...offer, offer_status: listedAs } : offer;
+    const { counteredOfferListedAs, offerNamesCounter } = this.readings.current;
+    const named = offerNamesCounter === 'unnamed' ? withoutCounterId(offer) : offer;
+    return named.offer_status === 'countered' ? { ...named, offer_status: counteredOfferListedAs } : named;
   }
 
   // A 2xx answer under a reading of its code and body (an undefined body: none).
@@ -197,4 +198,9 @@ export class ApiController {
   pushToMarketplace(@Caller() caller: SandboxAccount, @Body() body: unknown) {
     return this.marketplace.push(caller, body);
   }
+}
+
+function withoutCounterId(offer: Offer): Offer {
+  const { counter_offer_id: _named, ...rest } = offer;
+  return rest;
 }

@@ -206,9 +206,14 @@ export function counterVerdict(
       o.offer_id !== offerId &&
       o.offer_is_counter_offer === true &&
       o.offer_status === 'accepted' &&
-      positiveId(o.counter_offer_id) !== undefined &&
-      !otherCounterIds.has(String(o.counter_offer_id)) &&
-      (context.amount === undefined || o.offer_amount === context.amount),
+      (positiveId(o.counter_offer_id) !== undefined
+        ? !otherCounterIds.has(String(o.counter_offer_id)) &&
+          (context.amount === undefined || o.offer_amount === context.amount)
+        : // An offer that names no counter (the spec's offer has no such field): ours only by our
+          // amount, or when no other counter on the request can have made it.
+          context.amount !== undefined
+          ? o.offer_amount === context.amount
+          : otherCounterIds.size === 0),
   );
   if (byCounter)
     return {

@@ -15,6 +15,9 @@ interface Reading {
   answerHasId: boolean;
   pendingWord: string;
   updateDelivered: boolean; // false: the service sends no UPDATE (or every one is lost)
+  // false: the offer a buyer makes by accepting a counter does not name it (the spec's offer has
+  // no counter_offer_id field).
+  offerNamesCounter?: boolean;
 }
 
 interface TrueOffer {
@@ -69,7 +72,7 @@ class World {
           offer_status:
             o.counter?.status === 'pending' && o.status === 'countered' ? this.reading.listedAs : o.status,
           offer_is_counter_offer: o.isCounterOffer,
-          counter_offer_id: o.counterOfferId ?? null,
+          counter_offer_id: this.reading.offerNamesCounter === false ? undefined : (o.counterOfferId ?? null),
         }) as Offer,
     );
   }
@@ -253,6 +256,21 @@ const READINGS: Reading[] = [
   // Listed rejected at once: only the UPDATE can tell a buyer's refusal, so it must come.
   { listedAs: 'rejected', answerHasId: true, pendingWord: 'pending', updateDelivered: true },
   { listedAs: 'rejected', answerHasId: false, pendingWord: 'pending', updateDelivered: true },
+  // The accepting offer names no counter.
+  {
+    listedAs: 'countered',
+    answerHasId: true,
+    pendingWord: 'pending',
+    updateDelivered: true,
+    offerNamesCounter: false,
+  },
+  {
+    listedAs: 'active',
+    answerHasId: false,
+    pendingWord: 'open',
+    updateDelivered: false,
+    offerNamesCounter: false,
+  },
 ];
 
 const SEEDS = Array.from({ length: 150 }, (_, i) => 20261124 + i);

@@ -69,17 +69,31 @@ export function acceptedCounterOffer(facts: OfferRecordFacts): Offer | undefined
       o.offer_id !== offer.offer_id &&
       o.offer_status === 'accepted' &&
       o.offer_is_counter_offer === true &&
-      o.counter_offer_id !== undefined &&
-      o.counter_offer_id !== null &&
-      (counter.id === undefined
-        ? // Without our counter's id (an answer with no body), the request's accepted counter
-          // offer is ours when it carries our amount, or no other counter can have made it.
-          !(facts.otherCounters?.ids.has(String(o.counter_offer_id)) ?? false) &&
-          (counter.amount !== undefined
-            ? o.offer_amount === counter.amount
-            : (facts.otherCounters?.unnamed ?? 0) === 0)
-        : String(o.counter_offer_id) === counter.id),
+      madeByOurCounter(o, counter, facts.otherCounters),
   );
+}
+
+// The counter an offer says it accepts, when it says so: the spec's offer has no such field, so a
+// service may name it (`counter_offer_id`) or not.
+export function namedCounterOf(offer: Offer): string | undefined {
+  const id = offer.counter_offer_id;
+  return id !== undefined && id !== null && String(id) !== '' ? String(id) : undefined;
+}
+
+function madeByOurCounter(
+  accepted: Offer,
+  counter: CounterKnowledge,
+  others: OfferRecordFacts['otherCounters'],
+): boolean {
+  const named = namedCounterOf(accepted);
+  if (named !== undefined && counter.id !== undefined) return named === counter.id;
+  if (named !== undefined && (others?.ids.has(named) ?? false)) return false;
+  // One side's id is missing (our counter answered with no body, or an offer that names no counter):
+  // ours when it carries our counter's amount, or when no other counter on the request, named or
+  // not, can have made it.
+  if (counter.amount !== undefined) return accepted.offer_amount === counter.amount;
+  const unnamedOthers = others?.unnamed ?? 0;
+  return named !== undefined ? unnamedOthers === 0 : unnamedOthers + (others?.ids.size ?? 0) === 0;
 }
 
 // The counter's status as the service's facts show it, never less answered than what is known.
@@ -132,11 +146,9 @@ export function offerRecordView(facts: OfferRecordFacts): OfferRecordView {
   const counterStatus = counterStatusOf(facts, acceptedBy);
   const counterId =
     counter?.id ??
-    (acceptedBy ? String(acceptedBy.counter_offer_id) : undefined) ??
-    // An offer the buyer made by accepting our counter names it.
-    (offer.counter_offer_id !== undefined && offer.counter_offer_id !== null
-      ? String(offer.counter_offer_id)
-      : undefined);
+    (acceptedBy ? namedCounterOf(acceptedBy) : undefined) ??
+    // An offer the buyer made by accepting our counter names it (when the service names it).
+    namedCounterOf(offer);
   const stage = stageFor(offer.offer_status, counterStatus);
   return {
     stage,

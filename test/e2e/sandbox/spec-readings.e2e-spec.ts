@@ -39,6 +39,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'expiredOfferListedAs',
       'withdrawnOfferListedAs',
       'webhookMethods',
+      'offerNamesCounter',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -54,6 +55,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       expiredOfferListedAs: 'expired',
       withdrawnOfferListedAs: 'withdrawn',
       webhookMethods: 'post-sets',
+      offerNamesCounter: 'counter_offer_id',
     });
   });
 
