@@ -7,7 +7,6 @@ jest.mock('@nestjs/common', () =>
 
 import type { OutboxCommand, OutboxRepository } from '../ledger';
 import { DrainWhenQueued } from './drain-when-queued';
-import type { EarlyRunTrigger } from './early-run.trigger';
 
 // An outbox that only announces, and a trigger whose asks end when the test says so.
 function setup() {
@@ -26,7 +25,7 @@ function setup() {
       return new Promise<'queued'>((resolve) => answers.push(() => resolve('queued')));
     },
   };
-  const drains = new DrainWhenQueued(outbox as unknown as OutboxRepository, early as EarlyRunTrigger);
+  const drains = new DrainWhenQueued(outbox as unknown as OutboxRepository, early);
   const queue = (brokerageId: string) =>
     listeners.forEach((listener) => listener({ brokerageId } as OutboxCommand));
   const answerAll = async () => {
