@@ -190,9 +190,10 @@ async function main(): Promise<void> {
     );
 
     // Each agent flags one deal at a moment of its own within a minute; the delay runs from the
-    // flag to the request id written back on the deal.
+    // flag to the request id written back on the deal, watched for while the agents still flag
+    // (watched only after the last flag, a deal picked up early counted the rest of the minute).
     const flagWindowMs = 60_000;
-    await Promise.all(
+    const flagging = Promise.all(
       offices.map(async (office, n) => {
         await new Promise((r) => setTimeout(r, (n * flagWindowMs) / offices.length));
         const deal = deals.get(office.id)!;
@@ -212,8 +213,9 @@ async function main(): Promise<void> {
             deal.pickedUpAt = Date.now();
         return [...deals.values()].every((x) => x.pickedUpAt !== undefined);
       },
-      { what: 'every flagged deal to get its request id', timeoutMs: 180_000, intervalMs: 200 },
+      { what: 'every flagged deal to get its request id', timeoutMs: 240_000, intervalMs: 200 },
     );
+    await flagging;
 
     // Idle: nothing changes for a minute; count what the daemon says meanwhile.
     // A crm-changes run that queued a request may still be waiting for its other searches: let a
