@@ -1,3 +1,4 @@
+import type { EndTurn } from '../common/rate-limit';
 import { RemoteCallPolicy, TimeoutStrategy } from '../common/remote-call.policy';
 import { CashOfferError } from './cash-offer.error';
 import type { ClientLogger } from './cash-offer.client';
@@ -7,8 +8,8 @@ import { countsAgainstBreaker, isRetryableAttempt } from './failure.classifier';
 // What one brokerage's policy is built from; a call is named by its operation.
 export interface CashOfferCallPolicySpec {
   options: ResolvedClientOptions;
-  // The API key's rate limiter (built by accountLimiter).
-  beforeAttempt: () => Promise<void>;
+  // A turn of the API key's rate limiter (built by accountLimiter), ended when the call settled.
+  takeTurn: () => Promise<EndTurn>;
   logger: ClientLogger;
 }
 
@@ -22,7 +23,7 @@ export function cashOfferCallPolicy(spec: CashOfferCallPolicySpec): RemoteCallPo
   const { retry: r, breaker: b } = options;
   const who = `brokerage ${options.brokerageId}`;
   const policy = new RemoteCallPolicy<string>({
-    beforeAttempt: spec.beforeAttempt,
+    takeTurn: spec.takeTurn,
     timeout: { ms: options.timeoutMs, strategy: TimeoutStrategy.Cooperative },
     retry: {
       allowanceFor: (e) => (isRetryableAttempt(e, r.maxRetryAfterMs) ? 'retryable' : undefined),

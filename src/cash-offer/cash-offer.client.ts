@@ -88,7 +88,7 @@ export class CashOfferClient {
     const limiter = accountLimiter(this.options.rateLimit, this.options.account, this.options.sharedLimiter);
     this.policy = cashOfferCallPolicy({
       options: this.options,
-      beforeAttempt: () => limiter.acquire(),
+      takeTurn: () => limiter.acquire(),
       logger: this.logger,
     });
     this.answers = new AnswerChecker(this.brokerageId, this.logger);

@@ -118,6 +118,30 @@ describe('RemoteCallPolicy', () => {
     expect(signals.map((s) => s.aborted)).toEqual([true]);
   });
 
+  it("ends each attempt's rate-limit turn when its call settled, even one the timeout gave up on", async () => {
+    const log: string[] = [];
+    const takeTurn = async () => {
+      log.push(`turn at ${Date.now()}`);
+      return () => void log.push(`ended at ${Date.now()}`);
+    };
+    const timeout = { ms: 500, strategy: TimeoutStrategy.Aggressive, error: () => new Failure('down') };
+    // The first attempt answers only at 2 s, long after the timeout stopped waiting for it at
+    // 500 ms: the remote may count it any time until then. The retry answers at once.
+    const slowThenQuick = jest
+      .fn()
+      .mockImplementationOnce(() => new Promise((resolve) => setTimeout(resolve, 2000)))
+      .mockResolvedValueOnce('ok');
+    expect(await settle(policy({ timeout, takeTurn }).execute(read, slowThenQuick), 5000)).toEqual({
+      value: 'ok',
+    });
+    expect(log).toEqual(['turn at 0', 'turn at 501', 'ended at 501', 'ended at 2000']);
+    // A call that throws at once, and one refused before it is made, end their turns too.
+    log.length = 0;
+    const bad = jest.fn().mockRejectedValue(new Failure('bad'));
+    await settle(policy({ takeTurn }).execute(create, bad));
+    expect(log).toEqual(['turn at 5000', 'ended at 5000']);
+  });
+
   it('opens the breaker after N failed attempts in a row, fails fast, then lets one call through', async () => {
     const p = policy();
     const down = jest.fn().mockRejectedValue(new Failure('down'));

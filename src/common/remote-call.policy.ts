@@ -15,6 +15,7 @@ import {
   retry,
   timeout,
 } from 'cockatiel';
+import type { EndTurn } from './rate-limit';
 
 export { TimeoutStrategy };
 
@@ -43,8 +44,9 @@ export interface RemoteCallPolicyOptions<C> {
   timeout?: { ms: number; strategy: TimeoutStrategy; error?: (call: C) => unknown };
   // Turns what an attempt threw into the error the predicates and the caller see.
   toError?: (error: unknown, call: C) => unknown;
-  // Runs before each attempt the breaker lets through, outside the timeout (the rate limiter).
-  beforeAttempt?: (call: C) => Promise<void>;
+  // The rate limiter's turn, taken before each attempt the breaker lets through, outside the
+  // timeout; ended when the attempt's call has settled (see attempt()).
+  takeTurn?: (call: C) => Promise<EndTurn>;
   retry: {
     // The allowance a failed attempt draws on, or undefined when it is not to be retried (a 429
     // may be retried on any call, a 5xx only on one that is safe to send twice, ...).
@@ -145,13 +147,15 @@ export class RemoteCallPolicy<C> {
     attemptNo: number,
     attempt: (context: AttemptContext) => Promise<T>,
   ): Promise<T> {
-    await this.options.beforeAttempt?.(call);
+    const endTurn = await this.options.takeTurn?.(call);
+    let sent: Promise<T> | undefined;
+    const send = (context: AttemptContext) => (sent = attempt(context));
     try {
-      if (!this.timeout) return await attempt({ attempt: attemptNo, signal: new AbortController().signal });
+      if (!this.timeout) return await send({ attempt: attemptNo, signal: new AbortController().signal });
       const timeoutError = this.options.timeout?.error;
       return await this.timeout.execute(async ({ signal }) => {
         try {
-          return await attempt({ attempt: attemptNo, signal });
+          return await send({ attempt: attemptNo, signal });
         } catch (error) {
           // A cooperative client fails with its own cancellation error once the timeout aborts it.
           throw signal.aborted && timeoutError ? new TaskCancelledError() : error;
@@ -161,6 +165,11 @@ export class RemoteCallPolicy<C> {
       const timeoutError = this.options.timeout?.error;
       if (error instanceof TaskCancelledError && timeoutError) throw timeoutError(call);
       throw this.options.toError ? this.options.toError(error, call) : error;
+    } finally {
+      // The turn ends when the call itself has settled, not when the timeout stopped waiting for
+      // it: an abandoned call may still be on its way, and the remote counts it when it arrives.
+      if (endTurn && sent) void sent.then(endTurn, endTurn);
+      else endTurn?.();
     }
   }
 }

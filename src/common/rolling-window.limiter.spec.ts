@@ -1,33 +1,70 @@
 import fc from 'fast-check';
-import { RollingWindowLimiter } from './rolling-window.limiter';
+import { LONGEST_CALL_MS, RollingWindowLimiter } from './rolling-window.limiter';
 
-// Asks for a turn at each of `arrivals` (ms from now, fake time) and returns the grant times.
-async function grantTimes(limiter: RollingWindowLimiter, arrivals: number[], runForMs: number) {
-  const granted: number[] = [];
-  for (const at of arrivals)
-    setTimeout(() => void limiter.acquire().then(() => granted.push(Date.now())), at);
+interface Turn {
+  grantedAt: number;
+  endedAt: number;
+}
+
+// Asks for a turn at each `at` (ms from now, fake time) and ends it `outMs` after it was given
+// (the call's time out); answers the turns, in the order given.
+async function turns(
+  limiter: RollingWindowLimiter,
+  calls: { at: number; outMs: number }[],
+  runForMs: number,
+): Promise<Turn[]> {
+  const taken: Turn[] = [];
+  for (const { at, outMs } of calls)
+    setTimeout(
+      () =>
+        void limiter.acquire().then((end) => {
+          const grantedAt = Date.now();
+          const ended = () => {
+            taken.push({ grantedAt, endedAt: Date.now() });
+            end();
+          };
+          if (outMs === 0) ended();
+          else setTimeout(ended, outMs);
+        }),
+      at,
+    );
   await jest.advanceTimersByTimeAsync(runForMs);
-  return granted.sort((a, b) => a - b);
+  return taken.sort((a, b) => a.grantedAt - b.grantedAt);
+}
+
+// The most turns out at one moment, each counted from its grant to a window after it ended: a
+// call arrives somewhere in between, so no window at the remote holds more calls than this.
+function mostOut(taken: Turn[], intervalMs: number): number {
+  return Math.max(
+    0,
+    ...taken.map(
+      (t) => taken.filter((u) => u.grantedAt <= t.grantedAt && t.grantedAt < u.endedAt + intervalMs).length,
+    ),
+  );
 }
 
 describe('RollingWindowLimiter', () => {
   beforeEach(() => jest.useFakeTimers({ now: 0 }));
   afterEach(() => jest.useRealTimers());
 
-  it('never lets more than max calls into any rolling window, whatever the arrivals', async () => {
+  it('never has more than max turns out, each until a window after its call ended, whatever the calls', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 60 }),
         fc.integer({ min: 1, max: 2000 }),
-        fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 120 }),
-        async (max, intervalMs, arrivals) => {
+        fc.array(
+          fc.record({ at: fc.integer({ min: 0, max: 3000 }), outMs: fc.integer({ min: 0, max: 1500 }) }),
+          {
+            minLength: 1,
+            maxLength: 120,
+          },
+        ),
+        async (max, intervalMs, calls) => {
           const limiter = new RollingWindowLimiter({ max, intervalMs });
-          const runFor = 3000 + (arrivals.length + 1) * intervalMs;
-          const times = await grantTimes(limiter, arrivals, runFor);
-          expect(times).toHaveLength(arrivals.length);
-          // The (i+max)th grant is a whole window after the ith: no window of any start holds more.
-          for (let i = 0; i + max < times.length; i++)
-            expect(times[i + max] - times[i]).toBeGreaterThanOrEqual(intervalMs);
+          const runFor = 3000 + (calls.length + 1) * (intervalMs + 1500);
+          const taken = await turns(limiter, calls, runFor);
+          expect(taken).toHaveLength(calls.length);
+          expect(mostOut(taken, intervalMs)).toBeLessThanOrEqual(max);
         },
       ),
       { numRuns: 100 },
@@ -36,7 +73,8 @@ describe('RollingWindowLimiter', () => {
 
   it('lets the whole burst through at once, then keeps the full rate', async () => {
     const limiter = new RollingWindowLimiter({ max: 5, intervalMs: 200 });
-    const times = await grantTimes(limiter, Array<number>(17).fill(0), 5000);
+    const taken = await turns(limiter, Array(17).fill({ at: 0, outMs: 0 }), 5000);
+    const times = taken.map((t) => t.grantedAt);
     expect(times).toHaveLength(17);
     // 5 at once, 5 when those are a window old, and so on: the 17th leaves with the 4th window.
     expect(times.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
@@ -44,25 +82,58 @@ describe('RollingWindowLimiter', () => {
     expect(times[16]).toBe(600);
   });
 
-  it('holds a high limit too: 190 per 10 s sends a batch of 100 at once', async () => {
-    const limiter = new RollingWindowLimiter({ max: 190, intervalMs: 10_250 });
-    const times = await grantTimes(limiter, Array<number>(100).fill(0), 100);
-    expect(times).toHaveLength(100);
-    expect(Math.max(...times)).toBe(0);
+  it("times a slot's window from its call's end, not from its turn", async () => {
+    const limiter = new RollingWindowLimiter({ max: 1, intervalMs: 200 });
+    const taken = await turns(
+      limiter,
+      [
+        { at: 0, outMs: 500 },
+        { at: 0, outMs: 0 },
+      ],
+      5000,
+    );
+    expect(taken.map((t) => t.grantedAt)).toEqual([0, 700]);
   });
 
-  it('with workers sharing a ledger, also takes a turn of the account budget', async () => {
-    const turns: string[] = [];
+  it('gives a slot whose call never ends back LONGEST_CALL_MS after its turn, and a window later', async () => {
+    const limiter = new RollingWindowLimiter({ max: 1, intervalMs: 200 });
+    void limiter.acquire();
+    const granted: number[] = [];
+    void limiter.acquire().then(() => granted.push(Date.now()));
+    await jest.advanceTimersByTimeAsync(LONGEST_CALL_MS + 199);
+    expect(granted).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(granted).toEqual([LONGEST_CALL_MS + 200]);
+  });
+
+  it('holds a high limit too: 190 per 10 s sends a batch of 100 at once', async () => {
+    const limiter = new RollingWindowLimiter({ max: 190, intervalMs: 10_250 });
+    const taken = await turns(limiter, Array(100).fill({ at: 0, outMs: 50 }), 100);
+    expect(taken).toHaveLength(100);
+    expect(Math.max(...taken.map((t) => t.grantedAt))).toBe(0);
+  });
+
+  it('keeps no timer once every turn has ended (an idle limiter keeps no process alive)', async () => {
+    const limiter = new RollingWindowLimiter({ max: 2, intervalMs: 10_000 });
+    await turns(limiter, Array(5).fill({ at: 0, outMs: 10 }), 60_000);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('with workers sharing a ledger, also takes a turn of the account budget, and ends it', async () => {
+    const log: string[] = [];
     const shared = {
       acquire: async (account: string, limit: { max: number; intervalMs: number }) => {
-        turns.push(`${account} ${limit.max}/${limit.intervalMs}`);
+        log.push(`take ${account} ${limit.max}/${limit.intervalMs}`);
+        return () => void log.push(`end ${account}`);
       },
     };
     const limiter = new RollingWindowLimiter(
       { max: 100, intervalMs: 10_250 },
       { limiter: shared, account: 'a' },
     );
-    await limiter.acquire();
-    expect(turns).toEqual(['a 100/10250']);
+    const end = await limiter.acquire();
+    end();
+    end();
+    expect(log).toEqual(['take a 100/10250', 'end a']);
   });
 });

@@ -1,38 +1,102 @@
-import { RateLimiterMemory, RateLimiterQueue } from 'rate-limiter-flexible';
-import type { RateLimit } from './rate-limit';
+import type { EndTurn, RateLimit } from './rate-limit';
 import type { SharedAccountLimiter } from './shared-account-limiter';
 
-// One remote account's request budget in this process: callers queue for their turn instead of
-// spending requests on 429s. With workers sharing a ledger, each call also takes a turn of the
+// A turn's slot is given back at the latest this long after its call left, answered or not: a
+// connection that never answers (the HubSpot SDK's fetch has no timeout of its own; the call
+// policy only stops waiting for it) must not hold a slot for good. A request that has not reached
+// the remote two minutes after it left is taken never to arrive.
+export const LONGEST_CALL_MS = 120_000;
+
+// One remote account's request budget in this process: callers wait for a turn instead of
+// spending requests on 429s. With workers sharing a ledger, each turn also takes a turn of the
 // account's budget shared by all of them.
 //
-// The remotes count rolling windows and allow the whole burst at once (HubSpot's 429s name
-// TEN_SECONDLY_ROLLING; FUB counts a sliding window). rate-limiter-flexible's memory limiter counts
-// fixed windows, which would let `max` late in one window and `max` early in the next through
-// together, and pacing one call per interval/max would give up the burst (a batch of 100 upserts at
-// 190 per 10 s would take 5 s instead of at once). So the budget is `max` slots, each a fixed window
-// of `intervalMs` opened by the call that takes it (one point), taken in turn: the (i+max)-th call
-// takes the i-th call's slot and so leaves at least a window after it. That is a rolling window
-// with its whole burst: `max` calls at once, then each as the call `max` places before it becomes
-// a window old. Windows are whole milliseconds, rounded up: the store ends a window with a timer,
-// and timers truncate a fraction, which would end it early.
+// The remotes count rolling windows from the moment a call ARRIVES and allow the whole burst at
+// once (HubSpot's 429s name TEN_SECONDLY_ROLLING; its search limit is per second; FUB counts a
+// sliding window). A limiter that opens a call's window when the call LEAVES can be out-run: a
+// call held up on the way (a busy event loop here or at the remote, the network) arrives late, and
+// the call that takes its place a window after it left can arrive within a window of it (the
+// storm bench saw HubSpot refuse a search so, with a 250 ms margin). So the budget is `max` slots;
+// a turn holds one from the moment it is given until its call has settled (EndTurn), and the slot
+// is given again only a whole window after that. A call settles after the remote counted it (the
+// answer comes after the arrival), so two calls on one slot arrive at least a window apart, and
+// no window of any start, counted at the remote, holds more than `max` calls, however long each
+// took on the way. The price is a call's own time: a slot serves one call per (call time +
+// window), not one per window.
+//
+// Not rate-limiter-flexible (the shared budget is, ledger/postgres-account-limiter.ts): its
+// windows open when a point is consumed, and its queue wakes a waiter on a timer for the window it
+// saw, not when a call settles. Slots are free at a time read from Date.now() on each wake: a
+// timer may fire a millisecond early by that clock, and the waiter then waits on.
 export class RollingWindowLimiter {
-  private readonly queue: RateLimiterQueue;
-  private nextSlot = 0;
+  // When each slot may be given again (Date.now() ms); Infinity while its turn is out.
+  private readonly freeAt: number[];
+  // Callers waiting for a slot, longest first.
+  private readonly waiting: ((slot: number) => void)[] = [];
+  // The one timer for the next slot to come free; it is only set while someone waits, so an idle
+  // limiter keeps no process alive.
+  private wake: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly limit: RateLimit,
     private readonly shared?: { limiter: SharedAccountLimiter; account: string },
   ) {
-    const windowSeconds = Math.ceil(limit.intervalMs) / 1000;
-    this.queue = new RateLimiterQueue(new RateLimiterMemory({ points: 1, duration: windowSeconds }));
+    this.freeAt = Array<number>(Math.max(1, Math.floor(limit.max))).fill(-Infinity);
   }
 
-  // Resolves when one more call may leave.
-  async acquire(): Promise<void> {
-    const slot = this.nextSlot;
-    this.nextSlot = (slot + 1) % Math.max(1, Math.floor(this.limit.max));
-    await this.queue.removeTokens(1, `slot${slot}`);
-    await this.shared?.limiter.acquire(this.shared.account, this.limit);
+  // Resolves when one more call may leave, with the function that ends its turn once it settled.
+  async acquire(): Promise<EndTurn> {
+    const slot = await new Promise<number>((granted) => {
+      this.waiting.push(granted);
+      this.grant();
+    });
+    const endLocal = this.turnOf(slot);
+    try {
+      const endShared = await this.shared?.limiter.acquire(this.shared.account, this.limit);
+      return once(() => {
+        endShared?.();
+        endLocal();
+      });
+    } catch (error) {
+      endLocal();
+      throw error;
+    }
   }
+
+  private turnOf(slot: number): EndTurn {
+    const end = once(() => {
+      clearTimeout(longest);
+      this.freeAt[slot] = Date.now() + this.limit.intervalMs;
+      this.grant();
+    });
+    const longest = setTimeout(end, LONGEST_CALL_MS);
+    longest.unref();
+    return end;
+  }
+
+  // Gives the free slots to the callers waiting longest, then waits for the next window to end.
+  private grant(): void {
+    clearTimeout(this.wake);
+    this.wake = undefined;
+    const now = Date.now();
+    for (let slot = 0; slot < this.freeAt.length && this.waiting.length > 0; slot++) {
+      if (this.freeAt[slot] > now) continue;
+      this.freeAt[slot] = Infinity;
+      this.waiting.shift()!(slot);
+    }
+    if (this.waiting.length === 0) return;
+    const next = Math.min(...this.freeAt);
+    // Every slot's turn is out: the first to end calls grant.
+    if (next === Infinity) return;
+    this.wake = setTimeout(() => this.grant(), Math.max(1, Math.ceil(next - now)));
+  }
+}
+
+function once(end: () => void): EndTurn {
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    end();
+  };
 }

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { RateLimit } from './rate-limit';
+import type { EndTurn, RateLimit } from './rate-limit';
 
 // A remote account's request budget counted across every worker that shares a ledger. Each
 // process keeps its own limiter too (it alone keeps to a rolling window); this one makes the
 // workers' calls to one account add up to at most `max` per window. Absent on SQLite, where one
 // process makes every call.
 export interface SharedAccountLimiter {
-  // Resolves when one more call to `account` may leave.
-  acquire(account: string, limit: RateLimit): Promise<void>;
+  // Resolves when one more call to `account` may leave, with the function that ends its turn once
+  // the call has settled (the window of its slot runs from then).
+  acquire(account: string, limit: RateLimit): Promise<EndTurn>;
 }
 
 export const SHARED_ACCOUNT_LIMITER = Symbol('SHARED_ACCOUNT_LIMITER');

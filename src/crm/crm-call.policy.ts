@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { EndTurn } from '../common/rate-limit';
 import { RemoteCallPolicy, TimeoutStrategy } from '../common/remote-call.policy';
 import type { CrmCallHooks, CrmPolicySettings } from './crm-call.settings';
 import { CrmError } from './crm.error';
@@ -26,8 +27,8 @@ export interface CrmCallPolicySpec<C extends CrmCall> {
   timeoutStrategy: TimeoutStrategy;
   // The adapter's own mapping of what its client threw.
   toError: (error: unknown, call: C) => CrmError;
-  // The account's rate limiter (built by accountLimiter).
-  beforeAttempt: (call: C) => Promise<void>;
+  // A turn of the account's rate limiter (built by accountLimiter), ended when the call settled.
+  takeTurn: (call: C) => Promise<EndTurn>;
   logger: Logger;
 }
 
@@ -58,7 +59,7 @@ export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): Re
       if (isCrmError(mapped, 'RATE_LIMITED') && mapped.retryAfterMs !== undefined) onRateLimitMiss?.();
       return mapped;
     },
-    beforeAttempt: spec.beforeAttempt,
+    takeTurn: spec.takeTurn,
     retry: {
       allowanceFor: (error, call) => {
         if (isCrmError(error, 'RATE_LIMITED') && error.retryAfterMs !== undefined) return 'rateLimited';

@@ -6,7 +6,8 @@ import type { SharedAccountLimiter } from '../common/shared-account-limiter';
 export interface CrmCallSettings {
   // Requests per rolling window for the account (HubSpot: its burst lane).
   rateLimit: RateLimit;
-  // Added to the client's window for the time between a call leaving and the CRM counting it.
+  // Added to the client's window as slack (the window already runs from a call's end, which no
+  // arrival at the CRM can follow): workers' clocks, a CRM counting a little off its window.
   rateLimitMarginMs: number;
   // Give up waiting for one HTTP call after this long.
   requestTimeoutMs: number;

@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { PauseRepository, RunRepository } from '../ledger';
 import { CronScheduler } from './cron.scheduler';
+import { DrainWhenQueued } from './drain-when-queued';
 import { EarlyRunTrigger } from './early-run.trigger';
 import { JobBackoff } from './job-backoff';
 import { JobPauseCollector } from './job-pause.collector';
@@ -62,6 +63,8 @@ export class SchedulerModule {
         PgBossOnce,
         ...driver,
         ...earlyRuns,
+        // Only the daemon drains what it queues at once; the CLI leaves the outbox to it.
+        ...(options.cron ? [DrainWhenQueued] : []),
       ],
       exports: [
         EarlyRunTrigger,

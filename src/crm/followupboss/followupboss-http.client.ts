@@ -36,8 +36,9 @@ export class FollowUpBossHttpClient {
       // Statuses are judged here, not by axios, so every answer goes through toCrmError.
       validateStatus: (status) => status >= 200 && status < 300,
     });
-    // FUB counts a sliding window; the margin covers the time between a call leaving and FUB
-    // counting it. The API key names the account in the budget shared with other workers.
+    // FUB counts a sliding window from a call's arrival; the limiter's windows run from a call's
+    // end, the margin is slack (rate-limit.ts withMargin). The API key names the account in the
+    // budget shared with other workers.
     const limiter = accountLimiter(
       withMargin(options.rateLimit, options.rateLimitMarginMs),
       accountKey('followupboss', options.baseUrl, options.apiKey),
@@ -53,7 +54,7 @@ export class FollowUpBossHttpClient {
       // axios stops the request when the attempt's signal is aborted.
       timeoutStrategy: TimeoutStrategy.Cooperative,
       toError: (error, spec) => toCrmError(error, spec.what, spec.record),
-      beforeAttempt: () => limiter.acquire(),
+      takeTurn: () => limiter.acquire(),
       logger: new Logger('FollowUpBossCrmAdapter'),
     });
   }

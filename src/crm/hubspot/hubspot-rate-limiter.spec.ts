@@ -3,7 +3,12 @@ import { HubSpotRateLimiter } from './hubspot-rate-limiter';
 // Times (fake ms) at which `count` acquisitions on one lane were granted, all asked for at once.
 async function grantTimes(limiter: HubSpotRateLimiter, lane: 'general' | 'search', count: number) {
   const granted: number[] = [];
-  for (let i = 0; i < count; i++) void limiter.acquire(lane).then(() => granted.push(Date.now()));
+  // Each call ends as soon as it is let out: the windows run from then.
+  for (let i = 0; i < count; i++)
+    void limiter.acquire(lane).then((end) => {
+      granted.push(Date.now());
+      end();
+    });
   await jest.advanceTimersByTimeAsync(10_000);
   return granted;
 }
@@ -45,6 +50,7 @@ describe('HubSpotRateLimiter', () => {
     const shared = {
       acquire: async (account: string, limit: { max: number; intervalMs: number }) => {
         turns.push(`${account} ${limit.max}/${limit.intervalMs}`);
+        return () => undefined;
       },
     };
     const limiter = new HubSpotRateLimiter(

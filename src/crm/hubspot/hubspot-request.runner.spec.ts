@@ -34,7 +34,12 @@ describe('HubSpotRequestRunner', () => {
   beforeEach(() => {
     jest.useFakeTimers({ now: 0 });
     acquired = [];
-    const limiter = { acquire: async (lane: string) => void acquired.push(lane) };
+    const limiter = {
+      acquire: async (lane: string) => {
+        acquired.push(lane);
+        return () => undefined;
+      },
+    };
     runner = new HubSpotRequestRunner(
       limiter as unknown as HubSpotRateLimiter,
       settings,

@@ -29,7 +29,7 @@ export class HubSpotRequestRunner {
       // The SDK's calls take no AbortSignal: a timed-out call is abandoned and its answer ignored.
       timeoutStrategy: TimeoutStrategy.Aggressive,
       toError: (error, spec) => toCrmError(error, spec.what),
-      beforeAttempt: (spec) => limiter.acquire(spec.lane),
+      takeTurn: (spec) => limiter.acquire(spec.lane),
       logger: new Logger('HubSpotCrmAdapter'),
     });
   }

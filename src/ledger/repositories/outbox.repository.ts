@@ -33,20 +33,29 @@ const REPLAYABLE: OutboxState[] = ['dead', 'failed', 'unknown'];
 // is about to leave (after the rate limiter and breaker let it through), so it means "may have left";
 // a command refused locally (breaker open, shutdown) stays pending and its attempt is not counted.
 export class OutboxRepository {
+  private readonly queuedListeners = new Set<(command: OutboxCommand) => void>();
+
   constructor(
     private readonly tx: LedgerTransactions,
     private readonly clock: Clock,
     private readonly history?: HistoryRepository,
   ) {}
 
+  // Tells `listener` of each command stored by enqueue in this process, once it is committed (the
+  // daemon drains it at once: scheduler/drain-when-queued.ts). Answers the unsubscribe.
+  onQueued(listener: (command: OutboxCommand) => void): () => void {
+    this.queuedListeners.add(listener);
+    return () => this.queuedListeners.delete(listener);
+  }
+
   // An existing key returns the existing command untouched. `record`: the decision-history entries
   // a new command brings, appended in the same transaction (so they exist exactly when it does).
-  enqueue(
+  async enqueue(
     input: NewOutboxCommand,
     record?: (command: OutboxCommand) => NewHistoryEntry[],
   ): Promise<{ command: OutboxCommand; created: boolean }> {
     const unit = record && this.history ? this.tx.run.bind(this.tx) : this.tx.exclusive.bind(this.tx);
-    return unit(async (m) => {
+    const queued = await unit(async (m) => {
       const now = this.clock.now();
       const { inserted } = await insertIgnoringDuplicate(m, OutboxCommand, {
         brokerageId: input.brokerageId,
@@ -64,6 +73,8 @@ export class OutboxRepository {
       if (inserted && record && this.history) await this.history.append(record(command), m);
       return { command, created: inserted };
     });
+    if (queued.created) for (const listener of this.queuedListeners) listener(queued.command);
+    return queued;
   }
 
   findByKey(idempotencyKey: string): Promise<OutboxCommand | null> {

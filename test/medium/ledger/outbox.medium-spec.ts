@@ -45,6 +45,21 @@ describe.each(ledgerEngines())('OutboxRepository (%s)', (engine) => {
     expect((await f.ledger.outbox.depth('b1')).pending).toBe(1);
   });
 
+  it('tells its listeners of each command it stored, once committed, and not of a key it had', async () => {
+    const told: { id: number; found: boolean }[] = [];
+    const stop = f.ledger.outbox.onQueued((c) => {
+      told.push({ id: c.id, found: false });
+      // Committed before the listener hears of it: a drain it starts finds the command.
+      void f.ledger.outbox.get(c.id).then((row) => (told[told.length - 1].found = row !== null));
+    });
+    const { command: first } = await f.ledger.outbox.enqueue(command('deal:1'));
+    await f.ledger.outbox.enqueue(command('deal:1'));
+    stop();
+    await f.ledger.outbox.enqueue(command('deal:2'));
+    await f.ledger.outbox.get(first.id);
+    expect(told).toEqual([{ id: first.id, found: true }]);
+  });
+
   it('walks pending -> sending -> done, recording attempts, times and the result', async () => {
     const { command: c } = await f.ledger.outbox.enqueue(command('deal:1'));
     expect((await f.ledger.outbox.claimDue('b1', 10)).map((x) => x.id)).toEqual([c.id]);

@@ -24,11 +24,15 @@ else
       await f.cleanup();
     });
 
-    // Times (ms after `origin`) at which `count` calls, all asked for at once, were let through.
+    // Times (ms after `origin`) at which `count` calls, all asked for at once, were let through;
+    // each call ends as soon as it is let out (its slot's window runs from then).
     const grants = (limiter: PostgresAccountLimiter, account: string, count: number, origin: number) =>
       Promise.all(
         Array.from({ length: count }, () =>
-          limiter.acquire(account, { max: MAX, intervalMs: WINDOW_MS }).then(() => Date.now() - origin),
+          limiter.acquire(account, { max: MAX, intervalMs: WINDOW_MS }).then((end) => {
+            end();
+            return Date.now() - origin;
+          }),
         ),
       );
 
@@ -78,6 +82,28 @@ else
       expect(next).toBeGreaterThanOrEqual(Math.min(...a, ...b) + WINDOW_MS - LATENCY_MS);
     });
 
+    // A remote counts a call when it arrives, which may be any time before it answers: a slot is
+    // held while its call is out on one worker, and another worker gets it a window after the end.
+    it('gives a slot whose call is out on one worker to another only a window after that call ended', async () => {
+      const workers = [
+        new PostgresAccountLimiter(f.ledger.dataSource),
+        new PostgresAccountLimiter((await f.openAnother()).dataSource),
+      ];
+      const one = { max: 1, intervalMs: WINDOW_MS };
+      const end = await workers[0].acquire('hubspot:portal-3:search', one);
+      const origin = Date.now();
+      const next = workers[1].acquire('hubspot:portal-3:search', one).then((endNext) => {
+        endNext();
+        return Date.now() - origin;
+      });
+      // Out for two windows: no window counted from the turn would have kept the slot this long.
+      await new Promise((resolve) => setTimeout(resolve, 2 * WINDOW_MS));
+      const endedAt = Date.now() - origin;
+      end();
+      expect(await next).toBeGreaterThanOrEqual(endedAt + WINDOW_MS);
+      expect(await next).toBeLessThan(endedAt + WINDOW_MS + 1500);
+    });
+
     // Workers starting together on a fresh ledger, each opening several budgets at once: the
     // budgets' table is the ledger's (a migration), so no start races another to create it.
     it('serves many budgets opened at once by several workers on a fresh ledger', async () => {
@@ -89,7 +115,12 @@ else
       const budgets = [1, 2, 3, 4].map((max) => ({ max, intervalMs: WINDOW_MS + max }));
       const granted = await Promise.all(
         workers.flatMap((worker, w) =>
-          budgets.map((budget) => worker.acquire(`account-${w}`, budget).then(() => true)),
+          budgets.map((budget) =>
+            worker.acquire(`account-${w}`, budget).then((end) => {
+              end();
+              return true;
+            }),
+          ),
         ),
       );
       expect(granted).toEqual(Array(workers.length * budgets.length).fill(true));
