@@ -3,8 +3,8 @@ import { startWebhookApp, WebhookTestApp } from '../../support/webhook-app';
 
 const SECRET = 'acme-secret-0123456789abcdefghij';
 const HOSTILE_SECRET = 'hostile-secret-0123456789abcdefg';
-const PAYLOADS = 10_000;
-const HOSTILE_PAYLOADS = 400;
+const PAYLOADS = 3_000;
+const HOSTILE_PAYLOADS = 200;
 const CONCURRENCY = 16;
 const BODY_LIMIT = 256 * 1024;
 
@@ -160,7 +160,8 @@ describe('webhook intake under fuzzing', () => {
     await t.close();
   });
 
-  // 10,000 HTTP round trips take 30-45 s on this 2-core machine; give a busy CI run room.
+  // 3,000 HTTP round trips take about 10 s on this 2-core machine (10,000 took 30-45 s of the
+  // suite for little more reach: the shapes come from the generators, not the count).
   it(`answers ${PAYLOADS} random and mutated payloads without a 5xx, and accounts for every accepted one`, async () => {
     const bodies = fc.sample(body, { numRuns: PAYLOADS, seed: 20261121 });
     const { statuses, stored, duplicates, refused } = await deliver(
