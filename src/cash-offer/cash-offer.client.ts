@@ -66,6 +66,8 @@ export class CashOfferClient {
   private readonly answers: AnswerChecker;
   readonly #apiKey: string;
   private closed = false;
+  // Aborted by close: a call waiting to retry ends at once instead of after its wait.
+  private readonly closing = new AbortController();
   // Replaced by a newer config of its brokerage (retire()); calls in flight counted to know when
   // its connections can be freed.
   private retired = false;
@@ -278,6 +280,7 @@ export class CashOfferClient {
   // Frees the keep-alive connections; later calls fail with UNAVAILABLE.
   close(): void {
     this.closed = true;
+    this.closing.abort();
     this.transport.close();
   }
 
@@ -296,13 +299,23 @@ export class CashOfferClient {
       );
     this.inFlight++;
     try {
-      return await this.policy.execute(op.name, ({ attempt, signal }) =>
-        this.attempt<T>(op, request, { attempt, signal }, masks, call),
+      return await this.policy.execute(
+        op.name,
+        ({ attempt, signal }) => this.attempt<T>(op, request, { attempt, signal }, masks, call),
+        { signal: this.closing.signal, error: (name) => this.closedError(name) },
       );
     } finally {
       this.inFlight--;
       this.releaseIfRetiredAndIdle();
     }
+  }
+
+  private closedError(operation: string): CashOfferError {
+    return new CashOfferError({
+      code: 'UNAVAILABLE',
+      operation,
+      message: `${operation}: the client of brokerage ${this.brokerageId} is closed`,
+    });
   }
 
   private releaseIfRetiredAndIdle(): void {
@@ -316,12 +329,7 @@ export class CashOfferClient {
     masks: Masks,
     call: CallOptions,
   ): Promise<T | undefined> {
-    if (this.closed)
-      throw new CashOfferError({
-        code: 'UNAVAILABLE',
-        operation: op.name,
-        message: `${op.name}: the client of brokerage ${this.brokerageId} is closed`,
-      });
+    if (this.closed) throw this.closedError(op.name);
     await call.beforeSend?.();
     const started = performance.now();
     let response;

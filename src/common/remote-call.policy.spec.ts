@@ -56,6 +56,27 @@ describe('RemoteCallPolicy', () => {
   beforeEach(() => jest.useFakeTimers({ now: 0 }));
   afterEach(() => jest.useRealTimers());
 
+  it('ends a call waiting to retry as soon as it is stopped, and makes no further attempt', async () => {
+    const stopping = new AbortController();
+    const attempt = jest.fn().mockRejectedValue(new Failure('busy', 30_000));
+    const call = policy().execute(read, attempt, {
+      signal: stopping.signal,
+      error: (c) => new Error(`${c.what}: the client is closed`),
+    });
+    const outcome = call.then(
+      () => 'done',
+      (error: Error) => error.message,
+    );
+    await jest.advanceTimersByTimeAsync(10);
+    expect(attempt).toHaveBeenCalledTimes(1);
+    stopping.abort();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await outcome).toBe('read: the client is closed');
+    // The wait it was in runs out unobserved, and no attempt follows it.
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(attempt).toHaveBeenCalledTimes(1);
+  });
+
   it('retries a rate-limited attempt no sooner than the Retry-After, on any call', async () => {
     const attempt = jest.fn().mockRejectedValueOnce(new Failure('busy', 1500)).mockResolvedValueOnce('done');
     const result = policy().execute(create, attempt);

@@ -103,7 +103,13 @@ export class RemoteCallPolicy<C> {
     this.maxRetries = Object.values(r.allowances).reduce((sum, n) => sum + n, 0);
   }
 
-  async execute<T>(call: C, attempt: (context: AttemptContext) => Promise<T>): Promise<T> {
+  // `stop` ends the call early (its client closing for a shutdown): no attempt is made once it is
+  // aborted, and a wait between retries is not waited out (cockatiel's own waits take no signal).
+  async execute<T>(
+    call: C,
+    attempt: (context: AttemptContext) => Promise<T>,
+    stop?: { signal: AbortSignal; error: (call: C) => Error },
+  ): Promise<T> {
     // The allowances are per call, so the retry policy (cheap) is too; the breaker is shared.
     const used = new Map<string, number>();
     const retries = retry(
@@ -120,10 +126,12 @@ export class RemoteCallPolicy<C> {
           delayMs: event.delay,
         }),
       );
+    const run = retries.execute(({ attempt: retried }) => {
+      if (stop?.signal.aborted) throw stop.error(call);
+      return this.breaker.execute(() => this.attempt(call, retried + 1, attempt));
+    });
     try {
-      return await retries.execute(({ attempt: retried }) =>
-        this.breaker.execute(() => this.attempt(call, retried + 1, attempt)),
-      );
+      return await (stop ? untilStopped(run, stop.signal, () => stop.error(call)) : run);
     } catch (error) {
       if (error instanceof BrokenCircuitError) throw this.options.breaker.openError(call);
       throw error;
@@ -171,5 +179,22 @@ export class RemoteCallPolicy<C> {
       if (endTurn && sent) void sent.then(endTurn, endTurn);
       else endTurn?.();
     }
+  }
+}
+
+// `run`, or `stopped()` as soon as `signal` aborts; `run` goes on unobserved (it makes no further
+// attempt once the signal is aborted).
+async function untilStopped<T>(run: Promise<T>, signal: AbortSignal, stopped: () => Error): Promise<T> {
+  run.catch(() => undefined);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(stopped());
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([run, aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }

@@ -154,6 +154,8 @@ export async function startSyncApp(
   const app = await NestFactory.create(SyncTestModule, {
     logger: process.env.TEST_LOGS ? ['error', 'warn', 'log'] : false,
     bodyParser: false,
+     // A test's fetch leaves its keep-alive socket open; close would wait out its 5 s timeout.
+    forceCloseConnections: true,
   });
   configureHttpBodyParsing(app);
   await app.listen(port, '127.0.0.1');

@@ -99,6 +99,8 @@ export async function startWebhookApp(brokerages: TestBrokerage[]): Promise<Webh
   const app = await NestFactory.create(WebhookTestModule, {
     logger: process.env.TEST_LOGS ? ['error', 'warn'] : false,
     bodyParser: false,
+     // A test's fetch leaves its keep-alive socket open; close would wait out its 5 s timeout.
+    forceCloseConnections: true,
   });
   configureHttpBodyParsing(app);
   const port = await freePort();
