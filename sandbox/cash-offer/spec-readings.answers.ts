@@ -98,6 +98,7 @@ export function errorStatus(
   codes: SpecReadingValues['errorCodes'],
 ): number {
   if (codes === 'ours' || kind === undefined) return status;
+  if (codes === 'key-400') return kind === 'key' ? 400 : status;
   if (kind === 'key') return 403;
   return codes === 'all-422' ? 422 : 400;
 }

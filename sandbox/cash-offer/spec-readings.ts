@@ -41,7 +41,8 @@ export interface SpecReadingValues {
   leadAnswer: 'record-201' | 'record-200';
   // Status codes other than 400: `ours` (400 invalid, 409 impossible transition, 401 refused key);
   // `all-422` (422 invalid, 422 transition, 403 key); `all-400` (400 invalid, 400 transition, 403 key).
-  errorCodes: 'ours' | 'all-422' | 'all-400';
+  // `key-400`: ours, but a missing or unknown key is a 400 too (the code the spec shows for errors).
+  errorCodes: 'ours' | 'all-422' | 'all-400' | 'key-400';
   // An offer past `offer_expires` that nobody decided: listed `expired` (ours), no longer listed by
   // GET /offers at all, listed `rejected`, or still listed `active` (a service that never expires
   // offers by itself and leaves the date to the listing side).
@@ -98,7 +99,7 @@ const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][]
   decideAnswer: ['record-200', 'empty-204'],
   updateAnswer: ['empty-204', 'record-200'],
   leadAnswer: ['record-201', 'record-200'],
-  errorCodes: ['ours', 'all-422', 'all-400'],
+  errorCodes: ['ours', 'all-422', 'all-400', 'key-400'],
   expiredOfferListedAs: ['expired', 'dropped', 'rejected', 'active'],
   withdrawnOfferListedAs: ['withdrawn', 'cancelled', 'dropped'],
   webhookMethods: ['post-sets', 'post-once', 'patch-422-when-none'],

@@ -20,6 +20,20 @@ describe('probeVerdict', () => {
       { error: serviceError(403) },
       'refused',
     ],
+    [
+      'the service answers 400 and says the key is invalid (no code for it is shown)',
+      'cash-offer',
+      {
+        error: new CashOfferError({
+          code: 'AUTH_FAILED',
+          operation: 'GET /active-offer-requests',
+          status: 400,
+          keyRefused: true,
+          message: 'Invalid API key',
+        }),
+      },
+      'refused',
+    ],
     ['the service is down', 'cash-offer', { error: serviceError(503, 'UNAVAILABLE') }, 'unknown'],
     [
       'the CRM refuses the token',

@@ -27,7 +27,7 @@ export function probeVerdict(
   if (
     error instanceof CashOfferError &&
     remote === 'cash-offer' &&
-    (error.status === 401 || error.status === 403)
+    (error.keyRefused || error.status === 401 || error.status === 403)
   )
     return { verdict: 'refused', why: `it answered ${error.status}: ${error.message}` };
   if (error instanceof CrmError && remote === 'crm' && error.code === 'AUTH_FAILED')

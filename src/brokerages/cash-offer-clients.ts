@@ -48,7 +48,8 @@ export class CashOfferClients implements OnModuleDestroy {
         this.metrics.apiCall(event.brokerageId, 'cash-offer', event.status);
         // The service's word for a key it does not know (docs/spec-decisions.md), or a service that
         // says 403: the credential watch checks which it is.
-        if (event.status === 401 || event.status === 403) this.suspicions?.report(event.brokerageId);
+        if (event.status === 401 || event.status === 403 || event.keyRefused)
+          this.suspicions?.report(event.brokerageId);
       },
     });
   }

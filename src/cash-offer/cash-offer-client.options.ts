@@ -8,6 +8,8 @@ export interface CashOfferCallEvent {
   durationMs: number;
   // 1 for the first try, 2 for the first retry...
   attempt: number;
+  // The answer refused the API key itself (a 401, or another 4xx that said so).
+  keyRefused?: boolean;
 }
 
 export interface CashOfferClientOptions {

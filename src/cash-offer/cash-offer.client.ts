@@ -340,10 +340,18 @@ export class CashOfferClient {
       this.report(op, 'network_error', started, attempt);
       throw classifyNetworkFailure(op, code);
     }
-    this.report(op, response.status, started, attempt);
-    if (response.status >= 200 && response.status < 300) return this.parseBody<T>(op, response.body);
+    if (response.status >= 200 && response.status < 300) {
+      this.report(op, response.status, started, attempt);
+      return this.parseBody<T>(op, response.body);
+    }
     const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.clock.nowMs());
-    throw classifyHttpFailure(op, { status: response.status, body: response.body, retryAfterMs }, masks);
+    const failure = classifyHttpFailure(
+      op,
+      { status: response.status, body: response.body, retryAfterMs },
+      masks,
+    );
+    this.report(op, response.status, started, attempt, failure.keyRefused);
+    throw failure;
   }
 
   // Any 2xx is success; an empty body is `undefined`. The answer is checked, never refused.
@@ -368,6 +376,7 @@ export class CashOfferClient {
     status: number | 'network_error',
     started: number,
     attempt: number,
+    keyRefused = false,
   ): void {
     const onCall = this.options.onCall;
     if (!onCall) return;
@@ -378,6 +387,7 @@ export class CashOfferClient {
         status,
         durationMs: performance.now() - started,
         attempt,
+        ...(keyRefused ? { keyRefused } : {}),
       });
     } catch {
       // metrics must never break a call

@@ -29,6 +29,9 @@ export interface CashOfferErrorInit {
   retryAfterMs?: number;
   // The transport failure (ECONNREFUSED, timeout...), for logs and retry decisions.
   networkCode?: string;
+  // The service refused the API key itself (a 401, or another 4xx whose message says so), not a
+  // record or a role: the operator's to fix, and every call fails until it is.
+  keyRefused?: boolean;
 }
 
 // The one exception the client throws. It never carries request config or headers, so printing
@@ -41,6 +44,7 @@ export class CashOfferError extends RemoteError {
   readonly violations?: FieldViolation[];
   readonly retryAfterMs?: number;
   readonly networkCode?: string;
+  override readonly keyRefused: boolean;
   readonly retryable: boolean;
 
   constructor(init: CashOfferErrorInit) {
@@ -53,6 +57,7 @@ export class CashOfferError extends RemoteError {
     if (init.violations !== undefined) this.violations = init.violations;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.networkCode !== undefined) this.networkCode = init.networkCode;
+    this.keyRefused = init.keyRefused === true;
     this.retryable = RETRYABLE_CODES.includes(init.code);
   }
 
@@ -76,6 +81,7 @@ export class CashOfferError extends RemoteError {
       violations: this.violations,
       retryAfterMs: this.retryAfterMs,
       networkCode: this.networkCode,
+      keyRefused: this.keyRefused,
       retryable: this.retryable,
     };
   }

@@ -51,6 +51,31 @@ describe('classifyHttpFailure', () => {
     expect(countsAgainstBreaker(error)).toBe(false);
   });
 
+  it.each([
+    [400, 'Invalid API key'],
+    [400, 'the Authorization header with your API key is missing'],
+    [422, 'Unauthorized'],
+    [404, 'no account for these credentials'],
+  ])('reads a %i that says "%s" as the key refused', (status, message) => {
+    const error = classifyHttpFailure(list, { status, body: body(status, message) }, [
+      ['a-key-0123456789', '[redacted]'],
+    ]);
+    expect([error.code, error.keyRefused, error.status]).toEqual(['AUTH_FAILED', true, status]);
+  });
+
+  it('keeps a 400 about a record a record refusal, and a 403 a refusal of role or record', () => {
+    const record = classifyHttpFailure(
+      create,
+      { status: 400, body: body(400, 'property.City is required') },
+      [],
+    );
+    expect([record.code, record.keyRefused]).toEqual(['INVALID_RECORD', false]);
+    const role = classifyHttpFailure(list, { status: 403, body: body(403, 'buyers only') }, []);
+    expect([role.code, role.keyRefused]).toEqual(['AUTH_FAILED', false]);
+    const key = classifyHttpFailure(list, { status: 401, body: '' }, []);
+    expect(key.keyRefused).toBe(true);
+  });
+
   it('names each field the service refused', () => {
     const message = 'property.StreetName is 57 characters; the service allows 50; limit is 0';
     const error = classifyHttpFailure(create, { status: 400, body: body(400, message) }, [

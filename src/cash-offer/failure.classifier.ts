@@ -90,6 +90,9 @@ export function violationsFromMessage(message: string): FieldViolation[] {
     });
 }
 
+const SPEAKS_OF_THE_KEY =
+  /\b(api[\s_-]?key|authori[sz]ation( header)?|unauthori[sz]ed|authenticat\w*|credentials?|access[\s_-]?token)\b/i;
+
 export interface HttpFailure {
   status: number;
   body: string;
@@ -126,7 +129,17 @@ export function classifyHttpFailure(op: OperationSpec, failure: HttpFailure, mas
     return new CashOfferError({
       ...base,
       code: 'AUTH_FAILED',
+      keyRefused: status === 401,
       message: `${op.name}: the service refused this brokerage's API key or role (${status})${said}`,
+    });
+  // The spec shows no code for a missing or unknown key: a service may say it with the 400 it uses
+  // for everything else (or a 404, a 422). Its words tell.
+  if ([400, 404, 422].includes(status) && SPEAKS_OF_THE_KEY.test(serviceError.message))
+    return new CashOfferError({
+      ...base,
+      code: 'AUTH_FAILED',
+      keyRefused: true,
+      message: `${op.name}: the service refused this brokerage's API key (${status})${said}`,
     });
   if (status === 404)
     return new CashOfferError({ ...base, code: 'NOT_FOUND', message: `${op.name}: not found (404)${said}` });

@@ -10,4 +10,6 @@ export abstract class RemoteError extends Error {
   abstract readonly status?: number;
   // How long the remote asked us to wait, when it said.
   abstract readonly retryAfterMs?: number;
+  // The remote refused the credential itself (not a record or a role), when it said so.
+  readonly keyRefused?: boolean;
 }

@@ -37,8 +37,9 @@ export function outboxDecision({ error, sent, attempts, maxAttempts }: FailedCal
 }
 
 // A key or token the remote does not take: a 401 (the service's and both CRMs' word for an unknown
-// credential), or a CRM's AUTH_FAILED (a refused token or a missing scope). A service's 403 concerns
-// a record and stays final.
+// credential), another 4xx in which the service says so, or a CRM's AUTH_FAILED (a refused token or
+// a missing scope). A service's 403 concerns a record and stays final.
 export function credentialsRefused(error: RemoteError): boolean {
-  return error.code === 'AUTH_FAILED' && (error.status === 401 || error instanceof CrmError);
+  if (error.code !== 'AUTH_FAILED') return false;
+  return error.status === 401 || error.keyRefused === true || error instanceof CrmError;
 }

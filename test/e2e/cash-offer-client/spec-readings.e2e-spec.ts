@@ -90,6 +90,7 @@ describe('CashOfferClient under other spec readings (sandbox)', () => {
     ['ours', 400, 'CONFLICT', 409, 401],
     ['all-422', 422, 'INVALID_RECORD', 422, 403],
     ['all-400', 400, 'INVALID_RECORD', 400, 403],
+    ['key-400', 400, 'CONFLICT', 409, 400],
   ])(
     'errorCodes %s: invalid (%i), impossible transition (%s %i), refused key (%i) are each final, never retried',
     async (codes, invalid, transitionCode, transition, key) => {

@@ -288,6 +288,8 @@ describe('a refused Cash Offer key under the spec readings of its status code', 
     // 401 last: its create stays in the outbox, due again later.
     ['all-422', 403],
     ['all-400', 403],
+    // 400 and 401 last: their creates stay in the outbox, due again later.
+    ['key-400', 400],
     ['ours', 401],
   ])('errorCodes %s: answered %i', async (errorCodes, status) => {
     await steps.sandbox.specReadings({ errorCodes });
@@ -306,7 +308,8 @@ describe('a refused Cash Offer key under the spec readings of its status code', 
     const ended = (await t.ledger.outbox.listByState('acme', ['dead', 'failed'])).filter(
       (c) => c.operation === 'create_offer_request' && c.recordRef === `deal:${dealId}`,
     );
-    expect(ended.map((c) => [c.state, c.attempts])).toEqual([[status === 401 ? 'failed' : 'dead', 1]]);
+    // A refusal of the key itself (401, or a 400 that says so) waits for the key; a 403 is final.
+    expect(ended.map((c) => [c.state, c.attempts])).toEqual([[status === 403 ? 'dead' : 'failed', 1]]);
     const errors = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
     expect(errors.find((e) => e.recordRef === dealId)?.code).toBe('AUTH_FAILED');
     await t.run('outbox-drain');
