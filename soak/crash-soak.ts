@@ -59,6 +59,7 @@ export interface CrashSoakOptions {
   // their own, at seeded moments while the daemon lives. Default on, except with postgres-workers (the
   // operator's kill moment is read from a SQLite ledger; there the workers are each other's operator).
   operatorRuns?: boolean;
+  keepDir?: boolean; // keep the work dir (logs, ledger.jsonl, report) even when all went well
   log?: (line: string) => void;
 }
 
@@ -80,6 +81,7 @@ export interface CrashSoakResult {
   notes: string[];
   summary: string;
   dir: string;
+  keptDir?: boolean; // kept on request (keepDir), whatever the outcome
 }
 
 // The CI-sized runs (test/e2e/crash) settle without waiting for clock moments much past the settle's
@@ -251,6 +253,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     const status = await runCli(['status', '--brokerage', SOAK_BROKERAGE], env);
     writeFileSync(join(dir, 'status.txt'), status.output);
     const ledger = await ledgerReader.read();
+    writeFileSync(join(dir, 'ledger.jsonl'), await ledgerReader.dump());
     const [requests, offers, counters, deals, tasks] = await Promise.all([
       world.service.requests(),
       world.service.offers(),
@@ -299,9 +302,10 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         `kills ${kills}, deals ${triggered}, lost ${count('lost')}, duplicate ${count('duplicate')}, undone ${count('undone')}, wrong state ${count('wrong state')}; ` +
         taskLine(taskCheck.figures),
       dir,
+      keptDir: o.keepDir === true,
     };
     writeFileSync(join(dir, 'report.txt'), formatReport(result));
-    if (violations.length === 0 && settled && result.cliUnexpected === 0)
+    if (violations.length === 0 && settled && result.cliUnexpected === 0 && !o.keepDir)
       rmSync(dir, { recursive: true, force: true });
     return result;
   } finally {
@@ -488,7 +492,7 @@ export function formatReport(r: CrashSoakResult): string {
     ...r.violations.map((v) => `${v.kind.padEnd(14)} ${v.record}: ${v.detail}`),
     ...r.notes.map((n) => `note: ${n}`),
     ...(r.settled ? [] : ['NOT SETTLED before the deadline']),
-    r.violations.length > 0 || !r.settled || r.cliUnexpected > 0 ? `work dir kept: ${r.dir}` : '',
+    r.violations.length > 0 || !r.settled || r.cliUnexpected > 0 || r.keptDir ? `work dir kept: ${r.dir}` : '',
     r.summary,
   ]
     .filter(Boolean)
