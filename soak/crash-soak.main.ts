@@ -4,7 +4,8 @@ import { stopAll } from './soak-processes';
 // `npm run soak:crash`: SOAK_SHAPE (sqlite-hubspot, sqlite-fub or postgres-workers; default
 // sqlite-hubspot), SOAK_SEED (default: random, printed), SOAK_KILLS (200), SOAK_DEALS,
 // SOAK_OPERATOR (1: the operator's `cli sync` runs beside the daemon; 0: none; default 1 on SQLite,
-// 0 with postgres-workers).
+// 0 with postgres-workers), SOAK_KEEP (1: keep the work dir, with the ledger's outbox and runs in
+// ledger.jsonl, even when nothing failed).
 // Exit code 1 on any violation, when the daemon did not settle, or on a failed or crashed CLI run.
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     kills,
     deals,
     operatorRuns,
+    keepDir: envInt('SOAK_KEEP', 0) !== 0,
     log: (line) => console.log(`[soak] ${line}`),
   });
   console.log(formatReport(result));

@@ -11,6 +11,7 @@ import {
   sqliteLedger,
   type LedgerReader,
   type ReconcilePass,
+  type TaskCreateRow,
   type LedgerView,
 } from './soak-ledger';
 import {
@@ -59,6 +60,7 @@ export interface CrashSoakOptions {
   // their own, at seeded moments while the daemon lives. Default on, except with postgres-workers (the
   // operator's kill moment is read from a SQLite ledger; there the workers are each other's operator).
   operatorRuns?: boolean;
+  keepDir?: boolean; // keep the work dir (logs, ledger.jsonl, report) even when all went well
   log?: (line: string) => void;
 }
 
@@ -80,6 +82,7 @@ export interface CrashSoakResult {
   notes: string[];
   summary: string;
   dir: string;
+  keptDir?: boolean; // kept on request (keepDir), whatever the outcome
 }
 
 // The CI-sized runs (test/e2e/crash) settle without waiting for clock moments much past the settle's
@@ -251,6 +254,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     const status = await runCli(['status', '--brokerage', SOAK_BROKERAGE], env);
     writeFileSync(join(dir, 'status.txt'), status.output);
     const ledger = await ledgerReader.read();
+    writeFileSync(join(dir, 'ledger.jsonl'), await ledgerReader.dump());
     const [requests, offers, counters, deals, tasks] = await Promise.all([
       world.service.requests(),
       world.service.offers(),
@@ -259,8 +263,16 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       world.crmTasks(),
     ]);
     const violations = checkSoak(world, { requests, offers, counters, deals, ledger, nowMs: Date.now() });
+    const creates = await ledgerReader.taskCreates();
     const taskCheck = checkTasks(
-      taskFacts(world, { requests, offers, deals, tasks, passes: await ledgerReader.reconcilePasses() }),
+      taskFacts(world, {
+        requests,
+        offers,
+        deals,
+        tasks,
+        passes: await ledgerReader.reconcilePasses(),
+        creates,
+      }),
     );
     violations.push(...taskCheck.violations);
     notes.push(
@@ -268,7 +280,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       `${world.decisions.length} decisions: ${countKinds(world)}`,
       `counters at the service: ${countBy(counters.map((c) => c.counter_offer_status))}`,
       `offers at the service, each checked for its record's state: ${countBy(offers.map((f) => f.offer_status))}`,
-      taskCommandsNote(ledger),
+      taskCommandsNote(ledger, creates),
       `CRM tasks: ${countBy(tasks.map((t) => `${t.key?.replace(/^\w+:\d+:/, '') ?? 'no key'} ${t.completed ? 'completed' : 'open'}`))}`,
     );
     if (operator)
@@ -299,9 +311,10 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         `kills ${kills}, deals ${triggered}, lost ${count('lost')}, duplicate ${count('duplicate')}, undone ${count('undone')}, wrong state ${count('wrong state')}; ` +
         taskLine(taskCheck.figures),
       dir,
+      keptDir: o.keepDir === true,
     };
     writeFileSync(join(dir, 'report.txt'), formatReport(result));
-    if (violations.length === 0 && settled && result.cliUnexpected === 0)
+    if (violations.length === 0 && settled && result.cliUnexpected === 0 && !o.keepDir)
       rmSync(dir, { recursive: true, force: true });
     return result;
   } finally {
@@ -398,6 +411,7 @@ function taskFacts(
     deals: CrmObject[];
     tasks: SoakTask[];
     passes: ReconcilePass[];
+    creates: TaskCreateRow[];
   },
 ): TaskFacts {
   const { requests, offers, deals, tasks, passes } = seen;
@@ -423,25 +437,31 @@ function taskFacts(
     stageOf,
     nowMs: Date.now(),
     passes,
+    creates: new Map(seen.creates.map((c) => [c.key, c])),
   };
 }
 
-// "tasks 14: duplicate 0, missing 0, left open 0; expired undecided 3, shown Expired 3"
+// "tasks 14: duplicate 0, missing 0, skipped past expiry 2, left open 0; expired undecided 3, shown Expired 3"
 export function taskLine(t: TaskFigures): string {
   return (
-    `tasks ${t.tasks}: duplicate ${t.duplicate}, missing ${t.missing}, left open ${t.open}; ` +
+    `tasks ${t.tasks}: duplicate ${t.duplicate}, missing ${t.missing}, skipped past expiry ${t.skippedPastExpiry}, left open ${t.open}; ` +
     `expired undecided ${t.expiredUndecided}, shown Expired ${t.shownExpired}`
   );
 }
 
 // How the kills met the clocks' task commands: a command sent more than once was cut by a kill (or
-// a failure) while its request was out, and was looked for (or safely repeated) before it was done.
-function taskCommandsNote(ledger: LedgerView): string {
+// a failure) while its request was out, and was looked for (or safely repeated) before it was done;
+// a create skipped made no task, its offer having run out before the drain sent it.
+function taskCommandsNote(ledger: LedgerView, creates: readonly TaskCreateRow[]): string {
   const line = (operation: string): string => {
     const commands = ledger.outbox.filter((c) => c.operation === operation);
-    return `${commands.length} ${operation} (${commands.filter((c) => c.attempts > 1).length} sent more than once)`;
+    return `${commands.length} ${operation} (${commands.filter((c) => c.attempts > 1).length} sent more than once`;
   };
-  return `task commands: ${line('create_offer_task')}, ${line('complete_offer_task')}`;
+  const skipped = creates.filter((c) => c.skipped !== null).length;
+  return (
+    `task commands: ${line('create_offer_task')}, ${skipped} skipped as their offer had run out), ` +
+    `${line('complete_offer_task')})`
+  );
 }
 
 function outboxNotes(ledger: LedgerView): string[] {
@@ -488,7 +508,9 @@ export function formatReport(r: CrashSoakResult): string {
     ...r.violations.map((v) => `${v.kind.padEnd(14)} ${v.record}: ${v.detail}`),
     ...r.notes.map((n) => `note: ${n}`),
     ...(r.settled ? [] : ['NOT SETTLED before the deadline']),
-    r.violations.length > 0 || !r.settled || r.cliUnexpected > 0 ? `work dir kept: ${r.dir}` : '',
+    r.violations.length > 0 || !r.settled || r.cliUnexpected > 0 || r.keptDir
+      ? `work dir kept: ${r.dir}`
+      : '',
     r.summary,
   ]
     .filter(Boolean)

@@ -31,10 +31,24 @@ export interface ReconcilePass {
   finishedMs: number;
 }
 
+// A clock's `create_offer_task` command as the task check reads it (epoch ms; null when not yet).
+export interface TaskCreateRow {
+  key: string; // the task key (`offer:7012:lead:12m`)
+  state: string;
+  queuedMs: number;
+  sentMs: number | null; // the last send's start
+  doneMs: number | null;
+  skipped: string | null; // the executor's reason when it made no task (`{ skipped }` result)
+}
+
 // The ledger as the soak reads it, whichever database holds it.
 export interface LedgerReader {
   read(): Promise<LedgerView>;
   reconcilePasses(): Promise<ReconcilePass[]>;
+  taskCreates(): Promise<TaskCreateRow[]>;
+  // The outbox and the runs, whole, as JSON lines: written to the work dir, since a PostgreSQL
+  // ledger is dropped with its database at the end of the run.
+  dump(): Promise<string>;
 }
 
 const OUTBOX_SQL =
@@ -47,6 +61,31 @@ const PASSES_SQL = (text: (column: string) => string): string =>
 const utcMs = (text: string): number => Date.parse(`${text.replace(' ', 'T')}Z`);
 const toPasses = (rows: { started: string; finished: string }[]): ReconcilePass[] =>
   rows.map((r) => ({ startedMs: utcMs(r.started), finishedMs: utcMs(r.finished) }));
+const TASK_CREATES_SQL = (text: (column: string) => string): string =>
+  `SELECT payload, state, result, ${text('created_at')} AS queued, ${text('sent_at')} AS sent, ` +
+  `${text('completed_at')} AS done FROM outbox_commands WHERE operation = 'create_offer_task' ORDER BY id`;
+interface TaskCreateSqlRow {
+  payload: string;
+  state: string;
+  result: string | null;
+  queued: string;
+  sent: string | null;
+  done: string | null;
+}
+const toTaskCreates = (rows: TaskCreateSqlRow[]): TaskCreateRow[] =>
+  rows.map((r) => {
+    const payload = JSON.parse(r.payload) as { key: string };
+    const result = r.result ? (JSON.parse(r.result) as { skipped?: unknown } | null) : null;
+    return {
+      key: payload.key,
+      state: r.state,
+      queuedMs: utcMs(r.queued),
+      sentMs: r.sent ? utcMs(r.sent) : null,
+      doneMs: r.done ? utcMs(r.done) : null,
+      skipped: typeof result?.skipped === 'string' ? result.skipped : null,
+    };
+  });
+const DUMP_TABLES = ['outbox_commands', 'runs'];
 const ERRORS_SQL =
   'SELECT record_kind, record_ref, field, message FROM record_errors WHERE resolved_at IS NULL ORDER BY id';
 
@@ -58,6 +97,28 @@ export function sqliteLedger(path: string): LedgerReader {
       try {
         const rows = db.prepare(PASSES_SQL((c) => c)).all() as { started: string; finished: string }[];
         return Promise.resolve(toPasses(rows));
+      } finally {
+        db.close();
+      }
+    },
+    taskCreates: () => {
+      const db = new Database(path, { readonly: true, fileMustExist: true });
+      try {
+        return Promise.resolve(toTaskCreates(db.prepare(TASK_CREATES_SQL((c) => c)).all() as TaskCreateSqlRow[]));
+      } finally {
+        db.close();
+      }
+    },
+    dump: () => {
+      const db = new Database(path, { readonly: true, fileMustExist: true });
+      try {
+        const lines = DUMP_TABLES.flatMap((table) =>
+          db
+            .prepare(`SELECT * FROM ${table} ORDER BY id`)
+            .all()
+            .map((row) => JSON.stringify({ table, ...(row as object) })),
+        );
+        return Promise.resolve(lines.join('\n'));
       } finally {
         db.close();
       }
@@ -93,6 +154,32 @@ export function postgresLedger(url: string): LedgerReader {
       try {
         const sql = PASSES_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`);
         return toPasses((await client.query<{ started: string; finished: string }>(sql)).rows);
+      } finally {
+        await client.end();
+      }
+    },
+    taskCreates: async () => {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      try {
+        // payload and result are text (simple-json), as in SQLite
+        const sql = TASK_CREATES_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`);
+        return toTaskCreates((await client.query<TaskCreateSqlRow>(sql)).rows);
+      } finally {
+        await client.end();
+      }
+    },
+    dump: async () => {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      try {
+        const lines: string[] = [];
+        for (const table of DUMP_TABLES) {
+          const sql = `SELECT row_to_json(t) AS row FROM ${table} t ORDER BY id`;
+          for (const { row } of (await client.query<{ row: object }>(sql)).rows)
+            lines.push(JSON.stringify({ table, ...row }));
+        }
+        return lines.join('\n');
       } finally {
         await client.end();
       }

@@ -1,4 +1,5 @@
 import type { SoakTask } from './soak-clocks';
+import type { TaskCreateRow } from './soak-ledger';
 import type { StoredOffer } from './soak-service';
 import { checkTasks, type TaskFacts } from './soak-task-checks';
 
@@ -30,6 +31,7 @@ function facts(over: Partial<TaskFacts>): TaskFacts {
     stageOf: new Map([['7001', 'incoming']]),
     nowMs: T0 + 60_000,
     passes: [{ startedMs: T0 + 30_000, finishedMs: T0 + 31_000 }],
+    creates: new Map(),
     ...over,
   };
 }
@@ -115,5 +117,68 @@ describe('checkTasks (the soak’s reading of docs/crm-mapping.md, "Offer clocks
     );
     expect(violations).toEqual([]);
     expect(figures).toMatchObject({ tasks: 2, expiredUndecided: 0 });
+  });
+
+  describe('a create the daemon skipped because the offer had run out before the drain sent it', () => {
+    // Made at T0, out at T0 + 60 s: the 6 min task and the escalation are owed from the start.
+    const ran = offer(60_000, { offer_status: 'expired' });
+    const keys = ['offer:7001:lead:6m', 'offer:7001:escalation'];
+    const skipped = (queuedMs: number): ReadonlyMap<string, TaskCreateRow> =>
+      new Map(
+        keys.map((key) => [
+          key,
+          {
+            key,
+            state: 'done',
+            queuedMs,
+            sentMs: T0 + 65_000,
+            doneMs: T0 + 65_000,
+            skipped: `not made: it expired at ${iso(T0 + 60_000)}, before the task could be sent`,
+          },
+        ]),
+      );
+    const check = (over: Partial<TaskFacts>) =>
+      checkTasks(
+        facts({ offers: [ran], stageOf: new Map([['7001', 'expired']]), nowMs: T0 + 90_000, ...over }),
+      );
+
+    it('is counted apart, not missing, when the daemon had less than 20 s to send it', () => {
+      const { violations, figures } = check({
+        passes: [{ startedMs: T0 + 44_000, finishedMs: T0 + 45_000 }],
+        creates: skipped(T0 + 45_000),
+      });
+      expect(violations).toEqual([]);
+      expect(figures).toMatchObject({ missing: 0, skippedPastExpiry: 2, expiredUndecided: 1 });
+    });
+
+    it('is missing when the daemon could have queued it 20 s or more before the expiry', () => {
+      const { violations, figures } = check({
+        passes: [
+          { startedMs: T0 + 10_000, finishedMs: T0 + 11_000 },
+          { startedMs: T0 + 44_000, finishedMs: T0 + 45_000 },
+        ],
+        creates: skipped(T0 + 45_000),
+      });
+      expect(figures).toMatchObject({ missing: 2, skippedPastExpiry: 0 });
+      expect(violations[0].detail).toContain(
+        'queued 15 s before the expiry (could be from 49 s before the expiry), reached by the drain 5 s after it, skipped: not made',
+      );
+    });
+
+    it('is missing when it was queued that early by a pass a kill then cut short', () => {
+      const { figures } = check({
+        passes: [{ startedMs: T0 + 44_000, finishedMs: T0 + 45_000 }],
+        creates: skipped(T0 + 20_000),
+      });
+      expect(figures).toMatchObject({ missing: 2, skippedPastExpiry: 0 });
+    });
+
+    it('a create never queued is missing, however short the time', () => {
+      const { violations, figures } = check({
+        passes: [{ startedMs: T0 + 44_000, finishedMs: T0 + 45_000 }],
+      });
+      expect(figures).toMatchObject({ missing: 2, skippedPastExpiry: 0 });
+      expect(violations[0].detail).toContain('never queued, though it could be from 15 s before the expiry');
+    });
   });
 });

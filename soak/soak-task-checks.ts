@@ -1,14 +1,16 @@
 import { SOAK_ESCALATE_MS, SOAK_LEADS, TASK_GRACE_MS, type SoakTask } from './soak-clocks';
 import type { Violation } from './soak-checks';
-import type { ReconcilePass } from './soak-ledger';
+import type { ReconcilePass, TaskCreateRow } from './soak-ledger';
 import type { StoredOffer } from './soak-service';
 
 // Issue 29's promise under kills, checked from outside once the daemon has settled: exactly one CRM
 // task per (offer, lead time) whose time came while the offer was undecided, none left open once the
 // offer is answered or ran out, and an offer that ran out undecided shown Expired. Read from the
 // service and the CRM's tasks (the key each carries in its text), never from the daemon's ledger;
-// the rule is docs/crm-mapping.md's ("Offer clocks"), not the daemon's planner. Only when a task was
-// owed is read from the ledger: whether a complete offers-reconcile pass ran in the window.
+// the rule is docs/crm-mapping.md's ("Offer clocks"), not the daemon's planner. Two things are read
+// from the ledger: whether a complete offers-reconcile pass ran in the window (when a task was owed),
+// and, for an owed task the CRM lacks, whether its create was queued and skipped because the offer
+// had run out before the drain sent it (when a missing task is excused).
 
 export interface TaskFacts {
   offers: StoredOffer[]; // this run's offers at the service
@@ -22,12 +24,18 @@ export interface TaskFacts {
   // only for a window in which one ran, since the clocks act at the end of each pass and nowhere
   // else. Under kills a daemon may not finish a pass for many of its short lives.
   passes: ReconcilePass[];
+  // The clocks' create_offer_task commands by task key (the outbox's).
+  creates: ReadonlyMap<string, TaskCreateRow>;
 }
 
 export interface TaskFigures {
   tasks: number; // distinct task keys of this run's offers found in the CRM
   duplicate: number;
   missing: number;
+  // Owed tasks the CRM lacks because the daemon skipped the create, the offer having run out before
+  // the drain sent it, when the daemon had less than TASK_GRACE_MS from the first moment it could
+  // queue it to the expiry: not a violation (the record shows Expired; a reminder would be stale).
+  skippedPastExpiry: number;
   open: number;
   expiredUndecided: number; // offers the service lists expired that the agent never answered
   shownExpired: number; // of those, records showing Expired
@@ -50,6 +58,7 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
     tasks: 0,
     duplicate: 0,
     missing: 0,
+    skippedPastExpiry: 0,
     open: 0,
     expiredUndecided: 0,
     shownExpired: 0,
@@ -107,18 +116,28 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
         from: Math.max(expires - SOAK_ESCALATE_MS, created),
         to: undecidedUntil,
       });
-      for (const o of owed)
-        if (
-          !keys.has(o.key) &&
-          facts.passes.some((p) => p.startedMs >= o.from && p.finishedMs <= Math.min(o.to, judged))
-        ) {
-          figures.missing += 1;
-          add(
-            'missing task',
-            offer,
-            `no task ${o.key}, owed (a complete pass ran) between ${new Date(o.from).toISOString()} and ${new Date(o.to).toISOString()}; tasks: ${[...keys.keys()].join(', ') || 'none'}; ${life}`,
-          );
+      for (const o of owed) {
+        if (keys.has(o.key)) continue;
+        const passes = facts.passes.filter(
+          (p) => p.startedMs >= o.from && p.finishedMs <= Math.min(o.to, judged),
+        );
+        if (passes.length === 0) continue;
+        // The daemon could queue it from the end of the first complete pass in the window, or from
+        // when it did queue it (a pass a kill cut short after its clocks ran), whichever came first.
+        const create = facts.creates.get(o.key);
+        const since = Math.min(...passes.map((p) => p.finishedMs), create?.queuedMs ?? Infinity);
+        if (create?.skipped && expires - since < TASK_GRACE_MS) {
+          figures.skippedPastExpiry += 1;
+          continue;
         }
+        figures.missing += 1;
+        add(
+          'missing task',
+          offer,
+          `no task ${o.key}, owed (a complete pass ran) between ${new Date(o.from).toISOString()} and ${new Date(o.to).toISOString()}; ` +
+            `${createFate(create, expires, since)}; tasks: ${[...keys.keys()].join(', ') || 'none'}; ${life}`,
+        );
+      }
     }
 
     // Open: any task of an answered or run-out offer; the task of a lead time longer than the
@@ -151,4 +170,19 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
     }
   }
   return { violations, figures };
+}
+
+// What became of a missing task's create command, for the violation's line.
+function createFate(create: TaskCreateRow | undefined, expiresMs: number, sinceMs: number): string {
+  const had = `${Math.round((expiresMs - sinceMs) / 1000)} s before the expiry`;
+  if (!create) return `never queued, though it could be from ${had}`;
+  const queued = `queued ${Math.round((expiresMs - create.queuedMs) / 1000)} s before the expiry (could be from ${had})`;
+  if (create.skipped) {
+    const late =
+      create.sentMs !== null
+        ? `, reached by the drain ${Math.round((create.sentMs - expiresMs) / 1000)} s after it`
+        : '';
+    return `${queued}${late}, skipped: ${create.skipped}`;
+  }
+  return `${queued}, ${create.state}`;
 }

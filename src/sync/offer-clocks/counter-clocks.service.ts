@@ -90,8 +90,7 @@ export class CounterClocks {
         } else if (action.kind === 'complete_task') {
           const task = open.find((t) => t.remoteId === action.key);
           if (!task) continue;
-          await this.tasks.complete(id, offerId, action.key, task.crmId);
-          outcome.tasksClosed += 1;
+          if (await this.tasks.complete(id, offerId, action.key, task.crmId)) outcome.tasksClosed += 1;
         }
       }
     }

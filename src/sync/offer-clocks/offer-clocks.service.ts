@@ -107,8 +107,7 @@ export class OfferClocks {
         } else if (action.kind === 'complete_task') {
           const link = openTasks.find((t) => t.remoteId === action.key);
           if (!link) continue;
-          await this.tasks.complete(id, offerId, action.key, link.crmId);
-          outcome.tasksClosed += 1;
+          if (await this.tasks.complete(id, offerId, action.key, link.crmId)) outcome.tasksClosed += 1;
         } else if (action.kind === 'show_expired' && offer && record) {
           toExpire.push({ offer, recordId: record.crm.id });
         }

@@ -56,6 +56,13 @@ export class CreateOfferTaskExecutor implements CommandExecutor {
     });
   }
 
+  // A reminder is of no use once its offer has run out (send skips it then): sent ahead of the
+  // drain's backlog, the soonest to expire first.
+  deadline(command: OutboxCommand): number | undefined {
+    const expires = Date.parse((command.payload as CreateOfferTaskPayload).expiresAt);
+    return Number.isFinite(expires) ? expires : undefined;
+  }
+
   async recordDone(command: OutboxCommand, result: unknown): Promise<void> {
     const task = command.payload as CreateOfferTaskPayload;
     const id = (result as { id?: string } | null)?.id;

@@ -54,15 +54,17 @@ export class OfferTaskQueue {
     });
   }
 
-  async complete(brokerageId: string, offerId: number, key: string, taskId: string): Promise<void> {
+  // True when this queued the command (a pass before may have, while it waits for the drain).
+  async complete(brokerageId: string, offerId: number, key: string, taskId: string): Promise<boolean> {
     const payload: CompleteOfferTaskPayload = { key, taskId };
-    await this.outbox.enqueue({
+    const { created } = await this.outbox.enqueue({
       brokerageId,
       idempotencyKey: outboxKey(brokerageId, `offer:${offerId}`, `${COMPLETE_OFFER_TASK}:${key}`),
       operation: COMPLETE_OFFER_TASK,
       recordRef: `offer:${offerId}`,
       payload,
     });
+    return created;
   }
 }
 

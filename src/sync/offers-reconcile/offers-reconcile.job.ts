@@ -64,8 +64,12 @@ export class OffersReconcileJob implements SyncJobHandler {
     if (ctx.runId && !ctx.dryRun) {
       counts.updated += await this.unlisted.show(crm, listed, ctx.runId);
       const clocks = await this.clocks.afterPass(crm, ctx.brokerage, { offers: clocked, listed });
-      counts.updated += clocks.shownExpired;
-      await this.counterClocks.afterPass(crm, ctx.brokerage, { listed });
+      const counterClocks = await this.counterClocks.afterPass(crm, ctx.brokerage, { listed });
+      // Tasks queued to be made or closed count as this run's writes (as crm-changes counts the
+      // requests it queues), so the scheduler drains the outbox at once (early-drain.ts) rather
+      // than at its next tick: a reminder is due now.
+      counts.created += clocks.tasksQueued + counterClocks.tasksQueued;
+      counts.updated += clocks.shownExpired + clocks.tasksClosed + counterClocks.tasksClosed;
     }
     for await (const page of client.streamActiveOfferRequests({ pageSize: 100 })) {
       if (ctx.signal.aborted) break;

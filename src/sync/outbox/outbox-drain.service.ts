@@ -15,6 +15,7 @@ import { CrmWriteBackExecutor } from './crm-write-back.executor';
 import { outboxDecision } from './outbox-decision';
 import { mayAlreadyBeInEffect } from './refusal.check';
 import { OutboxContext, OutboxExecutors } from './outbox.executors';
+import { sendOrder } from './send-order';
 import {
   OUTBOX_MAX_ATTEMPTS,
   outboxRetryDelayMs,
@@ -68,7 +69,10 @@ export class OutboxDrainService {
     const seen = new Set<number>();
     for (;;) {
       if (ctx.signal.aborted) return counts;
-      const due = (await this.outbox.claimDue(brokerageId, BATCH)).filter((c) => !seen.has(c.id));
+      const due = sendOrder(
+        (await this.outbox.claimDue(brokerageId, BATCH)).filter((c) => !seen.has(c.id)),
+        (c) => this.executors.get(c.operation)?.deadline?.(c),
+      );
       if (due.length === 0) return counts;
       for (const command of due) {
         if (ctx.signal.aborted) return counts;

@@ -47,6 +47,9 @@ export interface CommandExecutor {
   // True when `reconcile` also tells a service's 400/422 refusal that only says the write is already
   // in effect (a service that answers an impossible transition so instead of 409; refusal.check.ts).
   readonly refusalsReconciled?: boolean;
+  // When the write stops being of use (epoch ms), if it ever does: a clock's reminder for an offer
+  // that runs out then. The drain sends such commands ahead of the rest, the nearest first (send-order.ts).
+  deadline?(command: OutboxCommand): number | undefined;
 }
 
 // Every @OutboxExecutor provider, found at start; the drain looks them up by operation.

@@ -37,7 +37,8 @@ describe('three workers on PostgreSQL, killed 12 times with SIGKILL while an age
       const expired = result.tasks.expiredUndecided;
       expect(result.summary).toBe(
         `kills ${KILLS}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0; ` +
-          `tasks ${result.tasks.tasks}: duplicate 0, missing 0, left open 0; expired undecided ${expired}, shown Expired ${expired}`,
+          `tasks ${result.tasks.tasks}: duplicate 0, missing 0, skipped past expiry ${result.tasks.skippedPastExpiry}, left open 0; ` +
+          `expired undecided ${expired}, shown Expired ${expired}`,
       );
     },
     8 * 60_000,

@@ -36,7 +36,7 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
   beforeAll(async () => {
     t = await startSyncApp('hubspot', { engine });
     steps = new SellerFlowSteps(t);
-    t.app.get(OutboxExecutors).register('scripted', {
+    const scripted = {
       // Like every executor, its one remote call passes the drain's hook just before it leaves.
       send: async (command: OutboxCommand, ctx: OutboxContext) => {
         const step = scripts.get(command.id)?.shift();
@@ -66,6 +66,12 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
       },
       reconcile: async (command: OutboxCommand) =>
         scripts.get(command.id)?.shift()?.reconcile ?? { found: false, provablyAbsent: false, hint: 'ask' },
+    };
+    t.app.get(OutboxExecutors).register('scripted', scripted);
+    // The same, with a moment after which the write is of no use (as a clock's reminder has).
+    t.app.get(OutboxExecutors).register('scripted-deadline', {
+      ...scripted,
+      deadline: (command: OutboxCommand) => (command.payload as { deadline: number }).deadline,
     });
   });
 
@@ -128,6 +134,17 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
       payload: { n },
     });
     scripts.set(command.id, steps);
+    return command.id;
+  };
+  const enqueueWithDeadline = async (deadline: number): Promise<number> => {
+    n += 1;
+    const { command } = await t.ledger.outbox.enqueue({
+      brokerageId: 'acme',
+      idempotencyKey: outboxKey('acme', `deal:s${n}`, 'scripted-deadline'),
+      operation: 'scripted-deadline',
+      recordRef: `deal:s${n}`,
+      payload: { n, deadline },
+    });
     return command.id;
   };
   const state = async (id: number) => (await t.ledger.outbox.get(id))!;
@@ -228,6 +245,19 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     await t.run('outbox-drain');
     expect(await state(id)).toMatchObject({ state: 'done', attempts: 2 });
     expect(sent.filter((s) => s === id)).toHaveLength(2);
+  });
+
+  it('commands with a deadline (a clock reminder) go ahead of older ones, the nearest first', async () => {
+    // Within one claimed batch: a drain already under way (the webhook registration's, at start)
+    // is let finish first, so the four are claimed together.
+    await t.run('outbox-drain');
+    const older = [await enqueue([]), await enqueue([])];
+    const later = await enqueueWithDeadline(Date.now() + 60_000);
+    const sooner = await enqueueWithDeadline(Date.now() + 10_000);
+    const ours = new Set([...older, later, sooner]);
+    const from = sent.length;
+    await t.run('outbox-drain');
+    expect(sent.slice(from).filter((id) => ours.has(id))).toEqual([sooner, later, ...older]);
   });
 
   it('a crash between the remote write and its write-back leaves the write-back to the next drain', async () => {

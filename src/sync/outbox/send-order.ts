@@ -1,0 +1,16 @@
+// The order a drain sends a batch of due commands in. A command whose write is of no use after some
+// moment (a clock's reminder for an offer about to run out, `CommandExecutor.deadline`) goes ahead of
+// the rest, the nearest deadline first; the rest keep the ledger's order (oldest first). With a
+// backlog (a CRM outage, a drain held by a dead worker until its lease ran out) a reminder queued a
+// minute before its offer expires would otherwise wait behind every older request and write-back,
+// and be skipped as expired when its turn came. Only within the batch the drain claimed.
+export function sendOrder<T extends { id: number }>(
+  commands: readonly T[],
+  deadlineOf: (command: T) => number | undefined,
+): T[] {
+  const keyed = commands.map((command) => {
+    const deadline = deadlineOf(command);
+    return { command, deadline: deadline !== undefined && Number.isFinite(deadline) ? deadline : Infinity };
+  });
+  return keyed.sort((a, b) => a.deadline - b.deadline || a.command.id - b.command.id).map((k) => k.command);
+}
