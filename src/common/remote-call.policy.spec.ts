@@ -1,3 +1,4 @@
+import { CircuitState } from 'cockatiel';
 import { RemoteCallPolicy, TimeoutStrategy, type RemoteCallPolicyOptions } from './remote-call.policy';
 
 interface Call {
@@ -55,6 +56,45 @@ async function settle<T>(promise: Promise<T>, ms = 60_000): Promise<{ value?: T;
 describe('RemoteCallPolicy', () => {
   beforeEach(() => jest.useFakeTimers({ now: 0 }));
   afterEach(() => jest.useRealTimers());
+
+  it("ends the call with what the caller's beforeSend threw: not sent, not retried, not counted, not mapped", async () => {
+    class Taken extends Error {}
+    const attempt = jest.fn().mockResolvedValue('sent');
+    const toError = jest.fn((error: unknown) => new Error(`mapped: ${String(error)}`));
+    const fenced = policy({
+      beforeSend: () => () => Promise.reject(new Taken('taken by another drain')),
+      toError,
+    });
+    for (let i = 0; i < 5; i++) {
+      const outcome = await settle(fenced.execute(read, attempt));
+      expect(outcome.error).toBeInstanceOf(Taken);
+    }
+    expect(attempt).not.toHaveBeenCalled();
+    expect(toError).not.toHaveBeenCalled();
+    // Five in a row left the breaker (3 failures) closed.
+    expect(fenced.breaker.state).toBe(CircuitState.Closed);
+  });
+
+  it('calls beforeSend after the rate limiter let the attempt through, then sends', async () => {
+    const order: string[] = [];
+    const fenced = policy({
+      takeTurn: () => {
+        order.push('turn');
+        return Promise.resolve(() => undefined);
+      },
+      beforeSend: () => () => {
+        order.push('beforeSend');
+        return Promise.resolve();
+      },
+    });
+    await settle(
+      fenced.execute(read, () => {
+        order.push('send');
+        return Promise.resolve('ok');
+      }),
+    );
+    expect(order).toEqual(['turn', 'beforeSend', 'send']);
+  });
 
   it('ends a call waiting to retry as soon as it is stopped, and makes no further attempt', async () => {
     const stopping = new AbortController();

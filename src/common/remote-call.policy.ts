@@ -47,6 +47,10 @@ export interface RemoteCallPolicyOptions<C> {
   // The rate limiter's turn, taken before each attempt the breaker lets through, outside the
   // timeout; ended when the attempt's call has settled (see attempt()).
   takeTurn?: (call: C) => Promise<EndTurn>;
+  // The caller's last word before an attempt leaves, after the rate limiter let it through (the
+  // outbox's compare-and-set that makes one drain a command's only sender). What it throws ends the
+  // call as thrown: not retried, not counted by the breaker, not mapped by toError.
+  beforeSend?: (call: C) => (() => Promise<void>) | undefined;
   retry: {
     // The allowance a failed attempt draws on, or undefined when it is not to be retried (a 429
     // may be retried on any call, a 5xx only on one that is safe to send twice, ...).
@@ -85,10 +89,13 @@ export class RemoteCallPolicy<C> {
 
   constructor(private readonly options: RemoteCallPolicyOptions<C>) {
     const { retry: r, breaker: b } = options;
-    this.breaker = circuitBreaker(handleWhen(b.counts), {
-      halfOpenAfter: b.halfOpenAfterMs,
-      breaker: new ConsecutiveBreaker(b.consecutiveFailures),
-    });
+    this.breaker = circuitBreaker(
+      handleWhen((error) => !(error instanceof Fenced) && b.counts(error)),
+      {
+        halfOpenAfter: b.halfOpenAfterMs,
+        breaker: new ConsecutiveBreaker(b.consecutiveFailures),
+      },
+    );
     if (options.timeout) this.timeout = timeout(options.timeout.ms, options.timeout.strategy);
     const exponential = new ExponentialBackoff({
       generator: fullJitterGenerator,
@@ -113,7 +120,7 @@ export class RemoteCallPolicy<C> {
     // The allowances are per call, so the retry policy (cheap) is too; the breaker is shared.
     const used = new Map<string, number>();
     const retries = retry(
-      handleWhen((error) => this.mayRetry(error, call, used)),
+      handleWhen((error) => !(error instanceof Fenced) && this.mayRetry(error, call, used)),
       { maxAttempts: this.maxRetries, backoff: this.backoff },
     );
     const onRetry = this.options.onRetry;
@@ -134,6 +141,7 @@ export class RemoteCallPolicy<C> {
       return await (stop ? untilStopped(run, stop.signal, () => stop.error(call)) : run);
     } catch (error) {
       if (error instanceof BrokenCircuitError) throw this.options.breaker.openError(call);
+      if (error instanceof Fenced) throw error.cause;
       throw error;
     }
   }
@@ -156,6 +164,14 @@ export class RemoteCallPolicy<C> {
     attempt: (context: AttemptContext) => Promise<T>,
   ): Promise<T> {
     const endTurn = await this.options.takeTurn?.(call);
+    const fence = this.options.beforeSend?.(call);
+    if (fence)
+      try {
+        await fence();
+      } catch (error) {
+        endTurn?.();
+        throw new Fenced(error);
+      }
     let sent: Promise<T> | undefined;
     const send = (context: AttemptContext) => (sent = attempt(context));
     try {
@@ -196,5 +212,12 @@ async function untilStopped<T>(run: Promise<T>, signal: AbortSignal, stopped: ()
     return await Promise.race([run, aborted]);
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+// What a caller's beforeSend threw, carried past the retry, the breaker and toError unchanged.
+class Fenced extends Error {
+  constructor(override readonly cause: unknown) {
+    super('stopped before sending');
   }
 }

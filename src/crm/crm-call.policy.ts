@@ -13,6 +13,8 @@ export interface CrmCall {
   // Safe to send again when the outcome is unknown (reads, upserts by key, updates); never a create.
   idempotent: boolean;
   record?: string;
+  // Called right before the request leaves, after the rate limiter (see RemoteCallPolicy).
+  beforeSend?: () => Promise<void>;
 }
 
 export interface CrmCallPolicySpec<C extends CrmCall> {
@@ -60,6 +62,7 @@ export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): Re
       return mapped;
     },
     takeTurn: spec.takeTurn,
+    beforeSend: (call) => call.beforeSend,
     retry: {
       allowanceFor: (error, call) => {
         if (isCrmError(error, 'RATE_LIMITED') && error.retryAfterMs !== undefined) return 'rateLimited';

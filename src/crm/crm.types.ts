@@ -105,6 +105,9 @@ export interface CrmTaskInput {
   // record's hubspot_owner_id; a record with no owner leaves the task unassigned). Follow Up Boss
   // assigns every task to the agent of the person it hangs on, and ignores this.
   ownerOf?: CrmRecordRef;
+  // Called right before the create request leaves (after the rate limiter): the outbox marks its
+  // command `sending` there, so a drain that lost the command while it waited never sends it.
+  beforeSend?: () => Promise<void>;
 }
 
 export interface CrmTask {

@@ -49,6 +49,7 @@ export class FollowUpBossTaskStore {
       what: `create task ${task.key}`,
       idempotent: false,
       record: task.about.id,
+      ...(task.beforeSend ? { beforeSend: task.beforeSend } : {}),
     });
     return { id: String(created.id) };
   }

@@ -49,7 +49,13 @@ export class HubSpotTaskStore {
   private async createAs(task: CrmTaskInput, ownerId: string | undefined): Promise<{ id: string }> {
     const body = withTaskKey(task.body, task.key, '\n\n');
     const created = await this.runner.run(
-      { what: `create task ${task.key}`, lane: 'general', idempotent: false, record: task.about.id },
+      {
+        what: `create task ${task.key}`,
+        lane: 'general',
+        idempotent: false,
+        record: task.about.id,
+        ...(task.beforeSend ? { beforeSend: task.beforeSend } : {}),
+      },
       () =>
         this.client.crm.objects.tasks.basicApi.create({
           properties: {

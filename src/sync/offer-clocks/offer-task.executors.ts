@@ -44,8 +44,10 @@ export class CreateOfferTaskExecutor implements CommandExecutor {
     if (this.clock.nowMs() >= Date.parse(task.expiresAt))
       return { skipped: `not made: it expired at ${task.expiresAt}, before the task could be sent` };
     const crm = await ctx.crm();
-    await ctx.call?.beforeSend?.();
+    // `sending` is marked as the create leaves, after the CRM's rate limiter: a drain that waited
+    // there while another took the command over (a lease run out under load) must not send it too.
     return crm.port.createTask({
+      ...(ctx.call?.beforeSend ? { beforeSend: ctx.call.beforeSend } : {}),
       key: task.key,
       about: task.about,
       subject: task.subject,
@@ -114,6 +116,10 @@ export class CompleteOfferTaskExecutor implements CommandExecutor {
   }
 
   reconcile(): Promise<OutboxReconciliation> {
-    return Promise.resolve({ found: false, provablyAbsent: true, hint: 'completing a task is safe to repeat' });
+    return Promise.resolve({
+      found: false,
+      provablyAbsent: true,
+      hint: 'completing a task is safe to repeat',
+    });
   }
 }

@@ -74,6 +74,22 @@ describe('FollowUpBossCrmAdapter tasks against the Follow Up Boss emulator', () 
     expect(emulator.state.get('tasks', onPerson.id)).toMatchObject({ personId: Number(personId) });
   });
 
+  it('createTask calls beforeSend as the request leaves, and sends nothing when it refuses (a drain that lost the command)', async () => {
+    const { dealId } = await dealWithPerson();
+    const calls: string[] = [];
+    const sent = await port.createTask(
+      input(dealId, { beforeSend: () => Promise.resolve(void calls.push('beforeSend')) }),
+    );
+    expect(calls).toEqual(['beforeSend']);
+    const refused = new Error('taken by another drain');
+    await expect(
+      port.createTask(
+        input(dealId, { key: 'offer:7012:lead:1h', beforeSend: () => Promise.reject(refused) }),
+      ),
+    ).rejects.toBe(refused);
+    expect((await port.findTasks({ kind: 'deal', id: dealId })).map((t) => t.id)).toEqual([sent.id]);
+  });
+
   it('findTasks reads the key back from the name, across pages, and shows an agent’s own task with key null', async () => {
     const { dealId, personId } = await dealWithPerson();
     const other = await dealWithPerson();

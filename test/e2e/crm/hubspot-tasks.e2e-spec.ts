@@ -111,6 +111,22 @@ describe('HubSpotCrmAdapter tasks against the HubSpot emulator', () => {
     ]);
   });
 
+  it('createTask calls beforeSend as the request leaves, and sends nothing when it refuses (a drain that lost the command)', async () => {
+    const dealId = await newDeal();
+    const calls: string[] = [];
+    const sent = await port.createTask(
+      input(dealId, { beforeSend: () => Promise.resolve(void calls.push('beforeSend')) }),
+    );
+    expect(calls).toEqual(['beforeSend']);
+    const refused = new Error('taken by another drain');
+    await expect(
+      port.createTask(
+        input(dealId, { key: 'offer:7012:lead:1h', beforeSend: () => Promise.reject(refused) }),
+      ),
+    ).rejects.toBe(refused);
+    expect((await port.findTasks({ kind: 'deal', id: dealId })).map((t) => t.id)).toEqual([sent.id]);
+  });
+
   it('findTasks reads the key back, and shows tasks an agent made with key null, and no other deal’s', async () => {
     const dealId = await newDeal();
     const otherDeal = await newDeal();
