@@ -3,6 +3,7 @@ import type { RemoteError } from '../../common/remote-error';
 import type { CounterOfferBody } from '../../cash-offer/schema';
 import { LinkRepository, type OutboxCommand } from '../../ledger';
 import { LINK } from '../common/listing-deal.properties';
+import { expiryMs } from '../common/expiry';
 import { Clock } from '../../common/clock';
 import { listAllOffers, readRequestOffers } from '../common/offer-pages';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
@@ -10,7 +11,6 @@ import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../ou
 import type { Offer } from '../../cash-offer/schema';
 import {
   counterCrmId,
-  counterExpiryMs,
   countersOfRequest,
   decodeCounterLink,
   encodeCounterLink,
@@ -19,7 +19,7 @@ import {
 } from '../offers/counter-link';
 import { positiveId } from '../../cash-offer/positive-id';
 import { counterListingHabit } from '../offers/counter-listing-habit';
-import { COUNTER_OFFER, type DecisionTarget } from './decision.command';
+import { COUNTER_OFFER, type DecisionTarget, decisionDeadline } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
 
 export interface CounterOfferPayload extends DecisionTarget {
@@ -33,6 +33,11 @@ export interface CounterOfferPayload extends DecisionTarget {
 export class CounterOfferExecutor implements CommandExecutor {
   // A 400/422 on an offer already decided this way (or already countered) is read as done.
   readonly refusalsReconciled = true;
+
+  // Of no use once the offer has run out: sent ahead of the drain's backlog (send-order.ts).
+  deadline(command: OutboxCommand): number | undefined {
+    return decisionDeadline(command);
+  }
 
   constructor(
     private readonly outcome: OfferRecordOutcome,
@@ -125,7 +130,7 @@ export class CounterOfferExecutor implements CommandExecutor {
           status: counter.status,
           requestId: payload.requestId,
           amount: payload.body.counter_offer_amount,
-          expiresMs: counterExpiryMs(payload.body.counter_offer_expires),
+          expiresMs: expiryMs(payload.body.counter_offer_expires),
           ...(counter.listedAtSend !== undefined ? { listedAtSend: counter.listedAtSend } : {}),
         }),
       },

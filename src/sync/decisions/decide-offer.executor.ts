@@ -5,7 +5,7 @@ import type { OutboxCommand } from '../../ledger';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import { listAllOffers } from '../common/offer-pages';
-import { DECIDE_OFFER, type DecideOfferPayload } from './decision.command';
+import { DECIDE_OFFER, decisionDeadline, type DecideOfferPayload } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
 
 const VERB = { accepted: 'accept', rejected: 'reject' } as const;
@@ -17,6 +17,11 @@ const VERB = { accepted: 'accept', rejected: 'reject' } as const;
 export class DecideOfferExecutor implements CommandExecutor {
   // A 400/422 on an offer already decided this way (or already countered) is read as done.
   readonly refusalsReconciled = true;
+
+  // Of no use once the offer has run out: sent ahead of the drain's backlog (send-order.ts).
+  deadline(command: OutboxCommand): number | undefined {
+    return decisionDeadline(command);
+  }
 
   constructor(private readonly outcome: OfferRecordOutcome) {}
 

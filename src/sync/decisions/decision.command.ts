@@ -1,4 +1,5 @@
 import { outboxKey } from '../../ledger';
+import { expiryMs } from '../common/expiry';
 
 export const DECIDE_OFFER = 'decide_offer';
 export { COUNTER_OFFER_OPERATION as COUNTER_OFFER } from '../offers/counter-link';
@@ -9,6 +10,14 @@ export interface DecisionTarget {
   requestId: number;
   // The CRM offer record.
   recordId: string;
+  // When the offer runs out, as the record showed it when the agent decided (absent on commands
+  // queued before it was kept): a decision is sent ahead of the drain's backlog, the soonest first.
+  expiresAt?: string;
+}
+
+// A decision reaches the service in time or not at all: past the offer's expiry the service refuses it.
+export function decisionDeadline(command: { payload: unknown }): number | undefined {
+  return expiryMs((command.payload as DecisionTarget).expiresAt) ?? undefined;
 }
 
 export interface DecideOfferPayload extends DecisionTarget {

@@ -69,7 +69,13 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
         );
       return 'failed';
     }
-    const target: DecisionTarget = { offerId, requestId, recordId: record.id };
+    const expiresAt = record.properties[OFFER.expires];
+    const target: DecisionTarget = {
+      offerId,
+      requestId,
+      recordId: record.id,
+      ...(expiresAt ? { expiresAt } : {}),
+    };
     const status = record.properties[OFFER.status] ?? '';
     if (stage === 'counter_requested') return this.counter(crm, record, target, status, dryRun);
     const decision = stage === 'accept_requested' ? 'accepted' : 'rejected';

@@ -5,10 +5,10 @@ import { Clock } from '../../common/clock';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import { LinkRepository, OutboxRepository, type Link } from '../../ledger';
 import { LINK } from '../common/listing-deal.properties';
+import { expiryMs } from '../common/expiry';
 import type { CounterOfferPayload } from '../decisions/counter-offer.executor';
 import {
   counterCommandKey,
-  counterExpiryMs,
   decodeCounterLink,
   encodeCounterLink,
   type CounterLinkContent,
@@ -158,7 +158,7 @@ export class CounterClocks {
     counter: CounterLinkContent,
   ): Promise<CounterLinkContent> {
     const sent = await this.sentBody(brokerageId, Number(link.remoteId));
-    const learnt = { ...counter, expiresMs: counterExpiryMs(sent?.body.counter_offer_expires) };
+    const learnt = { ...counter, expiresMs: expiryMs(sent?.body.counter_offer_expires) };
     // Compare-and-set: a buyer's answer written since the read is never overwritten.
     await this.links.replaceContent(
       brokerageId,

@@ -36,14 +36,6 @@ export function encodeCounterLink(content: CounterLinkContent): string {
   });
 }
 
-// A counter's `counter_offer_expires` as the link keeps it (ISO-8601, or epoch ms as a CRM may hand
-// it over): null when absent or unreadable.
-export function counterExpiryMs(expires: string | null | undefined): number | null {
-  if (expires === undefined || expires === null || expires === '') return null;
-  const ms = /^\d{10,}$/.test(expires) ? Number(expires) : Date.parse(expires);
-  return Number.isFinite(ms) ? ms : null;
-}
-
 // Links written before the content was JSON hold the status alone.
 export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): CounterLinkContent {
   const id = link.crmId.startsWith(UNNAMED_PREFIX) ? undefined : link.crmId;
@@ -102,6 +94,9 @@ export function listedAtSendOf(listedNow: string, habit: string | undefined): st
 // counters. A service lists countered offers one way: `countered` or `active` seen on any counter
 // settles it, so a `rejected` taken on another was the buyer's refusal landing before that read (a
 // slow send, or a read after a restart), not this service's way of listing a countered offer.
-export function settledListedAtSend(own: string | undefined, settledHabit: string | undefined): string | undefined {
+export function settledListedAtSend(
+  own: string | undefined,
+  settledHabit: string | undefined,
+): string | undefined {
   return own === 'rejected' && settledHabit !== undefined ? settledHabit : own;
 }

@@ -1,5 +1,6 @@
 // The order a drain sends a batch of due commands in. A command whose write is of no use after some
-// moment (a clock's reminder for an offer about to run out, `CommandExecutor.deadline`) goes ahead of
+// moment (a clock's reminder or an agent's decision for an offer about to run out,
+// `CommandExecutor.deadline`) goes ahead of
 // the rest, the nearest deadline first; the rest keep the ledger's order (oldest first). With a
 // backlog (a CRM outage, a drain held by a dead worker until its lease ran out) a reminder queued a
 // minute before its offer expires would otherwise wait behind every older request and write-back,

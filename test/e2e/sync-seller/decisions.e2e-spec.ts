@@ -77,6 +77,32 @@ describe.each(FLOW_TARGETS)('decisions and counters made in the CRM (%s, ledger 
     expect(await decisionCalls()).toBe(callsBefore + 1);
   });
 
+  it('sends the decision on the offer that runs out first ahead of an older one', async () => {
+    const { requestId } = await steps.activeRequest();
+    const hours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
+    const later = await steps.sandbox.makeOffer(requestId, {
+      offer_amount: 300_000,
+      offer_expires: hours(72),
+    });
+    const sooner = await steps.sandbox.makeOffer(requestId, {
+      offer_amount: 310_000,
+      offer_expires: hours(1),
+    });
+    await steps.applyEvents(2);
+
+    // The older decision is queued first; both wait for the same drain (a backlog behind a CRM
+    // outage or a dead worker looks the same to it).
+    await moveTo(later.offer_id, 'reject_requested');
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    await moveTo(sooner.offer_id, 'reject_requested');
+    await decide();
+
+    const decided = new Map((await steps.sandbox.offers()).map((o) => [o.offer_id, o.offer_decided_at]));
+    const [soonerAt, laterAt] = [sooner, later].map((o) => Date.parse(String(decided.get(o.offer_id))));
+    expect(Number.isFinite(soonerAt) && Number.isFinite(laterAt)).toBe(true);
+    expect(soonerAt).toBeLessThanOrEqual(laterAt);
+  });
+
   it('an accept the service refuses (decided elsewhere) ends in a message on the record and in errors', async () => {
     const { requestId } = await steps.activeRequest();
     const a = await steps.sandbox.makeOffer(requestId, { offer_amount: 310_000 });
