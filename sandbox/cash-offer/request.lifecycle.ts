@@ -87,6 +87,18 @@ export class RequestLifecycle {
     }
   }
 
+  // The control API's move to any status (the spec shows no transitions: a service may reopen a
+  // request, under_contract -> active, or take a denied one back into review). No event: the spec
+  // shows none for such moves. An active status puts it in the marketplace, any other takes it out.
+  moveTo(r: StoredOfferRequest, status: string, expiresAt?: string | null): void {
+    if (ACTIVE_STATUSES.includes(status)) {
+      this.activate(r, expiresAt);
+      r.offer_request_status = status;
+    } else {
+      this.deactivate(r, status);
+    }
+  }
+
   // Puts the request in the marketplace with a fresh expiry.
   activate(r: StoredOfferRequest, expiresAt?: string | null): void {
     r.offer_request_status = 'active';

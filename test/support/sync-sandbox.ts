@@ -36,6 +36,11 @@ export class SandboxControl {
     return this.call('POST', `/offer-requests/${requestId}/approve`);
   }
 
+  // Any status from any status (docs/sandbox.md, control API): a reopened request, say.
+  moveRequest(requestId: number, status: string): Promise<StoredRequest> {
+    return this.call('POST', `/offer-requests/${requestId}/status`, { offer_request_status: status });
+  }
+
   makeOffer(requestId: number, overrides: Record<string, unknown> = {}): Promise<Offer> {
     return this.call('POST', `/offer-requests/${requestId}/offers`, overrides);
   }

@@ -124,6 +124,22 @@ export class ControlController {
     return this.offers.makeOffer(this.requests.findRequest(id), b);
   }
 
+  // Any status, from any status (a reopened or resubmitted request): `{ offer_request_status }`.
+  @Post('offer-requests/:id/status')
+  @HttpCode(200)
+  moveTo(@Param('id') id: string, @Body() body: unknown) {
+    const r = this.requests.findRequest(id);
+    const b = objectBody(body);
+    const status = b.offer_request_status;
+    if (typeof status !== 'string' || !/^[a-z_]{1,50}$/.test(status))
+      throw badRequest('offer_request_status must be a status word (lower case and underscores)');
+    const expiresAt = b.offer_request_expires_at;
+    if (expiresAt !== undefined && (typeof expiresAt !== 'string' || !isValidDateTime(expiresAt)))
+      throw badRequest('offer_request_expires_at must be a date-time with a time zone');
+    this.lifecycle.moveTo(r, status, expiresAt);
+    return toOfferRequestRecord(r);
+  }
+
   @Post('offer-requests/:id/:transition')
   @HttpCode(200)
   transition(

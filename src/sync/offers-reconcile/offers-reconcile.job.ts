@@ -71,6 +71,8 @@ export class OffersReconcileJob implements SyncJobHandler {
       counts.created += clocks.tasksQueued + counterClocks.tasksQueued;
       counts.updated += clocks.shownExpired + clocks.tasksClosed + counterClocks.tasksClosed;
     }
+    // Every status on the list was read after this moment: it replaces one shown from an earlier read.
+    const listReadAt = this.clock.now();
     for await (const page of client.streamActiveOfferRequests({ pageSize: 100 })) {
       if (ctx.signal.aborted) break;
       for (const { request } of page) {
@@ -82,6 +84,7 @@ export class OffersReconcileJob implements SyncJobHandler {
         const outcome = await this.status.apply(crm, request.offer_request_id, request.offer_request_status, {
           externalId: ours,
           dryRun: ctx.dryRun,
+          readAt: listReadAt,
         });
         // Each of our requests in the active list is a record this run read.
         if (outcome === 'unknown_request') continue;

@@ -7,6 +7,9 @@ export interface OfferSummary {
   // The accepted offer when there is one, else the highest offer still open; null when none is.
   best: number | null;
   accepted: boolean;
+  // When the service says the accepted offer was decided (its offer_decided_at): the time the request
+  // went under contract, which orders that status against a later read (a request reopened since).
+  acceptedAt?: Date;
   // When the oldest of the offers it folds was read (undefined when any one's read time is unknown):
   // the summary is no newer than that.
   readAt?: Date;
@@ -33,6 +36,8 @@ export class OfferSummaries {
     summary.externalId ??= offer.offer_request_external_id;
     if (offer.offer_status === 'accepted') {
       summary.accepted = true;
+      const decidedMs = Date.parse(offer.offer_decided_at ?? '');
+      if (Number.isFinite(decidedMs)) summary.acceptedAt = new Date(decidedMs);
       summary.best = offer.offer_amount;
     } else if (!summary.accepted && !CLOSED.has(offer.offer_status)) {
       summary.best = Math.max(summary.best ?? 0, offer.offer_amount);

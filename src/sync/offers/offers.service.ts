@@ -276,12 +276,15 @@ export class OffersService {
       for (const summary of all) if (await this.writeSummary(crm, summary, options)) count += 1;
       return count;
     });
-    // An acceptance is final: shown whatever the age of the read that saw it.
+    // An acceptance is shown as of when the service decided it (whatever the age of the read that saw
+    // it), so a request reopened since, read again as active, is not moved back by the offer that is
+    // still listed accepted. An acceptance without that time is ordered by rank (forward only).
     for (const summary of all) {
       if (!summary.accepted) continue;
       await this.status.apply(crm, summary.requestId, 'under_contract', {
         externalId: summary.externalId,
         dryRun: options.dryRun,
+        readAt: summary.acceptedAt,
       });
     }
     return written;

@@ -1,14 +1,24 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import { LinkRepository } from '../../ledger';
+import { Clock } from '../../common/clock';
+import { LedgerTurns, LinkRepository } from '../../ledger';
 import { DEAL, LINK } from '../common/listing-deal.properties';
-import { isForward } from './request-status.rank';
+import { keptReadAt, showsOver } from './request-status.order';
 import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 
 export type StatusOutcome = 'updated' | 'unchanged' | 'unknown_request';
 
-// Flow 3: the offer request's status on its listing deal, from events and the active list. Any
-// status value is shown as it is; a late or repeated one never moves the deal backwards.
+export interface StatusOptions {
+  externalId?: string | null;
+  dryRun?: boolean;
+  // When the service said this status (a fetch that started then; the time of the acceptance it
+  // follows from). Undefined for an event: the sender may repeat or delay it (request-status.order.ts).
+  readAt?: Date;
+}
+
+// Flow 3: the offer request's status on its listing deal, from events, the active list and accepted
+// offers. Any status value is shown as it is; a status read after the one shown replaces it (a
+// reopened request shows `active` again), a late or repeated one never does.
 @Injectable()
 export class RequestStatusService {
   private readonly logger = new Logger(RequestStatusService.name);
@@ -16,6 +26,8 @@ export class RequestStatusService {
   constructor(
     private readonly links: LinkRepository,
     private readonly history: DecisionHistoryRecorder,
+    private readonly turns: LedgerTurns,
+    private readonly clock: Clock,
   ) {}
 
   async listingDealOf(
@@ -31,7 +43,7 @@ export class RequestStatusService {
     crm: BrokerageCrm,
     requestId: number,
     status: string,
-    options: { externalId?: string | null; dryRun?: boolean } = {},
+    options: StatusOptions = {},
   ): Promise<StatusOutcome> {
     const dealId = await this.listingDealOf(crm.brokerageId, requestId, options.externalId);
     if (!dealId) {
@@ -40,17 +52,43 @@ export class RequestStatusService {
       );
       return 'unknown_request';
     }
-    const current = await this.links.find(crm.brokerageId, LINK.requestStatus, String(requestId));
-    if (current && !isForward(current.contentHash, status)) return 'unchanged';
-    if (options.dryRun) return 'updated';
+    // One writer of a brokerage's request statuses at a time: the comparison holds until the write.
+    return this.turns.run(`request-status:${crm.brokerageId}`, () =>
+      this.show(crm, requestId, dealId, { status, readAt: options.readAt }, options.dryRun === true),
+    );
+  }
+
+  private async show(
+    crm: BrokerageCrm,
+    requestId: number,
+    dealId: string,
+    next: { status: string; readAt?: Date },
+    dryRun: boolean,
+  ): Promise<StatusOutcome> {
+    const remoteId = String(requestId);
+    const link = await this.links.find(crm.brokerageId, LINK.requestStatus, remoteId);
+    const shown = link ? { status: link.contentHash, readAt: link.readAt } : undefined;
+    if (!showsOver(shown, next, this.clock.now())) {
+      // The same status read again: the deal's data is at least that new.
+      if (!dryRun && shown?.status === next.status && next.readAt)
+        await this.links.noteRead(crm.brokerageId, LINK.requestStatus, [remoteId], next.readAt);
+      return 'unchanged';
+    }
+    if (dryRun) return 'updated';
     const [written] = await crm.port.updateRecords('deal', [
-      { id: dealId, properties: { [DEAL.status]: status } },
+      { id: dealId, properties: { [DEAL.status]: next.status } },
     ]);
     if (written && !written.ok) throw written.error;
     await this.links.upsertLinks(crm.brokerageId, LINK.requestStatus, [
-      { remoteId: String(requestId), crmId: dealId, contentHash: status },
+      { remoteId, crmId: dealId, contentHash: next.status, readAt: keptReadAt(shown, next) },
     ]);
-    await this.history.requestShown(crm.brokerageId, requestId, dealId, status, status === 'under_contract');
+    await this.history.requestShown(
+      crm.brokerageId,
+      requestId,
+      dealId,
+      next.status,
+      next.status === 'under_contract',
+    );
     return 'updated';
   }
 }

@@ -90,7 +90,8 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     if (written && !written.ok) throw written.error;
     if (status && !statusLink) {
       await this.links.upsertLinks(ctx.brokerage.id, LINK.requestStatus, [
-        { remoteId: requestId, crmId: dealId, contentHash: status },
+        // The create's answer is the service's word as of the send (request-status.order.ts).
+        { remoteId: requestId, crmId: dealId, contentHash: status, readAt: sentAtOf(command) },
       ]);
     }
   }

@@ -316,3 +316,82 @@ describe('a refused Cash Offer key under the spec readings of its status code', 
     expect((await creates()).length).toBe(before + 1);
   });
 });
+
+// The spec shows no transitions between offer request statuses: a service may reopen a request
+// (under_contract -> active after a deal falls through). The deal shows the status read last; a late
+// or repeated event never moves it back (docs/spec-decisions.md, "Transitions of offer_request_status").
+describe('offer request statuses the spec shows no transitions for', () => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+
+  beforeAll(async () => {
+    t = await startSyncApp('hubspot');
+    steps = new NeutralSellerSteps(t);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const shownStatus = async (dealId: string) => (await steps.agent.deal(dealId)).properties[DEAL.status];
+  const postEvent = async (event: Record<string, unknown>) => {
+    const res = await fetch(t.hookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(event),
+    });
+    expect(res.ok).toBe(true);
+  };
+
+  it('approved -> under_contract -> active again (reopened): the deal shows active; a late approval does not move it back', async () => {
+    const { dealId, requestId } = await steps.activeRequest();
+    expect(await shownStatus(dealId)).toBe('receiving_offers');
+    const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 352_000 });
+    await steps.applyEvents(1);
+    // Accepted outside the CRM: the reconcile reads the acceptance.
+    const accepted = await fetch(`${t.sandbox.baseUrl}/offers`, {
+      method: 'PATCH',
+      headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ offer_id: offer.offer_id, offer_status: 'accepted' }),
+    });
+    expect(accepted.ok).toBe(true);
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect(await shownStatus(dealId)).toBe('under_contract');
+
+    // The approval delivered again (a sender's redelivery is deduplicated at intake), and a late one
+    // worded otherwise: neither moves the deal back from under_contract.
+    await postEvent({
+      event: 'offer_request_approved',
+      offer_request_id: requestId,
+      offer_request_status: 'receiving_offers',
+    });
+    await postEvent({
+      event: 'offer_request_approved',
+      offer_request_id: requestId,
+      offer_request_status: 'active',
+    });
+    await t.run('inbox-drain');
+    expect(await shownStatus(dealId)).toBe('under_contract');
+    expect((await t.ledger.inbox.depth('acme')).pending).toBe(0);
+
+    // The deal falls through and the service reopens the request: the active list, read after the
+    // acceptance, shows it active, and the offer still listed accepted does not move it back.
+    await steps.sandbox.moveRequest(requestId, 'active');
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect(await shownStatus(dealId)).toBe('active');
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect(await shownStatus(dealId)).toBe('active');
+
+    // A new buyer's offer accepted after the reopening puts it under contract again.
+    const second = await steps.sandbox.makeOffer(requestId, { offer_amount: 348_000 });
+    await steps.applyEvents(1);
+    const again = await fetch(`${t.sandbox.baseUrl}/offers`, {
+      method: 'PATCH',
+      headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ offer_id: second.offer_id, offer_status: 'accepted' }),
+    });
+    expect(again.ok).toBe(true);
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect(await shownStatus(dealId)).toBe('under_contract');
+  });
+});
