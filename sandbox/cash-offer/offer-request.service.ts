@@ -13,6 +13,7 @@ import { RequestLifecycle } from './request.lifecycle';
 import { SandboxClock } from './sandbox.clock';
 import { badRequest, conflict, forbidden, notFound, readBody } from './sandbox.errors';
 import { SandboxStore } from './sandbox.store';
+import { SpecReadings } from './spec-readings';
 import { SandboxAccount, StoredMedia, StoredOfferRequest } from './sandbox.types';
 
 const CLOSED_FOR_UPDATES = ['closed', 'denied', 'expired'];
@@ -25,6 +26,7 @@ export class OfferRequestService {
     private readonly clock: SandboxClock,
     private readonly signer: MediaSigner,
     private readonly lifecycle: RequestLifecycle,
+    private readonly readings: SpecReadings,
   ) {}
 
   create(caller: SandboxAccount, body: unknown): OfferRequestRecord {
@@ -33,6 +35,7 @@ export class OfferRequestService {
         `assumptions are available only to buyer accounts; this key belongs to a ${caller.role}`,
       );
     const b = readBody(CreateOfferRequestBody, body);
+    this.assertMediaCount(b.media);
     const request = b.request;
     const property = { ...b.property };
     const nowMs = this.clock.nowMs();
@@ -78,6 +81,7 @@ export class OfferRequestService {
   update(caller: SandboxAccount, idParam: string, body: unknown): OfferRequestRecord {
     const r = this.ownedRequest(caller, idParam);
     const b = readBody(UpdateOfferRequestBody, body);
+    this.assertMediaCount(b.media);
     if (b.offer_request_id !== undefined && b.offer_request_id !== r.offer_request_id)
       throw badRequest(
         `offer_request_id in the body (${JSON.stringify(b.offer_request_id)}) differs from the one in the path (${r.offer_request_id})`,
@@ -93,6 +97,7 @@ export class OfferRequestService {
   // PATCH /offer-requests/ with { offer_request_id, media }: adds photos after submission.
   addMedia(caller: SandboxAccount, body: unknown): OfferRequestRecord {
     const b = readBody(AddMediaBody, body);
+    this.assertMediaCount(b.media);
     const r = this.ownedRequest(caller, String(b.offer_request_id));
     this.assertUpdatable(r);
     r.media.push(...this.toMedia(b.media));
@@ -119,6 +124,14 @@ export class OfferRequestService {
       throw conflict(
         `offer request ${r.offer_request_id} is ${r.offer_request_status}; it can no longer be updated`,
       );
+  }
+
+  // The `maxMediaItems` spec reading (ours: the wire class's 50): more photos in one call are refused
+  // whole, in the words of our own validation.
+  private assertMediaCount(media: unknown): void {
+    const max = this.readings.current.maxMediaItems;
+    if (Array.isArray(media) && media.length > max)
+      throw badRequest(`media has ${media.length} photos; the service allows ${max}`);
   }
 
   private toMedia(media: unknown): StoredMedia[] {

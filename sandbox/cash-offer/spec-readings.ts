@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MEDIA_MAX_ITEMS } from '../../src/cash-offer/schema';
 import { badRequest } from './sandbox.errors';
 
 // Where the spec says "not shown", the sandbox answers as docs/spec-decisions.md decided; each
@@ -58,6 +59,9 @@ export interface SpecReadingValues {
   // `unnamed` (only `offer_is_counter_offer`: the spec's offer table has no counter_offer_id), in
   // GET /offers, PATCH /offers and the new_offer event.
   offerNamesCounter: 'counter_offer_id' | 'unnamed';
+  // The most `media` items one call may carry (POST /offer-requests, PATCH /offer-requests[/{id}]):
+  // not shown; ours 50. More is refused whole with 400 naming `media`, as our validation does.
+  maxMediaItems: number;
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -77,9 +81,12 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   withdrawnOfferListedAs: 'withdrawn',
   webhookMethods: 'post-sets',
   offerNamesCounter: 'counter_offer_id',
+  maxMediaItems: MEDIA_MAX_ITEMS,
 };
 
-const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][] | 'limit' } = {
+const CHOICES: {
+  [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][] | 'limit' | 'media-count';
+} = {
   counterAnswer: ['record-201', 'empty-204', 'empty-200', 'id-only-200'],
   counteredOfferListedAs: ['countered', 'active', 'rejected'],
   counterRejectedCallback: ['flat', 'nested', 'offer-only', 'none'],
@@ -104,6 +111,7 @@ const CHOICES: { [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][]
   withdrawnOfferListedAs: ['withdrawn', 'cancelled', 'dropped'],
   webhookMethods: ['post-sets', 'post-once', 'patch-422-when-none'],
   offerNamesCounter: ['counter_offer_id', 'unnamed'],
+  maxMediaItems: 'media-count',
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.
@@ -118,6 +126,9 @@ export function parseSpecReadings(body: unknown, source: string): Partial<SpecRe
     if (choices === 'limit') {
       if (value !== null && !(Number.isInteger(value) && (value as number) >= 1))
         throw badRequest(`${source}: ${key} must be null (no cap) or a whole number of at least 1`);
+    } else if (choices === 'media-count') {
+      if (!(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MEDIA_MAX_ITEMS))
+        throw badRequest(`${source}: ${key} must be a whole number from 1 to ${MEDIA_MAX_ITEMS}`);
     } else if (!(choices as readonly unknown[]).includes(value)) {
       throw badRequest(
         `${source}: ${key} must be one of ${choices.join(', ')}; got ${JSON.stringify(value)}`,

@@ -40,6 +40,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'withdrawnOfferListedAs',
       'webhookMethods',
       'offerNamesCounter',
+      'maxMediaItems',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -56,7 +57,77 @@ describe('Cash Offer sandbox: spec readings', () => {
       withdrawnOfferListedAs: 'withdrawn',
       webhookMethods: 'post-sets',
       offerNamesCounter: 'counter_offer_id',
+      maxMediaItems: 50,
     });
+    for (const cap of [0, 51, 2.5, null]) expect((await readings({ maxMediaItems: cap })).status).toBe(400);
+  });
+
+  it('maxMediaItems: more photos in one call refused whole with 400 naming media, as many accepted', async () => {
+    const photos = Array.from({ length: 12 }, (_, i) => `https://photos.example/${i}.jpg`);
+    await readings({ maxMediaItems: 5 });
+    const refused = await call(sandbox, 'POST', '/offer-requests', createBody({ media: photos }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('media has 12 photos; the service allows 5');
+    const created = await call(sandbox, 'POST', '/offer-requests', createBody({ media: photos.slice(0, 5) }));
+    expect(created.status).toBe(201);
+    const id = created.body.offer_request_id as number;
+    const tooMany = await call(sandbox, 'PATCH', '/offer-requests/', {
+      offer_request_id: id,
+      media: photos.slice(5),
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.message).toContain('media has 7 photos');
+    const byPath = await call(sandbox, 'PATCH', `/offer-requests/${id}`, { media: photos.slice(5) });
+    expect(byPath.status).toBe(400);
+    expect(
+      (await call(sandbox, 'PATCH', '/offer-requests/', { offer_request_id: id, media: photos.slice(5, 10) }))
+        .status,
+    ).toBe(204);
+    expect((await call(sandbox, 'PATCH', `/offer-requests/${id}`, { media: photos.slice(10) })).status).toBe(
+      204,
+    );
+    const [stored] = (await control(sandbox, 'GET', '/offer-requests')).body as {
+      media: { url: string }[];
+    }[];
+    expect(stored.media.map((m) => m.url)).toEqual(photos);
+    // Under all-422 the refusal keeps that reading's code.
+    await readings({ errorCodes: 'all-422' });
+    expect((await call(sandbox, 'POST', '/offer-requests', createBody({ media: photos }))).status).toBe(422);
+  });
+
+  it('the control API moves a request to any status (a reopened request is listed again)', async () => {
+    const created = await activeRequest(sandbox);
+    const id = created.offer_request_id as number;
+    const listed = async () =>
+      ((await call(sandbox, 'GET', '/active-offer-requests?limit=100')).body as Json[]).some(
+        (r: { request: { offer_request_id: number } }) => r.request.offer_request_id === id,
+      );
+    const moved = await control(sandbox, 'POST', `/offer-requests/${id}/status`, {
+      offer_request_status: 'under_contract',
+    });
+    expect([moved.status, moved.body.offer_request_status]).toEqual([200, 'under_contract']);
+    expect(await listed()).toBe(false);
+    const reopened = await control(sandbox, 'POST', `/offer-requests/${id}/status`, {
+      offer_request_status: 'active',
+    });
+    expect(reopened.body.offer_request_status).toBe('active');
+    expect(await listed()).toBe(true);
+    await control(sandbox, 'POST', `/offer-requests/${id}/status`, { offer_request_status: 'denied' });
+    expect(
+      (await control(sandbox, 'POST', `/offer-requests/${id}/status`, { offer_request_status: 'in_review' }))
+        .body.offer_request_status,
+    ).toBe('in_review');
+    expect(
+      (
+        await control(sandbox, 'POST', `/offer-requests/${id}/status`, {
+          offer_request_status: 'Not A Status',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await control(sandbox, 'POST', '/offer-requests/999999/status', { offer_request_status: 'active' }))
+        .status,
+    ).toBe(404);
   });
 
   it('offersQuery: parameters honoured, ignored (every offer in one page), or the page capped at 25', async () => {
