@@ -17,6 +17,7 @@ import { OfferTaskQueue } from './offer-clocks/offer-task.queue';
 import { OfferNumbers } from './offer-clocks/offer-numbers';
 import { CompleteOfferTaskExecutor, CreateOfferTaskExecutor } from './offer-clocks/offer-task.executors';
 import { AddMediaExecutor } from './request-updates/add-media.executor';
+import { PhotoBatchesQueue } from './request-updates/photo-batches.queue';
 import { RequestUpdatesConsumer } from './request-updates/request-updates.consumer';
 import { UpdateOfferRequestExecutor } from './request-updates/update-offer-request.executor';
 import { RequestStatusService } from './request-status/request-status.service';
@@ -32,6 +33,7 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
     SellerRequestsConsumer,
     UpdateOfferRequestExecutor,
     AddMediaExecutor,
+    PhotoBatchesQueue,
     RequestUpdatesConsumer,
     RequestStatusService,
     OffersService,

@@ -102,6 +102,13 @@ export class OutboxRepository {
     });
   }
 
+  // What a command in `sending` is about to send, kept in its result until it is done: a command that
+  // makes several tries of its one write (a create tried again with fewer photos) notes each before
+  // it leaves, so the reconcile of a lost answer knows which try the service may have taken.
+  noteSending(id: number, note: unknown): Promise<OutboxCommand> {
+    return this.transition(id, ['sending'], 'sending', { result: note ?? null });
+  }
+
   complete(id: number, result: unknown): Promise<OutboxCommand> {
     const now = this.clock.now();
     return this.transition(id, ['sending', 'unknown'], 'done', {

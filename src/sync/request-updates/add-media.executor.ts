@@ -11,11 +11,19 @@ export const ADD_OFFER_REQUEST_MEDIA = 'add_offer_request_media';
 export interface AddMediaPayload {
   requestId: number;
   dealId: string;
-  url: string;
+  // The photo links this update adds: one added to the deal after submission, or a group of those a
+  // create could not carry (photo-batches.queue.ts).
+  urls?: string[];
+  // One link (commands queued before groups existed).
+  url?: string;
 }
 
-// A photo link added to a submitted deal: PATCH /offer-requests/ { offer_request_id, media }. One
-// command per link (its key names the link), so a photo is never appended twice.
+export function photosOf(payload: AddMediaPayload): string[] {
+  return payload.urls ?? (payload.url ? [payload.url] : []);
+}
+
+// Photo links added to a submitted request: PATCH /offer-requests/ { offer_request_id, media }. Each
+// command's key names its links, so a photo is never appended twice.
 @Injectable()
 @OutboxExecutor(ADD_OFFER_REQUEST_MEDIA)
 export class AddMediaExecutor implements CommandExecutor {
@@ -23,7 +31,7 @@ export class AddMediaExecutor implements CommandExecutor {
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
     const payload = command.payload as AddMediaPayload;
-    await ctx.cashOffer.addMedia(payload.requestId, [payload.url], ctx.call);
+    await ctx.cashOffer.addMedia(payload.requestId, photosOf(payload), ctx.call);
     return null;
   }
 
@@ -33,10 +41,13 @@ export class AddMediaExecutor implements CommandExecutor {
 
   async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as AddMediaPayload;
+    const photos = photosOf(payload);
+    const which =
+      photos.length === 1 ? `the photo ${photos[0]}` : `${photos.length} photos (${photos.join(', ')})`;
     await this.issues.report(await ctx.crm(), { id: payload.dealId, properties: {} }, DEAL.syncError, [
       {
         field: 'media',
-        message: `The Cash Offer service refused the photo ${payload.url}: ${error.message}`,
+        message: `The Cash Offer service refused ${which} for offer request ${payload.requestId}, so ${photos.length === 1 ? 'it is' : 'they are'} not on the request: ${error.message}`,
         code: error.code,
       },
     ]);
@@ -46,10 +57,11 @@ export class AddMediaExecutor implements CommandExecutor {
   // add the photo twice, so the operator checks.
   reconcile(command: OutboxCommand): Promise<OutboxReconciliation> {
     const payload = command.payload as AddMediaPayload;
+    const photos = photosOf(payload).join(', ');
     return Promise.resolve({
       found: false,
       provablyAbsent: false,
-      hint: `check whether offer request ${payload.requestId} has the photo ${payload.url}; if not, replay command ${command.id}`,
+      hint: `check whether offer request ${payload.requestId} has the photo(s) ${photos}; if not, replay command ${command.id}`,
     });
   }
 }

@@ -104,7 +104,7 @@ export class RequestUpdatesConsumer extends ChangePagesConsumer {
       });
     }
     for (const url of media) {
-      const payload: AddMediaPayload = { requestId, dealId: deal.id, url };
+      const payload: AddMediaPayload = { requestId, dealId: deal.id, urls: [url] };
       await this.outbox.enqueue({
         brokerageId: crm.brokerageId,
         idempotencyKey: mediaKey(crm.brokerageId, deal.id, url),

@@ -4,7 +4,7 @@ import type { RemoteError } from '../../common/remote-error';
 import { errorMessage } from '../common/job-counts';
 import { PRELIM_INVENTORY_FIELDS, type CreateOfferRequestBody } from '../../cash-offer/schema';
 import { Clock } from '../../common/clock';
-import { LinkRepository, type OutboxCommand } from '../../ledger';
+import { LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
 import { contentHash } from '../common/content-hash';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
@@ -15,7 +15,9 @@ import { updatableHash } from '../common/updatable-fields';
 import { DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES } from '../../config';
 import { refusalAdvice } from './refusal-advice';
 import { findOfferRequestByExternalId, OfferRequestLocator } from './offer-request.finder';
-import { SellerRequestResult, toSellerRequestResult } from './seller-request.result';
+import { photosSentOf, SellerRequestResult, toSellerRequestResult } from './seller-request.result';
+import { createWithPhotos } from './create-with-photos';
+import { PhotoBatchesQueue } from '../request-updates/photo-batches.queue';
 
 export const CREATE_OFFER_REQUEST = 'create_offer_request';
 
@@ -30,14 +32,23 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     private readonly links: LinkRepository,
     private readonly issues: RecordIssues,
     private readonly clock: Clock,
+    private readonly outbox: OutboxRepository,
+    private readonly photoBatches: PhotoBatchesQueue,
   ) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<SellerRequestResult> {
-    const record = await ctx.cashOffer.createOfferRequest(
+    const dealId = splitRecordRef(command.recordRef).id;
+    const { record, photosSent } = await createWithPhotos(
       command.payload as CreateOfferRequestBody,
-      ctx.call,
+      ctx,
+      (photos) => this.outbox.noteSending(command.id, { media_sent: photos }),
+      (photos, next, error) =>
+        this.logger.warn(
+          `deal ${dealId}: the service refused the offer request with ${photos} photo(s) (${errorMessage(error)}); trying ${next}, the rest follow as media updates`,
+        ),
     );
-    return toSellerRequestResult(record);
+    const result = toSellerRequestResult(record);
+    return photosSent === undefined ? result : { ...result, media_sent: photosSent };
   }
 
   async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
@@ -62,6 +73,20 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     await this.links.upsertLinks(ctx.brokerage.id, LINK.offerRequest, [
       { remoteId: requestId, crmId: dealId, contentHash: updatableHash(body.property) },
     ]);
+    // The photos the create could not carry, queued before the deal is written: a CRM that fails
+    // the write holds up neither them nor, through them, the request id.
+    const photos = body.media ?? [];
+    const batches = await this.photoBatches.queueRest(
+      ctx.brokerage.id,
+      dealId,
+      Number(requestId),
+      photos,
+      created.media_sent ?? photos.length,
+    );
+    if (batches > 0)
+      this.logger.log(
+        `deal ${dealId}: the photos the create could not carry follow in ${batches} media update(s)`,
+      );
     const statusLink = await this.links.find(ctx.brokerage.id, LINK.requestStatus, requestId);
     const properties: Record<string, string | null> = {
       [DEAL.requestId]: requestId,
@@ -129,7 +154,8 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
       this.locatorOf(ctx),
       sentAt,
     );
-    if (found) return { found: true, result: found };
+    // The photo count noted before the try that the service took.
+    if (found) return { found: true, result: { ...found, ...photosSentOf(command.result) } };
     const windowMinutes =
       ctx.brokerage.config.cashOffer.unknownOutcomeWindowMinutes ?? DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES;
     const resendAt = new Date(sentAt.getTime() + windowMinutes * 60_000);

@@ -47,3 +47,26 @@ describe('mapDealToOfferRequest (golden fixtures)', () => {
     expect(result.body.property.OwnerName).toBe('Morgan');
   });
 });
+
+describe('mapDealToOfferRequest: photos', () => {
+  const mapping = parseMappingOverrides(undefined, FIXTURE_CRM_KIND);
+  const photos = (n: number) => Array.from({ length: n }, (_, i) => `https://photos.example/${i}.jpg`);
+
+  it('takes more photos than one call carries (the rest follow as media updates), each one checked', () => {
+    const many = mapDealToOfferRequest({
+      deal: { id: '1', properties: { amount: '250000', cash_offer_photo_urls: photos(60).join('\n') } },
+      mapping,
+    });
+    expect(many.body.media).toHaveLength(60);
+    expect(many.violations.filter((v) => v.field.startsWith('media'))).toEqual([]);
+    const bad = [...photos(55), 'not-a-url'];
+    const refused = mapDealToOfferRequest({
+      deal: { id: '1', properties: { amount: '250000', cash_offer_photo_urls: bad.join('\n') } },
+      mapping,
+    });
+    expect(refused.violations.filter((v) => v.field.startsWith('media')).map((v) => v.field)).toEqual([
+      'media[55]',
+    ]);
+    expect(refused.violations.find((v) => v.field === 'media[55]')?.message).toContain('media[55]');
+  });
+});

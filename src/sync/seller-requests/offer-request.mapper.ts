@@ -1,5 +1,11 @@
 import type { FieldViolation } from '../../cash-offer/schema';
-import { CreateOfferRequestBody, PROPERTY_FIELDS, validateWire } from '../../cash-offer/schema';
+import {
+  AddMediaBody,
+  CreateOfferRequestBody,
+  MEDIA_MAX_ITEMS,
+  PROPERTY_FIELDS,
+  validateWire,
+} from '../../cash-offer/schema';
 import type { CrmFieldMapping, CrmFieldSource } from '../../crm/mapping/crm-field-mapping';
 import type { CrmRecord } from '../../crm';
 import { crmBoolean, crmString } from '../common/crm-values';
@@ -49,10 +55,31 @@ export function mapDealToOfferRequest(input: ListingDealInput): OfferRequestMapp
   }
   const media = photoUrls(input.deal.properties[DEAL.photos]);
   if (media.length > 0) body.media = media;
-  const schemaViolations = validateWire(CreateOfferRequestBody, body).filter(
-    (v) => !violations.some((c) => c.field === v.field),
-  );
+  // However many photos the deal has: one call carries at most 50 (the service may take fewer), the
+  // rest follow as media updates (create-with-photos.ts), so each group is checked as it will be sent.
+  const schemaViolations = [
+    ...validateWire(CreateOfferRequestBody, {
+      ...body,
+      ...(body.media ? { media: body.media.slice(0, MEDIA_MAX_ITEMS) } : {}),
+    }),
+    ...laterPhotoViolations(media),
+  ].filter((v) => !violations.some((c) => c.field === v.field));
   return { body, violations: [...violations, ...schemaViolations].map((v) => explain(v, input.mapping)) };
+}
+
+// The photos past the first call's 50, checked in groups of 50 as media updates, each violation
+// named by its place among all the deal's photos.
+function laterPhotoViolations(media: string[]): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  for (let offset = MEDIA_MAX_ITEMS; offset < media.length; offset += MEDIA_MAX_ITEMS) {
+    const group = media.slice(offset, offset + MEDIA_MAX_ITEMS);
+    for (const v of validateWire(AddMediaBody, { offer_request_id: 1, media: group })) {
+      const rename = (text: string) =>
+        text.replace(/media\[(\d+)\]/g, (_m, i: string) => `media[${Number(i) + offset}]`);
+      violations.push({ field: rename(v.field), message: rename(v.message) });
+    }
+  }
+  return violations;
 }
 
 // The deal's photo links: one per line (commas and spaces also separate them).

@@ -7,6 +7,16 @@ export interface SellerRequestResult {
   offer_request_status?: string;
   offer_requested_at?: string;
   found_by?: string;
+  // How many of the deal's photos (the first ones) the create carried; the rest follow as media
+  // updates. Absent: all of them (a create without photos, or one sent before photos were counted).
+  media_sent?: number;
+}
+
+// The photo count a create noted before it left (OutboxRepository.noteSending), for a create whose
+// answer was lost and was found in the service's lists.
+export function photosSentOf(note: unknown): Pick<SellerRequestResult, 'media_sent'> {
+  const sent = isPlainObject(note) ? note.media_sent : undefined;
+  return typeof sent === 'number' && Number.isInteger(sent) && sent >= 0 ? { media_sent: sent } : {};
 }
 
 // The create's answer, read defensively: the spec shows neither its code nor its body for certain

@@ -395,3 +395,79 @@ describe('offer request statuses the spec shows no transitions for', () => {
     expect(await shownStatus(dealId)).toBe('under_contract');
   });
 });
+
+// The most `media` items one call may carry is not shown (ours 50): a listing deal with more photos
+// than the service takes is still sent, with as many as it takes, and the rest follow as media
+// updates of that size (docs/spec-decisions.md, "Maximum number of media items").
+describe('a listing deal with more photos than the service takes in one call', () => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+  const photos = Array.from(
+    { length: 12 },
+    (_, i) => `https://photos.acme-realty.example/house-${i + 1}.jpg`,
+  );
+
+  beforeAll(async () => {
+    t = await startSyncApp('hubspot');
+    steps = new NeutralSellerSteps(t);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each([
+    // cap, the create's answers, the sizes of the media updates that follow
+    [50, [201], []],
+    [10, [400, 201], [2]],
+    [5, [400, 201], [5, 2]],
+  ])(
+    'maxMediaItems %i: the request is created, its id on the deal, and all 12 photos reach it',
+    async (cap, creates, batches) => {
+      await steps.sandbox.specReadings({ maxMediaItems: cap });
+      const calls = async (method: string, path: string) =>
+        (await steps.sandbox.calls())
+          .filter((c) => c.method === method && c.path === path)
+          .map((c) => c.status);
+      const createsBefore = (await calls('POST', '/api/v2/offer-requests')).length;
+      const patchesBefore = (await calls('PATCH', '/api/v2/offer-requests/')).length;
+      const { dealId } = await steps.agent.listingDeal({
+        ...NEUTRAL_LISTING,
+        [DEAL.photos]: photos.join('\n'),
+      });
+      await steps.agent.requestCashOffer(dealId);
+      await t.run('crm-changes');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+
+      const [request] = (await steps.sandbox.requests()).filter(
+        (r) => r.offer_request_external_id === dealId,
+      );
+      const stored = request as unknown as { media: { url: string }[] };
+      expect(stored.media.map((m) => m.url)).toEqual(photos);
+      const deal = await steps.agent.deal(dealId);
+      expect(deal.properties[DEAL.requestId]).toBe(String(request.offer_request_id));
+      expect(deal.properties[DEAL.syncError] ?? '').toBe('');
+      expect((await calls('POST', '/api/v2/offer-requests')).slice(createsBefore)).toEqual(creates);
+      expect((await calls('PATCH', '/api/v2/offer-requests/')).slice(patchesBefore)).toEqual(
+        batches.map(() => 204),
+      );
+      const updates = (await t.ledger.outbox.listByState('acme', ['done'])).filter(
+        (c) => c.operation === 'add_offer_request_media' && c.recordRef === `deal:${dealId}`,
+      );
+      expect(updates.map((c) => (c.payload as { urls: string[] }).urls.length)).toEqual(batches);
+      expect(await t.ledger.outbox.listByState('acme', ['pending', 'failed', 'unknown', 'dead'])).toEqual([]);
+
+      // A later edit adds photos one call each, within any cap; nothing is sent twice.
+      const added = 'https://photos.acme-realty.example/garden.jpg';
+      await steps.agent.update(dealId, { [DEAL.photos]: [...photos, added].join('\n') });
+      await t.run('crm-changes');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      const [after] = (await steps.sandbox.requests()).filter((r) => r.offer_request_external_id === dealId);
+      expect((after as unknown as { media: { url: string }[] }).media.map((m) => m.url)).toEqual([
+        ...photos,
+        added,
+      ]);
+      expect((await steps.agent.deal(dealId)).properties[DEAL.syncError] ?? '').toBe('');
+    },
+  );
+});
