@@ -18,7 +18,7 @@ import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pa
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { mapDealToOfferRequest } from '../seller-requests/offer-request.mapper';
 import { createKey } from '../seller-requests/seller-requests.consumer';
-import { ADD_OFFER_REQUEST_MEDIA, type AddMediaPayload } from './add-media.executor';
+import { ADD_OFFER_REQUEST_MEDIA, type AddMediaPayload } from '../seller-requests/add-media.executor';
 import { planRequestUpdate } from './request-update.mapper';
 import { UPDATE_OFFER_REQUEST, type UpdateOfferRequestPayload } from './update-offer-request.executor';
 

@@ -17,7 +17,7 @@ import { refusalAdvice } from './refusal-advice';
 import { findOfferRequestByExternalId, OfferRequestLocator } from './offer-request.finder';
 import { photosSentOf, SellerRequestResult, toSellerRequestResult } from './seller-request.result';
 import { createWithPhotos } from './create-with-photos';
-import { PhotoBatchesQueue } from '../request-updates/photo-batches.queue';
+import { PhotoBatchesQueue } from './photo-batches.queue';
 
 export const CREATE_OFFER_REQUEST = 'create_offer_request';
 

@@ -1,4 +1,4 @@
-import { toSellerRequestResult } from './seller-request.result';
+import { photosSentOf, toSellerRequestResult } from './seller-request.result';
 
 const RECORD = {
   offer_request_id: 41,
@@ -46,5 +46,22 @@ describe('toSellerRequestResult', () => {
     expect(toSellerRequestResult({ ...RECORD, offer_requested_at: 'yesterday' })).not.toHaveProperty(
       'offer_requested_at',
     );
+  });
+});
+
+describe('photosSentOf (the photo count a create noted before it left)', () => {
+  it('reads a whole count, and nothing from anything else', () => {
+    expect(photosSentOf({ media_sent: 5 })).toEqual({ media_sent: 5 });
+    expect(photosSentOf({ media_sent: 0 })).toEqual({ media_sent: 0 });
+    for (const note of [
+      null,
+      undefined,
+      {},
+      { media_sent: '5' },
+      { media_sent: -1 },
+      { media_sent: 2.5 },
+      [5],
+    ])
+      expect(photosSentOf(note)).toEqual({});
   });
 });

@@ -127,6 +127,26 @@ describe.each(ledgerEngines())('OutboxRepository (%s)', (engine) => {
     });
   });
 
+  it('keeps what a sending command noted about its try through a crash, until it is done', async () => {
+    const { command: c } = await f.ledger.outbox.enqueue(command('deal:1'));
+    // Only a command that is sending notes its try.
+    await expect(f.ledger.outbox.noteSending(c.id, { media_sent: 5 })).rejects.toThrow();
+    await f.ledger.outbox.markSending(c.id);
+    await f.ledger.outbox.noteSending(c.id, { media_sent: 10 });
+    expect(await f.ledger.outbox.noteSending(c.id, { media_sent: 5 })).toMatchObject({
+      state: 'sending',
+      result: { media_sent: 5 },
+    });
+    await f.ledger.outbox.recoverInterrupted();
+    expect(await f.ledger.outbox.get(c.id)).toMatchObject({ state: 'unknown', result: { media_sent: 5 } });
+    expect(
+      await f.ledger.outbox.resolveUnknown(c.id, {
+        outcome: 'done',
+        result: { offer_request_id: 7, media_sent: 5 },
+      }),
+    ).toMatchObject({ state: 'done', result: { offer_request_id: 7, media_sent: 5 } });
+  });
+
   it('dead-letters and replays by state, id and brokerage', async () => {
     const a = (await f.ledger.outbox.enqueue(command('deal:a'))).command;
     const b = (await f.ledger.outbox.enqueue(command('deal:b'))).command;

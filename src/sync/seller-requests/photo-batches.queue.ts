@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OutboxRepository, outboxKey } from '../../ledger';
 import { contentHash } from '../common/content-hash';
-import { photoBatches } from '../seller-requests/photo-cap';
+import { photoBatches } from './photo-cap';
 import { ADD_OFFER_REQUEST_MEDIA, type AddMediaPayload } from './add-media.executor';
 
 // The photos a create could not carry (the service takes fewer a call than the deal has), queued as
