@@ -258,9 +258,9 @@ describe('JobRunner', () => {
   });
 
   it('stops a run another worker took over, and warns instead of calling its end unrecorded', async () => {
-    const { Logger } = jest.requireMock<{ Logger: { prototype: { warn(): void; error(): void } } }>(
-      '@nestjs/common',
-    );
+    const { Logger } = jest.requireMock<{
+      Logger: { prototype: { warn(line: string): void; error(line: string): void } };
+    }>('@nestjs/common');
     const warn = jest.spyOn(Logger.prototype, 'warn');
     const error = jest.spyOn(Logger.prototype, 'error');
     try {
