@@ -195,6 +195,15 @@ import {
         ]),
       );
       expect(found).toHaveLength(2);
+      expect(await tables.abandonedJobs([elsewhere.name], DEAD_AFTER)).toEqual([
+        {
+          id: elsewhere.id,
+          queue: elsewhere.name,
+          brokerageId: 'elsewhere',
+          job: 'outbox-drain',
+          owner: 'w-dead/1#aa',
+        },
+      ]);
 
       // Two workers found it: one cancel takes it, the other finds it gone; the slow holder's
       // complete then changes nothing.
