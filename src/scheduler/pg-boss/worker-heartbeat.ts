@@ -4,7 +4,8 @@ import type { WorkerHeartbeatRepository } from '../../ledger';
 // A process holding pg-boss jobs on a shared ledger says it is alive every `seconds` (a row of
 // worker_heartbeats on the database's clock), then does `afterBeat` (a worker looks for dead
 // workers' jobs and for its own runs taken over). Beats go on until stop(), which removes the row:
-// a worker stopping cleanly is gone at once. A beat that fails is logged and tried again next time.
+// a worker stopping cleanly is gone at once. A beat that fails is logged and tried again next time,
+// and its after-beat work skipped.
 export class WorkerHeartbeat {
   private readonly logger = new Logger(WorkerHeartbeat.name);
   private timer: NodeJS.Timeout | undefined;
@@ -47,7 +48,10 @@ export class WorkerHeartbeat {
     try {
       await this.heartbeats.beat(this.owner);
     } catch (error) {
+      // Nothing else this time: judged by its last beat, this worker could take its own jobs for
+      // a dead worker's.
       this.logger.warn(`could not write the heartbeat of ${this.owner}: ${String(error)}`);
+      return;
     }
     if (this.stopped) return;
     try {
