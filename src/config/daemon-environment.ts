@@ -33,6 +33,7 @@ export const DAEMON_DEFAULTS = {
   HISTORY_RETENTION_DAYS: '2555',
   JOB_LEASE_SECONDS: '900',
   WORKER_CONCURRENCY: '16',
+  WORKER_HEARTBEAT_SECONDS: '5',
   ALERT_CHECK_SECONDS: '30',
   ALERT_RENOTIFY_MINUTES: '240',
   ALERT_JOB_FAILURES: '5',
@@ -266,6 +267,10 @@ export class DaemonEnvironment {
 
   @IntegerSetting('WORKER_CONCURRENCY', 1, 1000)
   WORKER_CONCURRENCY: number;
+
+  // A worker silent for 6 beats counts as dead (worker-liveness.ts): at most 10 minutes.
+  @IntegerSetting('WORKER_HEARTBEAT_SECONDS', 1, 100)
+  WORKER_HEARTBEAT_SECONDS: number;
 
   // Alert channels (docs/operations.md, "Alerts"): each secret also from a file (*_FILE), read again
   // at each delivery so a rotated secret needs no restart.

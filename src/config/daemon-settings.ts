@@ -45,6 +45,9 @@ export interface DaemonSettings {
   jobLeaseSeconds: number;
   // With LEDGER_URL: runs one worker holds at once (its share of CPU, memory and connections).
   workerConcurrency: number;
+  // With LEDGER_URL: how often a worker writes its heartbeat and looks for the jobs of dead ones
+  // (ledger/worker-liveness.ts says when a silent worker counts as dead).
+  workerHeartbeatSeconds: number;
   alerts: AlertSettings;
 }
 
@@ -112,6 +115,7 @@ export function readDaemonSettings(env: Environment, options: ReadSettingsOption
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    workerHeartbeatSeconds: e.WORKER_HEARTBEAT_SECONDS,
     alerts: {
       webhookUrl: e.ALERT_WEBHOOK_URL,
       webhookSecret: e.ALERT_WEBHOOK_SECRET,

@@ -12,7 +12,9 @@ export async function backupLedger(ledgerPath: string, destination: string): Pro
   // removed again on a failed backup) would be read as the ledger's own journal.
   const sideFiles = ['', '-wal', '-shm', '-journal'].map((suffix) => resolve(`${ledgerPath}${suffix}`));
   if (sideFiles.includes(resolve(destination)))
-    throw new Error(`refusing to overwrite ${destination}: it is the ledger or one of its own files; give a new path`);
+    throw new Error(
+      `refusing to overwrite ${destination}: it is the ledger or one of its own files; give a new path`,
+    );
   createPrivateFileExclusively(destination);
   const db = new Database(ledgerPath, { fileMustExist: true });
   try {

@@ -25,6 +25,7 @@ import { OutboxRepository } from './repositories/outbox.repository';
 import { PauseRepository } from './repositories/pause.repository';
 import { RecordErrorRepository } from './repositories/record-error.repository';
 import { RunRepository } from './repositories/run.repository';
+import { WorkerHeartbeatRepository } from './repositories/worker-heartbeat.repository';
 
 export interface LedgerModuleOptions {
   databasePath?: string;
@@ -57,6 +58,7 @@ const parts: [abstract new (...args: never[]) => unknown, (ledger: Ledger) => un
   [AlertRepository, (l) => l.alerts],
   [CrmWebhookEventRepository, (l) => l.crmWebhookEvents],
   [HistoryRepository, (l) => l.history],
+  [WorkerHeartbeatRepository, (l) => l.heartbeats],
 ];
 
 // Provides the Ledger and each repository, globally. Uses the app's Clock provider when there is one.

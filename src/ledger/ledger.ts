@@ -19,7 +19,8 @@ import { HistoryRepository } from './repositories/history.repository';
 import { PauseRepository } from './repositories/pause.repository';
 import { RecordErrorRepository } from './repositories/record-error.repository';
 import { RunRepository } from './repositories/run.repository';
-import { SystemRunOwners, type RunOwners } from './run-owner';
+import { WorkerHeartbeatRepository } from './repositories/worker-heartbeat.repository';
+import { SystemRunOwners, workerOwner, type RunOwners } from './run-owner';
 
 export interface OpenLedgerOptions {
   databasePath: string;
@@ -47,6 +48,7 @@ export class Ledger {
   readonly alerts: AlertRepository;
   readonly crmWebhookEvents: CrmWebhookEventRepository;
   readonly history: HistoryRepository;
+  readonly heartbeats: WorkerHeartbeatRepository;
 
   constructor(
     readonly dataSource: DataSource,
@@ -66,6 +68,7 @@ export class Ledger {
     this.pauses = new PauseRepository(this.transactions, clock);
     this.alerts = new AlertRepository(this.transactions, clock);
     this.crmWebhookEvents = new CrmWebhookEventRepository(this.transactions, clock);
+    this.heartbeats = new WorkerHeartbeatRepository(this.transactions);
   }
 
   // What a crash left half-done, put right at start: returns what was recovered.
@@ -111,5 +114,7 @@ export async function openLedger(options: OpenLedgerOptions): Promise<Ledger> {
   const dataSource = createLedgerDataSource({ databasePath, url, logging: options.logging });
   await dataSource.initialize();
   if (isPostgres(dataSource)) await runPostgresMigrations(dataSource);
-  return new Ledger(dataSource, options.clock ?? new SystemClock(), options.owners);
+  // A shared ledger's processes are told apart by start too (run-owner.ts).
+  const owners = options.owners ?? (isPostgres(dataSource) ? new SystemRunOwners(workerOwner()) : undefined);
+  return new Ledger(dataSource, options.clock ?? new SystemClock(), owners);
 }

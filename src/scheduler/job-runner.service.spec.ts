@@ -12,6 +12,7 @@ import { waitFor } from '../../test/support/wait-for';
 import { ManualClock } from '../common/clock';
 import type { ConfigService } from '../config/config.service';
 import type { LoadedBrokerage } from '../config/config.loader';
+import { LedgerStateError } from '../ledger/repositories/ledger-state.error';
 import { MetricsService } from '../observability/metrics/metrics.service';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
@@ -36,6 +37,8 @@ class MemoryRunStore implements RunStore {
   readonly started: { id: number; brokerageId: string; job: string }[] = [];
   // Runs another process holds: brokerage:job -> its owner.
   readonly heldElsewhere = new Map<string, string>();
+  // Runs another worker marked interrupted (a takeover): finishing them is refused, as the ledger does.
+  readonly interruptedElsewhere = new Set<number>();
   async claim(brokerageId: string, job: string): Promise<RunStoreClaim> {
     const owner = this.heldElsewhere.get(`${brokerageId}:${job}`);
     if (owner) return { heldBy: { runId: 99, owner, startedAt: new Date('2026-01-01T00:00:00Z') } };
@@ -44,6 +47,8 @@ class MemoryRunStore implements RunStore {
     return { run: { id, startedAt: new Date() }, recovered: { runs: 0, outbox: 0, inbox: 0 } };
   }
   async finish(runId: number, outcome: { counts: JobCounts; status: FinishedRunStatus; error?: string }) {
+    if (this.interruptedElsewhere.has(runId))
+      throw new LedgerStateError('run', runId, 'interrupted', outcome.status, ['running']);
     this.finished.set(runId, outcome);
   }
 }
@@ -250,5 +255,39 @@ describe('JobRunner', () => {
     expect(store.finished.get(1)?.status).toBe('interrupted');
     gate.release();
     await running;
+  });
+
+  it('stops a run another worker took over, and warns instead of calling its end unrecorded', async () => {
+    const { Logger } = jest.requireMock<{
+      Logger: { prototype: { warn(line: string): void; error(line: string): void } };
+    }>('@nestjs/common');
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    const error = jest.spyOn(Logger.prototype, 'error');
+    try {
+      const { registry, store, runner } = setup();
+      registry.register('outbox-drain', async (ctx) => {
+        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+        return { counts: { ...counts, read: 1 } };
+      });
+      registry.register('crm-changes', async () => ({ counts }));
+      const taken = runner.run('acme', 'outbox-drain');
+      await waitFor(() => runner.running()[0]?.runId === 1, { what: 'the run to be claimed' });
+      // Another worker marked run 1 interrupted; run 7 is not this worker's.
+      store.interruptedElsewhere.add(1);
+      runner.abortTakenOver([1, 7]);
+      const outcome = await taken;
+      expect(outcome).toMatchObject({ status: 'interrupted', runId: 1 });
+      expect(store.finished.has(1)).toBe(false);
+      expect(warn.mock.calls.map(([line]) => String(line))).toEqual([
+        'run 1 of outbox-drain for acme was taken over by another worker; stopping it',
+        'run 1 was marked interrupted meanwhile (taken over by another worker); its own end is not recorded',
+      ]);
+      expect(error).not.toHaveBeenCalled();
+      // Other runs go on as before.
+      expect((await runner.run('acme', 'crm-changes')).status).toBe('succeeded');
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
   });
 });

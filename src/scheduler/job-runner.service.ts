@@ -4,6 +4,7 @@ import { CredentialSuspicions } from '../common/credential-suspicions';
 import { ConfigService } from '../config/config.service';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../config/daemon-settings';
 import { credentialOfPause } from '../ledger/entities/pause.entity';
+import { LedgerStateError } from '../ledger/repositories/ledger-state.error';
 import { withLogContext } from '../observability/logging/log-context';
 import { MetricsService } from '../observability/metrics/metrics.service';
 import { isJobKeyOf, jobKey, type JobPair } from './job-key';
@@ -56,6 +57,10 @@ class RunSlot {
   readonly controller = new AbortController();
   runId: number | null = null;
   progress: { done: number; total?: number } = { done: 0 };
+  // Another worker took the run over (abortTakenOver): it stops at its next checkpoint.
+  takenOver = false;
+  // Its handler returned and its end is being recorded: nothing left to stop.
+  ending = false;
   // Set right after the slot is made, in the same synchronous step (run()).
   done!: Promise<RunOutcome>;
 
@@ -207,9 +212,23 @@ export class JobRunner implements OnModuleDestroy {
     // Most runs find nothing to do; their start and end are for debugging, not for reading.
     this.logger.debug(`${dryRun ? 'dry run' : 'run'} started`);
     const result = await this.callHandler(slot, brokerage, handler, options);
-    if (runId !== null) await this.runs.finish(runId, result);
+    if (runId !== null) await this.recordFinish(slot, runId, result);
     this.report(brokerage.id, job, result, (this.clock.nowMs() - started) / 1000, dryRun);
     return { brokerageId: brokerage.id, job, runId, ...result };
+  }
+
+  // A run another worker took over is already `interrupted` in the ledger, and that stands: said
+  // once as a warning, not as a run that could not be recorded.
+  private async recordFinish(slot: RunSlot, runId: number, result: HandlerResult): Promise<void> {
+    slot.ending = true;
+    try {
+      await this.runs.finish(runId, result);
+    } catch (error) {
+      if (!(error instanceof LedgerStateError && error.currentState === 'interrupted')) throw error;
+      const by = slot.takenOver ? 'taken over by another worker' : 'by another worker, or at shutdown';
+      this.logger.warn(`run ${runId} was marked interrupted meanwhile (${by}); its own end is not recorded`);
+      result.status = 'interrupted';
+    }
   }
 
   private async callHandler(
@@ -275,6 +294,21 @@ export class JobRunner implements OnModuleDestroy {
   abortBrokerage(brokerageId: string): void {
     for (const [key, entry] of this.inFlight) {
       if (isJobKeyOf(key, brokerageId)) entry.controller.abort(new Error('brokerage removed from config'));
+    }
+  }
+
+  // Stop runs of this process that another worker has taken over (on a shared ledger, after this
+  // worker looked dead to it: its event loop or its database stalled past the heartbeat's limit).
+  // Each stops at its next checkpoint; the outbox's compare-and-set and the links' read times keep
+  // what it writes before then from undoing its successor's work.
+  abortTakenOver(runIds: readonly number[]): void {
+    for (const slot of this.inFlight.values()) {
+      if (slot.runId === null || !runIds.includes(slot.runId) || slot.takenOver || slot.ending) continue;
+      slot.takenOver = true;
+      this.logger.warn(
+        `run ${slot.runId} of ${slot.pair.job} for ${slot.pair.brokerageId} was taken over by another worker; stopping it`,
+      );
+      slot.controller.abort(new Error('taken over by another worker'));
     }
   }
 

@@ -29,6 +29,8 @@ export interface WorkerWorldOptions {
   ledgerUrl?: string;
   workers: number;
   leaseSeconds: number;
+  // WORKER_HEARTBEAT_SECONDS: a worker silent for 6 of these has its jobs taken over (the default 5).
+  heartbeatSeconds?: number;
   // The CRM account's limit, enforced by the emulator (429 + Retry-After) and told to the daemon.
   crmRequestsPerSecond?: number;
   // How long the daemon waits for the Cash Offer service before calling the outcome unknown.
@@ -89,6 +91,7 @@ export class WorkerWorld {
       LEDGER_PATH: join(dir, 'ledger.sqlite'),
       ...(options.ledgerUrl ? { LEDGER_URL: options.ledgerUrl } : {}),
       JOB_LEASE_SECONDS: String(options.leaseSeconds),
+      ...(options.heartbeatSeconds ? { WORKER_HEARTBEAT_SECONDS: String(options.heartbeatSeconds) } : {}),
       // The tests follow runs through their "run started" lines, which are logged at debug.
       LOG_LEVEL: options.logLevel ?? 'debug',
     };

@@ -9,6 +9,7 @@ import { OutboxCommand } from './outbox-command.entity';
 import { Pause } from './pause.entity';
 import { RecordError } from './record-error.entity';
 import { Run } from './run.entity';
+import { WorkerHeartbeat } from './worker-heartbeat.entity';
 
 export {
   Alert,
@@ -23,6 +24,7 @@ export {
   Pause,
   RecordError,
   Run,
+  WorkerHeartbeat,
 };
 export { CREDENTIAL_REMOTES, credentialOfPause, credentialPauseJob, WHOLE_BROKERAGE } from './pause.entity';
 export type { CredentialRemote } from './pause.entity';
@@ -52,4 +54,5 @@ export const LEDGER_ENTITIES = [
   CrmWebhookEvent,
   HistoryEntry,
   HistoryChain,
+  WorkerHeartbeat,
 ];

@@ -8,6 +8,7 @@ import { Alerts1764500000000 } from './1764500000000-alerts.migration';
 import { CrmWebhookEvents1764600000000 } from './1764600000000-crm-webhook-events.migration';
 import { DecisionHistory1764700000000 } from './1764700000000-decision-history.migration';
 import { LinkReadTimes1764800000000 } from './1764800000000-link-read-times.migration';
+import { WorkerHeartbeats1764900000000 } from './1764900000000-worker-heartbeats.migration';
 
 // In order of application; listed explicitly so ts-jest and the compiled build load the same set.
 export const LEDGER_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const LEDGER_MIGRATIONS = [
   CrmWebhookEvents1764600000000,
   DecisionHistory1764700000000,
   LinkReadTimes1764800000000,
+  WorkerHeartbeats1764900000000,
 ];

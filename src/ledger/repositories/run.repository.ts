@@ -124,6 +124,17 @@ export class RunRepository {
     });
   }
 
+  // Of these runs, those no longer `running`: on a shared ledger, runs of this worker another worker
+  // took over (marked interrupted) while it thought it was still running them.
+  async notRunning(runIds: readonly number[]): Promise<number[]> {
+    if (runIds.length === 0) return [];
+    const still = await this.tx.exclusive((m) =>
+      m.find(Run, { select: { id: true }, where: { id: In([...runIds]), status: 'running' } }),
+    );
+    const running = new Set(still.map((r) => r.id));
+    return runIds.filter((id) => !running.has(id));
+  }
+
   // The latest run of each (brokerage, job).
   lastRuns(brokerageId?: string): Promise<Run[]> {
     return this.tx.exclusive((m) => {

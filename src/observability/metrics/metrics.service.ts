@@ -121,6 +121,14 @@ export class MetricsService {
     labelNames: ['brokerage'],
     registers: [this.registry],
   });
+  // On a shared ledger: a (brokerage, job) taken from a worker that stopped beating (a SIGKILL, an
+  // OOM, a lost host), by the worker that noticed (PgBossScheduler).
+  private readonly workerTakeovers = new Counter({
+    name: 'cash_offer_sync_worker_takeovers_total',
+    help: 'Jobs taken over from a dead worker (no heartbeat for 6 x WORKER_HEARTBEAT_SECONDS), by brokerage and job',
+    labelNames: ['brokerage', 'job'],
+    registers: [this.registry],
+  });
   private readonly offerDecisionSeconds = new Histogram({
     name: 'cash_offer_sync_offer_decision_seconds',
     help: "Time from a buyer's offer to its decision (accepted or rejected), as the service dates both",
@@ -199,6 +207,10 @@ export class MetricsService {
 
   offerDecided(brokerageId: string, seconds: number): void {
     this.offerDecisionSeconds.observe({ brokerage: brokerageId }, seconds);
+  }
+
+  workerTakeover(brokerageId: string, job: string): void {
+    this.workerTakeovers.inc({ brokerage: brokerageId, job });
   }
 
   runFinished(brokerageId: string, job: string, status: RunStatusLabel, seconds: number): void {

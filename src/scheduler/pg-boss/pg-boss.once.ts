@@ -7,6 +7,7 @@ import { emptyCounts, type JobName } from '../job.types';
 import { createPgBoss } from './pg-boss.engine';
 import { syncQueueOptions, type SyncJobData } from './pg-boss.queues';
 import { SingletonRun } from './singleton-run';
+import { WorkerHeartbeat } from './worker-heartbeat';
 
 // `sync --once` on a PostgreSQL ledger: the run takes the (brokerage, job) pg-boss singleton like a
 // worker would, so it never runs beside a worker's run of the same pair, and a worker's tick waits
@@ -43,6 +44,13 @@ export class PgBossOnce {
           'a run is queued for the workers, or try again when it finishes';
         return { brokerageId, job, status: 'skipped', runId: null, counts: emptyCounts(), reason };
       }
+      // Beats while it holds the job, as a worker does: the workers take a silent holder for dead.
+      const heartbeat = new WorkerHeartbeat(
+        this.ledger.heartbeats,
+        this.ledger.owners.self,
+        this.settings.workerHeartbeatSeconds,
+      );
+      await heartbeat.start();
       try {
         return await new SingletonRun(this.runner, this.settings.jobLeaseSeconds).run(
           brokerageId,
@@ -51,6 +59,7 @@ export class PgBossOnce {
         );
       } finally {
         await boss.complete(name, held.id);
+        await heartbeat.stop();
       }
     } finally {
       await boss.stop({ graceful: false, wait: true, timeout: 5000 });

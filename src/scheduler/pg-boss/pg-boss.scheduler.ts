@@ -5,7 +5,8 @@ import { ConfigService } from '../../config/config.service';
 import type { ConfigDiff } from '../../config/config-diff';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../../config/daemon-settings';
-import { Ledger, withSessionAdvisoryLock } from '../../ledger';
+import { deadAfterSeconds, Ledger, withSessionAdvisoryLock } from '../../ledger';
+import { MetricsService } from '../../observability/metrics/metrics.service';
 import { queuedRemoteWrites } from '../early-drain';
 import type { EarlyRunOutcome } from '../early-run.trigger';
 import { isOwnJobKey, jobKey } from '../job-key';
@@ -15,10 +16,13 @@ import { JOB_NAMES, type JobName } from '../job.types';
 import { nextScheduledRun, scheduleOf } from '../schedule-spread';
 import { SCHEDULED_JOBS, type ScheduledJobs } from '../scheduled-jobs';
 import { SchedulerDriver } from '../scheduler-driver';
+import { DeadWorkerTakeover } from './dead-worker.takeover';
 import { PgBossDispatcher } from './pg-boss.dispatcher';
 import { createPgBoss } from './pg-boss.engine';
 import { isMinuteCron, runsAtStart, syncQueueOptions, type SyncJobData } from './pg-boss.queues';
+import { PgBossTables } from './pg-boss.tables';
 import { SingletonRun } from './singleton-run';
+import { WorkerHeartbeat } from './worker-heartbeat';
 
 // Any fixed number shared by every worker; names the schedule-setup lock in pg_locks.
 const SCHEDULE_SETUP_LOCK_ID = 0x73636864; // 'schd'
@@ -27,8 +31,11 @@ const SCHEDULE_SETUP_LOCK_ID = 0x73636864; // 'schd'
 // x registered job) is a pg-boss queue with policy `stately`, fed by pg-boss's cron (or, for
 // schedules with a seconds field, by each worker's local cron), and worked by every worker through
 // one fetch loop that takes jobs only while the worker has a free slot (PgBossDispatcher). pg-boss
-// lets one worker at a time hold a pair; a worker that dies loses it when its lease expires, and the
-// job is retried on another worker, which first takes over what the dead one left (RunRepository.claim).
+// lets one worker at a time hold a pair. Every worker beats (WorkerHeartbeat); one that stops beating
+// (killed, host lost) has its jobs cancelled and queued again by whichever worker notices first
+// (DeadWorkerTakeover), and the next holder takes over what the dead one left (RunRepository.claim).
+// The lease (pg-boss expiring a job held too long) is the backstop. A live worker that was taken for
+// dead (stalled past the limit) stops the runs it lost at their next checkpoint (fenceTakenOver).
 @Injectable()
 export class PgBossScheduler extends SchedulerDriver {
   private readonly logger = new Logger(PgBossScheduler.name);
@@ -36,6 +43,8 @@ export class PgBossScheduler extends SchedulerDriver {
   private readonly localTicks = new Map<string, CronJob>();
   private boss: PgBoss | undefined;
   private dispatcher: PgBossDispatcher | undefined;
+  private heartbeat: WorkerHeartbeat | undefined;
+  private stopping = false;
   private unsubscribe: (() => void) | undefined;
   private changes: Promise<void> = Promise.resolve();
 
@@ -46,6 +55,7 @@ export class PgBossScheduler extends SchedulerDriver {
     private readonly ledger: Ledger,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
     @Inject(SCHEDULED_JOBS) private readonly scheduledJobs: ScheduledJobs,
+    private readonly metrics: MetricsService,
   ) {
     super();
     this.singleton = new SingletonRun(runner, settings.jobLeaseSeconds);
@@ -77,6 +87,22 @@ export class PgBossScheduler extends SchedulerDriver {
       for (const job of this.scheduledJobs) this.dispatcher.add(jobKey(brokerage.id, job));
     }
     this.dispatcher.start();
+    const takeover = new DeadWorkerTakeover(
+      new PgBossTables(boss.getDb()),
+      this.dispatcher,
+      this.metrics,
+      deadAfterSeconds(this.settings.workerHeartbeatSeconds),
+    );
+    this.heartbeat = new WorkerHeartbeat(
+      this.ledger.heartbeats,
+      this.ledger.owners.self,
+      this.settings.workerHeartbeatSeconds,
+      async () => {
+        await this.fenceTakenOver();
+        if (!this.stopping) await takeover.reap();
+      },
+    );
+    await this.heartbeat.start();
     await this.exclusively(async () => {
       const wanted = new Set<string>();
       for (const brokerage of this.config.brokerages()) {
@@ -94,6 +120,7 @@ export class PgBossScheduler extends SchedulerDriver {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     this.unsubscribe?.();
     await this.changes;
     for (const tick of this.localTicks.values()) void tick.stop();
@@ -104,6 +131,9 @@ export class PgBossScheduler extends SchedulerDriver {
     const stopped = this.dispatcher?.stop();
     await this.runner.shutdown(this.settings.shutdownTimeoutMs);
     await stopped;
+    // Beating until here: a worker finishing its runs is not dead. Its row goes now.
+    await this.heartbeat?.stop();
+    this.heartbeat = undefined;
     await boss.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => undefined);
     this.boss = undefined;
   }
@@ -196,6 +226,14 @@ export class PgBossScheduler extends SchedulerDriver {
       start: true,
     });
     this.localTicks.set(name, tick);
+  }
+
+  // This worker's runs another worker marked interrupted (it took the pair over, taking this worker
+  // for dead) stop at their next checkpoint.
+  private async fenceTakenOver(): Promise<void> {
+    const mine = this.runner.running().flatMap((r) => (r.runId === null ? [] : [r.runId]));
+    const lost = await this.ledger.runs.notRunning(mine);
+    if (lost.length > 0) this.runner.abortTakenOver(lost);
   }
 
   private async runHeld(data: SyncJobData): Promise<void> {

@@ -9,7 +9,13 @@ import { WorkerWorld } from '../../support/worker-world';
 jest.setTimeout(240_000);
 
 const DEALS_PER_BROKERAGE = 3;
-const LEASE_SECONDS = 8;
+// Far longer than the test: a takeover after the lease would miss every deadline below. The dead
+// worker is noticed by its missing heartbeats instead (6 x 1 s).
+const LEASE_SECONDS = 600;
+const HEARTBEAT_SECONDS = 1;
+// From the kill to the killed run marked interrupted by its successor: 6 missed beats, the next
+// beat of a survivor, a fetch, on a busy machine. A tenth of the lease.
+const TAKEOVER_DEADLINE_MS = 60_000;
 
 interface RunRow {
   id: number;
@@ -32,7 +38,8 @@ async function sql<T extends object>(url: string, text: string): Promise<T[]> {
 
 // Three daemons from dist/ on one PostgreSQL ledger, three brokerages with their own Cash Offer
 // service and CRM. The worker inside a brokerage's create call (the service stored the request and
-// holds its answer) is killed with SIGKILL; another worker takes the drain over after the lease.
+// holds its answer) is killed with SIGKILL; another worker takes the drain over once the dead one has
+// missed its heartbeats, long before its pg-boss lease runs out.
 describe('the seller flow on three workers, one killed mid-run', () => {
   let db: TestPostgresDatabase;
   let world: WorkerWorld;
@@ -44,6 +51,7 @@ describe('the seller flow on three workers, one killed mid-run', () => {
       workers: 3,
       ledgerUrl: db.url,
       leaseSeconds: LEASE_SECONDS,
+      heartbeatSeconds: HEARTBEAT_SECONDS,
       // Longer than the kill takes: the victim is still waiting for the answer when it dies.
       cashOfferTimeoutMs: 30_000,
     });
@@ -71,6 +79,24 @@ describe('the seller flow on three workers, one killed mid-run', () => {
     expect((await victim.kill('SIGKILL')).signal).toBe('SIGKILL');
     await victimBrokerage.control.clearFaults();
     const survivors = workers.filter((w) => w !== victim);
+
+    // Noticed by its silence, well inside the lease: a survivor cancels the dead worker's job, says
+    // so naming the pair and the dead owner (host/pid#start), and the next holder closes its run.
+    await waitFor(
+      async () => {
+        const [run] = await sql<RunRow>(db.url, `SELECT * FROM runs WHERE id = ${victimRunId}`);
+        return run.status === 'interrupted';
+      },
+      { what: 'the killed run taken over', timeoutMs: TAKEOVER_DEADLINE_MS, intervalMs: 200 },
+    );
+    const takeovers = survivors
+      .flatMap((w) => w.logs())
+      .map((line) => String(line.msg))
+      .filter((msg) => msg.startsWith(`taking over outbox-drain for ${victimBrokerage.id} from `));
+    expect(takeovers).toHaveLength(1);
+    expect(takeovers[0]).toMatch(
+      new RegExp(`from [^ ]+/${victim.child.pid}#[0-9a-f]{8}: no heartbeat for 6s`),
+    );
 
     // Every deal of every brokerage reaches the service. The service approves them, which lists
     // them: the dead worker's lost answer is then found by whoever took its drain over.

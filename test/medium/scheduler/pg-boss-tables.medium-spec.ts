@@ -1,4 +1,5 @@
 import type PgBoss from 'pg-boss';
+import { openLedger, type Ledger } from '../../../src/ledger/ledger';
 import { jobKey } from '../../../src/scheduler/job-key';
 import type { JobName } from '../../../src/scheduler/job.types';
 import { createPgBoss, PG_BOSS_SCHEMA } from '../../../src/scheduler/pg-boss/pg-boss.engine';
@@ -20,17 +21,21 @@ import {
     let db: TestPostgresDatabase;
     let boss: PgBoss;
     let tables: PgBossTables;
+    // The ledger's tables in the same database: the takeover query joins its runs and heartbeats.
+    let ledger: Ledger;
     const sql = async <T>(text: string): Promise<T[]> =>
       (await boss.getDb().executeSql(text, [])).rows as T[];
 
     beforeAll(async () => {
       db = await createTestPostgresDatabase('pgboss_tables');
+      ledger = await openLedger({ databasePath: '', url: db.url });
       boss = createPgBoss({ ledgerUrl: db.url, jobLeaseSeconds: 60 }, 'one-off');
       await boss.start();
       tables = new PgBossTables(boss.getDb());
     });
     afterAll(async () => {
       await boss.stop({ graceful: false, wait: true });
+      await ledger.close();
       await db.drop();
     });
 
@@ -52,6 +57,7 @@ import {
         created_on: typeOf('created_on'),
         started_on: typeOf('started_on'),
         completed_on: typeOf('completed_on'),
+        id: typeOf('id'),
       }).toEqual({
         name: 'text',
         state: 'job_state',
@@ -61,6 +67,7 @@ import {
         created_on: 'timestamp with time zone',
         started_on: 'timestamp with time zone',
         completed_on: 'timestamp with time zone',
+        id: 'uuid',
       });
     });
 
@@ -73,6 +80,7 @@ import {
       expect(at('created')).toBeLessThan(at('retry'));
       expect(at('retry')).toBeLessThan(at('active'));
       expect(states.filter((s) => at(s) < at('active'))).toEqual(['created', 'retry']);
+      expect(at('cancelled')).toBeGreaterThan(at('active'));
     });
 
     it('ranks ready queues and promotes a queued job as the dispatcher expects', async () => {
@@ -119,6 +127,104 @@ import {
       expect(a.started).toBeLessThanOrEqual(a.completed!);
       expect(Math.abs(a.completed! - Date.now())).toBeLessThan(60_000);
       expect([b.started, b.completed, drain.started, drain.completed]).toEqual([null, null, null, null]);
+    });
+
+    it("finds the jobs of dead holders, not a live holder's nor a young one's, and cancels each once", async () => {
+      const DEAD_AFTER = 30;
+      // An active job of each pair, started `ageSeconds` ago (backdated: no waiting).
+      const hold = async (brokerageId: string, job: JobName, ageSeconds: number) => {
+        const name = jobKey(brokerageId, job);
+        await boss.createQueue(name, syncQueueOptions(name, 900));
+        await boss.send(name, { brokerageId, job } satisfies SyncJobData);
+        const [held] = await boss.fetch<SyncJobData>(name, { batchSize: 1 });
+        await sql(
+          `UPDATE ${PG_BOSS_SCHEMA}.job SET started_on = now() - make_interval(secs => ${ageSeconds})
+            WHERE id = '${held.id}'`,
+        );
+        return { name, id: held.id };
+      };
+      const run = (brokerageId: string, job: JobName, owner: string, status = 'running') =>
+        ledger.dataSource.query(
+          `INSERT INTO runs (brokerage_id, job, status, started_at, owner)
+           VALUES ($1, $2, $3, now() AT TIME ZONE 'UTC', $4)`,
+          [brokerageId, job, status, owner],
+        );
+      const beatAgo = (owner: string, seconds: number) =>
+        ledger.dataSource.query(
+          `INSERT INTO worker_heartbeats (owner, beat_at)
+           VALUES ($1, (now() AT TIME ZONE 'UTC') - make_interval(secs => $2))`,
+          [owner, seconds],
+        );
+
+      // A holder killed inside its run: its run still says running, its beat is old.
+      const killed = await hold('dead', 'outbox-drain', 120);
+      await beatAgo('w-dead/1#aa', 90);
+      await run('dead', 'outbox-drain', 'w-dead/1#aa');
+      // A live holder, however long its run has gone on: its beat is fresh.
+      const live = await hold('live', 'outbox-drain', 120);
+      await ledger.heartbeats.beat('w-live/1#bb');
+      await run('live', 'outbox-drain', 'w-dead/1#aa', 'interrupted');
+      await run('live', 'outbox-drain', 'w-live/1#bb');
+      // Killed between fetch and claim (no run row at all), long enough ago...
+      const unclaimed = await hold('unclaimed', 'crm-changes', 120);
+      // ...and a job fetched a moment ago, whose run is not recorded yet.
+      const young = await hold('young', 'crm-changes', 5);
+      // A dead holder's job of a queue this worker does not work is left to the workers that do
+      // (not in `worked`, so not found below).
+      const elsewhere = await hold('elsewhere', 'outbox-drain', 120);
+      await run('elsewhere', 'outbox-drain', 'w-dead/1#aa');
+
+      const worked = [killed.name, live.name, unclaimed.name, young.name];
+      const found = await tables.abandonedJobs(worked, DEAD_AFTER);
+      expect(found).toEqual(
+        expect.arrayContaining([
+          {
+            id: killed.id,
+            queue: killed.name,
+            brokerageId: 'dead',
+            job: 'outbox-drain',
+            owner: 'w-dead/1#aa',
+          },
+          {
+            id: unclaimed.id,
+            queue: unclaimed.name,
+            brokerageId: 'unclaimed',
+            job: 'crm-changes',
+            owner: null,
+          },
+        ]),
+      );
+      expect(found).toHaveLength(2);
+      expect(await tables.abandonedJobs([elsewhere.name], DEAD_AFTER)).toEqual([
+        {
+          id: elsewhere.id,
+          queue: elsewhere.name,
+          brokerageId: 'elsewhere',
+          job: 'outbox-drain',
+          owner: 'w-dead/1#aa',
+        },
+      ]);
+
+      // Two workers found it: one cancel takes it, the other finds it gone; the slow holder's
+      // complete then changes nothing.
+      expect(await tables.cancelActive(killed.name, killed.id)).toBe(true);
+      expect(await tables.cancelActive(killed.name, killed.id)).toBe(false);
+      await boss.complete(killed.name, killed.id);
+      expect((await boss.getJobById(killed.name, killed.id))?.state).toBe('cancelled');
+      // A job no longer active is not taken over; the queue takes a new one at once.
+      expect(await tables.abandonedJobs(worked, DEAD_AFTER)).toEqual([
+        {
+          id: unclaimed.id,
+          queue: unclaimed.name,
+          brokerageId: 'unclaimed',
+          job: 'crm-changes',
+          owner: null,
+        },
+      ]);
+      expect(await boss.send(killed.name, { brokerageId: 'dead', job: 'outbox-drain' })).not.toBeNull();
+      expect(await tables.readyQueues([killed.name], new Map(), 10)).toEqual([
+        { name: killed.name, brokerageId: 'dead' },
+      ]);
     });
   },
 );
