@@ -87,7 +87,13 @@ export class CashOfferClient {
     this.#apiKey = options.apiKey;
     this.transport = new CashOfferTransport(this.options.baseUrl, options.apiKey);
     // Other workers calling with the same API key count against the same budget.
-    const limiter = accountLimiter(this.options.rateLimit, this.options.account, this.options.sharedLimiter);
+    // axios stops a request whose attempt timed out: a dead worker's call holds the slot only that long.
+    const limiter = accountLimiter(
+      this.options.rateLimit,
+      this.options.account,
+      this.options.sharedLimiter,
+      this.options.timeoutMs,
+    );
     this.policy = cashOfferCallPolicy({
       options: this.options,
       takeTurn: () => limiter.acquire(),

@@ -40,6 +40,8 @@ export class RollingWindowLimiter {
   constructor(
     private readonly limit: RateLimit,
     private readonly shared?: { limiter: SharedAccountLimiter; account: string },
+    // How long a turn may be out before its slot is given back anyway (account-limiter.factory.ts).
+    private readonly longestCallMs: number = LONGEST_CALL_MS,
   ) {
     this.freeAt = Array<number>(Math.max(1, Math.floor(limit.max))).fill(-Infinity);
   }
@@ -52,7 +54,11 @@ export class RollingWindowLimiter {
     });
     const endLocal = this.turnOf(slot);
     try {
-      const endShared = await this.shared?.limiter.acquire(this.shared.account, this.limit);
+      const endShared = await this.shared?.limiter.acquire(
+        this.shared.account,
+        this.limit,
+        this.longestCallMs,
+      );
       return once(() => {
         endShared?.();
         endLocal();
@@ -69,7 +75,7 @@ export class RollingWindowLimiter {
       this.freeAt[slot] = Date.now() + this.limit.intervalMs;
       this.grant();
     });
-    const longest = setTimeout(end, LONGEST_CALL_MS);
+    const longest = setTimeout(end, this.longestCallMs);
     longest.unref();
     return end;
   }

@@ -7,8 +7,9 @@ import type { EndTurn, RateLimit } from './rate-limit';
 // process makes every call.
 export interface SharedAccountLimiter {
   // Resolves when one more call to `account` may leave, with the function that ends its turn once
-  // the call has settled (the window of its slot runs from then).
-  acquire(account: string, limit: RateLimit): Promise<EndTurn>;
+  // the call has settled (the window of its slot runs from then). A turn never ended (its worker
+  // died with the call out) holds its slot `longestCallMs` from its start.
+  acquire(account: string, limit: RateLimit, longestCallMs: number): Promise<EndTurn>;
 }
 
 export const SHARED_ACCOUNT_LIMITER = Symbol('SHARED_ACCOUNT_LIMITER');

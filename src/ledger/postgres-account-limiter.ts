@@ -6,7 +6,6 @@ import {
 } from 'rate-limiter-flexible';
 import type { DataSource } from 'typeorm';
 import type { EndTurn, RateLimit } from '../common/rate-limit';
-import { LONGEST_CALL_MS } from '../common/rolling-window.limiter';
 import type { SharedAccountLimiter } from '../common/shared-account-limiter';
 
 // rate-limiter-flexible's table, in the ledger's database: created by a ledger migration
@@ -30,8 +29,8 @@ interface Budget {
 // PostgreSQL store: rows updated atomically by whichever worker calls. The remotes count a call
 // when it arrives, so the budget is the local limiter's (common/rolling-window.limiter.ts) made
 // shared: `max` slots per account, taken in turn by the calls' shared numbers; a slot's row is
-// held while its call is out (for LONGEST_CALL_MS, so a worker that dies with a call out loses the
-// slot only that long) and, when the call settled, set to expire a window later. The (i+max)-th
+// held while its call is out (at most the client's longest call time, so a worker that dies with a
+// call out holds the slot only that long: account-limiter.factory.ts) and, when the call settled, set to expire a window later. The (i+max)-th
 // call of all workers therefore leaves at least a window after the i-th settled, which is after
 // the remote counted it. A call whose slot is in its window waits exactly for the window's end
 // (one timer and one round trip late); one whose slot's call is still out, on this worker or
@@ -42,8 +41,8 @@ export class PostgresAccountLimiter implements SharedAccountLimiter {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async acquire(account: string, limit: RateLimit): Promise<EndTurn> {
-    const { turns, slots, windowMs } = this.budgetFor(limit);
+  async acquire(account: string, limit: RateLimit, longestCallMs: number): Promise<EndTurn> {
+    const { turns, slots, windowMs } = this.budgetFor(limit, longestCallMs);
     const turn = await turns.consume(account);
     const slot = `${account}:${(turn.consumedPoints - 1) % Math.max(1, Math.floor(limit.max))}`;
     const heldSince = await this.take(slots, slot, windowMs);
@@ -51,10 +50,10 @@ export class PostgresAccountLimiter implements SharedAccountLimiter {
     return () => {
       if (ended) return;
       ended = true;
-      // A call out for half of LONGEST_CALL_MS leaves its row to run out by itself: close to the
+      // A call out for half of its longest time leaves its row to run out by itself: close to the
       // row's end, another call may hold the slot by the time this write lands. If the write
       // fails, the slot stays held until its row runs out: late, never early.
-      if (Date.now() - heldSince < LONGEST_CALL_MS / 2)
+      if (Date.now() - heldSince < longestCallMs / 2)
         slots.set(slot, 1, windowMs / 1000).catch(() => undefined);
     };
   }
@@ -75,20 +74,22 @@ export class PostgresAccountLimiter implements SharedAccountLimiter {
     }
   }
 
-  // One pair of limiters per distinct budget; accounts are keys within them.
-  private budgetFor(limit: RateLimit): Budget {
+  // One pair of limiters per distinct budget; accounts are keys within them. Clients of one account
+  // with different call times share its rows (the key prefix is the budget's): each row keeps the
+  // hold it was taken with.
+  private budgetFor(limit: RateLimit, longestCallMs: number): Budget {
     const id = `${limit.max}/${limit.intervalMs}`;
-    let budget = this.budgets.get(id);
+    let budget = this.budgets.get(`${id}:${longestCallMs}`);
     if (!budget) {
       budget = {
         // Duration 0: the count never expires.
         turns: this.store({ points: TURNS_PER_COUNTER, duration: 0, keyPrefix: `turns${id}` }),
         // Held while the call is out; a settled call's window is set in whole milliseconds, rounded
         // up, as the local limiter's (a window must not end early).
-        slots: this.store({ points: 1, duration: LONGEST_CALL_MS / 1000, keyPrefix: `held${id}` }),
+        slots: this.store({ points: 1, duration: Math.ceil(longestCallMs / 1000), keyPrefix: `held${id}` }),
         windowMs: Math.ceil(limit.intervalMs),
       };
-      this.budgets.set(id, budget);
+      this.budgets.set(`${id}:${longestCallMs}`, budget);
     }
     return budget;
   }

@@ -43,6 +43,8 @@ export class FollowUpBossHttpClient {
       withMargin(options.rateLimit, options.rateLimitMarginMs),
       accountKey('followupboss', options.baseUrl, options.apiKey),
       options.sharedLimiter,
+      // axios stops the request when its attempt times out (below).
+      options.requestTimeoutMs,
     );
     const brokerage = options.brokerageId;
     this.policy = crmCallPolicy<FubCall>({

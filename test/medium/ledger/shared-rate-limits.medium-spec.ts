@@ -1,4 +1,6 @@
 import { PostgresAccountLimiter } from '../../../src/ledger/postgres-account-limiter';
+import { longestCallMs } from '../../../src/common/account-limiter.factory';
+import { LONGEST_CALL_MS } from '../../../src/common/rolling-window.limiter';
 import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
 
 // Two workers calling one remote account, each with its own pool on the shared PostgreSQL ledger:
@@ -29,7 +31,7 @@ else
     const grants = (limiter: PostgresAccountLimiter, account: string, count: number, origin: number) =>
       Promise.all(
         Array.from({ length: count }, () =>
-          limiter.acquire(account, { max: MAX, intervalMs: WINDOW_MS }).then((end) => {
+          limiter.acquire(account, { max: MAX, intervalMs: WINDOW_MS }, LONGEST_CALL_MS).then((end) => {
             end();
             return Date.now() - origin;
           }),
@@ -90,9 +92,9 @@ else
         new PostgresAccountLimiter((await f.openAnother()).dataSource),
       ];
       const one = { max: 1, intervalMs: WINDOW_MS };
-      const end = await workers[0].acquire('hubspot:portal-3:search', one);
+      const end = await workers[0].acquire('hubspot:portal-3:search', one, LONGEST_CALL_MS);
       const origin = Date.now();
-      const next = workers[1].acquire('hubspot:portal-3:search', one).then((endNext) => {
+      const next = workers[1].acquire('hubspot:portal-3:search', one, LONGEST_CALL_MS).then((endNext) => {
         endNext();
         return Date.now() - origin;
       });
@@ -102,6 +104,25 @@ else
       end();
       expect(await next).toBeGreaterThanOrEqual(endedAt + WINDOW_MS);
       expect(await next).toBeLessThan(endedAt + WINDOW_MS + 1500);
+    });
+
+    // A worker killed with a call out never ends its turn: a client that aborts its requests at a
+    // timeout holds the slot that long (plus a margin), so the worker that takes over the dead one's
+    // jobs waits seconds for the account, not LONGEST_CALL_MS.
+    it("gives a dead worker's slot to another once the dead call's longest time is over", async () => {
+      const dead = new PostgresAccountLimiter(f.ledger.dataSource);
+      const survivor = new PostgresAccountLimiter((await f.openAnother()).dataSource);
+      const one = { max: 1, intervalMs: WINDOW_MS };
+      const longest = longestCallMs(1000);
+      expect(longest).toBeLessThan(LONGEST_CALL_MS);
+      const taken = Date.now();
+      await dead.acquire('cash-offer:key-1', one, longest); // never ended: its worker died
+      const granted = await survivor.acquire('cash-offer:key-1', one, longest).then((end) => {
+        end();
+        return Date.now() - taken;
+      });
+      expect(granted).toBeGreaterThanOrEqual(longest - 1000);
+      expect(granted).toBeLessThan(longest + WINDOW_MS + 3000);
     });
 
     // Workers starting together on a fresh ledger, each opening several budgets at once: the
@@ -116,7 +137,7 @@ else
       const granted = await Promise.all(
         workers.flatMap((worker, w) =>
           budgets.map((budget) =>
-            worker.acquire(`account-${w}`, budget).then((end) => {
+            worker.acquire(`account-${w}`, budget, LONGEST_CALL_MS).then((end) => {
               end();
               return true;
             }),
