@@ -33,7 +33,7 @@ import { HubSpotSoakCrm, type CrmObject, type SoakCrm } from './soak-crm';
 import type { SoakTask } from './soak-clocks';
 import type { StoredOffer, StoredRequest } from './soak-service';
 import { FubSoakCrm, fubSellersPipeline } from './soak-crm-fub';
-import { SOAK_LEASE_SECONDS, SoakWorkers, startSoakPostgres, type SoakPostgres } from './soak-workers';
+import { SOAK_HEARTBEAT_SECONDS, SoakWorkers, startSoakPostgres, type SoakPostgres } from './soak-workers';
 
 // The deployments the soak runs against (docs/operations.md, "Crash soak"): one daemon on SQLite with
 // HubSpot, one on SQLite with Follow Up Boss, three workers on one PostgreSQL ledger with HubSpot.
@@ -99,7 +99,9 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     minRunMs: 200,
     maxRunMs: 3000,
     settleTimeoutMs: 180_000,
-    stableMs: 8000,
+    // Workers: longer than a takeover (6 missed beats and one more), so a job a worker took just
+    // before it was killed, with no run recorded yet, cannot pass for settled.
+    stableMs: shape === 'postgres-workers' ? 8 * SOAK_HEARTBEAT_SECONDS * 1000 : 8000,
     clockMomentsAheadMs: MOMENT_AHEAD_MS,
     log: () => undefined,
     ...options,
@@ -131,7 +133,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     let ledgerReader: LedgerReader = sqliteLedger(env.LEDGER_PATH!);
     if (shape === 'postgres-workers') {
       postgres = await startSoakPostgres();
-      Object.assign(env, { LEDGER_URL: postgres.url, JOB_LEASE_SECONDS: String(SOAK_LEASE_SECONDS) });
+      Object.assign(env, { LEDGER_URL: postgres.url, WORKER_HEARTBEAT_SECONDS: String(SOAK_HEARTBEAT_SECONDS) });
       ledgerReader = postgresLedger(postgres.url);
     }
     const setup = await runCli(['setup-crm', '--brokerage', SOAK_BROKERAGE], env);
@@ -362,6 +364,10 @@ async function settle(
           ...ledger.inbox
             .filter((e) => INBOX_BUSY.includes(e.status))
             .map((e) => `inbox #${e.id} ${e.status}`),
+          // A run left running by a killed worker holds its (brokerage, job) until it is taken over:
+          // a crm-changes run so held would otherwise let the state look settled with the agent's
+          // last moves not yet read.
+          ...ledger.running.map((r) => `run #${r.id} ${r.job} of ${r.brokerage_id} running`),
           othersBusy(),
         ]
           .filter(Boolean)

@@ -22,6 +22,9 @@ export interface LedgerView {
   outbox: OutboxRow[];
   inbox: { id: number; status: string }[];
   openErrors: RecordErrorRow[];
+  // Runs marked running: a live process's, or a dead one's until whoever takes its job over
+  // interrupts it (a killed worker's, after its missed heartbeats).
+  running: { id: number; brokerage_id: string; job: string }[];
 }
 
 // A complete `offers-reconcile` pass (a succeeded run, the daemon's or an operator's): the offer
@@ -54,6 +57,7 @@ export interface LedgerReader {
 const OUTBOX_SQL =
   'SELECT id, operation, record_ref, state, attempts, last_error FROM outbox_commands ORDER BY id';
 const INBOX_SQL = 'SELECT id, status FROM inbox_events ORDER BY id';
+const RUNNING_SQL = "SELECT id, brokerage_id, job FROM runs WHERE status = 'running' ORDER BY id";
 // Times as text: the ledger keeps UTC without a zone (SQLite text, PostgreSQL `timestamp`).
 const PASSES_SQL = (text: (column: string) => string): string =>
   `SELECT ${text('started_at')} AS started, ${text('finished_at')} AS finished FROM runs ` +
@@ -133,16 +137,18 @@ export function postgresLedger(url: string): LedgerReader {
       const client = new Client({ connectionString: url });
       await client.connect();
       try {
-        const [outbox, inbox, openErrors] = [
+        const [outbox, inbox, openErrors, running] = [
           (await client.query<OutboxRow>(OUTBOX_SQL)).rows,
           (await client.query<{ id: number; status: string }>(INBOX_SQL)).rows,
           (await client.query<RecordErrorRow>(ERRORS_SQL)).rows,
+          (await client.query<LedgerView['running'][number]>(RUNNING_SQL)).rows,
         ];
         // bigint ids come back as text from pg
         return {
           outbox: outbox.map((c) => ({ ...c, id: Number(c.id) })),
           inbox: inbox.map((e) => ({ ...e, id: Number(e.id) })),
           openErrors,
+          running: running.map((r) => ({ ...r, id: Number(r.id) })),
         };
       } finally {
         await client.end();
@@ -194,6 +200,7 @@ export function readLedger(path: string): LedgerView {
       outbox: db.prepare(OUTBOX_SQL).all() as OutboxRow[],
       inbox: db.prepare(INBOX_SQL).all() as { id: number; status: string }[],
       openErrors: db.prepare(ERRORS_SQL).all() as RecordErrorRow[],
+      running: db.prepare(RUNNING_SQL).all() as LedgerView['running'],
     };
   } finally {
     db.close();
