@@ -87,13 +87,10 @@ export class CashOfferClient {
     this.#apiKey = options.apiKey;
     this.transport = new CashOfferTransport(this.options.baseUrl, options.apiKey);
     // Other workers calling with the same API key count against the same budget.
-    // axios stops a request whose attempt timed out: a dead worker's call holds the slot only that long.
-    const limiter = accountLimiter(
-      this.options.rateLimit,
-      this.options.account,
-      this.options.sharedLimiter,
-      this.options.timeoutMs,
-    );
+    const limiter = accountLimiter(this.options.rateLimit, this.options.account, this.options.sharedLimiter, {
+      timeoutMs: this.options.timeoutMs,
+      abortsAtTimeout: true,
+    });
     this.policy = cashOfferCallPolicy({
       options: this.options,
       takeTurn: () => limiter.acquire(),

@@ -13,29 +13,42 @@ export interface AccountLimiter {
 // and, when workers share a PostgreSQL ledger (`shared`), also a turn of the budget all of them
 // count under `account`. `account` names the account without its credential (accountKey), plus
 // the lane where a remote has more than one.
-// `abortedAfterMs`: for a client that stops its request when an attempt times out (axios with the
-// attempt's signal), that timeout. A turn whose call never settles here (its worker died with the
-// call out) then gives its slot back shortly after the call could last, not after LONGEST_CALL_MS:
-// a worker that takes over a dead one's jobs is not held up by the dead one's calls.
+// `calls`: the client's per-attempt timeout, and whether it stops the request then (axios with
+// the attempt's signal) or only stops waiting (HubSpot's SDK). It bounds how long a turn whose call
+// never settles holds its slots (longestCallMs). Without it, LONGEST_CALL_MS.
 export function accountLimiter(
   limit: RateLimit,
   account: string,
   shared?: SharedAccountLimiter,
-  abortedAfterMs?: number,
+  calls?: CallTiming,
 ): AccountLimiter {
+  const { local, shared: sharedHold } = longestCallMs(calls);
   return new RollingWindowLimiter(
     limit,
-    shared && { limiter: shared, account },
-    longestCallMs(abortedAfterMs),
+    shared && { limiter: shared, account, longestCallMs: sharedHold },
+    local,
   );
 }
 
-// How long a turn may be out before its slot is given back anyway: an aborted request a margin
-// after its timeout (it may still be on its way to the remote that long), else LONGEST_CALL_MS.
-export function longestCallMs(abortedAfterMs?: number): number {
-  if (abortedAfterMs === undefined || !Number.isFinite(abortedAfterMs) || abortedAfterMs <= 0)
-    return LONGEST_CALL_MS;
-  return Math.min(LONGEST_CALL_MS, Math.ceil(abortedAfterMs) + ABORTED_CALL_MARGIN_MS);
+export interface CallTiming {
+  timeoutMs: number;
+  abortsAtTimeout: boolean;
 }
 
-const ABORTED_CALL_MARGIN_MS = 5000;
+// How long a turn may be out before its slot is given back anyway.
+// - In this process: a request stopped at its timeout cannot arrive later than a margin after it;
+//   one the client only stopped waiting for may still be on its way, so LONGEST_CALL_MS.
+// - In the budget shared by workers, where a turn never ended means its worker died with the call
+//   out: a dead process's connections are closed with it, so its request arrived or never will, and
+//   the slot comes back a margin after the timeout either way. A worker that takes over a dead one's
+//   jobs is not held up minutes by the dead one's calls. (A live worker's request hung past that,
+//   which the client only stopped waiting for, is still held by its own limiter; should it arrive
+//   late, one call over the budget is a 429 the policy retries and counts.)
+export function longestCallMs(calls?: CallTiming): { local: number; shared: number } {
+  if (!calls || !Number.isFinite(calls.timeoutMs) || calls.timeoutMs <= 0)
+    return { local: LONGEST_CALL_MS, shared: LONGEST_CALL_MS };
+  const afterTimeout = Math.min(LONGEST_CALL_MS, Math.ceil(calls.timeoutMs) + CALL_SETTLE_MARGIN_MS);
+  return { local: calls.abortsAtTimeout ? afterTimeout : LONGEST_CALL_MS, shared: afterTimeout };
+}
+
+const CALL_SETTLE_MARGIN_MS = 5000;

@@ -129,7 +129,7 @@ describe('RollingWindowLimiter', () => {
     };
     const limiter = new RollingWindowLimiter(
       { max: 100, intervalMs: 10_250 },
-      { limiter: shared, account: 'a' },
+      { limiter: shared, account: 'a', longestCallMs: LONGEST_CALL_MS },
     );
     const end = await limiter.acquire();
     end();

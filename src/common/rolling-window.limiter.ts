@@ -39,7 +39,7 @@ export class RollingWindowLimiter {
 
   constructor(
     private readonly limit: RateLimit,
-    private readonly shared?: { limiter: SharedAccountLimiter; account: string },
+    private readonly shared?: { limiter: SharedAccountLimiter; account: string; longestCallMs: number },
     // How long a turn may be out before its slot is given back anyway (account-limiter.factory.ts).
     private readonly longestCallMs: number = LONGEST_CALL_MS,
   ) {
@@ -57,7 +57,7 @@ export class RollingWindowLimiter {
       const endShared = await this.shared?.limiter.acquire(
         this.shared.account,
         this.limit,
-        this.longestCallMs,
+        this.shared.longestCallMs,
       );
       return once(() => {
         endShared?.();

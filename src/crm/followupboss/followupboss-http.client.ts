@@ -44,7 +44,7 @@ export class FollowUpBossHttpClient {
       accountKey('followupboss', options.baseUrl, options.apiKey),
       options.sharedLimiter,
       // axios stops the request when its attempt times out (below).
-      options.requestTimeoutMs,
+      { timeoutMs: options.requestTimeoutMs, abortsAtTimeout: true },
     );
     const brokerage = options.brokerageId;
     this.policy = crmCallPolicy<FubCall>({

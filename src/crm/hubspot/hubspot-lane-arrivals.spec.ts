@@ -36,6 +36,7 @@ async function arrivals(
     rateLimit: lane === 'general' ? limit : { max: 1000, intervalMs: 10_000 },
     searchRateLimit: lane === 'search' ? limit : { max: 1000, intervalMs: 1000 },
     rateLimitMarginMs: marginMs,
+    requestTimeoutMs: 30_000,
   });
   const runner = new HubSpotRequestRunner(limiter, settings, 'the test portal');
   const arrived: number[] = [];

@@ -2,7 +2,10 @@ import type { SharedAccountLimiter } from '../../common/shared-account-limiter';
 import { HubSpotRateLimiter } from './hubspot-rate-limiter';
 import type { ResolvedHubSpotOptions } from './hubspot.options';
 
-type LimitOptions = Pick<ResolvedHubSpotOptions, 'rateLimit' | 'searchRateLimit' | 'rateLimitMarginMs'>;
+type LimitOptions = Pick<
+  ResolvedHubSpotOptions,
+  'rateLimit' | 'searchRateLimit' | 'rateLimitMarginMs' | 'requestTimeoutMs'
+>;
 
 // One budget per HubSpot portal in this process, whatever number of brokerages name it. HubSpot
 // counts its limits per account (search: "five requests per second per account"), so 50 offices of

@@ -22,6 +22,7 @@ describe('HubSpotRateLimiter', () => {
       rateLimit: { max: 5, intervalMs: 200 },
       searchRateLimit: { max: 100, intervalMs: 1000 },
       rateLimitMarginMs: 20,
+      requestTimeoutMs: 30_000,
     });
     const times = await grantTimes(limiter, 'general', 17);
     expect(times).toHaveLength(17);
@@ -35,6 +36,7 @@ describe('HubSpotRateLimiter', () => {
       rateLimit: { max: 1000, intervalMs: 10_000 },
       searchRateLimit: { max: 2, intervalMs: 1000 },
       rateLimitMarginMs: 0,
+      requestTimeoutMs: 30_000,
     });
     const [general, search] = await Promise.all([
       grantTimes(limiter, 'general', 10),
@@ -58,6 +60,7 @@ describe('HubSpotRateLimiter', () => {
         rateLimit: { max: 100, intervalMs: 10_000 },
         searchRateLimit: { max: 5, intervalMs: 1000 },
         rateLimitMarginMs: 250,
+        requestTimeoutMs: 30_000,
       },
       { limiter: shared, portal: 'hubspot:abc' },
     );

@@ -5,7 +5,10 @@ import type { ResolvedHubSpotOptions } from './hubspot.options';
 
 export type RequestLane = 'general' | 'search';
 
-type LaneOptions = Pick<ResolvedHubSpotOptions, 'rateLimit' | 'searchRateLimit' | 'rateLimitMarginMs'>;
+type LaneOptions = Pick<
+  ResolvedHubSpotOptions,
+  'rateLimit' | 'searchRateLimit' | 'rateLimitMarginMs' | 'requestTimeoutMs'
+>;
 
 // One portal's budget: the burst limit for most calls and the per-second limit of search, each a
 // RateLimit of its own lane. HubSpot counts both in rolling windows from a call's arrival (its
@@ -25,7 +28,11 @@ export class HubSpotRateLimiter {
     const margin = options.rateLimitMarginMs;
     // Each lane is an account of its own in the shared budget (the key is read only there).
     const lane = (name: RequestLane, limit: RateLimit) =>
-      accountLimiter(withMargin(limit, margin), `${shared?.portal ?? 'portal'}:${name}`, shared?.limiter);
+      accountLimiter(withMargin(limit, margin), `${shared?.portal ?? 'portal'}:${name}`, shared?.limiter, {
+        timeoutMs: options.requestTimeoutMs,
+        // The SDK's fetch cannot be stopped: the policy only stops waiting for it.
+        abortsAtTimeout: false,
+      });
     this.lanes = {
       general: lane('general', options.rateLimit),
       search: lane('search', options.searchRateLimit),
