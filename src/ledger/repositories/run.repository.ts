@@ -54,7 +54,9 @@ export class RunRepository {
   // running was not finished (its JobRunner's in-flight map says it is not running): recovered too.
   // On PostgreSQL, where other workers' liveness cannot be told, the pair's pg-boss singleton
   // decides: its holder (`singletonHeld`) recovers whatever is still marked running for the pair, an
-  // earlier holder's that stopped; a run without it (a test's direct run) recovers nothing.
+  // earlier holder's that stopped, and any claim of the pair still out (an event still
+  // `processing`, a command `sending`) with or without its run; a run without it (a test's direct
+  // run) recovers nothing.
   // This is the one takeover path, for both engines.
   claim(brokerageId: string, job: string, how: { singletonHeld?: boolean } = {}): Promise<RunClaim> {
     const none: Recovered = { runs: 0, outbox: 0, inbox: 0 };
@@ -71,7 +73,10 @@ export class RunRepository {
         : running.find((r) => r.owner !== null && r.owner !== this.owners.self && this.owners.alive(r.owner));
       if (held?.owner) return { heldBy: { runId: held.id, owner: held.owner, startedAt: held.startedAt } };
       let recovered = none;
-      if (running.length > 0) {
+      // The singleton's holder recovers the pair's claims even with no run left running: a run
+      // taken over while its worker lived on (starved past its heartbeats) may have claimed again
+      // before it stopped, and ended without letting go; nobody else holds the pair now.
+      if (running.length > 0 || (how.singletonHeld && !ownersTell)) {
         const now = this.clock.now();
         recovered = {
           runs: await interruptRuns(

@@ -97,9 +97,9 @@ export class PgBossScheduler extends SchedulerDriver {
       this.ledger.heartbeats,
       this.ledger.owners.self,
       this.settings.workerHeartbeatSeconds,
-      async () => {
+      async ({ onTime }) => {
         await this.fenceTakenOver();
-        if (!this.stopping) await takeover.reap();
+        if (!this.stopping && onTime) await takeover.reap();
       },
     );
     await this.heartbeat.start();

@@ -7,11 +7,14 @@ import { WorkerHeartbeat } from './worker-heartbeat';
 class MemoryHeartbeats {
   readonly calls: string[] = [];
   failNext = false;
+  // Holds the beats (a starved database or event loop) while set.
+  stall: Promise<void> | undefined;
   async beat(owner: string): Promise<void> {
     if (this.failNext) {
       this.failNext = false;
       throw new Error('database unreachable');
     }
+    await this.stall;
     this.calls.push(`beat ${owner}`);
   }
   async end(owner: string): Promise<void> {
@@ -48,5 +51,35 @@ describe('WorkerHeartbeat', () => {
     warn.mockRestore();
     await heartbeat.stop();
     expect(heartbeats.calls.at(-1)).toBe('end w/1#ab');
+  });
+
+  // Workers of one saturated host are all late at once: each would take the others for dead.
+  it('tells its after-beat work whether its own beat came on time: not the first, not one late after a stall', async () => {
+    const heartbeats = new MemoryHeartbeats();
+    const seen: boolean[] = [];
+    const heartbeat = new WorkerHeartbeat(
+      heartbeats as unknown as WorkerHeartbeatRepository,
+      'w/2#cd',
+      1,
+      async ({ onTime }) => {
+        seen.push(onTime);
+      },
+    );
+    await heartbeat.start();
+    await waitFor(() => seen.length >= 2, { what: 'a second beat', timeoutMs: 5000 });
+    let release!: () => void;
+    heartbeats.stall = new Promise<void>((resolve) => (release = resolve));
+    const before = seen.length;
+    // Longer than two intervals with no beat written.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    heartbeats.stall = undefined;
+    release();
+    await waitFor(() => seen.length >= before + 2, {
+      what: 'the late beat and one after it',
+      timeoutMs: 5000,
+    });
+    await heartbeat.stop();
+    expect(seen.slice(0, 2)).toEqual([false, true]);
+    expect(seen.slice(before, before + 2)).toEqual([false, true]);
   });
 });

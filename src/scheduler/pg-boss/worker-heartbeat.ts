@@ -5,10 +5,15 @@ import type { WorkerHeartbeatRepository } from '../../ledger';
 // worker_heartbeats on the database's clock), then does `afterBeat` (a worker looks for dead
 // workers' jobs and for its own runs taken over). Beats go on until stop(), which removes the row:
 // a worker stopping cleanly is gone at once. A beat that fails is logged and tried again next time,
-// and its after-beat work skipped.
+// and its after-beat work skipped. `onTime` tells the after-beat work whether this beat came within
+// two intervals of the last one: a worker whose own beats were late (its event loop or its database
+// starved, as happens to every worker of a saturated host at once) cannot tell a dead worker from
+// one starved like itself, and must not take others' jobs that round.
 export class WorkerHeartbeat {
   private readonly logger = new Logger(WorkerHeartbeat.name);
   private timer: NodeJS.Timeout | undefined;
+  // performance.now() of the last beat written (monotonic: a clock set back changes nothing).
+  private lastBeatAt: number | undefined;
   private current: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -16,7 +21,7 @@ export class WorkerHeartbeat {
     private readonly heartbeats: WorkerHeartbeatRepository,
     readonly owner: string,
     private readonly seconds: number,
-    private readonly afterBeat: () => Promise<void> = () => Promise.resolve(),
+    private readonly afterBeat: (beat: { onTime: boolean }) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   // The first beat is written before this resolves.
@@ -53,9 +58,12 @@ export class WorkerHeartbeat {
       this.logger.warn(`could not write the heartbeat of ${this.owner}: ${String(error)}`);
       return;
     }
+    const now = performance.now();
+    const onTime = this.lastBeatAt !== undefined && now - this.lastBeatAt <= 2 * this.seconds * 1000;
+    this.lastBeatAt = now;
     if (this.stopped) return;
     try {
-      await this.afterBeat();
+      await this.afterBeat({ onTime });
     } catch (error) {
       this.logger.error(`after the heartbeat of ${this.owner}: ${String(error)}`);
     }

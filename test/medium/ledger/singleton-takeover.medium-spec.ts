@@ -41,6 +41,22 @@ describe.each(ledgerEngines())('a run claimed while holding its singleton (%s)',
   });
 
   if (engine === 'postgres')
+    // Seen in a workers soak on a saturated host: a run taken over while its worker lived on claimed
+    // again before its fence stopped it, then ended; the event it had marked processing stayed so,
+    // with no run left running for the pair's next holder to recover it from.
+    it('recovers a claim still out after its run ended, when it holds the singleton', async () => {
+      const left = await deadHoldersWork();
+      await f.ledger.runs.finish(left.runId, {
+        status: 'interrupted',
+        counts: { read: 0, created: 0, updated: 0, unchanged: 0, failed: 0 },
+        error: 'taken over by another worker',
+      });
+      const next = await f.ledger.runs.claim('b1', 'outbox-drain', { singletonHeld: true });
+      expect('run' in next && next.recovered).toEqual({ runs: 0, outbox: 1, inbox: 0 });
+      expect((await f.ledger.outbox.get(left.commandId))?.state).toBe('unknown');
+    });
+
+  if (engine === 'postgres')
     it('takes nothing without the singleton: another worker may still be running it', async () => {
       const left = await deadHoldersWork();
       const next = await f.ledger.runs.claim('b1', 'outbox-drain');
