@@ -21,6 +21,7 @@ export interface NewInboxEvent {
 
 export interface InboxListFilter {
   brokerageId?: string;
+  eventType?: string;
   statuses?: InboxStatus[];
   orderingKey?: string;
   limit?: number;
@@ -231,6 +232,7 @@ export class InboxRepository {
       m.find(InboxEvent, {
         where: {
           brokerageId: filter.brokerageId,
+          eventType: filter.eventType,
           status: filter.statuses ? In(filter.statuses) : undefined,
           orderingKey: filter.orderingKey,
         },

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { RemoteError } from '../../common/remote-error';
 import type { CounterOfferBody } from '../../cash-offer/schema';
-import { LinkRepository, type OutboxCommand } from '../../ledger';
+import { InboxRepository, LinkRepository, type OutboxCommand } from '../../ledger';
+import { readCounterUpdate, type CounterUpdate } from '../../cash-offer/counter-update.reader';
+import type { JsonObject } from '../../cash-offer/schema';
 import { LINK } from '../common/listing-deal.properties';
 import { expiryMs } from '../common/expiry';
 import { Clock } from '../../common/clock';
@@ -43,6 +45,7 @@ export class CounterOfferExecutor implements CommandExecutor {
     private readonly outcome: OfferRecordOutcome,
     private readonly links: LinkRepository,
     private readonly clock: Clock,
+    private readonly inbox: InboxRepository,
   ) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<CounterAnswer> {
@@ -159,6 +162,8 @@ export class CounterOfferExecutor implements CommandExecutor {
       habit,
     });
     if (verdict.found) return { found: true, result: verdict.result };
+    const answered = answeredCounterOf(payload, await this.updatesOf(ctx.brokerage.id), others);
+    if (answered) return { found: true, result: answered };
     if (verdict.moot)
       return { found: false, provablyAbsent: true, hint: 'another offer on the request was accepted' };
     if (offer?.offer_status === 'active' && habit === 'countered')
@@ -168,6 +173,19 @@ export class CounterOfferExecutor implements CommandExecutor {
       provablyAbsent: false,
       hint: `offer ${payload.offerId} is ${offer?.offer_status ?? 'not listed'}; check its counter offers in the service before replaying command ${command.id}`,
     };
+  }
+
+  // The buyers' answers to counters (UPDATE callbacks) this brokerage's webhook URL received, newest
+  // first, whatever became of them (one waits while our counter's outcome is unknown).
+  private async updatesOf(brokerageId: string): Promise<CounterUpdate[]> {
+    const events = await this.inbox.list({ brokerageId, eventType: 'UPDATE', limit: UPDATES_READ });
+    return events.flatMap((event) => {
+      try {
+        return [readCounterUpdate(JSON.parse(event.payload) as JsonObject)];
+      } catch {
+        return [];
+      }
+    });
   }
 
   private async otherCounterIds(brokerageId: string, payload: CounterOfferPayload): Promise<Set<string>> {
@@ -180,6 +198,34 @@ export class CounterOfferExecutor implements CommandExecutor {
   private listingHabit(brokerageId: string): Promise<string | undefined> {
     return counterListingHabit(this.links, brokerageId, ['countered', 'active', 'rejected']);
   }
+}
+
+// How many of the newest UPDATE callbacks a counter's reconcile reads.
+const UPDATES_READ = 500;
+
+// The buyer's answer to our counter, received while our send's own answer was lost: the service's
+// word that the counter arrived. Seen in a crash soak: the kill cut the answer, the buyer refused
+// the counter, another offer was then accepted (the listing could no longer tell a counter was
+// made), and the counter sent again was refused as on a rejected offer: the agent saw their counter
+// refused, not refused by the buyer. An answer naming the offer is ours; one naming only the
+// request (the spec shows no payload) is ours when its counter id is linked to no other offer.
+export function answeredCounterOf(
+  payload: Pick<CounterOfferPayload, 'offerId' | 'requestId'>,
+  updates: readonly CounterUpdate[],
+  otherCounterIds: ReadonlySet<string>,
+): CounterAnswer | undefined {
+  const ours = updates.find((u) =>
+    u.offerId !== undefined
+      ? u.offerId === payload.offerId
+      : u.requestId === payload.requestId &&
+        u.counterId !== undefined &&
+        !otherCounterIds.has(String(u.counterId)),
+  );
+  if (!ours) return undefined;
+  return {
+    ...(ours.counterId !== undefined ? { counter_offer_id: ours.counterId } : {}),
+    counter_offer_status: ours.status ?? 'rejected',
+  };
 }
 
 export interface CounterAnswer {
