@@ -5,12 +5,9 @@
 // ...), and the graph of each depth must have no cycle through two directories. A file that sits
 // above that depth (src/app.ts at depth 2) is a node of its own, so a circle that passes through it
 // (src/ops -> src/app.ts -> src/scheduler -> src/ops) counts too, while a parent's files using its
-// subdirectory and the reverse (an index.ts, a module wiring) do not. Reads dependency-cruiser's
-// JSON on stdin (`npm run lint:graph`); type-only imports count too: they say which way a directory
-// leans.
-import { readFileSync } from 'node:fs';
-
-const cruise = JSON.parse(readFileSync(0, 'utf8'));
+// subdirectory and the reverse (an index.ts, a module wiring) do not. Takes dependency-cruiser's
+// JSON (`npm run lint:graph`); type-only imports count too: they say which way a directory
+// leans. Run by scripts/check-graph.mjs, on the one cruise `npm run lint:graph` makes.
 
 // The node a file counts for at this depth: its ancestor directory there, or itself if it sits above.
 function nodeAt(path, depth) {
@@ -18,14 +15,6 @@ function nodeAt(path, depth) {
   return parts.length >= depth
     ? { name: parts.slice(0, depth).join('/'), folder: true }
     : { name: path, folder: false };
-}
-
-const edges = [];
-for (const module of cruise.modules) {
-  for (const dependency of module.dependencies ?? []) {
-    if (dependency.coreModule || dependency.resolved.includes('node_modules')) continue;
-    edges.push([module.source, dependency.resolved, dependency.resolved]);
-  }
 }
 
 // Tarjan's strongly connected components; a component of more than one directory is a cycle.
@@ -61,41 +50,49 @@ function cycles(graph) {
   return found;
 }
 
-const maxDepth = Math.max(...cruise.modules.map((m) => m.source.split('/').length - 1));
-const problems = [];
-for (let depth = 1; depth <= maxDepth; depth += 1) {
-  const graph = new Map();
-  const why = new Map();
-  const folders = new Set();
-  for (const [from, to] of edges) {
-    const { name: a, folder: aIsFolder } = nodeAt(from, depth);
-    const { name: b, folder: bIsFolder } = nodeAt(to, depth);
-    if (aIsFolder) folders.add(a);
-    if (bIsFolder) folders.add(b);
-    if (a === b) continue;
-    if (!graph.has(a)) graph.set(a, new Set());
-    graph.get(a).add(b);
-    if (!why.has(`${a}>${b}`)) why.set(`${a}>${b}`, `${from} -> ${to}`);
+// One message per cycle found (none: directories lean one way at every depth).
+export function folderCycleProblems(cruise) {
+  const edges = [];
+  for (const module of cruise.modules) {
+    for (const dependency of module.dependencies ?? []) {
+      if (dependency.coreModule || dependency.resolved.includes('node_modules')) continue;
+      edges.push([module.source, dependency.resolved, dependency.resolved]);
+    }
   }
-  for (const component of cycles(graph)) {
-    // Files alone in a circle are a file cycle (no-file-cycles' business, which allows type-only ones).
-    if (component.filter((node) => folders.has(node)).length < 2) continue;
-    const inside = new Set(component);
-    const examples = [...why.entries()]
-      .filter(([key]) => {
-        const [a, b] = key.split('>');
-        return inside.has(a) && inside.has(b);
-      })
-      .map(([key, example]) => `    ${key.replace('>', ' -> ')}  (e.g. ${example})`);
-    problems.push(
-      `directories in a cycle at depth ${depth}: ${component.join(', ')}\n${examples.join('\n')}`,
-    );
+
+  const maxDepth = Math.max(...cruise.modules.map((m) => m.source.split('/').length - 1));
+  const problems = [];
+  for (let depth = 1; depth <= maxDepth; depth += 1) {
+    const graph = new Map();
+    const why = new Map();
+    const folders = new Set();
+    for (const [from, to] of edges) {
+      const { name: a, folder: aIsFolder } = nodeAt(from, depth);
+      const { name: b, folder: bIsFolder } = nodeAt(to, depth);
+      if (aIsFolder) folders.add(a);
+      if (bIsFolder) folders.add(b);
+      if (a === b) continue;
+      if (!graph.has(a)) graph.set(a, new Set());
+      graph.get(a).add(b);
+      if (!why.has(`${a}>${b}`)) why.set(`${a}>${b}`, `${from} -> ${to}`);
+    }
+    for (const component of cycles(graph)) {
+      // Files alone in a circle are a file cycle (no-file-cycles' business, which allows type-only ones).
+      if (component.filter((node) => folders.has(node)).length < 2) continue;
+      const inside = new Set(component);
+      const examples = [...why.entries()]
+        .filter(([key]) => {
+          const [a, b] = key.split('>');
+          return inside.has(a) && inside.has(b);
+        })
+        .map(([key, example]) => `    ${key.replace('>', ' -> ')}  (e.g. ${example})`);
+      problems.push(
+        `directories in a cycle at depth ${depth}: ${component.join(', ')}\n${examples.join('\n')}`,
+      );
+    }
   }
+  return problems;
 }
 
-if (problems.length > 0) {
-  console.error(
-    `${problems.join('\n')}\nDirectories depend on each other one way at every depth (docs/architecture.md, "Dependencies"): move the shared piece down, or split the directory.`,
-  );
-  process.exit(1);
-}
+export const FOLDER_CYCLES_ADVICE =
+  'Directories depend on each other one way at every depth (docs/architecture.md, "Dependencies"): move the shared piece down, or split the directory.';

@@ -253,8 +253,6 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     await actors;
     actorsAlive();
 
-    const status = await runCli(['status', '--brokerage', SOAK_BROKERAGE], env);
-    writeFileSync(join(dir, 'status.txt'), status.output);
     const ledger = await ledgerReader.read();
     writeFileSync(join(dir, 'ledger.jsonl'), await ledgerReader.dump());
     const [requests, offers, counters, deals, tasks] = await Promise.all([
@@ -287,6 +285,13 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     );
     if (operator)
       notes.push(operator.summary(), daemonSideNote(join(dir, 'daemon.log')), ...operator.findings);
+    // The work dir is kept when something failed or on request, and removed otherwise; `cli status`
+    // (a process of its own, seconds of CPU) is run for a kept dir only, on the settled ledger.
+    const keep = violations.length > 0 || !settled || (operator?.unexpected ?? 0) > 0 || o.keepDir === true;
+    if (keep) {
+      const status = await runCli(['status', '--brokerage', SOAK_BROKERAGE], env);
+      writeFileSync(join(dir, 'status.txt'), status.output);
+    }
     await daemon?.stop();
     await workers?.stopAll();
     await sim.stop();
@@ -316,8 +321,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       keptDir: o.keepDir === true,
     };
     writeFileSync(join(dir, 'report.txt'), formatReport(result));
-    if (violations.length === 0 && settled && result.cliUnexpected === 0 && !o.keepDir)
-      rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
     return result;
   } finally {
     stopActors = true;
