@@ -1,5 +1,6 @@
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { PRIVATE_FILE_MODE } from '../ledger/private-files';
+import { isLedgerFile, PRIVATE_FILE_MODE } from '../ledger/private-files';
+import { reloadVerdictPath } from './reload-verdict.file';
 import { dirname, join } from 'node:path';
 
 // The running daemon's pid, next to the ledger, so `cli reload-config` can send it SIGHUP.
@@ -40,6 +41,13 @@ export function isProcessAlive(pid: number): boolean {
 // Refuses to start when a live daemon already holds this ledger; otherwise writes our pid and removes
 // it when the process exits.
 export function claimPidFile(ledgerPath: string): void {
+  // The files the daemon writes beside the ledger would overwrite a ledger of the same name: refused
+  // before anything is written.
+  for (const own of [pidFilePath(ledgerPath), reloadVerdictPath(ledgerPath)])
+    if (isLedgerFile(ledgerPath, own))
+      throw new Error(
+        `LEDGER_PATH ${ledgerPath}: the daemon keeps ${own} beside the ledger; give the ledger another name`,
+      );
   const other = readPidFile(ledgerPath);
   if (other !== undefined && other !== process.pid && isProcessAlive(other)) {
     throw new Error(

@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, rmSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { createPrivateFileExclusively, PRIVATE_FILE_MODE } from './private-files';
+import { createPrivateFileExclusively, isLedgerFile, PRIVATE_FILE_MODE } from './private-files';
 
 // SQLite's online backup: a consistent copy (WAL content included) while the daemon keeps writing,
 // page by page, so the daemon's writes are only briefly held up. The copy is 0600 and never
@@ -10,8 +9,7 @@ export async function backupLedger(ledgerPath: string, destination: string): Pro
   if (!existsSync(ledgerPath)) throw new Error(`no ledger at ${ledgerPath} (LEDGER_PATH) to back up`);
   // The ledger's WAL and SHM may be absent while the daemon is stopped; a copy made there (and
   // removed again on a failed backup) would be read as the ledger's own journal.
-  const sideFiles = ['', '-wal', '-shm', '-journal'].map((suffix) => resolve(`${ledgerPath}${suffix}`));
-  if (sideFiles.includes(resolve(destination)))
+  if (isLedgerFile(ledgerPath, destination))
     throw new Error(
       `refusing to overwrite ${destination}: it is the ledger or one of its own files; give a new path`,
     );

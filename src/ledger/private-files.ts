@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 // The ledger and everything copied from it hold sellers' names and addresses and agents' emails:
 // only the daemon's own user may read them.
@@ -32,4 +32,12 @@ export function createPrivateFileExclusively(path: string): void {
       throw new Error(`refusing to overwrite ${path}: it already exists; give a new path`, { cause: error });
     throw error;
   }
+}
+
+// The ledger file and the journal files SQLite keeps beside it (absent while it is closed), resolved:
+// no file the tool writes or removes for its own use may be one of them.
+export function isLedgerFile(ledgerPath: string, path: string): boolean {
+  return ['', '-wal', '-shm', '-journal'].some(
+    (suffix) => resolve(`${ledgerPath}${suffix}`) === resolve(path),
+  );
 }

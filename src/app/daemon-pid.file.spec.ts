@@ -1,0 +1,29 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { claimPidFile } from './daemon-pid.file';
+
+describe('claimPidFile', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pid-file-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(['daemon.pid', 'daemon.reload.json'])(
+    'refuses a ledger named like its own %s, and leaves the ledger as it was',
+    (name) => {
+      const ledger = join(dir, name);
+      writeFileSync(ledger, 'SQLite format 3\u0000 the operator data');
+      expect(() => claimPidFile(ledger)).toThrow(/give the ledger another name/);
+      expect(readFileSync(ledger, 'utf8')).toBe('SQLite format 3\u0000 the operator data');
+    },
+  );
+
+  it('writes the pid beside any other ledger', () => {
+    const ledger = join(dir, 'ledger.sqlite');
+    claimPidFile(ledger);
+    expect(readFileSync(join(dir, 'daemon.pid'), 'utf8').trim()).toBe(String(process.pid));
+    expect(existsSync(ledger)).toBe(false);
+  });
+});
