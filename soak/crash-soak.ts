@@ -133,7 +133,10 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     let ledgerReader: LedgerReader = sqliteLedger(env.LEDGER_PATH!);
     if (shape === 'postgres-workers') {
       postgres = await startSoakPostgres();
-      Object.assign(env, { LEDGER_URL: postgres.url, WORKER_HEARTBEAT_SECONDS: String(SOAK_HEARTBEAT_SECONDS) });
+      Object.assign(env, {
+        LEDGER_URL: postgres.url,
+        WORKER_HEARTBEAT_SECONDS: String(SOAK_HEARTBEAT_SECONDS),
+      });
       ledgerReader = postgresLedger(postgres.url);
     }
     const setup = await runCli(['setup-crm', '--brokerage', SOAK_BROKERAGE], env);
@@ -438,13 +441,18 @@ function taskFacts(
     if (id) records.set(id, [...(records.get(id) ?? []), d]);
   }
   const stageOf = new Map<string, string>();
-  for (const [id, list] of records)
+  const recordMadeAt = new Map<string, number>();
+  for (const [id, list] of records) {
     if (list.length === 1) stageOf.set(id, world.stageKeyOf(list[0].properties.dealstage));
+    const made = list.map((d) => Date.parse(d.createdAt ?? '')).filter(Number.isFinite);
+    if (made.length > 0) recordMadeAt.set(id, Math.min(...made));
+  }
   return {
     offers: offers.filter((f) => ours.has(f.offer_request_id)),
     tasks,
     movedAt,
     stageOf,
+    recordMadeAt,
     nowMs: Date.now(),
     passes,
     creates: new Map(seen.creates.map((c) => [c.key, c])),

@@ -44,7 +44,8 @@ function asCrmObject(deal: Record<string, unknown>): CrmObject {
   properties.dealstage = text(deal.stageId);
   properties.pipeline = text(deal.pipelineId);
   properties.dealname = text(deal.name);
-  return { id: String(deal.id), properties };
+  const created = text(deal.created);
+  return { id: String(deal.id), properties, ...(created ? { createdAt: created } : {}) };
 }
 
 // Which FUB pipelines exist, before any brokerage file is written (the listings pipeline and its

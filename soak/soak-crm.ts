@@ -16,6 +16,9 @@ import {
 export interface CrmObject {
   id: string;
   properties: Record<string, string | null>;
+  // When the CRM made the record (HubSpot's `createdAt`, Follow Up Boss's `created`): from then on
+  // the agent can see it.
+  createdAt?: string;
 }
 
 // Labels setup-crm gives the offer-record pipeline and its stages (docs/crm-hubspot.md,

@@ -29,6 +29,7 @@ function facts(over: Partial<TaskFacts>): TaskFacts {
     tasks: [],
     movedAt: new Map(),
     stageOf: new Map([['7001', 'incoming']]),
+    recordMadeAt: new Map([['7001', T0 + 1_000]]),
     nowMs: T0 + 60_000,
     passes: [{ startedMs: T0 + 30_000, finishedMs: T0 + 31_000 }],
     creates: new Map(),
@@ -51,6 +52,19 @@ describe('checkTasks (the soak’s reading of docs/crm-mapping.md, "Offer clocks
   it('owes nothing where no pass completed (a daemon killed before it finished one)', () => {
     const { violations } = checkTasks(facts({ offers: [undecided], passes: [] }));
     expect(violations).toEqual([]);
+  });
+
+  it('owes nothing for a pass that ended before the offer’s record was in the CRM', () => {
+    // A pass that listed the offer but could not show it yet (its request not yet linked, or the
+    // write refused): the agent cannot see it, so no task hangs on it; the next pass owes one.
+    const shownLate = new Map([['7001', T0 + 32_000]]);
+    expect(checkTasks(facts({ offers: [undecided], recordMadeAt: shownLate })).violations).toEqual([]);
+    const later = [...facts({}).passes, { startedMs: T0 + 40_000, finishedMs: T0 + 41_000 }];
+    expect(
+      checkTasks(
+        facts({ offers: [undecided], recordMadeAt: shownLate, passes: later, nowMs: T0 + 3 * MINUTE }),
+      ).violations.map((v) => v.kind),
+    ).toEqual(['missing task']);
   });
 
   it('one task per key is right; two are a duplicate', () => {

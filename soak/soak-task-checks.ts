@@ -19,6 +19,9 @@ export interface TaskFacts {
   movedAt: ReadonlyMap<string, number>;
   // The stage key each offer's record shows (offers with exactly one record).
   stageOf: ReadonlyMap<string, string>;
+  // When each offer's record first appeared in the CRM (offer id -> epoch ms): a clock's task hangs
+  // on the record, so none is owed before the agent can see the offer (docs/crm-mapping.md).
+  recordMadeAt: ReadonlyMap<string, number>;
   nowMs: number; // when the tasks were read
   // The complete offers-reconcile passes of the run (the ledger's succeeded runs): a task is owed
   // only for a window in which one ran, since the clocks act at the end of each pass and nowhere
@@ -71,6 +74,7 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
     const keys = byOffer.get(id) ?? new Map<string, SoakTask[]>();
     const expires = Date.parse(offer.offer_expires ?? '');
     const created = Date.parse(offer.created_at ?? '');
+    const shownFrom = Math.max(created, facts.recordMadeAt.get(id) ?? created);
     const moved = facts.movedAt.get(id);
     const decided = offer.offer_decided_at ? Date.parse(offer.offer_decided_at) : undefined;
     const answeredAt = Math.min(moved ?? Infinity, decided ?? Infinity);
@@ -96,9 +100,9 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
       }
 
     // Owed: each lead time while it was the nearest begun one, and the escalation, if a complete
-    // pass ran inside that window while the offer existed undecided (an offer first seen after a
-    // lead time began gets only the nearest one: docs/crm-mapping.md). The agent's move is taken a
-    // little early: its time is read when the CRM has answered the move.
+    // pass ran inside that window while the offer existed undecided and its record was in the CRM
+    // (an offer first seen after a lead time began gets only the nearest one: docs/crm-mapping.md).
+    // The agent's move is taken a little early: its time is read when the CRM has answered the move.
     if (Number.isFinite(expires) && Number.isFinite(created)) {
       const undecidedUntil = Math.min(
         (moved ?? Infinity) - MOVE_MARGIN_MS,
@@ -108,12 +112,12 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
       );
       const owed: { key: string; from: number; to: number }[] = SOAK_LEADS.map((lead, n) => ({
         key: `offer:${id}:lead:${lead.label}`,
-        from: Math.max(expires - lead.ms, created),
+        from: Math.max(expires - lead.ms, shownFrom),
         to: Math.min(n + 1 < SOAK_LEADS.length ? expires - SOAK_LEADS[n + 1].ms : Infinity, undecidedUntil),
       }));
       owed.push({
         key: `offer:${id}:escalation`,
-        from: Math.max(expires - SOAK_ESCALATE_MS, created),
+        from: Math.max(expires - SOAK_ESCALATE_MS, shownFrom),
         to: undecidedUntil,
       });
       for (const o of owed) {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
 import { waitFor } from '../../support/wait-for';
 import { DAEMON_MAIN_JS, openRun } from '../../support/worker-process';
@@ -10,6 +11,7 @@ import { WorkerWorld } from '../../support/worker-world';
 jest.setTimeout(240_000);
 
 const CLI_JS = join(DAEMON_MAIN_JS, '..', 'cli.js');
+const REQUEST_ID = DEAL.requestId;
 
 function cli(
   args: string[],
@@ -59,9 +61,22 @@ describe('migrate-ledger: from a populated SQLite ledger to PostgreSQL', () => {
     const [b1, b2] = world.brokerages;
     const deals = { [b1.id]: await world.seedDeals(b1, 3), [b2.id]: await world.seedDeals(b2, 3) };
     const [sqliteDaemon] = await world.startWorkers(1);
+    // Sent, and written back: the write-back's prelim call is a POST under /offer-requests, which the
+    // hanging fault below would catch too (and hold the drain for a whole timeout per deal).
     await waitFor(
-      async () => (await b1.control.requests()).length === 3 && (await b2.control.requests()).length === 3,
-      { what: 'the six deals sent from SQLite', timeoutMs: 60_000, intervalMs: 100 },
+      async () => {
+        for (const b of [b1, b2]) {
+          if ((await b.control.requests()).length !== 3) return false;
+          for (const id of deals[b.id])
+            if (!(await b.agent.deal(id, [REQUEST_ID])).properties[REQUEST_ID]) return false;
+        }
+        return true;
+      },
+      {
+        what: 'the six deals sent from SQLite and their ids written back',
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      },
     );
     for (const b of [b1, b2]) {
       for (const r of await b.control.requests()) {
