@@ -1,4 +1,3 @@
-import { ApiSchema } from '@nestjs/swagger';
 import { WireField, WireObject } from './wire-field.decorator';
 
 const hasText = (v: unknown): boolean => typeof v === 'string' && v !== '';
@@ -89,8 +88,8 @@ export class WebhookConfig {
   url: string;
 }
 
-// The error object of every failed call; `error` repeats the HTTP status (spec-decisions.md).
-@ApiSchema({ name: 'Error' })
+// The error object of every failed call; `error` repeats the HTTP status (spec-decisions.md). Its
+// OpenAPI name is "Error" (wire.openapi.ts).
 @WireObject('is not part of the error object')
 export class ServiceErrorBody {
   @WireField({ type: 'integer', required: true })

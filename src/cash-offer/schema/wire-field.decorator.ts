@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -19,12 +18,12 @@ import {
   type ValidationArguments,
   type ValidationOptions,
 } from 'class-validator';
-import { apiProperty } from './wire-field.api-property';
 import { isEmailAddress, isHttpUrl, isValidDate, isValidDateTime } from './wire-formats';
 import { ITEM_SEPARATOR, PATH, WIRE_MESSAGES as M, itemPath } from './wire-messages';
 
 // One field of the Cash Offer wire, said once: @WireField puts the class-validator rules (with
-// messages naming the field), the OpenAPI schema (@ApiProperty) and this summary on the property.
+// messages naming the field) and this summary on the property; the OpenAPI schema (@ApiProperty) is
+// put on it from the same summary when a document is built (wire.openapi.ts).
 export type FieldType =
   | 'string'
   | 'number'
@@ -256,6 +255,15 @@ function presence(spec: FieldSpec): PropertyDecorator[] {
   ];
 }
 
+// Every field as it was declared, in order, for the OpenAPI document. @nestjs/swagger's metadata is
+// applied only when the document is built: loading that package costs a quarter of a second of every
+// process's start, and only the sandbox's document reads it.
+const declared: { target: object; key: string | symbol; spec: FieldSpec }[] = [];
+
+export function declaredWireFields(): readonly { target: object; key: string | symbol; spec: FieldSpec }[] {
+  return declared;
+}
+
 // Read through the prototype chain: a subclass sees its parent's fields.
 function fieldMetadata(dto: object): Record<string, FieldSpec> {
   return (Reflect.getMetadata(FIELDS, dto) as Record<string, FieldSpec> | undefined) ?? {};
@@ -267,7 +275,7 @@ export function WireField(spec: FieldSpec): PropertyDecorator {
     own[String(key)] = spec;
     Reflect.defineMetadata(FIELDS, own, target.constructor);
     for (const decorate of [...presence(spec), ...validators(spec)]) decorate(target, key);
-    ApiProperty(apiProperty(spec))(target, key);
+    declared.push({ target, key, spec });
   };
 }
 

@@ -1,4 +1,6 @@
-import { generateSchema, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, generateSchema, getSchemaPath } from '@nestjs/swagger';
+import { apiProperty } from './wire-field.api-property';
+import { declaredWireFields } from './wire-field.decorator';
 import {
   ActiveOfferRequest,
   AddMediaBody,
@@ -26,7 +28,10 @@ import {
 } from './wire.constants';
 
 type Schema = Record<string, unknown>;
-const ref = (dto: new () => object): Schema => ({ $ref: getSchemaPath(dto) });
+const ref = (dto: new () => object): Schema => {
+  documentWireClasses();
+  return { $ref: getSchemaPath(dto) };
+};
 
 // Every wire class with a place in the document; the nested ones (Property, Assumption...) come with them.
 const DOCUMENTED = [
@@ -52,8 +57,19 @@ const DOCUMENTED = [
   OfferUpdateEvent,
 ] as const;
 
+// The wire classes' @ApiProperty metadata, put on once, in the order the fields were declared
+// (the daemon never loads @nestjs/swagger: wire-field.decorator.ts).
+let documentedOnce = false;
+function documentWireClasses(): void {
+  if (documentedOnce) return;
+  documentedOnce = true;
+  for (const { target, key, spec } of declaredWireFields()) ApiProperty(apiProperty(spec))(target, key);
+  ApiSchema({ name: 'Error' })(ServiceErrorBody);
+}
+
 // The schemas of the document, generated from the wire classes' @ApiProperty metadata.
 function components(): Record<string, Schema> {
+  documentWireClasses();
   let schemas: Record<string, Schema> = {};
   for (const dto of DOCUMENTED)
     schemas = generateSchema(dto as new () => object, schemas).schemas as Record<string, Schema>;
