@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { badRequest, notFound } from './emulator.errors';
-import { objectType, record } from './emulator.inputs';
+import { HubSpotHttpError, badRequest, notFound } from './emulator.errors';
+import { batchInputs, objectType, record } from './emulator.inputs';
 import { FIELD_TYPES } from './emulator.properties';
+import { HubSpotReply } from './emulator.reply';
 import { EmulatorState } from './emulator.state';
 import type { GroupDef, PropertyDef, PropertyOption, PropertyType } from './emulator.types';
+import { batchEnvelope } from './emulator.wire';
 
 const TYPES: PropertyType[] = ['string', 'number', 'date', 'datetime', 'enumeration', 'bool'];
 
@@ -83,6 +85,26 @@ export class PropertiesService {
       throw badRequest(`Property name ${def.name} is not valid: use lowercase letters, digits and _`);
     this.state.schema.addProperty(type, def);
     return wireProperty(def);
+  }
+
+  // POST /crm/v3/properties/{type}/batch/create: each input by the rules of a single create
+  // ("using the same rules as when creating an individual property"); HubSpot's published answers
+  // are 201 with every property, or 207 with the ones made and an error per refused input
+  // (BatchResponsePropertyWithErrors). developers.hubspot.com/docs/api-reference/legacy/crm/properties/batch/create-properties
+  createBatch(typeSegment: string, rawBody: unknown): HubSpotReply {
+    const started = Date.now();
+    const results: unknown[] = [];
+    const errors: unknown[] = [];
+    for (const input of batchInputs(rawBody)) {
+      try {
+        results.push(this.create(typeSegment, input));
+      } catch (error) {
+        if (!(error instanceof HubSpotHttpError)) throw error;
+        const { correlationId: _id, ...body } = error.body();
+        errors.push({ ...body, context: { propertyName: [String(input.name)] }, links: {} });
+      }
+    }
+    return new HubSpotReply(errors.length > 0 ? 207 : 201, batchEnvelope(results, errors, started));
   }
 
   get(typeSegment: string, name: string): Record<string, unknown> {

@@ -31,7 +31,11 @@ import { PipelinesController } from './pipelines.controller';
 import { PortalLimitsInterceptor } from './portal-limits.interceptor';
 import { PrivateAppGuard } from './private-app.guard';
 import { PrivateAppTokens } from './private-app.tokens';
-import { PropertiesController, PropertyGroupsController } from './properties.controller';
+import {
+  PropertiesController,
+  PropertyBatchController,
+  PropertyGroupsController,
+} from './properties.controller';
 import { RateLimits } from './rate-limits';
 import { RequestLogInterceptor } from './request-log.interceptor';
 import { RequestLog } from './request.log';
@@ -54,6 +58,7 @@ export class HubSpotEmulatorModule implements NestModule {
         AssociationsController,
         AssociationBatchController,
         PropertyGroupsController,
+        PropertyBatchController,
         PropertiesController,
         PipelinesController,
         OwnersController,

@@ -39,6 +39,18 @@ export class PropertyGroupsController {
   }
 }
 
+// Batch calls on property definitions; `batch` is a path of its own, never a property named so.
+@Controller('crm/v3/properties/:objectType/batch')
+@PortalApi()
+export class PropertyBatchController {
+  constructor(private readonly properties: PropertiesService) {}
+
+  @Post('create')
+  create(@Param('objectType') type: string, @Body() body: unknown) {
+    return this.properties.createBatch(type, body);
+  }
+}
+
 @Controller('crm/v3/properties/:objectType')
 @PortalApi()
 export class PropertiesController {

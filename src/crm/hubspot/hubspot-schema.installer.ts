@@ -29,6 +29,11 @@ const TYPES: Record<CrmPropertyType, [PropertyCreateTypeEnum, PropertyCreateFiel
   enumeration: [PropertyCreateTypeEnum.Enumeration, PropertyCreateFieldTypeEnum.Select],
 };
 
+// Inputs per batch create: HubSpot's usual batch size (its reference shows no other for this call).
+const PROPERTY_BATCH = 100;
+// A batch refused for what one of its inputs says; any other failure is the call's, not an input's.
+const REFUSED_INPUT: ReadonlySet<string> = new Set(['INVALID_RECORD', 'CONFLICT']);
+
 const BOOL_OPTIONS = [
   { label: 'Yes', value: 'true' },
   { label: 'No', value: 'false' },
@@ -98,12 +103,17 @@ export class HubSpotSchemaInstaller {
       this.client.crm.properties.coreApi.getAll(type),
     );
     const byName = new Map(existing.results.map((p) => [p.name, p]));
+    const created = await this.createProperties(
+      kind,
+      specs.filter((spec) => !byName.has(spec.name)).map(toPropertyCreate),
+    );
     for (const spec of specs) {
       const item = `property ${kind}.${spec.name}`;
       const wanted = toPropertyCreate(spec);
       const found = byName.get(spec.name);
       if (!found) {
-        await this.call(`create ${item}`, () => this.client.crm.properties.coreApi.create(type, wanted));
+        if (!created.has(spec.name))
+          await this.call(`create ${item}`, () => this.client.crm.properties.coreApi.create(type, wanted));
         items.push({ item, outcome: 'created' });
         continue;
       }
@@ -135,6 +145,27 @@ export class HubSpotSchemaInstaller {
         detail: `added options ${missingOptions.map((o) => o.value).join(', ')}`,
       });
     }
+  }
+
+  // The missing properties in batches (one call per hundred, where one each would spend a new
+  // portal's whole burst budget on setup). Returns the names the batches made; an input a batch
+  // refused (a 207's errors, or the whole batch refused) is left to the single create, whose error
+  // names the property.
+  private async createProperties(kind: CrmKind, wanted: PropertyCreate[]): Promise<Set<string>> {
+    const type = HUBSPOT_OBJECT[kind];
+    const made = new Set<string>();
+    for (let start = 0; start < wanted.length; start += PROPERTY_BATCH) {
+      const inputs = wanted.slice(start, start + PROPERTY_BATCH);
+      try {
+        const answer = await this.call(`create ${inputs.length} ${kind} properties`, () =>
+          this.client.crm.properties.batchApi.create(type, { inputs }),
+        );
+        for (const property of answer.results) made.add(property.name);
+      } catch (error) {
+        if (!(error instanceof CrmError && REFUSED_INPUT.has(error.code))) throw error;
+      }
+    }
+    return made;
   }
 
   private async ensurePipeline(

@@ -88,6 +88,38 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     expect(pipelines.map((p) => p.id)).toContain('default');
   });
 
+  it('setup-crm makes the properties in batches, not one call each (a new portal keeps its burst budget)', async () => {
+    await control.reset();
+    await control.clearRequests();
+    await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA);
+    const posts = (await control.requests()).filter((r) => r.method === 'POST');
+    const batches = posts.filter((r) => /^\/crm\/v3\/properties\/[^/]+\/batch\/create$/.test(r.path));
+    const kinds = new Set(CASH_OFFER_CRM_SCHEMA.properties.map((p) => p.kind));
+    expect(batches).toHaveLength(kinds.size);
+    expect(posts.filter((r) => /^\/crm\/v3\/properties\/[^/]+$/.test(r.path))).toEqual([]);
+  });
+
+  it('setup-crm: a property the batch refuses is tried alone, and its error names it; the rest are made', async () => {
+    await control.reset();
+    const stray = {
+      kind: 'deal' as const,
+      name: 'acme_stray',
+      label: 'Stray',
+      type: 'string' as const,
+      group: 'no_such_group',
+    };
+    const spec = { ...CASH_OFFER_CRM_SCHEMA, properties: [...CASH_OFFER_CRM_SCHEMA.properties, stray] };
+    const error = await adapter.ensureSchema(spec).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CrmError);
+    expect((error as CrmError).message).toMatch(/property deal\.acme_stray/);
+    expect((error as CrmError).message).toMatch(/no_such_group/);
+    expect((await adapter.findProperty('deal', 'cash_offer_request_id')).exists).toBe(true);
+    expect((await adapter.findProperty('deal', 'acme_stray')).exists).toBe(false);
+  });
+
   it("tells whether deals have a property, from the properties API, with the account's custom ones", async () => {
     const found = await adapter.findProperty('deal', 'cash_offer_request_trigger');
     expect(found).toMatchObject({ crmName: 'cash_offer_request_trigger', exists: true });

@@ -77,6 +77,40 @@ describe('HubSpot emulator: published behaviour by default', () => {
     });
   }
 
+  describe('property batch create', () => {
+    const property = (name: string, groupName = 'dealinformation') => ({
+      name,
+      label: name,
+      type: PropertyCreateTypeEnum.String,
+      fieldType: PropertyCreateFieldTypeEnum.Text,
+      groupName,
+    });
+
+    it('answers 201 with every property made', async () => {
+      const answer = await client.crm.properties.batchApi.create('deals', {
+        inputs: [property('acme_one'), property('acme_two')],
+      });
+      expect(answer.status).toBe('COMPLETE');
+      expect(answer.results.map((p) => p.name).sort()).toEqual(['acme_one', 'acme_two']);
+      expect((await client.crm.properties.coreApi.getByName('deals', 'acme_two')).label).toBe('acme_two');
+    });
+
+    it('answers 207 with the ones made and an error per refused input, naming it', async () => {
+      await client.crm.properties.coreApi.create('deals', property('acme_taken'));
+      const res = await raw('POST', '/crm/v3/properties/deals/batch/create', {
+        inputs: [property('acme_new'), property('acme_taken'), property('acme_lost', 'no_such_group')],
+      });
+      expect(res.status).toBe(207);
+      expect((res.body.results as RawJson[]).map((p) => String(p.name))).toEqual(['acme_new']);
+      expect(res.body.numErrors).toBe(2);
+      expect((res.body.errors as RawJson[]).map((e) => e.context as unknown)).toEqual([
+        { propertyName: ['acme_taken'] },
+        { propertyName: ['acme_lost'] },
+      ]);
+      expect(res.body.errors[1].message).toMatch(/no_such_group/);
+    });
+  });
+
   describe('batch writes', () => {
     it('batch create answers 207 with per-input errors and links when every input has a trace id', async () => {
       const answer = await client.crm.deals.batchApi.create({
