@@ -243,6 +243,7 @@ export class OfferService {
   private announce(r: StoredOfferRequest, o: StoredOffer): void {
     const event = toNewOfferEvent(o, r) as unknown as Record<string, unknown>;
     if (this.readings.current.offerNamesCounter === 'unnamed') delete event.counter_offer_id;
+    if (this.readings.current.offerDecidedAt === 'null') event.offer_decided_at = null;
     this.notifier.event(r, event);
     this.notifier.email(
       r,

@@ -59,6 +59,9 @@ export interface SpecReadingValues {
   // `unnamed` (only `offer_is_counter_offer`: the spec's offer table has no counter_offer_id), in
   // GET /offers, PATCH /offers and the new_offer event.
   offerNamesCounter: 'counter_offer_id' | 'unnamed';
+  // offer_decided_at is "timestamp, nullable": `filled` when an offer is decided (ours), or `null`
+  // always (a service that keeps no decision time), in GET /offers, PATCH /offers and new_offer.
+  offerDecidedAt: 'filled' | 'null';
   // The most `media` items one call may carry (POST /offer-requests, PATCH /offer-requests[/{id}]):
   // not shown; ours 50. More is refused whole with 400 naming `media`, as our validation does.
   maxMediaItems: number;
@@ -81,6 +84,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   withdrawnOfferListedAs: 'withdrawn',
   webhookMethods: 'post-sets',
   offerNamesCounter: 'counter_offer_id',
+  offerDecidedAt: 'filled',
   maxMediaItems: MEDIA_MAX_ITEMS,
 };
 
@@ -111,6 +115,7 @@ const CHOICES: {
   withdrawnOfferListedAs: ['withdrawn', 'cancelled', 'dropped'],
   webhookMethods: ['post-sets', 'post-once', 'patch-422-when-none'],
   offerNamesCounter: ['counter_offer_id', 'unnamed'],
+  offerDecidedAt: ['filled', 'null'],
   maxMediaItems: 'media-count',
 };
 

@@ -49,11 +49,13 @@ export class ApiController {
     private readonly readings: SpecReadings,
   ) {}
 
-  // How an offer is shown under the reading of `countered` (the spec has no such status).
+  // How an offer is shown under the readings of `countered` (the spec has no such status), of the
+  // counter's id on it and of its decision time.
   private shown(offer: Offer): Offer {
-    const { counteredOfferListedAs, offerNamesCounter } = this.readings.current;
+    const { counteredOfferListedAs, offerNamesCounter, offerDecidedAt } = this.readings.current;
     const named = offerNamesCounter === 'unnamed' ? withoutCounterId(offer) : offer;
-    return named.offer_status === 'countered' ? { ...named, offer_status: counteredOfferListedAs } : named;
+    const dated = offerDecidedAt === 'null' ? { ...named, offer_decided_at: null } : named;
+    return dated.offer_status === 'countered' ? { ...dated, offer_status: counteredOfferListedAs } : dated;
   }
 
   // A 2xx answer under a reading of its code and body (an undefined body: none).

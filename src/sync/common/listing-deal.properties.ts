@@ -30,4 +30,8 @@ export const LINK = {
   offer: 'offer',
   // remote: the countered offer's id; CRM: the counter offer id; hash: the counter's status.
   counter: 'counter_offer',
+  // remote and CRM id: the offer id; hash: seconds from the offer to its decision (or "" when the
+  // service gave no decision time). Written once, when a pass first lists the offer decided: its
+  // creation dates an acceptance the service gave no time (OffersService, offer-numbers.ts).
+  offerDecision: 'offer_decision',
 } as const;

@@ -1,3 +1,5 @@
+import { LINK } from '../common/listing-deal.properties';
+
 export { COMPLETE_OFFER_TASK, CREATE_OFFER_TASK } from '../common/offer-task.operations';
 
 // remote: the task's key ("offer:7012:lead:24h"); CRM: the task id; hash: the offer's id and expiry
@@ -10,9 +12,7 @@ export function offerIdOfTaskKey(key: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-// remote and CRM id: the offer id; hash: seconds from the offer to its decision (or "" when the
-// service gave no decision time). Written once, when a pass first lists the offer decided.
-export const OFFER_DECISION_LINK = 'offer_decision';
+export const OFFER_DECISION_LINK = LINK.offerDecision;
 
 // remote and CRM id: the offer id; hash: "expired". An offer whose record the clocks moved to Expired.
 export const OFFER_EXPIRED_LINK = 'offer_expired';

@@ -10,6 +10,8 @@ export interface OfferSummary {
   // When the service says the accepted offer was decided (its offer_decided_at): the time the request
   // went under contract, which orders that status against a later read (a request reopened since).
   acceptedAt?: Date;
+  // The accepted offer, whose first sighting dates the acceptance when the service gives no time.
+  acceptedOfferId?: number;
   // When the oldest of the offers it folds was read (undefined when any one's read time is unknown):
   // the summary is no newer than that.
   readAt?: Date;
@@ -36,6 +38,7 @@ export class OfferSummaries {
     summary.externalId ??= offer.offer_request_external_id;
     if (offer.offer_status === 'accepted') {
       summary.accepted = true;
+      summary.acceptedOfferId = offer.offer_id;
       const decidedMs = Date.parse(offer.offer_decided_at ?? '');
       if (Number.isFinite(decidedMs)) summary.acceptedAt = new Date(decidedMs);
       summary.best = offer.offer_amount;

@@ -278,16 +278,26 @@ export class OffersService {
     });
     // An acceptance is shown as of when the service decided it (whatever the age of the read that saw
     // it), so a request reopened since, read again as active, is not moved back by the offer that is
-    // still listed accepted. An acceptance without that time is ordered by rank (forward only).
+    // still listed accepted. A service that gives no decision time: as of when a pass first listed
+    // the offer accepted (no later than the acceptance was known), else by rank (forward only).
     for (const summary of all) {
       if (!summary.accepted) continue;
       await this.status.apply(crm, summary.requestId, 'under_contract', {
         externalId: summary.externalId,
         dryRun: options.dryRun,
-        readAt: summary.acceptedAt,
+        readAt:
+          summary.acceptedAt ?? (await this.firstListedDecided(crm.brokerageId, summary.acceptedOfferId)),
       });
     }
     return written;
+  }
+
+  private async firstListedDecided(
+    brokerageId: string,
+    offerId: number | undefined,
+  ): Promise<Date | undefined> {
+    if (offerId === undefined) return undefined;
+    return (await this.links.find(brokerageId, LINK.offerDecision, String(offerId)))?.createdAt;
   }
 
   private async writeSummary(

@@ -320,81 +320,90 @@ describe('a refused Cash Offer key under the spec readings of its status code', 
 // The spec shows no transitions between offer request statuses: a service may reopen a request
 // (under_contract -> active after a deal falls through). The deal shows the status read last; a late
 // or repeated event never moves it back (docs/spec-decisions.md, "Transitions of offer_request_status").
-describe('offer request statuses the spec shows no transitions for', () => {
-  let t: SyncTestApp;
-  let steps: NeutralSellerSteps;
+// Under both readings of the nullable offer_decided_at: an acceptance with no time is dated by when a
+// pass first listed it accepted.
+describe.each([['filled'], ['null']])(
+  'offer request statuses the spec shows no transitions for (offer_decided_at %s)',
+  (offerDecidedAt) => {
+    let t: SyncTestApp;
+    let steps: NeutralSellerSteps;
 
-  beforeAll(async () => {
-    t = await startSyncApp('hubspot');
-    steps = new NeutralSellerSteps(t);
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  const shownStatus = async (dealId: string) => (await steps.agent.deal(dealId)).properties[DEAL.status];
-  const postEvent = async (event: Record<string, unknown>) => {
-    const res = await fetch(t.hookUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(event),
+    beforeAll(async () => {
+      t = await startSyncApp('hubspot');
+      steps = new NeutralSellerSteps(t);
+      await steps.sandbox.specReadings({ offerDecidedAt });
     });
-    expect(res.ok).toBe(true);
-  };
 
-  it('approved -> under_contract -> active again (reopened): the deal shows active; a late approval does not move it back', async () => {
-    const { dealId, requestId } = await steps.activeRequest();
-    expect(await shownStatus(dealId)).toBe('receiving_offers');
-    const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 352_000 });
-    await steps.applyEvents(1);
-    // Accepted outside the CRM: the reconcile reads the acceptance.
-    const accepted = await fetch(`${t.sandbox.baseUrl}/offers`, {
-      method: 'PATCH',
-      headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ offer_id: offer.offer_id, offer_status: 'accepted' }),
+    afterAll(async () => {
+      await t?.close();
     });
-    expect(accepted.ok).toBe(true);
-    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-    expect(await shownStatus(dealId)).toBe('under_contract');
 
-    // The approval delivered again (a sender's redelivery is deduplicated at intake), and a late one
-    // worded otherwise: neither moves the deal back from under_contract.
-    await postEvent({
-      event: 'offer_request_approved',
-      offer_request_id: requestId,
-      offer_request_status: 'receiving_offers',
-    });
-    await postEvent({
-      event: 'offer_request_approved',
-      offer_request_id: requestId,
-      offer_request_status: 'active',
-    });
-    await t.run('inbox-drain');
-    expect(await shownStatus(dealId)).toBe('under_contract');
-    expect((await t.ledger.inbox.depth('acme')).pending).toBe(0);
+    const shownStatus = async (dealId: string) => (await steps.agent.deal(dealId)).properties[DEAL.status];
+    const postEvent = async (event: Record<string, unknown>) => {
+      const res = await fetch(t.hookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(event),
+      });
+      expect(res.ok).toBe(true);
+    };
 
-    // The deal falls through and the service reopens the request: the active list, read after the
-    // acceptance, shows it active, and the offer still listed accepted does not move it back.
-    await steps.sandbox.moveRequest(requestId, 'active');
-    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-    expect(await shownStatus(dealId)).toBe('active');
-    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-    expect(await shownStatus(dealId)).toBe('active');
+    it('approved -> under_contract -> active again (reopened): the deal shows active; a late approval does not move it back', async () => {
+      const { dealId, requestId } = await steps.activeRequest();
+      expect(await shownStatus(dealId)).toBe('receiving_offers');
+      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 352_000 });
+      await steps.applyEvents(1);
+      // Accepted outside the CRM: the reconcile reads the acceptance.
+      const accepted = await fetch(`${t.sandbox.baseUrl}/offers`, {
+        method: 'PATCH',
+        headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ offer_id: offer.offer_id, offer_status: 'accepted' }),
+      });
+      expect(accepted.ok).toBe(true);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      expect(await shownStatus(dealId)).toBe('under_contract');
 
-    // A new buyer's offer accepted after the reopening puts it under contract again.
-    const second = await steps.sandbox.makeOffer(requestId, { offer_amount: 348_000 });
-    await steps.applyEvents(1);
-    const again = await fetch(`${t.sandbox.baseUrl}/offers`, {
-      method: 'PATCH',
-      headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ offer_id: second.offer_id, offer_status: 'accepted' }),
+      // The approval delivered again (a sender's redelivery is deduplicated at intake), and a late one
+      // worded otherwise: neither moves the deal back from under_contract.
+      await postEvent({
+        event: 'offer_request_approved',
+        offer_request_id: requestId,
+        offer_request_status: 'receiving_offers',
+      });
+      await postEvent({
+        event: 'offer_request_approved',
+        offer_request_id: requestId,
+        offer_request_status: 'active',
+      });
+      await t.run('inbox-drain');
+      expect(await shownStatus(dealId)).toBe('under_contract');
+      expect((await t.ledger.inbox.depth('acme')).pending).toBe(0);
+
+      // The deal falls through and the service reopens the request: the active list, read after the
+      // acceptance, shows it active, and the offer still listed accepted does not move it back.
+      await steps.sandbox.moveRequest(requestId, 'active');
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      expect(await shownStatus(dealId)).toBe('active');
+      // And stays so, unwritten: no pass moves it to under_contract and back again.
+      const settled = (await steps.agent.deal(dealId)).updatedAt;
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      expect(await shownStatus(dealId)).toBe('active');
+      expect((await steps.agent.deal(dealId)).updatedAt).toBe(settled);
+
+      // A new buyer's offer accepted after the reopening puts it under contract again.
+      const second = await steps.sandbox.makeOffer(requestId, { offer_amount: 348_000 });
+      await steps.applyEvents(1);
+      const again = await fetch(`${t.sandbox.baseUrl}/offers`, {
+        method: 'PATCH',
+        headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ offer_id: second.offer_id, offer_status: 'accepted' }),
+      });
+      expect(again.ok).toBe(true);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      expect(await shownStatus(dealId)).toBe('under_contract');
     });
-    expect(again.ok).toBe(true);
-    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-    expect(await shownStatus(dealId)).toBe('under_contract');
-  });
-});
+  },
+);
 
 // The most `media` items one call may carry is not shown (ours 50): a listing deal with more photos
 // than the service takes is still sent, with as many as it takes, and the rest follow as media
