@@ -1,11 +1,13 @@
 // Three tiers (see docs/architecture.md): unit specs beside the code, medium specs on real
 // SQLite files, end-to-end specs that start the simulators and talk real HTTP.
-// Type-checking is done once by `npm run typecheck`, so ts-jest only transpiles here.
+// Type-checking is done once by `npm run compile`; here SWC only transpiles (test/support/ts.transformer.js).
 const ESM_ONLY_PACKAGES = ['@nestjs'];
 
 const common = {
+  // One id for every project: one transform cache (and module map) between them.
+  id: 'cash-offer-sync',
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json', diagnostics: false }],
+    '^.+\\.ts$': '<rootDir>/test/support/ts.transformer.js',
     [`node_modules/(${ESM_ONLY_PACKAGES.join('|')})/.+\\.js$`]:
       '<rootDir>/test/support/esm-to-cjs.transformer.js',
   },

@@ -9,7 +9,7 @@ import { httpJson, SoakFatalError, waitUntil } from './soak-http';
 // The soak's child processes, all run from dist/ (`npm run build` first): the simulators, the daemon
 // and its CLI. Every child started here is tracked and stopped by stopAll(), also on failure.
 
-// Compiled, this file is dist/soak/soak-processes.js; under ts-jest, soak/soak-processes.ts.
+// Compiled, this file is dist/soak/soak-processes.js; under jest, soak/soak-processes.ts.
 export const ROOT =
   basename(resolve(__dirname, '..')) === 'dist' ? resolve(__dirname, '..', '..') : resolve(__dirname, '..');
 const DIST = join(ROOT, 'dist', 'src');

@@ -10,7 +10,7 @@ import { DecisionHistory1764700000000 } from './1764700000000-decision-history.m
 import { LinkReadTimes1764800000000 } from './1764800000000-link-read-times.migration';
 import { WorkerHeartbeats1764900000000 } from './1764900000000-worker-heartbeats.migration';
 
-// In order of application; listed explicitly so ts-jest and the compiled build load the same set.
+// In order of application; listed explicitly so jest and the compiled build load the same set.
 export const LEDGER_MIGRATIONS = [
   InitialLedger1763700000000,
   LedgerMeta1764000000000,

