@@ -24,7 +24,7 @@ import {
   stopAll,
   writeDaemonConfig,
 } from './soak-processes';
-import { SoakOperator } from './soak-operator';
+import { DEFAULT_OPERATOR, SoakOperator, type OperatorOptions } from './soak-operator';
 import { SoakRandom } from './soak-random';
 import { SoakService } from './soak-service';
 import { checkTasks, type TaskFacts, type TaskFigures } from './soak-task-checks';
@@ -60,6 +60,8 @@ export interface CrashSoakOptions {
   // their own, at seeded moments while the daemon lives. Default on, except with postgres-workers (the
   // operator's kill moment is read from a SQLite ledger; there the workers are each other's operator).
   operatorRuns?: boolean;
+  // The operator's pacing (default DEFAULT_OPERATOR; the CI-sized runs use CI_OPERATOR).
+  operator?: OperatorOptions;
   keepDir?: boolean; // keep the work dir (logs, ledger.jsonl, report) even when all went well
   log?: (line: string) => void;
 }
@@ -88,6 +90,12 @@ export interface CrashSoakResult {
 // The CI-sized runs (test/e2e/crash) settle without waiting for clock moments much past the settle's
 // start: the moments of the kill phase are judged, the full run judges the rest.
 export const CI_CLOCK_MOMENTS_AHEAD_MS = 20_000;
+
+// The CI-sized runs pace the operator slower than the full run (DEFAULT_OPERATOR: a round every 0.6
+// to 3 s): each CLI run is a process of its own, about 2.6 s of CPU with its sync, on a 2-core
+// machine that runs three soaks at once. The 30-kill HubSpot run made 35 CLI runs at the full pace
+// (181 s of CPU in all) and 25 at a round every 2.5 to 6.5 s (155 s); this pace makes about 15.
+export const CI_OPERATOR: OperatorOptions = { ...DEFAULT_OPERATOR, minGapMs: 4000, maxGapMs: 10_000 };
 
 export function defaultDeals(kills: number): number {
   return kills === 0 ? 30 : Math.min(100, Math.max(10, Math.round(kills * 0.44)));
@@ -165,6 +173,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         env,
         new SoakRandom(o.seed ^ 0x5eed03),
         () => daemon.running && existsSync(ledgerPath),
+        o.operator ?? DEFAULT_OPERATOR,
       );
       operator.start();
     }

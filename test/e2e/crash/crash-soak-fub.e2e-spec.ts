@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CI_CLOCK_MOMENTS_AHEAD_MS, formatReport, runCrashSoak } from '../../../soak/crash-soak';
+import { CI_CLOCK_MOMENTS_AHEAD_MS, CI_OPERATOR, formatReport, runCrashSoak } from '../../../soak/crash-soak';
 
 // The crash soak's sqlite-fub shape, CI-sized (docs/operations.md, "Crash soak"): the daemon on
 // SQLite for a brokerage on the Follow Up Boss emulator, the agent working through FUB's public /v1
@@ -22,6 +22,7 @@ describe('the daemon on Follow Up Boss, killed 12 times with SIGKILL while an ag
         seed: SEED,
         kills: KILLS,
         clockMomentsAheadMs: CI_CLOCK_MOMENTS_AHEAD_MS,
+        operator: CI_OPERATOR,
       });
       const report = formatReport(result);
       if (result.violations.length > 0 || !result.settled || result.cliUnexpected > 0) console.log(report);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CI_CLOCK_MOMENTS_AHEAD_MS, formatReport, runCrashSoak } from '../../../soak/crash-soak';
+import { CI_CLOCK_MOMENTS_AHEAD_MS, CI_OPERATOR, formatReport, runCrashSoak } from '../../../soak/crash-soak';
 
 // The CI-sized crash soak (docs/operations.md, "Crash soak"): the simulators and the
 // daemon from dist/ (npm run build first) as child processes, 30 SIGKILLs at moments drawn from a
@@ -23,6 +23,7 @@ describe('the whole daemon, killed 30 times with SIGKILL while an agent and an o
         kills: KILLS,
         settleTimeoutMs: 180_000,
         clockMomentsAheadMs: CI_CLOCK_MOMENTS_AHEAD_MS,
+        operator: CI_OPERATOR,
         operatorRuns: true,
       });
       const report = formatReport(result);
