@@ -1,6 +1,6 @@
 import type { CounterOffer, Offer, OfferRequestRecord, PrelimResult } from '../../src/cash-offer/schema';
 import type { JsonObject } from '../../src/cash-offer/schema';
-import type { ApiErrorKind } from './sandbox.errors';
+import { badRequest, notFound, type ApiErrorKind } from './sandbox.errors';
 import type { StoredCounterOffer, StoredOfferRequest } from './sandbox.types';
 import type { SpecReadingValues } from './spec-readings';
 
@@ -74,6 +74,15 @@ export function createAnswer(
   switch (shape) {
     case 'record-200':
       return { status: 200, body: record };
+    case 'declared-201': {
+      const {
+        offer_request_id: _id,
+        requested_by_agent: _agent,
+        submitted_by_user: _user,
+        ...declared
+      } = record;
+      return { status: 201, body: declared };
+    }
     case 'id-only-201':
       return { status: 201, body: { offer_request_id: record.offer_request_id } };
     case 'id-only-200':
@@ -104,12 +113,25 @@ export function errorStatus(
 }
 
 // GET /offers under the readings of its query and of expired offers: the query the service
-// honours (none, or a capped `limit`) and whether an expired offer is listed, and as what.
+// honours (none, or a capped `limit`) or refuses (400 naming what it does not take), and whether an
+// expired offer is listed, and as what.
 export function offersQueryUnder(
   query: URLSearchParams,
   shape: SpecReadingValues['offersQuery'],
 ): URLSearchParams {
   if (shape === 'ignored') return new URLSearchParams();
+  if (shape === 'refused' && [...query.keys()].length > 0)
+    throw badRequest(`Unknown query parameter: ${[...query.keys()].join(', ')}`);
+  if (shape === 'paging-only') {
+    const filters = [...query.keys()].filter((name) => name !== 'limit' && name !== 'offset');
+    if (filters.length > 0)
+      throw badRequest(`${filters.join(', ')} is not a query parameter of GET /offers (limit, offset)`);
+  }
+  if (shape === 'max-100' || shape === 'paging-only') {
+    const asked = query.get('limit');
+    if (asked !== null && Number(asked) > 100)
+      throw badRequest(`limit must be a whole number from 1 to 100; got "${asked}"`);
+  }
   if (shape === 'capped-25') {
     const capped = new URLSearchParams(query);
     const asked = query.has('limit') ? Number(query.get('limit')) : 500;
@@ -140,4 +162,32 @@ export function expiredOfferShown(
   if (offer.offer_status !== 'expired' || listedAs === 'expired') return offer;
   if (listedAs === 'dropped') return undefined;
   return { ...offer, offer_status: listedAs };
+}
+
+// A page past the last one under the `pageAfterLast` reading: empty (ours), or an error.
+export function pageAfterLast<T>(
+  page: T[],
+  query: URLSearchParams,
+  answer: SpecReadingValues['pageAfterLast'],
+): T[] {
+  const offset = Number(query.get('offset') ?? 0);
+  if (page.length > 0 || !(offset > 0) || answer === 'empty') return page;
+  if (answer === '404') throw notFound(`no page at offset ${offset}: past the last result`);
+  throw badRequest(`offset ${offset} is out of range`);
+}
+
+// A `limit` over the active list's cap under the `activeLimitOver` reading: capped silently (ours)
+// or refused with 400 naming the maximum.
+export function activeQueryUnder(
+  query: URLSearchParams,
+  cap: number | null,
+  over: SpecReadingValues['activeLimitOver'],
+): URLSearchParams {
+  if (cap === null) return query;
+  const asked = query.has('limit') ? Number(query.get('limit')) : 10;
+  if (!(Number.isInteger(asked) && asked > cap)) return query;
+  if (over === 'refused') throw badRequest(`limit must be a whole number from 1 to ${cap}; got "${asked}"`);
+  const capped = new URLSearchParams(query);
+  capped.set('limit', String(cap));
+  return capped;
 }

@@ -17,17 +17,27 @@ export interface SpecReadingValues {
   counterPendingWord: 'pending' | 'open';
   // The most GET /active-offer-requests returns in one page, whatever `limit` asked (null: no cap).
   activeLimitMax: number | null;
+  // What a `limit` over activeLimitMax gets: a page of activeLimitMax (ours, silently capped), or a
+  // 400 naming limit and the maximum.
+  activeLimitOver: 'capped' | 'refused';
+  // How GET /active-offer-requests and GET /offers answer a page past the last one (how the last
+  // page is known is not shown): an empty list (ours), 404, or 400.
+  pageAfterLast: 'empty' | '404' | '400';
   // POST /offer-requests/prelim's answer: its shape is not shown.
   prelimAnswer: 'buyer_count' | 'buyers' | 'nested' | 'empty';
   // GET /offers: its query parameters are not shown. `params`: offer_request_id, status, limit and
   // offset honoured (ours); `ignored`: every parameter ignored, every offer of the account in one
-  // page; `capped-25`: honoured, but at most 25 offers a page whatever `limit` asked.
-  offersQuery: 'params' | 'ignored' | 'capped-25';
+  // page; `capped-25`: honoured, but at most 25 offers a page whatever `limit` asked; `max-100`:
+  // honoured, a `limit` over 100 refused with 400; `paging-only`: limit (at most 100) and offset
+  // honoured, the filters refused with 400 naming them; `refused`: any parameter refused with 400.
+  offersQuery: 'params' | 'ignored' | 'capped-25' | 'max-100' | 'paging-only' | 'refused';
   // POST /offer-requests: success code and body not shown. The full record with 201 (ours) or 200,
   // only `{ offer_request_id }` with 201 or 200, the record without `offer_request_status`, or with
-  // `processing` or `active` where ours says `in_review`.
+  // `processing` or `active` where ours says `in_review`; `declared-201`: the record as the spec's
+  // formal declaration lists it, without offer_request_id, requested_by_agent and submitted_by_user.
   createAnswer:
     | 'record-201'
+    | 'declared-201'
     | 'record-200'
     | 'id-only-201'
     | 'id-only-200'
@@ -73,6 +83,8 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   counterRejectedCallback: 'flat',
   counterPendingWord: 'pending',
   activeLimitMax: null,
+  activeLimitOver: 'capped',
+  pageAfterLast: 'empty',
   prelimAnswer: 'buyer_count',
   offersQuery: 'params',
   createAnswer: 'record-201',
@@ -96,10 +108,13 @@ const CHOICES: {
   counterRejectedCallback: ['flat', 'nested', 'offer-only', 'none'],
   counterPendingWord: ['pending', 'open'],
   activeLimitMax: 'limit',
+  activeLimitOver: ['capped', 'refused'],
+  pageAfterLast: ['empty', '404', '400'],
   prelimAnswer: ['buyer_count', 'buyers', 'nested', 'empty'],
-  offersQuery: ['params', 'ignored', 'capped-25'],
+  offersQuery: ['params', 'ignored', 'capped-25', 'max-100', 'paging-only', 'refused'],
   createAnswer: [
     'record-201',
+    'declared-201',
     'record-200',
     'id-only-201',
     'id-only-200',

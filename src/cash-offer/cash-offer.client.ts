@@ -23,7 +23,16 @@ import {
 } from './call-input.guards';
 import { CashOfferTransport, TransportFailure, TransportRequest } from './cash-offer.transport';
 import { Masks, classifyHttpFailure, classifyNetworkFailure, maskText } from './failure.classifier';
-import { applyOffersQuery, refusesOffersQuery } from './offers-query.fallback';
+import { applyOffersQuery } from './offers-query.fallback';
+import {
+  FULL_OFFERS_QUERY,
+  nextOffersForm,
+  pageOrEnd,
+  refusesQuery,
+  smallerLimit,
+  type OffersQueryForm,
+  type SentOffersQuery,
+} from './list-query.negotiation';
 import { parseRetryAfter } from './retry-after.parser';
 import {
   ActiveOfferRequest,
@@ -72,8 +81,10 @@ export class CashOfferClient {
   // its connections can be freed.
   private retired = false;
   private inFlight = 0;
-  // Set once this brokerage's service refused limit/offset on GET /offers.
-  private offersQueryRefused = false;
+  // The largest active-list page and the form of GET /offers this brokerage's service takes, learned
+  // from its refusals (list-query.negotiation.ts).
+  private activePageMax = MAX_ACTIVE_PAGE;
+  private offersForm: OffersQueryForm = FULL_OFFERS_QUERY;
 
   constructor(
     options: CashOfferClientOptions,
@@ -154,13 +165,20 @@ export class CashOfferClient {
 
   // Every page of the active list, one at a time: only the page being read is held in memory.
   // The spec shows no maximum `limit`: a service that caps it answers fewer than asked on pages
-  // that are not the last, so only an empty page ends the list.
+  // that are not the last, so only an empty page ends the list (or the error a service may answer
+  // past the last page: list-query.negotiation.ts); one that refuses the page size is asked again
+  // with a smaller one, kept for the brokerage.
   async *streamActiveOfferRequests(options: StreamActiveOptions = {}): AsyncIterable<ActiveOfferRequest[]> {
-    const pageSize = options.pageSize ?? MAX_ACTIVE_PAGE;
     let offset = 0;
     let previousFirst: number | undefined;
+    let afterShortPage = false;
     for (;;) {
-      const page = await this.listActiveOfferRequests({ limit: pageSize, offset, sort: options.sort });
+      const asked = Math.min(options.pageSize ?? MAX_ACTIVE_PAGE, this.activePageMax);
+      const page: ActiveOfferRequest[] = await pageOrEnd(
+        () => this.activePage({ limit: asked, offset, sort: options.sort }),
+        offset,
+        afterShortPage,
+      );
       // A service that ignored `offset` would hand back the first page forever.
       const first = page[0]?.request?.offer_request_id;
       if (offset > 0 && first !== undefined && first === previousFirst)
@@ -172,33 +190,85 @@ export class CashOfferClient {
       previousFirst = first;
       if (page.length === 0) return;
       yield page;
+      afterShortPage = page.length < Math.min(asked, this.activePageMax);
       offset += page.length;
     }
   }
 
-  // Falls back to a plain GET, for good, when this brokerage's service refuses the query
-  // (offers-query.fallback.ts).
-  async listOffers(query: OffersQuery = {}): Promise<Offer[]> {
-    const violations = pageViolations(query.limit, query.offset, MAX_OFFERS_PAGE);
-    if (!this.offersQueryRefused) {
+  // One page of the active list, asked again with a smaller `limit` while the service refuses the
+  // page size (list-query.negotiation.ts).
+  private async activePage(
+    query: ActiveOfferRequestsQuery & { limit: number },
+  ): Promise<ActiveOfferRequest[]> {
+    for (let limit = Math.min(query.limit, this.activePageMax); ;) {
       try {
-        const offers = await this.send<Offer[]>(OPERATIONS.listOffers, violations, {
-          method: 'GET',
-          path: '/offers',
-          query: { ...query },
-        });
-        return asList(offers, OPERATIONS.listOffers);
+        return await this.listActiveOfferRequests({ ...query, limit });
       } catch (error) {
-        if (violations.length > 0 || !refusesOffersQuery(error, query)) throw error;
-        this.offersQueryRefused = true;
+        const smaller = refusesQuery(error) ? smallerLimit(serviceMessageOf(error), limit) : undefined;
+        if (smaller === undefined) throw error;
         this.logger.warn(
-          `brokerage ${this.brokerageId}: GET /offers refused its query (${(error as Error).message}); ` +
-            'listing offers with a plain GET and paging them here from now on',
+          `brokerage ${this.brokerageId}: GET /active-offer-requests refused limit=${limit} (${(error as Error).message}); asking ${smaller} a page from now on`,
         );
+        this.activePageMax = limit = smaller;
       }
     }
-    const all = await this.send<Offer[]>(OPERATIONS.listOffers, [], { method: 'GET', path: '/offers' });
-    return applyOffersQuery(asList(all, OPERATIONS.listOffers), query);
+  }
+
+  // GET /offers in the form this brokerage's service takes: the spec shows no query parameters, so
+  // a service may refuse the page size, the filters or any parameter at all; each refusal drops a
+  // little more (list-query.negotiation.ts), for good, and the client applies the rest itself.
+  async listOffers(query: OffersQuery = {}): Promise<Offer[]> {
+    const violations = pageViolations(query.limit, query.offset, MAX_OFFERS_PAGE);
+    if (violations.length > 0) throw CashOfferError.invalidRecord(OPERATIONS.listOffers.name, violations);
+    for (;;) {
+      const form = this.offersForm;
+      try {
+        return await this.listOffersAs(form, query);
+      } catch (error) {
+        const next = refusesQuery(error)
+          ? nextOffersForm(form, sentOffersQuery(form, query), serviceMessageOf(error))
+          : undefined;
+        if (next === undefined) throw error;
+        this.logger.warn(
+          `brokerage ${this.brokerageId}: GET /offers refused its query (${(error as Error).message}); from now on ${describeOffersForm(next)}`,
+        );
+        this.offersForm = next;
+      }
+    }
+  }
+
+  private async listOffersAs(form: OffersQueryForm, query: OffersQuery): Promise<Offer[]> {
+    const hasFilters = query.offer_request_id !== undefined || query.status !== undefined;
+    if (!form.paging) return applyOffersQuery(await this.offersPage({}), query);
+    if (hasFilters && !form.filters) return applyOffersQuery(await this.everyOffer(form), query);
+    const limit = capLimit(query.limit, form.maxLimit);
+    return this.offersPage({ ...query, limit });
+  }
+
+  // Every offer of the account, paged in the form the service takes (for filters applied here).
+  private async everyOffer(form: OffersQueryForm): Promise<Offer[]> {
+    const limit = form.maxLimit ?? MAX_OFFERS_PAGE;
+    const all: Offer[] = [];
+    const seen = new Set<number>();
+    let afterShortPage = false;
+    for (let offset = 0; ;) {
+      const page: Offer[] = await pageOrEnd(() => this.offersPage({ limit, offset }), offset, afterShortPage);
+      const fresh = page.filter((o) => !seen.has(o.offer_id));
+      if (fresh.length === 0) return all;
+      for (const o of fresh) seen.add(o.offer_id);
+      all.push(...fresh);
+      afterShortPage = page.length < limit;
+      offset += page.length;
+    }
+  }
+
+  private async offersPage(query: OffersQuery): Promise<Offer[]> {
+    const offers = await this.send<Offer[]>(OPERATIONS.listOffers, [], {
+      method: 'GET',
+      path: '/offers',
+      query: { ...query },
+    });
+    return asList(offers, OPERATIONS.listOffers);
   }
 
   decideOffer(
@@ -396,4 +466,29 @@ export class CashOfferClient {
       // metrics must never break a call
     }
   }
+}
+
+// The service's own words when it gave an error object, else the client's message.
+function serviceMessageOf(error: CashOfferError): string {
+  return error.serviceError?.message ?? error.message;
+}
+
+function capLimit(limit: number | undefined, max: number | undefined): number | undefined {
+  if (max === undefined) return limit;
+  return limit === undefined ? max : Math.min(limit, max);
+}
+
+function sentOffersQuery(form: OffersQueryForm, query: OffersQuery): SentOffersQuery {
+  if (!form.paging) return { filters: false };
+  const hasFilters = query.offer_request_id !== undefined || query.status !== undefined;
+  const limit = capLimit(query.limit, form.maxLimit);
+  if (hasFilters && !form.filters)
+    return { filters: false, limit: form.maxLimit ?? MAX_OFFERS_PAGE, offset: 0 };
+  return { filters: hasFilters, limit, offset: query.offset };
+}
+
+function describeOffersForm(form: OffersQueryForm): string {
+  if (!form.paging) return 'listing offers with a plain GET and paging them here';
+  const size = form.maxLimit === undefined ? '' : ` at most ${form.maxLimit} a page`;
+  return form.filters ? `asking${size}` : `asking without filters${size}, filtering here`;
 }

@@ -7,3 +7,4 @@ export * from './cash-offer-client.options';
 export { parseRetryAfter } from './retry-after.parser';
 export type { OffersQuery, StreamActiveOptions } from './call-input.guards';
 export { readPrelimCounts, type PrelimCounts } from './prelim-answer.reader';
+export { pageOrEnd } from './list-query.negotiation';

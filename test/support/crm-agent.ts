@@ -115,6 +115,18 @@ export class NeutralSellerSteps {
     if (!request) throw new Error(`deal ${dealId} was not sent`);
     await this.sandbox.approve(request.offer_request_id);
     await this.applyEvents(1);
+    // A service whose create answer has no id (the spec's declared response): the deal learns it
+    // once the request is listed, by the write-back's next try (the clock moved past its back-off).
+    await waitFor(
+      async () => {
+        if ((await this.agent.deal(dealId)).properties[DEAL.requestId] === String(request.offer_request_id))
+          return true;
+        await this.t.advanceClock(10_000);
+        await this.t.run('outbox-drain');
+        return false;
+      },
+      { what: `deal ${dealId} to show request ${request.offer_request_id}`, timeoutMs: 30_000 },
+    );
     return { dealId, contactId, requestId: request.offer_request_id };
   }
 

@@ -25,6 +25,8 @@ import {
   expiredOfferShown,
   withdrawnOfferShown,
   offersQueryUnder,
+  activeQueryUnder,
+  pageAfterLast,
   prelimAnswer,
   readCounterAnswer,
 } from '../spec-readings.answers';
@@ -115,24 +117,24 @@ export class ApiController {
   @Get('active-offer-requests')
   @HttpCode(200)
   activeOfferRequests(@Caller() caller: SandboxAccount, @SearchParams() query: URLSearchParams) {
-    const cap = this.readings.current.activeLimitMax;
-    if (cap !== null) {
-      // A service that caps `limit` silently: fewer than asked on a page that is not the last.
-      const asked = query.has('limit') ? Number(query.get('limit')) : 10;
-      if (Number.isInteger(asked) && asked > cap) query.set('limit', String(cap));
-    }
-    return this.marketplace.activePage(caller, query);
+    const { activeLimitMax, activeLimitOver, pageAfterLast: afterLast } = this.readings.current;
+    // A service that caps `limit`: silently (fewer than asked on a page that is not the last), or
+    // by refusing a larger one.
+    const asked = activeQueryUnder(query, activeLimitMax, activeLimitOver);
+    return pageAfterLast(this.marketplace.activePage(caller, asked), asked, afterLast);
   }
 
   @Get('offers')
   @HttpCode(200)
   listOffers(@Caller() caller: SandboxAccount, @SearchParams() query: URLSearchParams) {
     const { offersQuery, expiredOfferListedAs, withdrawnOfferListedAs } = this.readings.current;
-    return this.offers.list(caller, offersQueryUnder(query, offersQuery), (o) => {
+    const asked = offersQueryUnder(query, offersQuery);
+    const page = this.offers.list(caller, asked, (o) => {
       const expired = expiredOfferShown(o, expiredOfferListedAs);
       const listed = expired && withdrawnOfferShown(expired, withdrawnOfferListedAs);
       return listed && this.shown(listed);
     });
+    return pageAfterLast(page, asked, this.readings.current.pageAfterLast);
   }
 
   @Patch('offers')

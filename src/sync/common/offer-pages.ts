@@ -1,4 +1,4 @@
-import type { CashOfferClient } from '../../cash-offer';
+import { pageOrEnd, type CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
 import type { Clock } from '../../common/clock';
 
@@ -14,8 +14,9 @@ export interface OffersRead {
 
 // Every offer on the caller's requests (optionally of one request), a page at a time. The spec
 // shows no maximum `limit`: a service may cap it and answer fewer than asked on a page that is not
-// the last, so pages are read until an empty one; one that brings no offer not seen already (a
-// service that ignores `offset`) ends the stream too.
+// the last, so pages are read until an empty one (or the error a service may answer past the last
+// page: pageOrEnd); one that brings no offer not seen already (a service that ignores `offset`)
+// ends the stream too.
 export async function* streamOffers(
   client: CashOfferClient,
   query: { offer_request_id?: number } = {},
@@ -42,14 +43,20 @@ async function* offerPages(
   clock?: Clock,
 ): AsyncIterable<{ offers: Offer[]; readAt: Date | undefined }> {
   const seen = new Set<number>();
+  let afterShortPage = false;
   for (let offset = 0; ;) {
     if (signal?.aborted) return;
     const readAt = clock?.now();
-    const page = await client.listOffers({ ...query, limit: PAGE, offset });
+    const page: Offer[] = await pageOrEnd(
+      () => client.listOffers({ ...query, limit: PAGE, offset }),
+      offset,
+      afterShortPage,
+    );
     const fresh = page.filter((o) => !seen.has(o.offer_id));
     if (fresh.length === 0) return;
     for (const offer of fresh) seen.add(offer.offer_id);
     yield { offers: fresh, readAt };
+    afterShortPage = page.length < PAGE;
     offset += page.length;
   }
 }

@@ -21,19 +21,25 @@ const READINGS: Record<string, unknown>[] = [
     expiredOfferListedAs: 'dropped',
     withdrawnOfferListedAs: 'dropped',
   },
-  // Pages capped at 25, a create answer with no status, 400 for everything refused, expired offers
-  // listed as rejected.
+  // Pages capped at 25, a create answered as the spec's formal declaration lists it (no id), 400
+  // for everything refused, an error past the last page, an active list refusing limit over 25,
+  // expired offers listed as rejected.
   {
     offersQuery: 'capped-25',
-    createAnswer: 'no-status',
+    createAnswer: 'declared-201',
+    pageAfterLast: '404',
+    activeLimitMax: 25,
+    activeLimitOver: 'refused',
     errorCodes: 'all-400',
     expiredOfferListedAs: 'rejected',
     withdrawnOfferListedAs: 'cancelled',
   },
-  // A create answered `active`, capped pages, 422s, decisions with no body, expired offers still
-  // listed active (a service that leaves expiry to the listing side).
+  // A create answered `active`, offers paged but not filtered (limit at most 100), a 400 past the
+  // last page, 422s, decisions with no body, expired offers still listed active (a service that
+  // leaves expiry to the listing side).
   {
-    offersQuery: 'capped-25',
+    offersQuery: 'paging-only',
+    pageAfterLast: '400',
     createAnswer: 'status-active',
     decideAnswer: 'empty-204',
     errorCodes: 'all-422',
@@ -81,20 +87,42 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       const [request] = (await steps.sandbox.requests()).filter(
         (r) => r.offer_request_external_id === dealId,
       );
+      const declared = readings.createAnswer === 'declared-201';
+      if (declared) {
+        // An answer without the id: the deal learns it once the service lists the request (on
+        // approval), by the write-back's next try.
+        expect((await steps.agent.deal(dealId)).properties[DEAL.requestId] ?? '').toBe('');
+        await steps.sandbox.approve(request.offer_request_id);
+        await steps.applyEvents(1);
+        await waitFor(
+          async () => {
+            await t.run('outbox-drain');
+            return (
+              (await steps.agent.deal(dealId)).properties[DEAL.requestId] === String(request.offer_request_id)
+            );
+          },
+          { what: 'the request id written back once the request is listed', timeoutMs: 30_000 },
+        );
+      }
       const sent = await steps.agent.deal(dealId);
       expect(sent.properties[DEAL.requestId]).toBe(String(request.offer_request_id));
       expect(sent.properties[DEAL.syncError] ?? '').toBe('');
       // Only what the answer said: no status where it gave none.
       const answered = {
         'id-only-200': '',
-        'no-status': '',
+        // Found in the active list, whose status is read after the approval event's.
+        'declared-201': 'active',
         'status-active': 'active',
       }[readings.createAnswer as string];
       expect(sent.properties[DEAL.status] ?? '').toBe(answered ?? 'in_review');
 
-      await steps.sandbox.approve(request.offer_request_id);
-      await steps.applyEvents(1);
-      expect((await steps.agent.deal(dealId)).properties[DEAL.status]).toBe('receiving_offers');
+      if (!declared) {
+        await steps.sandbox.approve(request.offer_request_id);
+        await steps.applyEvents(1);
+      }
+      expect((await steps.agent.deal(dealId)).properties[DEAL.status]).toBe(
+        declared ? 'active' : 'receiving_offers',
+      );
       expect(await stuck()).toEqual([]);
       expect(await t.ledger.outbox.listByState('acme', ['dead'])).toEqual([]);
     });
@@ -189,7 +217,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
 
     it('an offer past its expiry leaves Incoming however the list shows it', async () => {
       const { requestId } = await steps.activeRequest();
-      const expires = new Date(Date.now() + 4000).toISOString();
+      const expires = new Date(t.nowMs() + 4000).toISOString();
       const offer = await steps.sandbox.makeOffer(requestId, {
         offer_amount: 330_000,
         offer_expires: expires,

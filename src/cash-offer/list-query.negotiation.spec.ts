@@ -1,0 +1,137 @@
+import { CashOfferError } from './cash-offer.error';
+import {
+  FULL_OFFERS_QUERY,
+  answersPastLastPage,
+  nextOffersForm,
+  pageOrEnd,
+  refusesQuery,
+  smallerLimit,
+  type OffersQueryForm,
+} from './list-query.negotiation';
+
+const refusal = (status: number, message = 'bad query', keyRefused = false) =>
+  new CashOfferError({
+    code: status === 404 ? 'NOT_FOUND' : 'INVALID_RECORD',
+    operation: 'listOffers',
+    status,
+    keyRefused,
+    serviceError: { error: status, message },
+    message: `listOffers: refused (${status}): ${message}`,
+  });
+
+describe('refusesQuery', () => {
+  it('is a 400 or 422 refusal by the service, never a refused key, a local check or an outage', () => {
+    expect(refusesQuery(refusal(400))).toBe(true);
+    expect(refusesQuery(refusal(422))).toBe(true);
+    expect(refusesQuery(refusal(400, 'invalid API key', true))).toBe(false);
+    expect(refusesQuery(refusal(404))).toBe(false);
+    expect(refusesQuery(CashOfferError.invalidRecord('listOffers', [{ field: 'limit', message: 'x' }]))).toBe(
+      false,
+    );
+    expect(refusesQuery(new Error('400'))).toBe(false);
+  });
+});
+
+describe('smallerLimit', () => {
+  it.each([
+    ['limit must be a whole number from 1 to 50; got "100"', 100, 50],
+    ['limit: at most 25', 100, 25],
+    ['limit too large', 100, 50],
+    ['limit too large', 500, 100],
+    ['bad request', 50, 25],
+    ['bad request', 25, 10],
+    ['limit must be at most 200', 100, 50],
+  ])('%s after %i -> %i', (message, sent, next) => {
+    expect(smallerLimit(message, sent)).toBe(next);
+  });
+
+  it('gives up at the spec default of 10: the refusal is not the page size', () => {
+    expect(smallerLimit('bad request', 10)).toBeUndefined();
+    expect(smallerLimit('limit must be from 1 to 5', 2)).toBeUndefined();
+  });
+});
+
+describe('nextOffersForm', () => {
+  const paged = { filters: true, limit: 500, offset: 0 };
+
+  it('tries the page size the message names, keeping the filters', () => {
+    expect(nextOffersForm(FULL_OFFERS_QUERY, paged, 'limit must be from 1 to 100')).toEqual({
+      filters: true,
+      paging: true,
+      maxLimit: 100,
+    });
+  });
+
+  it('drops the filters first when the message calls one unknown, even listing limit among those taken', () => {
+    const message = 'offer_request_id is not a query parameter of GET /offers (limit, offset)';
+    expect(nextOffersForm(FULL_OFFERS_QUERY, paged, message)).toEqual({ filters: false, paging: true });
+    expect(nextOffersForm(FULL_OFFERS_QUERY, paged, 'unknown parameter: status')).toEqual({
+      filters: false,
+      paging: true,
+    });
+  });
+
+  it('drops paging at once when the message calls limit or offset unknown', () => {
+    for (const message of [
+      'Unknown query parameter: limit',
+      "unexpected parameter 'offset'",
+      'limit is not a query parameter of GET /offers',
+    ])
+      expect(nextOffersForm(FULL_OFFERS_QUERY, paged, message)).toEqual({ filters: false, paging: false });
+  });
+
+  it('with an unhelpful message steps the page size down, then drops the filters, then paging', () => {
+    let form: OffersQueryForm = FULL_OFFERS_QUERY;
+    let limit = 500;
+    const sizes: (number | undefined)[] = [];
+    while (form.filters) {
+      form = nextOffersForm(form, { filters: true, limit, offset: 0 }, 'bad request')!;
+      sizes.push(form.filters ? form.maxLimit : undefined);
+      limit = form.maxLimit ?? limit;
+    }
+    expect(sizes).toEqual([100, 50, 25, 10, undefined]);
+    expect(form).toEqual({ filters: false, paging: true, maxLimit: 10 });
+    expect(nextOffersForm(form, { filters: false, limit: 10, offset: 0 }, 'bad request')).toEqual({
+      filters: false,
+      paging: false,
+    });
+  });
+
+  it('has nothing left to drop after a plain GET was refused', () => {
+    expect(nextOffersForm({ filters: false, paging: false }, { filters: false }, 'bad')).toBeUndefined();
+  });
+});
+
+describe('pageOrEnd', () => {
+  const failing = (...errors: unknown[]) => {
+    let calls = 0;
+    const read = jest.fn(async (): Promise<number[]> => {
+      const error = errors[calls++];
+      if (error) throw error;
+      return [1];
+    });
+    return read;
+  };
+
+  it('takes a 404 past the first page, asked twice, for the end of the list', async () => {
+    const read = failing(refusal(404), refusal(404));
+    await expect(pageOrEnd(read, 100, false)).resolves.toEqual([]);
+    expect(read).toHaveBeenCalledTimes(2);
+  });
+
+  it('takes a 400 right after a short page, twice, for the end; after a full page it is an error', async () => {
+    await expect(pageOrEnd(failing(refusal(400), refusal(400)), 37, true)).resolves.toEqual([]);
+    await expect(pageOrEnd(failing(refusal(400)), 100, false)).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('reads the page when the second ask succeeds (a passing fault), and never ends the first page', async () => {
+    await expect(pageOrEnd(failing(refusal(404)), 100, true)).resolves.toEqual([1]);
+    await expect(pageOrEnd(failing(refusal(404)), 0, true)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('never takes a refused key or an outage for the end', async () => {
+    expect(answersPastLastPage(refusal(404, 'unknown API key', true), true)).toBe(false);
+    const outage = new CashOfferError({ code: 'UNAVAILABLE', operation: 'x', status: 503, message: 'x' });
+    expect(answersPastLastPage(outage, true)).toBe(false);
+  });
+});

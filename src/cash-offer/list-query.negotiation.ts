@@ -1,0 +1,118 @@
+import { CashOfferError } from './cash-offer.error';
+
+// The spec shows no maximum `limit` for GET /active-offer-requests and no query at all for GET
+// /offers. A service may take every parameter we send (ours), ignore them, cap `limit` silently, or
+// refuse what it does not take with a 400 or 422: a page size over its own maximum, or a parameter it
+// does not know. On such a refusal the client asks again in a smaller form, and keeps the form the
+// service took for the brokerage. A number the service's message gives beside `limit` is only a
+// first guess; every form is checked by the service's own answer.
+
+// The page sizes tried on the way down; 10 is the spec's default `limit` of the active list.
+const LIMIT_RUNGS = [100, 50, 25, 10] as const;
+
+// A refusal of the query by the service itself (not a local check, not a refused key, not an outage).
+export function refusesQuery(error: unknown): error is CashOfferError {
+  return (
+    error instanceof CashOfferError &&
+    error.code === 'INVALID_RECORD' &&
+    !error.keyRefused &&
+    (error.status === 400 || error.status === 422)
+  );
+}
+
+// The next page size to ask after `sent` was refused: the largest smaller number the message gives
+// beside `limit` ("limit must be from 1 to 50" -> 50; a page of 1 is never a guess), else the next rung down; undefined at the
+// spec's default of 10 or below, where the refusal is not the page size's.
+export function smallerLimit(message: string, sent: number): number | undefined {
+  if (/limit/i.test(message)) {
+    const below = (message.match(/\d+/g) ?? []).map(Number).filter((n) => n > 1 && n < sent);
+    if (below.length > 0) return Math.max(...below);
+  }
+  return LIMIT_RUNGS.find((rung) => rung < sent);
+}
+
+// How GET /offers is asked: with the filters (offer_request_id, status) or without them (filtered
+// here), with limit/offset or without (a plain GET answering every offer), and the largest page
+// size the service took.
+export interface OffersQueryForm {
+  filters: boolean;
+  paging: boolean;
+  maxLimit?: number;
+}
+
+export const FULL_OFFERS_QUERY: OffersQueryForm = { filters: true, paging: true };
+
+// What was actually sent in the refused call.
+export interface SentOffersQuery {
+  filters: boolean;
+  limit?: number;
+  offset?: number;
+}
+
+// The form to try after the service refused `sent` under `form`; undefined when nothing is left to
+// drop (the refusal is not the query's). A message that calls `limit` or `offset` unknown drops
+// paging at once, one that names a filter and not `limit` drops the filters first; otherwise a
+// smaller page size is tried before the filters go, and paging goes last.
+export function nextOffersForm(
+  form: OffersQueryForm,
+  sent: SentOffersQuery,
+  message: string,
+): OffersQueryForm | undefined {
+  const paged = form.paging && (sent.limit !== undefined || sent.offset !== undefined);
+  if (paged && callsUnknown(message, 'limit|offset')) return { filters: false, paging: false };
+  const namesFilter =
+    callsUnknown(message, 'offer_request_id|status') ||
+    (/offer_request_id|status/i.test(message) && !/limit/i.test(message));
+  if (sent.filters && form.filters && namesFilter) return { ...form, filters: false };
+  if (form.paging && sent.limit !== undefined) {
+    const smaller = smallerLimit(message, sent.limit);
+    if (smaller !== undefined) return { ...form, maxLimit: smaller };
+  }
+  if (sent.filters && form.filters) return { ...form, filters: false };
+  if (paged) return { filters: false, paging: false };
+  return undefined;
+}
+
+// "Unknown query parameter: limit", "limit is not a parameter of GET /offers", "unexpected
+// parameter 'offset'": the service does not take the parameter at all, whatever its value. Only a
+// message whose subject is the parameter counts (not one listing it among those taken).
+function callsUnknown(message: string, parameter: string): boolean {
+  const name = `['"\`]?(?:${parameter})['"\`]?`;
+  const before = new RegExp(
+    `(?:unknown|unexpected|unsupported|unrecognized|unrecognised|invalid)(?: query)? param(?:eter)?s?:?\\s*${name}`,
+    'i',
+  );
+  const after = new RegExp(
+    `${name} (?:is not|isn't) (?:a |an )?(?:known |valid |supported |allowed )?(?:query )?param|${name} (?:is )?not (?:allowed|supported)`,
+    'i',
+  );
+  return before.test(message) || after.test(message);
+}
+
+// A page past the last may be answered with an error instead of an empty page (how the last page is
+// known is not shown): a 404 or 416 past the first page, or a 400/422 right after a short page, each
+// asked twice (a passing fault is not taken for the end). A 400/422 after a full page is an error.
+export function answersPastLastPage(error: unknown, afterShortPage: boolean): boolean {
+  if (!(error instanceof CashOfferError) || error.keyRefused) return false;
+  if (error.status === 404 || error.status === 416) return true;
+  return afterShortPage && refusesQuery(error);
+}
+
+// One page at `offset`, or an empty page where the service says, twice, that there is none there.
+export async function pageOrEnd<T>(
+  read: () => Promise<T[]>,
+  offset: number,
+  afterShortPage: boolean,
+): Promise<T[]> {
+  try {
+    return await read();
+  } catch (error) {
+    if (offset === 0 || !answersPastLastPage(error, afterShortPage)) throw error;
+  }
+  try {
+    return await read();
+  } catch (again) {
+    if (answersPastLastPage(again, afterShortPage)) return [];
+    throw again;
+  }
+}
