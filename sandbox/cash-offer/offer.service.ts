@@ -176,18 +176,33 @@ export class OfferService {
     return toOffer(o, r);
   }
 
-  // The buyer rejects a counter: the countered offer is rejected and the UPDATE callback sent.
+  // The buyer rejects a counter: the countered offer becomes what the spec reading in force says
+  // (rejected, ours; active again, undecided, for the seller to accept or reject; or left countered)
+  // and the UPDATE callback is sent.
   rejectCounter(counterId: string): StoredCounterOffer {
     const c = this.pendingCounter(counterId);
     const now = this.clock.nowIso();
     c.counter_offer_status = 'rejected';
     c.updated_at = now;
     const original = this.store.offers.get(c.offer_id);
-    if (original?.offer_status === 'countered') this.setStatus(original, 'rejected');
+    if (original?.offer_status === 'countered') this.afterRefusedCounter(original);
     const r = this.store.requests.get(c.offer_request_id)!;
     const update = counterRejectedUpdate(c, r, now, this.readings.current.counterRejectedCallback);
     if (update) this.notifier.event(r, update);
     return { ...c };
+  }
+
+  private afterRefusedCounter(original: StoredOffer): void {
+    switch (this.readings.current.counterRejectedOfferListedAs) {
+      case 'active':
+        this.setStatus(original, 'active', false);
+        original.offer_decided_at = null;
+        return;
+      case 'countered':
+        return;
+      default:
+        this.setStatus(original, 'rejected');
+    }
   }
 
   // A buyer takes back an offer the agent has not decided (control API). The spec shows no such

@@ -13,6 +13,9 @@ export interface SpecReadingValues {
   counteredOfferListedAs: 'countered' | 'active' | 'rejected';
   // The UPDATE callback when a buyer rejects a counter: its payload is not shown.
   counterRejectedCallback: 'flat' | 'nested' | 'offer-only' | 'none';
+  // What the countered offer becomes when the buyer rejects the counter (not shown): `rejected`
+  // (ours), `active` again (the seller may still accept or reject it), or still `countered`.
+  counterRejectedOfferListedAs: 'rejected' | 'active' | 'countered';
   // The word for a counter the buyer has not answered.
   counterPendingWord: 'pending' | 'open';
   // The most GET /active-offer-requests returns in one page, whatever `limit` asked (null: no cap).
@@ -81,6 +84,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   counterAnswer: 'record-201',
   counteredOfferListedAs: 'countered',
   counterRejectedCallback: 'flat',
+  counterRejectedOfferListedAs: 'rejected',
   counterPendingWord: 'pending',
   activeLimitMax: null,
   activeLimitOver: 'capped',
@@ -106,6 +110,7 @@ const CHOICES: {
   counterAnswer: ['record-201', 'empty-204', 'empty-200', 'id-only-200'],
   counteredOfferListedAs: ['countered', 'active', 'rejected'],
   counterRejectedCallback: ['flat', 'nested', 'offer-only', 'none'],
+  counterRejectedOfferListedAs: ['rejected', 'active', 'countered'],
   counterPendingWord: ['pending', 'open'],
   activeLimitMax: 'limit',
   activeLimitOver: ['capped', 'refused'],

@@ -101,7 +101,11 @@ export class CounterOfferExecutor implements CommandExecutor {
     // status the offer has reached since.
     const listed = offers.find((o) => o.offer_id === payload.offerId);
     if (link.listedAtSend === undefined && listed) {
-      const listedAtSend = listedAtSendOf(listed.offer_status, await this.listingHabit(ctx.brokerage.id));
+      const listedAtSend = listedAtSendOf(
+        listed.offer_status,
+        await this.listingHabit(ctx.brokerage.id),
+        true,
+      );
       await this.links.replaceContent(
         ctx.brokerage.id,
         LINK.counter,
@@ -251,7 +255,10 @@ export function counterVerdict(
   const offer = offers.find((o) => o.offer_id === offerId);
   if (!offer) return { found: false, moot: false };
   const habit = context.habit !== undefined ? { listed_at_send: context.habit } : {};
-  if (offer.offer_status === 'countered') return { found: true, result: { ...habit } };
+  // Listed `countered` now: this service's own word for a countered offer, whatever the habit read
+  // on earlier counters (one taken after a buyer's answer may say `rejected`): a refused counter
+  // that puts the offer back to active is then seen by the record (offerRecordView).
+  if (offer.offer_status === 'countered') return { found: true, result: { listed_at_send: 'countered' } };
   const byCounter = offers.find(
     (o) =>
       o.offer_id !== offerId &&

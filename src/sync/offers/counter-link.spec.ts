@@ -19,6 +19,21 @@ describe('listedAtSendOf: how the service listed a countered offer when the coun
   });
 });
 
+describe("listedAtSendOf, read late (the send's own read failed): a buyer may have answered", () => {
+  it.each([
+    // A service that lists countered offers `countered`: `active` is the offer put back after the
+    // buyer refused the counter.
+    ['active', 'countered', 'countered'],
+    ['active', 'active', 'active'],
+    ['active', 'rejected', 'active'],
+    ['active', undefined, 'active'],
+    ['countered', 'active', 'countered'],
+    ['rejected', 'countered', 'countered'],
+  ])('listed %s with habit %s: %s', (listedNow, habit, expected) => {
+    expect(listedAtSendOf(listedNow, habit, true)).toBe(expected);
+  });
+});
+
 describe('the counter link keeps the counter expiry', () => {
   const base = { status: 'pending', requestId: 7, amount: 360000 };
   it.each([

@@ -84,9 +84,13 @@ export function otherCountersOf(
 // `rejected` may be this service's way of listing a countered offer, or the buyer's refusal (or the
 // original offer rejected as the buyer accepted): the way this service listed the brokerage's earlier
 // counters (`habit`) tells, when there were any (seen in the crash soak: a write-back delayed by a
-// kill read `rejected` after the buyer's refusal, and the record stayed Countered).
-export function listedAtSendOf(listedNow: string, habit: string | undefined): string {
-  if (listedNow === 'countered' || listedNow === 'active') return listedNow;
+// kill read `rejected` after the buyer's refusal, and the record stayed Countered). `late`: a read
+// taken after the send's own failed (the write-back's), when a buyer may have answered already: there
+// `active` where this service lists countered offers as `countered` is the offer put back to active
+// after the buyer refused the counter. The send's own read, taken before a buyer can answer, stands.
+export function listedAtSendOf(listedNow: string, habit: string | undefined, late = false): string {
+  if (listedNow === 'countered') return listedNow;
+  if (listedNow === 'active') return late && habit === 'countered' ? habit : listedNow;
   return habit ?? listedNow;
 }
 

@@ -18,6 +18,9 @@ interface Reading {
   // false: the offer a buyer makes by accepting a counter does not name it (the spec's offer has
   // no counter_offer_id field).
   offerNamesCounter?: boolean;
+  // What the countered offer becomes when its buyer rejects the counter (not shown): rejected
+  // (default), active again (the seller may still decide it), or still countered.
+  afterRefusal?: 'rejected' | 'active' | 'countered';
 }
 
 interface TrueOffer {
@@ -69,8 +72,7 @@ class World {
           offer_id: o.id,
           offer_request_id: 7,
           offer_amount: o.amount,
-          offer_status:
-            o.counter?.status === 'pending' && o.status === 'countered' ? this.reading.listedAs : o.status,
+          offer_status: o.status === 'countered' ? this.reading.listedAs : o.status,
           offer_is_counter_offer: o.isCounterOffer,
           counter_offer_id: this.reading.offerNamesCounter === false ? undefined : (o.counterOfferId ?? null),
         }) as Offer,
@@ -86,7 +88,8 @@ class World {
     const active = this.offers.filter((o) => o.status === 'active');
     const pending = this.offers.filter((o) => o.counter?.status === 'pending');
     if (roll < 0.25 && !this.closed) this.newOffer();
-    else if (roll < 0.4 && !this.closed) this.counter(this.pick(active));
+    // One counter per offer (the daemon's command key): an offer back to active is only decided.
+    else if (roll < 0.4 && !this.closed) this.counter(this.pick(active.filter((o) => !o.counter)));
     else if (roll < 0.5 && !this.closed) this.decide(this.pick(active), 'accepted');
     else if (roll < 0.58) this.decide(this.pick(active), 'rejected');
     else if (roll < 0.7) this.buyerAnswers(this.pick(pending), 'accepted');
@@ -152,14 +155,22 @@ class World {
       return;
     }
     offer.counter.status = 'rejected';
-    offer.status = 'rejected';
+    offer.status = this.reading.afterRefusal ?? 'rejected';
     // The UPDATE, sometimes lost where the listings can tell (a service that lists countered
     // offers rejected at once leaves nothing else to tell by). One that names a counter whose
     // command is still unknown waits in the inbox (retried) until the ledger links it.
     if (!this.reading.updateDelivered) return;
-    if (this.reading.listedAs !== 'rejected' && this.random() < 0.2) return;
+    if (this.listingsTellRefusal() && this.random() < 0.2) return;
     this.updates.add(offer.id);
     this.applyUpdates();
+  }
+
+  // Whether the daemon can read a buyer's refusal from the listings alone: the countered offer moves
+  // from how it was listed waiting to rejected, or, listed `countered` while waiting, back to active.
+  private listingsTellRefusal(): boolean {
+    const after = this.reading.afterRefusal ?? 'rejected';
+    if (after === 'rejected') return this.reading.listedAs !== 'rejected';
+    return after === 'active' && this.reading.listedAs === 'countered';
   }
 
   private applyUpdates(): void {
@@ -270,6 +281,59 @@ const READINGS: Reading[] = [
     pendingWord: 'open',
     updateDelivered: false,
     offerNamesCounter: false,
+  },
+  // The offer back to active once its buyer rejects the counter: listed `countered` while waiting,
+  // its return to active tells the refusal with no UPDATE.
+  {
+    listedAs: 'countered',
+    answerHasId: true,
+    pendingWord: 'pending',
+    updateDelivered: false,
+    afterRefusal: 'active',
+  },
+  {
+    listedAs: 'countered',
+    answerHasId: false,
+    pendingWord: 'open',
+    updateDelivered: false,
+    afterRefusal: 'active',
+  },
+  {
+    listedAs: 'countered',
+    answerHasId: true,
+    pendingWord: 'pending',
+    updateDelivered: true,
+    afterRefusal: 'active',
+  },
+  // Listed active or rejected while waiting: only the UPDATE tells, so it must come.
+  {
+    listedAs: 'active',
+    answerHasId: false,
+    pendingWord: 'pending',
+    updateDelivered: true,
+    afterRefusal: 'active',
+  },
+  {
+    listedAs: 'rejected',
+    answerHasId: true,
+    pendingWord: 'pending',
+    updateDelivered: true,
+    afterRefusal: 'active',
+  },
+  // Left countered: only the UPDATE tells.
+  {
+    listedAs: 'countered',
+    answerHasId: true,
+    pendingWord: 'pending',
+    updateDelivered: true,
+    afterRefusal: 'countered',
+  },
+  {
+    listedAs: 'active',
+    answerHasId: false,
+    pendingWord: 'open',
+    updateDelivered: true,
+    afterRefusal: 'countered',
   },
 ];
 

@@ -112,7 +112,22 @@ export function counterStatusOf(
   // refused the counter (an UPDATE we did not get). Not so when the service lists a countered
   // offer as rejected from the start.
   if (offer.offer_status === 'rejected' && counter.listedAtSend !== 'rejected') return 'rejected';
+  // Listed active again after a service showed it waiting under a word of its own: the buyer refused
+  // the counter and the offer is the seller's to decide once more (a reading of the spec's silence
+  // on what a refused counter leaves). Nothing tells where the service lists a waiting countered
+  // offer as active: there only the UPDATE can.
+  if (offer.offer_status === 'active' && waitedDistinctly(counter.listedAtSend)) return 'rejected';
   return counter.status;
+}
+
+// Statuses a countered offer cannot have been waiting under: the listing's undecided word, and
+// words for an offer already closed.
+const NOT_A_WAITING_WORD = new Set(['active', 'accepted', 'rejected', 'expired', ...WITHDRAWN_OFFER]);
+
+// The countered offer was listed, right after the counter, under a status that only a waiting
+// countered offer has (`countered`, or another service's word for it).
+function waitedDistinctly(listedAtSend: string | undefined): boolean {
+  return listedAtSend !== undefined && !NOT_A_WAITING_WORD.has(listedAtSend.toLowerCase());
 }
 
 // The stage an offer record shows for an offer status and the status of the counter made on it.

@@ -38,6 +38,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'errorCodes',
       'expiredOfferListedAs',
       'withdrawnOfferListedAs',
+      'counterRejectedOfferListedAs',
       'webhookMethods',
       'offerNamesCounter',
       'maxMediaItems',
@@ -55,6 +56,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       errorCodes: 'ours',
       expiredOfferListedAs: 'expired',
       withdrawnOfferListedAs: 'withdrawn',
+      counterRejectedOfferListedAs: 'rejected',
       webhookMethods: 'post-sets',
       offerNamesCounter: 'counter_offer_id',
       maxMediaItems: 50,
@@ -343,6 +345,51 @@ describe('Cash Offer sandbox: spec readings', () => {
       (await call(sandbox, 'PATCH', '/offers', { offer_id: withdrawn.offer_id, offer_status: 'accepted' }))
         .status,
     ).toBe(409);
+  });
+
+  it('counterRejectedOfferListedAs: the countered offer rejected, active again (decidable), or still countered once the buyer rejects the counter', async () => {
+    const req = await activeRequest(sandbox);
+    type Listed = { offer_id: number; offer_status: string; offer_decided_at: string | null };
+    const listed = async (offerId: number): Promise<Listed | undefined> => {
+      const offers: Listed[] = (await call(sandbox, 'GET', '/offers')).body;
+      return offers.find((o) => o.offer_id === offerId);
+    };
+    const decide = async (offerId: number, offer_status: string) =>
+      (await call(sandbox, 'PATCH', '/offers', { offer_id: offerId, offer_status })).status;
+    // An offer countered, then the counter rejected by its buyer.
+    const refused = async () => {
+      const offer = await buyerOffer(sandbox, req.offer_request_id);
+      const counter = await call(sandbox, 'POST', '/counter-offers', {
+        offer_id: offer.offer_id,
+        counter_offer_amount: 270_000,
+      });
+      const counterId: number = counter.body.counter_offer_id;
+      const res = await control(sandbox, 'POST', `/counter-offers/${counterId}/reject`);
+      expect(res.body.counter_offer_status).toBe('rejected');
+      const offerId: number = offer.offer_id;
+      return offerId;
+    };
+
+    const rejected = await refused();
+    expect((await listed(rejected))?.offer_status).toBe('rejected');
+    expect(await decide(rejected, 'accepted')).toBe(409);
+
+    await readings({ counterRejectedOfferListedAs: 'countered' });
+    const waiting = await refused();
+    expect((await listed(waiting))?.offer_status).toBe('countered');
+    // How a countered offer is shown composes with it.
+    await readings({ counteredOfferListedAs: 'active' });
+    expect((await listed(waiting))?.offer_status).toBe('active');
+    await readings({ counteredOfferListedAs: 'countered' });
+    expect(await decide(waiting, 'accepted')).toBe(409);
+    expect(await decide(waiting, 'rejected')).toBe(200);
+
+    await readings({ counterRejectedOfferListedAs: 'active' });
+    const reopened = await refused();
+    expect(await listed(reopened)).toMatchObject({ offer_status: 'active', offer_decided_at: null });
+    // Undecided again: the seller accepts it (the cascade as for any offer).
+    expect(await decide(reopened, 'accepted')).toBe(200);
+    expect((await listed(reopened))?.offer_status).toBe('accepted');
   });
 
   it('webhookMethods: POST sets and PATCH replaces (404 when none), POST only once (409), or PATCH 422 when none', async () => {

@@ -19,6 +19,8 @@ const READINGS: Record<string, unknown>[] = [
     createAnswer: 'id-only-201',
     // Nor does the offer a buyer makes by accepting it name the counter.
     offerNamesCounter: 'unnamed',
+    // A refused counter leaves the offer countered (listed active still): only the UPDATE tells.
+    counterRejectedOfferListedAs: 'countered',
   },
   // Counters answered with their id only, the pending word 'open', an UPDATE naming only the offer;
   // offers pages capped at 25, 422 for refusals.
@@ -30,6 +32,8 @@ const READINGS: Record<string, unknown>[] = [
     prelimAnswer: 'nested',
     offersQuery: 'capped-25',
     errorCodes: 'all-422',
+    // A refused counter puts the offer back to active, which the agent may then accept.
+    counterRejectedOfferListedAs: 'active',
   },
   // A countered offer listed rejected at once, an empty 200 for the counter, a flat UPDATE.
   // A create answered 200 with no status, refusals as 400.
@@ -39,6 +43,8 @@ const READINGS: Record<string, unknown>[] = [
     prelimAnswer: 'empty',
     createAnswer: 'no-status',
     errorCodes: 'all-400',
+    // A refused counter puts the offer back to active (from rejected, as listed while it waited).
+    counterRejectedOfferListedAs: 'active',
   },
   // No UPDATE at all: the listings alone tell a refused counter. Decisions answered with no body.
   {
@@ -81,6 +87,25 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect((await t.run('offers-reconcile')).status).toBe('succeeded');
       await t.run('outbox-drain');
     };
+    // The offer put back to active by the buyer's refusal is the seller's to decide again.
+    const agentAccepts = async (offerId: number) => {
+      const record = await steps.agent.offerRecord(offerId);
+      await steps.agent.moveOffer(record!.id, 'accept_requested');
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      const accepted = await steps.agent.offerRecord(offerId);
+      expect(steps.agent.stageKey(accepted!)).toBe('accepted');
+      expect(accepted!.properties[OFFER.status]).toBe('accepted');
+      expect(accepted!.properties[OFFER.counterStatus]).toBe('rejected');
+      expect(accepted!.properties[OFFER.decisionError] ?? '').toBe('');
+    };
+    // How the countered offer is listed once the buyer rejected the counter.
+    const listedAfterRefusal = (r: Record<string, unknown>): unknown =>
+      r.counterRejectedOfferListedAs === 'active'
+        ? 'active'
+        : r.counterRejectedOfferListedAs === 'countered'
+          ? r.counteredOfferListedAs
+          : 'rejected';
 
     it('the create writes the request id back whatever the prelim answer looks like', async () => {
       const { dealId, requestId } = await steps.activeRequest();
@@ -131,7 +156,40 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       const rejected = await steps.agent.offerRecord(offer.offer_id);
       expect(steps.agent.stageKey(rejected!)).toBe('counter_rejected');
       expect(rejected!.properties[OFFER.counterStatus]).toBe('rejected');
+      expect(rejected!.properties[OFFER.status]).toBe(listedAfterRefusal(readings));
       expect((await t.ledger.inbox.depth('acme')).flagged ?? 0).toBe(0);
+      if (readings.counterRejectedOfferListedAs === 'active') await agentAccepts(offer.offer_id);
     });
+
+    // Only where the service lists a waiting countered offer under its own word: there its return to
+    // active tells the buyer's refusal when no UPDATE does.
+    if (readings.counteredOfferListedAs === 'countered')
+      it('a refused counter with no UPDATE, the offer put back to active: Counter rejected from the listings, then the agent accepts it', async () => {
+        await steps.sandbox.specReadings({
+          counterRejectedCallback: 'none',
+          counterRejectedOfferListedAs: 'active',
+        });
+        try {
+          const { requestId } = await steps.activeRequest();
+          const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 325_000 });
+          await steps.applyEvents(1);
+          const counterId = await counterOn(offer.offer_id, '339000');
+          await settle();
+          expect(steps.agent.stageKey((await steps.agent.offerRecord(offer.offer_id))!)).toBe('countered');
+
+          await steps.sandbox.rejectCounter(counterId);
+          await settle();
+          const rejected = await steps.agent.offerRecord(offer.offer_id);
+          expect(steps.agent.stageKey(rejected!)).toBe('counter_rejected');
+          expect(rejected!.properties[OFFER.status]).toBe('active');
+          expect(rejected!.properties[OFFER.counterStatus]).toBe('rejected');
+          await agentAccepts(offer.offer_id);
+        } finally {
+          await steps.sandbox.specReadings({
+            counterRejectedCallback: readings.counterRejectedCallback ?? 'flat',
+            counterRejectedOfferListedAs: readings.counterRejectedOfferListedAs ?? 'rejected',
+          });
+        }
+      });
   },
 );
