@@ -13,6 +13,7 @@ import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../ou
 import type { Offer } from '../../cash-offer/schema';
 import {
   counterCrmId,
+  counterProvablyAbsent,
   countersOfRequest,
   decodeCounterLink,
   encodeCounterLink,
@@ -154,7 +155,8 @@ export class CounterOfferExecutor implements CommandExecutor {
   // Found: the offer is countered, the buyer made an offer by accepting a counter on this request,
   // or the offer left `active` with no other offer accepted (only our counter moves it: an agent
   // makes one decision per offer). Provably absent only where the offer is still `countered`-free
-  // and `active` and this service lists countered offers as `countered` (seen on another offer).
+  // and `active`, this service lists countered offers as `countered` (seen on another offer), and
+  // it has not been seen putting an offer back to `active` on a refusal (counterProvablyAbsent).
   async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation> {
     const payload = command.payload as CounterOfferPayload;
     const offers = await listAllOffers(ctx.cashOffer, payload.requestId);
@@ -170,7 +172,8 @@ export class CounterOfferExecutor implements CommandExecutor {
     if (answered) return { found: true, result: answered };
     if (verdict.moot)
       return { found: false, provablyAbsent: true, hint: 'another offer on the request was accepted' };
-    if (offer?.offer_status === 'active' && habit === 'countered')
+    const reopens = (await this.links.countByContent(ctx.brokerage.id, LINK.counter, '"f":"active"')) > 0;
+    if (counterProvablyAbsent(offer?.offer_status, habit, reopens))
       return { found: false, provablyAbsent: true, hint: 'the offer is not countered' };
     return {
       found: false,

@@ -1,4 +1,10 @@
-import { decodeCounterLink, encodeCounterLink, listedAtSendOf, settledListedAtSend } from './counter-link';
+import {
+  counterProvablyAbsent,
+  decodeCounterLink,
+  encodeCounterLink,
+  listedAtSendOf,
+  settledListedAtSend,
+} from './counter-link';
 
 describe('listedAtSendOf: how the service listed a countered offer when the counter was sent', () => {
   it.each([
@@ -65,5 +71,38 @@ describe("settledListedAtSend: one counter read weighed against the brokerage's 
     [undefined, 'countered', undefined],
   ])('read %s, settled habit %s: %s', (own, habit, expected) => {
     expect(settledListedAtSend(own, habit)).toBe(expected);
+  });
+});
+
+describe('the counter link keeps how the offer was listed when its refusal was learned', () => {
+  it('round-trips, and a link without it has none', () => {
+    const content = {
+      status: 'rejected',
+      requestId: 7,
+      listedAtSend: 'countered',
+      listedAfterRefusal: 'active',
+    };
+    const link = { crmId: '55', contentHash: encodeCounterLink(content) };
+    expect(link.contentHash).toContain('"f":"active"');
+    expect(decodeCounterLink(link)).toEqual({ id: '55', ...content });
+    const older = { crmId: '55', contentHash: encodeCounterLink({ status: 'rejected', requestId: 7 }) };
+    expect(decodeCounterLink(older).listedAfterRefusal).toBeUndefined();
+  });
+});
+
+describe('counterProvablyAbsent: a counter whose answer was lost, by its offer listed now', () => {
+  it.each([
+    // [listed now, habit, service seen reopening refused offers, provably absent]
+    ['active', 'countered', false, true],
+    // `active` may be our counter, already refused with its UPDATE lost: never sent twice.
+    ['active', 'countered', true, false],
+    // A service that lists a waiting countered offer `active`: the listing tells nothing.
+    ['active', 'active', false, false],
+    ['active', undefined, false, false],
+    ['countered', 'countered', false, false],
+    ['rejected', 'countered', false, false],
+    [undefined, 'countered', false, false],
+  ])('listed %s, habit %s, reopens %s: %s', (listedNow, habit, reopens, expected) => {
+    expect(counterProvablyAbsent(listedNow, habit, reopens)).toBe(expected);
   });
 });

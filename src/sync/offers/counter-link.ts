@@ -8,6 +8,10 @@ export interface CounterLinkContent extends CounterKnowledge {
   // When the counter runs out (`counter_offer_expires`, epoch ms): null when it was sent without
   // one; absent in links written before the offer clocks read it (they look it up once).
   expiresMs?: number | null;
+  // How the service listed the countered offer when the buyer's refusal was learned (`rejected`,
+  // or `active` where the service puts the offer back on the market): a service that reopens
+  // offers this way makes an `active` listing no proof that a counter never arrived.
+  listedAfterRefusal?: string;
 }
 
 const UNNAMED_PREFIX = 'unnamed:';
@@ -33,6 +37,7 @@ export function encodeCounterLink(content: CounterLinkContent): string {
     ...(content.expiresMs !== undefined
       ? { e: content.expiresMs === null ? null : Math.round(content.expiresMs / 1000) }
       : {}),
+    ...(content.listedAfterRefusal !== undefined ? { f: content.listedAfterRefusal } : {}),
   });
 }
 
@@ -46,7 +51,14 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     parsed = undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return { id, status: link.contentHash };
-  const { s, r, l, a, e } = parsed as { s?: unknown; r?: unknown; l?: unknown; a?: unknown; e?: unknown };
+  const { s, r, l, a, e, f } = parsed as {
+    s?: unknown;
+    r?: unknown;
+    l?: unknown;
+    a?: unknown;
+    e?: unknown;
+    f?: unknown;
+  };
   return {
     id,
     status: typeof s === 'string' ? s : 'pending',
@@ -54,6 +66,7 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     ...(typeof l === 'string' ? { listedAtSend: l } : {}),
     ...(typeof a === 'number' ? { amount: a } : {}),
     ...(e === null ? { expiresMs: null } : typeof e === 'number' ? { expiresMs: e * 1000 } : {}),
+    ...(typeof f === 'string' ? { listedAfterRefusal: f } : {}),
   };
 }
 
@@ -103,4 +116,17 @@ export function settledListedAtSend(
   settledHabit: string | undefined,
 ): string | undefined {
   return own === 'rejected' && settledHabit !== undefined ? settledHabit : own;
+}
+
+// Whether a counter whose answer was lost provably never reached the service, by how its offer is
+// listed now: only an `active` offer on a service that lists countered offers as `countered`, and
+// that has not been seen putting an offer back to `active` when its buyer refused a counter (there
+// `active` may be our counter, already refused, with its UPDATE lost: sending again would make a
+// second counter). Before any refusal is seen the service is taken to keep a refused offer closed.
+export function counterProvablyAbsent(
+  listedNow: string | undefined,
+  habit: string | undefined,
+  reopensAfterRefusal: boolean,
+): boolean {
+  return listedNow === 'active' && habit === 'countered' && !reopensAfterRefusal;
 }

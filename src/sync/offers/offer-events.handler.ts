@@ -122,7 +122,13 @@ export class OfferEventsHandler {
       {
         remoteId: link.remoteId,
         crmId: counterCrmId(link.remoteId, id),
-        contentHash: encodeCounterLink({ ...known, id, status, requestId }),
+        contentHash: encodeCounterLink({
+          ...known,
+          id,
+          status,
+          requestId,
+          listedAfterRefusal: countered.offer_status,
+        }),
       },
     ]);
     await this.refreshRequest(crm, requestId);

@@ -55,6 +55,11 @@ export function isWithdrawnOffer(status: string): boolean {
   return WITHDRAWN_OFFER.has(status.toLowerCase());
 }
 
+// A buyer's answer that refused the counter (or let it lapse).
+export function isRefusedCounter(status: string | undefined): boolean {
+  return status !== undefined && REFUSED_COUNTER.has(status.toLowerCase());
+}
+
 // A buyer's answer to a counter is final: no later listing or event moves it back to pending.
 export function isAnsweredCounter(status: string | undefined): boolean {
   return status !== undefined && ANSWERED_COUNTER.has(status.toLowerCase());

@@ -36,7 +36,7 @@ import {
   type CounterLinkContent,
 } from './counter-link';
 import { OFFER, offerStageId } from './offer-record.properties';
-import { learnCounter } from './offer-record.view';
+import { isRefusedCounter, learnCounter } from './offer-record.view';
 
 function groupByRequest(offers: readonly Offer[]): Map<number, Offer[]> {
   const groups = new Map<number, Offer[]>();
@@ -428,11 +428,18 @@ export class OffersService {
         counterStatus: record.properties[OFFER.counterStatus] ?? undefined,
       });
       if (now.status === known.status && now.id === known.id) return [];
+      // A refusal read from the listings: how the offer is listed now is how this service lists
+      // an offer whose counter its buyer refused.
+      const listedNow = record.properties[OFFER.status] ?? undefined;
+      const refusal =
+        isRefusedCounter(now.status) && !isRefusedCounter(known.status) && listedNow
+          ? { listedAfterRefusal: listedNow }
+          : {};
       return [
         {
           remoteId: record.key,
           crmId: counterCrmId(record.key, now.id),
-          contentHash: encodeCounterLink({ ...known, ...now }),
+          contentHash: encodeCounterLink({ ...known, ...now, ...refusal }),
         },
       ];
     });

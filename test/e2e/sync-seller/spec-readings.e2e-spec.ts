@@ -1,3 +1,4 @@
+import { OutboxCommand } from '../../../src/ledger';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NeutralSellerSteps } from '../../support/crm-agent';
@@ -184,6 +185,60 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
           expect(rejected!.properties[OFFER.status]).toBe('active');
           expect(rejected!.properties[OFFER.counterStatus]).toBe('rejected');
           await agentAccepts(offer.offer_id);
+        } finally {
+          await steps.sandbox.specReadings({
+            counterRejectedCallback: readings.counterRejectedCallback ?? 'flat',
+            counterRejectedOfferListedAs: readings.counterRejectedOfferListedAs ?? 'rejected',
+          });
+        }
+      });
+
+    // The same service, once it has been seen putting a refused offer back to active: a counter whose
+    // answer was lost, refused before the reconcile looked for it, leaves an offer that looks never
+    // countered. It must not be sent a second time.
+    if (readings.counteredOfferListedAs === 'countered')
+      it('a counter whose answer was lost, refused before it was looked for, is not sent again where refused offers reopen', async () => {
+        await steps.sandbox.specReadings({
+          counterRejectedCallback: 'none',
+          counterRejectedOfferListedAs: 'active',
+        });
+        try {
+          // A refusal the daemon learns from the listings: the service reopens refused offers.
+          const { requestId } = await steps.activeRequest();
+          const first = await steps.sandbox.makeOffer(requestId, { offer_amount: 321_000 });
+          const second = await steps.sandbox.makeOffer(requestId, { offer_amount: 322_000 });
+          await steps.applyEvents(2);
+          await steps.sandbox.rejectCounter(await counterOn(first.offer_id, '335000'));
+          await settle();
+          expect((await steps.agent.offerRecord(first.offer_id))!.properties[OFFER.counterStatus]).toBe(
+            'rejected',
+          );
+
+          // The second counter reaches the service, its answer does not (held past the client's time-out).
+          const record = await steps.agent.offerRecord(second.offer_id);
+          await steps.agent.moveOffer(record!.id, 'counter_requested', {
+            cash_offer_counter_amount: '336000',
+          });
+          await t.run('crm-changes');
+          await steps.sandbox.faults({ match: 'POST /counter-offers', hangAfterCommitMs: 3000 });
+          await t.run('outbox-drain');
+          await steps.sandbox.clearFaults();
+          const [lost] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+            (c) => c.recordRef === `deal:${record!.id}`,
+          );
+          expect(lost).toBeDefined();
+          const counters = async () =>
+            (await steps.sandbox.counters()).filter((c) => c.offer_id === second.offer_id);
+          const [arrived] = await counters();
+          await steps.sandbox.rejectCounter(arrived.counter_offer_id);
+
+          // Looked for again: the offer is active, as if never countered; nothing proves it.
+          await t.ledger.transactions.run((m) =>
+            m.update(OutboxCommand, { id: lost.id }, { nextAttemptAt: null }),
+          );
+          await t.run('outbox-drain');
+          expect(await counters()).toHaveLength(1);
+          expect((await t.ledger.outbox.get(lost.id))?.state).toBe('unknown');
         } finally {
           await steps.sandbox.specReadings({
             counterRejectedCallback: readings.counterRejectedCallback ?? 'flat',
