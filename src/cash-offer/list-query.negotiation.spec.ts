@@ -103,7 +103,7 @@ describe('nextOffersForm', () => {
 });
 
 describe('pageOrEnd', () => {
-  const failing = (...errors: unknown[]) => {
+  const failing = (...errors: CashOfferError[]) => {
     let calls = 0;
     const read = jest.fn(async (): Promise<number[]> => {
       const error = errors[calls++];

@@ -128,20 +128,62 @@ describe('CashOfferClient under other spec readings (sandbox)', () => {
     },
   );
 
-  it.each(['ignored', 'capped-25'])(
-    'offersQuery %s: every offer is streamed once, and one request reads only its own',
-    async (shape) => {
+  it.each([
+    ['ignored', 'empty'],
+    ['capped-25', '404'],
+    ['max-100', '400'],
+    ['paging-only', '404'],
+    ['refused', 'empty'],
+  ])(
+    'offersQuery %s, pageAfterLast %s: every offer is streamed once, and one request reads only its own',
+    async (offersQuery, pageAfterLast) => {
       const a = await activeRequestId();
       const b = await activeRequestId();
       const onA: number[] = [];
       for (let i = 0; i < 27; i++) onA.push((await offerOn(a, 200_000 + i)).offer_id);
       const onB = (await offerOn(b)).offer_id;
-      await readings({ offersQuery: shape });
+      await readings({ offersQuery, pageAfterLast });
+      // A client of its own: what it learns of the service's query is kept for its brokerage.
+      const client = h.client();
       const streamed: number[] = [];
-      for await (const page of streamOffers(agent)) streamed.push(...page.map((o) => o.offer_id));
+      for await (const page of streamOffers(client)) streamed.push(...page.map((o) => o.offer_id));
       expect(streamed).toEqual([...onA, onB]);
-      expect((await listAllOffers(agent, b)).map((o) => o.offer_id)).toEqual([onB]);
-      expect((await listAllOffers(agent, a)).map((o) => o.offer_id)).toEqual(onA);
+      expect((await listAllOffers(client, b)).map((o) => o.offer_id)).toEqual([onB]);
+      expect((await listAllOffers(client, a)).map((o) => o.offer_id)).toEqual(onA);
     },
   );
+
+  it.each([
+    // [active requests, activeLimitMax, activeLimitOver, pageAfterLast]
+    [57, 25, 'refused', '400'],
+    [50, 25, 'refused', '404'],
+    [57, 25, 'capped', '404'],
+    [30, 10, 'refused', 'empty'],
+  ])(
+    'the active list of %i requests, limit at most %i %s, %s past the last page: every request read once',
+    async (count, activeLimitMax, activeLimitOver, pageAfterLast) => {
+      await h.control('POST', '/seed-active', { count });
+      await readings({ activeLimitMax, activeLimitOver, pageAfterLast });
+      const client = h.client();
+      const ids: number[] = [];
+      for await (const page of client.streamActiveOfferRequests())
+        ids.push(...page.map((item) => item.request.offer_request_id!));
+      expect(new Set(ids).size).toBe(count);
+      expect(ids).toHaveLength(count);
+      // The page size the service took is kept: the next read asks it at once.
+      await h.control('DELETE', '/calls');
+      for await (const _page of client.streamActiveOfferRequests()) void _page;
+      const refusedAgain = (await h.calls()).filter((c) => c.status === 400 && c.path.includes('active'));
+      expect(refusedAgain.length).toBeLessThanOrEqual(pageAfterLast === '400' ? 2 : 0);
+    },
+  );
+
+  it('a 400 right after a full page is an error, not the end of the list (a passing fault is never taken for the end)', async () => {
+    await h.control('POST', '/seed-active', { count: 50 });
+    await readings({ activeLimitMax: 25, activeLimitOver: 'refused', pageAfterLast: '400' });
+    const read = async () => {
+      for await (const _page of h.client().streamActiveOfferRequests()) void _page;
+    };
+    await expect(read()).rejects.toMatchObject({ code: 'INVALID_RECORD', status: 400 });
+  });
 });

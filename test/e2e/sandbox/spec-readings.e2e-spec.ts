@@ -42,6 +42,8 @@ describe('Cash Offer sandbox: spec readings', () => {
       'webhookMethods',
       'offerNamesCounter',
       'maxMediaItems',
+      'activeLimitOver',
+      'pageAfterLast',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -60,6 +62,8 @@ describe('Cash Offer sandbox: spec readings', () => {
       webhookMethods: 'post-sets',
       offerNamesCounter: 'counter_offer_id',
       maxMediaItems: 50,
+      activeLimitOver: 'capped',
+      pageAfterLast: 'empty',
     });
     for (const cap of [0, 51, 2.5, null]) expect((await readings({ maxMediaItems: cap })).status).toBe(400);
   });
@@ -155,6 +159,60 @@ describe('Cash Offer sandbox: spec readings', () => {
     expect(offerIds((await page('limit=500&offset=25')).body)).toEqual([...onA.slice(25), onB]);
     expect(offerIds((await page('limit=3&offset=25')).body)).toEqual([...onA.slice(25), onB]);
     expect(offerIds((await page(`offer_request_id=${b.offer_request_id}`)).body)).toEqual([onB]);
+
+    // A limit over 100 refused, naming it and the maximum.
+    await readings({ offersQuery: 'max-100' });
+    const over = await page('limit=500&offset=0');
+    expect([over.status, over.body.message]).toEqual([
+      400,
+      'limit must be a whole number from 1 to 100; got "500"',
+    ]);
+    expect(offerIds((await page('limit=100&offset=26')).body)).toEqual([onA[26], onB]);
+
+    // Paging honoured, the filters refused by name.
+    await readings({ offersQuery: 'paging-only' });
+    const filtered = await page(`offer_request_id=${b.offer_request_id}&limit=10`);
+    expect([filtered.status, filtered.body.message]).toEqual([
+      400,
+      'offer_request_id is not a query parameter of GET /offers (limit, offset)',
+    ]);
+    expect(offerIds((await page('limit=2&offset=1')).body)).toEqual(onA.slice(1, 3));
+
+    // Every parameter refused; the plain GET lists every offer.
+    await readings({ offersQuery: 'refused' });
+    const refused = await page('limit=10');
+    expect([refused.status, refused.body.message]).toEqual([400, 'Unknown query parameter: limit']);
+    expect(offerIds((await call(sandbox, 'GET', '/offers')).body)).toEqual([...onA, onB]);
+  });
+
+  it('activeLimitOver and pageAfterLast: a limit over the cap refused, and a page past the last an error', async () => {
+    for (let i = 0; i < 3; i++) await activeRequest(sandbox);
+    const active = (query: string) => call(sandbox, 'GET', `/active-offer-requests?${query}`);
+    await readings({ activeLimitMax: 2 });
+    expect((await active('limit=100')).body).toHaveLength(2);
+    await readings({ activeLimitOver: 'refused' });
+    const over = await active('limit=100');
+    expect([over.status, over.body.message]).toEqual([
+      400,
+      'limit must be a whole number from 1 to 2; got "100"',
+    ]);
+    expect((await active('limit=2&offset=2')).body).toHaveLength(1);
+
+    // Past the last page: empty (ours), 404 or 400; the first page is never an error.
+    expect((await active('limit=2&offset=4')).body).toEqual([]);
+    await readings({ pageAfterLast: '404' });
+    expect((await active('limit=2&offset=4')).status).toBe(404);
+    expect((await active('limit=2&offset=3')).status).toBe(404);
+    await readings({ pageAfterLast: '400' });
+    const past = await active('limit=2&offset=3');
+    expect([past.status, past.body.message]).toEqual([400, 'offset 3 is out of range']);
+    expect((await active('limit=2&offset=2')).body).toHaveLength(1);
+    const offers = await call(sandbox, 'GET', '/offers?offset=5');
+    expect(offers.status).toBe(400);
+    await control(sandbox, 'POST', '/reset');
+    expect((await call(sandbox, 'GET', '/offers')).body).toEqual([]);
+    await readings({ pageAfterLast: '404' });
+    expect((await call(sandbox, 'GET', '/offers')).body).toEqual([]);
   });
 
   it('createAnswer: the record with 201 or 200, the id only, no status, or another status word', async () => {
@@ -181,23 +239,31 @@ describe('Cash Offer sandbox: spec readings', () => {
         check: (body) => expect(body.offer_request_status).toBe('processing'),
       },
       'status-active': { status: 201, check: (body) => expect(body.offer_request_status).toBe('active') },
+      // The spec's formal declaration of the create's response: every field but the three ids.
+      'declared-201': {
+        status: 201,
+        check: (body) => {
+          for (const id of ['offer_request_id', 'requested_by_agent', 'submitted_by_user'])
+            expect(body).not.toHaveProperty(id);
+          expect(body.offer_request_status).toBe('in_review');
+          expect(body.inventory_property_id).toEqual(expect.any(Number));
+        },
+      },
     };
     for (const [shape, { status, check }] of Object.entries(expected)) {
       await readings({ createAnswer: shape });
       const res = await call(sandbox, 'POST', '/offer-requests', createBody());
       expect([shape, res.status]).toEqual([shape, status]);
-      expect(res.body.offer_request_id).toEqual(expect.any(Number));
       check(res.body);
       // Only the answer changes: the request is stored as ours says.
-      const stored = (await control(sandbox, 'GET', '/offer-requests')).body.find(
-        (r: Json) => r.offer_request_id === res.body.offer_request_id,
-      );
+      const stored = (await control(sandbox, 'GET', '/offer-requests')).body.at(-1);
+      if (shape !== 'declared-201') expect(res.body.offer_request_id).toBe(stored.offer_request_id);
       expect(stored.offer_request_status).toBe('in_review');
     }
     const calls = (await control(sandbox, 'GET', '/calls')).body.filter(
       (c: Json) => c.method === 'POST' && c.path === '/api/v2/offer-requests',
     );
-    expect(calls.map((c: { status: number }) => c.status)).toEqual([201, 200, 201, 200, 201, 201, 201]);
+    expect(calls.map((c: { status: number }) => c.status)).toEqual([201, 200, 201, 200, 201, 201, 201, 201]);
   });
 
   it('decideAnswer, updateAnswer, leadAnswer: the other success codes', async () => {
