@@ -1,4 +1,10 @@
-import type { CounterOffer, Offer, OfferRequestRecord, PrelimResult } from '../../src/cash-offer/schema';
+import type {
+  ActiveOfferRequest,
+  CounterOffer,
+  Offer,
+  OfferRequestRecord,
+  PrelimResult,
+} from '../../src/cash-offer/schema';
 import type { JsonObject } from '../../src/cash-offer/schema';
 import { badRequest, notFound, type ApiErrorKind } from './sandbox.errors';
 import type { StoredCounterOffer, StoredOfferRequest } from './sandbox.types';
@@ -190,4 +196,15 @@ export function activeQueryUnder(
   const capped = new URLSearchParams(query);
   capped.set('limit', String(cap));
   return capped;
+}
+
+// An active-list item under the `activeListShape` reading: ours, or the request object as the spec
+// declares it (the asking price and the test flag only).
+export function activeItemShown(
+  item: ActiveOfferRequest,
+  shape: SpecReadingValues['activeListShape'],
+): ActiveOfferRequest {
+  if (shape === 'ours') return item;
+  const { offer_request_asking, test } = item.request;
+  return { ...item, request: { offer_request_asking, test } };
 }

@@ -26,6 +26,10 @@ export interface SpecReadingValues {
   // How GET /active-offer-requests and GET /offers answer a page past the last one (how the last
   // page is known is not shown): an empty list (ours), 404, or 400.
   pageAfterLast: 'empty' | '404' | '400';
+  // The `request` object of each GET /active-offer-requests item: ours carries the request's id,
+  // status, submission time and (to its owner) external id; `declared` only what the spec's request
+  // object declares (offer_request_asking and test).
+  activeListShape: 'ours' | 'declared';
   // POST /offer-requests/prelim's answer: its shape is not shown.
   prelimAnswer: 'buyer_count' | 'buyers' | 'nested' | 'empty';
   // GET /offers: its query parameters are not shown. `params`: offer_request_id, status, limit and
@@ -89,6 +93,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   activeLimitMax: null,
   activeLimitOver: 'capped',
   pageAfterLast: 'empty',
+  activeListShape: 'ours',
   prelimAnswer: 'buyer_count',
   offersQuery: 'params',
   createAnswer: 'record-201',
@@ -115,6 +120,7 @@ const CHOICES: {
   activeLimitMax: 'limit',
   activeLimitOver: ['capped', 'refused'],
   pageAfterLast: ['empty', '404', '400'],
+  activeListShape: ['ours', 'declared'],
   prelimAnswer: ['buyer_count', 'buyers', 'nested', 'empty'],
   offersQuery: ['params', 'ignored', 'capped-25', 'max-100', 'paging-only', 'refused'],
   createAnswer: [

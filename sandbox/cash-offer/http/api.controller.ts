@@ -26,6 +26,7 @@ import {
   withdrawnOfferShown,
   offersQueryUnder,
   activeQueryUnder,
+  activeItemShown,
   pageAfterLast,
   prelimAnswer,
   readCounterAnswer,
@@ -117,11 +118,12 @@ export class ApiController {
   @Get('active-offer-requests')
   @HttpCode(200)
   activeOfferRequests(@Caller() caller: SandboxAccount, @SearchParams() query: URLSearchParams) {
-    const { activeLimitMax, activeLimitOver, pageAfterLast: afterLast } = this.readings.current;
+    const { activeLimitMax, activeLimitOver, activeListShape } = this.readings.current;
     // A service that caps `limit`: silently (fewer than asked on a page that is not the last), or
     // by refusing a larger one.
     const asked = activeQueryUnder(query, activeLimitMax, activeLimitOver);
-    return pageAfterLast(this.marketplace.activePage(caller, asked), asked, afterLast);
+    const page = this.marketplace.activePage(caller, asked).map((i) => activeItemShown(i, activeListShape));
+    return pageAfterLast(page, asked, this.readings.current.pageAfterLast);
   }
 
   @Get('offers')

@@ -14,7 +14,11 @@ import { splitRecordRef } from '../outbox/outbox-retry.policy';
 import { updatableHash } from '../common/updatable-fields';
 import { DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES } from '../../config';
 import { refusalAdvice } from './refusal-advice';
-import { findOfferRequestByExternalId, OfferRequestLocator } from './offer-request.finder';
+import {
+  findOfferRequestByExternalId,
+  listCanShowAbsence,
+  OfferRequestLocator,
+} from './offer-request.finder';
 import { photosSentOf, SellerRequestResult, toSellerRequestResult } from './seller-request.result';
 import { createWithPhotos } from './create-with-photos';
 import { PhotoBatchesQueue } from './photo-batches.queue';
@@ -142,6 +146,24 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     return locator;
   }
 
+  // The service's active list names no request: ours may be on it, unrecognisable, so it is never
+  // sent again on its absence. It is found when an offer on it names the deal (offers echo the
+  // external id); until then the agent and the operator see why, and the operator may send it.
+  private async unrecognisable(
+    command: OutboxCommand,
+    dealId: string,
+    sentAt: Date,
+    ctx: OutboxContext,
+  ): Promise<OutboxReconciliation> {
+    const hint =
+      `The service's active list does not name its requests, so it cannot show whether this one arrived; ` +
+      `it is found when an offer on it names the deal. An operator who knows the service has no request ` +
+      `with offer_request_external_id "${dealId}" can send it: cash-offer-sync replay --commands --id ${command.id} --unknown --confirm-absent ` +
+      `(payload hash ${contentHash(command.payload)}).`;
+    await this.showUnknown(dealId, sentAt, hint, ctx);
+    return { found: false, provablyAbsent: false, hint };
+  }
+
   // Found in the service's lists: done. Not found within the brokerage's window after the send: the
   // service never received it (it lists every request it approves), so it is sent again.
   async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation> {
@@ -156,6 +178,7 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     );
     // The photo count noted before the try that the service took.
     if (found) return { found: true, result: { ...found, ...photosSentOf(command.result) } };
+    if (!listCanShowAbsence(this.locatorOf(ctx))) return this.unrecognisable(command, dealId, sentAt, ctx);
     const windowMinutes =
       ctx.brokerage.config.cashOffer.unknownOutcomeWindowMinutes ?? DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES;
     const resendAt = new Date(sentAt.getTime() + windowMinutes * 60_000);
@@ -171,18 +194,21 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
       `until ${resendAt.toISOString()}, then sent again. An operator who knows the service has no request ` +
       `with offer_request_external_id "${dealId}" can send it now: cash-offer-sync replay --commands --id ${command.id} --unknown --confirm-absent ` +
       `(payload hash ${contentHash(command.payload)}).`;
-    // The agent sees why nothing seems to happen; written once (the text does not change).
+    await this.showUnknown(dealId, sentAt, hint, ctx);
+    return { found: false, provablyAbsent: false, hint };
+  }
+
+  // The agent sees why nothing seems to happen; written once (the text does not change).
+  private async showUnknown(dealId: string, sentAt: Date, hint: string, ctx: OutboxContext): Promise<void> {
     const crm = await ctx.crm();
     const [deal] = await crm.port.getRecords('deal', [dealId], [DEAL.syncError]);
-    if (deal) {
-      await this.issues.report(crm, deal, DEAL.syncError, [
-        {
-          message: `The offer request was sent at ${sentAt.toISOString()} but the answer was lost, so it is not known yet whether the service received it. ${hint}`,
-          code: 'OUTCOME_UNKNOWN',
-        },
-      ]);
-    }
-    return { found: false, provablyAbsent: false, hint };
+    if (!deal) return;
+    await this.issues.report(crm, deal, DEAL.syncError, [
+      {
+        message: `The offer request was sent at ${sentAt.toISOString()} but the answer was lost, so it is not known yet whether the service received it. ${hint}`,
+        code: 'OUTCOME_UNKNOWN',
+      },
+    ]);
   }
 }
 

@@ -27,6 +27,8 @@ export class OfferRequestLocator {
   private pages?: AsyncIterator<ActiveOfferRequest[]>;
   private reachedMs = Number.POSITIVE_INFINITY;
   private activeDone = false;
+  private itemsRead = 0;
+  private namedRead = 0;
 
   constructor(
     private readonly client: CashOfferClient,
@@ -44,6 +46,11 @@ export class OfferRequestLocator {
       await this.readActivePage();
     }
     return this.found.get(externalId);
+  }
+
+  // How many active-list items were read, and how many of them named their request.
+  listRead(): { items: number; named: number } {
+    return { items: this.itemsRead, named: this.namedRead };
   }
 
   private async readOffers(): Promise<void> {
@@ -68,6 +75,8 @@ export class OfferRequestLocator {
     }
     let newest = Number.NEGATIVE_INFINITY;
     for (const { request } of next.value) {
+      this.itemsRead += 1;
+      if (request.offer_request_id !== undefined || request.offer_request_external_id) this.namedRead += 1;
       const requestedMs = Date.parse(request.offer_requested_at ?? '');
       if (Number.isFinite(requestedMs)) newest = Math.max(newest, requestedMs);
       const key = request.offer_request_external_id;
@@ -85,6 +94,15 @@ export class OfferRequestLocator {
     // costs more pages, never a miss on the page at hand. A page without dates does not stop it.
     if (newest !== Number.NEGATIVE_INFINITY) this.reachedMs = Math.min(this.reachedMs, newest);
   }
+}
+
+// Whether the active list read so far can show that a request is missing: it names its requests
+// (ids, or the external id echoed to the owner), or it is empty. A service whose list items carry
+// only the declared request object (asking price and test flag) cannot: a request of ours may be on
+// it, unrecognisable, so its absence proves nothing.
+export function listCanShowAbsence(locator: Pick<OfferRequestLocator, 'listRead'>): boolean {
+  const { items, named } = locator.listRead();
+  return items === 0 || named > 0;
 }
 
 // The offer request a listing deal produced: the ledger first (an earlier write-back or event named

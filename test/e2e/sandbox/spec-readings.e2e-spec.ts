@@ -44,6 +44,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'maxMediaItems',
       'activeLimitOver',
       'pageAfterLast',
+      'activeListShape',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -64,6 +65,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       maxMediaItems: 50,
       activeLimitOver: 'capped',
       pageAfterLast: 'empty',
+      activeListShape: 'ours',
     });
     for (const cap of [0, 51, 2.5, null]) expect((await readings({ maxMediaItems: cap })).status).toBe(400);
   });
@@ -185,7 +187,7 @@ describe('Cash Offer sandbox: spec readings', () => {
     expect(offerIds((await call(sandbox, 'GET', '/offers')).body)).toEqual([...onA, onB]);
   });
 
-  it('activeLimitOver and pageAfterLast: a limit over the cap refused, and a page past the last an error', async () => {
+  it('activeLimitOver, pageAfterLast, activeListShape: a limit over the cap refused, a page past the last an error, the declared request object', async () => {
     for (let i = 0; i < 3; i++) await activeRequest(sandbox);
     const active = (query: string) => call(sandbox, 'GET', `/active-offer-requests?${query}`);
     await readings({ activeLimitMax: 2 });
@@ -207,6 +209,12 @@ describe('Cash Offer sandbox: spec readings', () => {
     const past = await active('limit=2&offset=3');
     expect([past.status, past.body.message]).toEqual([400, 'offset 3 is out of range']);
     expect((await active('limit=2&offset=2')).body).toHaveLength(1);
+    // The request object as the spec declares it: the asking price and the test flag only.
+    await readings({ pageAfterLast: 'empty', activeListShape: 'declared' });
+    const [item] = (await active('limit=1')).body;
+    expect(Object.keys(item.request).sort()).toEqual(['offer_request_asking', 'test']);
+    expect(item.property.StreetName).toEqual(expect.any(String));
+    await readings({ pageAfterLast: '400' });
     const offers = await call(sandbox, 'GET', '/offers?offset=5');
     expect(offers.status).toBe(400);
     await control(sandbox, 'POST', '/reset');

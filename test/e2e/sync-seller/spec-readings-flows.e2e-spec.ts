@@ -12,8 +12,10 @@ const READINGS: Record<string, unknown>[] = [
   {},
   // A service that ignores the offers query, answers the create with its id only and decisions with
   // no body, returns the record on PATCH, says 422 (and 403) and drops expired offers from the list.
+  // Its active list carries only the declared request object (no ids).
   {
     offersQuery: 'ignored',
+    activeListShape: 'declared',
     createAnswer: 'id-only-200',
     decideAnswer: 'empty-204',
     updateAnswer: 'record-200',
