@@ -42,8 +42,8 @@ export class Notifier {
     });
   }
 
-  event(r: StoredOfferRequest, event: Record<string, unknown>): void {
+  event(r: StoredOfferRequest, event: Record<string, unknown>, method: 'POST' | 'PATCH' = 'POST'): void {
     const url = this.store.webhookUrls.get(r.ownerKey);
-    if (url) this.webhooks.send(url, event);
+    if (url) this.webhooks.send(url, event, method);
   }
 }

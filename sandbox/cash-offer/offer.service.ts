@@ -15,7 +15,7 @@ import { SandboxClock } from './sandbox.clock';
 import { badRequest, conflict, forbidden, notFound, readBody } from './sandbox.errors';
 import { SandboxStore } from './sandbox.store';
 import { SpecReadings } from './spec-readings';
-import { counterRejectedUpdate, withdrawnOfferWord } from './spec-readings.answers';
+import { counterRejectedMethod, counterRejectedUpdate, withdrawnOfferWord } from './spec-readings.answers';
 import { SandboxAccount, StoredCounterOffer, StoredOffer, StoredOfferRequest } from './sandbox.types';
 import { buyerOfferDefaults } from './simulated-buyers';
 
@@ -187,8 +187,9 @@ export class OfferService {
     const original = this.store.offers.get(c.offer_id);
     if (original?.offer_status === 'countered') this.afterRefusedCounter(original);
     const r = this.store.requests.get(c.offer_request_id)!;
-    const update = counterRejectedUpdate(c, r, now, this.readings.current.counterRejectedCallback);
-    if (update) this.notifier.event(r, update);
+    const shape = this.readings.current.counterRejectedCallback;
+    const update = counterRejectedUpdate(c, r, now, shape);
+    if (update) this.notifier.event(r, update, counterRejectedMethod(shape));
     return { ...c };
   }
 

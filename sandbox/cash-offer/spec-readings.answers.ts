@@ -67,6 +67,10 @@ export function counterRejectedUpdate(
       return { event: 'UPDATE', counter_offer: counter };
     case 'offer-only':
       return { event: 'UPDATE', offer_id: c.offer_id, counter_offer_status: 'rejected' };
+    case 'named-event':
+      return { event: 'counter_offer_rejected', ...counter };
+    case 'patch-no-event':
+      return counter;
     default:
       return { event: 'UPDATE', update_type: 'counter_offer_rejected', ...counter };
   }
@@ -207,4 +211,9 @@ export function activeItemShown(
   if (shape === 'ours') return item;
   const { offer_request_asking, test } = item.request;
   return { ...item, request: { offer_request_asking, test } };
+}
+
+// The HTTP method of the UPDATE callback under the reading (`patch-no-event`: a PATCH).
+export function counterRejectedMethod(shape: SpecReadingValues['counterRejectedCallback']): 'POST' | 'PATCH' {
+  return shape === 'patch-no-event' ? 'PATCH' : 'POST';
 }

@@ -30,7 +30,7 @@ export class WebhookSender {
     private readonly options: WebhookSenderOptions,
   ) {}
 
-  send(url: string, event: Record<string, unknown>): void {
+  send(url: string, event: Record<string, unknown>, method: 'POST' | 'PATCH' = 'POST'): void {
     const deliveryId = this.store.nextDeliveryId();
     const f = this.faults.webhookFaults();
     if (this.faults.random.chance(f?.dropRate)) {
@@ -42,7 +42,7 @@ export class WebhookSender {
     while (copies < maxDuplicates && this.faults.random.chance(f?.duplicateRate)) copies++;
     for (let i = 0; i <= copies; i++) {
       const delay = f?.reorderWindowMs ? this.faults.random.int(0, f.reorderWindowMs) : 0;
-      this.later(delay, () => this.attempt(deliveryId, url, event, 1, i > 0));
+      this.later(delay, () => this.attempt(deliveryId, url, event, 1, i > 0, method));
     }
   }
 
@@ -61,10 +61,11 @@ export class WebhookSender {
     event: Record<string, unknown>,
     attempt: number,
     duplicate: boolean,
+    method: 'POST' | 'PATCH',
   ): void {
     if (this.closed) return;
     const epoch = this.epoch;
-    this.post(url, event, (status, error) => {
+    this.post(url, event, method, (status, error) => {
       // A reset happened meanwhile: this delivery belongs to the state that was emptied.
       if (epoch !== this.epoch) return;
       const ok = status !== null && status >= 200 && status < 300;
@@ -85,13 +86,14 @@ export class WebhookSender {
         this.logger.warn(`gave up delivering ${String(event.event)} to ${url} after ${attempt} attempts`);
         return;
       }
-      this.later(delay, () => this.attempt(deliveryId, url, event, attempt + 1, duplicate));
+      this.later(delay, () => this.attempt(deliveryId, url, event, attempt + 1, duplicate, method));
     });
   }
 
   private post(
     url: string,
     event: Record<string, unknown>,
+    method: 'POST' | 'PATCH',
     done: (status: number | null, error: string | null) => void,
   ): void {
     let finished = false;
@@ -104,7 +106,7 @@ export class WebhookSender {
     try {
       const https = url.startsWith('https:');
       const req = (https ? httpsRequest : request)(url, {
-        method: 'POST',
+        method,
         agent: https ? this.httpsAgent : this.agent,
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
         timeout: this.options.timeoutMs,

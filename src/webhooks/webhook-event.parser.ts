@@ -7,6 +7,7 @@ import {
   isPlainObject,
   JsonObject,
 } from '../cash-offer/schema';
+import { canonicalEvent, withCanonicalEvent } from './event-name';
 import { jsonNestingDepth, MAX_WEBHOOK_JSON_DEPTH } from './json-nesting';
 
 export const KNOWN_WEBHOOK_EVENTS = Object.keys(EVENT_PAYLOADS) as (keyof typeof EVENT_PAYLOADS)[];
@@ -31,7 +32,8 @@ export type ParsedWebhook =
 // or nested (readCounterUpdate), lets us act.
 const UPDATE_IDS = ['offer_id', 'counter_offer_id', 'offer_request_id'] as const;
 
-export function parseWebhookBody(raw: Buffer | string): ParsedWebhook {
+// `method`: the HTTP method the delivery came with (the spec does not say UPDATE is not one).
+export function parseWebhookBody(raw: Buffer | string, method = 'POST'): ParsedWebhook {
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
   if (text.trim() === '') return { ok: false, reason: 'the body is empty; expected a JSON object' };
   // Before JSON.parse and everything recursive after it: a deep enough body would overflow the stack.
@@ -47,7 +49,8 @@ export function parseWebhookBody(raw: Buffer | string): ParsedWebhook {
     return { ok: false, reason: `the body is not valid JSON (${(error as Error).message})` };
   }
   if (!isPlainObject(body)) return { ok: false, reason: 'the body must be a JSON object' };
-  return classifyEvent(body);
+  const known = canonicalEvent(body, method);
+  return classifyEvent(known ? withCanonicalEvent(body, known) : body);
 }
 
 // A known event is checked against its wire class: missing or mistyped routing fields refuse it

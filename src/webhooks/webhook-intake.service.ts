@@ -25,9 +25,14 @@ export class WebhookIntakeService {
     private readonly clock: Clock,
   ) {}
 
-  async receive(brokerageId: string, presentedSecret: string, rawBody: Buffer): Promise<IntakeOutcome> {
+  async receive(
+    brokerageId: string,
+    presentedSecret: string,
+    rawBody: Buffer,
+    method = 'POST',
+  ): Promise<IntakeOutcome> {
     if (!this.authenticated(brokerageId, presentedSecret)) return { status: 404 };
-    const parsed = parseWebhookBody(rawBody);
+    const parsed = parseWebhookBody(rawBody, method);
     if (!parsed.ok) {
       const { stored } = await this.inbox.storeDeadLetter({
         brokerageId,

@@ -6,7 +6,9 @@ import {
   PayloadTooLargeException,
   UnsupportedMediaTypeException,
   Param,
+  Patch,
   Post,
+  Put,
   Req,
 } from '@nestjs/common';
 import type { Request } from 'express';
@@ -19,6 +21,28 @@ import { WebhookIntakeService } from './webhook-intake.service';
 @Controller('webhooks')
 export class WebhookController {
   constructor(private readonly intake: WebhookIntakeService) {}
+
+  // The spec's "UPDATE call" to the callback may be a PUT or a PATCH (its method is not shown): each
+  // is taken as the POST of an event, the UPDATE when it names none (event-name.ts).
+  @Put(':brokerageId/:secret')
+  @HttpCode(200)
+  receivePut(
+    @Param('brokerageId') brokerageId: string,
+    @Param('secret') secret: string,
+    @Req() req: Request,
+  ): Promise<{ received: true; duplicate: boolean }> {
+    return this.receive(brokerageId, secret, req);
+  }
+
+  @Patch(':brokerageId/:secret')
+  @HttpCode(200)
+  receivePatch(
+    @Param('brokerageId') brokerageId: string,
+    @Param('secret') secret: string,
+    @Req() req: Request,
+  ): Promise<{ received: true; duplicate: boolean }> {
+    return this.receive(brokerageId, secret, req);
+  }
 
   @Post(':brokerageId/:secret')
   @HttpCode(200)
@@ -40,7 +64,7 @@ export class WebhookController {
       throw new UnsupportedMediaTypeException(refused.reason);
     }
     const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-    const outcome = await this.intake.receive(brokerageId, secret, raw);
+    const outcome = await this.intake.receive(brokerageId, secret, raw, req.method);
     if (outcome.status === 404) throw new NotFoundException();
     if (outcome.status === 400) throw new BadRequestException(outcome.reason);
     return { received: true, duplicate: outcome.duplicate };

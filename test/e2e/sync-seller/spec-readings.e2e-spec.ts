@@ -36,11 +36,12 @@ const READINGS: Record<string, unknown>[] = [
     // A refused counter puts the offer back to active, which the agent may then accept.
     counterRejectedOfferListedAs: 'active',
   },
-  // A countered offer listed rejected at once, an empty 200 for the counter, a flat UPDATE.
-  // A create answered 200 with no status, refusals as 400.
+  // A countered offer listed rejected at once, an empty 200 for the counter, the UPDATE call sent as
+  // an HTTP PATCH with no event name. A create answered 200 with no status, refusals as 400.
   {
     counteredOfferListedAs: 'rejected',
     counterAnswer: 'empty-200',
+    counterRejectedCallback: 'patch-no-event',
     prelimAnswer: 'empty',
     createAnswer: 'no-status',
     errorCodes: 'all-400',

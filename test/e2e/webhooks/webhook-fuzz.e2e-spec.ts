@@ -120,14 +120,18 @@ interface Delivery {
   refused: Set<string>;
 }
 
+const METHODS = ['POST', 'PATCH', 'PUT'] as const;
+
 async function deliver(url: string, bodies: string[], concurrency: number): Promise<Delivery> {
   const result: Delivery = { statuses: new Map(), stored: 0, duplicates: 0, refused: new Set() };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < bodies.length) {
-      const payload = bodies[next++];
+      const index = next++;
+      const payload = bodies[index];
+      // The listener takes the service's "UPDATE call" as a PUT or PATCH too: each gets its share.
       const answer = await fetch(url, {
-        method: 'POST',
+        method: METHODS[index % METHODS.length],
         headers: { 'content-type': 'application/json' },
         body: payload,
       });

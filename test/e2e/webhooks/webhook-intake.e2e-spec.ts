@@ -85,6 +85,39 @@ describe('webhook intake over real HTTP', () => {
     expect(await events()).toHaveLength(0);
   });
 
+  it("takes the spec's UPDATE call as a PUT or PATCH too, with the POST's guards: secret, JSON, size", async () => {
+    const send = (method: string, url: string, body: string, type = 'application/json') =>
+      fetch(url, { method, headers: { 'content-type': type }, body });
+    const hook = t.hookUrl('acme', ACME_SECRET);
+    const update = JSON.stringify({ counter_offer_id: 4, offer_id: 3, offer_request_id: 7 });
+    expect((await send('PATCH', t.hookUrl('acme', 'wrong-secret-0123456789abcdefghij'), update)).status).toBe(
+      404,
+    );
+    expect((await send('PUT', t.hookUrl('other', ACME_SECRET), update)).status).toBe(404);
+    expect((await send('PATCH', hook, update, 'text/plain')).status).toBe(415);
+    expect((await send('PATCH', hook, '{"counter_offer_id":')).status).toBe(400);
+    expect((await send('PUT', hook, JSON.stringify({ x: 'y'.repeat(2 * 1024 * 1024) }))).status).toBe(413);
+    expect((await send('PATCH', hook, update)).status).toBe(200);
+    expect(
+      (await send('PUT', hook, JSON.stringify({ event: 'counter_offer_rejected', offer_id: 5 }))).status,
+    ).toBe(200);
+    const stored = (await events()).filter((e) => e.eventType === 'UPDATE');
+    expect(stored.map((e) => [e.status, e.orderingKey])).toEqual(
+      expect.arrayContaining([
+        ['pending', 'offer_request:7'],
+        ['pending', null],
+      ]),
+    );
+    expect(stored).toHaveLength(2);
+    const named = stored.find((e) => e.orderingKey === null)!;
+    expect(JSON.parse(named.payload)).toMatchObject({
+      event: 'UPDATE',
+      event_as_sent: 'counter_offer_rejected',
+    });
+    // The malformed one is kept for the operator, as a POST's would be.
+    expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['dead'] })).toHaveLength(1);
+  });
+
   it("never lets one brokerage's URL touch another's records", async () => {
     expect((await post(t.hookUrl('other', ACME_SECRET), offerEvent(1))).status).toBe(404);
     expect((await post(t.hookUrl('other', OTHER_SECRET), offerEvent(2))).status).toBe(200);
