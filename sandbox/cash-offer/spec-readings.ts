@@ -32,6 +32,9 @@ export interface SpecReadingValues {
   // status, submission time and (to its owner) external id; `declared` only what the spec's request
   // object declares (offer_request_asking and test).
   activeListShape: 'ours' | 'declared';
+  // Trailing slashes: every route answers with and without one (ours), or the API's routes end in one
+  // and a path without it is answered 307 with the slashed path (`redirect`).
+  trailingSlash: 'either' | 'redirect';
   // POST /offer-requests/prelim's answer: its shape is not shown.
   prelimAnswer: 'buyer_count' | 'buyers' | 'nested' | 'empty';
   // GET /offers: its query parameters are not shown. `params`: offer_request_id, status, limit and
@@ -96,6 +99,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   activeLimitOver: 'capped',
   pageAfterLast: 'empty',
   activeListShape: 'ours',
+  trailingSlash: 'either',
   prelimAnswer: 'buyer_count',
   offersQuery: 'params',
   createAnswer: 'record-201',
@@ -123,6 +127,7 @@ const CHOICES: {
   activeLimitOver: ['capped', 'refused'],
   pageAfterLast: ['empty', '404', '400'],
   activeListShape: ['ours', 'declared'],
+  trailingSlash: ['either', 'redirect'],
   prelimAnswer: ['buyer_count', 'buyers', 'nested', 'empty'],
   offersQuery: ['params', 'ignored', 'capped-25', 'max-100', 'paging-only', 'refused'],
   createAnswer: [

@@ -21,7 +21,8 @@ import {
   idViolations,
   pageViolations,
 } from './call-input.guards';
-import { CashOfferTransport, TransportFailure, TransportRequest } from './cash-offer.transport';
+import { CashOfferTransport, TransportFailure, TransportRequest, queryString } from './cash-offer.transport';
+import { slashRedirectTarget } from './slash-redirect';
 import { Masks, classifyHttpFailure, classifyNetworkFailure, maskText } from './failure.classifier';
 import { applyOffersQuery } from './offers-query.fallback';
 import {
@@ -408,6 +409,15 @@ export class CashOfferClient {
     let response;
     try {
       response = await this.transport.send(request, signal);
+      // The same resource with or without a trailing slash, on the same origin (slash-redirect.ts).
+      const target = slashRedirectTarget(
+        this.options.baseUrl,
+        request.path + queryString(request.query),
+        request.method,
+        response.status,
+        response.headers.location,
+      );
+      if (target !== undefined) response = await this.transport.send({ ...request, path: target }, signal);
     } catch (error) {
       const code = error instanceof TransportFailure ? error.networkCode : 'NETWORK_ERROR';
       this.report(op, 'network_error', started, attempt);

@@ -140,7 +140,7 @@ function watchingConnection(connection: { connected: boolean }) {
   };
 }
 
-function queryString(query: TransportRequest['query']): string {
+export function queryString(query: TransportRequest['query']): string {
   if (!query) return '';
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query))

@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { Autopilot } from '../autopilot';
 import { ExpirySweeper } from '../expiry.sweeper';
 import { FaultInjector } from '../fault.injector';
@@ -26,6 +26,7 @@ import { PublicController } from './public.controller';
 import { SandboxAddress } from './sandbox.address';
 import { SandboxExceptionFilter } from './sandbox-exception.filter';
 import { AGENT_KEY } from './sandbox.tokens';
+import { TrailingSlashMiddleware } from './trailing-slash.middleware';
 
 export interface CashOfferSandboxSettings {
   accounts: readonly SandboxAccount[];
@@ -40,7 +41,11 @@ export interface CashOfferSandboxSettings {
 // never imported into the daemon's AppModule). Nest registers routes most specific first, so the
 // catch-all unknown-path answers come last whatever the order here.
 @Module({})
-export class CashOfferSandboxModule {
+export class CashOfferSandboxModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(TrailingSlashMiddleware).forRoutes(ApiController);
+  }
+
   static register(settings: CashOfferSandboxSettings): DynamicModule {
     return {
       module: CashOfferSandboxModule,

@@ -45,6 +45,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'activeLimitOver',
       'pageAfterLast',
       'activeListShape',
+      'trailingSlash',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -66,6 +67,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       activeLimitOver: 'capped',
       pageAfterLast: 'empty',
       activeListShape: 'ours',
+      trailingSlash: 'either',
     });
     for (const cap of [0, 51, 2.5, null]) expect((await readings({ maxMediaItems: cap })).status).toBe(400);
   });
@@ -221,6 +223,20 @@ describe('Cash Offer sandbox: spec readings', () => {
     expect((await call(sandbox, 'GET', '/offers')).body).toEqual([]);
     await readings({ pageAfterLast: '404' });
     expect((await call(sandbox, 'GET', '/offers')).body).toEqual([]);
+  });
+
+  it('trailingSlash redirect: a path without the slash answered 307 to the slashed one, which answers', async () => {
+    await readings({ trailingSlash: 'redirect' });
+    const plain = await fetch(`${sandbox.baseUrl}/offers?limit=5`, {
+      method: 'PATCH',
+      headers: { authorization: AGENT.key },
+      redirect: 'manual',
+    });
+    expect(plain.status).toBe(307);
+    expect(plain.headers.get('location')).toBe('/api/v2/offers/?limit=5');
+    expect((await call(sandbox, 'GET', '/offers/')).status).toBe(200);
+    await readings({ trailingSlash: 'either' });
+    expect((await call(sandbox, 'GET', '/offers')).status).toBe(200);
   });
 
   it('createAnswer: the record with 201 or 200, the id only, no status, or another status word', async () => {

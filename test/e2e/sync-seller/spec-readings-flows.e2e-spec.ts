@@ -42,6 +42,8 @@ const READINGS: Record<string, unknown>[] = [
   {
     offersQuery: 'paging-only',
     pageAfterLast: '400',
+    // Routes that end in a slash: every call is answered 307 to its slashed path first.
+    trailingSlash: 'redirect',
     createAnswer: 'status-active',
     decideAnswer: 'empty-204',
     errorCodes: 'all-422',
@@ -288,7 +290,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       await t.run('crm-changes');
       expect((await t.run('outbox-drain')).status).toBe('succeeded');
       const patches = (await steps.sandbox.calls()).filter(
-        (c) => c.method === 'PATCH' && c.path === `/api/v2/offer-requests/${requestId}`,
+        (c) => c.method === 'PATCH' && c.path.replace(/\/$/, '') === `/api/v2/offer-requests/${requestId}`,
       );
       expect(patches.map((c) => c.status)).toEqual([readings.updateAnswer === 'record-200' ? 200 : 204]);
       expect((await steps.agent.deal(dealId)).properties[DEAL.syncError] ?? '').toBe('');
