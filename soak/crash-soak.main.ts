@@ -5,7 +5,8 @@ import { stopAll } from './soak-processes';
 // sqlite-hubspot), SOAK_SEED (default: random, printed), SOAK_KILLS (200), SOAK_DEALS,
 // SOAK_OPERATOR (1: the operator's `cli sync` runs beside the daemon; 0: none; default 1 on SQLite,
 // 0 with postgres-workers), SOAK_KEEP (1: keep the work dir, with the ledger's outbox and runs in
-// ledger.jsonl, even when nothing failed).
+// ledger.jsonl, even when nothing failed), SOAK_SPEC_READINGS (a JSON object of the sandbox's spec
+// readings, docs/sandbox.md: the service answers that other way through the whole run).
 // Exit code 1 on any violation, when the daemon did not settle, or on a failed or crashed CLI run.
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -29,8 +30,10 @@ async function main(): Promise<void> {
   const kills = envInt('SOAK_KILLS', 200);
   const deals = process.env.SOAK_DEALS ? envInt('SOAK_DEALS', 0) : undefined;
   const operatorRuns = envInt('SOAK_OPERATOR', shape === 'postgres-workers' ? 0 : 1) !== 0;
+  const readings = process.env.SOAK_SPEC_READINGS?.trim();
   console.log(
-    `crash soak: shape ${shape}, seed ${seed}, kills ${kills}, operator ${operatorRuns ? 'on' : 'off'}`,
+    `crash soak: shape ${shape}, seed ${seed}, kills ${kills}, operator ${operatorRuns ? 'on' : 'off'}` +
+      (readings ? `, spec readings ${readings}` : ''),
   );
   const result = await runCrashSoak({
     shape,

@@ -274,7 +274,16 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       world.crmDeals(),
       world.crmTasks(),
     ]);
-    const violations = checkSoak(world, { requests, offers, counters, deals, ledger, nowMs: Date.now() });
+    const listed = await world.service.listedStatuses();
+    const violations = checkSoak(world, {
+      requests,
+      offers,
+      counters,
+      deals,
+      ledger,
+      nowMs: Date.now(),
+      listed,
+    });
     const creates = await ledgerReader.taskCreates();
     const taskCheck = checkTasks(
       taskFacts(world, {

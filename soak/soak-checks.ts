@@ -24,6 +24,9 @@ export interface Observed {
   deals: CrmObject[];
   ledger: LedgerView;
   nowMs: number; // when the service and the CRM were read
+  // Each offer's status as the service's API lists it (SOAK_SPEC_READINGS may make it differ from
+  // the stored one); absent: as stored.
+  listed?: ReadonlyMap<number, string>;
 }
 
 const EXPECTED: Record<Decision['kind'], { status: string; stage: StageKey }> = {
@@ -219,12 +222,15 @@ function checkOfferStates(
       continue;
     const record = records[0];
     const counter = counterOf.get(String(offer.offer_id));
-    const expected = expectedOfferRecord({
+    const stage = expectedOfferRecord({
       offerStatus: offer.offer_status,
       counterStatus: counter?.counter_offer_status,
       fromAcceptedCounter: offer.offer_is_counter_offer === true,
       pendingMove: pending.get(record.id),
     });
+    // The stage follows what the service stores; the status property shows the word its API lists
+    // (the daemon can know no other), or the stored one where the API lists the offer no more.
+    const expected = { ...stage, offerStatus: seen.listed?.get(offer.offer_id) ?? stage.offerStatus };
     const shown = {
       stage: world.stageKeyOf(record.properties.dealstage),
       offerStatus: text(record.properties.cash_offer_offer_status),

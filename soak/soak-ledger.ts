@@ -108,7 +108,9 @@ export function sqliteLedger(path: string): LedgerReader {
     taskCreates: () => {
       const db = new Database(path, { readonly: true, fileMustExist: true });
       try {
-        return Promise.resolve(toTaskCreates(db.prepare(TASK_CREATES_SQL((c) => c)).all() as TaskCreateSqlRow[]));
+        return Promise.resolve(
+          toTaskCreates(db.prepare(TASK_CREATES_SQL((c) => c)).all() as TaskCreateSqlRow[]),
+        );
       } finally {
         db.close();
       }

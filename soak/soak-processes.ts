@@ -15,7 +15,7 @@ export const ROOT =
 const DIST = join(ROOT, 'dist', 'src');
 export const SOAK_BROKERAGE = 'soak';
 export const SOAK_CRM_TOKEN = 'pat-soak-crash-0123456789';
-const CASH_OFFER_KEY = 'sandbox-agent-key';
+export const CASH_OFFER_KEY = 'sandbox-agent-key';
 const WEBHOOK_SECRET = 'whsec-soak-crash-0123456789abcdef';
 export const LISTINGS_PIPELINE = 'default';
 export const TRIGGER_STAGE = 'qualifiedtobuy';
@@ -83,6 +83,8 @@ export async function startSimulators(dir: string): Promise<SimulatorsProcess> {
       FUB_EMULATOR_PORT: String(fubPort),
       FUB_EMULATOR_API_KEY: SOAK_FUB_API_KEY,
       FUB_EMULATOR_SYSTEM_KEY: SOAK_FUB_SYSTEM_KEY,
+      // Another reading of what the spec leaves "not shown" (docs/sandbox.md, "Spec readings").
+      SANDBOX_SPEC_READINGS: process.env.SOAK_SPEC_READINGS ?? '',
     },
     join(dir, 'simulators.log'),
   );

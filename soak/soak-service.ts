@@ -1,6 +1,6 @@
 import { nearExpiry } from './soak-clocks';
 import { httpJson } from './soak-http';
-import type { SimulatorsProcess } from './soak-processes';
+import { CASH_OFFER_KEY, type SimulatorsProcess } from './soak-processes';
 import type { SoakRandom } from './soak-random';
 import type { Listing } from './soak-world';
 
@@ -103,6 +103,32 @@ export class SoakService {
 
   counters(): Promise<StoredCounter[]> {
     return this.control('GET', '/counter-offers');
+  }
+
+  // Each offer's status as the service's API lists it to the brokerage (under a spec reading it may
+  // differ from what the sandbox stores: a countered offer listed `active`). Paged with limit and
+  // offset until an empty page, an error past the last one, or a page that brings nothing new (a
+  // service that ignores the query).
+  async listedStatuses(): Promise<Map<number, string>> {
+    const listed = new Map<number, string>();
+    for (let offset = 0; ;) {
+      let page: StoredOffer[];
+      try {
+        page = await httpJson<StoredOffer[]>(
+          'GET',
+          `${this.sim.cashOfferUrl}/offers?limit=100&offset=${offset}`,
+          undefined,
+          { authorization: CASH_OFFER_KEY },
+        );
+      } catch (error) {
+        if (offset > 0 && /: (400|404|422) /.test(String(error))) return listed;
+        throw error;
+      }
+      const fresh = page.filter((o) => !listed.has(o.offer_id));
+      if (fresh.length === 0) return listed;
+      for (const o of fresh) listed.set(o.offer_id, o.offer_status);
+      offset += page.length;
+    }
   }
 
   private control<T>(method: string, path: string, body?: unknown): Promise<T> {
