@@ -540,7 +540,7 @@ function countBy(values: string[]): string {
 
 export function formatReport(r: CrashSoakResult): string {
   return [
-    `shape ${r.shape}, seed ${r.seed} (replay: SOAK_SHAPE=${r.shape} SOAK_SEED=${r.seed} SOAK_KILLS=${r.kills} npm run soak:crash)`,
+    `shape ${r.shape}, seed ${r.seed} (replay: ${replayReadings()}SOAK_SHAPE=${r.shape} SOAK_SEED=${r.seed} SOAK_KILLS=${r.kills} npm run soak:crash)`,
     ...r.violations.map((v) => `${v.kind.padEnd(14)} ${v.record}: ${v.detail}`),
     ...r.notes.map((n) => `note: ${n}`),
     ...(r.settled ? [] : ['NOT SETTLED before the deadline']),
@@ -551,4 +551,9 @@ export function formatReport(r: CrashSoakResult): string {
   ]
     .filter(Boolean)
     .join('\n');
+}
+
+function replayReadings(): string {
+  const readings = process.env.SOAK_SPEC_READINGS?.trim();
+  return readings ? `SOAK_SPEC_READINGS='${readings}' ` : '';
 }
