@@ -205,7 +205,11 @@ export class CashOfferClient {
       try {
         return await this.listActiveOfferRequests({ ...query, limit });
       } catch (error) {
-        const smaller = refusesQuery(error) ? smallerLimit(serviceMessageOf(error), limit) : undefined;
+        // Past the first page only a refusal that speaks of `limit` is the page size's: another is
+        // the end of the list or a fault (pageOrEnd).
+        const message = refusesQuery(error) ? serviceMessageOf(error) : undefined;
+        const aboutSize = message !== undefined && ((query.offset ?? 0) === 0 || /\blimit\b/i.test(message));
+        const smaller = aboutSize ? smallerLimit(message, limit) : undefined;
         if (smaller === undefined) throw error;
         this.logger.warn(
           `brokerage ${this.brokerageId}: GET /active-offer-requests refused limit=${limit} (${(error as Error).message}); asking ${smaller} a page from now on`,

@@ -97,6 +97,17 @@ describe('nextOffersForm', () => {
     });
   });
 
+  it('past the first page, a refusal naming no parameter is not the query: the end of the list, or a fault', () => {
+    const later = { filters: true, limit: 100, offset: 300 };
+    expect(nextOffersForm(FULL_OFFERS_QUERY, later, 'offset 300 is out of range')).toBeUndefined();
+    expect(nextOffersForm(FULL_OFFERS_QUERY, later, 'internal error')).toBeUndefined();
+    expect(nextOffersForm(FULL_OFFERS_QUERY, later, 'limit must be from 1 to 50')).toEqual({
+      filters: true,
+      paging: true,
+      maxLimit: 50,
+    });
+  });
+
   it('has nothing left to drop after a plain GET was refused', () => {
     expect(nextOffersForm({ filters: false, paging: false }, { filters: false }, 'bad')).toBeUndefined();
   });

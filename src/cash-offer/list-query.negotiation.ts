@@ -58,6 +58,9 @@ export function nextOffersForm(
   sent: SentOffersQuery,
   message: string,
 ): OffersQueryForm | undefined {
+  // Past the first page, a refusal that names no parameter is the end of the list or a fault
+  // (pageOrEnd's to judge), never the query's: the first page was taken in this form.
+  if ((sent.offset ?? 0) > 0 && !namesQuery(message)) return undefined;
   const paged = form.paging && (sent.limit !== undefined || sent.offset !== undefined);
   if (paged && callsUnknown(message, 'limit|offset')) return { filters: false, paging: false };
   const namesFilter =
@@ -71,6 +74,11 @@ export function nextOffersForm(
   if (sent.filters && form.filters) return { ...form, filters: false };
   if (paged) return { filters: false, paging: false };
   return undefined;
+}
+
+// A message about the query itself: a parameter named, or parameters spoken of.
+export function namesQuery(message: string): boolean {
+  return /\blimit\b|offer_request_id|\bstatus\b|param/i.test(message);
 }
 
 // "Unknown query parameter: limit", "limit is not a parameter of GET /offers", "unexpected
