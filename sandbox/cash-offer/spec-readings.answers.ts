@@ -209,6 +209,10 @@ export function activeItemShown(
   shape: SpecReadingValues['activeListShape'],
 ): ActiveOfferRequest {
   if (shape === 'ours') return item;
+  if (shape === 'no-external-id') {
+    const { offer_request_external_id: _external, ...request } = item.request;
+    return { ...item, request };
+  }
   const { offer_request_asking, test } = item.request;
   return { ...item, request: { offer_request_asking, test } };
 }

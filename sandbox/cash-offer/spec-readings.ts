@@ -30,8 +30,9 @@ export interface SpecReadingValues {
   pageAfterLast: 'empty' | '404' | '400';
   // The `request` object of each GET /active-offer-requests item: ours carries the request's id,
   // status, submission time and (to its owner) external id; `declared` only what the spec's request
-  // object declares (offer_request_asking and test).
-  activeListShape: 'ours' | 'declared';
+  // object declares (offer_request_asking and test); `no-external-id` ours without the owner's
+  // external id (the spec says it is echoed in offer payloads, not in the list).
+  activeListShape: 'ours' | 'declared' | 'no-external-id';
   // Trailing slashes: every route answers with and without one (ours), or the API's routes end in one
   // and a path without it is answered 307 with the slashed path (`redirect`).
   trailingSlash: 'either' | 'redirect';
@@ -126,7 +127,7 @@ const CHOICES: {
   activeLimitMax: 'limit',
   activeLimitOver: ['capped', 'refused'],
   pageAfterLast: ['empty', '404', '400'],
-  activeListShape: ['ours', 'declared'],
+  activeListShape: ['ours', 'declared', 'no-external-id'],
   trailingSlash: ['either', 'redirect'],
   prelimAnswer: ['buyer_count', 'buyers', 'nested', 'empty'],
   offersQuery: ['params', 'ignored', 'capped-25', 'max-100', 'paging-only', 'refused'],

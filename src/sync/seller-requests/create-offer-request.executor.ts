@@ -14,11 +14,7 @@ import { splitRecordRef } from '../outbox/outbox-retry.policy';
 import { updatableHash } from '../common/updatable-fields';
 import { DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES } from '../../config';
 import { refusalAdvice } from './refusal-advice';
-import {
-  findOfferRequestByExternalId,
-  listCanShowAbsence,
-  OfferRequestLocator,
-} from './offer-request.finder';
+import { findOfferRequestByExternalId, OfferRequestLocator } from './offer-request.finder';
 import { photosSentOf, SellerRequestResult, toSellerRequestResult } from './seller-request.result';
 import { createWithPhotos } from './create-with-photos';
 import { PhotoBatchesQueue } from './photo-batches.queue';
@@ -146,8 +142,8 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     return locator;
   }
 
-  // The service's active list names no request: ours may be on it, unrecognisable, so it is never
-  // sent again on its absence. It is found when an offer on it names the deal (offers echo the
+  // The service's active list does not show our requests by their external id: ours may be on it,
+  // unrecognisable, so it is never sent again on its absence. It is found when an offer on it names the deal (offers echo the
   // external id); until then the agent and the operator see why, and the operator may send it.
   private async unrecognisable(
     command: OutboxCommand,
@@ -156,7 +152,7 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     ctx: OutboxContext,
   ): Promise<OutboxReconciliation> {
     const hint =
-      `The service's active list does not name its requests, so it cannot show whether this one arrived; ` +
+      `The service's active list does not show this brokerage's requests by the deal's id, so it cannot show whether this one arrived; ` +
       `it is found when an offer on it names the deal. An operator who knows the service has no request ` +
       `with offer_request_external_id "${dealId}" can send it: cash-offer-sync replay --commands --id ${command.id} --unknown --confirm-absent ` +
       `(payload hash ${contentHash(command.payload)}).`;
@@ -178,11 +174,12 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     );
     // The photo count noted before the try that the service took.
     if (found) return { found: true, result: { ...found, ...photosSentOf(command.result) } };
-    if (!listCanShowAbsence(this.locatorOf(ctx))) return this.unrecognisable(command, dealId, sentAt, ctx);
     const windowMinutes =
       ctx.brokerage.config.cashOffer.unknownOutcomeWindowMinutes ?? DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES;
     const resendAt = new Date(sentAt.getTime() + windowMinutes * 60_000);
     if (this.clock.nowMs() >= resendAt.getTime()) {
+      if (!(await this.locatorOf(ctx).showsOursByExternalId()))
+        return this.unrecognisable(command, dealId, sentAt, ctx);
       return {
         found: false,
         provablyAbsent: true,

@@ -28,7 +28,9 @@ export class OfferRequestLocator {
   private reachedMs = Number.POSITIVE_INFINITY;
   private activeDone = false;
   private itemsRead = 0;
-  private namedRead = 0;
+  // Items that echo their owner's external id: only ours can, so one seen is the service's word
+  // that it shows ours by it.
+  private echoedRead = 0;
 
   constructor(
     private readonly client: CashOfferClient,
@@ -48,9 +50,14 @@ export class OfferRequestLocator {
     return this.found.get(externalId);
   }
 
-  // How many active-list items were read, and how many of them named their request.
-  listRead(): { items: number; named: number } {
-    return { items: this.itemsRead, named: this.namedRead };
+  // Whether the service's active list shows our requests by the external id we sent, so that one not
+  // on it is provably not there: the list is empty, or an item of it echoes an external id. Read
+  // past the lookups' floor, to its end if need be, until one does. A service whose list carries
+  // only the declared request object (asking price and test), or ids but not our external id, gives
+  // no such item: a request of ours may be on it, unrecognisable, and its absence proves nothing.
+  async showsOursByExternalId(): Promise<boolean> {
+    while (this.echoedRead === 0 && !this.activeDone) await this.readActivePage();
+    return this.itemsRead === 0 || this.echoedRead > 0;
   }
 
   private async readOffers(): Promise<void> {
@@ -76,7 +83,7 @@ export class OfferRequestLocator {
     let newest = Number.NEGATIVE_INFINITY;
     for (const { request } of next.value) {
       this.itemsRead += 1;
-      if (request.offer_request_id !== undefined || request.offer_request_external_id) this.namedRead += 1;
+      if (request.offer_request_external_id) this.echoedRead += 1;
       const requestedMs = Date.parse(request.offer_requested_at ?? '');
       if (Number.isFinite(requestedMs)) newest = Math.max(newest, requestedMs);
       const key = request.offer_request_external_id;
@@ -94,15 +101,6 @@ export class OfferRequestLocator {
     // costs more pages, never a miss on the page at hand. A page without dates does not stop it.
     if (newest !== Number.NEGATIVE_INFINITY) this.reachedMs = Math.min(this.reachedMs, newest);
   }
-}
-
-// Whether the active list read so far can show that a request is missing: it names its requests
-// (ids, or the external id echoed to the owner), or it is empty. A service whose list items carry
-// only the declared request object (asking price and test flag) cannot: a request of ours may be on
-// it, unrecognisable, so its absence proves nothing.
-export function listCanShowAbsence(locator: Pick<OfferRequestLocator, 'listRead'>): boolean {
-  const { items, named } = locator.listRead();
-  return items === 0 || named > 0;
 }
 
 // The offer request a listing deal produced: the ledger first (an earlier write-back or event named

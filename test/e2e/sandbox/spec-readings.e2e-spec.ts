@@ -216,6 +216,10 @@ describe('Cash Offer sandbox: spec readings', () => {
     const [item] = (await active('limit=1')).body;
     expect(Object.keys(item.request).sort()).toEqual(['offer_request_asking', 'test']);
     expect(item.property.StreetName).toEqual(expect.any(String));
+    await readings({ activeListShape: 'no-external-id' });
+    const [bare] = (await active('limit=1')).body;
+    expect(bare.request.offer_request_id).toEqual(expect.any(Number));
+    expect(bare.request).not.toHaveProperty('offer_request_external_id');
     await readings({ pageAfterLast: '400' });
     const offers = await call(sandbox, 'GET', '/offers?offset=5');
     expect(offers.status).toBe(400);

@@ -175,53 +175,56 @@ describe('seller requests: listing deals become offer requests', () => {
     expect(deal.properties[DEAL.syncError] ?? '').toBe('');
   });
 
-  it('where the active list names no request, a lost create is never sent again on its absence; an offer naming it finds it', async () => {
-    await sandbox.specReadings({ activeListShape: 'declared' });
-    try {
-      const { dealId } = await agent.listingDeal(VALID_LISTING);
-      await agent.requestCashOffer(dealId);
-      await sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
-      await t.run('crm-changes');
-      await t.run('outbox-drain');
-      await sandbox.clearFaults();
-      const [stored] = await requestsFor(dealId);
-      const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
-        (c) => c.recordRef === `deal:${dealId}`,
-      );
-      // Approved: on the active list, but as an asking price and a property, nothing naming it.
-      await sandbox.approve(stored.offer_request_id);
-      await t.ledger.transactions.run((m) =>
-        m.query('UPDATE outbox_commands SET sent_at = ?, next_attempt_at = NULL WHERE id = ?', [
-          new Date(Date.now() - 61 * 60_000).toISOString(),
-          command.id,
-        ]),
-      );
-      await t.run('outbox-drain');
-      expect((await t.ledger.outbox.get(command.id))?.state).toBe('unknown');
-      expect(await requestsFor(dealId)).toHaveLength(1);
-      expect((await agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError]).toContain(
-        "The service's active list does not name its requests",
-      );
+  it.each(['declared', 'no-external-id'])(
+    'where the active list does not show ours by external id (%s), a lost create is never sent again on its absence; an offer naming it finds it',
+    async (activeListShape) => {
+      await sandbox.specReadings({ activeListShape });
+      try {
+        const { dealId } = await agent.listingDeal(VALID_LISTING);
+        await agent.requestCashOffer(dealId);
+        await sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
+        await t.run('crm-changes');
+        await t.run('outbox-drain');
+        await sandbox.clearFaults();
+        const [stored] = await requestsFor(dealId);
+        const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+          (c) => c.recordRef === `deal:${dealId}`,
+        );
+        // Approved: on the active list, but nothing there says it is this deal's.
+        await sandbox.approve(stored.offer_request_id);
+        await t.ledger.transactions.run((m) =>
+          m.query('UPDATE outbox_commands SET sent_at = ?, next_attempt_at = NULL WHERE id = ?', [
+            new Date(Date.now() - 61 * 60_000).toISOString(),
+            command.id,
+          ]),
+        );
+        await t.run('outbox-drain');
+        expect((await t.ledger.outbox.get(command.id))?.state).toBe('unknown');
+        expect(await requestsFor(dealId)).toHaveLength(1);
+        expect((await agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError]).toContain(
+          "The service's active list does not show this brokerage's requests by the deal's id",
+        );
 
-      // The first offer echoes the deal's id: found, written back, sent once.
-      await sandbox.makeOffer(stored.offer_request_id);
-      await checkNow(command.id);
-      await t.run('outbox-drain');
-      expect(await t.ledger.outbox.get(command.id)).toMatchObject({ state: 'done', attempts: 1 });
-      const deal = await waitFor(
-        async () => {
-          const d = await agent.deal(dealId, DEAL_PROPS);
-          return d.properties[DEAL.requestId] ? d : undefined;
-        },
-        { what: 'the request id on the deal' },
-      );
-      expect(deal.properties[DEAL.requestId]).toBe(String(stored.offer_request_id));
-      expect(deal.properties[DEAL.syncError] ?? '').toBe('');
-      expect(await requestsFor(dealId)).toHaveLength(1);
-    } finally {
-      await sandbox.specReadings({ activeListShape: 'ours' });
-    }
-  });
+        // The first offer echoes the deal's id: found, written back, sent once.
+        await sandbox.makeOffer(stored.offer_request_id);
+        await checkNow(command.id);
+        await t.run('outbox-drain');
+        expect(await t.ledger.outbox.get(command.id)).toMatchObject({ state: 'done', attempts: 1 });
+        const deal = await waitFor(
+          async () => {
+            const d = await agent.deal(dealId, DEAL_PROPS);
+            return d.properties[DEAL.requestId] ? d : undefined;
+          },
+          { what: 'the request id on the deal' },
+        );
+        expect(deal.properties[DEAL.requestId]).toBe(String(stored.offer_request_id));
+        expect(deal.properties[DEAL.syncError] ?? '').toBe('');
+        expect(await requestsFor(dealId)).toHaveLength(1);
+      } finally {
+        await sandbox.specReadings({ activeListShape: 'ours' });
+      }
+    },
+  );
 
   it('a dry run classifies like a real run and writes nothing', async () => {
     const { dealId } = await agent.listingDeal(VALID_LISTING);
