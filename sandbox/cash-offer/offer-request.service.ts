@@ -37,6 +37,9 @@ export class OfferRequestService {
     const b = readBody(CreateOfferRequestBody, body);
     this.assertMediaCount(b.media);
     const request = b.request;
+    if (this.readings.current.externalIdAt === 'body' && request.offer_request_external_id !== undefined)
+      throw badRequest('request.offer_request_external_id is not a request field the service knows');
+    const externalId = request.offer_request_external_id ?? b.offer_request_external_id ?? null;
     const property = { ...b.property };
     const nowMs = this.clock.nowMs();
     const now = new Date(nowMs).toISOString();
@@ -64,7 +67,7 @@ export class OfferRequestService {
       offer_request_viewed_at: null,
       offer_request_refreshed_at: null,
       offer_request_status: 'in_review',
-      offer_request_external_id: request.offer_request_external_id ?? null,
+      offer_request_external_id: externalId,
       test: request.test ?? null,
       ownerKey: caller.key,
       property,

@@ -36,6 +36,10 @@ export interface SpecReadingValues {
   // Trailing slashes: every route answers with and without one (ours), or the API's routes end in one
   // and a path without it is answered 307 with the slashed path (`redirect`).
   trailingSlash: 'either' | 'redirect';
+  // Where POST /offer-requests takes `offer_request_external_id` ("given on the request"): on the
+  // request object (ours, the top level too), or only at the top level of the body, refused with 400
+  // on the request object.
+  externalIdAt: 'request' | 'body';
   // POST /offer-requests/prelim's answer: its shape is not shown.
   prelimAnswer: 'buyer_count' | 'buyers' | 'nested' | 'empty';
   // GET /offers: its query parameters are not shown. `params`: offer_request_id, status, limit and
@@ -101,6 +105,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   pageAfterLast: 'empty',
   activeListShape: 'ours',
   trailingSlash: 'either',
+  externalIdAt: 'request',
   prelimAnswer: 'buyer_count',
   offersQuery: 'params',
   createAnswer: 'record-201',
@@ -129,6 +134,7 @@ const CHOICES: {
   pageAfterLast: ['empty', '404', '400'],
   activeListShape: ['ours', 'declared', 'no-external-id'],
   trailingSlash: ['either', 'redirect'],
+  externalIdAt: ['request', 'body'],
   prelimAnswer: ['buyer_count', 'buyers', 'nested', 'empty'],
   offersQuery: ['params', 'ignored', 'capped-25', 'max-100', 'paging-only', 'refused'],
   createAnswer: [

@@ -90,6 +90,15 @@ export class CreateOfferRequestBody {
   media?: string[] | null;
   @WireField({ type: 'nested-array', nested: () => Assumption, description: 'buyers only' })
   assumptions?: Assumption[];
+  // Where a service that does not take it on the request object wants it ("given on the request"
+  // is all the spec says): the client moves it here after such a refusal (external-id-placement.ts).
+  @WireField({
+    type: 'string',
+    maxLength: 255,
+    nullable: true,
+    description: "the caller's own identifier, where a service takes it beside the request object",
+  })
+  offer_request_external_id?: string | null;
 }
 
 const NOT_UPDATABLE =

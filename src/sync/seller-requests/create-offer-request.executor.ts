@@ -17,6 +17,7 @@ import { refusalAdvice } from './refusal-advice';
 import { findOfferRequestByExternalId, OfferRequestLocator } from './offer-request.finder';
 import { photosSentOf, SellerRequestResult, toSellerRequestResult } from './seller-request.result';
 import { createWithPhotos } from './create-with-photos';
+import { nextPlacement, placeExternalId, type ExternalIdPlacement } from './external-id-placement';
 import { PhotoBatchesQueue } from './photo-batches.queue';
 
 export const CREATE_OFFER_REQUEST = 'create_offer_request';
@@ -27,6 +28,8 @@ export const CREATE_OFFER_REQUEST = 'create_offer_request';
 export class CreateOfferRequestExecutor implements CommandExecutor {
   private readonly logger = new Logger(CreateOfferRequestExecutor.name);
   private readonly locators = new WeakMap<AbortSignal, OfferRequestLocator>();
+  // Where each brokerage's service took the deal's id last (external-id-placement.ts).
+  private readonly placements = new Map<string, ExternalIdPlacement>();
 
   constructor(
     private readonly links: LinkRepository,
@@ -38,17 +41,29 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<SellerRequestResult> {
     const dealId = splitRecordRef(command.recordRef).id;
-    const { record, photosSent } = await createWithPhotos(
-      command.payload as CreateOfferRequestBody,
-      ctx,
-      (photos) => this.outbox.noteSending(command.id, { media_sent: photos }),
-      (photos, next, error) =>
+    for (let placement = this.placements.get(ctx.brokerage.id) ?? 'request'; ;) {
+      try {
+        const { record, photosSent } = await createWithPhotos(
+          placeExternalId(command.payload as CreateOfferRequestBody, placement),
+          ctx,
+          (photos) => this.outbox.noteSending(command.id, { media_sent: photos }),
+          (photos, next, error) =>
+            this.logger.warn(
+              `deal ${dealId}: the service refused the offer request with ${photos} photo(s) (${errorMessage(error)}); trying ${next}, the rest follow as media updates`,
+            ),
+        );
+        this.placements.set(ctx.brokerage.id, placement);
+        const result = toSellerRequestResult(record);
+        return photosSent === undefined ? result : { ...result, media_sent: photosSent };
+      } catch (error) {
+        const next = nextPlacement(error, placement);
+        if (next === undefined) throw error;
         this.logger.warn(
-          `deal ${dealId}: the service refused the offer request with ${photos} photo(s) (${errorMessage(error)}); trying ${next}, the rest follow as media updates`,
-        ),
-    );
-    const result = toSellerRequestResult(record);
-    return photosSent === undefined ? result : { ...result, media_sent: photosSent };
+          `deal ${dealId}: the service refused offer_request_external_id ${placement === 'request' ? 'on the request object' : 'beside it'} (${errorMessage(error)}); trying ${next === 'body' ? 'it beside the request object' : 'without it'}`,
+        );
+        placement = next;
+      }
+    }
   }
 
   async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {

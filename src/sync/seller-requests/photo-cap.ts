@@ -1,5 +1,6 @@
 import { CashOfferError } from '../../cash-offer';
 import { RemoteError } from '../../common/remote-error';
+import { refusesExternalId } from './external-id-placement';
 
 // How many photos one call may carry is not shown in the spec (ours: 50). A create the service
 // refuses while it carries photos is tried again with fewer, down to none; the photos that did not
@@ -14,6 +15,8 @@ import { RemoteError } from '../../common/remote-error';
 export function fewerPhotos(error: unknown, tried: number): number | undefined {
   if (tried <= 0 || !(error instanceof RemoteError)) return undefined;
   if (error.code !== 'INVALID_RECORD' || error.status === undefined) return undefined;
+  // A refusal of where the deal's id went is not the photos' (external-id-placement.ts).
+  if (refusesExternalId(error)) return undefined;
   return capNamed(serviceMessage(error), tried) ?? Math.floor(tried / 2);
 }
 

@@ -46,6 +46,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'pageAfterLast',
       'activeListShape',
       'trailingSlash',
+      'externalIdAt',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);

@@ -44,6 +44,8 @@ const READINGS: Record<string, unknown>[] = [
     pageAfterLast: '400',
     // Routes that end in a slash: every call is answered 307 to its slashed path first.
     trailingSlash: 'redirect',
+    // The deal's id taken only beside the request object, refused on it.
+    externalIdAt: 'body',
     createAnswer: 'status-active',
     decideAnswer: 'empty-204',
     errorCodes: 'all-422',
