@@ -260,6 +260,7 @@ export class OfferService {
     const event = toNewOfferEvent(o, r) as unknown as Record<string, unknown>;
     if (this.readings.current.offerNamesCounter === 'unnamed') delete event.counter_offer_id;
     if (this.readings.current.offerDecidedAt === 'null') event.offer_decided_at = null;
+    if (this.readings.current.counterOfferFlag === 'null') event.offer_is_counter_offer = null;
     this.notifier.event(r, event);
     this.notifier.email(
       r,

@@ -86,6 +86,10 @@ export interface SpecReadingValues {
   // `unnamed` (only `offer_is_counter_offer`: the spec's offer table has no counter_offer_id), in
   // GET /offers, PATCH /offers and the new_offer event.
   offerNamesCounter: 'counter_offer_id' | 'unnamed';
+  // `offer_is_counter_offer` ("boolean, nullable"): set (ours: true on the offer a buyer makes by
+  // accepting a counter, false on others), or `null` on every offer (a service that never sets it),
+  // in GET /offers, PATCH /offers and new_offer.
+  counterOfferFlag: 'set' | 'null';
   // offer_decided_at is "timestamp, nullable": `filled` when an offer is decided (ours), or `null`
   // always (a service that keeps no decision time), in GET /offers, PATCH /offers and new_offer.
   offerDecidedAt: 'filled' | 'null';
@@ -117,6 +121,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   withdrawnOfferListedAs: 'withdrawn',
   webhookMethods: 'post-sets',
   offerNamesCounter: 'counter_offer_id',
+  counterOfferFlag: 'set',
   offerDecidedAt: 'filled',
   maxMediaItems: MEDIA_MAX_ITEMS,
 };
@@ -155,6 +160,7 @@ const CHOICES: {
   withdrawnOfferListedAs: ['withdrawn', 'cancelled', 'dropped'],
   webhookMethods: ['post-sets', 'post-once', 'patch-422-when-none'],
   offerNamesCounter: ['counter_offer_id', 'unnamed'],
+  counterOfferFlag: ['set', 'null'],
   offerDecidedAt: ['filled', 'null'],
   maxMediaItems: 'media-count',
 };

@@ -55,9 +55,11 @@ export class ApiController {
   // How an offer is shown under the readings of `countered` (the spec has no such status), of the
   // counter's id on it and of its decision time.
   private shown(offer: Offer): Offer {
-    const { counteredOfferListedAs, offerNamesCounter, offerDecidedAt } = this.readings.current;
+    const { counteredOfferListedAs, offerNamesCounter, offerDecidedAt, counterOfferFlag } =
+      this.readings.current;
     const named = offerNamesCounter === 'unnamed' ? withoutCounterId(offer) : offer;
-    const dated = offerDecidedAt === 'null' ? { ...named, offer_decided_at: null } : named;
+    const flagged = counterOfferFlag === 'null' ? { ...named, offer_is_counter_offer: null } : named;
+    const dated = offerDecidedAt === 'null' ? { ...flagged, offer_decided_at: null } : flagged;
     return dated.offer_status === 'countered' ? { ...dated, offer_status: counteredOfferListedAs } : dated;
   }
 

@@ -24,6 +24,7 @@ import { positiveId } from '../../cash-offer/positive-id';
 import { counterListingHabit } from '../offers/counter-listing-habit';
 import { COUNTER_OFFER, type DecisionTarget, decisionDeadline } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
+import { mayAnswerCounter } from '../offers/offer-record.view';
 
 export interface CounterOfferPayload extends DecisionTarget {
   body: CounterOfferBody;
@@ -265,7 +266,7 @@ export function counterVerdict(
   const byCounter = offers.find(
     (o) =>
       o.offer_id !== offerId &&
-      o.offer_is_counter_offer === true &&
+      mayAnswerCounter(o, context.amount) &&
       o.offer_status === 'accepted' &&
       (positiveId(o.counter_offer_id) !== undefined
         ? !otherCounterIds.has(String(o.counter_offer_id)) &&

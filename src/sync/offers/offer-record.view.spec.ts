@@ -26,8 +26,45 @@ interface Row {
 }
 
 // One row per fact the service can show, each reading of the spec's open questions included.
+const unflagged = (id: number, status: string, extra: Partial<Offer> = {}): Offer =>
+  offer(id, status, { offer_is_counter_offer: null, ...extra });
+
 const ROWS: Row[] = [
   { case: 'a new offer', offer: offer(1, 'active'), stage: 'incoming', onCreateOnly: true },
+  // A service that leaves offer_is_counter_offer null on every offer ("boolean, nullable").
+  {
+    case: 'flag null: the accepted offer of our counter amount is the buyer accepting our counter',
+    offer: unflagged(1, 'rejected'),
+    siblings: [unflagged(2, 'accepted', { offer_amount: 345_000 })],
+    counter: { status: 'pending', amount: 345_000 },
+    stage: 'countered',
+    counterStatus: 'accepted',
+  },
+  {
+    case: 'flag null: an accepted offer naming our counter is its acceptance, whatever its amount',
+    offer: unflagged(1, 'rejected'),
+    siblings: [unflagged(2, 'accepted', { offer_amount: 1, counter_offer_id: 90 })],
+    counter: { id: '90', status: 'pending', amount: 345_000 },
+    stage: 'countered',
+    counterStatus: 'accepted',
+    counterId: '90',
+  },
+  {
+    case: 'flag null: another accepted offer of another amount is the cascade, our counter refused',
+    offer: unflagged(1, 'rejected'),
+    siblings: [unflagged(2, 'accepted', { offer_amount: 351_000 })],
+    counter: { status: 'pending', amount: 345_000 },
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+  {
+    case: 'flag false rules an offer of our counter amount out: the cascade',
+    offer: offer(1, 'rejected'),
+    siblings: [offer(2, 'accepted', { offer_amount: 345_000 })],
+    counter: { status: 'pending', amount: 345_000 },
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
   { case: 'an offer of unknown status', offer: offer(1, 'on_hold'), stage: 'incoming', onCreateOnly: true },
   { case: 'accepted', offer: offer(1, 'accepted'), stage: 'accepted' },
   { case: 'rejected', offer: offer(1, 'rejected'), stage: 'rejected' },

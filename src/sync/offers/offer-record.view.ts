@@ -73,8 +73,20 @@ export function acceptedCounterOffer(facts: OfferRecordFacts): Offer | undefined
     (o) =>
       o.offer_id !== offer.offer_id &&
       o.offer_status === 'accepted' &&
-      o.offer_is_counter_offer === true &&
+      mayAnswerCounter(o, counter.amount) &&
       madeByOurCounter(o, counter, facts.otherCounters),
+  );
+}
+
+// Whether an accepted offer can be one a buyer made by accepting a counter: it says so
+// (`offer_is_counter_offer`), or, where the service leaves that flag null ("boolean, nullable"), it
+// names a counter or carries the amount we countered with. A flag of false rules it out.
+export function mayAnswerCounter(offer: Offer, counterAmount: number | undefined): boolean {
+  if (offer.offer_is_counter_offer === true) return true;
+  if (offer.offer_is_counter_offer === false) return false;
+  return (
+    namedCounterOf(offer) !== undefined ||
+    (counterAmount !== undefined && offer.offer_amount === counterAmount)
   );
 }
 

@@ -18,8 +18,9 @@ const READINGS: Record<string, unknown>[] = [
     prelimAnswer: 'buyers',
     offersQuery: 'ignored',
     createAnswer: 'id-only-201',
-    // Nor does the offer a buyer makes by accepting it name the counter.
+    // Nor does the offer a buyer makes by accepting it name the counter, nor flag itself one.
     offerNamesCounter: 'unnamed',
+    counterOfferFlag: 'null',
     // A refused counter leaves the offer countered (listed active still): only the UPDATE tells.
     counterRejectedOfferListedAs: 'countered',
   },
