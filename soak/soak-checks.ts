@@ -141,6 +141,20 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
       continue;
     }
     const sent = d.kind === 'counter' ? counters.length === 1 : status === expected.status;
+    // The offer ran out before the decision reached the service (the agent decides no offer within
+    // 60 s of its expiry, but a drain held up by kills may be later than that): nothing is left to
+    // do. The record must show where the offer is; a reject has what it wanted, an accept or a
+    // counter that could not be made must say so (docs/crm-mapping.md).
+    if (!sent && status === 'expired') {
+      const told = d.kind === 'reject' || decisionError !== '' || ledgerErrors.length > 0;
+      if (stage !== 'expired' || !told)
+        add(
+          'undone',
+          at,
+          `${d.kind} overtaken by the offer's expiry, but the CRM does not show it: ${shows}`,
+        );
+      continue;
+    }
     if (!sent) {
       if (stage === REQUESTED_STAGE[d.kind]) add('lost', at, `${d.kind} never sent; ${shows}`);
       else add('undone', at, `${d.kind} never sent and the record left ${REQUESTED_STAGE[d.kind]}; ${shows}`);
@@ -207,7 +221,8 @@ function checkOfferStates(
         : offer?.offer_status === EXPECTED[d.kind].status ||
           // Rejecting an offer another decision rejected already has nothing left to do.
           (d.kind === 'reject' && offer?.offer_status === 'rejected');
-    if (!done) pending.set(d.recordId, d.kind);
+    // An offer that ran out before the decision reached it waits for nothing any more.
+    if (!done && offer?.offer_status !== 'expired') pending.set(d.recordId, d.kind);
   }
   for (const offer of seen.offers) {
     if (!ours.has(offer.offer_request_id)) continue;

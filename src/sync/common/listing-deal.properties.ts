@@ -34,4 +34,7 @@ export const LINK = {
   // service gave no decision time). Written once, when a pass first lists the offer decided: its
   // creation dates an acceptance the service gave no time (OffersService, offer-numbers.ts).
   offerDecision: 'offer_decision',
+  // remote: offer request id; CRM: listing deal id; hash: the inventory property id last written
+  // (the create's answer may not carry it; the active list does: RequestStatusService).
+  requestInventory: 'offer_request_inventory',
 } as const;

@@ -7,8 +7,13 @@ import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../ou
 import { listAllOffers } from '../common/offer-pages';
 import { DECIDE_OFFER, decisionDeadline, type DecideOfferPayload } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
+import { isWithdrawnOffer } from '../offers/offer-record.view';
 
 const VERB = { accepted: 'accept', rejected: 'reject' } as const;
+
+function closedWithoutSale(status: string): boolean {
+  return status.toLowerCase() === 'expired' || isWithdrawnOffer(status);
+}
 
 // Flow 5: PATCH /offers for an agent's accept or reject, then the record in its result stage and
 // the cascade the service performed (other offers rejected, request under contract).
@@ -30,8 +35,12 @@ export class DecideOfferExecutor implements CommandExecutor {
     return (await ctx.cashOffer.decideOffer(payload.offerId, payload.decision, ctx.call)) ?? null;
   }
 
-  async writeBack(command: OutboxCommand, _result: unknown, ctx: OutboxContext): Promise<void> {
-    await this.outcome.show(await ctx.crm(), ctx.cashOffer, command.payload as DecideOfferPayload, null);
+  async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
+    const payload = command.payload as DecideOfferPayload;
+    const status = (result as Partial<Offer> | null)?.offer_status;
+    const concluded =
+      payload.decision === 'rejected' && typeof status === 'string' && closedWithoutSale(status);
+    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, null, undefined, concluded);
   }
 
   async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
@@ -47,6 +56,10 @@ export class DecideOfferExecutor implements CommandExecutor {
       (o) => o.offer_id === payload.offerId,
     );
     if (offer?.offer_status === payload.decision) return { found: true, result: offer };
+    // A reject of an offer that ran out or that its buyer took back has nothing left to do: what the
+    // agent wanted (no sale on it) holds, and the record shows the service's word without an error.
+    if (offer && payload.decision === 'rejected' && closedWithoutSale(offer.offer_status))
+      return { found: true, result: offer };
     if (offer && (offer.offer_status === 'active' || offer.offer_status === 'countered'))
       return { found: false, provablyAbsent: true, hint: 'the offer is still undecided' };
     return {

@@ -25,9 +25,13 @@ export class OfferRecordOutcome {
     message: string | null,
     // The request's offers, when the caller has just read them.
     listed?: OffersRead,
+    // The decision is over without the service carrying it out (a reject of an offer that ran out):
+    // the record leaves the agent's requested stage for where the offer is, as after a refusal.
+    concluded = false,
   ): Promise<void> {
     await this.offers.applyOutcome(crm, client, target, listed, async (record) => {
-      const stage = record && (message !== null || !record.stageOnCreateOnly) ? record.stage : undefined;
+      const moves = message !== null || concluded || !record?.stageOnCreateOnly;
+      const stage = record && moves ? record.stage : undefined;
       const [written] = await crm.port.updateRecords('deal', [
         {
           id: target.recordId,

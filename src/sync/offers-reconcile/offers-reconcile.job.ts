@@ -85,6 +85,7 @@ export class OffersReconcileJob implements SyncJobHandler {
           externalId: ours,
           dryRun: ctx.dryRun,
           readAt: listReadAt,
+          inventoryId: request.inventory_property_id,
         });
         // Each of our requests in the active list is a record this run read.
         if (outcome === 'unknown_request') continue;

@@ -14,6 +14,9 @@ export interface StatusOptions {
   // When the service said this status (a fetch that started then; the time of the acceptance it
   // follows from). Undefined for an event: the sender may repeat or delay it (request-status.order.ts).
   readAt?: Date;
+  // The request's inventory property id, where the read gave it (the active list): shown on the deal
+  // once, when the create's answer did not carry it (push to marketplace and buyer leads need it).
+  inventoryId?: number;
 }
 
 // Flow 3: the offer request's status on its listing deal, from events, the active list and accepted
@@ -29,6 +32,17 @@ export class RequestStatusService {
     private readonly turns: LedgerTurns,
     private readonly clock: Clock,
   ) {}
+
+  // The inventory id to write on the deal: one the read gave that the deal does not show yet.
+  private async inventoryDue(
+    brokerageId: string,
+    requestId: string,
+    inventoryId: number | undefined,
+  ): Promise<string | undefined> {
+    if (inventoryId === undefined || !Number.isSafeInteger(inventoryId) || inventoryId <= 0) return undefined;
+    const link = await this.links.find(brokerageId, LINK.requestInventory, requestId);
+    return link?.contentHash === String(inventoryId) ? undefined : String(inventoryId);
+  }
 
   async listingDealOf(
     brokerageId: string,
@@ -54,7 +68,13 @@ export class RequestStatusService {
     }
     // One writer of a brokerage's request statuses at a time: the comparison holds until the write.
     return this.turns.run(`request-status:${crm.brokerageId}`, () =>
-      this.show(crm, requestId, dealId, { status, readAt: options.readAt }, options.dryRun === true),
+      this.show(
+        crm,
+        requestId,
+        dealId,
+        { status, readAt: options.readAt, inventoryId: options.inventoryId },
+        options.dryRun === true,
+      ),
     );
   }
 
@@ -62,23 +82,36 @@ export class RequestStatusService {
     crm: BrokerageCrm,
     requestId: number,
     dealId: string,
-    next: { status: string; readAt?: Date },
+    next: { status: string; readAt?: Date; inventoryId?: number },
     dryRun: boolean,
   ): Promise<StatusOutcome> {
     const remoteId = String(requestId);
     const link = await this.links.find(crm.brokerageId, LINK.requestStatus, remoteId);
     const shown = link ? { status: link.contentHash, readAt: link.readAt } : undefined;
-    if (!showsOver(shown, next, this.clock.now())) {
+    const inventory = await this.inventoryDue(crm.brokerageId, remoteId, next.inventoryId);
+    const statusDue = showsOver(shown, next, this.clock.now());
+    if (!statusDue) {
       // The same status read again: the deal's data is at least that new.
       if (!dryRun && shown?.status === next.status && next.readAt)
         await this.links.noteRead(crm.brokerageId, LINK.requestStatus, [remoteId], next.readAt);
-      return 'unchanged';
+      if (inventory === undefined) return 'unchanged';
     }
     if (dryRun) return 'updated';
     const [written] = await crm.port.updateRecords('deal', [
-      { id: dealId, properties: { [DEAL.status]: next.status } },
+      {
+        id: dealId,
+        properties: {
+          ...(statusDue ? { [DEAL.status]: next.status } : {}),
+          ...(inventory !== undefined ? { [DEAL.inventoryId]: inventory } : {}),
+        },
+      },
     ]);
     if (written && !written.ok) throw written.error;
+    if (inventory !== undefined)
+      await this.links.upsertLinks(crm.brokerageId, LINK.requestInventory, [
+        { remoteId, crmId: dealId, contentHash: inventory },
+      ]);
+    if (!statusDue) return 'updated';
     await this.links.upsertLinks(crm.brokerageId, LINK.requestStatus, [
       { remoteId, crmId: dealId, contentHash: next.status, readAt: keptReadAt(shown, next) },
     ]);

@@ -128,6 +128,10 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     const crm = await ctx.crm();
     const [written] = await crm.port.updateRecords('deal', [{ id: dealId, properties }]);
     if (written && !written.ok) throw written.error;
+    if (created.inventory_property_id !== undefined)
+      await this.links.upsertLinks(ctx.brokerage.id, LINK.requestInventory, [
+        { remoteId: requestId, crmId: dealId, contentHash: String(created.inventory_property_id) },
+      ]);
     if (status && !statusLink) {
       await this.links.upsertLinks(ctx.brokerage.id, LINK.requestStatus, [
         // The create's answer is the service's word as of the send (request-status.order.ts).

@@ -130,6 +130,25 @@ describe.each(FLOW_TARGETS)('decisions and counters made in the CRM (%s, ledger 
     expect(errors.find((e) => e.recordRef === record!.id)?.code).toBe('CONFLICT');
   });
 
+  it('a reject that reaches the service after the offer ran out is done, not an error: the record shows Expired', async () => {
+    const { requestId } = await steps.activeRequest();
+    const offer = await steps.sandbox.makeOffer(requestId, {
+      offer_amount: 305_000,
+      offer_expires: new Date(t.nowMs() + 60_000).toISOString(),
+    });
+    await steps.applyEvents(1);
+    await moveTo(offer.offer_id, 'reject_requested');
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    // The offer runs out while the reject waits in the outbox.
+    await t.advanceClock(120_000);
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+    const record = await steps.agent.offerRecord(offer.offer_id);
+    expect(steps.agent.stageKey(record!)).toBe('expired');
+    expect(record!.properties[OFFER.status]).toBe('expired');
+    expect(record!.properties[OFFER.decisionError] ?? '').toBe('');
+    expect(await t.ledger.outbox.listByState('acme', ['dead', 'unknown', 'failed'])).toEqual([]);
+  });
+
   it('sends a counter the buyer accepts: countered, then the new accepted offer and its cascade', async () => {
     const { dealId, requestId } = await steps.activeRequest();
     const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 360_000 });

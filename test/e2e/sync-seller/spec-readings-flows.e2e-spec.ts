@@ -129,6 +129,15 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect((await steps.agent.deal(dealId)).properties[DEAL.status]).toBe(
         declared ? 'active' : 'receiving_offers',
       );
+      // The inventory property id (push to marketplace and buyer leads need it): from the create's
+      // answer, else from the active list once the request is on it; a list that carries only the
+      // declared request object never gives it.
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      const answerHasIt = !(readings.createAnswer as string | undefined)?.startsWith('id-only');
+      const listHasIt = readings.activeListShape !== 'declared';
+      expect((await steps.agent.deal(dealId)).properties[DEAL.inventoryId] ?? '').toBe(
+        answerHasIt || listHasIt ? String(request.inventory_property_id) : '',
+      );
       expect(await stuck()).toEqual([]);
       expect(await t.ledger.outbox.listByState('acme', ['dead'])).toEqual([]);
     });

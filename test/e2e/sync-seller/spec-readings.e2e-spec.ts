@@ -115,6 +115,12 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       const deal = await steps.agent.deal(dealId);
       expect(deal.properties[DEAL.requestId]).toBe(String(requestId));
       expect(deal.properties[DEAL.syncError] ?? '').toBe('');
+      // The inventory property id, from the answer or, where it had none, the active list.
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      const [request] = (await steps.sandbox.requests()).filter((r) => r.offer_request_id === requestId);
+      expect((await steps.agent.deal(dealId)).properties[DEAL.inventoryId]).toBe(
+        String(request.inventory_property_id),
+      );
       expect((await t.ledger.outbox.listByState('acme', ['pending', 'failed', 'dead'])).length).toBe(0);
     });
 
