@@ -7,6 +7,7 @@ import type { JsonObject } from '../../cash-offer/schema';
 import { LINK } from '../common/listing-deal.properties';
 import { expiryMs } from '../common/expiry';
 import { Clock } from '../../common/clock';
+import { DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES } from '../../config';
 import { listAllOffers, readRequestOffers } from '../common/offer-pages';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
@@ -174,8 +175,24 @@ export class CounterOfferExecutor implements CommandExecutor {
     if (verdict.moot)
       return { found: false, provablyAbsent: true, hint: 'another offer on the request was accepted' };
     const reopens = (await this.links.countByContent(ctx.brokerage.id, LINK.counter, '"f":"active"')) > 0;
-    if (counterProvablyAbsent(offer?.offer_status, habit, reopens))
-      return { found: false, provablyAbsent: true, hint: 'the offer is not countered' };
+    const windowMinutes =
+      ctx.brokerage.config.cashOffer.unknownOutcomeWindowMinutes ?? DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES;
+    const updateDueBy = (command.sentAt ?? command.updatedAt).getTime() + windowMinutes * 60_000;
+    const windowPassed = this.clock.nowMs() >= updateDueBy;
+    if (counterProvablyAbsent(offer?.offer_status, habit, reopens, windowPassed))
+      return {
+        found: false,
+        provablyAbsent: true,
+        hint: reopens
+          ? `the offer is not countered, and no UPDATE named it within ${windowMinutes} minutes of the send`
+          : 'the offer is not countered',
+      };
+    if (offer?.offer_status === 'active' && habit === 'countered' && reopens)
+      return {
+        found: false,
+        provablyAbsent: false,
+        hint: `offer ${payload.offerId} is active: this service puts an offer back to active when its buyer refuses a counter, so the counter may have arrived and been refused; without an UPDATE naming it, it is sent again from ${new Date(updateDueBy).toISOString()}`,
+      };
     return {
       found: false,
       provablyAbsent: false,

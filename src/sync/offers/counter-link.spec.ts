@@ -92,17 +92,22 @@ describe('the counter link keeps how the offer was listed when its refusal was l
 
 describe('counterProvablyAbsent: a counter whose answer was lost, by its offer listed now', () => {
   it.each([
-    // [listed now, habit, service seen reopening refused offers, provably absent]
-    ['active', 'countered', false, true],
-    // `active` may be our counter, already refused with its UPDATE lost: never sent twice.
-    ['active', 'countered', true, false],
+    // [listed now, habit, service seen reopening refused offers, UPDATE window passed, provably absent]
+    ['active', 'countered', false, false, true],
+    // `active` may be our counter, already refused with its UPDATE on its way: not sent twice...
+    ['active', 'countered', true, false, false],
+    // ...until the UPDATE a refusal sends has had the window to come.
+    ['active', 'countered', true, true, true],
     // A service that lists a waiting countered offer `active`: the listing tells nothing.
-    ['active', 'active', false, false],
-    ['active', undefined, false, false],
-    ['countered', 'countered', false, false],
-    ['rejected', 'countered', false, false],
-    [undefined, 'countered', false, false],
-  ])('listed %s, habit %s, reopens %s: %s', (listedNow, habit, reopens, expected) => {
-    expect(counterProvablyAbsent(listedNow, habit, reopens)).toBe(expected);
-  });
+    ['active', 'active', false, true, false],
+    ['active', undefined, false, true, false],
+    ['countered', 'countered', false, true, false],
+    ['rejected', 'countered', false, true, false],
+    [undefined, 'countered', false, true, false],
+  ])(
+    'listed %s, habit %s, reopens %s, window passed %s: %s',
+    (listedNow, habit, reopens, passed, expected) => {
+      expect(counterProvablyAbsent(listedNow, habit, reopens, passed)).toBe(expected);
+    },
+  );
 });

@@ -119,14 +119,17 @@ export function settledListedAtSend(
 }
 
 // Whether a counter whose answer was lost provably never reached the service, by how its offer is
-// listed now: only an `active` offer on a service that lists countered offers as `countered`, and
-// that has not been seen putting an offer back to `active` when its buyer refused a counter (there
-// `active` may be our counter, already refused, with its UPDATE lost: sending again would make a
-// second counter). Before any refusal is seen the service is taken to keep a refused offer closed.
+// listed now: only an `active` offer on a service that lists countered offers as `countered`. Where
+// the service has been seen putting an offer back to `active` when its buyer refused a counter,
+// `active` may also be our counter, refused already: then only once the UPDATE the spec says a
+// refusal sends has had the brokerage's unknown-outcome window to arrive (`updateWindowPassed`; an
+// UPDATE naming the offer, looked for first, proves the counter arrived). Before any refusal is
+// seen the service is taken to keep a refused offer closed.
 export function counterProvablyAbsent(
   listedNow: string | undefined,
   habit: string | undefined,
   reopensAfterRefusal: boolean,
+  updateWindowPassed: boolean,
 ): boolean {
-  return listedNow === 'active' && habit === 'countered' && !reopensAfterRefusal;
+  return listedNow === 'active' && habit === 'countered' && (!reopensAfterRefusal || updateWindowPassed);
 }

@@ -205,7 +205,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
     // answer was lost, refused before the reconcile looked for it, leaves an offer that looks never
     // countered. It must not be sent a second time.
     if (readings.counteredOfferListedAs === 'countered')
-      it('a counter whose answer was lost, refused before it was looked for, is not sent again where refused offers reopen', async () => {
+      it('a counter whose answer was lost, refused before it was looked for, is not sent again where refused offers reopen while its UPDATE may come', async () => {
         await steps.sandbox.specReadings({
           counterRejectedCallback: 'none',
           counterRejectedOfferListedAs: 'active',
@@ -240,13 +240,37 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
           const [arrived] = await counters();
           await steps.sandbox.rejectCounter(arrived.counter_offer_id);
 
-          // Looked for again: the offer is active, as if never countered; nothing proves it.
-          await t.ledger.transactions.run((m) =>
-            m.update(OutboxCommand, { id: lost.id }, { nextAttemptAt: null }),
-          );
+          // Looked for again: the offer is active, as if never countered; within the window an UPDATE
+          // has to come, nothing proves it absent.
+          const lookAgain = () =>
+            t.ledger.transactions.run((m) =>
+              m.update(OutboxCommand, { id: lost.id }, { nextAttemptAt: null }),
+            );
+          await lookAgain();
           await t.run('outbox-drain');
           expect(await counters()).toHaveLength(1);
           expect((await t.ledger.outbox.get(lost.id))?.state).toBe('unknown');
+
+          // The buyer's refusal arrives late (a PATCH, as this service's UPDATE call): the counter
+          // was there. Done, shown refused, never sent twice.
+          const late = await fetch(t.hookUrl, {
+            method: 'PATCH',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              counter_offer_id: arrived.counter_offer_id,
+              offer_id: second.offer_id,
+              offer_request_id: requestId,
+              counter_offer_status: 'rejected',
+            }),
+          });
+          expect(late.status).toBe(200);
+          await t.run('inbox-drain');
+          await lookAgain();
+          await t.run('outbox-drain');
+          expect((await t.ledger.outbox.get(lost.id))?.state).toBe('done');
+          expect(await counters()).toHaveLength(1);
+          const refused = await steps.agent.offerRecord(second.offer_id);
+          expect(steps.agent.stageKey(refused!)).toBe('counter_rejected');
         } finally {
           await steps.sandbox.specReadings({
             counterRejectedCallback: readings.counterRejectedCallback ?? 'flat',
