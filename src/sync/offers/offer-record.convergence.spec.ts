@@ -21,6 +21,8 @@ interface Reading {
   // What the countered offer becomes when its buyer rejects the counter (not shown): rejected
   // (default), active again (the seller may still decide it), or still countered.
   afterRefusal?: 'rejected' | 'active' | 'countered';
+  // false: offer_is_counter_offer is null on every offer ("boolean, nullable"), the accepting one too.
+  counterOfferFlag?: boolean;
 }
 
 interface TrueOffer {
@@ -73,7 +75,7 @@ class World {
           offer_request_id: 7,
           offer_amount: o.amount,
           offer_status: o.status === 'countered' ? this.reading.listedAs : o.status,
-          offer_is_counter_offer: o.isCounterOffer,
+          offer_is_counter_offer: this.reading.counterOfferFlag === false ? null : o.isCounterOffer,
           counter_offer_id: this.reading.offerNamesCounter === false ? undefined : (o.counterOfferId ?? null),
         }) as Offer,
     );
@@ -281,6 +283,22 @@ const READINGS: Reading[] = [
     pendingWord: 'open',
     updateDelivered: false,
     offerNamesCounter: false,
+  },
+  // Nor flags itself a counter offer: only our counter's amount tells.
+  {
+    listedAs: 'countered',
+    answerHasId: false,
+    pendingWord: 'pending',
+    updateDelivered: true,
+    offerNamesCounter: false,
+    counterOfferFlag: false,
+  },
+  {
+    listedAs: 'active',
+    answerHasId: true,
+    pendingWord: 'pending',
+    updateDelivered: true,
+    counterOfferFlag: false,
   },
   // The offer back to active once its buyer rejects the counter: listed `countered` while waiting,
   // its return to active tells the refusal with no UPDATE.
