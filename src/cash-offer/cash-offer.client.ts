@@ -85,6 +85,9 @@ export class CashOfferClient {
   // The largest active-list page and the form of GET /offers this brokerage's service takes, learned
   // from its refusals (list-query.negotiation.ts).
   private activePageMax = MAX_ACTIVE_PAGE;
+  // How the service wants its paths to end, once a redirect said so (slash-redirect.ts): asked that
+  // way from then on, so each call is one round trip again.
+  private trailingSlash: 'add' | 'strip' | undefined;
   private offersForm: OffersQueryForm = FULL_OFFERS_QUERY;
 
   constructor(
@@ -240,6 +243,14 @@ export class CashOfferClient {
         this.offersForm = next;
       }
     }
+  }
+
+  // Whether listOffers answers this query from a read of every offer (the service refused the
+  // filters, or any paging): then one call with no limit or offset returns every matching offer, and
+  // a caller paging through them would read the whole book once per page.
+  answersFromEveryOffer(query: Pick<OffersQuery, 'offer_request_id' | 'status'>): boolean {
+    const hasFilters = query.offer_request_id !== undefined || query.status !== undefined;
+    return !this.offersForm.paging || (hasFilters && !this.offersForm.filters);
   }
 
   private async listOffersAs(form: OffersQueryForm, query: OffersQuery): Promise<Offer[]> {
@@ -411,6 +422,7 @@ export class CashOfferClient {
     await call.beforeSend?.();
     const started = performance.now();
     let response;
+    request = withTrailingSlash(request, this.trailingSlash);
     try {
       response = await this.transport.send(request, signal);
       // The same resource with or without a trailing slash, on the same origin (slash-redirect.ts).
@@ -421,7 +433,10 @@ export class CashOfferClient {
         response.status,
         response.headers.location,
       );
-      if (target !== undefined) response = await this.transport.send({ ...request, path: target }, signal);
+      if (target !== undefined) {
+        this.trailingSlash = target.endsWith('/') ? 'add' : 'strip';
+        response = await this.transport.send({ ...request, path: target }, signal);
+      }
     } catch (error) {
       const code = error instanceof TransportFailure ? error.networkCode : 'NETWORK_ERROR';
       this.report(op, 'network_error', started, attempt);
@@ -505,4 +520,10 @@ function describeOffersForm(form: OffersQueryForm): string {
   if (!form.paging) return 'listing offers with a plain GET and paging them here';
   const size = form.maxLimit === undefined ? '' : ` at most ${form.maxLimit} a page`;
   return form.filters ? `asking${size}` : `asking without filters${size}, filtering here`;
+}
+
+function withTrailingSlash(request: TransportRequest, slash: 'add' | 'strip' | undefined): TransportRequest {
+  if (slash === undefined) return request;
+  const path = request.path.replace(/\/+$/, '');
+  return { ...request, path: slash === 'add' ? `${path}/` : path };
 }

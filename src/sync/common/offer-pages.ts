@@ -42,6 +42,15 @@ async function* offerPages(
   signal: AbortSignal | undefined,
   clock?: Clock,
 ): AsyncIterable<{ offers: Offer[]; readAt: Date | undefined }> {
+  // A service that refused the filters or paging: the client reads every offer for each call, so one
+  // call brings every matching offer (offers-query negotiation, cash-offer.client.ts).
+  if (client.answersFromEveryOffer(query)) {
+    if (signal?.aborted) return;
+    const readAt = clock?.now();
+    const offers = await client.listOffers({ ...query });
+    if (offers.length > 0) yield { offers, readAt };
+    return;
+  }
   const seen = new Set<number>();
   let afterShortPage = false;
   for (let offset = 0; ;) {

@@ -13,6 +13,7 @@ function fakes(options: {
   } as unknown as LinkRepository;
   const client = {
     listOffers: async () => (options.offers ?? []) as Offer[],
+    answersFromEveryOffer: () => false,
     async *streamActiveOfferRequests() {
       for (const page of options.active ?? []) yield page;
     },
@@ -94,6 +95,7 @@ describe('findOfferRequestByExternalId', () => {
     const links = { findByCrmId: async () => null } as unknown as LinkRepository;
     const client = {
       listOffers: async () => [],
+      answersFromEveryOffer: () => false,
       async *streamActiveOfferRequests() {
         for (const [n, page] of pages.entries()) {
           pagesRead.push(n);

@@ -121,6 +121,7 @@ class Service {
 
   client(): CashOfferClient {
     const client = {
+      answersFromEveryOffer: () => false,
       listOffers: async (query: { offset?: number }) => {
         if ((query.offset ?? 0) > 0) return [];
         const answer = this.offers.map((o) => ({ ...o }));
