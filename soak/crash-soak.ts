@@ -275,6 +275,9 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       world.crmTasks(),
     ]);
     const listed = await world.service.listedStatuses();
+    const createAnswerHasInventory = !/"createAnswer"\s*:\s*"id-only/.test(
+      process.env.SOAK_SPEC_READINGS ?? '',
+    );
     const violations = checkSoak(world, {
       requests,
       offers,
@@ -283,6 +286,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       ledger,
       nowMs: Date.now(),
       listed,
+      createAnswerHasInventory,
     });
     const creates = await ledgerReader.taskCreates();
     const taskCheck = checkTasks(

@@ -27,6 +27,10 @@ export interface Observed {
   // Each offer's status as the service's API lists it (SOAK_SPEC_READINGS may make it differ from
   // the stored one); absent: as stored.
   listed?: ReadonlyMap<number, string>;
+  // false: the service's create answer carries no inventory property id (SOAK_SPEC_READINGS
+  // createAnswer id-only-*): the deal learns it only if the request is on the active list while a
+  // reconcile reads it, so a deal without it is not counted (a wrong one still is).
+  createAnswerHasInventory?: boolean;
 }
 
 const EXPECTED: Record<Decision['kind'], { status: string; stage: StageKey }> = {
@@ -81,7 +85,9 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
       missing.push(
         `request id ${quote(text(p.cash_offer_request_id))} (service: ${request.offer_request_id})`,
       );
-    if (text(p.cash_offer_inventory_property_id) !== String(request.inventory_property_id ?? ''))
+    const inventoryShown = text(p.cash_offer_inventory_property_id);
+    const inventoryUnknowable = seen.createAnswerHasInventory === false && inventoryShown === '';
+    if (!inventoryUnknowable && inventoryShown !== String(request.inventory_property_id ?? ''))
       missing.push(
         `inventory property id ${quote(text(p.cash_offer_inventory_property_id))} (service: ${request.inventory_property_id})`,
       );
