@@ -197,8 +197,26 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
       ctx.brokerage.config.cashOffer.unknownOutcomeWindowMinutes ?? DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES;
     const resendAt = new Date(sentAt.getTime() + windowMinutes * 60_000);
     if (this.clock.nowMs() >= resendAt.getTime()) {
-      if (!(await this.locatorOf(ctx).showsOursByExternalId()))
-        return this.unrecognisable(command, dealId, sentAt, ctx);
+      const locator = this.locatorOf(ctx);
+      if (!(await locator.showsOursByExternalId())) {
+        // Not shown by external id: the one listing at the deal's address and asking price that no
+        // other deal of the brokerage holds is ours; none at all is the same proof as an echoing list.
+        const body = command.payload as CreateOfferRequestBody;
+        const match = await locator.byAddressAndAsking(body.property, body.request.offer_request_asking);
+        if (typeof match === 'object') {
+          const holder = await this.links.find(
+            ctx.brokerage.id,
+            LINK.offerRequest,
+            String(match.offer_request_id),
+          );
+          if (!holder || holder.crmId === dealId)
+            return {
+              found: true,
+              result: { ...match, found_by: 'active list (address)', ...photosSentOf(command.result) },
+            };
+        }
+        if (match !== 'absent') return this.unrecognisable(command, dealId, sentAt, ctx);
+      }
       return {
         found: false,
         provablyAbsent: true,

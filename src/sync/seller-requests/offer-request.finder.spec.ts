@@ -113,3 +113,45 @@ describe('findOfferRequestByExternalId', () => {
     expect(await find(client, links)).toBeUndefined();
   });
 });
+
+describe('OfferRequestLocator, for a list that does not show ours by external id', () => {
+  const at = (id: number | undefined, street: string, asking = 300_000): ActiveOfferRequest => ({
+    request: { offer_request_asking: asking, ...(id !== undefined ? { offer_request_id: id } : {}) },
+    property: {
+      StreetNumber: '12',
+      StreetName: street,
+      PostalCity: 'Austin',
+      StateOrProvince: 'TX',
+      PostalCode: '78701',
+      MlsStatus: 'Active',
+    },
+    media: [],
+  });
+  const ours = {
+    StreetNumber: '12',
+    StreetName: 'Oak St.',
+    PostalCity: 'austin',
+    StateOrProvince: 'TX',
+    PostalCode: '78701-1234',
+  };
+  const locate = (pages: ActiveOfferRequest[][]) => new OfferRequestLocator(fakes({ active: pages }).client);
+
+  it('finds the one listing at the address and asking price, whatever the spelling, across pages', async () => {
+    const locator = locate([[at(5, 'Elm St')], [at(6, 'Oak St')]]);
+    expect(await locator.showsOursByExternalId()).toBe(false);
+    expect(await locator.byAddressAndAsking(ours, 300_000)).toEqual({ offer_request_id: 6 });
+  });
+
+  it('none at it: absent (the same proof as an echoing list); several, or one without an id: ambiguous', async () => {
+    expect(await locate([[at(5, 'Elm St')]]).byAddressAndAsking(ours, 300_000)).toBe('absent');
+    expect(await locate([[at(6, 'Oak St', 310_000)]]).byAddressAndAsking(ours, 300_000)).toBe('absent');
+    // Spelled out differently is another address (no guessing at street suffixes).
+    expect(await locate([[at(6, 'Oak St'), at(7, 'Oak Street')]]).byAddressAndAsking(ours, 300_000)).toEqual({
+      offer_request_id: 6,
+    });
+    expect(await locate([[at(6, 'Oak St')], [at(8, 'oak st')]]).byAddressAndAsking(ours, 300_000)).toBe(
+      'ambiguous',
+    );
+    expect(await locate([[at(undefined, 'Oak St')]]).byAddressAndAsking(ours, 300_000)).toBe('ambiguous');
+  });
+});

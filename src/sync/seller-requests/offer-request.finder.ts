@@ -3,6 +3,7 @@ import type { ActiveOfferRequest } from '../../cash-offer/schema';
 import type { LinkRepository } from '../../ledger';
 import { LINK } from '../common/listing-deal.properties';
 import { streamOffers } from '../common/offer-pages';
+import { normalisedAddress } from '../common/normalised-address';
 
 export interface FoundOfferRequest {
   offer_request_id: number;
@@ -31,6 +32,8 @@ export class OfferRequestLocator {
   // Items that echo their owner's external id: only ours can, so one seen is the service's word
   // that it shows ours by it.
   private echoedRead = 0;
+  // Items that echo no external id, by address and asking price (ours may be among them).
+  private readonly byAddress = new Map<string, (number | undefined)[]>();
 
   constructor(
     private readonly client: CashOfferClient,
@@ -60,6 +63,22 @@ export class OfferRequestLocator {
     return this.itemsRead === 0 || this.echoedRead > 0;
   }
 
+  // For a service whose list does not show ours by external id: the one item of the whole list at
+  // this property's address and asking price. `absent`: none (so, 60 minutes after the send, never
+  // received, as for a list that echoes); `ambiguous`: several, or one that names no request id (the
+  // declared request object), which cannot be told apart or linked; else its request id.
+  async byAddressAndAsking(
+    property: Record<string, unknown>,
+    asking: number,
+  ): Promise<{ offer_request_id: number } | 'absent' | 'ambiguous'> {
+    while (!this.activeDone) await this.readActivePage();
+    const key = addressKey(property, asking);
+    const matches = key === undefined ? [] : (this.byAddress.get(key) ?? []);
+    if (matches.length === 0) return key === undefined ? 'ambiguous' : 'absent';
+    const [id] = matches;
+    return matches.length === 1 && id !== undefined ? { offer_request_id: id } : 'ambiguous';
+  }
+
   private async readOffers(): Promise<void> {
     for await (const page of streamOffers(this.client, {}, this.signal)) {
       for (const offer of page) {
@@ -81,9 +100,14 @@ export class OfferRequestLocator {
       return;
     }
     let newest = Number.NEGATIVE_INFINITY;
-    for (const { request } of next.value) {
+    for (const { request, property } of next.value) {
       this.itemsRead += 1;
       if (request.offer_request_external_id) this.echoedRead += 1;
+      else {
+        const key = addressKey(property ?? {}, request.offer_request_asking);
+        if (key !== undefined)
+          this.byAddress.set(key, [...(this.byAddress.get(key) ?? []), request.offer_request_id]);
+      }
       const requestedMs = Date.parse(request.offer_requested_at ?? '');
       if (Number.isFinite(requestedMs)) newest = Math.max(newest, requestedMs);
       const key = request.offer_request_external_id;
@@ -101,6 +125,11 @@ export class OfferRequestLocator {
     // costs more pages, never a miss on the page at hand. A page without dates does not stop it.
     if (newest !== Number.NEGATIVE_INFINITY) this.reachedMs = Math.min(this.reachedMs, newest);
   }
+}
+
+function addressKey(property: Record<string, unknown>, asking: unknown): string | undefined {
+  const address = normalisedAddress(property);
+  return address === undefined || typeof asking !== 'number' ? undefined : `${address}#${asking}`;
 }
 
 // The offer request a listing deal produced: the ledger first (an earlier write-back or event named
