@@ -7,7 +7,7 @@ import { emptyCounts, type JobContext, type JobResult } from '../../scheduler/jo
 import { addCounts } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
 import { Clock } from '../../common/clock';
-import { streamOfferReads } from '../common/offer-pages';
+import { listAllOffers, streamOfferReads } from '../common/offer-pages';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { OfferSummaries } from '../offers/offer-summary';
 import { OffersService } from '../offers/offers.service';
@@ -49,7 +49,14 @@ export class OffersReconcileJob implements SyncJobHandler {
     // Each page is written as of when it was read: a page read before an event's re-read of the same
     // offers, and written after it, leaves that newer write alone.
     for await (const { offers: page, readAt } of streamOfferReads(client, this.clock, {}, ctx.signal)) {
-      addCounts(counts, await this.offers.applyOffers(crm, page, { ...options, readAt }));
+      addCounts(
+        counts,
+        await this.offers.applyOffers(crm, page, {
+          ...options,
+          readAt,
+          requestOffersOf: (requestId) => listAllOffers(client, requestId),
+        }),
+      );
       for (const offer of page) {
         summaries.add(offer, readAt);
         listed.add(String(offer.offer_id));

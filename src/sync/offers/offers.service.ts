@@ -36,7 +36,7 @@ import {
   type CounterLinkContent,
 } from './counter-link';
 import { OFFER, offerStageId } from './offer-record.properties';
-import { isRefusedCounter, learnCounter } from './offer-record.view';
+import { isAnsweredCounter, isRefusedCounter, learnCounter } from './offer-record.view';
 
 function groupByRequest(offers: readonly Offer[]): Map<number, Offer[]> {
   const groups = new Map<number, Offer[]>();
@@ -55,6 +55,11 @@ export interface ApplyOptions {
   // its record shows is not written: counted unchanged, logged at debug. Undefined: written as
   // before read times were kept.
   readAt?: Date;
+  // Every offer of one request, for a caller that reads the offers a page at a time (the reconcile):
+  // a page holds only part of a request's offers, and what an offer with our counter on it shows
+  // depends on the others (the buyer's accepting offer, the cascade), so such a request's offers
+  // are read whole. Undefined: the offers given are the whole request's (an event's re-read).
+  requestOffersOf?: (requestId: number) => Promise<Offer[]>;
 }
 
 interface Written {
@@ -99,6 +104,26 @@ export class OffersService {
     return counts;
   }
 
+  // Requests on this page with a counter of ours the buyer has not answered: their offers read
+  // whole (the page's own copies kept: they are what this read writes).
+  private async completeCounteredRequests(
+    byRequest: Map<number, Offer[]>,
+    counters: ReadonlyMap<string, CounterLinkContent>,
+    requestOffersOf: ApplyOptions['requestOffersOf'],
+  ): Promise<void> {
+    if (!requestOffersOf) return;
+    for (const [requestId, group] of byRequest) {
+      const waiting = group.some((o) => {
+        const counter = counters.get(String(o.offer_id));
+        return counter !== undefined && !isAnsweredCounter(counter.status);
+      });
+      if (!waiting) continue;
+      const onPage = new Set(group.map((o) => o.offer_id));
+      const others = (await requestOffersOf(requestId)).filter((o) => !onPage.has(o.offer_id));
+      byRequest.set(requestId, [...group, ...others]);
+    }
+  }
+
   private turnOf(crm: BrokerageCrm): string {
     return `offers:${crm.brokerageId}`;
   }
@@ -111,6 +136,7 @@ export class OffersService {
     counts.unchanged += offers.length - ours.length;
     const byRequest = groupByRequest(ours);
     const counters = await this.countersOn(crm.brokerageId, ours);
+    await this.completeCounteredRequests(byRequest, counters, options.requestOffersOf);
     const mapped = ours.map((offer) => ({
       offer,
       record: this.recordWith(offer, byRequest.get(offer.offer_request_id) ?? [offer], counters),

@@ -170,6 +170,32 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       if (readings.counterRejectedOfferListedAs === 'active') await agentAccepts(offer.offer_id);
     });
 
+    // Pages of 25: the countered offer and the buyer's accepting offer land on different pages of the
+    // reconcile's read, and with the events lost only the reconcile can tell.
+    if (readings.offersQuery === 'capped-25')
+      it('a counter accepted while its events were lost shows accepted though the accepting offer is on another page', async () => {
+        const { requestId } = await steps.activeRequest();
+        const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 318_000 });
+        await steps.applyEvents(1);
+        const counterId = await counterOn(offer.offer_id, '333000');
+        await settle();
+        // Thirty offers on another request come between them in the list.
+        const other = await steps.activeRequest();
+        for (let i = 0; i < 30; i++)
+          await steps.sandbox.makeOffer(other.requestId, { offer_amount: 200_000 + i });
+        await steps.applyEvents(30);
+        await steps.sandbox.faults({ webhooks: { dropRate: 1 } });
+        try {
+          await steps.sandbox.acceptCounter(counterId);
+          expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+        } finally {
+          await steps.sandbox.clearFaults();
+        }
+        const countered = await steps.agent.offerRecord(offer.offer_id);
+        expect(steps.agent.stageKey(countered!)).toBe('countered');
+        expect(countered!.properties[OFFER.counterStatus]).toBe('accepted');
+      });
+
     // Only where the service lists a waiting countered offer under its own word: there its return to
     // active tells the buyer's refusal when no UPDATE does.
     if (readings.counteredOfferListedAs === 'countered')
