@@ -71,7 +71,11 @@ describe('webhook registration across a daemon restart', () => {
       },
       { what: 'a failed register_webhook command in the ledger', ...DAEMON_WAIT },
     );
-    expect(failed.lastError).toBe('POST /wh: the service refused the connection');
+    // Refused, or not sent at all once the other jobs' calls to the unreachable service have opened
+    // the brokerage's circuit (which comes first depends on the machine's load).
+    expect(failed.lastError).toMatch(
+      /^POST \/wh: (the service refused the connection|not sent; the circuit of brokerage acme is open)/,
+    );
     expect(JSON.stringify(failed)).not.toContain(secret);
     expect(daemon.stdout()).toContain('could not register the webhook URL of acme');
     await stopGracefully(daemon);
