@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Client } from 'pg';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
+import { CREATE_OFFER_REQUEST } from '../../../src/sync/seller-requests/create-offer-request.executor';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
 import { waitFor } from '../../support/wait-for';
 import { DAEMON_MAIN_JS, openRun } from '../../support/worker-process';
@@ -68,9 +69,21 @@ describe('the seller flow on three workers, one killed mid-run', () => {
     await victimBrokerage.control.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 120_000 });
 
     const workers = await world.startWorkers();
+    // The kill waits for the other brokerages' creates to be done: one caught between its `sending`
+    // mark and the wire would rightly stay unknown for the brokerage's unknown-outcome window (an
+    // unapproved request is not listed, so its absence proves nothing), past this test's deadlines.
+    // The victim's own drain is held inside its first create until the kill.
     const victim = await waitFor(
       async () => {
         if ((await victimBrokerage.control.requests()).length === 0) return undefined;
+        for (const b of world.brokerages.filter((o) => o !== victimBrokerage))
+          if ((await b.control.requests()).length < DEALS_PER_BROKERAGE) return undefined;
+        const othersOpen = await sql<{ n: string }>(
+          db.url,
+          `SELECT COUNT(*) AS n FROM outbox_commands WHERE operation = '${CREATE_OFFER_REQUEST}'
+             AND brokerage_id <> '${victimBrokerage.id}' AND state <> 'done'`,
+        );
+        if (Number(othersOpen[0].n) > 0) return undefined;
         return workers.find((w) => openRun(w, victimBrokerage.id, 'outbox-drain') !== undefined);
       },
       { what: 'a worker inside the create call', timeoutMs: 60_000, intervalMs: 100 },
@@ -109,7 +122,35 @@ describe('the seller flow on three workers, one killed mid-run', () => {
         return true;
       },
       { what: 'every deal sent', timeoutMs: 120_000, intervalMs: 100 },
-    );
+    ).catch(async (error: unknown) => {
+      // What each brokerage's service has not received, and where the ledger holds it.
+      const missing: string[] = [];
+      for (const b of world.brokerages) {
+        const sent = new Set((await b.control.requests()).map((r) => r.offer_request_external_id));
+        missing.push(
+          ...deals
+            .get(b.id)!
+            .filter((d) => !sent.has(d))
+            .map((d) => `${b.id}:${d}`),
+        );
+      }
+      const outbox = await sql(
+        db.url,
+        'SELECT id, brokerage_id, operation, state, record_ref, last_error FROM outbox_commands',
+      );
+      const running = await sql(
+        db.url,
+        "SELECT id, brokerage_id, job, owner, started_at FROM runs WHERE status = 'running'",
+      );
+      const jobs = await sql(
+        db.url,
+        "SELECT name, state, singleton_key, started_on FROM pgboss.job WHERE state IN ('active', 'created', 'retry')",
+      );
+      throw new Error(
+        `${String(error)}\nnot received: ${missing.join(', ')}\noutbox: ${JSON.stringify(outbox)}` +
+          `\nruns running: ${JSON.stringify(running)}\npg-boss jobs: ${JSON.stringify(jobs)}`,
+      );
+    });
     for (const b of world.brokerages) {
       for (const request of await b.control.requests()) await b.control.approve(request.offer_request_id);
     }
