@@ -31,8 +31,9 @@ import {
   pageOrEnd,
   refusesQuery,
   smallerLimit,
+  offersCall,
+  type OffersCall,
   type OffersQueryForm,
-  type SentOffersQuery,
 } from './list-query.negotiation';
 import { parseRetryAfter } from './retry-after.parser';
 import {
@@ -230,11 +231,12 @@ export class CashOfferClient {
     if (violations.length > 0) throw CashOfferError.invalidRecord(OPERATIONS.listOffers.name, violations);
     for (;;) {
       const form = this.offersForm;
+      const call = offersCall(form, query, MAX_OFFERS_PAGE);
       try {
-        return await this.listOffersAs(form, query);
+        return await this.listOffersAs(call, query);
       } catch (error) {
         const next = refusesQuery(error)
-          ? nextOffersForm(form, sentOffersQuery(form, query), serviceMessageOf(error))
+          ? nextOffersForm(form, call.sent, serviceMessageOf(error))
           : undefined;
         if (next === undefined) throw error;
         this.logger.warn(
@@ -249,21 +251,17 @@ export class CashOfferClient {
   // filters, or any paging): then one call with no limit or offset returns every matching offer, and
   // a caller paging through them would read the whole book once per page.
   answersFromEveryOffer(query: Pick<OffersQuery, 'offer_request_id' | 'status'>): boolean {
-    const hasFilters = query.offer_request_id !== undefined || query.status !== undefined;
-    return !this.offersForm.paging || (hasFilters && !this.offersForm.filters);
+    return offersCall(this.offersForm, query, MAX_OFFERS_PAGE).kind !== 'page';
   }
 
-  private async listOffersAs(form: OffersQueryForm, query: OffersQuery): Promise<Offer[]> {
-    const hasFilters = query.offer_request_id !== undefined || query.status !== undefined;
-    if (!form.paging) return applyOffersQuery(await this.offersPage({}), query);
-    if (hasFilters && !form.filters) return applyOffersQuery(await this.everyOffer(form), query);
-    const limit = capLimit(query.limit, form.maxLimit);
-    return this.offersPage({ ...query, limit });
+  private async listOffersAs(call: OffersCall, query: OffersQuery): Promise<Offer[]> {
+    if (call.kind === 'plain') return applyOffersQuery(await this.offersPage({}), query);
+    if (call.kind === 'every') return applyOffersQuery(await this.everyOffer(call.pageSize), query);
+    return this.offersPage({ ...query, limit: call.sent.limit });
   }
 
   // Every offer of the account, paged in the form the service takes (for filters applied here).
-  private async everyOffer(form: OffersQueryForm): Promise<Offer[]> {
-    const limit = form.maxLimit ?? MAX_OFFERS_PAGE;
+  private async everyOffer(limit: number): Promise<Offer[]> {
     const all: Offer[] = [];
     const seen = new Set<number>();
     let afterShortPage = false;
@@ -500,20 +498,6 @@ export class CashOfferClient {
 // The service's own words when it gave an error object, else the client's message.
 function serviceMessageOf(error: CashOfferError): string {
   return error.serviceError?.message ?? error.message;
-}
-
-function capLimit(limit: number | undefined, max: number | undefined): number | undefined {
-  if (max === undefined) return limit;
-  return limit === undefined ? max : Math.min(limit, max);
-}
-
-function sentOffersQuery(form: OffersQueryForm, query: OffersQuery): SentOffersQuery {
-  if (!form.paging) return { filters: false };
-  const hasFilters = query.offer_request_id !== undefined || query.status !== undefined;
-  const limit = capLimit(query.limit, form.maxLimit);
-  if (hasFilters && !form.filters)
-    return { filters: false, limit: form.maxLimit ?? MAX_OFFERS_PAGE, offset: 0 };
-  return { filters: hasFilters, limit, offset: query.offset };
 }
 
 function describeOffersForm(form: OffersQueryForm): string {

@@ -3,6 +3,7 @@ import {
   FULL_OFFERS_QUERY,
   answersPastLastPage,
   nextOffersForm,
+  offersCall,
   pageOrEnd,
   refusesQuery,
   smallerLimit,
@@ -48,6 +49,58 @@ describe('smallerLimit', () => {
   it('gives up at the spec default of 10: the refusal is not the page size', () => {
     expect(smallerLimit('bad request', 10)).toBeUndefined();
     expect(smallerLimit('limit must be from 1 to 5', 2)).toBeUndefined();
+  });
+});
+
+describe('offersCall', () => {
+  const request = { offer_request_id: 7, limit: 200, offset: 400 };
+
+  it.each<[string, OffersQueryForm, Parameters<typeof offersCall>[1], ReturnType<typeof offersCall>]>([
+    [
+      'asks as wanted in the full form',
+      FULL_OFFERS_QUERY,
+      request,
+      { kind: 'page', sent: { filters: true, limit: 200, offset: 400 } },
+    ],
+    [
+      'caps the page at the size the service took',
+      { filters: true, paging: true, maxLimit: 50 },
+      request,
+      { kind: 'page', sent: { filters: true, limit: 50, offset: 400 } },
+    ],
+    [
+      'asks the service maximum where no limit is wanted',
+      { filters: true, paging: true, maxLimit: 50 },
+      {},
+      { kind: 'page', sent: { filters: false, limit: 50, offset: undefined } },
+    ],
+    [
+      'pages through every offer where filters are refused',
+      { filters: false, paging: true, maxLimit: 25 },
+      request,
+      { kind: 'every', pageSize: 25, sent: { filters: false, limit: 25, offset: 0 } },
+    ],
+    [
+      'pages without filters as wanted where none are asked',
+      { filters: false, paging: true },
+      { limit: 10 },
+      { kind: 'page', sent: { filters: false, limit: 10, offset: undefined } },
+    ],
+    [
+      'reads every offer in one GET where paging is refused',
+      { filters: false, paging: false },
+      request,
+      { kind: 'plain', sent: { filters: false } },
+    ],
+  ])('%s', (_name, form, query, expected) => {
+    expect(offersCall(form, query, 500)).toEqual(expected);
+  });
+
+  it('reads every offer in pages of the default size where filters are refused and no size is known', () => {
+    expect(offersCall({ filters: false, paging: true }, { status: 'active' }, 500)).toMatchObject({
+      kind: 'every',
+      pageSize: 500,
+    });
   });
 });
 

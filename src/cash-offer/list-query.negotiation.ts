@@ -1,3 +1,4 @@
+import type { OffersQuery } from './call-input.guards';
 import { CashOfferError } from './cash-offer.error';
 
 // The spec shows no maximum `limit` for GET /active-offer-requests and no query at all for GET
@@ -47,6 +48,30 @@ export interface SentOffersQuery {
   filters: boolean;
   limit?: number;
   offset?: number;
+}
+
+// How listOffers answers `query` under `form`: one page as asked (`page`, in the form's page size),
+// every offer paged through and filtered here (`every`: the service refused the filters), or every
+// offer in one plain GET, filtered and paged here (`plain`: the service refused paging).
+export type OffersCall =
+  | { kind: 'page'; sent: SentOffersQuery }
+  | { kind: 'every'; pageSize: number; sent: SentOffersQuery }
+  | { kind: 'plain'; sent: SentOffersQuery };
+
+export function offersCall(form: OffersQueryForm, query: OffersQuery, defaultPageSize: number): OffersCall {
+  if (!form.paging) return { kind: 'plain', sent: { filters: false } };
+  const hasFilters = query.offer_request_id !== undefined || query.status !== undefined;
+  if (hasFilters && !form.filters) {
+    const pageSize = form.maxLimit ?? defaultPageSize;
+    return { kind: 'every', pageSize, sent: { filters: false, limit: pageSize, offset: 0 } };
+  }
+  const limit = capLimit(query.limit, form.maxLimit);
+  return { kind: 'page', sent: { filters: hasFilters, limit, offset: query.offset } };
+}
+
+function capLimit(limit: number | undefined, max: number | undefined): number | undefined {
+  if (max === undefined) return limit;
+  return limit === undefined ? max : Math.min(limit, max);
 }
 
 // The form to try after the service refused `sent` under `form`; undefined when nothing is left to

@@ -161,24 +161,6 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     return locator;
   }
 
-  // The service's active list does not show our requests by their external id: ours may be on it,
-  // unrecognisable, so it is never sent again on its absence. It is found when an offer on it names the deal (offers echo the
-  // external id); until then the agent and the operator see why, and the operator may send it.
-  private async unrecognisable(
-    command: OutboxCommand,
-    dealId: string,
-    sentAt: Date,
-    ctx: OutboxContext,
-  ): Promise<OutboxReconciliation> {
-    const hint =
-      `The service's active list does not show this brokerage's requests by the deal's id, so it cannot show whether this one arrived; ` +
-      `it is found when an offer on it names the deal. An operator who knows the service has no request ` +
-      `with offer_request_external_id "${dealId}" can send it: cash-offer-sync replay --commands --id ${command.id} --unknown --confirm-absent ` +
-      `(payload hash ${contentHash(command.payload)}).`;
-    await this.showUnknown(dealId, sentAt, hint, ctx);
-    return { found: false, provablyAbsent: false, hint };
-  }
-
   // Found in the service's lists: done. Not found within the brokerage's window after the send: the
   // service never received it (it lists every request it approves), so it is sent again.
   async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation> {
@@ -215,7 +197,16 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
               result: { ...match, found_by: 'active list (address)', ...photosSentOf(command.result) },
             };
         }
-        if (match !== 'absent') return this.unrecognisable(command, dealId, sentAt, ctx);
+        // Ours may be on the list, unrecognisable: never sent again on its absence. It is found when
+        // an offer on it names the deal (offers echo the external id).
+        if (match !== 'absent')
+          return this.stillUnknown(
+            command,
+            sentAt,
+            `The service's active list does not show this brokerage's requests by the deal's id, so it cannot show whether this one arrived; ` +
+              `it is found when an offer on it names the deal.`,
+            ctx,
+          );
       }
       return {
         found: false,
@@ -223,11 +214,27 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
         hint: `not listed by the service ${windowMinutes} minutes after it was sent`,
       };
     }
-    const hint =
+    return this.stillUnknown(
+      command,
+      sentAt,
       `It is looked for in the service's lists (a request is listed once approved, and offers name it) ` +
-      `until ${resendAt.toISOString()}, then sent again. An operator who knows the service has no request ` +
-      `with offer_request_external_id "${dealId}" can send it now: cash-offer-sync replay --commands --id ${command.id} --unknown --confirm-absent ` +
-      `(payload hash ${contentHash(command.payload)}).`;
+        `until ${resendAt.toISOString()}, then sent again.`,
+      ctx,
+    );
+  }
+
+  // Not known yet whether the service has it: the deal says why and how an operator who knows it
+  // never arrived can send it.
+  private async stillUnknown(
+    command: OutboxCommand,
+    sentAt: Date,
+    why: string,
+    ctx: OutboxContext,
+  ): Promise<OutboxReconciliation> {
+    const dealId = splitRecordRef(command.recordRef).id;
+    const hint =
+      `${why} An operator who knows the service has no request with offer_request_external_id "${dealId}" can send it now: ` +
+      `cash-offer-sync replay --commands --id ${command.id} --unknown --confirm-absent (payload hash ${contentHash(command.payload)}).`;
     await this.showUnknown(dealId, sentAt, hint, ctx);
     return { found: false, provablyAbsent: false, hint };
   }

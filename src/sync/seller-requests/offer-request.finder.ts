@@ -104,9 +104,9 @@ export class OfferRequestLocator {
       this.itemsRead += 1;
       if (request.offer_request_external_id) this.echoedRead += 1;
       else {
-        const key = addressKey(property ?? {}, request.offer_request_asking);
-        if (key !== undefined)
-          this.byAddress.set(key, [...(this.byAddress.get(key) ?? []), request.offer_request_id]);
+        const at = addressKey(property ?? {}, request.offer_request_asking);
+        if (at !== undefined)
+          this.byAddress.set(at, [...(this.byAddress.get(at) ?? []), request.offer_request_id]);
       }
       const requestedMs = Date.parse(request.offer_requested_at ?? '');
       if (Number.isFinite(requestedMs)) newest = Math.max(newest, requestedMs);
