@@ -56,6 +56,7 @@ describe('classifyHttpFailure', () => {
     [400, 'the Authorization header with your API key is missing'],
     [422, 'Unauthorized'],
     [404, 'no account for these credentials'],
+    [403, 'the API key in the Authorization header is not valid'],
   ])('reads a %i that says "%s" as the key refused', (status, message) => {
     const error = classifyHttpFailure(list, { status, body: body(status, message) }, [
       ['a-key-0123456789', '[redacted]'],
@@ -72,6 +73,8 @@ describe('classifyHttpFailure', () => {
     expect([record.code, record.keyRefused]).toEqual(['INVALID_RECORD', false]);
     const role = classifyHttpFailure(list, { status: 403, body: body(403, 'buyers only') }, []);
     expect([role.code, role.keyRefused]).toEqual(['AUTH_FAILED', false]);
+    const bare = classifyHttpFailure(list, { status: 403, body: body(403, 'Forbidden') }, []);
+    expect([bare.code, bare.keyRefused]).toEqual(['AUTH_FAILED', false]);
     const key = classifyHttpFailure(list, { status: 401, body: '' }, []);
     expect(key.keyRefused).toBe(true);
   });

@@ -125,16 +125,18 @@ export function classifyHttpFailure(op: OperationSpec, failure: HttpFailure, mas
       message: `${op.name}: the service failed with ${status}${said}`,
     });
   }
+  // The spec shows no code for a missing or unknown key: a service may say it with a 403 (as many
+  // API gateways do) or with the 400 it uses for everything else (or a 404, a 422). Its words tell;
+  // a 403 that does not speak of the key concerns the record or the account's role.
+  const speaksOfKey = SPEAKS_OF_THE_KEY.test(serviceError.message);
   if (status === 401 || status === 403)
     return new CashOfferError({
       ...base,
       code: 'AUTH_FAILED',
-      keyRefused: status === 401,
+      keyRefused: status === 401 || speaksOfKey,
       message: `${op.name}: the service refused this brokerage's API key or role (${status})${said}`,
     });
-  // The spec shows no code for a missing or unknown key: a service may say it with the 400 it uses
-  // for everything else (or a 404, a 422). Its words tell.
-  if ([400, 404, 422].includes(status) && SPEAKS_OF_THE_KEY.test(serviceError.message))
+  if ([400, 404, 422].includes(status) && speaksOfKey)
     return new CashOfferError({
       ...base,
       code: 'AUTH_FAILED',
