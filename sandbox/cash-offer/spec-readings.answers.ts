@@ -186,6 +186,28 @@ export function pageAfterLast<T>(
   throw badRequest(`offset ${offset} is out of range`);
 }
 
+// The active list's `sort` under the `activeSort` reading: taken (ours), refused with 400 naming
+// `sort` where the service takes fewer orders, or dropped (the default order, whatever was asked).
+export function activeSortUnder(
+  query: URLSearchParams,
+  reading: SpecReadingValues['activeSort'],
+): URLSearchParams {
+  const sort = query.get('sort');
+  if (reading === 'ours' || sort === null) return query;
+  if (reading === 'ignored') {
+    const plain = new URLSearchParams(query);
+    plain.delete('sort');
+    return plain;
+  }
+  const taken =
+    reading === 'requested-at'
+      ? ['offer_requested_at.desc', 'offer_requested_at.asc']
+      : ['offer_requested_at.desc'];
+  if (!taken.includes(sort))
+    throw badRequest(`unsupported sort "${sort}"; sort may be ${taken.join(' or ')}`);
+  return query;
+}
+
 // A `limit` over the active list's cap under the `activeLimitOver` reading: capped silently (ours)
 // or refused with 400 naming the maximum.
 export function activeQueryUnder(

@@ -28,6 +28,10 @@ export interface SpecReadingValues {
   // How GET /active-offer-requests and GET /offers answer a page past the last one (how the last
   // page is known is not shown): an empty list (ours), 404, or 400.
   pageAfterLast: 'empty' | '404' | '400';
+  // The `sort` values GET /active-offer-requests takes (the spec shows only its default,
+  // offer_requested_at.desc): every one of ours, only offer_requested_at.asc/.desc, only the default
+  // (others refused with 400 naming `sort`), or any value ignored (always the default order).
+  activeSort: 'ours' | 'requested-at' | 'default-only' | 'ignored';
   // The `request` object of each GET /active-offer-requests item: ours carries the request's id,
   // status, submission time and (to its owner) external id; `declared` only what the spec's request
   // object declares (offer_request_asking and test); `no-external-id` ours without the owner's
@@ -107,6 +111,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   activeLimitMax: null,
   activeLimitOver: 'capped',
   pageAfterLast: 'empty',
+  activeSort: 'ours',
   activeListShape: 'ours',
   trailingSlash: 'either',
   externalIdAt: 'request',
@@ -137,6 +142,7 @@ const CHOICES: {
   activeLimitMax: 'limit',
   activeLimitOver: ['capped', 'refused'],
   pageAfterLast: ['empty', '404', '400'],
+  activeSort: ['ours', 'requested-at', 'default-only', 'ignored'],
   activeListShape: ['ours', 'declared', 'no-external-id'],
   trailingSlash: ['either', 'redirect'],
   externalIdAt: ['request', 'body'],

@@ -30,7 +30,9 @@ import {
   nextOffersForm,
   pageOrEnd,
   refusesQuery,
+  refusesSort,
   smallerLimit,
+  sortAfterRefusal,
   offersCall,
   type OffersCall,
   type OffersQueryForm,
@@ -90,6 +92,8 @@ export class CashOfferClient {
   // way from then on, so each call is one round trip again.
   private trailingSlash: 'add' | 'strip' | undefined;
   private offersForm: OffersQueryForm = FULL_OFFERS_QUERY;
+  // The active list's order asked in place of each one the service refused (undefined: its default).
+  private readonly sortsTaken = new Map<string, string | undefined>();
 
   constructor(
     options: CashOfferClientOptions,
@@ -205,14 +209,26 @@ export class CashOfferClient {
   private async activePage(
     query: ActiveOfferRequestsQuery & { limit: number },
   ): Promise<ActiveOfferRequest[]> {
+    const asked = query.sort;
     for (let limit = Math.min(query.limit, this.activePageMax); ;) {
+      const sort = asked !== undefined && this.sortsTaken.has(asked) ? this.sortsTaken.get(asked) : asked;
       try {
-        return await this.listActiveOfferRequests({ ...query, limit });
+        return await this.listActiveOfferRequests({ ...query, limit, sort });
       } catch (error) {
+        const message = refusesQuery(error) ? serviceMessageOf(error) : undefined;
+        if (message === undefined) throw error;
+        if (refusesSort(message)) {
+          const next = sortAfterRefusal(sort);
+          if (next === undefined || asked === undefined) throw error;
+          this.logger.warn(
+            `brokerage ${this.brokerageId}: GET /active-offer-requests refused sort=${sort} (${(error as Error).message}); asking ${next.sort === undefined ? 'in the default order' : `sort=${next.sort}`} from now on`,
+          );
+          this.sortsTaken.set(asked, next.sort);
+          continue;
+        }
         // Past the first page only a refusal that speaks of `limit` is the page size's: another is
         // the end of the list or a fault (pageOrEnd).
-        const message = refusesQuery(error) ? serviceMessageOf(error) : undefined;
-        const aboutSize = message !== undefined && ((query.offset ?? 0) === 0 || /\blimit\b/i.test(message));
+        const aboutSize = (query.offset ?? 0) === 0 || /\blimit\b/i.test(message);
         const smaller = aboutSize ? smallerLimit(message, limit) : undefined;
         if (smaller === undefined) throw error;
         this.logger.warn(

@@ -6,7 +6,9 @@ import {
   offersCall,
   pageOrEnd,
   refusesQuery,
+  refusesSort,
   smallerLimit,
+  sortAfterRefusal,
   type OffersQueryForm,
 } from './list-query.negotiation';
 
@@ -49,6 +51,27 @@ describe('smallerLimit', () => {
   it('gives up at the spec default of 10: the refusal is not the page size', () => {
     expect(smallerLimit('bad request', 10)).toBeUndefined();
     expect(smallerLimit('limit must be from 1 to 5', 2)).toBeUndefined();
+  });
+});
+
+describe('refusesSort', () => {
+  it.each([
+    ['sort must be one of offer_requested_at.desc, offer_requested_at.asc; got "offer_request_id.asc"', true],
+    ['unsupported sort "offer_request_id.asc"', true],
+    ['sort is not a query parameter of GET /active-offer-requests (limit, offset)', true],
+    ['limit must be a whole number from 1 to 25; got "100" (sort is fine)', false],
+    ['offset 40 is out of range', false],
+  ])('"%s": %s', (message, expected) => {
+    expect(refusesSort(message)).toBe(expected);
+  });
+});
+
+describe('sortAfterRefusal', () => {
+  it('asks an ascending order by submission time, then the default order, then gives up', () => {
+    expect(sortAfterRefusal('offer_request_id.asc')).toEqual({ sort: 'offer_requested_at.asc' });
+    expect(sortAfterRefusal('offer_requested_at.asc')).toEqual({ sort: undefined });
+    expect(sortAfterRefusal('offer_requested_at.desc')).toEqual({ sort: undefined });
+    expect(sortAfterRefusal(undefined)).toBeUndefined();
   });
 });
 

@@ -32,6 +32,24 @@ export function smallerLimit(message: string, sent: number): number | undefined 
   return LIMIT_RUNGS.find((rung) => rung < sent);
 }
 
+// The spec shows one `sort` value, the default `offer_requested_at.desc`; which others a service
+// takes is not shown. A refusal that speaks of `sort` (and not of `limit`) is the order's: asked
+// again in the nearest order a service is likeliest to take (ascending submission time keeps the
+// property an ascending order gives a pass: requests submitted during it land after the pages read),
+// then in the default order (no `sort` at all). Undefined where nothing is left to try. A message
+// that calls `sort` an unknown parameter is the order's even where it lists `limit` among those taken.
+export type SortForm = { sort: string | undefined } | undefined;
+
+export function refusesSort(message: string): boolean {
+  return callsUnknown(message, 'sort') || (/\bsort\b/i.test(message) && !/\blimit\b/i.test(message));
+}
+
+export function sortAfterRefusal(sent: string | undefined): SortForm {
+  if (sent === undefined) return undefined;
+  if (sent.endsWith('.asc') && sent !== 'offer_requested_at.asc') return { sort: 'offer_requested_at.asc' };
+  return { sort: undefined };
+}
+
 // How GET /offers is asked: with the filters (offer_request_id, status) or without them (filtered
 // here), with limit/offset or without (a plain GET answering every offer), and the largest page
 // size the service took.

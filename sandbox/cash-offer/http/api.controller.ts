@@ -26,6 +26,7 @@ import {
   withdrawnOfferShown,
   offersQueryUnder,
   activeQueryUnder,
+  activeSortUnder,
   activeItemShown,
   pageAfterLast,
   prelimAnswer,
@@ -120,10 +121,10 @@ export class ApiController {
   @Get('active-offer-requests')
   @HttpCode(200)
   activeOfferRequests(@Caller() caller: SandboxAccount, @SearchParams() query: URLSearchParams) {
-    const { activeLimitMax, activeLimitOver, activeListShape } = this.readings.current;
+    const { activeLimitMax, activeLimitOver, activeListShape, activeSort } = this.readings.current;
     // A service that caps `limit`: silently (fewer than asked on a page that is not the last), or
     // by refusing a larger one.
-    const asked = activeQueryUnder(query, activeLimitMax, activeLimitOver);
+    const asked = activeQueryUnder(activeSortUnder(query, activeSort), activeLimitMax, activeLimitOver);
     const page = this.marketplace.activePage(caller, asked).map((i) => activeItemShown(i, activeListShape));
     return pageAfterLast(page, asked, this.readings.current.pageAfterLast);
   }

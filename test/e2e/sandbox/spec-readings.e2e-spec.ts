@@ -43,6 +43,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'offerNamesCounter',
       'maxMediaItems',
       'activeLimitOver',
+      'activeSort',
       'pageAfterLast',
       'activeListShape',
       'trailingSlash',
@@ -66,6 +67,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       offerNamesCounter: 'counter_offer_id',
       maxMediaItems: 50,
       activeLimitOver: 'capped',
+      activeSort: 'ours',
       pageAfterLast: 'empty',
       activeListShape: 'ours',
       trailingSlash: 'either',
@@ -228,6 +230,31 @@ describe('Cash Offer sandbox: spec readings', () => {
     expect((await call(sandbox, 'GET', '/offers')).body).toEqual([]);
     await readings({ pageAfterLast: '404' });
     expect((await call(sandbox, 'GET', '/offers')).body).toEqual([]);
+  });
+
+  it('activeSort: every order of ours, submission time only, the default only (others refused naming sort), or sort ignored', async () => {
+    for (let i = 0; i < 3; i++) await activeRequest(sandbox);
+    const ids = async (sort: string) => {
+      const res = await call(sandbox, 'GET', `/active-offer-requests?limit=10&sort=${sort}`);
+      return res.status === 200
+        ? (res.body as { request: { offer_request_id: number } }[]).map((i) => i.request.offer_request_id)
+        : res.status;
+    };
+    const ascending = (await ids('offer_request_id.asc')) as number[];
+    expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+    const newestFirst = await ids('offer_requested_at.desc');
+    await readings({ activeSort: 'requested-at' });
+    expect(await ids('offer_request_id.asc')).toBe(400);
+    expect(await ids('offer_requested_at.asc')).toEqual(ascending);
+    await readings({ activeSort: 'default-only' });
+    expect(await ids('offer_requested_at.asc')).toBe(400);
+    const refused = await call(sandbox, 'GET', '/active-offer-requests?sort=offer_request_id.asc');
+    expect(refused.body.message).toBe(
+      'unsupported sort "offer_request_id.asc"; sort may be offer_requested_at.desc',
+    );
+    expect(await ids('offer_requested_at.desc')).toEqual(newestFirst);
+    await readings({ activeSort: 'ignored' });
+    expect(await ids('offer_request_id.asc')).toEqual(newestFirst);
   });
 
   it('trailingSlash redirect: a path without the slash answered 307 to the slashed one, which answers', async () => {
