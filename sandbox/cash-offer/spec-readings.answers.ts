@@ -118,8 +118,19 @@ export function errorStatus(
 ): number {
   if (codes === 'ours' || kind === undefined) return status;
   if (codes === 'key-400') return kind === 'key' ? 400 : status;
+  if (codes === 'key-403-bare') return kind === 'key' ? 403 : status;
   if (kind === 'key') return 403;
   return codes === 'all-422' ? 422 : 400;
+}
+
+// The message an API error answers with under the `errorCodes` reading: its own, or only
+// "Forbidden" for a refused key under `key-403-bare`.
+export function errorMessageUnder(
+  message: string,
+  kind: ApiErrorKind | undefined,
+  codes: SpecReadingValues['errorCodes'],
+): string {
+  return codes === 'key-403-bare' && kind === 'key' ? 'Forbidden' : message;
 }
 
 // GET /offers under the readings of its query and of expired offers: the query the service

@@ -74,7 +74,9 @@ export interface SpecReadingValues {
   // Status codes other than 400: `ours` (400 invalid, 409 impossible transition, 401 refused key);
   // `all-422` (422 invalid, 422 transition, 403 key); `all-400` (400 invalid, 400 transition, 403 key).
   // `key-400`: ours, but a missing or unknown key is a 400 too (the code the spec shows for errors).
-  errorCodes: 'ours' | 'all-422' | 'all-400' | 'key-400';
+  // `key-403-bare`: ours, but a missing or unknown key is a 403 whose message says only "Forbidden"
+  // (as an API gateway in front of a service answers it), the same words as a forbidden record.
+  errorCodes: 'ours' | 'all-422' | 'all-400' | 'key-400' | 'key-403-bare';
   // An offer past `offer_expires` that nobody decided: listed `expired` (ours), no longer listed by
   // GET /offers at all, listed `rejected`, or still listed `active` (a service that never expires
   // offers by itself and leaves the date to the listing side).
@@ -161,7 +163,7 @@ const CHOICES: {
   decideAnswer: ['record-200', 'empty-204'],
   updateAnswer: ['empty-204', 'record-200'],
   leadAnswer: ['record-201', 'record-200'],
-  errorCodes: ['ours', 'all-422', 'all-400', 'key-400'],
+  errorCodes: ['ours', 'all-422', 'all-400', 'key-400', 'key-403-bare'],
   expiredOfferListedAs: ['expired', 'dropped', 'rejected', 'active'],
   withdrawnOfferListedAs: ['withdrawn', 'cancelled', 'dropped'],
   webhookMethods: ['post-sets', 'post-once', 'patch-422-when-none'],

@@ -172,6 +172,22 @@ export class CashOfferClient {
     return asList(page, OPERATIONS.listActiveOfferRequests);
   }
 
+  // Whether the service refuses this brokerage's key on a read every account may make (one item of
+  // the active list): what tells a 403 that does not say why (the key's, or the record's) apart.
+  // Anything but a refusal of the key (an answer, an outage, the breaker) is no.
+  async refusesKey(): Promise<boolean> {
+    try {
+      await this.listActiveOfferRequests({ limit: 1 });
+      return false;
+    } catch (error) {
+      return (
+        error instanceof CashOfferError &&
+        error.code === 'AUTH_FAILED' &&
+        (error.keyRefused || error.status === 401 || error.status === 403)
+      );
+    }
+  }
+
   // Every page of the active list, one at a time: only the page being read is held in memory.
   // The spec shows no maximum `limit`: a service that caps it answers fewer than asked on pages
   // that are not the last, so only an empty page ends the list (or the error a service may answer

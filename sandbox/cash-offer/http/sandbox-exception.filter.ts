@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Response } from 'express';
 import { ApiError } from '../sandbox.errors';
 import { SpecReadings } from '../spec-readings';
-import { errorStatus } from '../spec-readings.answers';
+import { errorMessageUnder, errorStatus } from '../spec-readings.answers';
 import { ConnectionDropped } from './api-call.interceptor';
 import { CallLog } from './call.log';
 import { SandboxRequest } from './sandbox.request';
@@ -38,8 +38,13 @@ export class SandboxExceptionFilter implements ExceptionFilter {
   // `api`: an API call (not the control API), answered under the `errorCodes` reading.
   private answerFor(e: unknown, api: boolean): ErrorAnswer {
     if (e instanceof ApiError) {
-      const status = api ? errorStatus(e.status, e.kind, this.readings.current.errorCodes) : e.status;
-      return { status, message: e.message, headers: e.headers };
+      if (!api) return { status: e.status, message: e.message, headers: e.headers };
+      const codes = this.readings.current.errorCodes;
+      return {
+        status: errorStatus(e.status, e.kind, codes),
+        message: errorMessageUnder(e.message, e.kind, codes),
+        headers: e.headers,
+      };
     }
     if (e instanceof HttpException) return { status: e.getStatus(), message: e.message, headers: {} };
     this.logger.error(

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import { CashOfferClients } from '../../brokerages/cash-offer-clients';
-import type { CallOptions } from '../../cash-offer';
+import { CashOfferError, type CallOptions } from '../../cash-offer';
 import { RemoteError } from '../../common/remote-error';
 import { Clock } from '../../common/clock';
 import type { LoadedBrokerage } from '../../config/config.loader';
@@ -40,6 +40,8 @@ class TakenByAnotherDrain extends Error {}
 @Injectable()
 export class OutboxDrainService {
   private readonly logger = new Logger(OutboxDrainService.name);
+  // One key probe per drain run (its context), however many commands a refused key fails.
+  private readonly keyProbes = new WeakMap<OutboxContext, Promise<boolean>>();
 
   constructor(
     private readonly outbox: OutboxRepository,
@@ -202,6 +204,7 @@ export class OutboxDrainService {
       sent,
       attempts: command.attempts,
       maxAttempts: OUTBOX_MAX_ATTEMPTS,
+      keyRefusedOnProbe: await this.keyRefusedOnProbe(error, ctx),
     });
     // A deferred command counts no attempt: it waits as after a first one.
     const later = (retryAfterMs?: number, attempt = command.attempts) =>
@@ -238,6 +241,25 @@ export class OutboxDrainService {
         return 'dead';
       }
     }
+  }
+
+  // A 403 from the service that does not say whether the key or the record is refused (the spec
+  // shows no code for an unknown key; an API gateway answers it "Forbidden"): the key is tried once
+  // per drain on a read every account may make. Refused there too, the command waits for the key as
+  // after a 401, where it would otherwise be dead-lettered like every command after it.
+  private async keyRefusedOnProbe(error: unknown, ctx: OutboxContext): Promise<boolean> {
+    const unexplained403 =
+      error instanceof CashOfferError &&
+      error.code === 'AUTH_FAILED' &&
+      error.status === 403 &&
+      !error.keyRefused;
+    if (!unexplained403) return false;
+    let probe = this.keyProbes.get(ctx);
+    if (!probe) {
+      probe = ctx.cashOffer.refusesKey();
+      this.keyProbes.set(ctx, probe);
+    }
+    return probe;
   }
 
   // The refusal where the operator and the agent look: the record's error, and the record itself.

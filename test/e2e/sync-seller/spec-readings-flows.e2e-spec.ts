@@ -333,6 +333,8 @@ describe('a refused Cash Offer key under the spec readings of its status code', 
     ['all-422', 403],
     ['all-400', 403],
     ['key-400', 400],
+    // "Forbidden" and nothing more: the drain's key probe (the active list) is refused too.
+    ['key-403-bare', 403],
     ['ours', 401],
   ])('errorCodes %s: answered %i', async (errorCodes, status) => {
     await steps.sandbox.specReadings({ errorCodes });
@@ -357,6 +359,40 @@ describe('a refused Cash Offer key under the spec readings of its status code', 
     expect(errors.find((e) => e.recordRef === dealId)?.code).toBe('AUTH_FAILED');
     await t.run('outbox-drain');
     expect((await creates()).length).toBe(before + 1);
+  });
+});
+
+// The other side of the key probe: a 403 that does not say why, where the key works (the active list
+// answers), concerns the record: dead-lettered after one call, never left waiting for a key.
+describe('a bare 403 on a create, with a key the service takes', () => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+
+  beforeAll(async () => {
+    t = await startSyncApp('hubspot');
+    steps = new NeutralSellerSteps(t);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is final: the key probe answers, and the create is dead-lettered with the refusal on the deal', async () => {
+    await steps.sandbox.faults({ match: 'POST /offer-requests', errorRate: 1, errorStatus: 403 });
+    const { dealId } = await steps.agent.listingDeal(NEUTRAL_LISTING);
+    await steps.agent.requestCashOffer(dealId);
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    const calls = await steps.sandbox.calls();
+    expect(calls.filter((c) => c.path === '/api/v2/offer-requests').map((c) => c.status)).toEqual([403]);
+    expect(
+      calls.filter((c) => c.path.startsWith('/api/v2/active-offer-requests')).map((c) => c.status),
+    ).toEqual([200]);
+    const ended = (await t.ledger.outbox.listByState('acme', ['dead', 'failed'])).filter(
+      (c) => c.operation === 'create_offer_request' && c.recordRef === `deal:${dealId}`,
+    );
+    expect(ended.map((c) => [c.state, c.attempts])).toEqual([['dead', 1]]);
+    expect((await steps.agent.deal(dealId)).properties[DEAL.syncError]).toContain('(403)');
   });
 });
 
