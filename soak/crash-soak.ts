@@ -375,6 +375,10 @@ async function settle(
   let since = Date.now();
   const settleStart = since;
   let busy = '';
+  // When each run was first seen running: one seen for under `stableMs` is the pass in progress (a
+  // soak's reconcile every 2 s can take longer than that, so one is nearly always running), not work
+  // held up.
+  const firstSeen = new Map<number, number>();
   try {
     await waitUntil(
       async () => {
@@ -395,8 +399,8 @@ async function settle(
             .map((e) => `inbox #${e.id} ${e.status}`),
           // A run left running by a killed worker holds its (brokerage, job) until it is taken over:
           // a crm-changes run so held would otherwise let the state look settled with the agent's
-          // last moves not yet read.
-          ...ledger.running.map((r) => `run #${r.id} ${r.job} of ${r.brokerage_id} running`),
+          // last moves not yet read. One running for `stableMs` or longer is held up.
+          ...heldRuns(ledger.running, firstSeen, Date.now(), stableMs),
           othersBusy(),
         ]
           .filter(Boolean)
@@ -414,6 +418,27 @@ async function settle(
     );
     return false;
   }
+}
+
+// The running runs seen running for `stableMs` or longer, each with how long; `firstSeen` is kept
+// up to date (runs no longer running are dropped from it).
+export function heldRuns(
+  running: LedgerView['running'],
+  firstSeen: Map<number, number>,
+  nowMs: number,
+  stableMs: number,
+): string[] {
+  const ids = new Set(running.map((r) => r.id));
+  for (const id of firstSeen.keys()) if (!ids.has(id)) firstSeen.delete(id);
+  const held: string[] = [];
+  for (const r of running) {
+    const since = firstSeen.get(r.id) ?? nowMs;
+    firstSeen.set(r.id, since);
+    const ageMs = nowMs - since;
+    if (ageMs >= stableMs)
+      held.push(`run #${r.id} ${r.job} of ${r.brokerage_id} running for ${Math.round(ageMs / 1000)} s`);
+  }
+  return held;
 }
 
 async function fingerprint(world: SoakWorld, ledger: LedgerView): Promise<string> {
