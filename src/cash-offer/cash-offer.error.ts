@@ -70,6 +70,22 @@ export class CashOfferError extends RemoteError {
     });
   }
 
+  // This refusal, known to be of the key itself (a 403 that did not say why, after which the key was
+  // refused on a read every account may make too): `why` is added to its message.
+  asKeyRefused(why: string): CashOfferError {
+    return new CashOfferError({
+      code: this.code,
+      operation: this.operation,
+      message: `${this.message}; ${why}`,
+      status: this.status,
+      serviceError: this.serviceError,
+      violations: this.violations,
+      retryAfterMs: this.retryAfterMs,
+      networkCode: this.networkCode,
+      keyRefused: true,
+    });
+  }
+
   toJSON(): Record<string, unknown> {
     return {
       name: this.name,

@@ -92,16 +92,13 @@ describe('outboxDecision', () => {
     expect(outboxDecision({ error, sent, attempts, maxAttempts: 10 })).toEqual(expected);
   });
 
-  it('waits for the key after a 403 that did not say why where the key probe was refused too', () => {
+  it("waits for the key after a 403 the key probe showed to be the key's", () => {
     const forbidden = service('AUTH_FAILED', 403);
-    const decide = (keyRefusedOnProbe: boolean) =>
-      outboxDecision({ error: forbidden, sent: true, attempts: 1, maxAttempts: 10, keyRefusedOnProbe });
-    expect(decide(true)).toEqual({ action: 'wait-for-credentials' });
-    expect(decide(false)).toEqual({ action: 'dead', code: 'AUTH_FAILED', gaveUp: false });
-    // The probe speaks only of the key: a record's refusal of another kind stays what it is.
-    const invalid = service('INVALID_RECORD', 400);
-    expect(
-      outboxDecision({ error: invalid, sent: true, attempts: 1, maxAttempts: 10, keyRefusedOnProbe: true }),
-    ).toEqual({ action: 'dead', code: 'INVALID_RECORD', gaveUp: false });
+    const decide = (error: CashOfferError) =>
+      outboxDecision({ error, sent: true, attempts: 1, maxAttempts: 10 });
+    expect(decide(forbidden.asKeyRefused('refused on the active list too'))).toEqual({
+      action: 'wait-for-credentials',
+    });
+    expect(decide(forbidden)).toEqual({ action: 'dead', code: 'AUTH_FAILED', gaveUp: false });
   });
 });

@@ -22,22 +22,12 @@ export interface FailedCall {
   sent: boolean;
   attempts: number;
   maxAttempts: number;
-  // A 403 that did not say why, after which the service refused the key on a read every account may
-  // make too (OutboxDrainService's key probe): the key's, not the record's.
-  keyRefusedOnProbe?: boolean;
 }
 
-export function outboxDecision({
-  error,
-  sent,
-  attempts,
-  maxAttempts,
-  keyRefusedOnProbe = false,
-}: FailedCall): OutboxDecision {
+export function outboxDecision({ error, sent, attempts, maxAttempts }: FailedCall): OutboxDecision {
   const remote = error instanceof RemoteError ? error : undefined;
   if (remote?.code === 'OUTCOME_UNKNOWN') return sent ? { action: 'reconcile' } : { action: 'defer' };
-  if (remote && (credentialsRefused(remote) || (keyRefusedOnProbe && remote.code === 'AUTH_FAILED')))
-    return { action: 'wait-for-credentials' };
+  if (remote && credentialsRefused(remote)) return { action: 'wait-for-credentials' };
   if (remote && !remote.retryable) return { action: 'dead', code: remote.code, gaveUp: false };
   const retryAfterMs = remote?.retryAfterMs;
   if (!sent) return { action: 'defer', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };

@@ -194,17 +194,17 @@ export class OutboxDrainService {
   // The outbox's decision (outbox-decision.ts), carried out.
   private async apply(
     command: OutboxCommand,
-    error: unknown,
+    failure: unknown,
     ctx: OutboxContext,
     sent: boolean,
   ): Promise<Outcome> {
+    const error = await this.judgedByKeyProbe(failure, ctx);
     const message = errorMessage(error);
     const decision = outboxDecision({
       error,
       sent,
       attempts: command.attempts,
       maxAttempts: OUTBOX_MAX_ATTEMPTS,
-      keyRefusedOnProbe: await this.keyRefusedOnProbe(error, ctx),
     });
     // A deferred command counts no attempt: it waits as after a first one.
     const later = (retryAfterMs?: number, attempt = command.attempts) =>
@@ -245,21 +245,24 @@ export class OutboxDrainService {
 
   // A 403 from the service that does not say whether the key or the record is refused (the spec
   // shows no code for an unknown key; an API gateway answers it "Forbidden"): the key is tried once
-  // per drain on a read every account may make. Refused there too, the command waits for the key as
-  // after a 401, where it would otherwise be dead-lettered like every command after it.
-  private async keyRefusedOnProbe(error: unknown, ctx: OutboxContext): Promise<boolean> {
+  // per drain on a read every account may make. Refused there too, the refusal is the key's
+  // (keyRefused): the command waits for the key as after a 401, where it would otherwise be
+  // dead-lettered like every command after it, and its record says so.
+  private async judgedByKeyProbe(error: unknown, ctx: OutboxContext): Promise<unknown> {
     const unexplained403 =
       error instanceof CashOfferError &&
       error.code === 'AUTH_FAILED' &&
       error.status === 403 &&
       !error.keyRefused;
-    if (!unexplained403) return false;
+    if (!unexplained403) return error;
     let probe = this.keyProbes.get(ctx);
     if (!probe) {
       probe = ctx.cashOffer.refusesKey();
       this.keyProbes.set(ctx, probe);
     }
-    return probe;
+    return (await probe)
+      ? error.asKeyRefused('the service refuses this key on GET /active-offer-requests too')
+      : error;
   }
 
   // The refusal where the operator and the agent look: the record's error, and the record itself.

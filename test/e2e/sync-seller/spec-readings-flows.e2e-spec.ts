@@ -349,6 +349,8 @@ describe('a refused Cash Offer key under the spec readings of its status code', 
     const deal = await steps.agent.deal(dealId);
     expect(deal.properties[DEAL.syncError]).toContain("refused this brokerage's API key");
     expect(deal.properties[DEAL.syncError]).toContain('the operator must check');
+    // Nothing is asked of the agent: the create waits for the key.
+    expect(deal.properties[DEAL.syncError]).toContain('the request is sent on its own once the key works');
     expect(deal.properties[DEAL.requestId] ?? '').toBe('');
     const ended = (await t.ledger.outbox.listByState('acme', ['dead', 'failed'])).filter(
       (c) => c.operation === 'create_offer_request' && c.recordRef === `deal:${dealId}`,
@@ -392,7 +394,9 @@ describe('a bare 403 on a create, with a key the service takes', () => {
       (c) => c.operation === 'create_offer_request' && c.recordRef === `deal:${dealId}`,
     );
     expect(ended.map((c) => [c.state, c.attempts])).toEqual([['dead', 1]]);
-    expect((await steps.agent.deal(dealId)).properties[DEAL.syncError]).toContain('(403)');
+    const said = (await steps.agent.deal(dealId)).properties[DEAL.syncError];
+    expect(said).toContain('(403)');
+    expect(said).toContain('move the deal to the trigger stage again');
   });
 });
 
