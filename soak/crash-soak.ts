@@ -275,9 +275,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       world.crmTasks(),
     ]);
     const listed = await world.service.listedStatuses();
-    const createAnswerHasInventory = !/"createAnswer"\s*:\s*"id-only/.test(
-      process.env.SOAK_SPEC_READINGS ?? '',
-    );
+    const createAnswerHasInventory = !(await world.service.specReadings()).createAnswer.startsWith('id-only');
     const violations = checkSoak(world, {
       requests,
       offers,

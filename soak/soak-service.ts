@@ -105,6 +105,11 @@ export class SoakService {
     return this.control('GET', '/counter-offers');
   }
 
+  // The readings of what the spec leaves "not shown" the sandbox answers under (SOAK_SPEC_READINGS).
+  specReadings(): Promise<{ createAnswer: string }> {
+    return this.control('GET', '/spec-readings');
+  }
+
   // Each offer's status as the service's API lists it to the brokerage (under a spec reading it may
   // differ from what the sandbox stores: a countered offer listed `active`). Paged with limit and
   // offset until an empty page, an error past the last one, or a page that brings nothing new (a

@@ -1,4 +1,4 @@
-import { CashOfferError } from '../cash-offer';
+import { refusesKeyOnOpenRead } from '../cash-offer';
 import { CrmError } from '../crm';
 import type { CredentialRemote } from '../ledger';
 
@@ -24,11 +24,7 @@ export function probeVerdict(
 ): ProbeVerdict {
   if ('ok' in outcome) return { verdict: 'accepted' };
   const error = outcome.error;
-  if (
-    error instanceof CashOfferError &&
-    remote === 'cash-offer' &&
-    (error.keyRefused || error.status === 401 || error.status === 403)
-  )
+  if (remote === 'cash-offer' && refusesKeyOnOpenRead(error))
     return { verdict: 'refused', why: `it answered ${error.status}: ${error.message}` };
   if (error instanceof CrmError && remote === 'crm' && error.code === 'AUTH_FAILED')
     return { verdict: 'refused', why: error.message };

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock';
 import type { RemoteCallPolicy } from '../common/remote-call.policy';
 import { AnswerChecker } from './answer.checker';
 import { cashOfferCallPolicy } from './cash-offer-call.policy';
-import { CashOfferError } from './cash-offer.error';
+import { CashOfferError, refusesKeyOnOpenRead } from './cash-offer.error';
 import { OPERATIONS, OperationSpec } from './cash-offer.operations';
 import {
   CashOfferClientOptions,
@@ -180,11 +180,7 @@ export class CashOfferClient {
       await this.listActiveOfferRequests({ limit: 1 });
       return false;
     } catch (error) {
-      return (
-        error instanceof CashOfferError &&
-        error.code === 'AUTH_FAILED' &&
-        (error.keyRefused || error.status === 401 || error.status === 403)
-      );
+      return refusesKeyOnOpenRead(error);
     }
   }
 

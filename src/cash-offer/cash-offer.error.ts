@@ -103,6 +103,17 @@ export class CashOfferError extends RemoteError {
   }
 }
 
+// The answer to a read every account may make (one item of the active list) that refuses the key:
+// a 401, a refusal that speaks of the key, or a 403, which there cannot concern a record. The one
+// test of a key, for the credential watch and for the drain's look behind a 403 that did not say why.
+export function refusesKeyOnOpenRead(error: unknown): error is CashOfferError {
+  return (
+    error instanceof CashOfferError &&
+    error.code === 'AUTH_FAILED' &&
+    (error.keyRefused || error.status === 401 || error.status === 403)
+  );
+}
+
 export function isCashOfferError(error: unknown): error is CashOfferError {
   return error instanceof CashOfferError;
 }

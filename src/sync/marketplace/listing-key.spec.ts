@@ -1,5 +1,5 @@
 import type { ActiveOfferRequest } from '../../cash-offer/schema';
-import { listingKey, normalisedAddress } from './listing-key';
+import { listingKey } from './listing-key';
 
 const item = (request: Record<string, unknown>, property: Record<string, unknown>): ActiveOfferRequest => ({
   request: { offer_request_asking: 1, ...request },
@@ -44,26 +44,5 @@ describe('listingKey', () => {
 
   it('has no key for a listing with nothing to identify it', () => {
     expect(listingKey(item({}, { StateOrProvince: 'TX' }))).toBeUndefined();
-  });
-});
-
-describe('normalisedAddress', () => {
-  it('treats case, punctuation, spacing and ZIP+4 as the same address', () => {
-    const a = normalisedAddress({
-      StreetNumber: '12',
-      StreetName: 'Main St.',
-      UnitNumber: 'Apt 4',
-      PostalCity: 'Dallas',
-      StateOrProvince: 'TX',
-      PostalCode: '75201-0001',
-    });
-    const b = normalisedAddress({
-      UnparsedAddress: '12  main st',
-      UnitNumber: 'apt 4',
-      City: 'DALLAS',
-      StateOrProvince: 'tx',
-      PostalCode: '75201',
-    });
-    expect(a).toBe(b);
   });
 });

@@ -1,8 +1,6 @@
 import type { ActiveOfferRequest } from '../../cash-offer/schema';
 import { normalisedAddress } from '../common/normalised-address';
 
-export { normalisedAddress };
-
 export type ListingKeySource = 'request' | 'inventory' | 'hash' | 'address';
 
 export interface ListingKey {
