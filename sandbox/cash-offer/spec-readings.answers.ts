@@ -124,7 +124,10 @@ export function errorStatus(
 }
 
 // The message an API error answers with under the `errorCodes` reading: its own, or only
-// "Forbidden" for a refused key under `key-403-bare`.
+// "Forbidden" for a refused key under `key-403-bare` (the body `{"message":"Forbidden"}` that Amazon
+// API Gateway answers a missing API key with; its knowledge-center article "How do I troubleshoot
+// HTTP 403 errors from API Gateway?" lists it, and "Invalid API Key identifier specified" for a wrong
+// key, which the daemon already reads as the key's).
 export function errorMessageUnder(
   message: string,
   kind: ApiErrorKind | undefined,

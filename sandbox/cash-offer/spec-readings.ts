@@ -74,8 +74,8 @@ export interface SpecReadingValues {
   // Status codes other than 400: `ours` (400 invalid, 409 impossible transition, 401 refused key);
   // `all-422` (422 invalid, 422 transition, 403 key); `all-400` (400 invalid, 400 transition, 403 key).
   // `key-400`: ours, but a missing or unknown key is a 400 too (the code the spec shows for errors).
-  // `key-403-bare`: ours, but a missing or unknown key is a 403 whose message says only "Forbidden"
-  // (as an API gateway in front of a service answers it), the same words as a forbidden record.
+  // `key-403-bare`: ours, but a missing or unknown key is a 403 `{"message":"Forbidden"}` (as Amazon
+  // API Gateway in front of a service answers a missing key), words that could be a forbidden record's.
   errorCodes: 'ours' | 'all-422' | 'all-400' | 'key-400' | 'key-403-bare';
   // An offer past `offer_expires` that nobody decided: listed `expired` (ours), no longer listed by
   // GET /offers at all, listed `rejected`, or still listed `active` (a service that never expires

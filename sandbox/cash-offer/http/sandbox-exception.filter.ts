@@ -11,6 +11,8 @@ interface ErrorAnswer {
   status: number;
   message: string;
   headers: Record<string, string>;
+  // Only `{ message }`, as an API gateway answers (the `key-403-bare` reading).
+  gateway?: boolean;
 }
 
 // Every failure answers the service's error object `{ error, message }` (error repeats the status),
@@ -32,7 +34,10 @@ export class SandboxExceptionFilter implements ExceptionFilter {
     const answer = this.answerFor(exception, req.apiCall !== undefined);
     this.calls.record(req, answer.status);
     if (res.destroyed || res.headersSent) return;
-    res.status(answer.status).set(answer.headers).json({ error: answer.status, message: answer.message });
+    const body = answer.gateway
+      ? { message: answer.message }
+      : { error: answer.status, message: answer.message };
+    res.status(answer.status).set(answer.headers).json(body);
   }
 
   // `api`: an API call (not the control API), answered under the `errorCodes` reading.
@@ -40,10 +45,12 @@ export class SandboxExceptionFilter implements ExceptionFilter {
     if (e instanceof ApiError) {
       if (!api) return { status: e.status, message: e.message, headers: e.headers };
       const codes = this.readings.current.errorCodes;
+      const message = errorMessageUnder(e.message, e.kind, codes);
       return {
         status: errorStatus(e.status, e.kind, codes),
-        message: errorMessageUnder(e.message, e.kind, codes),
+        message,
         headers: e.headers,
+        gateway: message !== e.message,
       };
     }
     if (e instanceof HttpException) return { status: e.getStatus(), message: e.message, headers: {} };

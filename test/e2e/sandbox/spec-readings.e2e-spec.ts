@@ -232,6 +232,16 @@ describe('Cash Offer sandbox: spec readings', () => {
     expect((await call(sandbox, 'GET', '/offers')).body).toEqual([]);
   });
 
+  it('errorCodes key-403-bare: a missing or unknown key answered 403 {"message":"Forbidden"} as an API gateway does; a known key\'s errors unchanged', async () => {
+    await readings({ errorCodes: 'key-403-bare' });
+    for (const headers of [{}, { authorization: 'not-a-key' }]) {
+      const res = await fetch(`${sandbox.baseUrl}/offers`, { headers });
+      expect([res.status, await res.json()]).toEqual([403, { message: 'Forbidden' }]);
+    }
+    const invalid = await call(sandbox, 'GET', '/active-offer-requests?limit=0');
+    expect([invalid.status, invalid.body.error]).toEqual([400, 400]);
+  });
+
   it('activeSort: every order of ours, submission time only, the default only (others refused naming sort), or sort ignored', async () => {
     for (let i = 0; i < 3; i++) await activeRequest(sandbox);
     const ids = async (sort: string) => {
