@@ -234,7 +234,7 @@ describe('Cash Offer sandbox: spec readings', () => {
 
   it('errorCodes key-403-bare: a missing or unknown key answered 403 {"message":"Forbidden"} as an API gateway does; a known key\'s errors unchanged', async () => {
     await readings({ errorCodes: 'key-403-bare' });
-    for (const headers of [{}, { authorization: 'not-a-key' }]) {
+    for (const headers of [{}, { authorization: 'not-a-key' }] as Record<string, string>[]) {
       const res = await fetch(`${sandbox.baseUrl}/offers`, { headers });
       expect([res.status, await res.json()]).toEqual([403, { message: 'Forbidden' }]);
     }
