@@ -102,6 +102,11 @@ export interface SpecReadingValues {
   // The most `media` items one call may carry (POST /offer-requests, PATCH /offer-requests[/{id}]):
   // not shown; ours 50. More is refused whole with 400 naming `media`, as our validation does.
   maxMediaItems: number;
+  // How the Authorization header carries the key: the spec writes its value as `<API_KEY>` with no
+  // prefix shown. `either`: the key alone or `Bearer <key>` (ours); `key-only`: the header is the
+  // key, so `Bearer <key>` is an unknown key; `bearer-only`: `Bearer <key>` and nothing else, as
+  // many API-key services take it.
+  authorizationForm: 'either' | 'key-only' | 'bearer-only';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -131,6 +136,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   counterOfferFlag: 'set',
   offerDecidedAt: 'filled',
   maxMediaItems: MEDIA_MAX_ITEMS,
+  authorizationForm: 'either',
 };
 
 const CHOICES: {
@@ -171,6 +177,7 @@ const CHOICES: {
   counterOfferFlag: ['set', 'null'],
   offerDecidedAt: ['filled', 'null'],
   maxMediaItems: 'media-count',
+  authorizationForm: ['either', 'key-only', 'bearer-only'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -98,7 +98,9 @@ describe('CashOfferClient keeps the API key secret', () => {
       .listOffers()
       .catch((e: unknown) => capture.error(e));
 
-    expect(service.seen.every((s) => s.auth === KEY)).toBe(true);
+    // The key is sent only in the Authorization header: alone, or as "Bearer <key>" after a refusal.
+    expect(service.seen.every((s) => s.auth === KEY || s.auth === `Bearer ${KEY}`)).toBe(true);
+    expect(service.seen.some((s) => s.auth === `Bearer ${KEY}`)).toBe(true);
     expect(capture.lines.length).toBeGreaterThan(scenarios.length * 5);
     expect(capture.lines.join('\n')).toContain('circuit opened');
     expect(capture.lines.join('\n')).toContain('[redacted]');

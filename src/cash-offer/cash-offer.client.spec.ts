@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { waitFor } from '../../test/support/wait-for';
 import { ManualClock } from '../common/clock';
 import { CashOfferClient } from './cash-offer.client';
@@ -190,7 +191,93 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
   ])('maps %i to %s without retrying', async (status, code) => {
     service.handler = (_r, res) => json(res, status, { error: status, message: 'no' });
     await expect(client.registerWebhook('https://hooks.test/x')).rejects.toMatchObject({ code, status });
-    expect(service.seen).toHaveLength(1);
+    // A 401 or 403 is also tried with the key written the other way (below), within the one attempt.
+    const sent = status === 401 || status === 403 ? 2 : 1;
+    expect(service.seen).toHaveLength(sent);
+    expect(calls.map((c) => c.attempt)).toEqual([1]);
+  });
+
+  describe('how the Authorization header carries the key (the spec shows no prefix)', () => {
+    const bearerOnly = (res: ServerResponse, auth: string | undefined, body: unknown) =>
+      auth === `Bearer ${KEY}`
+        ? json(res, 200, body)
+        : json(res, 401, { error: 401, message: 'the Authorization header must be "Bearer <API key>"' });
+
+    it('sends the key alone first; when the service refuses it, sends it as "Bearer <key>" once, and keeps that', async () => {
+      const logged: string[] = [];
+      build();
+      client = new CashOfferClient(
+        {
+          brokerageId: 'b1',
+          baseUrl,
+          apiKey: KEY,
+          timeoutMs: 2000,
+          rateLimit: { max: 1000, intervalMs: 1000 },
+          retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
+          onCall: (e) => calls.push(e),
+        },
+        new ManualClock(),
+        { log: (m: string) => logged.push(m), warn: () => undefined, error: () => undefined },
+      );
+      service.handler = (r, res) => bearerOnly(res, r.auth, { offer_request_id: 7 });
+      await expect(client.createOfferRequest(validCreate)).resolves.toEqual({ offer_request_id: 7 });
+      await expect(client.decideOffer(3, 'accepted')).resolves.toEqual({ offer_request_id: 7 });
+      expect(service.seen.map((s) => `${s.method} ${s.auth}`)).toEqual([
+        `POST ${KEY}`,
+        `POST Bearer ${KEY}`,
+        `PATCH Bearer ${KEY}`,
+      ]);
+      expect(calls.map((c) => c.status)).toEqual([200, 200]);
+      expect(logged.join('\n')).toContain(
+        'refused the API key written as the key alone and took it written "Bearer <key>"',
+      );
+      expect(logged.join('\n')).not.toContain(KEY);
+    });
+
+    it('a key configured as "Bearer <key>" is tried alone when the service refuses the prefix', async () => {
+      build({ apiKey: `Bearer ${KEY}` });
+      service.handler = (r, res) =>
+        r.auth === KEY ? json(res, 200, []) : json(res, 401, { error: 401, message: 'unknown API key' });
+      await expect(client.listOffers()).resolves.toEqual([]);
+      await expect(client.listOffers()).resolves.toEqual([]);
+      expect(service.seen.map((s) => s.auth)).toEqual([`Bearer ${KEY}`, KEY, KEY]);
+    });
+
+    it('a key refused both ways answers with the first refusal, each call', async () => {
+      service.handler = (_r, res) => json(res, 401, { error: 401, message: 'the API key is not valid' });
+      await expect(client.createOfferRequest(validCreate)).rejects.toMatchObject({
+        code: 'AUTH_FAILED',
+        keyRefused: true,
+        serviceError: { message: 'the API key is not valid' },
+      });
+      await expect(client.listOffers()).rejects.toMatchObject({ code: 'AUTH_FAILED' });
+      expect(service.seen.map((s) => s.auth)).toEqual([KEY, `Bearer ${KEY}`, KEY, `Bearer ${KEY}`]);
+    });
+
+    it('a service that starts wanting the prefix later (a gateway put in front) is followed', async () => {
+      let gateway = false;
+      service.handler = (r, res) =>
+        gateway ? bearerOnly(res, r.auth, []) : json(res, r.auth === KEY ? 200 : 401, []);
+      await expect(client.listOffers()).resolves.toEqual([]);
+      gateway = true;
+      await expect(client.listOffers()).resolves.toEqual([]);
+      await expect(client.listOffers()).resolves.toEqual([]);
+      expect(service.seen.map((s) => s.auth)).toEqual([KEY, KEY, `Bearer ${KEY}`, `Bearer ${KEY}`]);
+    });
+
+    it('a 400 that speaks of the key is tried the other way; a 400 about the record is not', async () => {
+      service.handler = (r, res) =>
+        r.auth === KEY
+          ? json(res, 400, { error: 400, message: 'Authorization header: API key format not recognised' })
+          : json(res, 400, { error: 400, message: 'offer_id is required' });
+      await expect(client.decideOffer(3, 'accepted')).rejects.toMatchObject({
+        code: 'INVALID_RECORD',
+        serviceError: { message: 'offer_id is required' },
+      });
+      expect(service.seen).toHaveLength(2);
+      await expect(client.decideOffer(3, 'accepted')).rejects.toMatchObject({ code: 'INVALID_RECORD' });
+      expect(service.seen.map((s) => s.auth)).toEqual([KEY, `Bearer ${KEY}`, `Bearer ${KEY}`]);
+    });
   });
 
   it('retries a refused connection, even for a create', async () => {

@@ -21,9 +21,22 @@ import {
   idViolations,
   pageViolations,
 } from './call-input.guards';
-import { CashOfferTransport, TransportFailure, TransportRequest, queryString } from './cash-offer.transport';
+import {
+  CashOfferTransport,
+  TransportFailure,
+  TransportRequest,
+  TransportResponse,
+  queryString,
+} from './cash-offer.transport';
 import { slashRedirectTarget } from './slash-redirect';
-import { Masks, classifyHttpFailure, classifyNetworkFailure, maskText } from './failure.classifier';
+import {
+  Masks,
+  classifyHttpFailure,
+  classifyNetworkFailure,
+  mayRefuseTheKey,
+  maskText,
+} from './failure.classifier';
+import { KeyForm, describeKeyForm, otherKeyForm } from './key-form';
 import { applyOffersQuery } from './offers-query.fallback';
 import {
   FULL_OFFERS_QUERY,
@@ -92,6 +105,9 @@ export class CashOfferClient {
   // way from then on, so each call is one round trip again.
   private trailingSlash: 'add' | 'strip' | undefined;
   private offersForm: OffersQueryForm = FULL_OFFERS_QUERY;
+  // How the Authorization header carries the key (key-form.ts): as configured, until a refusal is
+  // answered by the other form.
+  private keyForm: KeyForm = 'as-configured';
   // The active list's order asked in place of each one the service refused (undefined: its default).
   private readonly sortsTaken = new Map<string, string | undefined>();
 
@@ -448,21 +464,10 @@ export class CashOfferClient {
     await call.beforeSend?.();
     const started = performance.now();
     let response;
-    request = withTrailingSlash(request, this.trailingSlash);
     try {
-      response = await this.transport.send(request, signal);
-      // The same resource with or without a trailing slash, on the same origin (slash-redirect.ts).
-      const target = slashRedirectTarget(
-        this.options.baseUrl,
-        request.path + queryString(request.query),
-        request.method,
-        response.status,
-        response.headers.location,
-      );
-      if (target !== undefined) {
-        this.trailingSlash = target.endsWith('/') ? 'add' : 'strip';
-        response = await this.transport.send({ ...request, path: target }, signal);
-      }
+      response = await this.exchange(request, signal, this.keyForm);
+      if (mayRefuseTheKey(response.status, response.body))
+        response = await this.tryOtherKeyForm(request, signal, response);
     } catch (error) {
       const code = error instanceof TransportFailure ? error.networkCode : 'NETWORK_ERROR';
       this.report(op, 'network_error', started, attempt);
@@ -480,6 +485,47 @@ export class CashOfferClient {
     );
     this.report(op, response.status, started, attempt, failure.keyRefused);
     throw failure;
+  }
+
+  // One request and its answer, following a redirect that only adds or strips a trailing slash on the
+  // same origin (slash-redirect.ts), once.
+  private async exchange(
+    request: TransportRequest,
+    signal: AbortSignal,
+    keyForm: KeyForm,
+  ): Promise<TransportResponse> {
+    request = withTrailingSlash(request, this.trailingSlash);
+    const response = await this.transport.send(request, signal, keyForm);
+    const target = slashRedirectTarget(
+      this.options.baseUrl,
+      request.path + queryString(request.query),
+      request.method,
+      response.status,
+      response.headers.location,
+    );
+    if (target === undefined) return response;
+    this.trailingSlash = target.endsWith('/') ? 'add' : 'strip';
+    return this.transport.send({ ...request, path: target }, signal, keyForm);
+  }
+
+  // A refusal of the key may be a refusal of how it was written (the spec shows no prefix): the same
+  // request goes once more with the key written the other way. A refused request did nothing, so
+  // sending it again is safe, even a create. The form the service takes is kept; when both are
+  // refused, the first refusal is the answer (the key itself is wrong, or the 403 is the record's).
+  private async tryOtherKeyForm(
+    request: TransportRequest,
+    signal: AbortSignal,
+    refused: TransportResponse,
+  ): Promise<TransportResponse> {
+    const tried = this.keyForm;
+    const other = otherKeyForm(tried);
+    const again = await this.exchange(request, signal, other);
+    if (mayRefuseTheKey(again.status, again.body)) return refused;
+    this.keyForm = other;
+    this.logger.log(
+      `brokerage ${this.brokerageId}: the service refused the API key written ${describeKeyForm(this.#apiKey, tried)} and took it written ${describeKeyForm(this.#apiKey, other)}; it is sent that way from now on`,
+    );
+    return again;
   }
 
   // Any 2xx is success; an empty body is `undefined`. The answer is checked, never refused.

@@ -7,6 +7,7 @@ import http, {
 } from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
+import { authorizationHeader, type KeyForm } from './key-form';
 
 export interface TransportRequest {
   method: 'GET' | 'POST' | 'PATCH';
@@ -85,14 +86,18 @@ export class CashOfferTransport {
   // (the client's call policy, cash-offer-call.policy.ts, aborts it; axios's own `timeout` is a
   // socket idle timer, which a slow trickle of bytes keeps alive). Its abort fails the call with a connect or an answer
   // timeout, as the request had left or not.
-  async send(request: TransportRequest, deadline: AbortSignal): Promise<TransportResponse> {
+  async send(
+    request: TransportRequest,
+    deadline: AbortSignal,
+    keyForm: KeyForm = 'as-configured',
+  ): Promise<TransportResponse> {
     const connection = { connected: false };
     const hasBody = request.body !== undefined;
     const config: AxiosRequestConfig<string> = {
       method: request.method,
       url: request.path + queryString(request.query),
       headers: {
-        authorization: this.#apiKey,
+        authorization: authorizationHeader(this.#apiKey, keyForm),
         ...(hasBody ? { 'content-type': 'application/json' } : {}),
       },
       data: hasBody ? JSON.stringify(request.body) : undefined,

@@ -93,6 +93,16 @@ export function violationsFromMessage(message: string): FieldViolation[] {
 const SPEAKS_OF_THE_KEY =
   /\b(api[\s_-]?key|authori[sz]ation( header)?|unauthori[sz]ed|authenticat\w*|credentials?|access[\s_-]?token)\b/i;
 
+// Whether an answer may be the service refusing the key (or the way it was written): a 401 or a 403,
+// or a 400/404/422 whose words speak of the key. Read before the failure is classified, so the other
+// way of writing the key can be tried (key-form.ts).
+export function mayRefuseTheKey(status: number, body: string): boolean {
+  if (status === 401 || status === 403) return true;
+  return (
+    [400, 404, 422].includes(status) && SPEAKS_OF_THE_KEY.test(parseServiceError(status, body, []).message)
+  );
+}
+
 export interface HttpFailure {
   status: number;
   body: string;

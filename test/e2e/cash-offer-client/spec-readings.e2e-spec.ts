@@ -120,11 +120,45 @@ describe('CashOfferClient under other spec readings (sandbox)', () => {
       const stranger = h.client({ apiKey: 'not-a-key' });
       const refused = await refusal(stranger.listOffers());
       expect([refused.code, refused.status, refused.retryable]).toEqual(['AUTH_FAILED', key, false]);
-      // One attempt each: nothing final is retried.
+      // One attempt each: nothing final is retried. The refused key is also tried as "Bearer <key>"
+      // once (the service never took it), within the one attempt.
       const sent = (await h.calls()).filter(
         (c) => c.path.startsWith('/api/v2/offers') || c.path.startsWith('/api/v2/counter'),
       );
-      expect(sent.map((c) => c.status)).toEqual([transition, transition, key]);
+      expect(sent.map((c) => c.status)).toEqual([transition, transition, key, key]);
+    },
+  );
+
+  it.each([
+    ['either', 'k', 1],
+    ['either', 'Bearer k', 1],
+    ['key-only', 'k', 1],
+    ['key-only', 'Bearer k', 2],
+    ['bearer-only', 'k', 2],
+    ['bearer-only', 'Bearer k', 1],
+  ])(
+    'authorizationForm %s, key configured as %j: every call succeeds; the first takes %i request(s), later ones one',
+    async (authorizationForm, written, firstCallRequests) => {
+      await readings({ authorizationForm });
+      const key = written.replace('k', h.sandbox.agentKey);
+      const client = h.client({ apiKey: key });
+      await h.control('DELETE', '/calls');
+      const created = toSellerRequestResult(await client.createOfferRequest(offerRequestBody()));
+      expect((await h.storedRequests()).map((r) => r.offer_request_id)).toEqual([created.offer_request_id]);
+      await h.control('POST', `/offer-requests/${created.offer_request_id}/approve`);
+      const offer = await offerOn(created.offer_request_id!);
+      expect((await client.listOffers()).map((o) => o.offer_id)).toEqual([offer.offer_id]);
+      await client.decideOffer(offer.offer_id, 'accepted');
+      const statuses = (await h.calls()).map((c) => `${c.method} ${c.status}`);
+      expect(statuses).toEqual([
+        ...(firstCallRequests === 2 ? ['POST 401'] : []),
+        'POST 201',
+        'GET 200',
+        'PATCH 200',
+      ]);
+      // A wrong key is refused both ways, and said to be the key.
+      const refused = await refusal(h.client({ apiKey: 'not-a-key' }).listOffers());
+      expect([refused.code, refused.keyRefused]).toEqual(['AUTH_FAILED', true]);
     },
   );
 

@@ -242,6 +242,29 @@ describe('Cash Offer sandbox: spec readings', () => {
     expect([invalid.status, invalid.body.error]).toEqual([400, 400]);
   });
 
+  it.each([
+    // [reading, the key alone, "Bearer <key>"]
+    ['either', 200, 200],
+    ['key-only', 200, 401],
+    ['bearer-only', 401, 200],
+  ])(
+    'authorizationForm %s: the key alone answered %i, "Bearer <key>" %i',
+    async (authorizationForm, alone, bearer) => {
+      await readings({ authorizationForm });
+      const statusWith = async (authorization: string) =>
+        (await fetch(`${sandbox.baseUrl}/offers`, { headers: { authorization } })).status;
+      expect([await statusWith(AGENT.key), await statusWith(`Bearer ${AGENT.key}`)]).toEqual([alone, bearer]);
+      if (authorizationForm === 'bearer-only') {
+        const res = await fetch(`${sandbox.baseUrl}/offers`, { headers: { authorization: AGENT.key } });
+        expect(await res.json()).toEqual({
+          error: 401,
+          message: 'the Authorization header must be "Bearer <API key>"',
+        });
+      }
+      expect(await statusWith('Bearer not-a-key')).toBe(401);
+    },
+  );
+
   it('activeSort: every order of ours, submission time only, the default only (others refused naming sort), or sort ignored', async () => {
     for (let i = 0; i < 3; i++) await activeRequest(sandbox);
     const ids = async (sort: string) => {

@@ -44,6 +44,9 @@ const READINGS: Record<string, unknown>[] = [
     pageAfterLast: '400',
     // Routes that end in a slash: every call is answered 307 to its slashed path first.
     trailingSlash: 'redirect',
+    // The key taken only as "Bearer <key>" (the spec shows no prefix): the first call is refused,
+    // then sent again with the prefix, which is kept.
+    authorizationForm: 'bearer-only',
     // The deal's id taken only beside the request object, refused on it.
     externalIdAt: 'body',
     createAnswer: 'status-active',
@@ -178,10 +181,11 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       const a = await steps.sandbox.makeOffer(requestId, { offer_amount: 310_000 });
       const b = await steps.sandbox.makeOffer(requestId, { offer_amount: 320_000 });
       await steps.applyEvents(2);
-      // Someone accepts A outside the CRM: the service rejects B, and no event says so.
+      // Someone accepts A outside the CRM: the service rejects B, and no event says so. (With the
+      // prefix, which every reading of authorizationForm used here takes.)
       const res = await fetch(`${t.sandbox.baseUrl}/offers`, {
         method: 'PATCH',
-        headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${t.sandbox.agentKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ offer_id: a.offer_id, offer_status: 'accepted' }),
       });
       expect(OK_DECISION.has(res.status)).toBe(true);
@@ -345,7 +349,8 @@ describe('a refused Cash Offer key under the spec readings of its status code', 
     await steps.agent.requestCashOffer(dealId);
     await t.run('crm-changes');
     await t.run('outbox-drain');
-    expect((await creates()).slice(before).map((c) => c.status)).toEqual([status]);
+    // Refused as written and as "Bearer <key>" (the service has never taken this key): one attempt.
+    expect((await creates()).slice(before).map((c) => c.status)).toEqual([status, status]);
     const deal = await steps.agent.deal(dealId);
     expect(deal.properties[DEAL.syncError]).toContain("refused this brokerage's API key");
     expect(deal.properties[DEAL.syncError]).toContain('the operator must check');
@@ -360,12 +365,12 @@ describe('a refused Cash Offer key under the spec readings of its status code', 
     const errors = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
     expect(errors.find((e) => e.recordRef === dealId)?.code).toBe('AUTH_FAILED');
     await t.run('outbox-drain');
-    expect((await creates()).length).toBe(before + 1);
+    expect((await creates()).length).toBe(before + 2);
   });
 });
 
 // The other side of the key probe: a 403 that does not say why, where the key works (the active list
-// answers), concerns the record: dead-lettered after one call, never left waiting for a key.
+// answers), concerns the record: dead-lettered after one attempt, never left waiting for a key.
 describe('a bare 403 on a create, with a key the service takes', () => {
   let t: SyncTestApp;
   let steps: NeutralSellerSteps;
@@ -386,7 +391,8 @@ describe('a bare 403 on a create, with a key the service takes', () => {
     await t.run('crm-changes');
     await t.run('outbox-drain');
     const calls = await steps.sandbox.calls();
-    expect(calls.filter((c) => c.path === '/api/v2/offer-requests').map((c) => c.status)).toEqual([403]);
+    // Sent as configured and once more as "Bearer <key>" (a 403 may refuse how the key is written).
+    expect(calls.filter((c) => c.path === '/api/v2/offer-requests').map((c) => c.status)).toEqual([403, 403]);
     expect(
       calls.filter((c) => c.path.startsWith('/api/v2/active-offer-requests')).map((c) => c.status),
     ).toEqual([200]);
