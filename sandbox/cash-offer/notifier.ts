@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EmailRecord, StoredOfferRequest } from './sandbox.types';
 import { SandboxClock } from './sandbox.clock';
 import { SandboxStore } from './sandbox.store';
+import { SpecReadings } from './spec-readings';
+import { writeTimestamps } from './timestamp-format';
 import { WebhookSender } from './webhook.sender';
 
 export const ACQUISITIONS_EMAIL = 'acquisitions@cash-offer.sandbox';
@@ -13,6 +15,7 @@ export class Notifier {
     private readonly store: SandboxStore,
     private readonly clock: SandboxClock,
     private readonly webhooks: WebhookSender,
+    private readonly readings: SpecReadings,
   ) {}
 
   // ListAgentEmail when the request has one, else the address the account was set up with.
@@ -44,6 +47,6 @@ export class Notifier {
 
   event(r: StoredOfferRequest, event: Record<string, unknown>, method: 'POST' | 'PATCH' = 'POST'): void {
     const url = this.store.webhookUrls.get(r.ownerKey);
-    if (url) this.webhooks.send(url, event, method);
+    if (url) this.webhooks.send(url, writeTimestamps(event, this.readings.current.timestampFormat), method);
   }
 }

@@ -107,6 +107,10 @@ export interface SpecReadingValues {
   // key, so `Bearer <key>` is an unknown key; `bearer-only`: `Bearer <key>` and nothing else, as
   // many API-key services take it.
   authorizationForm: 'either' | 'key-only' | 'bearer-only';
+  // How times are written in answers and events (the spec: "a date-time with offset"): ISO-8601 UTC
+  // (ours, `2026-11-29T00:52:08.123Z`), at a US offset (`2026-11-28T18:52:08.123-06:00`), or in
+  // PostgreSQL's text form (`2026-11-29 00:52:08.123000+00`) (timestamp-format.ts).
+  timestampFormat: 'utc' | 'offset' | 'postgres';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -137,6 +141,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   offerDecidedAt: 'filled',
   maxMediaItems: MEDIA_MAX_ITEMS,
   authorizationForm: 'either',
+  timestampFormat: 'utc',
 };
 
 const CHOICES: {
@@ -178,6 +183,7 @@ const CHOICES: {
   offerDecidedAt: ['filled', 'null'],
   maxMediaItems: 'media-count',
   authorizationForm: ['either', 'key-only', 'bearer-only'],
+  timestampFormat: ['utc', 'offset', 'postgres'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -135,6 +135,11 @@ export function defaultProperties(type: ObjectType, now: string): PropertyDef[] 
 const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
 const EPOCH_MS = /^-?\d{1,15}$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+// The forms HubSpot documents for a date-time value: epoch milliseconds, or ISO 8601
+// `YYYY-MM-DDThh:mm:ss.sTZD` (developers.hubspot.com/docs/faq/how-should-timestamps-be-formatted-for-hubspots-apis;
+// the changelog "New standardization of date formats for HubSpot's Form Submissions API", 2022).
+// Other text Date.parse would read (a space for the T, an hour-only offset) is refused.
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 // Checks one value against its definition and returns the stored string form
 // (datetimes as ISO-8601, dates as YYYY-MM-DD, booleans as true/false). Empty string clears.
@@ -159,7 +164,7 @@ export function normaliseValue(def: PropertyDef, raw: unknown): { value: string 
           };
     case 'datetime':
     case 'date': {
-      const ms = EPOCH_MS.test(text) ? Number(text) : Date.parse(text);
+      const ms = EPOCH_MS.test(text) ? Number(text) : ISO_8601.test(text) ? Date.parse(text) : Number.NaN;
       if (Number.isNaN(ms)) {
         return { name: def.name, error: 'INVALID_DATE', message: `${text} is not a valid date or date-time` };
       }

@@ -36,6 +36,7 @@ import { ApiCallInterceptor } from './api-call.interceptor';
 import { ApiKeyGuard } from './api-key.guard';
 import { ExpirySweepInterceptor } from './expiry-sweep.interceptor';
 import { JsonBodyInterceptor } from './json-body.interceptor';
+import { TimestampFormatInterceptor } from './timestamp-format.interceptor';
 import { Caller, SearchParams } from './sandbox.request';
 
 // Every endpoint of the spec, under /api/v2, with the status codes of docs/spec-decisions.md. The
@@ -43,7 +44,7 @@ import { Caller, SearchParams } from './sandbox.request';
 // role checks.
 @Controller('api/v2')
 @UseGuards(ApiKeyGuard)
-@UseInterceptors(ApiCallInterceptor, JsonBodyInterceptor, ExpirySweepInterceptor)
+@UseInterceptors(ApiCallInterceptor, JsonBodyInterceptor, ExpirySweepInterceptor, TimestampFormatInterceptor)
 export class ApiController {
   constructor(
     private readonly store: SandboxStore,

@@ -21,6 +21,7 @@ import { ControlController } from './control.controller';
 import { ExpirySweepInterceptor } from './expiry-sweep.interceptor';
 import { FaultDelays } from './fault.delays';
 import { JsonBodyInterceptor } from './json-body.interceptor';
+import { TimestampFormatInterceptor } from './timestamp-format.interceptor';
 import { ApiNotFoundController, NotFoundController } from './not-found.controllers';
 import { PublicController } from './public.controller';
 import { SandboxAddress } from './sandbox.address';
@@ -95,6 +96,7 @@ export class CashOfferSandboxModule implements NestModule {
         ApiCallInterceptor,
         JsonBodyInterceptor,
         ExpirySweepInterceptor,
+        TimestampFormatInterceptor,
         SandboxExceptionFilter,
       ],
     };

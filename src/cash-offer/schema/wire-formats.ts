@@ -1,8 +1,10 @@
 // The text formats of the wire: calendar dates, zoned date-times, http(s) URLs, email addresses.
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-// Date-times must carry a zone (Z or an offset), as the spec's timestamps do.
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+// Date-times must carry a zone (Z or an offset), as the spec's timestamps do ("a date-time with
+// offset"). A space may stand for the `T` (RFC 3339 section 5.6 allows it) and the offset may be
+// hours alone: PostgreSQL's text form of a timestamptz, `2026-11-29 00:52:08.123456+00`.
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/;
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 // An empty address counts as none (a buyer lead may give a phone instead).

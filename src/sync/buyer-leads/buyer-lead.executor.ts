@@ -12,6 +12,7 @@ import {
   SUBMIT_BUYER_LEAD,
   SUBMIT_FLAG,
 } from './buyer-lead.constants';
+import { toCrmDateTime } from '../common/crm-values';
 
 export interface BuyerLeadPayload {
   contactId: string;
@@ -83,7 +84,7 @@ export function leadWriteBack(command: OutboxCommand, result: unknown): CrmPrope
   const { lead_id, created_at } = (result ?? {}) as Partial<BuyerLeadResult>;
   return {
     [LEAD_ID]: lead_id ?? null,
-    [LEAD_SUBMITTED_AT]: created_at ?? command.completedAt?.toISOString() ?? null,
+    [LEAD_SUBMITTED_AT]: toCrmDateTime(created_at) ?? command.completedAt?.toISOString() ?? null,
     [LEAD_ERROR]: null,
     // Done: the flag goes down so the agent sees the submission happened.
     [SUBMIT_FLAG]: 'false',

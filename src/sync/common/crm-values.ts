@@ -39,3 +39,26 @@ export function toCrmValue(value: unknown): string | null {
 export function roundCents(value: number): number {
   return Math.round(value * 100) / 100;
 }
+
+// A time the service gave, written to a CRM date-time property as ISO-8601 UTC with milliseconds.
+// The spec shows only "a date-time with offset": a service may write any offset, microseconds, a
+// space for the `T` (PostgreSQL's text form) or epoch seconds, and a CRM may take a date-time only as
+// ISO-8601 or epoch milliseconds (as docs/crm-*.md say of each). Text that is no time at all is left
+// out (null), so one odd display value never blocks the write of the record that carries it.
+export function toCrmDateTime(value: unknown): string | null {
+  const ms = timeMs(value);
+  return ms === undefined ? null : new Date(ms).toISOString();
+}
+
+// Epoch seconds below 10^11 (until the year 5138), milliseconds from there.
+const EPOCH_MS_FROM = 1e11;
+
+function timeMs(value: unknown): number | undefined {
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? (Math.abs(value) < EPOCH_MS_FROM ? value * 1000 : value) : undefined;
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const text = value.trim();
+  if (/^-?\d+(\.\d+)?$/.test(text)) return timeMs(Number(text));
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}

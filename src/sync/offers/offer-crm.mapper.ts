@@ -1,6 +1,6 @@
 import type { Offer } from '../../cash-offer/schema';
 import { CRM_ROLE, type CrmProperties } from '../../crm';
-import { toCrmValue } from '../common/crm-values';
+import { toCrmDateTime, toCrmValue } from '../common/crm-values';
 import { offerEconomics } from './offer-economics';
 import { OFFER, type OfferStage } from './offer-record.properties';
 import { offerRecordView, type CounterKnowledge, type OfferRecordFacts } from './offer-record.view';
@@ -49,8 +49,8 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
     [OFFER.listingBrokerAmt]: toCrmValue(money.listingBrokerCommissionAmt),
     [OFFER.sellerNet]: toCrmValue(money.sellerNet),
     [OFFER.buyerCost]: toCrmValue(money.buyerCost),
-    [OFFER.createdAt]: toCrmValue(offer.created_at),
-    [OFFER.expires]: toCrmValue(offer.offer_expires),
+    [OFFER.createdAt]: toCrmDateTime(offer.created_at),
+    [OFFER.expires]: toCrmDateTime(offer.offer_expires),
     [OFFER.memo]: toCrmValue(offer.offer_memo),
     [OFFER.additionalTerms]: toCrmValue(offer.additional_terms),
     [OFFER.earnestMoney]: toCrmValue(offer.earnest_money),
@@ -63,7 +63,7 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
     [OFFER.waiveWarranty]: toCrmValue(offer.waive_warranty),
     [OFFER.inspectionPeriod]: toCrmValue(offer.inspection_period),
     [OFFER.isCounterOffer]: toCrmValue(offer.offer_is_counter_offer ?? false),
-    [OFFER.decidedAt]: toCrmValue(offer.offer_decided_at),
+    [OFFER.decidedAt]: toCrmDateTime(offer.offer_decided_at),
   };
   if (view.counterId !== undefined) properties[OFFER.counterId] = view.counterId;
   if (view.counterStatus !== undefined) properties[OFFER.counterStatus] = view.counterStatus;

@@ -19,6 +19,7 @@ import { photosSentOf, SellerRequestResult, toSellerRequestResult } from './sell
 import { createWithPhotos } from './create-with-photos';
 import { nextPlacement, placeExternalId, type ExternalIdPlacement } from './external-id-placement';
 import { PhotoBatchesQueue } from './photo-batches.queue';
+import { toCrmDateTime } from '../common/crm-values';
 
 export const CREATE_OFFER_REQUEST = 'create_offer_request';
 
@@ -108,7 +109,8 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
       [DEAL.syncError]: null,
     };
     // Only the service's own time: a reconcile that found the request in an offer does not know it.
-    if (created.offer_requested_at) properties[DEAL.submittedAt] = created.offer_requested_at;
+    const submittedAt = toCrmDateTime(created.offer_requested_at);
+    if (submittedAt) properties[DEAL.submittedAt] = submittedAt;
     if (created.inventory_property_id !== undefined)
       properties[DEAL.inventoryId] = String(created.inventory_property_id);
     if (status && !statusLink) properties[DEAL.status] = status;

@@ -119,6 +119,28 @@ describe('HubSpot emulator conformance with @hubspot/api-client', () => {
     expect(badNumber.body.message).toContain('amount');
   });
 
+  it('takes a date-time only as HubSpot documents it (epoch milliseconds or ISO 8601), stored as ISO UTC', async () => {
+    for (const [closedate, stored] of [
+      ['1795913528123', '2026-11-29T00:52:08.123Z'],
+      ['2026-11-29T00:52:08.123Z', '2026-11-29T00:52:08.123Z'],
+      ['2026-11-28T18:52:08.123-06:00', '2026-11-29T00:52:08.123Z'],
+    ]) {
+      const deal = await client.crm.deals.basicApi.create({ properties: { closedate }, associations: [] });
+      const read = await client.crm.deals.basicApi.getById(deal.id, ['closedate']);
+      expect([closedate, read.properties.closedate]).toEqual([closedate, stored]);
+    }
+    // PostgreSQL's text form: a space for the T and an hour-only offset, which ISO 8601 does not write.
+    const refused = await sdkError(
+      client.crm.deals.basicApi.create({
+        properties: { closedate: '2026-11-29 00:52:08.123000+00' },
+        associations: [],
+      }),
+    );
+    expect(refused.code).toBe(400);
+    expect(refused.body.category).toBe('VALIDATION_ERROR');
+    expect(refused.body.message).toContain('closedate');
+  });
+
   it('enforces unique contact emails with 409 CONFLICT', async () => {
     const first = await client.crm.contacts.basicApi.create({
       properties: { email: 'a@example.com' },

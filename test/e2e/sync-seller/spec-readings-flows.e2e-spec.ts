@@ -35,6 +35,8 @@ const READINGS: Record<string, unknown>[] = [
     errorCodes: 'all-400',
     expiredOfferListedAs: 'rejected',
     withdrawnOfferListedAs: 'cancelled',
+    // Times at a US offset (2026-11-28T18:52:08.123-06:00).
+    timestampFormat: 'offset',
   },
   // A create answered `active`, offers paged but not filtered (limit at most 100), a 400 past the
   // last page, 422s, decisions with no body, expired offers still listed active (a service that
@@ -47,6 +49,8 @@ const READINGS: Record<string, unknown>[] = [
     // The key taken only as "Bearer <key>" (the spec shows no prefix): the first call is refused,
     // then sent again with the prefix, which is kept.
     authorizationForm: 'bearer-only',
+    // Times in PostgreSQL's text form (2026-11-29 00:52:08.123000+00).
+    timestampFormat: 'postgres',
     // The deal's id taken only beside the request object, refused on it.
     externalIdAt: 'body',
     createAnswer: 'status-active',
@@ -165,6 +169,12 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
 
       const accepted = await steps.agent.offerRecord(a.offer_id);
       expect(steps.agent.stageKey(accepted!)).toBe('accepted');
+      // The service's times as the CRM takes a date-time (ISO 8601 UTC), whatever form it wrote them in.
+      const utc = (text: string) => new Date(Date.parse(text)).toISOString();
+      expect([accepted!.properties[OFFER.createdAt], accepted!.properties[OFFER.expires]]).toEqual([
+        utc(a.created_at),
+        utc(a.offer_expires),
+      ]);
       for (const other of [b, c]) {
         const record = await steps.agent.offerRecord(other.offer_id);
         expect(steps.agent.stageKey(record!)).toBe('rejected');

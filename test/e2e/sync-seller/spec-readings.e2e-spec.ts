@@ -23,6 +23,8 @@ const READINGS: Record<string, unknown>[] = [
     counterOfferFlag: 'null',
     // A refused counter leaves the offer countered (listed active still): only the UPDATE tells.
     counterRejectedOfferListedAs: 'countered',
+    // Times in PostgreSQL's text form, in answers and in the UPDATE.
+    timestampFormat: 'postgres',
   },
   // Counters answered with their id only, the pending word 'open', an UPDATE naming only the offer;
   // offers pages capped at 25, 422 for refusals.
@@ -36,6 +38,7 @@ const READINGS: Record<string, unknown>[] = [
     errorCodes: 'all-422',
     // A refused counter puts the offer back to active, which the agent may then accept.
     counterRejectedOfferListedAs: 'active',
+    timestampFormat: 'offset',
   },
   // A countered offer listed rejected at once, an empty 200 for the counter, the UPDATE call sent as
   // an HTTP PATCH with no event name. A create answered 200 with no status, refusals as 400.
