@@ -111,6 +111,10 @@ export interface SpecReadingValues {
   // (ours, `2026-11-29T00:52:08.123Z`), at a US offset (`2026-11-28T18:52:08.123-06:00`), or in
   // PostgreSQL's text form (`2026-11-29 00:52:08.123000+00`) (timestamp-format.ts).
   timestampFormat: 'utc' | 'offset' | 'postgres';
+  // The fields of an offer in GET /offers and PATCH /offers: every field (ours), or without those the
+  // spec's offer table says are "present in webhook payloads" or "webhook payload only"
+  // (`offer_request_external_id`, `external_id`, `viewed`, `offer_feedback`); events keep them.
+  offerListShape: 'ours' | 'without-webhook-fields';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -142,6 +146,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   maxMediaItems: MEDIA_MAX_ITEMS,
   authorizationForm: 'either',
   timestampFormat: 'utc',
+  offerListShape: 'ours',
 };
 
 const CHOICES: {
@@ -184,6 +189,7 @@ const CHOICES: {
   maxMediaItems: 'media-count',
   authorizationForm: ['either', 'key-only', 'bearer-only'],
   timestampFormat: ['utc', 'offset', 'postgres'],
+  offerListShape: ['ours', 'without-webhook-fields'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -55,11 +55,12 @@ export class ApiController {
   ) {}
 
   // How an offer is shown under the readings of `countered` (the spec has no such status), of the
-  // counter's id on it and of its decision time.
+  // counter's id on it, of its decision time and of the fields the list form carries.
   private shown(offer: Offer): Offer {
-    const { counteredOfferListedAs, offerNamesCounter, offerDecidedAt, counterOfferFlag } =
+    const { counteredOfferListedAs, offerNamesCounter, offerDecidedAt, counterOfferFlag, offerListShape } =
       this.readings.current;
-    const named = offerNamesCounter === 'unnamed' ? withoutCounterId(offer) : offer;
+    const listed = offerListShape === 'without-webhook-fields' ? withoutWebhookFields(offer) : offer;
+    const named = offerNamesCounter === 'unnamed' ? withoutCounterId(listed) : listed;
     const flagged = counterOfferFlag === 'null' ? { ...named, offer_is_counter_offer: null } : named;
     const dated = offerDecidedAt === 'null' ? { ...flagged, offer_decided_at: null } : flagged;
     return dated.offer_status === 'countered' ? { ...dated, offer_status: counteredOfferListedAs } : dated;
@@ -213,4 +214,10 @@ export class ApiController {
 function withoutCounterId(offer: Offer): Offer {
   const { counter_offer_id: _named, ...rest } = offer;
   return rest;
+}
+
+// The offer without the fields the spec's table gives to webhook payloads.
+function withoutWebhookFields(offer: Offer): Offer {
+  const { offer_request_external_id: _r, external_id: _e, viewed: _v, offer_feedback: _f, ...rest } = offer;
+  return rest as Offer;
 }

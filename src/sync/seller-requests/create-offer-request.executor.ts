@@ -4,7 +4,7 @@ import type { RemoteError } from '../../common/remote-error';
 import { errorMessage } from '../common/job-counts';
 import { PRELIM_INVENTORY_FIELDS, type CreateOfferRequestBody } from '../../cash-offer/schema';
 import { Clock } from '../../common/clock';
-import { LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
+import { InboxRepository, LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
 import { contentHash } from '../common/content-hash';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
@@ -15,6 +15,7 @@ import { updatableHash } from '../common/updatable-fields';
 import { DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES } from '../../config';
 import { refusalAdvice } from './refusal-advice';
 import { findOfferRequestByExternalId, OfferRequestLocator } from './offer-request.finder';
+import { waitingOfferEchoes } from './offer-echoes';
 import { photosSentOf, SellerRequestResult, toSellerRequestResult } from './seller-request.result';
 import { createWithPhotos } from './create-with-photos';
 import { nextPlacement, placeExternalId, type ExternalIdPlacement } from './external-id-placement';
@@ -38,6 +39,7 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     private readonly clock: Clock,
     private readonly outbox: OutboxRepository,
     private readonly photoBatches: PhotoBatchesQueue,
+    private readonly inbox: InboxRepository,
   ) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<SellerRequestResult> {
@@ -157,7 +159,9 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
   private locatorOf(ctx: OutboxContext): OfferRequestLocator {
     let locator = this.locators.get(ctx.signal);
     if (!locator) {
-      locator = new OfferRequestLocator(ctx.cashOffer, ctx.signal);
+      locator = new OfferRequestLocator(ctx.cashOffer, ctx.signal, () =>
+        waitingOfferEchoes(this.inbox, ctx.brokerage.id),
+      );
       this.locators.set(ctx.signal, locator);
     }
     return locator;
@@ -206,7 +210,7 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
             command,
             sentAt,
             `The service's active list does not show this brokerage's requests by the deal's id, so it cannot show whether this one arrived; ` +
-              `it is found when an offer on it names the deal.`,
+              `it is found when an offer on it names the deal (in the offers list or in an offer event).`,
             ctx,
           );
       }

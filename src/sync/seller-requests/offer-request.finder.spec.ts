@@ -47,6 +47,20 @@ describe('findOfferRequestByExternalId', () => {
     });
   });
 
+  it('then an offer event still waiting for the create, when the offers list echoes nothing', async () => {
+    const { links, client } = fakes({ offers: [{ offer_id: 2, offer_request_id: 6 }] });
+    const locator = new OfferRequestLocator(client, undefined, () =>
+      Promise.resolve([
+        { offer_request_id: 5, offer_request_external_id: '77' },
+        { offer_request_id: 6, offer_request_external_id: '9001' },
+      ]),
+    );
+    expect(await findOfferRequestByExternalId('acme', '9001', links, locator, SENT)).toEqual({
+      offer_request_id: 6,
+      found_by: 'offer event',
+    });
+  });
+
   it('then the offers the service lists, by the echoed external id', async () => {
     const { links, client } = fakes({
       offers: [

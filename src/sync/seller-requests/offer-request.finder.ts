@@ -10,7 +10,14 @@ export interface FoundOfferRequest {
   inventory_property_id?: number;
   offer_request_status?: string;
   offer_requested_at?: string;
-  found_by: 'ledger link' | 'offer payload' | 'active list';
+  found_by: 'ledger link' | 'offer payload' | 'offer event' | 'active list';
+}
+
+// What a new_offer event this brokerage's webhook URL received says of its request: the request id
+// and the external id the service echoes in offer payloads (offer-echoes.ts reads them).
+export interface OfferEcho {
+  offer_request_id: number;
+  offer_request_external_id: string;
 }
 
 // How far before a create's own send time the active list is read: the service stamps
@@ -38,6 +45,10 @@ export class OfferRequestLocator {
   constructor(
     private readonly client: CashOfferClient,
     private readonly signal?: AbortSignal,
+    // The offer events received and still waiting for their request's create: the spec says the
+    // external id is echoed in webhook payloads, so a service whose GET /offers leaves it out still
+    // names the deal there.
+    private readonly offerEvents: () => Promise<OfferEcho[]> = () => Promise.resolve([]),
   ) {}
 
   async find(externalId: string, since: Date): Promise<FoundOfferRequest | undefined> {
@@ -86,6 +97,11 @@ export class OfferRequestLocator {
         if (key && !this.found.has(key))
           this.found.set(key, { offer_request_id: offer.offer_request_id, found_by: 'offer payload' });
       }
+    }
+    for (const echo of await this.offerEvents()) {
+      const key = echo.offer_request_external_id;
+      if (!this.found.has(key))
+        this.found.set(key, { offer_request_id: echo.offer_request_id, found_by: 'offer event' });
     }
   }
 

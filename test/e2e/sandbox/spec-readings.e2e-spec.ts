@@ -355,6 +355,23 @@ describe('Cash Offer sandbox: spec readings', () => {
     expect(calls.map((c: { status: number }) => c.status)).toEqual([201, 200, 201, 200, 201, 201, 201, 201]);
   });
 
+  it('offerListShape without-webhook-fields: GET and PATCH /offers leave out the fields the spec gives to webhook payloads', async () => {
+    const req = await activeRequest(sandbox);
+    const offer = await buyerOffer(sandbox, req.offer_request_id);
+    const webhookFields = ['offer_request_external_id', 'external_id', 'viewed', 'offer_feedback'];
+    const [ours] = (await call(sandbox, 'GET', '/offers')).body as Json[];
+    expect(Object.keys(ours)).toEqual(expect.arrayContaining(webhookFields));
+    await readings({ offerListShape: 'without-webhook-fields' });
+    const [listed] = (await call(sandbox, 'GET', '/offers')).body as Json[];
+    const decided = (
+      await call(sandbox, 'PATCH', '/offers', { offer_id: offer.offer_id, offer_status: 'rejected' })
+    ).body as Json;
+    for (const shown of [listed, decided]) {
+      expect(shown.offer_id).toBe(offer.offer_id);
+      for (const field of webhookFields) expect(Object.keys(shown)).not.toContain(field);
+    }
+  });
+
   it('decideAnswer, updateAnswer, leadAnswer: the other success codes', async () => {
     const req = await activeRequest(sandbox);
     const [one, two] = [

@@ -175,15 +175,22 @@ describe('seller requests: listing deals become offer requests', () => {
     expect(deal.properties[DEAL.syncError] ?? '').toBe('');
   });
 
-  it.each(['declared', 'no-external-id'])(
-    'where the active list does not show ours by external id (%s), a lost create is found by its address, or an offer naming it, never sent again',
-    async (activeListShape) => {
-      await sandbox.specReadings({ activeListShape });
+  it.each([
+    ['declared', 'ours'],
+    ['no-external-id', 'ours'],
+    // GET /offers without the fields the spec gives to webhook payloads: only the offer event names it.
+    ['declared', 'without-webhook-fields'],
+  ])(
+    'where the active list does not show ours by external id (%s; offers list %s), a lost create is found by its address, or an offer naming it, never sent again',
+    async (activeListShape, offerListShape) => {
+      await sandbox.specReadings({ activeListShape, offerListShape });
       try {
         // An address no other deal of this file uses: the listing at it can be only this deal's.
         const { dealId } = await agent.listingDeal({
           ...VALID_LISTING,
-          listing_street_number: activeListShape === 'declared' ? '40' : '41',
+          listing_street_number:
+            { declared: '40', 'no-external-id': '41' }[activeListShape]! +
+            (offerListShape === 'ours' ? '' : 'B'),
           listing_street_name: 'Birch Lane',
         });
         await agent.requestCashOffer(dealId);
@@ -211,8 +218,19 @@ describe('seller requests: listing deals become offer requests', () => {
           expect((await agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError]).toContain(
             "The service's active list does not show this brokerage's requests by the deal's id",
           );
-          // The first offer echoes the deal's id: found, written back, sent once.
+          // The first offer echoes the deal's id (in GET /offers, or only in its new_offer event):
+          // found, written back, sent once.
           await sandbox.makeOffer(stored.offer_request_id);
+          if (offerListShape !== 'ours')
+            await waitFor(
+              async () =>
+                (await t.ledger.inbox.list({ brokerageId: 'acme', eventType: 'new_offer', limit: 500 })).some(
+                  (e) =>
+                    (JSON.parse(e.payload) as { offer_request_id?: number }).offer_request_id ===
+                    stored.offer_request_id,
+                ),
+              { what: "the offer's new_offer event in the inbox" },
+            );
           await checkNow(command.id);
           await t.run('outbox-drain');
         }
@@ -229,7 +247,7 @@ describe('seller requests: listing deals become offer requests', () => {
         expect(deal.properties[DEAL.syncError] ?? '').toBe('');
         expect(await requestsFor(dealId)).toHaveLength(1);
       } finally {
-        await sandbox.specReadings({ activeListShape: 'ours' });
+        await sandbox.specReadings({ activeListShape: 'ours', offerListShape: 'ours' });
       }
     },
   );

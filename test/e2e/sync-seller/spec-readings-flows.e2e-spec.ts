@@ -16,6 +16,8 @@ const READINGS: Record<string, unknown>[] = [
   {
     offersQuery: 'ignored',
     activeListShape: 'declared',
+    // Offers listed without the fields the spec gives to webhook payloads (the deal's echoed id).
+    offerListShape: 'without-webhook-fields',
     createAnswer: 'id-only-200',
     decideAnswer: 'empty-204',
     updateAnswer: 'record-200',
