@@ -219,5 +219,5 @@ function withoutCounterId(offer: Offer): Offer {
 // The offer without the fields the spec's table gives to webhook payloads.
 function withoutWebhookFields(offer: Offer): Offer {
   const { offer_request_external_id: _r, external_id: _e, viewed: _v, offer_feedback: _f, ...rest } = offer;
-  return rest as Offer;
+  return rest;
 }
