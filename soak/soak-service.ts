@@ -106,7 +106,7 @@ export class SoakService {
   }
 
   // The readings of what the spec leaves "not shown" the sandbox answers under (SOAK_SPEC_READINGS).
-  specReadings(): Promise<{ createAnswer: string }> {
+  specReadings(): Promise<{ createAnswer: string; authorizationForm?: string }> {
     return this.control('GET', '/spec-readings');
   }
 
@@ -114,6 +114,12 @@ export class SoakService {
   // differ from what the sandbox stores: a countered offer listed `active`). Paged with limit and
   // offset until an empty page, an error past the last one, or a page that brings nothing new (a
   // service that ignores the query).
+  // The agent's key as the service takes it (the sandbox's authorizationForm reading).
+  private async agentAuthorization(): Promise<string> {
+    const { authorizationForm } = await this.specReadings();
+    return authorizationForm === 'bearer-only' ? `Bearer ${CASH_OFFER_KEY}` : CASH_OFFER_KEY;
+  }
+
   async listedStatuses(): Promise<Map<number, string>> {
     const listed = new Map<number, string>();
     for (let offset = 0; ;) {
@@ -123,7 +129,7 @@ export class SoakService {
           'GET',
           `${this.sim.cashOfferUrl}/offers?limit=100&offset=${offset}`,
           undefined,
-          { authorization: CASH_OFFER_KEY },
+          { authorization: await this.agentAuthorization() },
         );
       } catch (error) {
         if (offset > 0 && /: (400|404|422) /.test(String(error))) return listed;

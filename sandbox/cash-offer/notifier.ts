@@ -2,11 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { EmailRecord, StoredOfferRequest } from './sandbox.types';
 import { SandboxClock } from './sandbox.clock';
 import { SandboxStore } from './sandbox.store';
-import { SpecReadings } from './spec-readings';
+import { SpecReadings, type SpecReadingValues } from './spec-readings';
 import { writeTimestamps } from './timestamp-format';
 import { WebhookSender } from './webhook.sender';
 
 export const ACQUISITIONS_EMAIL = 'acquisitions@cash-offer.sandbox';
+
+const EVENT_CONTENT_TYPES: Record<SpecReadingValues['eventContentType'], string> = {
+  json: 'application/json',
+  'text-plain': 'text/plain;charset=UTF-8',
+  form: 'application/x-www-form-urlencoded',
+};
 
 // Emails (recorded, readable through the control API) and webhook events to the request owner's URL.
 @Injectable()
@@ -47,6 +53,13 @@ export class Notifier {
 
   event(r: StoredOfferRequest, event: Record<string, unknown>, method: 'POST' | 'PATCH' = 'POST'): void {
     const url = this.store.webhookUrls.get(r.ownerKey);
-    if (url) this.webhooks.send(url, writeTimestamps(event, this.readings.current.timestampFormat), method);
+    if (!url) return;
+    const { timestampFormat, eventContentType } = this.readings.current;
+    this.webhooks.send(
+      url,
+      writeTimestamps(event, timestampFormat),
+      method,
+      EVENT_CONTENT_TYPES[eventContentType],
+    );
   }
 }

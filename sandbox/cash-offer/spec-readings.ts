@@ -115,6 +115,11 @@ export interface SpecReadingValues {
   // spec's offer table says are "present in webhook payloads" or "webhook payload only"
   // (`offer_request_external_id`, `external_id`, `viewed`, `offer_feedback`); events keep them.
   offerListShape: 'ours' | 'without-webhook-fields';
+  // The Content-Type of an event delivery ("an HTTP POST with a JSON body"; the header is not shown):
+  // `application/json` (ours); `text/plain;charset=UTF-8`, which fetch() declares for a string body
+  // (the Fetch standard, "extract a body"); or `application/x-www-form-urlencoded`, which PHP's curl
+  // declares for a string CURLOPT_POSTFIELDS (php.net, curl_setopt). The body is the same JSON.
+  eventContentType: 'json' | 'text-plain' | 'form';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -147,6 +152,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   authorizationForm: 'either',
   timestampFormat: 'utc',
   offerListShape: 'ours',
+  eventContentType: 'json',
 };
 
 const CHOICES: {
@@ -190,6 +196,7 @@ const CHOICES: {
   authorizationForm: ['either', 'key-only', 'bearer-only'],
   timestampFormat: ['utc', 'offset', 'postgres'],
   offerListShape: ['ours', 'without-webhook-fields'],
+  eventContentType: ['json', 'text-plain', 'form'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -30,7 +30,13 @@ export class WebhookSender {
     private readonly options: WebhookSenderOptions,
   ) {}
 
-  send(url: string, event: Record<string, unknown>, method: 'POST' | 'PATCH' = 'POST'): void {
+  // `contentType`: what the delivery declares its JSON body to be (the `eventContentType` reading).
+  send(
+    url: string,
+    event: Record<string, unknown>,
+    method: 'POST' | 'PATCH' = 'POST',
+    contentType = 'application/json',
+  ): void {
     const deliveryId = this.store.nextDeliveryId();
     const f = this.faults.webhookFaults();
     if (this.faults.random.chance(f?.dropRate)) {
@@ -42,7 +48,7 @@ export class WebhookSender {
     while (copies < maxDuplicates && this.faults.random.chance(f?.duplicateRate)) copies++;
     for (let i = 0; i <= copies; i++) {
       const delay = f?.reorderWindowMs ? this.faults.random.int(0, f.reorderWindowMs) : 0;
-      this.later(delay, () => this.attempt(deliveryId, url, event, 1, i > 0, method));
+      this.later(delay, () => this.attempt(deliveryId, url, event, 1, i > 0, method, contentType));
     }
   }
 
@@ -62,10 +68,11 @@ export class WebhookSender {
     attempt: number,
     duplicate: boolean,
     method: 'POST' | 'PATCH',
+    contentType: string,
   ): void {
     if (this.closed) return;
     const epoch = this.epoch;
-    this.post(url, event, method, (status, error) => {
+    this.post(url, event, method, contentType, (status, error) => {
       // A reset happened meanwhile: this delivery belongs to the state that was emptied.
       if (epoch !== this.epoch) return;
       const ok = status !== null && status >= 200 && status < 300;
@@ -86,7 +93,9 @@ export class WebhookSender {
         this.logger.warn(`gave up delivering ${String(event.event)} to ${url} after ${attempt} attempts`);
         return;
       }
-      this.later(delay, () => this.attempt(deliveryId, url, event, attempt + 1, duplicate, method));
+      this.later(delay, () =>
+        this.attempt(deliveryId, url, event, attempt + 1, duplicate, method, contentType),
+      );
     });
   }
 
@@ -94,6 +103,7 @@ export class WebhookSender {
     url: string,
     event: Record<string, unknown>,
     method: 'POST' | 'PATCH',
+    contentType: string,
     done: (status: number | null, error: string | null) => void,
   ): void {
     let finished = false;
@@ -108,7 +118,7 @@ export class WebhookSender {
       const req = (https ? httpsRequest : request)(url, {
         method,
         agent: https ? this.httpsAgent : this.agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body) },
         timeout: this.options.timeoutMs,
       });
       req.on('response', (res) => {

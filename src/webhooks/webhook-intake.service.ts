@@ -79,14 +79,15 @@ export class WebhookIntakeService {
     return { status: 413, reason };
   }
 
-  // A body that is not declared as JSON: refused unread (415) for the brokerage whose URL it came to.
+  // A body declared as a type that cannot be JSON text (json-content-type.ts): refused unread (415)
+  // for the brokerage whose URL it came to.
   refuseMediaType(
     brokerageId: string,
     presentedSecret: string,
     contentType: string,
   ): { status: 404 } | { status: 415; reason: string } {
     if (!this.authenticated(brokerageId, presentedSecret)) return { status: 404 };
-    const reason = `the body is ${contentType.slice(0, 80)}; the webhook listener takes application/json only`;
+    const reason = `the body is ${contentType.slice(0, 80)}, which cannot be JSON text; the webhook listener takes a JSON body`;
     this.metrics.webhookEvent(brokerageId, 'unsupported_media_type');
     this.logger.warn(`refused a webhook for ${brokerageId}: ${reason}`);
     return { status: 415, reason };

@@ -12,7 +12,7 @@ import {
   Req,
 } from '@nestjs/common';
 import type { Request } from 'express';
-import { isJsonContentType } from './json-content-type';
+import { mayCarryJsonText } from './json-content-type';
 import { OversizeBody } from './webhook-body';
 import { WebhookIntakeService } from './webhook-intake.service';
 
@@ -58,7 +58,7 @@ export class WebhookController {
       throw new PayloadTooLargeException(outcome.reason);
     }
     const contentType = req.headers['content-type'];
-    if (!isJsonContentType(contentType)) {
+    if (!mayCarryJsonText(contentType)) {
       const refused = this.intake.refuseMediaType(brokerageId, secret, contentType ?? '');
       if (refused.status === 404) throw new NotFoundException();
       throw new UnsupportedMediaTypeException(refused.reason);

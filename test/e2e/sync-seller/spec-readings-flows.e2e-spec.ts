@@ -18,6 +18,8 @@ const READINGS: Record<string, unknown>[] = [
     activeListShape: 'declared',
     // Offers listed without the fields the spec gives to webhook payloads (the deal's echoed id).
     offerListShape: 'without-webhook-fields',
+    // Events declared text/plain, as fetch() declares a string body.
+    eventContentType: 'text-plain',
     createAnswer: 'id-only-200',
     decideAnswer: 'empty-204',
     updateAnswer: 'record-200',

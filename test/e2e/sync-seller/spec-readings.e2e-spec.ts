@@ -46,6 +46,8 @@ const READINGS: Record<string, unknown>[] = [
     counteredOfferListedAs: 'rejected',
     counterAnswer: 'empty-200',
     counterRejectedCallback: 'patch-no-event',
+    // Events (the UPDATE too) declared as a form, as PHP's curl declares a string body.
+    eventContentType: 'form',
     prelimAnswer: 'empty',
     createAnswer: 'no-status',
     errorCodes: 'all-400',
