@@ -71,6 +71,15 @@ export function counterRejectedUpdate(
       return { event: 'counter_offer_rejected', ...counter };
     case 'patch-no-event':
       return counter;
+    case 'string-ids':
+      return {
+        event: 'UPDATE',
+        update_type: 'counter_offer_rejected',
+        ...counter,
+        counter_offer_id: String(c.counter_offer_id),
+        offer_id: String(c.offer_id),
+        offer_request_id: String(c.offer_request_id),
+      };
     default:
       return { event: 'UPDATE', update_type: 'counter_offer_rejected', ...counter };
   }

@@ -14,7 +14,9 @@ export interface SpecReadingValues {
   // The UPDATE callback when a buyer rejects a counter: its payload is not shown.
   // `named-event`: flat, its event named `counter_offer_rejected`; `patch-no-event`: the flat fields
   // with no `event`, sent as a PATCH (the spec's "UPDATE call" read as the HTTP method).
-  counterRejectedCallback: 'flat' | 'nested' | 'offer-only' | 'none' | 'named-event' | 'patch-no-event';
+  // `string-ids`: flat, its ids written as strings ("17"), as a sender that serialises ids as text does.
+  counterRejectedCallback:
+    'flat' | 'nested' | 'offer-only' | 'none' | 'named-event' | 'patch-no-event' | 'string-ids';
   // What the countered offer becomes when the buyer rejects the counter (not shown): `rejected`
   // (ours), `active` again (the seller may still accept or reject it), or still `countered`.
   counterRejectedOfferListedAs: 'rejected' | 'active' | 'countered';
@@ -160,7 +162,15 @@ const CHOICES: {
 } = {
   counterAnswer: ['record-201', 'empty-204', 'empty-200', 'id-only-200'],
   counteredOfferListedAs: ['countered', 'active', 'rejected'],
-  counterRejectedCallback: ['flat', 'nested', 'offer-only', 'none', 'named-event', 'patch-no-event'],
+  counterRejectedCallback: [
+    'flat',
+    'nested',
+    'offer-only',
+    'none',
+    'named-event',
+    'patch-no-event',
+    'string-ids',
+  ],
   counterRejectedOfferListedAs: ['rejected', 'active', 'countered'],
   counterPendingWord: ['pending', 'open'],
   activeLimitMax: 'limit',

@@ -20,10 +20,17 @@ function nested(payload: JsonObject): JsonObject[] {
   return inner;
 }
 
+// An id as a number, or as a string of digits (the payload is not shown; a sender may write ids as text).
+function idOf(value: unknown): number | undefined {
+  return typeof value === 'string' && /^\d{1,15}$/.test(value)
+    ? positiveId(Number(value))
+    : positiveId(value);
+}
+
 function firstId(sources: JsonObject[], ...keys: string[]): number | undefined {
   for (const source of sources)
     for (const key of keys) {
-      const id = positiveId(source[key]);
+      const id = idOf(source[key]);
       if (id !== undefined) return id;
     }
   return undefined;

@@ -5,7 +5,6 @@ import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import {
   NewOfferEvent,
   OfferRequestApprovedEvent,
-  OfferUpdateEvent,
   type JsonObject,
   type Offer,
 } from '../../cash-offer/schema';
@@ -82,7 +81,9 @@ export class OfferEventsHandler {
   // the ledger by its id, by the countered offer, or as the one unnamed counter on the request.
   @InboxHandler('UPDATE')
   async onUpdate(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
-    readEventPayload(OfferUpdateEvent, payload, 'UPDATE');
+    // The spec shows no UPDATE payload, so none is refused for its shape (OfferUpdateEvent is only
+    // our reading of it): its ids are read wherever a plausible payload puts them, as numbers or as
+    // digits in a string, and the claim is checked against the service's listing below.
     const update = readCounterUpdate(payload);
     const link = await this.counterLinkOf(brokerageId, update);
     if (!link && update.offerId !== undefined) {
@@ -109,8 +110,12 @@ export class OfferEventsHandler {
     const crm = await this.crms.get(brokerageId);
     const listed = await this.refreshRequest(crm, requestId);
     const countered = listed.find((o) => String(o.offer_id) === link.remoteId);
-    // A claim, confirmed by the service: the countered offer no longer waits for the buyer.
-    if (!countered || countered.offer_status === 'countered')
+    // An UPDATE naming our counter by the id the service gave it is the service's word about that
+    // counter, even where the offer stays listed `countered` (a service may keep that status after the
+    // buyer's refusal). One that names only the offer or the request is a claim the listing must
+    // confirm: the countered offer no longer waits for the buyer.
+    const namesOurCounter = update.counterId !== undefined && known.id === String(update.counterId);
+    if (!countered || (countered.offer_status === 'countered' && !namesOurCounter))
       throw new EventRefusedError(
         `UPDATE refused: the service still shows offer ${link.remoteId} ${countered ? 'countered' : 'not listed'} on offer request ${requestId}`,
       );

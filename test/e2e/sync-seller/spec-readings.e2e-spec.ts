@@ -54,6 +54,14 @@ const READINGS: Record<string, unknown>[] = [
     // A refused counter puts the offer back to active (from rejected, as listed while it waited).
     counterRejectedOfferListedAs: 'active',
   },
+  // The UPDATE with its ids written as strings; a countered offer listed `countered`, and left so when
+  // its buyer refuses the counter: only the UPDATE tells, and the listing cannot confirm it (it names
+  // the counter by the id the service gave it).
+  {
+    counterRejectedCallback: 'string-ids',
+    counterRejectedOfferListedAs: 'countered',
+    eventContentType: 'text-plain',
+  },
   // No UPDATE at all: the listings alone tell a refused counter. Decisions answered with no body.
   {
     counteredOfferListedAs: 'active',
@@ -112,7 +120,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       r.counterRejectedOfferListedAs === 'active'
         ? 'active'
         : r.counterRejectedOfferListedAs === 'countered'
-          ? r.counteredOfferListedAs
+          ? (r.counteredOfferListedAs ?? 'countered')
           : 'rejected';
 
     it('the create writes the request id back whatever the prelim answer looks like', async () => {
