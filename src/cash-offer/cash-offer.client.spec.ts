@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { waitFor } from '../../test/support/wait-for';
 import { ManualClock } from '../common/clock';
-import { CashOfferClient } from './cash-offer.client';
+import { CashOfferClient, type ClientLogger } from './cash-offer.client';
 import { CashOfferError } from './cash-offer.error';
 import { CashOfferCallEvent, CashOfferClientOptions } from './cash-offer-client.options';
 import { FakeService, json } from './fake-service.testing';
@@ -25,7 +25,8 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
   let client: CashOfferClient;
   let calls: CashOfferCallEvent[];
 
-  const build = (extra: Partial<CashOfferClientOptions> = {}) => {
+  const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined };
+  const build = (extra: Partial<CashOfferClientOptions> = {}, logger: ClientLogger = quiet) => {
     client?.close();
     calls = [];
     client = new CashOfferClient(
@@ -40,7 +41,7 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
         ...extra,
       },
       new ManualClock(),
-      { log: () => undefined, warn: () => undefined, error: () => undefined },
+      logger,
     );
   };
 
@@ -205,20 +206,7 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
 
     it('sends the key alone first; when the service refuses it, sends it as "Bearer <key>" once, and keeps that', async () => {
       const logged: string[] = [];
-      build();
-      client = new CashOfferClient(
-        {
-          brokerageId: 'b1',
-          baseUrl,
-          apiKey: KEY,
-          timeoutMs: 2000,
-          rateLimit: { max: 1000, intervalMs: 1000 },
-          retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
-          onCall: (e) => calls.push(e),
-        },
-        new ManualClock(),
-        { log: (m: string) => logged.push(m), warn: () => undefined, error: () => undefined },
-      );
+      build({}, { ...quiet, log: (m: string) => logged.push(m) });
       service.handler = (r, res) => bearerOnly(res, r.auth, { offer_request_id: 7 });
       await expect(client.createOfferRequest(validCreate)).resolves.toEqual({ offer_request_id: 7 });
       await expect(client.decideOffer(3, 'accepted')).resolves.toEqual({ offer_request_id: 7 });
