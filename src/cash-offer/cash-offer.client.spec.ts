@@ -242,6 +242,28 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
       expect(service.seen.map((s) => s.auth)).toEqual([KEY, `Bearer ${KEY}`, KEY, `Bearer ${KEY}`]);
     });
 
+    it('a call refused as written while another call learnt the other form still tries the form it did not send', async () => {
+      // The first call's refusal is held until the second call has been refused and taken as
+      // "Bearer <key>": the first must still try the prefix, not the form it already sent.
+      let releaseFirst: (() => void) | undefined;
+      service.handler = (r, res, n) => {
+        if (r.auth === `Bearer ${KEY}`) {
+          json(res, 200, []);
+          releaseFirst?.();
+          return;
+        }
+        const refuse = () =>
+          json(res, 401, { error: 401, message: 'the Authorization header must be "Bearer <API key>"' });
+        if (n === 1) releaseFirst = refuse;
+        else refuse();
+      };
+      const first = client.listOffers();
+      await waitFor(() => service.seen.length >= 1, { what: 'the first call at the service' });
+      const second = client.listOffers();
+      await expect(Promise.all([first, second])).resolves.toEqual([[], []]);
+      expect(service.seen.map((s) => s.auth)).toEqual([KEY, KEY, `Bearer ${KEY}`, `Bearer ${KEY}`]);
+    });
+
     it('a service that starts wanting the prefix later (a gateway put in front) is followed', async () => {
       let gateway = false;
       service.handler = (r, res) =>

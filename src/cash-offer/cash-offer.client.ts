@@ -465,9 +465,11 @@ export class CashOfferClient {
     const started = performance.now();
     let response;
     try {
-      response = await this.exchange(request, signal, this.keyForm);
+      // The form this call used: another call may learn the other one meanwhile.
+      const keyForm = this.keyForm;
+      response = await this.exchange(request, signal, keyForm);
       if (mayRefuseTheKey(response.status, response.body))
-        response = await this.tryOtherKeyForm(request, signal, response);
+        response = await this.tryOtherKeyForm(request, signal, response, keyForm);
     } catch (error) {
       const code = error instanceof TransportFailure ? error.networkCode : 'NETWORK_ERROR';
       this.report(op, 'network_error', started, attempt);
@@ -516,8 +518,8 @@ export class CashOfferClient {
     request: TransportRequest,
     signal: AbortSignal,
     refused: TransportResponse,
+    tried: KeyForm,
   ): Promise<TransportResponse> {
-    const tried = this.keyForm;
     const other = otherKeyForm(tried);
     const again = await this.exchange(request, signal, other);
     if (mayRefuseTheKey(again.status, again.body)) return refused;
