@@ -249,7 +249,10 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
       service.handler = (r, res, n) => {
         if (r.auth === `Bearer ${KEY}`) {
           json(res, 200, []);
-          releaseFirst?.();
+          // Once: the first call's own retry comes here too.
+          const release = releaseFirst;
+          releaseFirst = undefined;
+          release?.();
           return;
         }
         const refuse = () =>

@@ -81,21 +81,26 @@ describe('the admin and webhook listeners', () => {
   });
 
   // Issue 24: every webhook route answered `200 {"received":true}` to text/plain and form bodies.
-  it('refuses a body that is not JSON on every webhook route with 415, and counts it', async () => {
-    const routes = [
-      `/webhooks/acme/${secret}`,
-      '/webhooks/crm/followupboss/acme',
-      '/webhooks/crm/hubspot/acme',
-    ];
-    for (const path of routes)
+  // The CRM routes take JSON only. The Cash Offer route reads any text type's body as JSON (the spec
+  // shows no Content-Type for its deliveries; fetch() declares a string body text/plain): a body that
+  // is not JSON is a 400, and only a type that cannot be JSON text is a 415.
+  it('refuses what cannot be a JSON event on every webhook route (415, or 400 for a text body that is not JSON), and counts the 415s', async () => {
+    const post = (path: string, type: string, body: string) =>
+      fetch(`${webhooks}${path}`, { method: 'POST', headers: { 'content-type': type }, body });
+    for (const path of ['/webhooks/crm/followupboss/acme', '/webhooks/crm/hubspot/acme'])
       for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
-        const res = await fetch(`${webhooks}${path}`, {
-          method: 'POST',
-          headers: { 'content-type': type },
-          body: type === 'text/plain' ? event : 'event=offer_request_approved',
-        });
+        const res = await post(path, type, type === 'text/plain' ? event : 'event=offer_request_approved');
         expect({ path, type, status: res.status }).toEqual({ path, type, status: 415 });
       }
+    const cashOffer = `/webhooks/acme/${secret}`;
+    const answers = [
+      ['text/plain;charset=UTF-8', event, 200],
+      ['application/x-www-form-urlencoded', 'event=offer_request_approved', 400],
+      ['multipart/form-data; boundary=x', event, 415],
+      ['image/png', event, 415],
+    ] as const;
+    for (const [type, body, status] of answers)
+      expect({ type, status: (await post(cashOffer, type, body)).status }).toEqual({ type, status });
     const metrics = await (await fetch(`${admin}/metrics`)).text();
     const count = (pattern: RegExp): number =>
       metrics
