@@ -93,14 +93,17 @@ export function violationsFromMessage(message: string): FieldViolation[] {
 const SPEAKS_OF_THE_KEY =
   /\b(api[\s_-]?key|authori[sz]ation( header)?|unauthori[sz]ed|authenticat\w*|credentials?|access[\s_-]?token)\b/i;
 
-// Whether an answer may be the service refusing the key (or the way it was written): a 401 or a 403,
-// or a 400/404/422 whose words speak of the key. Read before the failure is classified, so the other
-// way of writing the key can be tried (key-form.ts).
+// The answers classified AUTH_FAILED: a 401 or a 403, or a 400/404/422 whose words speak of the key
+// (the spec shows no code for a missing or unknown key).
+function refusesKeyOrRole(status: number, speaksOfKey: boolean): boolean {
+  return status === 401 || status === 403 || ([400, 404, 422].includes(status) && speaksOfKey);
+}
+
+// Whether an answer may be the service refusing the key (or the way it was written): one that is
+// classified AUTH_FAILED. Read before the failure is classified, so the other way of writing the
+// key can be tried (key-form.ts).
 export function mayRefuseTheKey(status: number, body: string): boolean {
-  if (status === 401 || status === 403) return true;
-  return (
-    [400, 404, 422].includes(status) && SPEAKS_OF_THE_KEY.test(parseServiceError(status, body, []).message)
-  );
+  return refusesKeyOrRole(status, SPEAKS_OF_THE_KEY.test(parseServiceError(status, body, []).message));
 }
 
 export interface HttpFailure {
@@ -139,20 +142,15 @@ export function classifyHttpFailure(op: OperationSpec, failure: HttpFailure, mas
   // API gateways do) or with the 400 it uses for everything else (or a 404, a 422). Its words tell;
   // a 403 that does not speak of the key concerns the record or the account's role.
   const speaksOfKey = SPEAKS_OF_THE_KEY.test(serviceError.message);
-  if (status === 401 || status === 403)
+  if (refusesKeyOrRole(status, speaksOfKey)) {
+    const keyOrRole = status === 401 || status === 403;
     return new CashOfferError({
       ...base,
       code: 'AUTH_FAILED',
       keyRefused: status === 401 || speaksOfKey,
-      message: `${op.name}: the service refused this brokerage's API key or role (${status})${said}`,
+      message: `${op.name}: the service refused this brokerage's API key${keyOrRole ? ' or role' : ''} (${status})${said}`,
     });
-  if ([400, 404, 422].includes(status) && speaksOfKey)
-    return new CashOfferError({
-      ...base,
-      code: 'AUTH_FAILED',
-      keyRefused: true,
-      message: `${op.name}: the service refused this brokerage's API key (${status})${said}`,
-    });
+  }
   if (status === 404)
     return new CashOfferError({ ...base, code: 'NOT_FOUND', message: `${op.name}: not found (404)${said}` });
   if (status === 409)

@@ -8,3 +8,4 @@ export { parseRetryAfter } from './retry-after.parser';
 export type { OffersQuery, StreamActiveOptions } from './call-input.guards';
 export { readPrelimCounts, type PrelimCounts } from './prelim-answer.reader';
 export { pageOrEnd } from './list-query.negotiation';
+export { positiveId } from './positive-id';

@@ -1,3 +1,4 @@
+import { positiveId } from '../../cash-offer';
 import type { InboxRepository } from '../../ledger';
 import type { OfferEcho } from './offer-request.finder';
 
@@ -9,9 +10,9 @@ const EVENTS_READ = 500;
 export function offerEchoOf(payload: unknown): OfferEcho | undefined {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
   const { offer_request_id: id, offer_request_external_id: externalId } = payload as Record<string, unknown>;
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) return undefined;
-  if (typeof externalId !== 'string' || externalId.trim() === '') return undefined;
-  return { offer_request_id: id, offer_request_external_id: externalId };
+  const requestId = positiveId(id);
+  if (requestId === undefined || typeof externalId !== 'string' || externalId.trim() === '') return undefined;
+  return { offer_request_id: requestId, offer_request_external_id: externalId };
 }
 
 // The new_offer events this brokerage's webhook URL received that still wait to be applied (an
