@@ -15,7 +15,13 @@ import { SandboxClock } from './sandbox.clock';
 import { badRequest, conflict, forbidden, notFound, readBody } from './sandbox.errors';
 import { SandboxStore } from './sandbox.store';
 import { SpecReadings } from './spec-readings';
-import { counterRejectedMethod, counterRejectedUpdate, withdrawnOfferWord } from './spec-readings.answers';
+import {
+  assertCounterComplete,
+  counterOmittedAsStored,
+  counterRejectedMethod,
+  counterRejectedUpdate,
+  withdrawnOfferWord,
+} from './spec-readings.answers';
 import { SandboxAccount, StoredCounterOffer, StoredOffer, StoredOfferRequest } from './sandbox.types';
 import { buyerOfferDefaults } from './simulated-buyers';
 
@@ -105,6 +111,7 @@ export class OfferService {
 
   counter(caller: SandboxAccount, body: unknown): CounterOffer {
     const b = readBody(CounterOfferBody, body);
+    if (this.readings.current.counterOmittedFields === 'required') assertCounterComplete(b);
     if (b.counter_offer_status !== undefined && b.counter_offer_status !== 'pending')
       throw badRequest(
         `counter_offer_status may only be "pending" when countering; the buyer decides the rest`,
@@ -116,9 +123,7 @@ export class OfferService {
       );
     const now = this.clock.nowIso();
     const c: StoredCounterOffer = {
-      buyer_pays_buyer_broker_commission: offer.buyer_pays_buyer_broker_commission,
-      buyer_pays_listing_broker_commission: offer.buyer_pays_listing_broker_commission,
-      listing_broker_commission_pct: offer.listing_broker_commission_pct,
+      ...counterOmittedAsStored(b, offer, this.readings.current.counterOmittedFields),
       ...b,
       counter_offer_id: this.store.nextCounterId(),
       offer_request_id: offer.offer_request_id,

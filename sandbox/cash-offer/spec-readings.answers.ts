@@ -1,6 +1,7 @@
 import type {
   ActiveOfferRequest,
   CounterOffer,
+  CounterOfferBody,
   Offer,
   OfferRequestRecord,
   PrelimResult,
@@ -265,4 +266,58 @@ export function activeItemShown(
 // The HTTP method of the UPDATE callback under the reading (`patch-no-event`: a PATCH).
 export function counterRejectedMethod(shape: SpecReadingValues['counterRejectedCallback']): 'POST' | 'PATCH' {
   return shape === 'patch-no-event' ? 'PATCH' : 'POST';
+}
+
+// The counter terms of the spec's counter table, each with the offer field it counters.
+const COUNTER_TERMS: Record<string, keyof Offer> = {
+  buyer_pays_buyer_broker_commission: 'buyer_pays_buyer_broker_commission',
+  buyer_pays_listing_broker_commission: 'buyer_pays_listing_broker_commission',
+  listing_broker_commission_pct: 'listing_broker_commission_pct',
+  counter_earnest_money: 'earnest_money',
+  counter_em_hard_post_inspection: 'em_hard_post_inspection',
+  counter_lease_back: 'lease_back',
+  counter_lease_back_period: 'lease_back_period',
+  counter_flexible_closing: 'flexible_closing',
+  counter_post_possession: 'post_possession',
+  counter_post_possession_period: 'post_possession_period',
+  counter_waive_warranty: 'waive_warranty',
+  counter_inspection_period: 'inspection_period',
+};
+const COUNTER_TABLE = [
+  'offer_id',
+  'counter_offer_amount',
+  ...Object.keys(COUNTER_TERMS),
+  'counter_offer_memo',
+  'counter_offer_expires',
+  'counter_offer_terms',
+];
+
+// What a counter stores for the terms its body left out, under `counterOmittedFields`: the
+// countered offer's commission terms (ours; the other terms fall back to the offer's when the
+// buyer accepts), or each column's default, false or 0 (`defaults`).
+export function counterOmittedAsStored(
+  body: CounterOfferBody,
+  offer: Offer,
+  reading: SpecReadingValues['counterOmittedFields'],
+): Partial<StoredCounterOffer> {
+  if (reading === 'defaults') {
+    const stored: Record<string, unknown> = {};
+    for (const [term, field] of Object.entries(COUNTER_TERMS))
+      if ((body as unknown as Record<string, unknown>)[term] === undefined)
+        stored[term] = typeof offer[field] === 'boolean' ? false : 0;
+    return stored as Partial<StoredCounterOffer>;
+  }
+  return {
+    buyer_pays_buyer_broker_commission: offer.buyer_pays_buyer_broker_commission,
+    buyer_pays_listing_broker_commission: offer.buyer_pays_listing_broker_commission,
+    listing_broker_commission_pct: offer.listing_broker_commission_pct,
+  };
+}
+
+// `counterOmittedFields: required`: every field of the counter table (but `test` and
+// `counter_offer_status`) given, else 400 naming each one missing.
+export function assertCounterComplete(body: CounterOfferBody): void {
+  const given = body as unknown as Record<string, unknown>;
+  const missing = COUNTER_TABLE.filter((field) => given[field] === undefined);
+  if (missing.length > 0) throw badRequest(missing.map((field) => `${field} is required`).join('; '));
 }

@@ -122,6 +122,11 @@ export interface SpecReadingValues {
   // (the Fetch standard, "extract a body"); or `application/x-www-form-urlencoded`, which PHP's curl
   // declares for a string CURLOPT_POSTFIELDS (php.net, curl_setopt). The body is the same JSON.
   eventContentType: 'json' | 'text-plain' | 'form';
+  // A counter field the seller left out (which are required is not shown): the countered offer's
+  // term stands for it (ours); `defaults`: stored as its column's default, false or 0 (a listing
+  // commission of 0 %), as a service that fills NOT NULL columns does; `required`: every field of
+  // the spec's counter table but `test` and `counter_offer_status` must be given, else 400 naming each.
+  counterOmittedFields: 'offer-terms' | 'defaults' | 'required';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -155,6 +160,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   timestampFormat: 'utc',
   offerListShape: 'ours',
   eventContentType: 'json',
+  counterOmittedFields: 'offer-terms',
 };
 
 const CHOICES: {
@@ -207,6 +213,7 @@ const CHOICES: {
   timestampFormat: ['utc', 'offset', 'postgres'],
   offerListShape: ['ours', 'without-webhook-fields'],
   eventContentType: ['json', 'text-plain', 'form'],
+  counterOmittedFields: ['offer-terms', 'defaults', 'required'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

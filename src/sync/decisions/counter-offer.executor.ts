@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { RemoteError } from '../../common/remote-error';
-import type { CounterOfferBody } from '../../cash-offer/schema';
+import type { CounterOffer, CounterOfferBody } from '../../cash-offer/schema';
+import { CashOfferError } from '../../cash-offer';
+import { withNamedFieldsFilled, withOfferTerms } from './counter-terms';
 import { InboxRepository, LinkRepository, type OutboxCommand } from '../../ledger';
 import { readCounterUpdate, type CounterUpdate } from '../../cash-offer/counter-update.reader';
 import type { JsonObject } from '../../cash-offer/schema';
@@ -38,6 +40,7 @@ export interface CounterOfferPayload extends DecisionTarget {
 export class CounterOfferExecutor implements CommandExecutor {
   // A 400/422 on an offer already decided this way (or already countered) is read as done.
   readonly refusalsReconciled = true;
+  private readonly logger = new Logger(CounterOfferExecutor.name);
 
   // Of no use once the offer has run out: sent ahead of the drain's backlog (send-order.ts).
   deadline(command: OutboxCommand): number | undefined {
@@ -53,7 +56,12 @@ export class CounterOfferExecutor implements CommandExecutor {
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<CounterAnswer> {
     const payload = command.payload as CounterOfferPayload;
-    const counter = await ctx.cashOffer.counterOffer(payload.body, ctx.call);
+    // The countered offer as the service lists it now: its terms stand for those the agent left
+    // empty (counter-terms.ts).
+    const offer = (await listAllOffers(ctx.cashOffer, payload.requestId)).find(
+      (o) => o.offer_id === payload.offerId,
+    );
+    const counter = await this.post(ctx, withOfferTerms(payload.body, offer), offer);
     // How the service lists the offer the moment after the counter, before any buyer can answer:
     // one read, best effort (the write-back reads it again when this one fails).
     const listedAtSend = await this.listedAtSend(ctx, payload).catch(() => undefined);
@@ -62,6 +70,27 @@ export class CounterOfferExecutor implements CommandExecutor {
       counter_offer_status: counter?.counter_offer_status,
       ...(listedAtSend !== undefined ? { listed_at_send: listedAtSend } : {}),
     };
+  }
+
+  // A refusal naming counter fields the body left out is answered once, in the same attempt, with
+  // them filled: a refused counter did nothing, so sending it again cannot make a second one.
+  private async post(
+    ctx: OutboxContext,
+    body: CounterOfferBody,
+    offer: Offer | undefined,
+  ): Promise<CounterOffer | undefined> {
+    try {
+      return await ctx.cashOffer.counterOffer(body, ctx.call);
+    } catch (error) {
+      if (!(error instanceof CashOfferError) || error.code !== 'INVALID_RECORD' || error.keyRefused)
+        throw error;
+      const again = withNamedFieldsFilled(body, offer, error.serviceError?.message ?? error.message);
+      if (!again) throw error;
+      this.logger.log(
+        `The service requires counter fields the agent left empty (${again.filled.join(', ')}); counter on offer ${body.offer_id} sent again with them filled from the offer`,
+      );
+      return ctx.cashOffer.counterOffer(again.body, ctx.call);
+    }
   }
 
   private async listedAtSend(ctx: OutboxContext, payload: CounterOfferPayload): Promise<string | undefined> {

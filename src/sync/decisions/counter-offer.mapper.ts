@@ -11,7 +11,7 @@ export interface CounterOfferMapping {
 }
 
 // The counter fields an agent filled on an offer record -> the POST /counter-offers body. Fields
-// left empty are omitted (the service keeps the countered offer's terms for them).
+// left empty are omitted here; the executor sends them as the countered offer has them (counter-terms.ts).
 // A counter to a test offer, or from a brokerage in test mode, is a test record too.
 export function mapCounterFromCrm(
   offerId: number,

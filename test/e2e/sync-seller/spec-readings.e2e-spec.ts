@@ -25,6 +25,8 @@ const READINGS: Record<string, unknown>[] = [
     counterRejectedOfferListedAs: 'countered',
     // Times in PostgreSQL's text form, in answers and in the UPDATE.
     timestampFormat: 'postgres',
+    // A counter field left out is stored as false or 0, not as the offer's term.
+    counterOmittedFields: 'defaults',
   },
   // Counters answered with their id only, the pending word 'open', an UPDATE naming only the offer;
   // offers pages capped at 25, 422 for refusals.
@@ -39,6 +41,8 @@ const READINGS: Record<string, unknown>[] = [
     // A refused counter puts the offer back to active, which the agent may then accept.
     counterRejectedOfferListedAs: 'active',
     timestampFormat: 'offset',
+    // Every counter field required (refused with 422 here).
+    counterOmittedFields: 'required',
   },
   // A countered offer listed rejected at once, an empty 200 for the counter, the UPDATE call sent as
   // an HTTP PATCH with no event name. A create answered 200 with no status, refusals as 400.
@@ -61,6 +65,7 @@ const READINGS: Record<string, unknown>[] = [
     counterRejectedCallback: 'string-ids',
     counterRejectedOfferListedAs: 'countered',
     eventContentType: 'text-plain',
+    counterOmittedFields: 'required',
   },
   // No UPDATE at all: the listings alone tell a refused counter. Decisions answered with no body.
   {
@@ -71,6 +76,18 @@ const READINGS: Record<string, unknown>[] = [
     offerNamesCounter: 'unnamed',
   },
 ];
+
+// Terms a buyer's offer sets that the agent's counter leaves as they are.
+const OFFER_TERMS = {
+  buyer_pays_listing_broker_commission: true,
+  listing_broker_commission_pct: 2.5,
+  earnest_money: 7500,
+  em_hard_post_inspection: true,
+  lease_back: true,
+  lease_back_period: 14,
+  waive_warranty: true,
+  inspection_period: 12,
+};
 
 describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
   'counters and the create under the spec reading %s',
@@ -139,7 +156,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
 
     it('a countered offer stays Countered until the buyer answers; an accepted counter shows accepted', async () => {
       const { requestId } = await steps.activeRequest();
-      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 360_000 });
+      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 360_000, ...OFFER_TERMS });
       const other = await steps.sandbox.makeOffer(requestId, { offer_amount: 350_000 });
       await steps.applyEvents(2);
       const counterId = await counterOn(offer.offer_id, '371000');
@@ -149,6 +166,9 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect(countered!.properties[OFFER.decisionError] ?? '').toBe('');
 
       const made = await steps.sandbox.acceptCounter(counterId);
+      // The agent changed only the amount: the offer the buyer made by accepting keeps every other
+      // term, whatever this service makes of a counter field left out.
+      expect(made).toMatchObject({ offer_amount: 371_000, ...OFFER_TERMS });
       await steps.applyEvents(1);
       await settle();
       const original = await steps.agent.offerRecord(offer.offer_id);

@@ -1,0 +1,100 @@
+import type { CounterOfferBody, Offer } from '../../cash-offer/schema';
+import { COUNTER_OFFER_FIELDS } from '../../cash-offer/schema';
+
+// The spec shows which counter fields exist but not which are required, nor what a service makes
+// of one left out (docs/spec-decisions.md, "Other readings"). A service may keep the countered
+// offer's term, store its column's default (false, 0: a listing commission of 0 %), or refuse the
+// counter. So the terms the agent left empty are sent as the countered offer has them: the counter
+// then means the same under every reading.
+
+// Each counter term and the offer field it counters.
+const TERM_OF_OFFER = {
+  buyer_pays_buyer_broker_commission: 'buyer_pays_buyer_broker_commission',
+  buyer_pays_listing_broker_commission: 'buyer_pays_listing_broker_commission',
+  listing_broker_commission_pct: 'listing_broker_commission_pct',
+  counter_earnest_money: 'earnest_money',
+  counter_em_hard_post_inspection: 'em_hard_post_inspection',
+  counter_lease_back: 'lease_back',
+  counter_lease_back_period: 'lease_back_period',
+  counter_flexible_closing: 'flexible_closing',
+  counter_post_possession: 'post_possession',
+  counter_post_possession_period: 'post_possession_period',
+  counter_waive_warranty: 'waive_warranty',
+  counter_inspection_period: 'inspection_period',
+} as const satisfies Partial<Record<keyof CounterOfferBody, keyof Offer>>;
+
+type CounterTerm = keyof typeof TERM_OF_OFFER;
+const TERMS = Object.keys(TERM_OF_OFFER) as CounterTerm[];
+
+// The offer's value for a counter term, when it is one the counter may carry (a boolean, or a
+// number of at least 0); a missing or null term is left out.
+function offerTerm(offer: Offer, term: CounterTerm): boolean | number | undefined {
+  const value = (offer as unknown as Record<string, unknown>)[TERM_OF_OFFER[term]];
+  if (COUNTER_OFFER_FIELDS[term].type === 'boolean') return typeof value === 'boolean' ? value : undefined;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+// The counter with every term the agent left empty as the countered offer has it.
+export function withOfferTerms(body: CounterOfferBody, offer: Offer | undefined): CounterOfferBody {
+  if (!offer) return body;
+  const filled: Record<string, unknown> = { ...body };
+  for (const term of TERMS) {
+    if (filled[term] !== undefined) continue;
+    const value = offerTerm(offer, term);
+    if (value !== undefined) filled[term] = value;
+  }
+  return filled as unknown as CounterOfferBody;
+}
+
+// Fields the service may require that neither the agent nor the offer gave. `counter_offer_status`
+// is not among them: its words are not shown, and it is the service's to set.
+function neutralValue(field: string, offer: Offer | undefined): unknown {
+  if (field in TERM_OF_OFFER) {
+    const value = offer ? offerTerm(offer, field as CounterTerm) : undefined;
+    if (value !== undefined) return value;
+    return COUNTER_OFFER_FIELDS[field].type === 'boolean' ? false : 0;
+  }
+  switch (field) {
+    case 'counter_offer_memo':
+      return '';
+    case 'counter_offer_expires':
+      return typeof offer?.offer_expires === 'string' ? offer.offer_expires : undefined;
+    case 'counter_offer_terms': {
+      const terms = offer?.additional_terms;
+      return typeof terms === 'object' && terms !== null && !Array.isArray(terms) ? terms : {};
+    }
+    case 'test':
+      return false;
+    default:
+      return undefined;
+  }
+}
+
+// The counter fields a refusal names that the body does not carry: a service that requires them
+// says so in its message, whatever its words ("counter_offer_memo is required", "must have required
+// property 'counter_offer_memo'", "missing counter_offer_memo").
+export function missingFieldsNamed(body: CounterOfferBody, message: string): string[] {
+  const sent = body as unknown as Record<string, unknown>;
+  return Object.keys(COUNTER_OFFER_FIELDS).filter(
+    (field) => sent[field] === undefined && new RegExp(`\\b${field}\\b`).test(message),
+  );
+}
+
+// The counter again with the fields a refusal named as missing, filled from the offer or with a
+// neutral value (false, 0, an empty memo, the offer's expiry and terms); undefined when the refusal
+// names none it can fill, so the refusal stands.
+export function withNamedFieldsFilled(
+  body: CounterOfferBody,
+  offer: Offer | undefined,
+  message: string,
+): { body: CounterOfferBody; filled: string[] } | undefined {
+  const filled: Record<string, unknown> = { ...body };
+  const names: string[] = [];
+  for (const field of missingFieldsNamed(body, message)) {
+    const value = neutralValue(field, offer);
+    if (value === undefined) continue;
+    filled[field] = value;
+    names.push(field);
+  }
+  return names.length > 0 ? { body: filled as unknown as CounterOfferBody, filled: names } : undefined;
+}
