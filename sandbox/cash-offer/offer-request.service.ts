@@ -5,6 +5,7 @@ import {
   CreateOfferRequestBody,
   isPlainObject,
   OfferRequestRecord,
+  UPDATABLE_PROPERTY_FIELDS,
   UpdateOfferRequestBody,
 } from '../../src/cash-offer/schema';
 import { MediaSigner } from './media.signer';
@@ -83,7 +84,10 @@ export class OfferRequestService {
   // PATCH /offer-requests/{id}: listing-agent fields and media only; nothing applied on refusal.
   update(caller: SandboxAccount, idParam: string, body: unknown): OfferRequestRecord {
     const r = this.ownedRequest(caller, idParam);
-    const b = readBody(UpdateOfferRequestBody, body);
+    const b =
+      this.readings.current.updateBodyShape === 'create-shape'
+        ? updatablePartOf(readBody(CreateOfferRequestBody, body))
+        : readBody(UpdateOfferRequestBody, body);
     this.assertMediaCount(b.media);
     if (b.offer_request_id !== undefined && b.offer_request_id !== r.offer_request_id)
       throw badRequest(
@@ -141,4 +145,13 @@ export class OfferRequestService {
     if (!Array.isArray(media)) return [];
     return media.map((url) => ({ token: this.signer.newToken(), url: String(url) }));
   }
+}
+
+// `updateBodyShape: create-shape`: of a body checked as a create body, what an update applies (the
+// listing-agent fields and media); the rest is ignored.
+function updatablePartOf(body: CreateOfferRequestBody): UpdateOfferRequestBody {
+  const property: Record<string, unknown> = {};
+  for (const field of UPDATABLE_PROPERTY_FIELDS)
+    if (body.property[field] !== undefined) property[field] = body.property[field];
+  return { property, ...(body.media !== undefined ? { media: body.media } : {}) } as UpdateOfferRequestBody;
 }

@@ -127,6 +127,11 @@ export interface SpecReadingValues {
   // commission of 0 %), as a service that fills NOT NULL columns does; `required`: every field of
   // the spec's counter table but `test` and `counter_offer_status` must be given, else 400 naming each.
   counterOmittedFields: 'offer-terms' | 'defaults' | 'required';
+  // PATCH /offer-requests/{id} ("same shape as the create body"; "only these values can be
+  // updated"; what other fields do is not shown): only the updatable fields, others refused with 400
+  // (ours); `create-shape`: the body checked as a create body (request and the property's required
+  // fields must be given, else 400 naming each), then only the updatable fields applied, the rest ignored.
+  updateBodyShape: 'updatable' | 'create-shape';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -161,6 +166,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   offerListShape: 'ours',
   eventContentType: 'json',
   counterOmittedFields: 'offer-terms',
+  updateBodyShape: 'updatable',
 };
 
 const CHOICES: {
@@ -214,6 +220,7 @@ const CHOICES: {
   offerListShape: ['ours', 'without-webhook-fields'],
   eventContentType: ['json', 'text-plain', 'form'],
   counterOmittedFields: ['offer-terms', 'defaults', 'required'],
+  updateBodyShape: ['updatable', 'create-shape'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

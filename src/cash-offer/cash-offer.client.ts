@@ -166,6 +166,22 @@ export class CashOfferClient {
     );
   }
 
+  // The same update written as a whole create body, for a service that checks it as one
+  // (update-as-create.ts): checked here as a create body.
+  async updateOfferRequestAsCreate(
+    id: number,
+    body: CreateOfferRequestBody,
+    call?: CallOptions,
+  ): Promise<void> {
+    await this.send(
+      OPERATIONS.updateOfferRequest,
+      [...idViolations(id), ...validateWire(CreateOfferRequestBody, body)],
+      { method: 'PATCH', path: `/offer-requests/${id}`, body },
+      [],
+      call,
+    );
+  }
+
   // The body form of the update: PATCH /offer-requests/ with { offer_request_id, media }.
   async addMedia(id: number, media: string[], call?: CallOptions): Promise<void> {
     const body = { offer_request_id: id, media };

@@ -3,6 +3,8 @@ import type { Offer, OfferRequestRecord } from '../../src/cash-offer/schema';
 export interface StoredRequest extends OfferRequestRecord {
   offer_request_id: number;
   offer_request_external_id?: string | null;
+  // The property as the service holds it now (the control API's view).
+  property: Record<string, unknown>;
 }
 
 // The Cash Offer sandbox's control API, as the tests use it.

@@ -94,7 +94,13 @@ export class RequestUpdatesConsumer extends ChangePagesConsumer {
     if (issues.length > 0) await this.issues.report(crm, deal, DEAL.syncError, issues);
     else await this.issues.clear(crm, deal, DEAL.syncError);
     if (send) {
-      const payload: UpdateOfferRequestPayload = { requestId, dealId: deal.id, body: plan.update, hash };
+      const payload: UpdateOfferRequestPayload = {
+        requestId,
+        dealId: deal.id,
+        body: plan.update,
+        hash,
+        submitted: sent.payload as CreateOfferRequestBody,
+      };
       await this.outbox.enqueue({
         brokerageId: crm.brokerageId,
         idempotencyKey: outboxKey(crm.brokerageId, `deal:${deal.id}`, `${UPDATE_OFFER_REQUEST}:${hash}`),

@@ -1,11 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { RemoteError } from '../../common/remote-error';
-import type { UpdateOfferRequestBody } from '../../cash-offer/schema';
+import { CashOfferError } from '../../cash-offer';
+import type { CreateOfferRequestBody, UpdateOfferRequestBody } from '../../cash-offer/schema';
 import { LinkRepository, type OutboxCommand } from '../../ledger';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
+import { refusalWantsCreateShape, updateAsCreate } from './update-as-create';
 
 export const UPDATE_OFFER_REQUEST = 'update_offer_request';
 
@@ -15,12 +17,17 @@ export interface UpdateOfferRequestPayload {
   body: UpdateOfferRequestBody;
   // Hash of the listing-agent fields this update sends.
   hash: string;
+  // The create body the service took (absent in commands queued by earlier versions): sent, with the
+  // update's fields, to a service that checks an update as a create body.
+  submitted?: CreateOfferRequestBody;
 }
 
 // Flow 2: PATCH /offer-requests/{id} with the listing-agent fields as the deal has them now.
 @Injectable()
 @OutboxExecutor(UPDATE_OFFER_REQUEST)
 export class UpdateOfferRequestExecutor implements CommandExecutor {
+  private readonly logger = new Logger(UpdateOfferRequestExecutor.name);
+
   constructor(
     private readonly links: LinkRepository,
     private readonly issues: RecordIssues,
@@ -28,7 +35,20 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
     const payload = command.payload as UpdateOfferRequestPayload;
-    await ctx.cashOffer.updateOfferRequest(payload.requestId, payload.body, ctx.call);
+    try {
+      await ctx.cashOffer.updateOfferRequest(payload.requestId, payload.body, ctx.call);
+    } catch (error) {
+      // A refused update changed nothing: sent again once, in the same attempt, as a create body.
+      if (!payload.submitted || !wantsCreateShape(error, payload.body)) throw error;
+      this.logger.log(
+        `The service checks an offer request update as a create body; request ${payload.requestId} updated with the body it was submitted with and the deal's listing-agent fields`,
+      );
+      await ctx.cashOffer.updateOfferRequestAsCreate(
+        payload.requestId,
+        updateAsCreate(payload.body, payload.submitted),
+        ctx.call,
+      );
+    }
     return null;
   }
 
@@ -57,4 +77,13 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
       hint: 'an update can be sent again safely',
     });
   }
+}
+
+function wantsCreateShape(error: unknown, body: UpdateOfferRequestBody): boolean {
+  return (
+    error instanceof CashOfferError &&
+    error.code === 'INVALID_RECORD' &&
+    !error.keyRefused &&
+    refusalWantsCreateShape(body, error.serviceError?.message ?? error.message)
+  );
 }

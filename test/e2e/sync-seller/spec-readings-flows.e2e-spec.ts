@@ -41,6 +41,8 @@ const READINGS: Record<string, unknown>[] = [
     withdrawnOfferListedAs: 'cancelled',
     // Times at a US offset (2026-11-28T18:52:08.123-06:00).
     timestampFormat: 'offset',
+    // A listing-agent update checked as a whole create body, refused without one.
+    updateBodyShape: 'create-shape',
   },
   // A create answered `active`, offers paged but not filtered (limit at most 100), a 400 past the
   // last page, 422s, decisions with no body, expired offers still listed active (a service that
@@ -61,6 +63,7 @@ const READINGS: Record<string, unknown>[] = [
     decideAnswer: 'empty-204',
     errorCodes: 'all-422',
     expiredOfferListedAs: 'active',
+    updateBodyShape: 'create-shape',
   },
 ];
 
@@ -321,7 +324,15 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       const patches = (await steps.sandbox.calls()).filter(
         (c) => c.method === 'PATCH' && c.path.replace(/\/$/, '') === `/api/v2/offer-requests/${requestId}`,
       );
-      expect(patches.map((c) => c.status)).toEqual([readings.updateAnswer === 'record-200' ? 200 : 204]);
+      const done = readings.updateAnswer === 'record-200' ? 200 : 204;
+      // A service that checks the update as a create body refuses the listing-agent fields alone
+      // once; the same update goes again, in the same attempt, inside the request as submitted.
+      const refused = readings.errorCodes === 'all-422' ? 422 : 400;
+      expect(patches.map((c) => c.status)).toEqual(
+        readings.updateBodyShape === 'create-shape' ? [refused, done] : [done],
+      );
+      const [request] = (await steps.sandbox.requests()).filter((r) => r.offer_request_id === requestId);
+      expect(request.property).toMatchObject({ ListAgentFirstName: 'Sam' });
       expect((await steps.agent.deal(dealId)).properties[DEAL.syncError] ?? '').toBe('');
       expect(await stuck()).toEqual([]);
     });
