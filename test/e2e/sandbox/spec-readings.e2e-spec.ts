@@ -48,6 +48,8 @@ describe('Cash Offer sandbox: spec readings', () => {
       'activeListShape',
       'trailingSlash',
       'externalIdAt',
+      'counterOmittedFields',
+      'updateBodyShape',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -562,6 +564,69 @@ describe('Cash Offer sandbox: spec readings', () => {
     // Undecided again: the seller accepts it (the cascade as for any offer).
     expect(await decide(reopened, 'accepted')).toBe(200);
     expect((await listed(reopened))?.offer_status).toBe('accepted');
+  });
+
+  it('counterOmittedFields: a left-out term kept from the offer, stored as false or 0, or refused as required', async () => {
+    const terms = {
+      buyer_pays_listing_broker_commission: true,
+      listing_broker_commission_pct: 2.5,
+      earnest_money: 6000,
+      lease_back: true,
+    };
+    // Each on a request of its own: an accepted counter puts its request under contract.
+    const acceptedAfter = async (body: Record<string, unknown>) => {
+      const req = await activeRequest(sandbox);
+      const offer = await buyerOffer(sandbox, req.offer_request_id, terms);
+      const counter = await call(sandbox, 'POST', '/counter-offers', { offer_id: offer.offer_id, ...body });
+      if (counter.status !== 201) return counter;
+      return control(sandbox, 'POST', `/counter-offers/${counter.body.counter_offer_id}/accept`);
+    };
+
+    const kept = await acceptedAfter({ counter_offer_amount: 210_000 });
+    expect(kept.body).toMatchObject({ offer_amount: 210_000, offer_status: 'accepted', ...terms });
+
+    await readings({ counterOmittedFields: 'defaults' });
+    const defaulted = await acceptedAfter({ counter_offer_amount: 211_000, counter_lease_back: true });
+    expect(defaulted.body).toMatchObject({
+      offer_amount: 211_000,
+      buyer_pays_listing_broker_commission: false,
+      listing_broker_commission_pct: 0,
+      earnest_money: 0,
+      lease_back: true,
+    });
+
+    await readings({ counterOmittedFields: 'required', errorCodes: 'all-422' });
+    const refused = await acceptedAfter({ counter_offer_amount: 212_000, counter_offer_memo: 'firm' });
+    expect(refused.status).toBe(422);
+    for (const field of [
+      'counter_earnest_money',
+      'counter_offer_expires',
+      'counter_offer_terms',
+      'listing_broker_commission_pct',
+    ])
+      expect(refused.body.message).toContain(`${field} is required`);
+    expect(refused.body.message).not.toContain('counter_offer_memo');
+    expect(refused.body.message).not.toContain('counter_offer_status');
+  });
+
+  it('updateBodyShape create-shape: an update checked as a create body, only the listing-agent fields applied', async () => {
+    const req = await activeRequest(sandbox);
+    const id = req.offer_request_id as number;
+    await readings({ updateBodyShape: 'create-shape' });
+    const alone = await call(sandbox, 'PATCH', `/offer-requests/${id}`, {
+      property: { ListAgentFirstName: 'Robin' },
+    });
+    expect(alone.status).toBe(400);
+    expect(alone.body.message).toContain('request');
+    expect(alone.body.message).toContain('StreetNumber');
+    const whole = createBody({ property: { ListAgentFirstName: 'Robin', StreetName: 'Another St' } });
+    expect((await call(sandbox, 'PATCH', `/offer-requests/${id}`, whole)).status).toBe(204);
+    const [held] = (await control(sandbox, 'GET', '/offer-requests')).body.filter(
+      (r: Json) => r.offer_request_id === id,
+    );
+    expect(held.property.ListAgentFirstName).toBe('Robin');
+    // Not an updatable field: ignored, not applied.
+    expect(held.property.StreetName).not.toBe('Another St');
   });
 
   it('webhookMethods: POST sets and PATCH replaces (404 when none), POST only once (409), or PATCH 422 when none', async () => {
