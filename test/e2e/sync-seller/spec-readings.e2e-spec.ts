@@ -67,6 +67,13 @@ const READINGS: Record<string, unknown>[] = [
     eventContentType: 'text-plain',
     counterOmittedFields: 'required',
   },
+  // An UPDATE naming only the countered offer, which stays listed `countered` after the refusal: the
+  // UPDATE names the offer our one counter is on, and is the only sign of the refusal.
+  {
+    counterRejectedCallback: 'offer-only',
+    counterRejectedOfferListedAs: 'countered',
+    counterAnswer: 'empty-204',
+  },
   // No UPDATE at all: the listings alone tell a refused counter. Decisions answered with no body.
   {
     counteredOfferListedAs: 'active',
