@@ -169,7 +169,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   updateBodyShape: 'updatable',
 };
 
-const CHOICES: {
+export const SPEC_READING_CHOICES: {
   [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][] | 'limit' | 'media-count';
 } = {
   counterAnswer: ['record-201', 'empty-204', 'empty-200', 'id-only-200'],
@@ -229,9 +229,11 @@ export function parseSpecReadings(body: unknown, source: string): Partial<SpecRe
     throw badRequest(`${source} must be a JSON object of spec readings`);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
-    const choices = CHOICES[key as keyof SpecReadingValues];
+    const choices = SPEC_READING_CHOICES[key as keyof SpecReadingValues];
     if (choices === undefined)
-      throw badRequest(`${source}: ${key} is not a spec reading; known: ${Object.keys(CHOICES).join(', ')}`);
+      throw badRequest(
+        `${source}: ${key} is not a spec reading; known: ${Object.keys(SPEC_READING_CHOICES).join(', ')}`,
+      );
     if (choices === 'limit') {
       if (value !== null && !(Number.isInteger(value) && (value as number) >= 1))
         throw badRequest(`${source}: ${key} must be null (no cap) or a whole number of at least 1`);

@@ -1,0 +1,68 @@
+import { formatReport, runCrashSoak, SOAK_SHAPES, type SoakShape } from './crash-soak';
+import { stopAll } from './soak-processes';
+import { drawReadings } from './readings-sweep';
+import { SoakRandom } from './soak-random';
+
+// `npm run soak:readings`: short crash soaks, each against a service answering a combination of the
+// spec readings drawn from the seed (readings-sweep.ts). SWEEP_SEED (default: random, printed),
+// SWEEP_RUNS (4), SWEEP_KILLS (12 per run), SWEEP_DEALS (12 per run), SWEEP_SHAPE (sqlite-hubspot,
+// sqlite-fub or postgres-workers; default: each run draws one of the SQLite shapes). Each run prints
+// its readings and its replay command (SOAK_SPEC_READINGS=...). Exit code 1 when any run found a
+// violation or did not settle.
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a whole number >= 0, not ${raw}`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const seed = envInt('SWEEP_SEED', Math.floor(Math.random() * 2 ** 31));
+  const runs = envInt('SWEEP_RUNS', 4);
+  const kills = envInt('SWEEP_KILLS', 12);
+  const deals = envInt('SWEEP_DEALS', 12);
+  const fixedShape = process.env.SWEEP_SHAPE;
+  if (fixedShape && !(SOAK_SHAPES as readonly string[]).includes(fixedShape))
+    throw new Error(`SWEEP_SHAPE must be one of ${SOAK_SHAPES.join(', ')}, not ${fixedShape}`);
+  const random = new SoakRandom(seed);
+  console.log(`readings sweep: seed ${seed}, ${runs} runs of ${kills} kills and ${deals} deals`);
+  const failed: string[] = [];
+  for (let run = 1; run <= runs; run++) {
+    const readings = JSON.stringify(drawReadings(random));
+    const shape = (fixedShape ?? random.pick(['sqlite-hubspot', 'sqlite-fub'])) as SoakShape;
+    const runSeed = Math.floor(random.next() * 2 ** 31);
+    // The soak's processes (the sandbox among them) read the readings from the environment.
+    process.env.SOAK_SPEC_READINGS = readings;
+    console.log(`\nrun ${run}/${runs}: ${shape}, seed ${runSeed}\n  readings ${readings}`);
+    const result = await runCrashSoak({
+      shape,
+      seed: runSeed,
+      kills,
+      deals,
+      operatorRuns: false,
+      log: (line) => console.log(`  [soak] ${line}`),
+    });
+    console.log(formatReport(result).replace(/^/gm, '  '));
+    if (result.violations.length > 0 || !result.settled)
+      failed.push(`run ${run} (${shape}, seed ${runSeed})`);
+  }
+  console.log(
+    `\nreadings sweep seed ${seed}: ${runs - failed.length} of ${runs} runs clean${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
+  );
+  process.exit(failed.length > 0 ? 1 : 0);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    stopAll();
+    process.exit(130);
+  });
+process.once('exit', stopAll);
+
+main().catch((error: unknown) => {
+  stopAll();
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(2);
+});

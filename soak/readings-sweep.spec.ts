@@ -1,0 +1,54 @@
+import {
+  DEFAULT_SPEC_READINGS,
+  parseSpecReadings,
+  type SpecReadingValues,
+} from '../sandbox/cash-offer/spec-readings';
+import { drawReadings, refusalCanBeSeen } from './readings-sweep';
+import { SoakRandom } from './soak-random';
+
+describe('drawReadings', () => {
+  it('draws a whole, valid combination, the same for the same seed', () => {
+    const first = drawReadings(new SoakRandom(7));
+    expect(drawReadings(new SoakRandom(7))).toEqual(first);
+    expect(Object.keys(first).sort()).toEqual(Object.keys(DEFAULT_SPEC_READINGS).sort());
+    expect(parseSpecReadings(first, 'drawn')).toEqual(first);
+  });
+
+  it('varies every reading across seeds, and never draws a refusal nobody can see', () => {
+    const seen = new Map<string, Set<string>>();
+    for (let seed = 1; seed <= 200; seed++) {
+      const drawn = drawReadings(new SoakRandom(seed));
+      expect(refusalCanBeSeen(drawn as SpecReadingValues)).toBe(true);
+      for (const [key, value] of Object.entries(drawn))
+        seen.set(key, (seen.get(key) ?? new Set()).add(JSON.stringify(value)));
+    }
+    for (const [key, values] of seen) expect([key, values.size > 1]).toEqual([key, true]);
+  });
+});
+
+describe('refusalCanBeSeen', () => {
+  const r = (
+    counterRejectedCallback: string,
+    counteredOfferListedAs: string,
+    counterRejectedOfferListedAs: string,
+  ): SpecReadingValues =>
+    ({
+      ...DEFAULT_SPEC_READINGS,
+      counterRejectedCallback,
+      counteredOfferListedAs,
+      counterRejectedOfferListedAs,
+    }) as SpecReadingValues;
+
+  it.each([
+    ['flat', 'rejected', 'countered', true],
+    ['none', 'countered', 'rejected', true],
+    ['none', 'active', 'rejected', true],
+    ['none', 'countered', 'active', true],
+    ['none', 'rejected', 'rejected', false],
+    ['none', 'active', 'active', false],
+    ['none', 'countered', 'countered', false],
+    ['none', 'rejected', 'active', false],
+  ])('UPDATE %s, listed %s while waiting, %s after the refusal: %s', (callback, waiting, after, seen) => {
+    expect(refusalCanBeSeen(r(callback, waiting, after))).toBe(seen);
+  });
+});

@@ -1,0 +1,38 @@
+import { SPEC_READING_CHOICES, type SpecReadingValues } from '../sandbox/cash-offer/spec-readings';
+import { SoakRandom } from './soak-random';
+
+// A service written from the spec alone differs from ours wherever the spec says "not shown", and
+// in all of those places at once. The sweep draws whole combinations of the sandbox's spec readings
+// (docs/sandbox.md, "Spec readings") from a seed, so the soak runs against services nobody chose.
+
+// Readings whose choices are numbers rather than words: a few plausible values each.
+const NUMBER_CHOICES: Partial<Record<keyof SpecReadingValues, readonly unknown[]>> = {
+  activeLimitMax: [null, 25, 10],
+  maxMediaItems: [50, 5],
+};
+
+export function drawReadings(random: SoakRandom): Partial<SpecReadingValues> {
+  for (;;) {
+    const drawn: Record<string, unknown> = {};
+    for (const [key, choices] of Object.entries(SPEC_READING_CHOICES)) {
+      const values = Array.isArray(choices) ? choices : NUMBER_CHOICES[key as keyof SpecReadingValues];
+      if (values) drawn[key] = random.pick(values);
+    }
+    const readings = drawn as unknown as SpecReadingValues;
+    if (refusalCanBeSeen(readings)) return readings;
+  }
+}
+
+// A buyer's refusal of a counter must be knowable for the soak's check to hold the daemon to it:
+// by the UPDATE, or with none, by the countered offer's listing moving from a waiting status the
+// daemon can tell (docs/spec-decisions.md, "Other readings", the documented limits). A service that
+// sends no UPDATE and lists the offer the same before and after the refusal is left out: no
+// connector can see that refusal, only the agent's own follow-up can.
+export function refusalCanBeSeen(r: SpecReadingValues): boolean {
+  if (r.counterRejectedCallback !== 'none') return true;
+  const waiting = r.counteredOfferListedAs;
+  const after = r.counterRejectedOfferListedAs === 'countered' ? waiting : r.counterRejectedOfferListedAs;
+  if (after === 'rejected') return waiting !== 'rejected';
+  if (after === 'active') return waiting === 'countered';
+  return false;
+}
