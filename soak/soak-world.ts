@@ -110,6 +110,10 @@ export class SoakWorld {
       listing_mls_status: 'Active',
       listing_bedrooms: String(r.int(2, 5)),
       listing_year_built: String(r.int(1950, 2020)),
+      // Not drawn (the seed's plan stays as it was): there for a service that requires them
+      // (`createRequiredFields: listing-facts`).
+      listing_bathrooms_full: '2',
+      listing_living_area: String(1200 + 50 * (n % 20)),
       listing_agent_first_name: 'Dana',
       listing_agent_last_name: 'Reyes',
       listing_agent_email: 'dana@acme-realty.example',

@@ -37,6 +37,7 @@ export class OfferRequestService {
       );
     const b = readBody(CreateOfferRequestBody, body);
     this.assertMediaCount(b.media);
+    if (this.readings.current.createRequiredFields === 'listing-facts') assertListingFacts(b);
     const request = b.request;
     if (this.readings.current.externalIdAt === 'body' && request.offer_request_external_id !== undefined)
       throw badRequest('request.offer_request_external_id is not a request field the service knows');
@@ -154,4 +155,13 @@ function updatablePartOf(body: CreateOfferRequestBody): UpdateOfferRequestBody {
   for (const field of UPDATABLE_PROPERTY_FIELDS)
     if (body.property[field] !== undefined) property[field] = body.property[field];
   return { property, ...(body.media !== undefined ? { media: body.media } : {}) } as UpdateOfferRequestBody;
+}
+
+// `createRequiredFields: listing-facts`: the property facts a buyer's box matches on, required too.
+const LISTING_FACTS = ['BedroomsTotal', 'BathroomsFull', 'LivingArea', 'YearBuilt'] as const;
+function assertListingFacts(body: CreateOfferRequestBody): void {
+  const property = body.property as Record<string, unknown>;
+  const missing = LISTING_FACTS.filter((field) => property[field] === undefined || property[field] === null);
+  if (missing.length > 0)
+    throw badRequest(missing.map((field) => `property.${field} is required`).join('; '));
 }

@@ -132,6 +132,10 @@ export interface SpecReadingValues {
   // (ours); `create-shape`: the body checked as a create body (request and the property's required
   // fields must be given, else 400 naming each), then only the updatable fields applied, the rest ignored.
   updateBodyShape: 'updatable' | 'create-shape';
+  // Which property fields POST /offer-requests requires: not shown beyond six. `six` (ours), or
+  // `listing-facts`: BedroomsTotal, BathroomsFull, LivingArea and YearBuilt too (the facts a buyer's
+  // box matches on), else 400 naming each.
+  createRequiredFields: 'six' | 'listing-facts';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -167,6 +171,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   eventContentType: 'json',
   counterOmittedFields: 'offer-terms',
   updateBodyShape: 'updatable',
+  createRequiredFields: 'six',
 };
 
 export const SPEC_READING_CHOICES: {
@@ -221,6 +226,7 @@ export const SPEC_READING_CHOICES: {
   eventContentType: ['json', 'text-plain', 'form'],
   counterOmittedFields: ['offer-terms', 'defaults', 'required'],
   updateBodyShape: ['updatable', 'create-shape'],
+  createRequiredFields: ['six', 'listing-facts'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -146,9 +146,10 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
 
   async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     const dealId = splitRecordRef(command.recordRef).id;
-    await this.issues.report(await ctx.crm(), { id: dealId, properties: {} }, DEAL.syncError, [
+    const crm = await ctx.crm();
+    await this.issues.report(crm, { id: dealId, properties: {} }, DEAL.syncError, [
       {
-        message: refusalAdvice(error),
+        message: refusalAdvice(error, crm.mapping),
         code: error.code,
       },
     ]);

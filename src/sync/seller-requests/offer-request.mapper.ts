@@ -141,14 +141,22 @@ function explain(violation: FieldViolation, mapping: CrmFieldMapping): FieldViol
   if (violation.field.startsWith('media')) {
     return { field: violation.field, message: `${violation.message} (deal property ${DEAL.photos})` };
   }
-  const match = /^property\.([A-Za-z_]+)/.exec(violation.field);
-  const field = match?.[1] ?? (violation.field === 'request.offer_request_asking' ? 'ListPrice' : undefined);
-  const source = field ? mapping[field] : undefined;
-  if (!source) return violation;
-  const where = source.source === 'deal' ? 'deal property' : 'seller contact property';
+  const where = whereAgentFixes(violation.field, mapping);
+  if (!where) return violation;
   const message =
     violation.field === 'request.offer_request_asking'
-      ? `${violation.message} (the asking price comes from the ${where} ${source.properties.join(' + ')})`
-      : `${violation.message} (${where} ${source.properties.join(' + ')})`;
+      ? `${violation.message} (the asking price comes from the ${where})`
+      : `${violation.message} (${where})`;
   return { field: violation.field, message };
+}
+
+// The CRM property the agent fills for a field of the create body (`property.StreetName`, or the
+// asking price from ListPrice's): "deal property listing_street_name".
+export function whereAgentFixes(field: string, mapping: CrmFieldMapping): string | undefined {
+  const match = /^property\.([A-Za-z_]+)/.exec(field);
+  const wire = match?.[1] ?? (field === 'request.offer_request_asking' ? 'ListPrice' : undefined);
+  const source = wire ? mapping[wire] : undefined;
+  if (!source) return undefined;
+  const where = source.source === 'deal' ? 'deal property' : 'seller contact property';
+  return `${where} ${source.properties.join(' + ')}`;
 }

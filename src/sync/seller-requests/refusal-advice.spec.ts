@@ -1,3 +1,4 @@
+import { HUBSPOT_DEFAULT_MAPPING } from '../../crm/hubspot/hubspot-default-mapping';
 import { CashOfferError } from '../../cash-offer';
 import { refusalAdvice } from './refusal-advice';
 
@@ -33,5 +34,19 @@ describe('refusalAdvice: what the deal says when the service refuses its request
       message: 'StreetName is 57 characters; the service allows 50',
     });
     expect(refusalAdvice(invalid)).toContain('Fix the deal');
+  });
+
+  it('names the CRM property for each property field the refusal names (which are required is not shown)', () => {
+    const required = new CashOfferError({
+      code: 'INVALID_RECORD',
+      operation: 'createOfferRequest',
+      message: 'createOfferRequest: property.BathroomsFull is required; LivingArea is required',
+    });
+    const advice = refusalAdvice(required, HUBSPOT_DEFAULT_MAPPING);
+    expect(advice).toContain('BathroomsFull is the deal property listing_bathrooms_full');
+    expect(advice).toContain('LivingArea is the deal property listing_living_area');
+    // Not a field the refusal names, though its name is inside one that is.
+    expect(advice).not.toContain('is the deal property listing_bathrooms ');
+    expect(advice).toContain('Fix the deal');
   });
 });

@@ -82,6 +82,43 @@ describe('seller requests: listing deals become offer requests', () => {
     expect(await requestsFor(dealId)).toHaveLength(1);
   });
 
+  // Which property fields the service requires is not shown beyond six: a service that requires
+  // more refuses the create, and the deal says which CRM property to fill.
+  it('a field the service requires beyond the six: the deal names its CRM property, and the fixed deal is sent once', async () => {
+    await sandbox.specReadings({ createRequiredFields: 'listing-facts' });
+    try {
+      const { dealId } = await agent.listingDeal(VALID_LISTING);
+      await agent.requestCashOffer(dealId);
+      await t.run('crm-changes');
+      await t.run('outbox-drain');
+      expect(await requestsFor(dealId)).toHaveLength(0);
+      const refused = (await agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError] ?? '';
+      expect(refused).toContain('property.BathroomsFull is required');
+      expect(refused).toContain('BathroomsFull is the deal property listing_bathrooms_full');
+      expect(refused).toContain('LivingArea is the deal property listing_living_area');
+      expect(await t.ledger.outbox.listByState('acme', ['dead'])).toHaveLength(1);
+
+      // Unchanged, it is not sent again.
+      await t.run('crm-changes');
+      await t.run('outbox-drain');
+      expect(await requestsFor(dealId)).toHaveLength(0);
+
+      await agent.update(dealId, { listing_bathrooms_full: '2', listing_living_area: '1850' });
+      await t.run('crm-changes');
+      await t.run('outbox-drain');
+      const stored = await requestsFor(dealId);
+      expect(stored).toHaveLength(1);
+      const deal = await agent.deal(dealId, DEAL_PROPS);
+      expect(deal.properties[DEAL.requestId]).toBe(String(stored[0].offer_request_id));
+      expect(deal.properties[DEAL.syncError] ?? '').toBe('');
+      await t.run('crm-changes');
+      await t.run('outbox-drain');
+      expect(await requestsFor(dealId)).toHaveLength(1);
+    } finally {
+      await sandbox.specReadings({ createRequiredFields: 'six' });
+    }
+  });
+
   it('reconciles a create that timed out after the service stored it: exactly one offer request', async () => {
     const { dealId } = await agent.listingDeal(VALID_LISTING);
     await agent.requestCashOffer(dealId);
