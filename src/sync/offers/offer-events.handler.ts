@@ -111,15 +111,14 @@ export class OfferEventsHandler {
     const listed = await this.refreshRequest(crm, requestId);
     const countered = listed.find((o) => String(o.offer_id) === link.remoteId);
     // An UPDATE naming our counter by the id the service gave it, or the offer our one counter is on
-    // (an agent counters an offer once), is the service's word about that counter, even where the
-    // offer stays listed `countered` (a service may keep that status after the buyer's refusal). One
-    // that names only the request is a claim the listing must confirm: the countered offer no longer
-    // waits for the buyer.
+    // (an agent counters an offer once) with no other counter's id, is the service's word about that
+    // counter, even where the offer stays listed `countered` (a service may keep that status after
+    // the buyer's refusal). One that names only the request is a claim the listing must confirm: the
+    // countered offer no longer waits for the buyer.
     const namesOurCounter =
-      (update.counterId !== undefined && known.id === String(update.counterId)) ||
-      (update.counterId === undefined &&
-        update.offerId !== undefined &&
-        String(update.offerId) === link.remoteId);
+      update.counterId !== undefined && known.id !== undefined
+        ? known.id === String(update.counterId)
+        : update.offerId !== undefined && String(update.offerId) === link.remoteId;
     if (!countered || (countered.offer_status === 'countered' && !namesOurCounter))
       throw new EventRefusedError(
         `UPDATE refused: the service still shows offer ${link.remoteId} ${countered ? 'countered' : 'not listed'} on offer request ${requestId}`,

@@ -74,6 +74,14 @@ const READINGS: Record<string, unknown>[] = [
     counterRejectedOfferListedAs: 'countered',
     counterAnswer: 'empty-204',
   },
+  // The counter answered with no body, so its id is first heard in the UPDATE, which names it and
+  // the offer our counter is on; the offer stays listed `countered`.
+  {
+    counterRejectedCallback: 'string-ids',
+    counterRejectedOfferListedAs: 'countered',
+    counterAnswer: 'empty-204',
+    offerNamesCounter: 'unnamed',
+  },
   // No UPDATE at all: the listings alone tell a refused counter. Decisions answered with no body.
   {
     counteredOfferListedAs: 'active',
