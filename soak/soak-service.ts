@@ -133,6 +133,14 @@ export class SoakService {
         );
       } catch (error) {
         if (offset > 0 && /: (400|404|422) /.test(String(error))) return listed;
+        // A service that refuses any query parameter (offersQuery: refused) lists every offer at once.
+        if (offset === 0 && /: (400|422) /.test(String(error))) {
+          const all = await httpJson<StoredOffer[]>('GET', `${this.sim.cashOfferUrl}/offers`, undefined, {
+            authorization: await this.agentAuthorization(),
+          });
+          for (const o of all) listed.set(o.offer_id, o.offer_status);
+          return listed;
+        }
         throw error;
       }
       const fresh = page.filter((o) => !listed.has(o.offer_id));
