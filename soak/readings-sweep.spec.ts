@@ -19,6 +19,7 @@ describe('drawReadings', () => {
     for (let seed = 1; seed <= 200; seed++) {
       const drawn = drawReadings(new SoakRandom(seed));
       expect(refusalCanBeSeen(drawn as SpecReadingValues)).toBe(true);
+      expect(drawn.expiredOfferListedAs).not.toBe('rejected');
       for (const [key, value] of Object.entries(drawn))
         seen.set(key, (seen.get(key) ?? new Set()).add(JSON.stringify(value)));
     }
