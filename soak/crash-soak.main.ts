@@ -1,5 +1,6 @@
 import { formatReport, runCrashSoak, SOAK_SHAPES, type SoakShape } from './crash-soak';
-import { stopAll } from './soak-processes';
+import { runSoakScript } from './soak-processes';
+import { envInt } from './soak-env';
 
 // `npm run soak:crash`: SOAK_SHAPE (sqlite-hubspot, sqlite-fub or postgres-workers; default
 // sqlite-hubspot), SOAK_SEED (default: random, printed), SOAK_KILLS (200), SOAK_DEALS,
@@ -8,14 +9,6 @@ import { stopAll } from './soak-processes';
 // ledger.jsonl, even when nothing failed), SOAK_SPEC_READINGS (a JSON object of the sandbox's spec
 // readings, docs/sandbox.md: the service answers that other way through the whole run).
 // Exit code 1 on any violation, when the daemon did not settle, or on a failed or crashed CLI run.
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0)
-    throw new Error(`${name} must be a whole number >= 0, not ${raw}`);
-  return value;
-}
 
 function envShape(): SoakShape {
   const raw = process.env.SOAK_SHAPE || 'sqlite-hubspot';
@@ -49,15 +42,4 @@ async function main(): Promise<void> {
   process.exit(result.violations.length > 0 || !result.settled || result.cliUnexpected > 0 ? 1 : 0);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => {
-    stopAll();
-    process.exit(130);
-  });
-process.once('exit', stopAll);
-
-main().catch((error: unknown) => {
-  stopAll();
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exit(2);
-});
+runSoakScript(main);

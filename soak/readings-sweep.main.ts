@@ -1,5 +1,6 @@
 import { formatReport, runCrashSoak, SOAK_SHAPES, type SoakShape } from './crash-soak';
-import { stopAll } from './soak-processes';
+import { runSoakScript } from './soak-processes';
+import { envInt } from './soak-env';
 import { drawReadings } from './readings-sweep';
 import { SoakRandom } from './soak-random';
 
@@ -9,14 +10,6 @@ import { SoakRandom } from './soak-random';
 // sqlite-fub or postgres-workers; default: each run draws one of the SQLite shapes). Each run prints
 // its readings and its replay command (SOAK_SPEC_READINGS=...). Exit code 1 when any run found a
 // violation or did not settle.
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0)
-    throw new Error(`${name} must be a whole number >= 0, not ${raw}`);
-  return value;
-}
 
 async function main(): Promise<void> {
   const seed = envInt('SWEEP_SEED', Math.floor(Math.random() * 2 ** 31));
@@ -54,15 +47,4 @@ async function main(): Promise<void> {
   process.exit(failed.length > 0 ? 1 : 0);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => {
-    stopAll();
-    process.exit(130);
-  });
-process.once('exit', stopAll);
-
-main().catch((error: unknown) => {
-  stopAll();
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exit(2);
-});
+runSoakScript(main);

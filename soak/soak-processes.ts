@@ -329,3 +329,19 @@ export class DaemonProcess {
     return tryRead(this.logPath).split('\n').slice(-lines).join('\n');
   }
 }
+
+// A soak script's entry: every process it started is stopped however it ends (a signal, an error:
+// exit 2, or its own exit code).
+export function runSoakScript(main: () => Promise<void>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      stopAll();
+      process.exit(130);
+    });
+  process.once('exit', stopAll);
+  main().catch((error: unknown) => {
+    stopAll();
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(2);
+  });
+}

@@ -154,7 +154,7 @@ function updatablePartOf(body: CreateOfferRequestBody): UpdateOfferRequestBody {
   const property: Record<string, unknown> = {};
   for (const field of UPDATABLE_PROPERTY_FIELDS)
     if (body.property[field] !== undefined) property[field] = body.property[field];
-  return { property, ...(body.media !== undefined ? { media: body.media } : {}) } as UpdateOfferRequestBody;
+  return { property, ...(body.media !== undefined ? { media: body.media } : {}) };
 }
 
 // `createRequiredFields: listing-facts`: the property facts a buyer's box matches on, required too.

@@ -7,6 +7,7 @@ import type {
   PrelimResult,
 } from '../../src/cash-offer/schema';
 import type { JsonObject } from '../../src/cash-offer/schema';
+import { COUNTER_TERM_OF_OFFER } from '../../src/cash-offer/schema';
 import { badRequest, notFound, type ApiErrorKind } from './sandbox.errors';
 import type { StoredCounterOffer, StoredOfferRequest } from './sandbox.types';
 import type { SpecReadingValues } from './spec-readings';
@@ -268,25 +269,10 @@ export function counterRejectedMethod(shape: SpecReadingValues['counterRejectedC
   return shape === 'patch-no-event' ? 'PATCH' : 'POST';
 }
 
-// The counter terms of the spec's counter table, each with the offer field it counters.
-const COUNTER_TERMS: Record<string, keyof Offer> = {
-  buyer_pays_buyer_broker_commission: 'buyer_pays_buyer_broker_commission',
-  buyer_pays_listing_broker_commission: 'buyer_pays_listing_broker_commission',
-  listing_broker_commission_pct: 'listing_broker_commission_pct',
-  counter_earnest_money: 'earnest_money',
-  counter_em_hard_post_inspection: 'em_hard_post_inspection',
-  counter_lease_back: 'lease_back',
-  counter_lease_back_period: 'lease_back_period',
-  counter_flexible_closing: 'flexible_closing',
-  counter_post_possession: 'post_possession',
-  counter_post_possession_period: 'post_possession_period',
-  counter_waive_warranty: 'waive_warranty',
-  counter_inspection_period: 'inspection_period',
-};
 const COUNTER_TABLE = [
   'offer_id',
   'counter_offer_amount',
-  ...Object.keys(COUNTER_TERMS),
+  ...Object.keys(COUNTER_TERM_OF_OFFER),
   'counter_offer_memo',
   'counter_offer_expires',
   'counter_offer_terms',
@@ -302,10 +288,10 @@ export function counterOmittedAsStored(
 ): Partial<StoredCounterOffer> {
   if (reading === 'defaults') {
     const stored: Record<string, unknown> = {};
-    for (const [term, field] of Object.entries(COUNTER_TERMS))
+    for (const [term, field] of Object.entries(COUNTER_TERM_OF_OFFER))
       if ((body as unknown as Record<string, unknown>)[term] === undefined)
         stored[term] = typeof offer[field] === 'boolean' ? false : 0;
-    return stored as Partial<StoredCounterOffer>;
+    return stored;
   }
   return {
     buyer_pays_buyer_broker_commission: offer.buyer_pays_buyer_broker_commission,

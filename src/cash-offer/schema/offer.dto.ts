@@ -144,3 +144,20 @@ export class CounterOffer extends CounterOfferBody {
 }
 
 export const COUNTER_OFFER_FIELDS = fieldsOf(CounterOfferBody);
+
+// The spec's counter offer fields that counter a term of the offer, each with the offer field it
+// counters (the rest are the counter's own: amount, memo, expiry, terms object, status, test).
+export const COUNTER_TERM_OF_OFFER = {
+  buyer_pays_buyer_broker_commission: 'buyer_pays_buyer_broker_commission',
+  buyer_pays_listing_broker_commission: 'buyer_pays_listing_broker_commission',
+  listing_broker_commission_pct: 'listing_broker_commission_pct',
+  counter_earnest_money: 'earnest_money',
+  counter_em_hard_post_inspection: 'em_hard_post_inspection',
+  counter_lease_back: 'lease_back',
+  counter_lease_back_period: 'lease_back_period',
+  counter_flexible_closing: 'flexible_closing',
+  counter_post_possession: 'post_possession',
+  counter_post_possession_period: 'post_possession_period',
+  counter_waive_warranty: 'waive_warranty',
+  counter_inspection_period: 'inspection_period',
+} as const satisfies Partial<Record<keyof CounterOfferBody, keyof Offer>>;

@@ -1,27 +1,11 @@
 import type { CounterOfferBody, Offer } from '../../cash-offer/schema';
-import { COUNTER_OFFER_FIELDS } from '../../cash-offer/schema';
+import { COUNTER_OFFER_FIELDS, COUNTER_TERM_OF_OFFER as TERM_OF_OFFER } from '../../cash-offer/schema';
 
 // The spec shows which counter fields exist but not which are required, nor what a service makes
 // of one left out (docs/spec-decisions.md, "Other readings"). A service may keep the countered
 // offer's term, store its column's default (false, 0: a listing commission of 0 %), or refuse the
 // counter. So the terms the agent left empty are sent as the countered offer has them: the counter
 // then means the same under every reading.
-
-// Each counter term and the offer field it counters.
-const TERM_OF_OFFER = {
-  buyer_pays_buyer_broker_commission: 'buyer_pays_buyer_broker_commission',
-  buyer_pays_listing_broker_commission: 'buyer_pays_listing_broker_commission',
-  listing_broker_commission_pct: 'listing_broker_commission_pct',
-  counter_earnest_money: 'earnest_money',
-  counter_em_hard_post_inspection: 'em_hard_post_inspection',
-  counter_lease_back: 'lease_back',
-  counter_lease_back_period: 'lease_back_period',
-  counter_flexible_closing: 'flexible_closing',
-  counter_post_possession: 'post_possession',
-  counter_post_possession_period: 'post_possession_period',
-  counter_waive_warranty: 'waive_warranty',
-  counter_inspection_period: 'inspection_period',
-} as const satisfies Partial<Record<keyof CounterOfferBody, keyof Offer>>;
 
 type CounterTerm = keyof typeof TERM_OF_OFFER;
 const TERMS = Object.keys(TERM_OF_OFFER) as CounterTerm[];

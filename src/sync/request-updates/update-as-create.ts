@@ -28,5 +28,5 @@ export function updateAsCreate(
   return {
     request,
     property: { ...submitted.property, ...(update.property ?? {}) },
-  } as CreateOfferRequestBody;
+  };
 }

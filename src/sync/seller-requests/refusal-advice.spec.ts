@@ -1,4 +1,4 @@
-import { HUBSPOT_DEFAULT_MAPPING } from '../../crm/hubspot/hubspot-default-mapping';
+import type { CrmFieldMapping } from '../../crm/mapping/crm-field-mapping';
 import { CashOfferError } from '../../cash-offer';
 import { refusalAdvice } from './refusal-advice';
 
@@ -36,17 +36,25 @@ describe('refusalAdvice: what the deal says when the service refuses its request
     expect(refusalAdvice(invalid)).toContain('Fix the deal');
   });
 
+  const MAPPING: CrmFieldMapping = {
+    BathroomsFull: { source: 'deal', properties: ['listing_bathrooms_full'] },
+    LivingArea: { source: 'deal', properties: ['listing_living_area'] },
+    Bathrooms: { source: 'deal', properties: ['listing_bathrooms'] },
+    StreetName: { source: 'deal', properties: ['listing_street_name'] },
+  };
+
   it('names the CRM property for each property field the refusal names (which are required is not shown)', () => {
     const required = new CashOfferError({
       code: 'INVALID_RECORD',
       operation: 'createOfferRequest',
       message: 'createOfferRequest: property.BathroomsFull is required; LivingArea is required',
     });
-    const advice = refusalAdvice(required, HUBSPOT_DEFAULT_MAPPING);
+    const advice = refusalAdvice(required, MAPPING);
     expect(advice).toContain('BathroomsFull is the deal property listing_bathrooms_full');
     expect(advice).toContain('LivingArea is the deal property listing_living_area');
     // Not a field the refusal names, though its name is inside one that is.
-    expect(advice).not.toContain('is the deal property listing_bathrooms ');
+    expect(advice).not.toContain('Bathrooms is');
+    expect(advice).not.toContain('StreetName');
     expect(advice).toContain('Fix the deal');
   });
 });
