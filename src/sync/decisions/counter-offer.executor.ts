@@ -56,11 +56,7 @@ export class CounterOfferExecutor implements CommandExecutor {
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<CounterAnswer> {
     const payload = command.payload as CounterOfferPayload;
-    // The countered offer as the service lists it now: its terms stand for those the agent left
-    // empty (counter-terms.ts).
-    const offer = (await listAllOffers(ctx.cashOffer, payload.requestId)).find(
-      (o) => o.offer_id === payload.offerId,
-    );
+    const offer = await this.counteredOffer(ctx, payload);
     const counter = await this.post(ctx, withOfferTerms(payload.body, offer), offer);
     // How the service lists the offer the moment after the counter, before any buyer can answer:
     // one read, best effort (the write-back reads it again when this one fails).
@@ -70,6 +66,26 @@ export class CounterOfferExecutor implements CommandExecutor {
       counter_offer_status: counter?.counter_offer_status,
       ...(listedAtSend !== undefined ? { listed_at_send: listedAtSend } : {}),
     };
+  }
+
+  // The countered offer as the service lists it now: its terms stand for those the agent left empty
+  // (counter-terms.ts). A read the service may answer later is waited for (nothing is sent meanwhile);
+  // one it refuses (a 4xx) leaves the counter to go as the agent filled it.
+  private async counteredOffer(ctx: OutboxContext, payload: CounterOfferPayload): Promise<Offer | undefined> {
+    try {
+      return (await listAllOffers(ctx.cashOffer, payload.requestId)).find(
+        (o) => o.offer_id === payload.offerId,
+      );
+    } catch (error) {
+      if (
+        error instanceof CashOfferError &&
+        !error.retryable &&
+        error.code !== 'OUTCOME_UNKNOWN' &&
+        !error.keyRefused
+      )
+        return undefined;
+      throw error;
+    }
   }
 
   // A refusal naming counter fields the body left out is answered once, in the same attempt, with

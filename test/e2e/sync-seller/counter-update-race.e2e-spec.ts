@@ -22,14 +22,6 @@ describe('an UPDATE that arrives before our counter is linked', () => {
     await t?.close();
   });
 
-  const hubspotFaults = async (faults: Record<string, number>) => {
-    const res = await fetch(`${t.hubspot.url}/__control/faults`, {
-      method: 'PUT',
-      body: JSON.stringify(faults),
-    });
-    expect(res.ok).toBe(true);
-  };
-
   it('waits in the inbox, then shows the refusal once the write-back links the counter', async () => {
     const { requestId } = await steps.activeRequest();
     const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 360_000 });
@@ -83,11 +75,12 @@ describe('an UPDATE that arrives before our counter is linked', () => {
     await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: '363000' });
     expect((await t.run('crm-changes')).status).toBe('succeeded');
 
-    // The service takes the counter, then the CRM refuses the write-back (a refusal, not an outage:
-    // no breaker opens for the buyer's answer).
-    await hubspotFaults({ errorRate: 1, errorStatus: 400 });
+    // The service refuses every read of the request's offers (a refusal, not an outage: the
+    // service's breaker stays closed for the buyer's answer): the counter goes as the agent filled
+    // it, and its write-back, which reads them, cannot run.
+    await steps.sandbox.faults({ match: 'GET /offers', errorRate: 1, errorStatus: 400 });
     await t.run('outbox-drain');
-    await hubspotFaults({ errorRate: 0 });
+    await steps.sandbox.clearFaults();
     const counter = (await steps.sandbox.counters()).find((c) => c.offer_id === offer.offer_id)!;
     const db = t.ledger.dataSource;
     const writeBacks = await db.query(
