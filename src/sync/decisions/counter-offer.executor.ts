@@ -201,8 +201,8 @@ export class CounterOfferExecutor implements CommandExecutor {
   // The service has no counter lookup: the countered offer and its request's other offers tell.
   // Found: the offer is countered, the buyer made an offer by accepting a counter on this request,
   // or the offer left `active` with no other offer accepted (only our counter moves it: an agent
-  // makes one decision per offer). Provably absent only where the offer is still `countered`-free
-  // and `active`, this service lists countered offers as `countered` (seen on another offer), and
+  // makes one decision per offer). Provably absent only where the offer is `active` and this service
+  // lists countered offers otherwise (`countered`, or `rejected` at once; seen on another offer), and
   // it has not been seen putting an offer back to `active` on a refusal (counterProvablyAbsent).
   async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation> {
     const payload = command.payload as CounterOfferPayload;

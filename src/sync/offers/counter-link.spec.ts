@@ -104,6 +104,13 @@ describe('counterProvablyAbsent: a counter whose answer was lost, by its offer l
     ['countered', 'countered', false, true, false],
     ['rejected', 'countered', false, true, false],
     [undefined, 'countered', false, true, false],
+    // A service that lists a countered offer `rejected` at once: `active` is an offer never countered
+    // (seen in the readings sweep, seed 1130 run 4: the counter stayed unknown for good)...
+    ['active', 'rejected', false, false, true],
+    // ...or, where refused offers reopen, one whose refusal's UPDATE may still come.
+    ['active', 'rejected', true, false, false],
+    ['active', 'rejected', true, true, true],
+    ['rejected', 'rejected', false, true, false],
   ])(
     'listed %s, habit %s, reopens %s, window passed %s: %s',
     (listedNow, habit, reopens, passed, expected) => {

@@ -119,7 +119,8 @@ export function settledListedAtSend(
 }
 
 // Whether a counter whose answer was lost provably never reached the service, by how its offer is
-// listed now: only an `active` offer on a service that lists countered offers as `countered`. Where
+// listed now: only an `active` offer on a service that lists a countered offer as something else
+// (`countered`, or `rejected` at once), as seen on the counters it answered before. Where
 // the service has been seen putting an offer back to `active` when its buyer refused a counter,
 // `active` may also be our counter, refused already: then only once the UPDATE the spec says a
 // refusal sends has had the brokerage's unknown-outcome window to arrive (`updateWindowPassed`; an
@@ -131,5 +132,6 @@ export function counterProvablyAbsent(
   reopensAfterRefusal: boolean,
   updateWindowPassed: boolean,
 ): boolean {
-  return listedNow === 'active' && habit === 'countered' && (!reopensAfterRefusal || updateWindowPassed);
+  const countersLeaveActive = habit === 'countered' || habit === 'rejected';
+  return listedNow === 'active' && countersLeaveActive && (!reopensAfterRefusal || updateWindowPassed);
 }

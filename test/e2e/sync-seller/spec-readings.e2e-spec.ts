@@ -82,6 +82,12 @@ const READINGS: Record<string, unknown>[] = [
     counterAnswer: 'empty-204',
     offerNamesCounter: 'unnamed',
   },
+  // A countered offer listed `rejected` at once, and left so when its buyer refuses the counter.
+  {
+    counteredOfferListedAs: 'rejected',
+    counterRejectedOfferListedAs: 'rejected',
+    counterAnswer: 'id-only-200',
+  },
   // No UPDATE at all: the listings alone tell a refused counter. Decisions answered with no body.
   {
     counteredOfferListedAs: 'active',
@@ -273,6 +279,48 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
             counterRejectedOfferListedAs: readings.counterRejectedOfferListedAs ?? 'rejected',
           });
         }
+      });
+
+    // A counter cut before it reached the service (the daemon stopped as it was sent), where countered
+    // offers are listed `rejected` at once: the offer still `active` proves it never arrived, so it is
+    // sent (seen in the readings sweep: it stayed unknown for good).
+    if (
+      readings.counteredOfferListedAs === 'rejected' &&
+      readings.counterRejectedOfferListedAs === 'rejected'
+    )
+      it('a counter that never reached the service is sent once its offer is seen still active', async () => {
+        const { requestId } = await steps.activeRequest();
+        const first = await steps.sandbox.makeOffer(requestId, { offer_amount: 341_000 });
+        const second = await steps.sandbox.makeOffer(requestId, { offer_amount: 342_000 });
+        await steps.applyEvents(2);
+        // One counter answered: how this service lists a countered offer is known.
+        await counterOn(first.offer_id, '351000');
+        await settle();
+
+        const record = await steps.agent.offerRecord(second.offer_id);
+        await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: '352000' });
+        await t.run('crm-changes');
+        await steps.sandbox.faults({ match: 'POST /counter-offers', dropConnectionRate: 1 });
+        await t.run('outbox-drain');
+        await steps.sandbox.clearFaults();
+        const [lost] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+          (c) => c.recordRef === `deal:${record!.id}`,
+        );
+        expect(lost).toBeDefined();
+        const counters = async () =>
+          (await steps.sandbox.counters()).filter((c) => c.offer_id === second.offer_id);
+        expect(await counters()).toHaveLength(0);
+
+        await t.ledger.transactions.run((m) =>
+          m.update(OutboxCommand, { id: lost.id }, { nextAttemptAt: null }),
+        );
+        await t.run('outbox-drain');
+        await settle();
+        expect(await counters()).toHaveLength(1);
+        expect((await t.ledger.outbox.get(lost.id))?.state).toBe('done');
+        const countered = await steps.agent.offerRecord(second.offer_id);
+        expect(steps.agent.stageKey(countered!)).toBe('countered');
+        expect(countered!.properties[OFFER.decisionError] ?? '').toBe('');
       });
 
     // The same service, once it has been seen putting a refused offer back to active: a counter whose
