@@ -38,6 +38,9 @@ async function main(): Promise<void> {
       log: (line) => console.log(`  [soak] ${line}`),
     });
     console.log(formatReport(result).replace(/^/gm, '  '));
+    console.log(
+      `  replay this run: SOAK_SPEC_READINGS='${readings}' SOAK_SHAPE=${shape} SOAK_SEED=${runSeed} SOAK_KILLS=${kills} SOAK_DEALS=${deals} SOAK_OPERATOR=0 npm run soak:crash`,
+    );
     if (result.violations.length > 0 || !result.settled)
       failed.push(`run ${run} (${shape}, seed ${runSeed})`);
   }
