@@ -52,6 +52,22 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
     seen.ledger.openErrors
       .filter((e) => refs.some((ref) => e.record_ref === ref || e.record_ref.endsWith(`:${ref}`)))
       .map((e) => `${e.field ? `${e.field}: ` : ''}${e.message}`);
+  // Whether the deal's done create kept this field of the service's answer (or of what found it).
+  const createTold = (dealId: string, field: string): boolean =>
+    seen.ledger.outbox.some((c) => {
+      if (
+        !c.operation.startsWith('create_offer_request') ||
+        c.record_ref !== `deal:${dealId}` ||
+        c.state !== 'done'
+      )
+        return false;
+      try {
+        const result = JSON.parse(c.result ?? 'null') as Record<string, unknown> | null;
+        return result?.[field] !== undefined && result[field] !== null;
+      } catch {
+        return false;
+      }
+    });
   const commandsOf = (ref: string): string =>
     seen.ledger.outbox
       .filter((c) => c.record_ref === ref || c.record_ref.endsWith(`:${ref}`))
@@ -86,7 +102,12 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
         `request id ${quote(text(p.cash_offer_request_id))} (service: ${request.offer_request_id})`,
       );
     const inventoryShown = text(p.cash_offer_inventory_property_id);
-    const inventoryUnknowable = seen.createAnswerHasInventory === false && inventoryShown === '';
+    // Blank is not counted where the service never told the daemon: its create answer had no id
+    // (id-only), or the answer was lost and the create found without one (by an offer event, or in
+    // an active list that shows none); a reconcile may still learn it, if the request is listed then.
+    const inventoryUnknowable =
+      inventoryShown === '' &&
+      (seen.createAnswerHasInventory === false || !createTold(listing.dealId, 'inventory_property_id'));
     if (!inventoryUnknowable && inventoryShown !== String(request.inventory_property_id ?? ''))
       missing.push(
         `inventory property id ${quote(text(p.cash_offer_inventory_property_id))} (service: ${request.inventory_property_id})`,

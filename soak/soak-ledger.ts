@@ -9,6 +9,8 @@ export interface OutboxRow {
   state: string;
   attempts: number;
   last_error: string | null;
+  // The service's answer as the daemon kept it (JSON), or what its reconcile found.
+  result: string | null;
 }
 
 export interface RecordErrorRow {
@@ -55,7 +57,7 @@ export interface LedgerReader {
 }
 
 const OUTBOX_SQL =
-  'SELECT id, operation, record_ref, state, attempts, last_error FROM outbox_commands ORDER BY id';
+  'SELECT id, operation, record_ref, state, attempts, last_error, result FROM outbox_commands ORDER BY id';
 const INBOX_SQL = 'SELECT id, status FROM inbox_events ORDER BY id';
 const RUNNING_SQL = "SELECT id, brokerage_id, job FROM runs WHERE status = 'running' ORDER BY id";
 // Times as text: the ledger keeps UTC without a zone (SQLite text, PostgreSQL `timestamp`).
