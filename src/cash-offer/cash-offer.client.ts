@@ -156,26 +156,25 @@ export class CashOfferClient {
     });
   }
 
-  async updateOfferRequest(id: number, body: UpdateOfferRequestBody, call?: CallOptions): Promise<void> {
-    await this.send(
-      OPERATIONS.updateOfferRequest,
-      [...idViolations(id), ...validateWire(UpdateOfferRequestBody, body)],
-      { method: 'PATCH', path: `/offer-requests/${id}`, body },
-      [],
-      call,
-    );
+  updateOfferRequest(id: number, body: UpdateOfferRequestBody, call?: CallOptions): Promise<void> {
+    return this.patchOfferRequest(id, body, validateWire(UpdateOfferRequestBody, body), call);
   }
 
   // The same update written as a whole create body, for a service that checks it as one
   // (update-as-create.ts): checked here as a create body.
-  async updateOfferRequestAsCreate(
+  updateOfferRequestAsCreate(id: number, body: CreateOfferRequestBody, call?: CallOptions): Promise<void> {
+    return this.patchOfferRequest(id, body, validateWire(CreateOfferRequestBody, body), call);
+  }
+
+  private async patchOfferRequest(
     id: number,
-    body: CreateOfferRequestBody,
-    call?: CallOptions,
+    body: object,
+    violations: FieldViolation[],
+    call: CallOptions | undefined,
   ): Promise<void> {
     await this.send(
       OPERATIONS.updateOfferRequest,
-      [...idViolations(id), ...validateWire(CreateOfferRequestBody, body)],
+      [...idViolations(id), ...violations],
       { method: 'PATCH', path: `/offer-requests/${id}`, body },
       [],
       call,

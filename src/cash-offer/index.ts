@@ -9,3 +9,4 @@ export type { OffersQuery, StreamActiveOptions } from './call-input.guards';
 export { readPrelimCounts, type PrelimCounts } from './prelim-answer.reader';
 export { pageOrEnd } from './list-query.negotiation';
 export { positiveId } from './positive-id';
+export { fieldsNamed } from './fields-named';

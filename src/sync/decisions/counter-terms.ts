@@ -1,3 +1,4 @@
+import { fieldsNamed } from '../../cash-offer/fields-named';
 import type { CounterOfferBody, Offer } from '../../cash-offer/schema';
 import { COUNTER_OFFER_FIELDS, COUNTER_TERM_OF_OFFER as TERM_OF_OFFER } from '../../cash-offer/schema';
 
@@ -59,9 +60,7 @@ function neutralValue(field: string, offer: Offer | undefined): unknown {
 // property 'counter_offer_memo'", "missing counter_offer_memo").
 export function missingFieldsNamed(body: CounterOfferBody, message: string): string[] {
   const sent = body as unknown as Record<string, unknown>;
-  return Object.keys(COUNTER_OFFER_FIELDS).filter(
-    (field) => sent[field] === undefined && new RegExp(`\\b${field}\\b`).test(message),
-  );
+  return fieldsNamed(message, Object.keys(COUNTER_OFFER_FIELDS)).filter((field) => sent[field] === undefined);
 }
 
 // The counter again with the fields a refusal named as missing, filled from the offer or with a

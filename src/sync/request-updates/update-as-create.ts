@@ -1,3 +1,4 @@
+import { fieldsNamed } from '../../cash-offer/fields-named';
 import type { CreateOfferRequestBody, UpdateOfferRequestBody } from '../../cash-offer/schema';
 import { PROPERTY_FIELDS } from '../../cash-offer/schema';
 
@@ -11,8 +12,8 @@ import { PROPERTY_FIELDS } from '../../cash-offer/schema';
 // The refusal speaks of create fields the update left out: the request object, or a property field.
 export function refusalWantsCreateShape(update: UpdateOfferRequestBody, message: string): boolean {
   const sent = (update.property ?? {}) as Record<string, unknown>;
-  const namesProperty = Object.keys(PROPERTY_FIELDS).some(
-    (field) => sent[field] === undefined && new RegExp(`\\b${field}\\b`).test(message),
+  const namesProperty = fieldsNamed(message, Object.keys(PROPERTY_FIELDS)).some(
+    (field) => sent[field] === undefined,
   );
   return namesProperty || (/\brequest\b/.test(message) && /required|missing/i.test(message));
 }

@@ -1,3 +1,4 @@
+import { fieldsNamed } from '../../cash-offer/fields-named';
 import type { RemoteError } from '../../common/remote-error';
 import type { CrmFieldMapping } from '../../crm/mapping/crm-field-mapping';
 import { credentialsRefused } from '../outbox/outbox-decision';
@@ -22,8 +23,7 @@ export function refusalAdvice(error: RemoteError, mapping?: CrmFieldMapping): st
 // Which fields the service requires is not shown beyond six: a refusal may name any property field.
 // Each one the refusal names, with the CRM property the agent fills for it.
 function fieldsToFix(message: string, mapping: CrmFieldMapping): string[] {
-  return Object.keys(mapping).flatMap((field) => {
-    if (!new RegExp(`\\b${field}\\b`).test(message)) return [];
+  return fieldsNamed(message, Object.keys(mapping)).flatMap((field) => {
     const where = whereAgentFixes(`property.${field}`, mapping);
     return where ? [`${field} is the ${where}`] : [];
   });

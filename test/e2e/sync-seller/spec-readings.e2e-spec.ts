@@ -135,6 +135,26 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect(counter).toBeDefined();
       return counter!.counter_offer_id;
     };
+    // A counter the agent asks for whose answer is lost under a fault on POST /counter-offers: its
+    // command is left `unknown`.
+    const counterAnswerLost = async (offerId: number, amount: string, fault: Record<string, unknown>) => {
+      const record = await steps.agent.offerRecord(offerId);
+      await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: amount });
+      await t.run('crm-changes');
+      await steps.sandbox.faults({ match: 'POST /counter-offers', ...fault });
+      await t.run('outbox-drain');
+      await steps.sandbox.clearFaults();
+      const [lost] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+        (c) => c.recordRef === `deal:${record!.id}`,
+      );
+      expect(lost).toBeDefined();
+      return lost;
+    };
+    // The lost counter's next look, brought forward.
+    const lookAgain = (id: number) =>
+      t.ledger.transactions.run((m) => m.update(OutboxCommand, { id }, { nextAttemptAt: null }));
+    const countersOn = async (offerId: number) =>
+      (await steps.sandbox.counters()).filter((c) => c.offer_id === offerId);
     // What the agent sees once the service's news is in: events, then a reconcile.
     const settle = async () => {
       await t.run('inbox-drain');
@@ -297,23 +317,11 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         await counterOn(first.offer_id, '351000');
         await settle();
 
-        const record = await steps.agent.offerRecord(second.offer_id);
-        await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: '352000' });
-        await t.run('crm-changes');
-        await steps.sandbox.faults({ match: 'POST /counter-offers', dropConnectionRate: 1 });
-        await t.run('outbox-drain');
-        await steps.sandbox.clearFaults();
-        const [lost] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
-          (c) => c.recordRef === `deal:${record!.id}`,
-        );
-        expect(lost).toBeDefined();
-        const counters = async () =>
-          (await steps.sandbox.counters()).filter((c) => c.offer_id === second.offer_id);
+        const lost = await counterAnswerLost(second.offer_id, '352000', { dropConnectionRate: 1 });
+        const counters = () => countersOn(second.offer_id);
         expect(await counters()).toHaveLength(0);
 
-        await t.ledger.transactions.run((m) =>
-          m.update(OutboxCommand, { id: lost.id }, { nextAttemptAt: null }),
-        );
+        await lookAgain(lost.id);
         await t.run('outbox-drain');
         await settle();
         expect(await counters()).toHaveLength(1);
@@ -345,30 +353,14 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
           );
 
           // The second counter reaches the service, its answer does not (held past the client's time-out).
-          const record = await steps.agent.offerRecord(second.offer_id);
-          await steps.agent.moveOffer(record!.id, 'counter_requested', {
-            cash_offer_counter_amount: '336000',
-          });
-          await t.run('crm-changes');
-          await steps.sandbox.faults({ match: 'POST /counter-offers', hangAfterCommitMs: 3000 });
-          await t.run('outbox-drain');
-          await steps.sandbox.clearFaults();
-          const [lost] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
-            (c) => c.recordRef === `deal:${record!.id}`,
-          );
-          expect(lost).toBeDefined();
-          const counters = async () =>
-            (await steps.sandbox.counters()).filter((c) => c.offer_id === second.offer_id);
+          const lost = await counterAnswerLost(second.offer_id, '336000', { hangAfterCommitMs: 3000 });
+          const counters = () => countersOn(second.offer_id);
           const [arrived] = await counters();
           await steps.sandbox.rejectCounter(arrived.counter_offer_id);
 
           // Looked for again: the offer is active, as if never countered; within the window an UPDATE
           // has to come, nothing proves it absent.
-          const lookAgain = () =>
-            t.ledger.transactions.run((m) =>
-              m.update(OutboxCommand, { id: lost.id }, { nextAttemptAt: null }),
-            );
-          await lookAgain();
+          await lookAgain(lost.id);
           await t.run('outbox-drain');
           expect(await counters()).toHaveLength(1);
           expect((await t.ledger.outbox.get(lost.id))?.state).toBe('unknown');
@@ -387,7 +379,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
           });
           expect(late.status).toBe(200);
           await t.run('inbox-drain');
-          await lookAgain();
+          await lookAgain(lost.id);
           await t.run('outbox-drain');
           expect((await t.ledger.outbox.get(lost.id))?.state).toBe('done');
           expect(await counters()).toHaveLength(1);
