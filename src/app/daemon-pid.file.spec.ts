@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claimPidFile } from './daemon-pid.file';
@@ -25,5 +25,13 @@ describe('claimPidFile', () => {
     claimPidFile(ledger);
     expect(readFileSync(join(dir, 'daemon.pid'), 'utf8').trim()).toBe(String(process.pid));
     expect(existsSync(ledger)).toBe(false);
+  });
+
+  it('refuses a pid file that is a link, and leaves what it points at as it was', () => {
+    const backup = join(dir, 'ledger-backup.sqlite');
+    writeFileSync(backup, 'SQLite format 3\u0000 the operator backup');
+    symlinkSync(backup, join(dir, 'daemon.pid'));
+    expect(() => claimPidFile(join(dir, 'ledger.sqlite'))).toThrow(/is a symbolic link/);
+    expect(readFileSync(backup, 'utf8')).toBe('SQLite format 3\u0000 the operator backup');
   });
 });

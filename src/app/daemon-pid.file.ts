@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isLedgerFile, PRIVATE_FILE_MODE } from '../ledger/private-files';
 import { reloadVerdictPath } from './reload-verdict.file';
 import { dirname, join } from 'node:path';
@@ -43,11 +43,15 @@ export function isProcessAlive(pid: number): boolean {
 export function claimPidFile(ledgerPath: string): void {
   // The files the daemon writes beside the ledger would overwrite a ledger of the same name: refused
   // before anything is written.
-  for (const own of [pidFilePath(ledgerPath), reloadVerdictPath(ledgerPath)])
+  for (const own of [pidFilePath(ledgerPath), reloadVerdictPath(ledgerPath)]) {
     if (isLedgerFile(ledgerPath, own))
       throw new Error(
         `LEDGER_PATH ${ledgerPath}: the daemon keeps ${own} beside the ledger; give the ledger another name`,
       );
+    // Written through, a link would overwrite whatever it points at (the ledger, a backup).
+    if (lstatSync(own, { throwIfNoEntry: false })?.isSymbolicLink())
+      throw new Error(`${own} is a symbolic link; the daemon writes that file itself: remove the link`);
+  }
   const other = readPidFile(ledgerPath);
   if (other !== undefined && other !== process.pid && isProcessAlive(other)) {
     throw new Error(

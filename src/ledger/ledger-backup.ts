@@ -13,12 +13,19 @@ export async function backupLedger(ledgerPath: string, destination: string): Pro
     throw new Error(
       `refusing to overwrite ${destination}: it is the ledger or one of its own files; give a new path`,
     );
-  createPrivateFileExclusively(destination);
+  // Opened first: a ledger that cannot be opened leaves no empty copy behind.
   const db = new Database(ledgerPath, { fileMustExist: true });
+  try {
+    createPrivateFileExclusively(destination);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   try {
     db.pragma('busy_timeout = 5000');
     await db.backup(destination);
   } catch (error) {
+    // Only the file this call created (exclusively, above) is removed.
     rmSync(destination, { force: true });
     throw error;
   } finally {

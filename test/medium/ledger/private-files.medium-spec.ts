@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pidFilePath, writePidFile } from '../../../src/app/daemon-pid.file';
@@ -60,8 +60,12 @@ describe('files holding personal data', () => {
       `refusing to overwrite ${destination}: it already exists; give a new path`,
     );
     await expect(backupLedger(path, path)).rejects.toThrow('refusing to overwrite');
-    await expect(backupLedger(path, `${path}-shm`)).rejects.toThrow('it is the ledger or one of its own files');
-    await expect(backupLedger(path, `${path}-journal`)).rejects.toThrow('it is the ledger or one of its own files');
+    await expect(backupLedger(path, `${path}-shm`)).rejects.toThrow(
+      'it is the ledger or one of its own files',
+    );
+    await expect(backupLedger(path, `${path}-journal`)).rejects.toThrow(
+      'it is the ledger or one of its own files',
+    );
     expect(existsSync(`${path}-journal`)).toBe(false);
     expect(await ledger.runs.list()).toHaveLength(3);
     await ledger.close();
@@ -69,5 +73,9 @@ describe('files holding personal data', () => {
       'no ledger at',
     );
     expect(existsSync(join(dir, 'b.sqlite'))).toBe(false);
+    // A ledger path that cannot be opened (a directory): refused, and no empty copy left behind.
+    mkdirSync(join(dir, 'not-a-ledger'));
+    await expect(backupLedger(join(dir, 'not-a-ledger'), join(dir, 'c.sqlite'))).rejects.toThrow();
+    expect(existsSync(join(dir, 'c.sqlite'))).toBe(false);
   });
 });
