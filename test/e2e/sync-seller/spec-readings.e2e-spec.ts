@@ -244,6 +244,35 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       if (readings.counterRejectedOfferListedAs === 'active') await agentAccepts(offer.offer_id);
     });
 
+    // Where the offer stays listed `countered` after a refusal, an UPDATE is the only word on it: one
+    // naming our offer but another counter than the one the service told us of is not ours to apply.
+    if (readings.counterRejectedOfferListedAs === 'countered' && readings.counterAnswer === undefined)
+      it('an UPDATE naming our countered offer with a counter id that is not ours changes nothing', async () => {
+        const { requestId } = await steps.activeRequest();
+        const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 333_000 });
+        await steps.applyEvents(1);
+        const counterId = await counterOn(offer.offer_id, '344000');
+        await settle();
+        const flaggedBefore = (await t.ledger.inbox.depth('acme')).flagged ?? 0;
+        const forged = await fetch(t.hookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            event: 'UPDATE',
+            counter_offer_id: counterId + 1000,
+            offer_id: offer.offer_id,
+            offer_request_id: requestId,
+            counter_offer_status: 'rejected',
+          }),
+        });
+        expect(forged.status).toBe(200);
+        await settle();
+        const record = await steps.agent.offerRecord(offer.offer_id);
+        expect(steps.agent.stageKey(record!)).toBe('countered');
+        expect(record!.properties[OFFER.counterStatus]).not.toBe('rejected');
+        expect((await t.ledger.inbox.depth('acme')).flagged ?? 0).toBe(flaggedBefore + 1);
+      });
+
     // Pages of 25: the countered offer and the buyer's accepting offer land on different pages of the
     // reconcile's read, and with the events lost only the reconcile can tell.
     if (readings.offersQuery === 'capped-25')
