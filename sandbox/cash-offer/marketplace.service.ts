@@ -17,6 +17,7 @@ import { SandboxClock } from './sandbox.clock';
 import { badRequest, conflict, forbidden, notFound, readBody } from './sandbox.errors';
 import { SandboxStore } from './sandbox.store';
 import { SandboxAccount } from './sandbox.types';
+import { SpecReadings } from './spec-readings';
 
 const ACTIVE_QUERY_PARAMS = ['limit', 'offset', 'sort'];
 
@@ -29,6 +30,7 @@ export class MarketplaceService {
     private readonly clock: SandboxClock,
     private readonly signer: MediaSigner,
     private readonly lifecycle: RequestLifecycle,
+    private readonly readings: SpecReadings,
     private readonly pushDelayMs: number,
   ) {}
 
@@ -120,6 +122,7 @@ export class MarketplaceService {
         'buyer leads can be submitted only by buyer and partner accounts; this key belongs to a listing agent',
       );
     const b = readBody(BuyerLeadBody, body);
+    if (this.readings.current.leadRequiredFields === 'all') assertLeadComplete(b);
     const r = this.store.requests.get(b.property_address.offer_request_id);
     if (!r) throw notFound(`offer request ${b.property_address.offer_request_id} does not exist`);
     const givenProperty = b.property_address.inventory_property_id;
@@ -155,4 +158,13 @@ export class MarketplaceService {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
   }
+}
+
+// `leadRequiredFields: all`: every request field of the spec's lead table must be given.
+const LEAD_FIELDS = ['first_name', 'last_name', 'primary_email', 'primary_phone'] as const;
+function assertLeadComplete(lead: BuyerLeadBody): void {
+  const missing: string[] = LEAD_FIELDS.filter((field) => !lead[field]);
+  if (lead.property_address.inventory_property_id === undefined)
+    missing.push('property_address.inventory_property_id');
+  if (missing.length > 0) throw badRequest(missing.map((field) => `${field} is required`).join('; '));
 }

@@ -136,6 +136,11 @@ export interface SpecReadingValues {
   // `listing-facts`: BedroomsTotal, BathroomsFull, LivingArea and YearBuilt too (the facts a buyer's
   // box matches on), else 400 naming each.
   createRequiredFields: 'six' | 'listing-facts';
+  // Which POST /buyer/lead fields are required: not shown. `name-and-contact` (ours): both names
+  // and a way to reach the buyer, primary_email or primary_phone; `all`: every request field of the
+  // spec's lead table, both contact fields and property_address.inventory_property_id too, else 400
+  // naming each.
+  leadRequiredFields: 'name-and-contact' | 'all';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -172,6 +177,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   counterOmittedFields: 'offer-terms',
   updateBodyShape: 'updatable',
   createRequiredFields: 'six',
+  leadRequiredFields: 'name-and-contact',
 };
 
 export const SPEC_READING_CHOICES: {
@@ -227,6 +233,7 @@ export const SPEC_READING_CHOICES: {
   counterOmittedFields: ['offer-terms', 'defaults', 'required'],
   updateBodyShape: ['updatable', 'create-shape'],
   createRequiredFields: ['six', 'listing-facts'],
+  leadRequiredFields: ['name-and-contact', 'all'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -72,13 +72,14 @@ export class CashOfferSandboxModule implements NestModule {
         },
         {
           provide: MarketplaceService,
-          inject: [SandboxStore, SandboxClock, MediaSigner, RequestLifecycle],
+          inject: [SandboxStore, SandboxClock, MediaSigner, RequestLifecycle, SpecReadings],
           useFactory: (
             store: SandboxStore,
             clock: SandboxClock,
             signer: MediaSigner,
             lifecycle: RequestLifecycle,
-          ) => new MarketplaceService(store, clock, signer, lifecycle, settings.pushDelayMs),
+            readings: SpecReadings,
+          ) => new MarketplaceService(store, clock, signer, lifecycle, readings, settings.pushDelayMs),
         },
         SandboxClock,
         FaultInjector,

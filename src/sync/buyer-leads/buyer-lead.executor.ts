@@ -13,6 +13,7 @@ import {
   SUBMIT_FLAG,
 } from './buyer-lead.constants';
 import { toCrmDateTime } from '../common/crm-values';
+import { leadRefusal } from './lead-refusal';
 
 export interface BuyerLeadPayload {
   contactId: string;
@@ -44,9 +45,8 @@ export class BuyerLeadExecutor implements CommandExecutor {
   }
 
   async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
-    const { listingKey } = payloadOf(command);
     await this.writeContact(command, ctx, {
-      [LEAD_ERROR]: `The Cash Offer service refused this buyer lead on listing ${listingKey}: ${error.message}`,
+      [LEAD_ERROR]: leadRefusal(payloadOf(command).listingKey, error),
     });
   }
 
@@ -91,6 +91,6 @@ export function leadWriteBack(command: OutboxCommand, result: unknown): CrmPrope
   };
 }
 
-function payloadOf(command: OutboxCommand): BuyerLeadPayload {
+export function payloadOf(command: OutboxCommand): BuyerLeadPayload {
   return command.payload as BuyerLeadPayload;
 }

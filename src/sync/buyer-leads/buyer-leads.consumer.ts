@@ -17,8 +17,9 @@ import {
   SUBMIT_FLAG,
 } from './buyer-lead.constants';
 import { toBuyerLead } from './buyer-lead.mapper';
-import { leadWriteBack } from './buyer-lead.executor';
+import { leadWriteBack, payloadOf } from './buyer-lead.executor';
 import type { BuyerLeadPayload } from './buyer-lead.executor';
+import { contentHash } from '../common/content-hash';
 
 // Buyer contacts flagged for submission: one outbox command per (contact, marketplace listing),
 // keyed by both, so a contact read again (edits, the adapter's overlap window) is never sent twice.
@@ -103,25 +104,53 @@ export class BuyerLeadsConsumer extends ChangePagesConsumer {
         );
   }
 
-  // Whether a new command was queued, and the command of that key; a dry run only looks.
+  // Whether a new command was queued, and the live command of the (contact, listing); a dry run
+  // only looks. A lead the service refused (dead) is superseded by the next generation once the
+  // contact sends something else (which lead fields are required is not shown: a refusal may name
+  // one the agent then fills); the same body is not sent again.
   private async enqueue(
     ctx: JobContext,
     payload: BuyerLeadPayload,
   ): Promise<{ created: boolean; command: OutboxCommand | null }> {
     const brokerageId = ctx.brokerage.id;
     const recordRef = `contact:${payload.contactId}`;
-    // The listing is part of the key: one contact may be a lead on several listings, once each.
-    const idempotencyKey = outboxKey(brokerageId, recordRef, `${SUBMIT_BUYER_LEAD}@${payload.listingKey}`);
-    if (ctx.dryRun) {
-      const command = await this.outbox.findByKey(idempotencyKey);
-      return { created: command === null, command };
-    }
+    const current = await this.current(brokerageId, payload);
+    if (current.command) return { created: false, command: current.command };
+    if (current.refused && contentHash(payloadOf(current.refused).body) === contentHash(payload.body))
+      return { created: false, command: current.refused };
+    if (ctx.dryRun) return { created: true, command: null };
     return this.outbox.enqueue({
       brokerageId,
-      idempotencyKey,
+      idempotencyKey: current.key,
       operation: SUBMIT_BUYER_LEAD,
       recordRef,
       payload,
     });
   }
+
+  // The live lead command of a (contact, listing), or the key for a new one after any refused.
+  private async current(
+    brokerageId: string,
+    payload: BuyerLeadPayload,
+  ): Promise<{ key: string; command?: OutboxCommand; refused?: OutboxCommand }> {
+    let refused: OutboxCommand | undefined;
+    for (let generation = 1; ; generation++) {
+      const key = leadKey(brokerageId, payload.contactId, payload.listingKey, generation);
+      const command = await this.outbox.findByKey(key);
+      if (!command) return { key, refused };
+      if (command.state !== 'dead') return { key, command };
+      refused = command;
+    }
+  }
+}
+
+// One contact may be a lead on several listings, once each: the listing is part of the key.
+export function leadKey(
+  brokerageId: string,
+  contactId: string,
+  listingKey: string,
+  generation: number,
+): string {
+  const operation = generation === 1 ? SUBMIT_BUYER_LEAD : `${SUBMIT_BUYER_LEAD}#${generation}`;
+  return outboxKey(brokerageId, `contact:${contactId}`, `${operation}@${listingKey}`);
 }

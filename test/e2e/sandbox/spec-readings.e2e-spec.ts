@@ -50,6 +50,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'externalIdAt',
       'counterOmittedFields',
       'updateBodyShape',
+      'leadRequiredFields',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -627,6 +628,35 @@ describe('Cash Offer sandbox: spec readings', () => {
     expect(held.property.ListAgentFirstName).toBe('Robin');
     // Not an updatable field: ignored, not applied.
     expect(held.property.StreetName).not.toBe('Another St');
+  });
+
+  it('leadRequiredFields all: a lead without a phone, an email or the property id refused with 400 naming each', async () => {
+    const req = await activeRequest(sandbox);
+    const lead = (fields: Record<string, unknown>, address: Record<string, unknown>) =>
+      call(
+        sandbox,
+        'POST',
+        '/buyer/lead',
+        { first_name: 'Ann', last_name: 'Lee', ...fields, property_address: address },
+        PARTNER.key,
+      );
+    const requestOnly = { offer_request_id: req.offer_request_id };
+    const whole = { ...requestOnly, inventory_property_id: req.inventory_property_id };
+    // Ours: a name and one way to reach the buyer.
+    expect((await lead({ primary_email: 'ann@e2e.example' }, requestOnly)).status).toBe(201);
+
+    await readings({ leadRequiredFields: 'all' });
+    const refused = await lead({ primary_email: 'ann@e2e.example' }, requestOnly);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(
+      'primary_phone is required; property_address.inventory_property_id is required',
+    );
+    expect((await lead({ primary_phone: '+15125550100' }, whole)).body.message).toBe(
+      'primary_email is required',
+    );
+    const complete = await lead({ primary_email: 'ann@e2e.example', primary_phone: '+15125550100' }, whole);
+    expect(complete.status).toBe(201);
+    expect((await control(sandbox, 'GET', '/buyer-leads')).body).toHaveLength(2);
   });
 
   it('webhookMethods: POST sets and PATCH replaces (404 when none), POST only once (409), or PATCH 422 when none', async () => {

@@ -310,4 +310,44 @@ describe('buyer-side flows through crm-changes and outbox-drain', () => {
       expect.arrayContaining([200, 422]),
     );
   });
+
+  // Which lead fields the service requires is not shown: a refusal naming one is told in the agent's
+  // words, and the lead goes again, once, when the agent fills it; never while the contact is unchanged.
+  it('a lead refused for a field the contact lacks is told where to fix it, and sent once the agent fills it', async () => {
+    await sandboxControl('PUT', '/spec-readings', { leadRequiredFields: 'all', errorCodes: 'ours' });
+    const request = requests[3].offer_request_id;
+    const leadsBefore = (await leadList()).length;
+    const sentBefore = await callsTo('POST', '/buyer/lead');
+    const contact = await flaggedBuyer(
+      { firstname: 'Ed', lastname: 'Buyer', email: 'ed@example.com' },
+      request,
+    );
+
+    await changesThenDrain();
+    expect(props('contacts', contact).cash_offer_lead_error).toBe(
+      `The Cash Offer service refused this buyer lead on listing req:${request}: POST /buyer/lead: the service refused the record (400): primary_phone is required. ` +
+        "Where to fix it: primary_phone is the contact's phone. It is sent again when the contact is changed.",
+    );
+    expect(props('contacts', contact).cash_offer_submit_lead).toBe('true');
+
+    // Edited, but not in what the lead sends: the refused body is not sent again.
+    const [edited] = await crm.updateRecords('contact', [
+      { id: contact, properties: { company: 'Investor LLC' } },
+    ]);
+    expect(edited.ok).toBe(true);
+    await changesThenDrain();
+    expect(await callsTo('POST', '/buyer/lead')).toBe(sentBefore + 1);
+
+    await crm.updateRecords('contact', [{ id: contact, properties: { phone: '+15125550103' } }]);
+    await changesThenDrain();
+    await changesThenDrain();
+    const leads = (await leadList()).slice(leadsBefore);
+    expect(leads).toHaveLength(1);
+    expect(props('contacts', contact)).toMatchObject({
+      cash_offer_lead_id: leads[0].lead_id,
+      cash_offer_submit_lead: 'false',
+    });
+    expect(props('contacts', contact).cash_offer_lead_error ?? '').toBe('');
+    expect(await callsTo('POST', '/buyer/lead')).toBe(sentBefore + 2);
+  });
 });
