@@ -176,7 +176,9 @@ export class OfferService {
       counter_offer_id: c.counter_offer_id,
     };
     this.store.addOffer(o);
-    this.acceptCascade(r, o);
+    const spared =
+      this.readings.current.counterAcceptedOriginalListedAs === 'unchanged' ? original : undefined;
+    this.acceptCascade(r, o, spared);
     this.announce(r, o);
     return toOffer(o, r);
   }
@@ -236,10 +238,12 @@ export class OfferService {
     }
   }
 
-  private acceptCascade(r: StoredOfferRequest, accepted: StoredOffer): void {
+  // `spared`: the countered offer, left as it was, where the reading says a counter's acceptance
+  // rejects only the offers other than it.
+  private acceptCascade(r: StoredOfferRequest, accepted: StoredOffer, spared?: StoredOffer): void {
     this.setStatus(accepted, 'accepted');
     for (const other of this.store.offersByRequest.get(r.offer_request_id) ?? []) {
-      if (other !== accepted && ['active', 'countered'].includes(other.offer_status))
+      if (other !== accepted && other !== spared && ['active', 'countered'].includes(other.offer_status))
         this.setStatus(other, 'rejected');
     }
     const now = this.clock.nowIso();

@@ -141,6 +141,11 @@ export interface SpecReadingValues {
   // spec's lead table, both contact fields and property_address.inventory_property_id too, else 400
   // naming each.
   leadRequiredFields: 'name-and-contact' | 'all';
+  // What the countered offer becomes when its buyer accepts the counter (the spec: a new accepted
+  // offer is created and "all other offers on the request are rejected"; whether the countered one
+  // counts as "other" is not shown): rejected with the rest (ours), or left as it was listed while
+  // the counter waited (`unchanged`: countered, active or rejected, per counteredOfferListedAs).
+  counterAcceptedOriginalListedAs: 'rejected' | 'unchanged';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -178,6 +183,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   updateBodyShape: 'updatable',
   createRequiredFields: 'six',
   leadRequiredFields: 'name-and-contact',
+  counterAcceptedOriginalListedAs: 'rejected',
 };
 
 export const SPEC_READING_CHOICES: {
@@ -234,6 +240,7 @@ export const SPEC_READING_CHOICES: {
   updateBodyShape: ['updatable', 'create-shape'],
   createRequiredFields: ['six', 'listing-facts'],
   leadRequiredFields: ['name-and-contact', 'all'],
+  counterAcceptedOriginalListedAs: ['rejected', 'unchanged'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

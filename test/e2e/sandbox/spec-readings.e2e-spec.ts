@@ -51,6 +51,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'counterOmittedFields',
       'updateBodyShape',
       'leadRequiredFields',
+      'counterAcceptedOriginalListedAs',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -565,6 +566,44 @@ describe('Cash Offer sandbox: spec readings', () => {
     // Undecided again: the seller accepts it (the cascade as for any offer).
     expect(await decide(reopened, 'accepted')).toBe(200);
     expect((await listed(reopened))?.offer_status).toBe('accepted');
+  });
+
+  it('counterAcceptedOriginalListedAs: the countered offer rejected with the others, or left as it was listed', async () => {
+    const statusesAfterAcceptance = async () => {
+      const req = await activeRequest(sandbox);
+      const countered = await buyerOffer(sandbox, req.offer_request_id);
+      const other = await buyerOffer(sandbox, req.offer_request_id);
+      const counter = await call(sandbox, 'POST', '/counter-offers', {
+        offer_id: countered.offer_id,
+        counter_offer_amount: 230_000,
+      });
+      const made = await control(sandbox, 'POST', `/counter-offers/${counter.body.counter_offer_id}/accept`);
+      const offers = (await call(sandbox, 'GET', '/offers')).body as Json[];
+      const status = (id: number): unknown => offers.find((o) => o.offer_id === id)?.offer_status;
+      return {
+        countered: status(countered.offer_id),
+        other: status(other.offer_id),
+        made: status(made.body.offer_id),
+      };
+    };
+
+    expect(await statusesAfterAcceptance()).toEqual({
+      countered: 'rejected',
+      other: 'rejected',
+      made: 'accepted',
+    });
+    await readings({ counterAcceptedOriginalListedAs: 'unchanged' });
+    expect(await statusesAfterAcceptance()).toEqual({
+      countered: 'countered',
+      other: 'rejected',
+      made: 'accepted',
+    });
+    await readings({ counteredOfferListedAs: 'active' });
+    expect(await statusesAfterAcceptance()).toEqual({
+      countered: 'active',
+      other: 'rejected',
+      made: 'accepted',
+    });
   });
 
   it('counterOmittedFields: a left-out term kept from the offer, stored as false or 0, or refused as required', async () => {

@@ -96,6 +96,13 @@ const READINGS: Record<string, unknown>[] = [
     createAnswer: 'status-processing',
     offerNamesCounter: 'unnamed',
   },
+  // A countered offer listed active, and left so when its buyer accepts the counter (only the other
+  // offers are rejected); a refused counter puts it back to active.
+  {
+    counteredOfferListedAs: 'active',
+    counterAcceptedOriginalListedAs: 'unchanged',
+    counterRejectedOfferListedAs: 'active',
+  },
 ];
 
 // Terms a buyer's offer sets that the agent's counter leaves as they are.
@@ -215,6 +222,11 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       const original = await steps.agent.offerRecord(offer.offer_id);
       expect(steps.agent.stageKey(original!)).toBe('countered');
       expect(original!.properties[OFFER.counterStatus]).toBe('accepted');
+      expect(original!.properties[OFFER.status]).toBe(
+        readings.counterAcceptedOriginalListedAs === 'unchanged'
+          ? (readings.counteredOfferListedAs ?? 'countered')
+          : 'rejected',
+      );
       // Its id is shown where the service ever said it: in the counter's answer or in the new offer.
       const idNeverSaid =
         String(readings.counterAnswer).startsWith('empty') && readings.offerNamesCounter === 'unnamed';
