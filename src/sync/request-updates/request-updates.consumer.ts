@@ -21,6 +21,7 @@ import { createKey } from '../seller-requests/seller-requests.consumer';
 import { ADD_OFFER_REQUEST_MEDIA, type AddMediaPayload } from '../seller-requests/add-media.executor';
 import { planRequestUpdate } from './request-update.mapper';
 import { UPDATE_OFFER_REQUEST, type UpdateOfferRequestPayload } from './update-offer-request.executor';
+import { updateGenerations, updateKey, updateWanted, type UpdateGenerations } from './update-generations';
 
 function mediaKey(brokerageId: string, dealId: string, url: string): string {
   return outboxKey(brokerageId, `deal:${dealId}`, `${ADD_OFFER_REQUEST_MEDIA}:${contentHash(url)}`);
@@ -87,23 +88,26 @@ export class RequestUpdatesConsumer extends ChangePagesConsumer {
       code: 'INVALID_RECORD',
     }));
     const hash = contentHash(plan.update.property);
-    const send = violations.length === 0 && hash !== link.contentHash;
+    const updates = await this.updates(crm.brokerageId, deal.id);
+    const send = violations.length === 0 && updateWanted(updates, hash, link.contentHash);
     const media =
       violations.length === 0 ? await this.unsentMedia(crm.brokerageId, deal.id, plan.newMedia) : [];
     if (dryRun) return issues.length > 0 ? 'failed' : send || media.length > 0 ? 'updated' : 'unchanged';
     if (issues.length > 0) await this.issues.report(crm, deal, DEAL.syncError, issues);
     else await this.issues.clear(crm, deal, DEAL.syncError);
     if (send) {
+      const generation = updates.generations + 1;
       const payload: UpdateOfferRequestPayload = {
         requestId,
         dealId: deal.id,
         body: plan.update,
         hash,
         submitted: sent.payload as CreateOfferRequestBody,
+        generation,
       };
       await this.outbox.enqueue({
         brokerageId: crm.brokerageId,
-        idempotencyKey: outboxKey(crm.brokerageId, `deal:${deal.id}`, `${UPDATE_OFFER_REQUEST}:${hash}`),
+        idempotencyKey: updateKey(crm.brokerageId, deal.id, generation),
         operation: UPDATE_OFFER_REQUEST,
         recordRef: `deal:${deal.id}`,
         payload,
@@ -128,6 +132,13 @@ export class RequestUpdatesConsumer extends ChangePagesConsumer {
     for (const url of urls)
       if (!(await this.outbox.findByKey(mediaKey(brokerageId, dealId, url)))) unsent.push(url);
     return unsent;
+  }
+
+  // The deal's listing-agent updates so far (updateKey), in order.
+  private async updates(brokerageId: string, dealId: string): Promise<UpdateGenerations> {
+    return updateGenerations((generation) =>
+      this.outbox.findByKey(updateKey(brokerageId, dealId, generation)),
+    );
   }
 
   // The create command that reached the service: its body is what the service holds.

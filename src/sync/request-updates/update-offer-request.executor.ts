@@ -2,14 +2,16 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { RemoteError } from '../../common/remote-error';
 import { CashOfferError } from '../../cash-offer';
 import type { CreateOfferRequestBody, UpdateOfferRequestBody } from '../../cash-offer/schema';
-import { LinkRepository, type OutboxCommand } from '../../ledger';
+import { LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import { refusalWantsCreateShape, updateAsCreate } from './update-as-create';
 
-export const UPDATE_OFFER_REQUEST = 'update_offer_request';
+import { UPDATE_OFFER_REQUEST, updateGenerations, updateKey } from './update-generations';
+
+export { UPDATE_OFFER_REQUEST };
 
 export interface UpdateOfferRequestPayload {
   requestId: number;
@@ -20,6 +22,15 @@ export interface UpdateOfferRequestPayload {
   // The create body the service took (absent in commands queued by earlier versions): sent, with the
   // update's fields, to a service that checks an update as a create body.
   submitted?: CreateOfferRequestBody;
+  // Its place in the deal's chain of updates (update-generations.ts); absent in commands queued by
+  // earlier versions, which are keyed by their hash and sent as they are.
+  generation?: number;
+}
+
+// An update a newer one of the same deal replaces is never sent: sent after it (a retry, a
+// reconcile after a kill) it would put the agent's older value back.
+interface UpdateResult {
+  superseded?: number;
 }
 
 // Flow 2: PATCH /offer-requests/{id} with the listing-agent fields as the deal has them now.
@@ -31,10 +42,31 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
   constructor(
     private readonly links: LinkRepository,
     private readonly issues: RecordIssues,
+    private readonly outbox: OutboxRepository,
   ) {}
 
-  async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
+  // The newest later update of the deal the service has not refused, if any (its command id).
+  private async newerUpdate(
+    brokerageId: string,
+    payload: UpdateOfferRequestPayload,
+  ): Promise<number | undefined> {
+    if (payload.generation === undefined) return undefined;
+    const later = await updateGenerations(
+      (generation) => this.outbox.findByKey(updateKey(brokerageId, payload.dealId, generation)),
+      payload.generation + 1,
+    );
+    return later.lastLive?.id;
+  }
+
+  async send(command: OutboxCommand, ctx: OutboxContext): Promise<UpdateResult | null> {
     const payload = command.payload as UpdateOfferRequestPayload;
+    const newer = await this.newerUpdate(command.brokerageId, payload);
+    if (newer !== undefined) {
+      this.logger.log(
+        `outbox command ${command.id}: the listing-agent update of deal ${payload.dealId} is replaced by a newer one (command ${newer}); not sent`,
+      );
+      return { superseded: newer };
+    }
     try {
       await ctx.cashOffer.updateOfferRequest(payload.requestId, payload.body, ctx.call);
     } catch (error) {
@@ -52,8 +84,9 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
     return null;
   }
 
-  async writeBack(command: OutboxCommand, _result: unknown, ctx: OutboxContext): Promise<void> {
+  async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as UpdateOfferRequestPayload;
+    if ((result as UpdateResult | null)?.superseded !== undefined) return;
     await this.links.upsertLinks(ctx.brokerage.id, LINK.offerRequest, [
       { remoteId: String(payload.requestId), crmId: payload.dealId, contentHash: payload.hash },
     ]);

@@ -1,3 +1,4 @@
+import { OutboxCommand } from '../../../src/ledger';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { DEAL_PROPS, SellerFlowSteps } from '../../support/sync-flows';
@@ -75,5 +76,60 @@ describe('request updates: later edits of a submitted listing deal', () => {
     expect((await steps.agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError]).toContain(
       `were removed after submission (${front}); the Cash Offer service keeps photos once added`,
     );
+  });
+
+  // The agent's last edit is what the service holds, however the edits came: an edit back to an
+  // earlier value is sent again, and an older edit retried after a newer one never overwrites it.
+  it("the listing agent the service holds is the deal's last edit: an edit back is sent, an older edit never lands last", async () => {
+    const { dealId, requestId } = await steps.activeRequest();
+    const patchesBefore = (await patches()).length;
+    const agentAtService = async () => {
+      const [stored] = (await steps.sandbox.requests()).filter((r) => r.offer_request_id === requestId);
+      return (stored as unknown as { property: Record<string, unknown> }).property.ListAgentEmail;
+    };
+    const edit = async (email: string) => {
+      await steps.agent.update(dealId, { listing_agent_email: email });
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+    };
+
+    await edit('ann@acme-realty.example');
+    await t.run('outbox-drain');
+    await edit('bo@acme-realty.example');
+    await t.run('outbox-drain');
+    expect(await agentAtService()).toBe('bo@acme-realty.example');
+    // Back to the first: a new update, though that body was sent before.
+    await edit('ann@acme-realty.example');
+    await t.run('outbox-drain');
+    expect(await agentAtService()).toBe('ann@acme-realty.example');
+
+    // An edit whose send failed and waits for its retry (as a 503 leaves it), then a newer one that
+    // goes through: the retry of the older one must not put it back.
+    await edit('cy@acme-realty.example');
+    const [older] = await t.ledger.outbox.listByState('acme', ['pending']);
+    await t.ledger.transactions.run((m) =>
+      m.update(
+        OutboxCommand,
+        { id: older.id },
+        { state: 'failed', attempts: 1, nextAttemptAt: new Date(Date.now() + 3_600_000) },
+      ),
+    );
+    await edit('di@acme-realty.example');
+    await t.run('outbox-drain');
+    expect(await agentAtService()).toBe('di@acme-realty.example');
+    await t.ledger.transactions.run((m) =>
+      m.update(OutboxCommand, { id: older.id }, { nextAttemptAt: null }),
+    );
+    await t.run('outbox-drain');
+    expect(await agentAtService()).toBe('di@acme-realty.example');
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    expect(await agentAtService()).toBe('di@acme-realty.example');
+    // Ann, Bo, Ann again and Di went out; Cy, replaced before it could, never did.
+    expect((await patches()).length).toBe(patchesBefore + 4);
+    expect(await t.ledger.outbox.get(older.id)).toMatchObject({
+      state: 'done',
+      result: { superseded: expect.any(Number) },
+    });
+    expect((await steps.agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError] ?? '').toBe('');
   });
 });

@@ -1,0 +1,47 @@
+import { outboxKey, type OutboxCommand } from '../../ledger';
+
+export const UPDATE_OFFER_REQUEST = 'update_offer_request';
+
+// A deal's listing-agent updates form one chain of generations, each keyed by its place in it: the
+// agent may set a value the service held before (Ann, then Bo, then Ann again), which a key made of
+// the body's hash would find already done and never send.
+export function updateKey(brokerageId: string, dealId: string, generation: number): string {
+  return outboxKey(brokerageId, `deal:${dealId}`, `${UPDATE_OFFER_REQUEST}#${generation}`);
+}
+
+export interface UpdateGenerations {
+  // How many generations exist (the next is generations + 1).
+  generations: number;
+  // The last one, whatever its state.
+  last?: OutboxCommand;
+  // The last one the service did not refuse: sent, being sent, or waiting to be.
+  lastLive?: OutboxCommand;
+}
+
+export async function updateGenerations(
+  find: (generation: number) => Promise<OutboxCommand | null>,
+  from = 1,
+): Promise<UpdateGenerations> {
+  const found: UpdateGenerations = { generations: from - 1 };
+  for (let generation = from; ; generation++) {
+    const command = await find(generation);
+    if (!command) return found;
+    found.generations = generation;
+    found.last = command;
+    if (command.state !== 'dead') found.lastLive = command;
+  }
+}
+
+// Whether the deal's listing-agent fields (hashed) need a new update. Not while the update the
+// service refused carries the same (the agent must change them); not while the last update sent or
+// on its way carries them; with none of ours yet, when they differ from what the create sent
+// (`submittedHash`, the request link's hash).
+export function updateWanted(updates: UpdateGenerations, hash: string, submittedHash: string): boolean {
+  if (updates.last?.state === 'dead' && hashOf(updates.last) === hash) return false;
+  if (updates.lastLive) return hashOf(updates.lastLive) !== hash;
+  return hash !== submittedHash;
+}
+
+function hashOf(command: OutboxCommand): string | undefined {
+  return (command.payload as { hash?: string }).hash;
+}
