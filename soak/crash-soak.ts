@@ -161,6 +161,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       service,
       o.deals,
       new SoakRandom(o.seed ^ 0x5eed05),
+      new SoakRandom(o.seed ^ 0x5eed06),
     );
     const killRandom = new SoakRandom(o.seed);
     await world.loadStages();
@@ -302,6 +303,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       ...outboxNotes(ledger),
       `${world.decisions.length} decisions: ${countKinds(world)}`,
       `counters at the service: ${countBy(counters.map((c) => c.counter_offer_status))}`,
+      listAgentEditsNote(world),
       `offers at the service, each checked for its record's state: ${countBy(offers.map((f) => f.offer_status))}`,
       taskCommandsNote(ledger, creates),
       `CRM tasks: ${countBy(tasks.map((t) => `${t.key?.replace(/^\w+:\d+:/, '') ?? 'no key'} ${t.completed ? 'completed' : 'open'}`))}`,
@@ -583,4 +585,19 @@ export function formatReport(r: CrashSoakResult): string {
 function replayReadings(): string {
   const readings = process.env.SOAK_SPEC_READINGS?.trim();
   return readings ? `SOAK_SPEC_READINGS='${readings}' ` : '';
+}
+
+// How many listing-agent edits the agent made, on how many deals, and how many set one back.
+function listAgentEditsNote(world: SoakWorld): string {
+  const edited = [...world.listings.values()].filter((l) => l.earlierListAgents.length > 0);
+  const edits = edited.reduce((n, l) => n + l.earlierListAgents.length, 0);
+  const back = edited.reduce(
+    (n, l) =>
+      n +
+      [...l.earlierListAgents.slice(1), l.listAgent].filter((a, i) =>
+        l.earlierListAgents.slice(0, i + 1).some((e) => e.email === a.email),
+      ).length,
+    0,
+  );
+  return `listing-agent edits: ${edits} on ${edited.length} deals (${back} back to an earlier agent), each checked at the service`;
 }

@@ -124,6 +124,16 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
         at,
         `false open error though request ${request.offer_request_id} exists: ${quote(falseErrors.join(' | '))}`,
       );
+    // The listing agent the service holds is the agent's last edit of the deal (soak-world.ts).
+    const held = request.property ?? {};
+    const heldAgent = `${String(held.ListAgentFirstName)} <${String(held.ListAgentEmail)}>`;
+    const lastEdit = `${listing.listAgent.firstName} <${listing.listAgent.email}>`;
+    if (request.property && heldAgent !== lastEdit)
+      add(
+        'undone',
+        at,
+        `the service holds listing agent ${heldAgent}, the deal's last edit is ${lastEdit} (${listing.earlierListAgents.length} edits); outbox: ${commandsOf(listing.dealId)}`,
+      );
   }
 
   // Every offer on this run's requests: exactly one CRM offer record.

@@ -115,6 +115,10 @@ export class FubSoakCrm implements SoakCrm {
     await this.api('PUT', `/deals/${dealId}`, { stageId: Number(this.account.triggerStageId) });
   }
 
+  async editListing(dealId: string, fields: Record<string, string>): Promise<void> {
+    await this.api('PUT', `/deals/${dealId}`, await this.customFields(fields));
+  }
+
   // The stage decides the pipeline in FUB: only stageId is written.
   async move(
     recordId: string,

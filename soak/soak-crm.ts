@@ -48,6 +48,8 @@ export interface SoakCrm {
   // A seller and their listing deal (not yet triggered); `fields` are listing_* and amount.
   createListing(n: number, fields: Record<string, string>): Promise<{ dealId: string; contactId: string }>;
   trigger(dealId: string): Promise<void>;
+  // Edits listing_* fields of a listing deal (snake_case port names), as the agent does in the CRM.
+  editListing(dealId: string, fields: Record<string, string>): Promise<void>;
   // Offer records as the agent reads them (public API, every page).
   offerRecords(): Promise<CrmObject[]>;
   // Moves a record to a stage, with counter fields (snake_case port names) when countering.
@@ -112,6 +114,10 @@ export class HubSpotSoakCrm implements SoakCrm {
 
   trigger(dealId: string): Promise<void> {
     return this.patch(dealId, { pipeline: LISTINGS_PIPELINE, dealstage: TRIGGER_STAGE });
+  }
+
+  editListing(dealId: string, fields: Record<string, string>): Promise<void> {
+    return this.patch(dealId, fields);
   }
 
   async offerRecords(): Promise<CrmObject[]> {

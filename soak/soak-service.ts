@@ -13,6 +13,7 @@ export interface StoredRequest {
   offer_request_status: string;
   offer_request_external_id?: string | null;
   inventory_property_id?: string | number | null;
+  property?: Record<string, unknown>;
 }
 
 export interface StoredOffer {

@@ -24,6 +24,15 @@ export interface Listing {
   plannedOffers: number;
   triggered: boolean;
   acceptDone: boolean;
+  // The listing agent as the agent last set it on the deal (at creation, then each edit), and the
+  // values it had before (an edit may set one of them again).
+  listAgent: ListAgent;
+  earlierListAgents: ListAgent[];
+}
+
+export interface ListAgent {
+  firstName: string;
+  email: string;
 }
 
 export interface Decision {
@@ -40,6 +49,10 @@ export interface Decision {
 const AGENT_CUTOFF_MS = 60_000;
 // How long the agent may leave a record of an offer on a near clock before looking at it.
 const LOOK_LATER_MS = 40_000;
+
+// Who the agent hands a listing to when it edits the listing agent (soak-world.ts, editListAgent).
+const LIST_AGENTS = ['Robin', 'Kai', 'Noa', 'Lee'];
+const FIRST_LIST_AGENT: ListAgent = { firstName: 'Dana', email: 'dana@acme-realty.example' };
 
 const STREETS = ['Oak Street', 'Elm Avenue', 'Cedar Lane', 'Maple Drive', 'Pine Court', 'Birch Road'];
 
@@ -60,6 +73,8 @@ export class SoakWorld {
     // The agent's delays on offers with a near clock: a PRNG of its own, so the rest of the plan is
     // what it was before the clocks.
     private readonly lookRandom: SoakRandom,
+    // The agent's listing-agent edits: a PRNG of its own too, for the same reason.
+    private readonly editRandom?: SoakRandom,
   ) {}
 
   // After setup-crm: the agent finds the offer-record pipeline and its stages by label, as a person would.
@@ -95,6 +110,29 @@ export class SoakWorld {
       for (const listing of created) if (this.agentRandom.chance(0.8)) await this.trigger(listing);
     }
     await this.decide();
+    if (this.editRandom?.chance(0.08)) await this.editListAgent(this.editRandom);
+  }
+
+  // The agent hands a triggered listing to another agent of the office, or back to one it had
+  // (the service must end holding the deal's last edit, whatever the kills cut: soak-checks.ts).
+  private async editListAgent(r: SoakRandom): Promise<void> {
+    const triggered = [...this.listings.values()].filter((l) => l.triggered);
+    if (triggered.length === 0) return;
+    const listing = r.pick(triggered);
+    const next =
+      listing.earlierListAgents.length > 0 && r.chance(0.3)
+        ? r.pick(listing.earlierListAgents)
+        : (() => {
+            const firstName = r.pick(LIST_AGENTS);
+            return { firstName, email: `${firstName.toLowerCase()}.${r.int(1, 99)}@acme-realty.example` };
+          })();
+    if (next.email === listing.listAgent.email) return;
+    await this.crm.editListing(listing.dealId, {
+      listing_agent_first_name: next.firstName,
+      listing_agent_email: next.email,
+    });
+    listing.earlierListAgents.push(listing.listAgent);
+    listing.listAgent = next;
   }
 
   private async createListing(): Promise<Listing> {
@@ -114,9 +152,9 @@ export class SoakWorld {
       // (`createRequiredFields: listing-facts`).
       listing_bathrooms_full: '2',
       listing_living_area: String(1200 + 50 * (n % 20)),
-      listing_agent_first_name: 'Dana',
+      listing_agent_first_name: FIRST_LIST_AGENT.firstName,
       listing_agent_last_name: 'Reyes',
-      listing_agent_email: 'dana@acme-realty.example',
+      listing_agent_email: FIRST_LIST_AGENT.email,
     });
     const listing: Listing = {
       dealId: deal,
@@ -125,6 +163,8 @@ export class SoakWorld {
       plannedOffers: r.int(1, 3),
       triggered: false,
       acceptDone: false,
+      listAgent: FIRST_LIST_AGENT,
+      earlierListAgents: [],
     };
     if (listing.plan === 'accept') listing.plannedOffers = Math.max(2, listing.plannedOffers);
     this.listings.set(deal, listing);
