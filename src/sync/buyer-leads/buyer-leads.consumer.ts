@@ -20,6 +20,7 @@ import { toBuyerLead } from './buyer-lead.mapper';
 import { leadWriteBack, payloadOf } from './buyer-lead.executor';
 import type { BuyerLeadPayload } from './buyer-lead.executor';
 import { contentHash } from '../common/content-hash';
+import { commandGenerations, currentGeneration } from '../common/command-generations';
 
 // Buyer contacts flagged for submission: one outbox command per (contact, marketplace listing),
 // keyed by both, so a contact read again (edits, the adapter's overlap window) is never sent twice.
@@ -133,14 +134,11 @@ export class BuyerLeadsConsumer extends ChangePagesConsumer {
     brokerageId: string,
     payload: BuyerLeadPayload,
   ): Promise<{ key: string; command?: OutboxCommand; refused?: OutboxCommand }> {
-    let refused: OutboxCommand | undefined;
-    for (let generation = 1; ; generation++) {
-      const key = leadKey(brokerageId, payload.contactId, payload.listingKey, generation);
-      const command = await this.outbox.findByKey(key);
-      if (!command) return { key, refused };
-      if (command.state !== 'dead') return { key, command };
-      refused = command;
-    }
+    const keyOf = (generation: number) =>
+      leadKey(brokerageId, payload.contactId, payload.listingKey, generation);
+    const chain = await commandGenerations((generation) => this.outbox.findByKey(keyOf(generation)));
+    const { generation, ...current } = currentGeneration(chain);
+    return { key: keyOf(generation), ...current };
   }
 }
 

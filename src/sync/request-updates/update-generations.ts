@@ -1,4 +1,5 @@
 import { outboxKey, type OutboxCommand } from '../../ledger';
+import { commandGenerations } from '../common/command-generations';
 
 export const UPDATE_OFFER_REQUEST = 'update_offer_request';
 
@@ -22,14 +23,13 @@ export async function updateGenerations(
   find: (generation: number) => Promise<OutboxCommand | null>,
   from = 1,
 ): Promise<UpdateGenerations> {
-  const found: UpdateGenerations = { generations: from - 1 };
-  for (let generation = from; ; generation++) {
-    const command = await find(generation);
-    if (!command) return found;
-    found.generations = generation;
-    found.last = command;
-    if (command.state !== 'dead') found.lastLive = command;
-  }
+  const chain = await commandGenerations(find, from);
+  const live = chain.filter((command) => command.state !== 'dead');
+  return {
+    generations: from - 1 + chain.length,
+    ...(chain.length > 0 ? { last: chain.at(-1) } : {}),
+    ...(live.length > 0 ? { lastLive: live.at(-1) } : {}),
+  };
 }
 
 // Whether the deal's listing-agent fields (hashed) need a new update. Not while the update the

@@ -5,6 +5,7 @@ import { mappedProperties } from '../../crm/mapping/crm-field-mapping';
 import type { CrmRecord } from '../../crm';
 import { LinkRepository, OutboxRepository, outboxKey, type OutboxCommand } from '../../ledger';
 import { contentHash } from '../common/content-hash';
+import { commandGenerations, currentGeneration } from '../common/command-generations';
 import { fetchSellerContacts, sellerContactId } from '../common/seller-contacts';
 import type { ChangeStream } from '../crm-changes/change-stream';
 import { isTrue } from '../common/crm-values';
@@ -118,14 +119,11 @@ export class SellerRequestsConsumer extends ChangePagesConsumer {
     brokerageId: string,
     dealId: string,
   ): Promise<{ key: string; command?: OutboxCommand; refused?: OutboxCommand }> {
-    let refused: OutboxCommand | undefined;
-    for (let generation = 1; ; generation++) {
-      const key = createKey(brokerageId, dealId, generation);
-      const command = await this.outbox.findByKey(key);
-      if (!command) return { key, refused };
-      if (command.state !== 'dead') return { key, command };
-      refused = command;
-    }
+    const chain = await commandGenerations((generation) =>
+      this.outbox.findByKey(createKey(brokerageId, dealId, generation)),
+    );
+    const { generation, ...current } = currentGeneration(chain);
+    return { key: createKey(brokerageId, dealId, generation), ...current };
   }
 }
 
