@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSoak, type Violation } from './soak-checks';
+import { refusalCanBeSeen } from './readings-sweep';
 import { clocksBusy, MOMENT_AHEAD_MS } from './soak-clocks';
 import { pause, SoakFatalError, waitUntil } from './soak-http';
 import {
@@ -276,7 +277,9 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       world.crmTasks(),
     ]);
     const listed = await world.service.listedStatuses();
-    const createAnswerHasInventory = !(await world.service.specReadings()).createAnswer.startsWith('id-only');
+    const readings = await world.service.specReadings();
+    const createAnswerHasInventory = !readings.createAnswer.startsWith('id-only');
+    const checkNotes: string[] = [];
     const violations = checkSoak(world, {
       requests,
       offers,
@@ -286,6 +289,10 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       nowMs: Date.now(),
       listed,
       createAnswerHasInventory,
+      ...(refusalCanBeSeen({ ...readings, counterRejectedCallback: 'none' })
+        ? {}
+        : { refusalsOnlyByUpdateLost: await world.service.updatesGivenUp() }),
+      notes: checkNotes,
     });
     const creates = await ledgerReader.taskCreates();
     const taskCheck = checkTasks(
@@ -300,6 +307,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     );
     violations.push(...taskCheck.violations);
     notes.push(
+      ...checkNotes,
       ...outboxNotes(ledger),
       `${world.decisions.length} decisions: ${countKinds(world)}`,
       `counters at the service: ${countBy(counters.map((c) => c.counter_offer_status))}`,

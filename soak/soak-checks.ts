@@ -31,6 +31,13 @@ export interface Observed {
   // createAnswer id-only-*): the deal learns it only if the request is on the active list while a
   // reconcile reads it, so a deal without it is not counted (a wrong one still is).
   createAnswerHasInventory?: boolean;
+  // Where only the UPDATE callback tells a buyer's refusal of a counter (the countered offer listed
+  // the same before and after it: readings-sweep.ts, refusalCanBeSeen), the counters and offers whose
+  // UPDATE the service gave up delivering (soak-service.ts, updatesGivenUp): nothing can tell the
+  // daemon of those refusals, so a record left Countered for one is noted, not counted.
+  refusalsOnlyByUpdateLost?: ReadonlySet<string>;
+  // Where the check notes what it did not count.
+  notes?: string[];
 }
 
 const EXPECTED: Record<Decision['kind'], { status: string; stage: StageKey }> = {
@@ -303,6 +310,18 @@ function checkOfferStates(
         o.offer_id !== offer.offer_id &&
         o.offer_status === 'accepted',
     );
+    if (
+      !move &&
+      !acceptedBeside &&
+      counter?.counter_offer_status === 'rejected' &&
+      (seen.refusalsOnlyByUpdateLost?.has(`counter:${counter.counter_offer_id}`) ||
+        seen.refusalsOnlyByUpdateLost?.has(`offer:${offer.offer_id}`))
+    ) {
+      seen.notes?.push(
+        `not counted: offer ${offer.offer_id} (record ${record.id}) shows stage ${shown.stage}, counter ${quote(shown.counterStatus)}; its counter ${counter.counter_offer_id} was refused, and the UPDATE, the only word of it under these readings, was given up by the service`,
+      );
+      continue;
+    }
     const why =
       counter?.counter_offer_status === 'rejected'
         ? acceptedBeside

@@ -1,3 +1,4 @@
+import type { SpecReadingValues } from '../sandbox/cash-offer/spec-readings';
 import { nearExpiry } from './soak-clocks';
 import { httpJson } from './soak-http';
 import { CASH_OFFER_KEY, type SimulatorsProcess } from './soak-processes';
@@ -7,6 +8,9 @@ import type { Listing } from './soak-world';
 // The service's side, through the sandbox's control API: what it stores, and its buyers, who
 // approve this run's requests and make offers on them (the autopilot stays off, so this is seeded),
 // half of them on a near clock (soak-clocks.ts), drawn from a PRNG of its own.
+
+// The events the spec names; anything else the service calls back with is the UPDATE.
+const NOT_AN_UPDATE = new Set(['new_offer', 'offer_request_approved']);
 
 export interface StoredRequest {
   offer_request_id: number;
@@ -107,8 +111,13 @@ export class SoakService {
   }
 
   // The readings of what the spec leaves "not shown" the sandbox answers under (SOAK_SPEC_READINGS).
-  specReadings(): Promise<{ createAnswer: string; authorizationForm?: string }> {
+  specReadings(): Promise<SpecReadingValues> {
     return this.control('GET', '/spec-readings');
+  }
+
+  // The counters and offers named by an UPDATE the service gave up delivering (updatesGivenUp).
+  async updatesGivenUp(): Promise<Set<string>> {
+    return updatesGivenUp(await this.control<WebhookDelivery[]>('GET', '/webhook-deliveries'));
   }
 
   // Each offer's status as the service's API lists it to the brokerage (under a spec reading it may
@@ -154,4 +163,22 @@ export class SoakService {
   private control<T>(method: string, path: string, body?: unknown): Promise<T> {
     return httpJson<T>(method, `${this.sim.controlUrl}${path}`, body);
   }
+}
+
+export interface WebhookDelivery {
+  event: Record<string, unknown>;
+  outcome: string;
+}
+
+// The counters and offers named by an UPDATE callback (a buyer's refusal of a counter) the service
+// gave up delivering after its last retry: `counter:<id>` and `offer:<id>`, whatever the UPDATE's
+// shape (flat, nested, ids as text).
+export function updatesGivenUp(deliveries: readonly WebhookDelivery[]): Set<string> {
+  const named = new Set<string>();
+  for (const d of deliveries) {
+    if (d.outcome !== 'gave_up' || NOT_AN_UPDATE.has(String(d.event.event))) continue;
+    for (const [, counter, id] of JSON.stringify(d.event).matchAll(/"(counter_)?offer_id"\s*:\s*"?(\d+)"?/g))
+      named.add(`${counter ? 'counter' : 'offer'}:${id}`);
+  }
+  return named;
 }
