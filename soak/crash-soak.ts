@@ -235,6 +235,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         );
     }
 
+    world.editsListAgents = false;
     if (workers) {
       workers.startAll();
       await workers.waitAllLive(60_000);

@@ -62,6 +62,9 @@ export class SoakWorld {
   offersPipelineId = '';
   readonly stageIds = {} as Record<StageKey, string>;
   private readonly seenRecords = new Set<string>();
+  // The agent edits listing agents only while the kills go on: an edit during the settle would keep
+  // the CRM changing (the settle waits for it to be still) and be judged before it could sync.
+  editsListAgents = true;
   // When the agent first looks at a record of an offer on a near clock (soak-clocks.ts).
   private readonly lookAt = new Map<string, number>();
 
@@ -110,7 +113,7 @@ export class SoakWorld {
       for (const listing of created) if (this.agentRandom.chance(0.8)) await this.trigger(listing);
     }
     await this.decide();
-    if (this.editRandom?.chance(0.08)) await this.editListAgent(this.editRandom);
+    if (this.editsListAgents && this.editRandom?.chance(0.08)) await this.editListAgent(this.editRandom);
   }
 
   // The agent hands a triggered listing to another agent of the office, or back to one it had
