@@ -113,7 +113,7 @@ export class SoakWorld {
       for (const listing of created) if (this.agentRandom.chance(0.8)) await this.trigger(listing);
     }
     await this.decide();
-    if (this.editsListAgents && this.editRandom?.chance(0.08)) await this.editListAgent(this.editRandom);
+    if (this.editsListAgents && this.editRandom?.chance(0.03)) await this.editListAgent(this.editRandom);
   }
 
   // The agent hands a triggered listing to another agent of the office, or back to one it had
