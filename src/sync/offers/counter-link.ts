@@ -110,16 +110,12 @@ export function listedAtSendOf(listedNow: string, habit: string | undefined, lat
 // How a countered offer was listed when its counter was sent, weighed against the brokerage's other
 // counters. A service lists countered offers one way: `countered` or `active` seen on any counter
 // settles it, so a `rejected` taken on another was the buyer's refusal landing before that read (a
-// slow send, or a read after a restart), not this service's way of listing a countered offer; and
-// an `active` taken on another where the service lists them `countered` was that offer already put
-// back to active after its buyer refused (the service had taken the counter: it answered 2xx).
+// slow send, or a read after a restart), not this service's way of listing a countered offer.
 export function settledListedAtSend(
   own: string | undefined,
   settledHabit: string | undefined,
 ): string | undefined {
-  if (own === 'rejected' && settledHabit !== undefined) return settledHabit;
-  if (own === 'active' && settledHabit === 'countered') return settledHabit;
-  return own;
+  return own === 'rejected' && settledHabit !== undefined ? settledHabit : own;
 }
 
 // Whether a counter whose answer was lost provably never reached the service, by how its offer is

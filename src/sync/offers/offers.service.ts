@@ -84,10 +84,6 @@ function summariesOf(read: OffersRead): OfferSummaries {
 // mistakes a record an agent has moved for a new one. Inside the turn, writes are ordered by when
 // their data was read, not by when they arrive: a writer that read the service before another one
 // that has written since (it waited its turn) leaves the newer record alone (ApplyOptions.readAt).
-
-// Reads at send that the brokerage's other counters may show were a buyer's answer landing first
-// (settledListedAtSend).
-const UNSETTLED_READS = new Set(['rejected', 'active']);
 @Injectable()
 export class OffersService {
   private readonly logger = new Logger(OffersService.name);
@@ -432,8 +428,7 @@ export class OffersService {
       offers.map((o) => String(o.offer_id)),
     );
     const counters = [...links].map(([offerId, link]) => [offerId, decodeCounterLink(link)] as const);
-    if (!counters.some(([, counter]) => UNSETTLED_READS.has(counter.listedAtSend ?? '')))
-      return new Map(counters);
+    if (!counters.some(([, counter]) => counter.listedAtSend === 'rejected')) return new Map(counters);
     // `countered` or `active` read on any counter settles how this service lists one.
     const habit = await counterListingHabit(this.links, brokerageId, ['countered', 'active']);
     return new Map(
