@@ -10,6 +10,7 @@ import {
 import type { CrmRecord } from '../../crm';
 import { LinkRepository, OutboxRepository, outboxKey, type OutboxCommand } from '../../ledger';
 import { contentHash } from '../common/content-hash';
+import { commandGenerations } from '../common/command-generations';
 import { fetchSellerContacts, sellerContactId } from '../common/seller-contacts';
 import type { ChangeStream } from '../crm-changes/change-stream';
 import { DEAL, LINK } from '../common/listing-deal.properties';
@@ -143,10 +144,9 @@ export class RequestUpdatesConsumer extends ChangePagesConsumer {
 
   // The create command that reached the service: its body is what the service holds.
   private async submitted(brokerageId: string, dealId: string): Promise<OutboxCommand | undefined> {
-    for (let generation = 1; ; generation++) {
-      const command = await this.outbox.findByKey(createKey(brokerageId, dealId, generation));
-      if (!command) return undefined;
-      if (command.state === 'done') return command;
-    }
+    const creates = await commandGenerations((generation) =>
+      this.outbox.findByKey(createKey(brokerageId, dealId, generation)),
+    );
+    return creates.find((command) => command.state === 'done');
   }
 }
