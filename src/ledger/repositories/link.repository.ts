@@ -1,4 +1,4 @@
-import { EntityManager, In, Like, MoreThanOrEqual } from 'typeorm';
+import { EntityManager, In, LessThan, Like, MoreThanOrEqual } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Link } from '../entities';
 import { LedgerTransactions } from '../ledger-transactions';
@@ -57,6 +57,35 @@ export class LinkRepository {
     return this.tx.exclusive((m) =>
       m.count(Link, { where: { brokerageId, kind, contentHash: Like(`%${fragment}%`) } }),
     );
+  }
+
+  // Of these links, those written before the latest link whose content holds `fragment` (links
+  // keep their first row, so their ids are in the order they were first written).
+  async writtenBeforeContent(
+    brokerageId: string,
+    kind: string,
+    remoteIds: readonly string[],
+    fragment: string,
+  ): Promise<Set<string>> {
+    if (remoteIds.length === 0) return new Set();
+    return this.tx.exclusive(async (m) => {
+      const latest = await m
+        .createQueryBuilder(Link, 'l')
+        .select('MAX(l.id)', 'latest')
+        .where('l.brokerageId = :brokerageId AND l.kind = :kind', { brokerageId, kind })
+        .andWhere('l.contentHash LIKE :fragment', { fragment: `%${fragment}%` })
+        .getRawOne<{ latest: number | string | null }>();
+      if (latest?.latest === null || latest?.latest === undefined) return new Set<string>();
+      const before = new Set<string>();
+      for (const ids of chunk([...new Set(remoteIds)], MAX_IDS_PER_QUERY)) {
+        const rows = await m.find(Link, {
+          select: { remoteId: true },
+          where: { brokerageId, kind, remoteId: In(ids), id: LessThan(Number(latest.latest)) },
+        });
+        for (const row of rows) before.add(row.remoteId);
+      }
+      return before;
+    });
   }
 
   // Read-only: what an upsert of these items would do. A link marked gone that shows up again counts
@@ -130,7 +159,11 @@ export class LinkRepository {
     to: string,
   ): Promise<boolean> {
     const result = await this.tx.run((m) =>
-      m.update(Link, { brokerageId, kind, remoteId, contentHash: from }, { contentHash: to, updatedAt: this.clock.now() }),
+      m.update(
+        Link,
+        { brokerageId, kind, remoteId, contentHash: from },
+        { contentHash: to, updatedAt: this.clock.now() },
+      ),
     );
     return (result.affected ?? 0) > 0;
   }
@@ -205,7 +238,9 @@ export class LinkRepository {
   }
 
   listActive(brokerageId: string, kind: string): Promise<Link[]> {
-    return this.tx.exclusive((m) => m.find(Link, { where: { brokerageId, kind, state: 'active' }, order: { id: 'ASC' } }));
+    return this.tx.exclusive((m) =>
+      m.find(Link, { where: { brokerageId, kind, state: 'active' }, order: { id: 'ASC' } }),
+    );
   }
 
   // Active links the run did not see: candidates for closing, valid only after a complete scan.

@@ -72,6 +72,21 @@ describe("settledListedAtSend: one counter read weighed against the brokerage's 
   ])('read %s, settled habit %s: %s', (own, habit, expected) => {
     expect(settledListedAtSend(own, habit)).toBe(expected);
   });
+
+  it.each([
+    // [this counter's read, a counter sent after it read `countered`, taken]
+    // Seen in a readings sweep: the brokerage's first counter was read `active` right after the
+    // service took it (its buyer refused within the 0.8 s the send took, the offer put back to
+    // active, no UPDATE sent); the counters after it were read `countered`. It stayed Countered,
+    // pending, for ever.
+    ['active', true, 'countered'],
+    // Counters sent before it read `countered` (the ledger outlived a change of service): it stands.
+    ['active', false, 'active'],
+    ['rejected', true, 'rejected'],
+    ['countered', true, 'countered'],
+  ])('read %s, a later counter read countered %s: %s', (own, counteredSince, expected) => {
+    expect(settledListedAtSend(own, undefined, counteredSince)).toBe(expected);
+  });
 });
 
 describe('the counter link keeps how the offer was listed when its refusal was learned', () => {

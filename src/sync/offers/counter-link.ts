@@ -111,11 +111,19 @@ export function listedAtSendOf(listedNow: string, habit: string | undefined, lat
 // counters. A service lists countered offers one way: `countered` or `active` seen on any counter
 // settles it, so a `rejected` taken on another was the buyer's refusal landing before that read (a
 // slow send, or a read after a restart), not this service's way of listing a countered offer.
+// An `active` read is settled only by counters sent after it (`counteredSince`: one of them read
+// `countered`): the service took the counter (it answered 2xx) and lists waiting counters
+// `countered`, so that offer was already back on the market, its buyer having refused within the
+// send. Counters sent before it do not settle it: a ledger may outlive a change of service (a demo
+// sandbox, then the real one), and the service a counter met is the one that came after it.
 export function settledListedAtSend(
   own: string | undefined,
   settledHabit: string | undefined,
+  counteredSince = false,
 ): string | undefined {
-  return own === 'rejected' && settledHabit !== undefined ? settledHabit : own;
+  if (own === 'rejected' && settledHabit !== undefined) return settledHabit;
+  if (own === 'active' && counteredSince) return 'countered';
+  return own;
 }
 
 // Whether a counter whose answer was lost provably never reached the service, by how its offer is

@@ -428,13 +428,30 @@ export class OffersService {
       offers.map((o) => String(o.offer_id)),
     );
     const counters = [...links].map(([offerId, link]) => [offerId, decodeCounterLink(link)] as const);
-    if (!counters.some(([, counter]) => counter.listedAtSend === 'rejected')) return new Map(counters);
-    // `countered` or `active` read on any counter settles how this service lists one.
-    const habit = await counterListingHabit(this.links, brokerageId, ['countered', 'active']);
+    const readAs = (listed: string) =>
+      counters.filter(([, counter]) => counter.listedAtSend === listed).map(([offerId]) => offerId);
+    const readRejected = readAs('rejected');
+    const readActive = readAs('active');
+    if (readRejected.length === 0 && readActive.length === 0) return new Map(counters);
+    // `countered` or `active` read on any counter settles how this service lists one; an `active`
+    // read only by a `countered` one sent after it.
+    const habit =
+      readRejected.length > 0
+        ? await counterListingHabit(this.links, brokerageId, ['countered', 'active'])
+        : undefined;
+    const counteredSince = await this.links.writtenBeforeContent(
+      brokerageId,
+      LINK.counter,
+      readActive,
+      '"l":"countered"',
+    );
     return new Map(
       counters.map(([offerId, counter]) => [
         offerId,
-        { ...counter, listedAtSend: settledListedAtSend(counter.listedAtSend, habit) },
+        {
+          ...counter,
+          listedAtSend: settledListedAtSend(counter.listedAtSend, habit, counteredSince.has(offerId)),
+        },
       ]),
     );
   }

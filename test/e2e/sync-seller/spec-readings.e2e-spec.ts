@@ -1,8 +1,10 @@
 import { OutboxCommand } from '../../../src/ledger';
-import { DEAL } from '../../../src/sync/common/listing-deal.properties';
+import { DEAL, LINK } from '../../../src/sync/common/listing-deal.properties';
+import { decodeCounterLink } from '../../../src/sync/offers/counter-link';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NeutralSellerSteps } from '../../support/crm-agent';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { waitFor } from '../../support/wait-for';
 
 // The counter flows and the create's write-back under other readings of what the spec leaves
 // "not shown" (docs/spec-decisions.md): the sandbox answers each way (docs/sandbox.md, "Spec
@@ -335,6 +337,59 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
           expect(rejected!.properties[OFFER.counterStatus]).toBe('rejected');
           await agentAccepts(offer.offer_id);
         } finally {
+          await steps.sandbox.specReadings({
+            counterRejectedCallback: readings.counterRejectedCallback ?? 'flat',
+            counterRejectedOfferListedAs: readings.counterRejectedOfferListedAs ?? 'rejected',
+          });
+        }
+      });
+
+    // The same service, answering counters with no body, where the buyer refuses the brokerage's
+    // first counter while its answer is still on the way: the read taken just after the send shows
+    // the offer back to `active`, as if waiting under a service that lists countered offers active.
+    // The next counter, read `countered`, tells which it was (seen in readings sweep 1204: it stayed
+    // Countered, pending, for good).
+    if (readings.counterRejectedCallback === 'offer-only' && readings.counterAnswer === 'empty-204')
+      it('a counter its buyer refused within its send shows Counter rejected once a later counter shows how this service lists one', async () => {
+        await steps.sandbox.specReadings({
+          counterRejectedCallback: 'none',
+          counterRejectedOfferListedAs: 'active',
+        });
+        try {
+          const { requestId } = await steps.activeRequest();
+          const first = await steps.sandbox.makeOffer(requestId, { offer_amount: 343_000 });
+          const second = await steps.sandbox.makeOffer(requestId, { offer_amount: 344_000 });
+          await steps.applyEvents(2);
+
+          // The answer held (within the client's time-out) while the buyer refuses.
+          const record = await steps.agent.offerRecord(first.offer_id);
+          await steps.agent.moveOffer(record!.id, 'counter_requested', {
+            cash_offer_counter_amount: '353000',
+          });
+          await t.run('crm-changes');
+          await steps.sandbox.faults({ match: 'POST /counter-offers', hangAfterCommitMs: 1100 });
+          const drain = t.run('outbox-drain');
+          const [arrived] = await waitFor(
+            async () => {
+              const counters = await countersOn(first.offer_id);
+              return counters.length > 0 && counters;
+            },
+            { what: 'the first counter at the service' },
+          );
+          await steps.sandbox.rejectCounter(arrived.counter_offer_id);
+          expect((await drain).status).toBe('succeeded');
+          await steps.sandbox.clearFaults();
+          const link = await t.ledger.links.find('acme', LINK.counter, String(first.offer_id));
+          expect(decodeCounterLink(link!).listedAtSend).toBe('active');
+
+          await counterOn(second.offer_id, '354000');
+          await settle();
+          const refused = await steps.agent.offerRecord(first.offer_id);
+          expect(steps.agent.stageKey(refused!)).toBe('counter_rejected');
+          expect(refused!.properties[OFFER.counterStatus]).toBe('rejected');
+          expect(steps.agent.stageKey((await steps.agent.offerRecord(second.offer_id))!)).toBe('countered');
+        } finally {
+          await steps.sandbox.clearFaults();
           await steps.sandbox.specReadings({
             counterRejectedCallback: readings.counterRejectedCallback ?? 'flat',
             counterRejectedOfferListedAs: readings.counterRejectedOfferListedAs ?? 'rejected',

@@ -43,6 +43,28 @@ describe.each(ledgerEngines())('LinkRepository (%s)', (engine) => {
     expect(await f.ledger.links.find('b1', 'offer', 'missing')).toBeNull();
   });
 
+  it('names the links first written before the latest one holding a fragment, whatever was rewritten since', async () => {
+    const write = (remoteId: string, content: string) =>
+      f.ledger.links.upsertLinks('b1', 'counter', [
+        { remoteId, crmId: `c-${remoteId}`, contentHash: content },
+      ]);
+    await write('o1', '{"l":"active"}');
+    await write('o2', '{"l":"countered"}');
+    await write('o3', '{"l":"active"}');
+    await f.ledger.links.upsertLinks('b2', 'counter', [
+      { remoteId: 'o9', crmId: 'x', contentHash: '{"l":"countered"}' },
+    ]);
+    // A rewrite keeps the link's place: o1 was first written before o2.
+    await write('o1', '{"s":"rejected","l":"active"}');
+    const before = (ids: string[]) =>
+      f.ledger.links.writtenBeforeContent('b1', 'counter', ids, '"l":"countered"');
+    expect(await before(['o1', 'o3', 'missing'])).toEqual(new Set(['o1']));
+    expect(await f.ledger.links.writtenBeforeContent('b1', 'counter', ['o1'], '"l":"none"')).toEqual(
+      new Set(),
+    );
+    expect(await before([])).toEqual(new Set());
+  });
+
   it('classifies without writing, in the same words as the upsert', async () => {
     await f.ledger.links.upsertLinks('b1', 'offer', [
       { remoteId: 'r1', crmId: 'c1', contentHash: 'h1' },
