@@ -1,5 +1,5 @@
 import type { OutboxCommand } from '../../ledger';
-import { updateGenerations, updateKey, updateWanted } from './update-generations';
+import { earlierUpdateOnItsWay, updateGenerations, updateKey, updateWanted } from './update-generations';
 
 const command = (id: number, hash: string, state: OutboxCommand['state']): OutboxCommand =>
   ({ id, state, payload: { hash } }) as OutboxCommand;
@@ -44,5 +44,27 @@ describe('update generations', () => {
     ['after a refusal, something new', { last: command(3, 'cy', 'dead') }, 'di', true],
   ])('%s', (_case, chain, hash, wanted) => {
     expect(updateWanted({ generations: 0, ...chain }, hash, 'sub')).toBe(wanted);
+  });
+});
+
+describe('an earlier update that may still reach the service after a newer one', () => {
+  const NOW = Date.parse('2026-11-29T10:00:00Z');
+  const at = (id: number, state: OutboxCommand['state'], nextAttemptAt: number | null = null) =>
+    ({ id, state, nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt) }) as OutboxCommand;
+
+  it.each([
+    ['on the wire', [at(1, 'done'), at(2, 'sending')], 2],
+    ['its answer lost', [at(1, 'unknown', NOW + 60_000)], 1],
+    ['due, perhaps taken by another drain this moment', [at(1, 'pending')], 1],
+    ['a retry due now', [at(1, 'failed', NOW)], 1],
+    [
+      'a retry waiting out its delay: it will find the newer one and stand down',
+      [at(1, 'failed', NOW + 1)],
+      undefined,
+    ],
+    ['landed, replaced or refused', [at(1, 'done'), at(2, 'dead')], undefined],
+    ['none', [], undefined],
+  ])('%s', (_case, earlier, expected) => {
+    expect(earlierUpdateOnItsWay(earlier, NOW)?.id).toBe(expected);
   });
 });

@@ -45,3 +45,22 @@ export function updateWanted(updates: UpdateGenerations, hash: string, submitted
 function hashOf(command: OutboxCommand): string | undefined {
   return (command.payload as { hash?: string }).hash;
 }
+
+// An earlier update of the deal that may reach the service after this one if this one goes now: on
+// the wire (`sending`), its answer lost (`unknown`: it may still land, and its reconcile resends it,
+// as superseded, only then), or due and perhaps taken by another drain this moment (a drain checks
+// for newer updates just before it sends, which a newer update queued a moment later escapes). An
+// earlier one waiting out a retry's delay is no such update: when its time comes it finds this one
+// and is not sent.
+export function earlierUpdateOnItsWay(
+  earlier: readonly OutboxCommand[],
+  nowMs: number,
+): OutboxCommand | undefined {
+  return earlier.find(
+    (command) =>
+      command.state === 'sending' ||
+      command.state === 'unknown' ||
+      ((command.state === 'pending' || command.state === 'failed') &&
+        (command.nextAttemptAt === null || command.nextAttemptAt.getTime() <= nowMs)),
+  );
+}

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../common/clock';
 import type { RemoteError } from '../../common/remote-error';
 import { CashOfferError } from '../../cash-offer';
 import type { CreateOfferRequestBody, UpdateOfferRequestBody } from '../../cash-offer/schema';
@@ -9,7 +10,13 @@ import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import { refusalWantsCreateShape, updateAsCreate } from './update-as-create';
 
-import { UPDATE_OFFER_REQUEST, updateGenerations, updateKey } from './update-generations';
+import { commandGenerations } from '../common/command-generations';
+import {
+  earlierUpdateOnItsWay,
+  UPDATE_OFFER_REQUEST,
+  updateGenerations,
+  updateKey,
+} from './update-generations';
 
 export { UPDATE_OFFER_REQUEST };
 
@@ -27,6 +34,10 @@ export interface UpdateOfferRequestPayload {
   generation?: number;
 }
 
+// Thrown before anything is sent, so the drain defers the update (no attempt counted) until the
+// earlier one has landed or been replaced.
+class EarlierUpdateOnItsWay extends Error {}
+
 // An update a newer one of the same deal replaces is never sent: sent after it (a retry, a
 // reconcile after a kill) it would put the agent's older value back.
 interface UpdateResult {
@@ -43,6 +54,7 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
     private readonly links: LinkRepository,
     private readonly issues: RecordIssues,
     private readonly outbox: OutboxRepository,
+    private readonly clock: Clock,
   ) {}
 
   // The newest later update of the deal the service has not refused, if any (its command id).
@@ -58,6 +70,19 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
     return later.lastLive?.id;
   }
 
+  private async earlierOnItsWay(
+    brokerageId: string,
+    payload: UpdateOfferRequestPayload,
+  ): Promise<OutboxCommand | undefined> {
+    if (payload.generation === undefined || payload.generation <= 1) return undefined;
+    const earlier = await commandGenerations(async (generation) =>
+      generation < payload.generation!
+        ? this.outbox.findByKey(updateKey(brokerageId, payload.dealId, generation))
+        : null,
+    );
+    return earlierUpdateOnItsWay(earlier, this.clock.nowMs());
+  }
+
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<UpdateResult | null> {
     const payload = command.payload as UpdateOfferRequestPayload;
     const newer = await this.newerUpdate(command.brokerageId, payload);
@@ -67,6 +92,11 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
       );
       return { superseded: newer };
     }
+    const earlier = await this.earlierOnItsWay(command.brokerageId, payload);
+    if (earlier !== undefined)
+      throw new EarlierUpdateOnItsWay(
+        `an earlier listing-agent update of deal ${payload.dealId} (command ${earlier.id}, ${earlier.state}) may still reach the service; this one goes after it`,
+      );
     try {
       await ctx.cashOffer.updateOfferRequest(payload.requestId, payload.body, ctx.call);
     } catch (error) {

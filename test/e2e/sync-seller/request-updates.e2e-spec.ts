@@ -1,7 +1,10 @@
 import { OutboxCommand } from '../../../src/ledger';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
+import { ConfigService } from '../../../src/config/config.service';
+import { OutboxDrainService } from '../../../src/sync/outbox/outbox-drain.service';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { DEAL_PROPS, SellerFlowSteps } from '../../support/sync-flows';
+import { waitFor } from '../../support/wait-for';
 
 describe('request updates: later edits of a submitted listing deal', () => {
   let t: SyncTestApp;
@@ -131,5 +134,49 @@ describe('request updates: later edits of a submitted listing deal', () => {
       result: { superseded: expect.any(Number) },
     });
     expect((await steps.agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError] ?? '').toBe('');
+  });
+
+  it('an update queued while an earlier one is on the wire waits for it, though another drain (the CLI) takes it at once', async () => {
+    const { dealId, requestId } = await steps.activeRequest();
+    const agentAtService = async () => {
+      const [stored] = (await steps.sandbox.requests()).filter((r) => r.offer_request_id === requestId);
+      return (stored as unknown as { property: Record<string, unknown> }).property.ListAgentEmail;
+    };
+    const edit = async (email: string) => {
+      await steps.agent.update(dealId, { listing_agent_email: email });
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+    };
+    const ofDeal = async (state: OutboxCommand['state']) =>
+      (await t.ledger.outbox.listByState('acme', [state])).filter((c) => c.recordRef === `deal:${dealId}`);
+
+    await edit('eve@acme-realty.example');
+    // The first update is slow to arrive (held before the service takes it, within the time-out).
+    await steps.sandbox.faults({ match: 'PATCH /offer-requests', latencyMs: 1000 });
+    const slowDrain = t.run('outbox-drain');
+    const [onTheWire] = await waitFor(
+      async () => {
+        const sending = await ofDeal('sending');
+        return sending.length > 0 && sending;
+      },
+      { what: 'the first update on the wire' },
+    );
+    await steps.sandbox.clearFaults();
+    await edit('fay@acme-realty.example');
+    const [newer] = await ofDeal('pending');
+    const brokerage = t.app.get(ConfigService).get('acme')!;
+    const taken = await t.app
+      .get(OutboxDrainService)
+      .executeNow(brokerage, newer, new AbortController().signal);
+    expect(taken.state).toBe('pending');
+    expect(taken.lastError).toContain(`command ${onTheWire.id}`);
+    expect((await slowDrain).status).toBe('succeeded');
+    expect(await agentAtService()).toBe('eve@acme-realty.example');
+
+    await t.ledger.transactions.run((m) =>
+      m.update(OutboxCommand, { id: newer.id }, { nextAttemptAt: null }),
+    );
+    await t.run('outbox-drain');
+    expect(await agentAtService()).toBe('fay@acme-realty.example');
+    expect(await t.ledger.outbox.get(newer.id)).toMatchObject({ state: 'done', attempts: 1 });
   });
 });
