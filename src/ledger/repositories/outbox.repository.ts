@@ -88,8 +88,10 @@ export class OutboxRepository {
   // Pending and failed commands whose time has come, oldest first. Read-only: markSending's
   // compare-and-set takes one, and exactly one caller wins it. On PostgreSQL rows another worker is
   // marking at this moment are skipped rather than waited for (SKIP LOCKED, hence the transaction).
-  claimDue(brokerageId: string, limit: number): Promise<OutboxCommand[]> {
-    return this.due(brokerageId, ['pending', 'failed'], limit);
+  // `operations`: only these (the drain's look for commands with a deadline behind a backlog).
+  claimDue(brokerageId: string, limit: number, operations?: readonly string[]): Promise<OutboxCommand[]> {
+    if (operations?.length === 0) return Promise.resolve([]);
+    return this.due(brokerageId, ['pending', 'failed'], limit, operations);
   }
 
   // Committed right before the request leaves: after a crash the command is found in `sending` and
@@ -147,12 +149,19 @@ export class OutboxRepository {
 
   // Commands in `states` whose next attempt (or check) has come, oldest first; on PostgreSQL rows
   // another worker holds are skipped.
-  private due(brokerageId: string, states: OutboxState[], limit: number): Promise<OutboxCommand[]> {
+  private due(
+    brokerageId: string,
+    states: OutboxState[],
+    limit: number,
+    operations?: readonly string[],
+  ): Promise<OutboxCommand[]> {
     const read = isPostgres(this.tx.dataSource) ? this.tx.run.bind(this.tx) : this.tx.exclusive.bind(this.tx);
-    return read((m) =>
-      skipLocked(m.createQueryBuilder(OutboxCommand, 'c'))
+    return read((m) => {
+      const query = skipLocked(m.createQueryBuilder(OutboxCommand, 'c'))
         .where('c.brokerageId = :brokerageId', { brokerageId })
-        .andWhere('c.state IN (:...states)', { states })
+        .andWhere('c.state IN (:...states)', { states });
+      if (operations) query.andWhere('c.operation IN (:...operations)', { operations });
+      return query
         .andWhere(
           new Brackets((w) =>
             w.where('c.nextAttemptAt IS NULL').orWhere('c.nextAttemptAt <= :now', { now: this.clock.now() }),
@@ -160,8 +169,8 @@ export class OutboxRepository {
         )
         .orderBy('c.id')
         .limit(limit)
-        .getMany(),
-    );
+        .getMany();
+    });
   }
 
   resolveUnknown(id: number, resolution: UnknownResolution): Promise<OutboxCommand> {

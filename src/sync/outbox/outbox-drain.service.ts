@@ -26,6 +26,10 @@ import {
 // Re-exported for the tests and tools that look for write-back commands in the ledger.
 export { WRITE_BACK_OPERATION } from './crm-write-back.executor';
 const BATCH = 200;
+// How long a drain works through the batch it claimed before it looks again for commands with a
+// deadline queued meanwhile (an agent's decision, a reminder for an offer about to run out), so a
+// backlog delays them by about this much, not by the whole batch (send-order.ts).
+const RECLAIM_AFTER_MS = 1000;
 // Unknown outcomes looked at per drain run: a budget, so a backlog of them never turns every drain
 // into a long scan of the service's lists.
 const RECONCILE_BUDGET = 50;
@@ -72,17 +76,33 @@ export class OutboxDrainService {
     for (;;) {
       if (ctx.signal.aborted) return counts;
       const due = sendOrder(
-        (await this.outbox.claimDue(brokerageId, BATCH)).filter((c) => !seen.has(c.id)),
+        (await this.claimDue(brokerageId)).filter((c) => !seen.has(c.id)),
         (c) => this.executors.get(c.operation)?.deadline?.(c),
       );
       if (due.length === 0) return counts;
+      const claimedAt = performance.now();
       for (const command of due) {
         if (ctx.signal.aborted) return counts;
+        // The rest of the batch stays due and is claimed again, behind anything with a deadline.
+        if (performance.now() - claimedAt > RECLAIM_AFTER_MS) break;
         seen.add(command.id);
         counts.read += 1;
         this.tally(counts, command, await this.execute(command, outbox));
       }
     }
+  }
+
+  // The oldest due commands, and the oldest of those with a deadline however far behind them they
+  // were queued: a backlog larger than a batch hides no decision or reminder.
+  private async claimDue(brokerageId: string): Promise<OutboxCommand[]> {
+    const withDeadline = this.executors
+      .operations()
+      .filter((operation) => this.executors.get(operation)?.deadline !== undefined);
+    const [oldest, urgent] = await Promise.all([
+      this.outbox.claimDue(brokerageId, BATCH),
+      this.outbox.claimDue(brokerageId, BATCH, withDeadline),
+    ]);
+    return [...new Map([...oldest, ...urgent].map((c) => [c.id, c])).values()];
   }
 
   // One command now, outside a drain run (`register-webhooks` reports its outcome as it happens):

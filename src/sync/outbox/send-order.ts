@@ -4,7 +4,9 @@
 // the rest, the nearest deadline first; the rest keep the ledger's order (oldest first). With a
 // backlog (a CRM outage, a drain held by a dead worker until its lease ran out) a reminder queued a
 // minute before its offer expires would otherwise wait behind every older request and write-back,
-// and be skipped as expired when its turn came. Only within the batch the drain claimed.
+// and be skipped as expired when its turn came. The drain claims the oldest commands with a deadline
+// beside the oldest of all, and claims again every second or so, so one queued during a long batch
+// also goes ahead (OutboxDrainService).
 export function sendOrder<T extends { id: number }>(
   commands: readonly T[],
   deadlineOf: (command: T) => number | undefined,

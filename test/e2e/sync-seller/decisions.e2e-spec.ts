@@ -1,6 +1,8 @@
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
-import { NeutralSellerSteps } from '../../support/crm-agent';
+import { NEUTRAL_LISTING, NeutralSellerSteps } from '../../support/crm-agent';
+import { ledgerEngines } from '../../support/ledger-fixture';
+import { waitFor } from '../../support/wait-for';
 import { FLOW_TARGETS, startSyncApp, type SyncTestApp } from '../../support/sync-app';
 
 // The same decisions for every CRM and ledger engine: the agent acts through the vendor-neutral port.
@@ -102,6 +104,50 @@ describe.each(FLOW_TARGETS)('decisions and counters made in the CRM (%s, ledger 
     expect(Number.isFinite(soonerAt) && Number.isFinite(laterAt)).toBe(true);
     expect(soonerAt).toBeLessThanOrEqual(laterAt);
   });
+
+  // Once, on the last ledger engine (PostgreSQL where it runs): the drain's claim is the ledger's.
+  if (kind === 'hubspot' && engine === ledgerEngines().at(-1))
+    it('a decision queued while the drain works through a backlog goes ahead of the rest of it', async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 312_000 });
+      await steps.applyEvents(1);
+      // A backlog: new listings whose creates the service is slow to take.
+      for (let i = 0; i < 6; i++)
+        await steps.agent.requestCashOffer((await steps.agent.listingDeal(NEUTRAL_LISTING)).dealId);
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      const creates = async () =>
+        (await t.ledger.outbox.listByState('acme', ['pending', 'sending', 'done'])).filter(
+          (c) => c.operation === 'create_offer_request',
+        );
+      const backlog = (await creates()).filter((c) => c.state === 'pending').map((c) => c.id);
+      expect(backlog).toHaveLength(6);
+      await steps.sandbox.faults({ match: 'POST /offer-requests', latencyMs: 400 });
+      try {
+        const drain = t.run('outbox-drain');
+        await waitFor(
+          async () => (await creates()).some((c) => backlog.includes(c.id) && c.state !== 'pending'),
+          {
+            what: 'the backlog being sent',
+          },
+        );
+        await moveTo(offer.offer_id, 'reject_requested');
+        expect((await t.run('crm-changes')).status).toBe('succeeded');
+        expect((await drain).status).toBe('succeeded');
+      } finally {
+        await steps.sandbox.clearFaults();
+      }
+      const done = await t.ledger.outbox.listByState('acme', ['done']);
+      const [decision] = done.filter(
+        (c) =>
+          c.operation === 'decide_offer' && (c.payload as { offerId?: number }).offerId === offer.offer_id,
+      );
+      expect(decision).toBeDefined();
+      const lastCreate = Math.max(
+        ...done.filter((c) => backlog.includes(c.id)).map((c) => c.completedAt!.getTime()),
+      );
+      expect(decision.completedAt!.getTime()).toBeLessThan(lastCreate);
+      expect(steps.agent.stageKey((await steps.agent.offerRecord(offer.offer_id))!)).toBe('rejected');
+    });
 
   it('an accept the service refuses (decided elsewhere) ends in a message on the record and in errors', async () => {
     const { requestId } = await steps.activeRequest();

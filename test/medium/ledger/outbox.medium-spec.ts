@@ -90,6 +90,26 @@ describe.each(ledgerEngines())('OutboxRepository (%s)', (engine) => {
     expect((await f.ledger.outbox.markSending(c.id)).attempts).toBe(2);
   });
 
+  it('claims the oldest due commands of some operations only, however many others are older', async () => {
+    for (let i = 0; i < 3; i++) await f.ledger.outbox.enqueue(command(`deal:${i}`));
+    const decision = (
+      await f.ledger.outbox.enqueue({
+        ...command('offer:9'),
+        idempotencyKey: outboxKey('b1', 'offer:9', 'decide_offer'),
+        operation: 'decide_offer',
+      })
+    ).command;
+    expect((await f.ledger.outbox.claimDue('b1', 2)).map((c) => c.operation)).toEqual([
+      'create_offer_request',
+      'create_offer_request',
+    ]);
+    expect((await f.ledger.outbox.claimDue('b1', 2, ['decide_offer'])).map((c) => c.id)).toEqual([
+      decision.id,
+    ]);
+    expect(await f.ledger.outbox.claimDue('b1', 2, [])).toEqual([]);
+    expect(await f.ledger.outbox.claimDue('b2', 2, ['decide_offer'])).toEqual([]);
+  });
+
   it('never claims an unknown outcome again until it is resolved', async () => {
     const a = (await f.ledger.outbox.enqueue(command('deal:a'))).command;
     const b = (await f.ledger.outbox.enqueue(command('deal:b'))).command;
