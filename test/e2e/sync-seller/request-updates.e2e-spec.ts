@@ -24,6 +24,18 @@ describe('request updates: later edits of a submitted listing deal', () => {
       (c) => c.method === 'PATCH' && c.path.startsWith('/api/v2/offer-requests'),
     );
 
+  // The listing agent the service holds for a request, and the agent's edit of it on the deal.
+  const listingAgentOf = (dealId: string, requestId: number) => ({
+    agentAtService: async () => {
+      const [stored] = (await steps.sandbox.requests()).filter((r) => r.offer_request_id === requestId);
+      return (stored as unknown as { property: Record<string, unknown> }).property.ListAgentEmail;
+    },
+    edit: async (email: string) => {
+      await steps.agent.update(dealId, { listing_agent_email: email });
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+    },
+  });
+
   it('sends listing-agent edits with PATCH and reports edits the service cannot take on the deal', async () => {
     const { dealId, requestId } = await steps.activeRequest();
     expect(await patches()).toHaveLength(0);
@@ -86,14 +98,7 @@ describe('request updates: later edits of a submitted listing deal', () => {
   it("the listing agent the service holds is the deal's last edit: an edit back is sent, an older edit never lands last", async () => {
     const { dealId, requestId } = await steps.activeRequest();
     const patchesBefore = (await patches()).length;
-    const agentAtService = async () => {
-      const [stored] = (await steps.sandbox.requests()).filter((r) => r.offer_request_id === requestId);
-      return (stored as unknown as { property: Record<string, unknown> }).property.ListAgentEmail;
-    };
-    const edit = async (email: string) => {
-      await steps.agent.update(dealId, { listing_agent_email: email });
-      expect((await t.run('crm-changes')).status).toBe('succeeded');
-    };
+    const { agentAtService, edit } = listingAgentOf(dealId, requestId);
 
     await edit('ann@acme-realty.example');
     await t.run('outbox-drain');
@@ -138,14 +143,7 @@ describe('request updates: later edits of a submitted listing deal', () => {
 
   it('an update queued while an earlier one is on the wire waits for it, though another drain (the CLI) takes it at once', async () => {
     const { dealId, requestId } = await steps.activeRequest();
-    const agentAtService = async () => {
-      const [stored] = (await steps.sandbox.requests()).filter((r) => r.offer_request_id === requestId);
-      return (stored as unknown as { property: Record<string, unknown> }).property.ListAgentEmail;
-    };
-    const edit = async (email: string) => {
-      await steps.agent.update(dealId, { listing_agent_email: email });
-      expect((await t.run('crm-changes')).status).toBe('succeeded');
-    };
+    const { agentAtService, edit } = listingAgentOf(dealId, requestId);
     const ofDeal = async (state: OutboxCommand['state']) =>
       (await t.ledger.outbox.listByState('acme', [state])).filter((c) => c.recordRef === `deal:${dealId}`);
 
