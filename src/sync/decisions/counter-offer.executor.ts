@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { RemoteError } from '../../common/remote-error';
 import type { CounterOffer, CounterOfferBody } from '../../cash-offer/schema';
 import { CashOfferError } from '../../cash-offer';
-import { withNamedFieldsFilled, withOfferTerms } from './counter-terms';
+import { withFieldsFilled, withNamedFieldsFilled, withOfferTerms } from './counter-terms';
 import { InboxRepository, LinkRepository, type OutboxCommand } from '../../ledger';
 import { readCounterUpdate, type CounterUpdate } from '../../cash-offer/counter-update.reader';
 import type { JsonObject } from '../../cash-offer/schema';
@@ -90,11 +90,17 @@ export class CounterOfferExecutor implements CommandExecutor {
 
   // A refusal naming counter fields the body left out is answered once, in the same attempt, with
   // them filled: a refused counter did nothing, so sending it again cannot make a second one.
+  // The fields each brokerage's service has required of a counter, learnt from its refusals: later
+  // counters carry them the first time (one request, not a refusal and a second one).
+  private readonly requiredFields = new Map<string, Set<string>>();
+
   private async post(
     ctx: OutboxContext,
-    body: CounterOfferBody,
+    counter: CounterOfferBody,
     offer: Offer | undefined,
   ): Promise<CounterOffer | undefined> {
+    const required = this.requiredFields.get(ctx.brokerage.id) ?? new Set<string>();
+    const body = withFieldsFilled(counter, offer, [...required])?.body ?? counter;
     try {
       return await ctx.cashOffer.counterOffer(body, ctx.call);
     } catch (error) {
@@ -105,7 +111,9 @@ export class CounterOfferExecutor implements CommandExecutor {
       this.logger.log(
         `The service requires counter fields the agent left empty (${again.filled.join(', ')}); counter on offer ${body.offer_id} sent again with them filled from the offer`,
       );
-      return ctx.cashOffer.counterOffer(again.body, ctx.call);
+      const answer = await ctx.cashOffer.counterOffer(again.body, ctx.call);
+      this.requiredFields.set(ctx.brokerage.id, new Set([...required, ...again.filled]));
+      return answer;
     }
   }
 

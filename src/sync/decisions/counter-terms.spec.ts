@@ -1,6 +1,6 @@
 import type { CounterOfferBody, Offer } from '../../cash-offer/schema';
 import { validateWire, CounterOfferBody as CounterOfferBodyClass } from '../../cash-offer/schema';
-import { missingFieldsNamed, withNamedFieldsFilled, withOfferTerms } from './counter-terms';
+import { missingFieldsNamed, withFieldsFilled, withNamedFieldsFilled, withOfferTerms } from './counter-terms';
 
 const offer = (extra: Partial<Offer> = {}): Offer =>
   ({
@@ -105,6 +105,20 @@ describe('the fields a refusal names as missing', () => {
     expect(
       withNamedFieldsFilled(sent, offer(), 'offer 41 is countered; only an active offer can be countered'),
     ).toBeUndefined();
+  });
+});
+
+describe('withFieldsFilled', () => {
+  it("fills fields a service required before where the counter leaves them out, and leaves the agent's own", () => {
+    const sent = { ...withOfferTerms(amountOnly, offer()), counter_offer_memo: 'as discussed' };
+    const filled = withFieldsFilled(sent, offer(), ['counter_offer_memo', 'counter_offer_expires']);
+    expect(filled?.filled).toEqual(['counter_offer_expires']);
+    expect(filled?.body).toMatchObject({
+      counter_offer_memo: 'as discussed',
+      counter_offer_expires: '2026-12-06T10:00:00.000Z',
+    });
+    expect(withFieldsFilled(sent, offer(), ['counter_offer_memo'])).toBeUndefined();
+    expect(withFieldsFilled(sent, offer(), [])).toBeUndefined();
   });
 });
 

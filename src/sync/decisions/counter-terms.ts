@@ -71,9 +71,20 @@ export function withNamedFieldsFilled(
   offer: Offer | undefined,
   message: string,
 ): { body: CounterOfferBody; filled: string[] } | undefined {
+  return withFieldsFilled(body, offer, missingFieldsNamed(body, message));
+}
+
+// The counter with these fields filled where it leaves them out (fields the service required of an
+// earlier counter, so this one goes complete the first time); undefined when none could be.
+export function withFieldsFilled(
+  body: CounterOfferBody,
+  offer: Offer | undefined,
+  fields: readonly string[],
+): { body: CounterOfferBody; filled: string[] } | undefined {
   const filled: Record<string, unknown> = { ...body };
   const names: string[] = [];
-  for (const field of missingFieldsNamed(body, message)) {
+  for (const field of fields) {
+    if (filled[field] !== undefined) continue;
     const value = neutralValue(field, offer);
     if (value === undefined) continue;
     filled[field] = value;

@@ -159,6 +159,10 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect(lost).toBeDefined();
       return lost;
     };
+    const counterPosts = async () =>
+      (await steps.sandbox.calls()).filter(
+        (c) => c.method === 'POST' && c.path.startsWith('/api/v2/counter-offers'),
+      );
     // The lost counter's next look, brought forward.
     const lookAgain = (id: number) =>
       t.ledger.transactions.run((m) => m.update(OutboxCommand, { id }, { nextAttemptAt: null }));
@@ -257,6 +261,25 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect((await t.ledger.inbox.depth('acme')).flagged ?? 0).toBe(0);
       if (readings.counterRejectedOfferListedAs === 'active') await agentAccepts(offer.offer_id);
     });
+
+    // A service that requires every counter field refuses a counter that leaves one out, naming them:
+    // sent again with them filled, and the next counter carries them the first time.
+    if (readings.counterOmittedFields === 'required')
+      it('the counter fields this service requires are learnt from its refusal: the next counter goes in one request', async () => {
+        const { requestId } = await steps.activeRequest();
+        const first = await steps.sandbox.makeOffer(requestId, { offer_amount: 333_000 });
+        const second = await steps.sandbox.makeOffer(requestId, { offer_amount: 334_000 });
+        await steps.applyEvents(2);
+        const posts = async () => (await counterPosts()).length;
+        const before = await posts();
+        await counterOn(first.offer_id, '346000');
+        expect(await posts()).toBe(before + 2);
+        await counterOn(second.offer_id, '347000');
+        expect(await posts()).toBe(before + 3);
+        await settle();
+        for (const offer of [first, second])
+          expect(steps.agent.stageKey((await steps.agent.offerRecord(offer.offer_id))!)).toBe('countered');
+      });
 
     // Where the offer stays listed `countered` after a refusal, an UPDATE is the only word on it: one
     // naming our offer but another counter than the one the service told us of is not ours to apply.
