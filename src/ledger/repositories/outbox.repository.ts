@@ -245,6 +245,17 @@ export class OutboxRepository {
     });
   }
 
+  // The brokerage's latest done commands of one operation, newest first (what earlier sends learnt).
+  latestDone(brokerageId: string, operation: string, limit: number): Promise<OutboxCommand[]> {
+    return this.tx.exclusive((m) =>
+      m.find(OutboxCommand, {
+        where: { brokerageId, operation, state: 'done' },
+        order: { id: 'DESC' },
+        take: limit,
+      }),
+    );
+  }
+
   // The brokerage's oldest command in one of these states (what the alerts measure age by).
   oldest(brokerageId: string, states: OutboxState[]): Promise<OutboxCommand | null> {
     return this.tx.exclusive((m) =>

@@ -3,7 +3,7 @@ import type { RemoteError } from '../../common/remote-error';
 import type { CounterOffer, CounterOfferBody } from '../../cash-offer/schema';
 import { CashOfferError } from '../../cash-offer';
 import { withFieldsFilled, withNamedFieldsFilled, withOfferTerms } from './counter-terms';
-import { InboxRepository, LinkRepository, type OutboxCommand } from '../../ledger';
+import { InboxRepository, LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
 import { readCounterUpdate, type CounterUpdate } from '../../cash-offer/counter-update.reader';
 import type { JsonObject } from '../../cash-offer/schema';
 import { LINK } from '../common/listing-deal.properties';
@@ -52,12 +52,13 @@ export class CounterOfferExecutor implements CommandExecutor {
     private readonly links: LinkRepository,
     private readonly clock: Clock,
     private readonly inbox: InboxRepository,
+    private readonly outbox: OutboxRepository,
   ) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<CounterAnswer> {
     const payload = command.payload as CounterOfferPayload;
     const offer = await this.counteredOffer(ctx, payload);
-    const counter = await this.post(ctx, withOfferTerms(payload.body, offer), offer);
+    const { answer: counter, required } = await this.post(ctx, withOfferTerms(payload.body, offer), offer);
     // How the service lists the offer the moment after the counter, before any buyer can answer:
     // one read, best effort (the write-back reads it again when this one fails).
     const listedAtSend = await this.listedAtSend(ctx, payload).catch(() => undefined);
@@ -65,6 +66,7 @@ export class CounterOfferExecutor implements CommandExecutor {
       counter_offer_id: counter?.counter_offer_id,
       counter_offer_status: counter?.counter_offer_status,
       ...(listedAtSend !== undefined ? { listed_at_send: listedAtSend } : {}),
+      ...(required.length > 0 ? { required_fields: required } : {}),
     };
   }
 
@@ -90,19 +92,34 @@ export class CounterOfferExecutor implements CommandExecutor {
 
   // A refusal naming counter fields the body left out is answered once, in the same attempt, with
   // them filled: a refused counter did nothing, so sending it again cannot make a second one.
-  // The fields each brokerage's service has required of a counter, learnt from its refusals: later
-  // counters carry them the first time (one request, not a refusal and a second one).
-  private readonly requiredFields = new Map<string, Set<string>>();
+  // The fields each brokerage's service has required of a counter, learnt from its refusals and kept
+  // in the done counters' results (so a restart keeps them): later counters carry them the first
+  // time, one request rather than a refusal and a second one, which a kill could fall between.
+  private readonly requiredFields = new Map<string, Promise<ReadonlySet<string>>>();
+
+  private requiredOf(brokerageId: string): Promise<ReadonlySet<string>> {
+    let required = this.requiredFields.get(brokerageId);
+    if (!required) {
+      required = this.outbox
+        .latestDone(brokerageId, COUNTER_OFFER, LEARNT_FROM_LATEST)
+        .then(
+          (done) => new Set(done.flatMap((c) => (c.result as CounterAnswer | null)?.required_fields ?? [])),
+        );
+      this.requiredFields.set(brokerageId, required);
+    }
+    return required;
+  }
 
   private async post(
     ctx: OutboxContext,
     counter: CounterOfferBody,
     offer: Offer | undefined,
-  ): Promise<CounterOffer | undefined> {
-    const required = this.requiredFields.get(ctx.brokerage.id) ?? new Set<string>();
-    const body = withFieldsFilled(counter, offer, [...required])?.body ?? counter;
+  ): Promise<{ answer: CounterOffer | undefined; required: string[] }> {
+    const known = await this.requiredOf(ctx.brokerage.id).catch(() => new Set<string>());
+    const body = withFieldsFilled(counter, offer, [...known])?.body ?? counter;
+    const required = [...known];
     try {
-      return await ctx.cashOffer.counterOffer(body, ctx.call);
+      return { answer: await ctx.cashOffer.counterOffer(body, ctx.call), required };
     } catch (error) {
       if (!(error instanceof CashOfferError) || error.code !== 'INVALID_RECORD' || error.keyRefused)
         throw error;
@@ -112,8 +129,9 @@ export class CounterOfferExecutor implements CommandExecutor {
         `The service requires counter fields the agent left empty (${again.filled.join(', ')}); counter on offer ${body.offer_id} sent again with them filled from the offer`,
       );
       const answer = await ctx.cashOffer.counterOffer(again.body, ctx.call);
-      this.requiredFields.set(ctx.brokerage.id, new Set([...required, ...again.filled]));
-      return answer;
+      const learnt = new Set([...known, ...again.filled]);
+      this.requiredFields.set(ctx.brokerage.id, Promise.resolve(learnt));
+      return { answer, required: [...learnt] };
     }
   }
 
@@ -311,7 +329,12 @@ export interface CounterAnswer {
   counter_offer_status?: string;
   // Set by reconcile: how the service lists a countered offer (see listingHabit).
   listed_at_send?: string;
+  // Every field this brokerage's service is known to require of a counter (see post).
+  required_fields?: string[];
 }
+
+// How many of a brokerage's latest done counters the required fields are learnt from at start.
+const LEARNT_FROM_LATEST = 20;
 
 // What the request's offers say of a counter on `offerId` (pure, see reconcile). The service has no
 // counter lookup, so: the offer is countered; or the buyer made an offer by accepting a counter on

@@ -276,6 +276,11 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         expect(await posts()).toBe(before + 2);
         await counterOn(second.offer_id, '347000');
         expect(await posts()).toBe(before + 3);
+        // Kept with the done counters, where a restarted daemon learns them again.
+        const [latest] = await t.ledger.outbox.latestDone('acme', 'counter_offer', 1);
+        expect((latest.result as { required_fields?: string[] }).required_fields).toEqual(
+          expect.arrayContaining(['counter_offer_memo', 'counter_offer_expires']),
+        );
         await settle();
         for (const offer of [first, second])
           expect(steps.agent.stageKey((await steps.agent.offerRecord(offer.offer_id))!)).toBe('countered');

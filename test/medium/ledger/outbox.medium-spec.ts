@@ -110,6 +110,21 @@ describe.each(ledgerEngines())('OutboxRepository (%s)', (engine) => {
     expect(await f.ledger.outbox.claimDue('b2', 2, ['decide_offer'])).toEqual([]);
   });
 
+  it("lists a brokerage's latest done commands of one operation, newest first", async () => {
+    for (let i = 0; i < 3; i++) {
+      const { command: c } = await f.ledger.outbox.enqueue(command(`deal:${i}`));
+      await f.ledger.outbox.markSending(c.id);
+      if (i < 2) await f.ledger.outbox.complete(c.id, { n: i });
+    }
+    expect((await f.ledger.outbox.latestDone('b1', 'create_offer_request', 5)).map((c) => c.result)).toEqual([
+      { n: 1 },
+      { n: 0 },
+    ]);
+    expect(await f.ledger.outbox.latestDone('b1', 'create_offer_request', 1)).toHaveLength(1);
+    expect(await f.ledger.outbox.latestDone('b1', 'decide_offer', 5)).toEqual([]);
+    expect(await f.ledger.outbox.latestDone('b2', 'create_offer_request', 5)).toEqual([]);
+  });
+
   it('never claims an unknown outcome again until it is resolved', async () => {
     const a = (await f.ledger.outbox.enqueue(command('deal:a'))).command;
     const b = (await f.ledger.outbox.enqueue(command('deal:b'))).command;
