@@ -90,8 +90,6 @@ export class CounterOfferExecutor implements CommandExecutor {
     }
   }
 
-  // A refusal naming counter fields the body left out is answered once, in the same attempt, with
-  // them filled: a refused counter did nothing, so sending it again cannot make a second one.
   // The fields each brokerage's service has required of a counter, learnt from its refusals and kept
   // in the done counters' results (so a restart keeps them): later counters carry them the first
   // time, one request rather than a refusal and a second one, which a kill could fall between.
@@ -104,18 +102,25 @@ export class CounterOfferExecutor implements CommandExecutor {
         .latestDone(brokerageId, COUNTER_OFFER, LEARNT_FROM_LATEST)
         .then(
           (done) => new Set(done.flatMap((c) => (c.result as CounterAnswer | null)?.required_fields ?? [])),
-        );
+        )
+        .catch(() => {
+          // Looked up again by the next counter; this one goes as the agent left it.
+          this.requiredFields.delete(brokerageId);
+          return new Set<string>();
+        });
       this.requiredFields.set(brokerageId, required);
     }
     return required;
   }
 
+  // A refusal naming counter fields the body left out is answered once, in the same attempt, with
+  // them filled: a refused counter did nothing, so sending it again cannot make a second one.
   private async post(
     ctx: OutboxContext,
     counter: CounterOfferBody,
     offer: Offer | undefined,
   ): Promise<{ answer: CounterOffer | undefined; required: string[] }> {
-    const known = await this.requiredOf(ctx.brokerage.id).catch(() => new Set<string>());
+    const known = await this.requiredOf(ctx.brokerage.id);
     const body = withFieldsFilled(counter, offer, [...known])?.body ?? counter;
     const required = [...known];
     try {
