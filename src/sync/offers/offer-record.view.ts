@@ -129,11 +129,16 @@ export function counterStatusOf(
   // refused the counter (an UPDATE we did not get). Not so when the service lists a countered
   // offer as rejected from the start.
   if (offer.offer_status === 'rejected' && counter.listedAtSend !== 'rejected') return 'rejected';
-  // Listed active again after a service showed it waiting under a word of its own: the buyer refused
-  // the counter and the offer is the seller's to decide once more (a reading of the spec's silence
-  // on what a refused counter leaves). Nothing tells where the service lists a waiting countered
-  // offer as active: there only the UPDATE can.
-  if (offer.offer_status === 'active' && waitedDistinctly(counter.listedAtSend)) return 'rejected';
+  // Listed active again after a service showed it waiting under a word of its own, or as rejected at
+  // once (a rejected offer is never reopened otherwise): the buyer refused the counter and the offer
+  // is the seller's to decide once more (a reading of the spec's silence on what a refused counter
+  // leaves). Nothing tells where the service lists a waiting countered offer as active: there only
+  // the UPDATE can.
+  if (
+    offer.offer_status === 'active' &&
+    (waitedDistinctly(counter.listedAtSend) || counter.listedAtSend === 'rejected')
+  )
+    return 'rejected';
   return counter.status;
 }
 

@@ -360,9 +360,9 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         expect(countered!.properties[OFFER.counterStatus]).toBe('accepted');
       });
 
-    // Only where the service lists a waiting countered offer under its own word: there its return to
-    // active tells the buyer's refusal when no UPDATE does.
-    if (readings.counteredOfferListedAs === 'countered')
+    // Only where the service lists a waiting countered offer under its own word, or as rejected at
+    // once: there its return to active tells the buyer's refusal when no UPDATE does.
+    if (readings.counteredOfferListedAs === 'countered' || readings.counteredOfferListedAs === 'rejected')
       it('a refused counter with no UPDATE, the offer put back to active: Counter rejected from the listings, then the agent accepts it', async () => {
         await withRefusalsReopened(async () => {
           const { requestId } = await steps.activeRequest();
