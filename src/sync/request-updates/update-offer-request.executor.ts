@@ -11,12 +11,7 @@ import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../ou
 import { refusalWantsCreateShape, updateAsCreate } from './update-as-create';
 
 import { commandGenerations } from '../common/command-generations';
-import {
-  earlierUpdateOnItsWay,
-  UPDATE_OFFER_REQUEST,
-  updateGenerations,
-  updateKey,
-} from './update-generations';
+import { earlierUpdateOnItsWay, UPDATE_OFFER_REQUEST, updateKey } from './update-generations';
 
 export { UPDATE_OFFER_REQUEST };
 
@@ -57,42 +52,32 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
     private readonly clock: Clock,
   ) {}
 
-  // The newest later update of the deal the service has not refused, if any (its command id).
-  private async newerUpdate(
+  // The deal's chain of updates, read once: the updates before this one and after it (none for a
+  // command queued by an earlier version, keyed by its hash).
+  private async neighbours(
     brokerageId: string,
     payload: UpdateOfferRequestPayload,
-  ): Promise<number | undefined> {
-    if (payload.generation === undefined) return undefined;
-    const later = await updateGenerations(
-      (generation) => this.outbox.findByKey(updateKey(brokerageId, payload.dealId, generation)),
-      payload.generation + 1,
+  ): Promise<{ earlier: OutboxCommand[]; later: OutboxCommand[] }> {
+    const generation = payload.generation;
+    if (generation === undefined) return { earlier: [], later: [] };
+    const chain = await commandGenerations((g) =>
+      this.outbox.findByKey(updateKey(brokerageId, payload.dealId, g)),
     );
-    return later.lastLive?.id;
-  }
-
-  private async earlierOnItsWay(
-    brokerageId: string,
-    payload: UpdateOfferRequestPayload,
-  ): Promise<OutboxCommand | undefined> {
-    if (payload.generation === undefined || payload.generation <= 1) return undefined;
-    const earlier = await commandGenerations(async (generation) =>
-      generation < payload.generation!
-        ? this.outbox.findByKey(updateKey(brokerageId, payload.dealId, generation))
-        : null,
-    );
-    return earlierUpdateOnItsWay(earlier, this.clock.nowMs());
+    return { earlier: chain.slice(0, generation - 1), later: chain.slice(generation) };
   }
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<UpdateResult | null> {
     const payload = command.payload as UpdateOfferRequestPayload;
-    const newer = await this.newerUpdate(command.brokerageId, payload);
+    const { earlier: before, later } = await this.neighbours(command.brokerageId, payload);
+    // The newest later update the service has not refused: this one is replaced.
+    const newer = later.filter((c) => c.state !== 'dead').at(-1)?.id;
     if (newer !== undefined) {
       this.logger.log(
         `outbox command ${command.id}: the listing-agent update of deal ${payload.dealId} is replaced by a newer one (command ${newer}); not sent`,
       );
       return { superseded: newer };
     }
-    const earlier = await this.earlierOnItsWay(command.brokerageId, payload);
+    const earlier = earlierUpdateOnItsWay(before, this.clock.nowMs());
     if (earlier !== undefined)
       throw new EarlierUpdateOnItsWay(
         `an earlier listing-agent update of deal ${payload.dealId} (command ${earlier.id}, ${earlier.state}) may still reach the service; this one goes after it`,
