@@ -78,8 +78,12 @@ export type ClientLogger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
 // Per-call hooks for a caller that must know when a request may have left: the outbox marks a
 // command `sending` in `beforeSend`, which runs after the rate limiter and the breaker have let the
 // attempt through and right before the bytes go out. A call refused locally never runs it.
+// `refusedBeforeRetry` is the caller's own: a request the service refused did nothing, and the caller
+// is about to send the write again in another form (a counter with the fields the service named, a
+// create with fewer photos): until the next `beforeSend`, nothing of it is on its way.
 export interface CallOptions {
   beforeSend?: () => Promise<void>;
+  refusedBeforeRetry?: (refusal: string) => Promise<void>;
 }
 
 // The Cash Offer service as one brokerage sees it. Every method validates its body against its

@@ -126,6 +126,14 @@ export class OutboxRepository {
     return this.transition(id, ['sending'], 'failed', { lastError: error, nextAttemptAt });
   }
 
+  // A request of the command was refused (it did nothing) and its executor is sending the write again
+  // in another form within the same attempt: until that leaves (markSending again), nothing is on its
+  // way, so a crash meanwhile leaves a command to send, not one whose outcome is unknown. Due at once:
+  // another drain may take it, and markSending's compare-and-set decides who sends it.
+  refusedBeforeRetry(id: number, error: string): Promise<OutboxCommand> {
+    return this.transition(id, ['sending'], 'failed', { lastError: error, nextAttemptAt: this.clock.now() });
+  }
+
   // Not sent at all (breaker open, shutdown, the limiter): due again later, no attempt counted.
   defer(id: number, reason: string, nextAttemptAt: Date): Promise<OutboxCommand> {
     return this.transition(id, ['pending', 'failed'], 'pending', { lastError: reason, nextAttemptAt });

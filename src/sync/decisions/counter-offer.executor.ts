@@ -133,6 +133,7 @@ export class CounterOfferExecutor implements CommandExecutor {
       this.logger.log(
         `The service requires counter fields the agent left empty (${again.filled.join(', ')}); counter on offer ${body.offer_id} sent again with them filled from the offer`,
       );
+      await ctx.call?.refusedBeforeRetry?.(error.message);
       const answer = await ctx.cashOffer.counterOffer(again.body, ctx.call);
       const learnt = new Set([...known, ...again.filled]);
       this.requiredFields.set(ctx.brokerage.id, Promise.resolve(learnt));

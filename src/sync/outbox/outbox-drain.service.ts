@@ -147,11 +147,18 @@ export class OutboxDrainService {
       return 'skipped';
     }
     // `sending` is committed by the client's beforeSend hook, after the rate limiter and the breaker
-    // have let the request through: a crash while it waits leaves the command plainly pending.
+    // have let the request through: a crash while it waits leaves the command plainly pending. A
+    // refusal the executor answers by sending again takes it back to `failed` until that request
+    // leaves, so a crash between the two leaves nothing unknown.
     let sending: OutboxCommand | undefined;
     const call: CallOptions = {
       beforeSend: async () => {
         sending ??= await this.markSending(command);
+      },
+      refusedBeforeRetry: async (refusal) => {
+        if (!sending) return;
+        await this.outbox.refusedBeforeRetry(sending.id, refusal);
+        sending = undefined;
       },
     };
     let result: unknown;

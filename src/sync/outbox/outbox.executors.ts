@@ -30,7 +30,9 @@ export type OutboxReconciliation =
 // one write (send) and answers for it (reconcile, onRefused).
 export interface CommandExecutor {
   // The write: exactly one call, made after `ctx.call.beforeSend()` (the service client calls it for
-  // a Cash Offer request). Throws; a RemoteError's code decides retry, unknown or dead letter (outbox-decision.ts).
+  // a Cash Offer request); after a refusal it answers by sending again in another form, one more,
+  // with `ctx.call.refusedBeforeRetry()` between. Throws; a RemoteError's code decides retry, unknown
+  // or dead letter (outbox-decision.ts).
   send(command: OutboxCommand, ctx: OutboxContext): Promise<unknown>;
   // Applies a done command's result to the CRM, run as a `write_back` command of its own (see
   // CrmWriteBackExecutor). May run again after a failure: must be idempotent. Without it, a done

@@ -6,6 +6,7 @@ import type { CreateOfferRequestBody, UpdateOfferRequestBody } from '../../cash-
 import { LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
+import { errorMessage } from '../common/job-counts';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import { refusalWantsCreateShape, updateAsCreate } from './update-as-create';
@@ -90,6 +91,7 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
       this.logger.log(
         `The service checks an offer request update as a create body; request ${payload.requestId} updated with the body it was submitted with and the deal's listing-agent fields`,
       );
+      await ctx.call?.refusedBeforeRetry?.(errorMessage(error));
       await ctx.cashOffer.updateOfferRequestAsCreate(
         payload.requestId,
         updateAsCreate(payload.body, payload.submitted),

@@ -64,6 +64,7 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
         this.logger.warn(
           `deal ${dealId}: the service refused offer_request_external_id ${placement === 'request' ? 'on the request object' : 'beside it'} (${errorMessage(error)}); trying ${next === 'body' ? 'it beside the request object' : 'without it'}`,
         );
+        await ctx.call?.refusedBeforeRetry?.(errorMessage(error));
         placement = next;
       }
     }

@@ -4,6 +4,7 @@ import {
   type CreateOfferRequestBody,
   type OfferRequestRecord,
 } from '../../cash-offer/schema';
+import { errorMessage } from '../common/job-counts';
 import type { OutboxContext } from '../outbox/outbox.executors';
 import { fewerPhotos } from './photo-cap';
 
@@ -42,6 +43,7 @@ export async function createWithPhotos(
       const next = fewerPhotos(error, count);
       if (next === undefined) throw error;
       onRefused(count, next, error);
+      await ctx.call?.refusedBeforeRetry?.(errorMessage(error));
       count = next;
     }
   }

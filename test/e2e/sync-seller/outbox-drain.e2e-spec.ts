@@ -21,6 +21,9 @@ interface Script {
   fail?: CashOfferErrorCode;
   retryAfterMs?: number;
   reconcile?: OutboxReconciliation;
+  // Refused once (the service named a field), then sent again in another form once this resolves,
+  // as a counter is sent again with the fields its refusal named.
+  refusedThenAgain?: Promise<void>;
 }
 
 // The drain on the real ledger and job runner: a CRM write-back that fails, and each outcome of a
@@ -48,6 +51,11 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
             message: 'not sent; the circuit is open',
           });
         await ctx.call?.beforeSend?.();
+        if (step?.refusedThenAgain) {
+          await ctx.call?.refusedBeforeRetry?.('scripted refusal: counter_offer_terms is required');
+          await step.refusedThenAgain;
+          await ctx.call?.beforeSend?.();
+        }
         sent.push(command.id);
         if (step?.fail)
           throw new CashOfferError({
@@ -186,6 +194,30 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     release();
     await drain;
     expect(await state(id)).toMatchObject({ state: 'done', attempts: 1 });
+    expect(sent.filter((s) => s === id)).toHaveLength(1);
+  });
+
+  it('a crash between a refusal and the write sent again in another form leaves it to send, not unknown', async () => {
+    let release!: () => void;
+    const again = new Promise<void>((resolve) => (release = resolve));
+    const id = await enqueue([{ refusedThenAgain: again }]);
+    const drain = t.run('outbox-drain');
+    try {
+      await waitFor(() => scripts.get(id)?.length === 0, { what: 'the scripted command to be sent' });
+      // What a restart finds while the write waits to go again: the refused request did nothing.
+      await waitFor(async () => (await state(id)).state !== 'sending', {
+        what: 'the refusal to take the command out of sending',
+        timeoutMs: 5_000,
+      });
+      expect(await state(id)).toMatchObject({ state: 'failed', attempts: 1 });
+      expect((await state(id)).lastError).toContain('counter_offer_terms is required');
+      expect(await t.ledger.outbox.recoverInterrupted()).toBe(0);
+      expect(await t.ledger.outbox.claimDue('acme', 50)).toContainEqual(expect.objectContaining({ id }));
+    } finally {
+      release();
+      await drain;
+    }
+    expect(await state(id)).toMatchObject({ state: 'done', attempts: 2, lastError: null });
     expect(sent.filter((s) => s === id)).toHaveLength(1);
   });
 

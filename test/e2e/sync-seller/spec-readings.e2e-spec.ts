@@ -296,10 +296,14 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         await counterOn(second.offer_id, '347000');
         expect(await posts()).toBe(before + firstTook + 1);
         // Kept with the done counters, where a restarted daemon learns them again.
-        const [latest] = await t.ledger.outbox.latestDone('acme', 'counter_offer', 1);
+        const [latest, earlier] = await t.ledger.outbox.latestDone('acme', 'counter_offer', 2);
         expect((latest.result as { required_fields?: string[] }).required_fields).toEqual(
           expect.arrayContaining(['counter_offer_memo', 'counter_offer_expires']),
         );
+        // A refused request counts as an attempt of its own: between it and the counter sent again,
+        // the command was out of `sending` (a crash there leaves a counter to send, not an unknown).
+        expect(earlier.attempts).toBe(firstTook);
+        expect(latest.attempts).toBe(1);
         await settle();
         for (const offer of [first, second])
           expect(steps.agent.stageKey((await steps.agent.offerRecord(offer.offer_id))!)).toBe('countered');
