@@ -33,6 +33,7 @@ import {
   Masks,
   classifyHttpFailure,
   classifyNetworkFailure,
+  requestNeverLeft,
   mayRefuseTheKey,
   maskText,
 } from './failure.classifier';
@@ -78,9 +79,11 @@ export type ClientLogger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
 // Per-call hooks for a caller that must know when a request may have left: the outbox marks a
 // command `sending` in `beforeSend`, which runs after the rate limiter and the breaker have let the
 // attempt through and right before the bytes go out. A call refused locally never runs it.
-// `refusedBeforeRetry` is the caller's own: a request the service refused did nothing, and the caller
-// is about to send the write again in another form (a counter with the fields the service named, a
-// create with fewer photos): until the next `beforeSend`, nothing of it is on its way.
+// `refusedBeforeRetry` says a request did nothing and the write will go again: the client calls it
+// after a 429 or a connection that never opened (the policy then waits its turn to retry), and a
+// caller after a refusal it answers by sending the write again in another form (a counter with the
+// fields the service named, a create with fewer photos). Until the next `beforeSend`, nothing of the
+// write is on its way.
 export interface CallOptions {
   beforeSend?: () => Promise<void>;
   refusedBeforeRetry?: (refusal: string) => Promise<void>;
@@ -492,7 +495,9 @@ export class CashOfferClient {
     } catch (error) {
       const code = error instanceof TransportFailure ? error.networkCode : 'NETWORK_ERROR';
       this.report(op, 'network_error', started, attempt);
-      throw classifyNetworkFailure(op, code);
+      const failure = classifyNetworkFailure(op, code);
+      if (requestNeverLeft(code)) await call.refusedBeforeRetry?.(failure.message);
+      throw failure;
     }
     if (response.status >= 200 && response.status < 300) {
       this.report(op, response.status, started, attempt);
@@ -505,6 +510,8 @@ export class CashOfferClient {
       masks,
     );
     this.report(op, response.status, started, attempt, failure.keyRefused);
+    // A 429 did nothing: while the policy waits for the service's Retry-After, nothing is on its way.
+    if (failure.code === 'RATE_LIMITED') await call.refusedBeforeRetry?.(failure.message);
     throw failure;
   }
 

@@ -126,12 +126,18 @@ export class OutboxRepository {
     return this.transition(id, ['sending'], 'failed', { lastError: error, nextAttemptAt });
   }
 
-  // A request of the command was refused (it did nothing) and its executor is sending the write again
-  // in another form within the same attempt: until that leaves (markSending again), nothing is on its
-  // way, so a crash meanwhile leaves a command to send, not one whose outcome is unknown. Due at once:
-  // another drain may take it, and markSending's compare-and-set decides who sends it.
+  // A request of the command did nothing (a 429, a connection that never opened, a refusal its
+  // executor answers by sending the write again in another form) and the write goes again within the
+  // same drain: until that request leaves (markSending again), nothing is on its way, so a crash
+  // meanwhile leaves a command to send, not one whose outcome is unknown. Back to pending, the
+  // request counting no attempt (as one the limiter held back); due at once: another drain may take
+  // it, and markSending's compare-and-set decides who sends it.
   refusedBeforeRetry(id: number, error: string): Promise<OutboxCommand> {
-    return this.transition(id, ['sending'], 'failed', { lastError: error, nextAttemptAt: this.clock.now() });
+    return this.transition(id, ['sending'], 'pending', {
+      lastError: error,
+      nextAttemptAt: this.clock.now(),
+      attempts: () => 'attempts - 1',
+    });
   }
 
   // Not sent at all (breaker open, shutdown, the limiter): due again later, no attempt counted.

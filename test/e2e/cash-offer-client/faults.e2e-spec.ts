@@ -62,11 +62,20 @@ describe('CashOfferClient under faults (sandbox)', () => {
       retry: { maxAttempts: 3, baseDelayMs: 1 },
       onCall: (e) => attempts.push(String(e.status)),
     });
-    await expect(client.createOfferRequest(offerRequestBody())).rejects.toMatchObject({
+    // The caller is told after each that nothing left (the outbox keeps the command pending
+    // meanwhile, so a crash between the tries leaves nothing whose outcome is unknown).
+    const hooks: string[] = [];
+    const call = {
+      beforeSend: async () => void hooks.push('beforeSend'),
+      refusedBeforeRetry: async (said: string) => void hooks.push(`nothing left: ${said}`),
+    };
+    await expect(client.createOfferRequest(offerRequestBody(), call)).rejects.toMatchObject({
       code: 'UNAVAILABLE',
       networkCode: 'ECONNREFUSED',
     });
     expect(attempts).toEqual(['network_error', 'network_error', 'network_error']);
+    const refused = 'nothing left: POST /offer-requests: the service refused the connection';
+    expect(hooks).toEqual(['beforeSend', refused, 'beforeSend', refused, 'beforeSend', refused]);
   });
 
   it('opens the breaker after repeated failures, fails fast, then recovers half-open', async () => {

@@ -258,4 +258,40 @@ describe.each(FLOW_TARGETS)('decisions and counters made in the CRM (%s, ledger 
       [OFFER.status]: 'rejected',
     });
   });
+
+  // Once, on the last ledger engine: the command's states are the ledger's.
+  if (kind === 'hubspot' && engine === ledgerEngines().at(-1))
+    it('a counter answered 429 waits out Retry-After as pending, not sending, then goes once', async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 314_000 });
+      await steps.applyEvents(1);
+      await moveTo(offer.offer_id, 'counter_requested', { cash_offer_counter_amount: '329000' });
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      const counter = async () =>
+        (await t.ledger.outbox.listByState('acme', ['pending', 'sending', 'failed', 'done'])).find(
+          (c) =>
+            c.operation === 'counter_offer' && (c.payload as { offerId?: number }).offerId === offer.offer_id,
+        );
+      const before = await counterCalls();
+      await steps.sandbox.faults({
+        match: 'POST /counter-offers',
+        rateLimit: { requests: 1, retryAfterSeconds: 2 },
+      });
+      try {
+        const drain = t.run('outbox-drain');
+        await waitFor(async () => (await counterCalls()) > before, {
+          what: 'the counter to be answered 429',
+        });
+        // While the client waits for the service's Retry-After, a crash finds a counter to send,
+        // not one whose outcome is unknown (a counter nothing could later prove absent).
+        expect(await counter()).toMatchObject({ state: 'pending', attempts: 0 });
+        expect((await counter())!.lastError).toContain('429');
+        expect((await drain).status).toBe('succeeded');
+      } finally {
+        await steps.sandbox.clearFaults();
+      }
+      expect(await counter()).toMatchObject({ state: 'done', attempts: 1 });
+      expect(await counterCalls()).toBe(before + 2);
+      expect(steps.agent.stageKey((await steps.agent.offerRecord(offer.offer_id))!)).toBe('countered');
+    });
 });

@@ -108,12 +108,12 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         (r) => r.offer_request_external_id === dealId,
       );
       if (readings.externalIdAt === 'body') {
-        // Refused with the id on the request object, then sent with it beside: two attempts, and
-        // between them the create was out of `sending` (a crash there leaves nothing unknown).
+        // Refused with the id on the request object, then sent with it beside: one attempt, the
+        // create pending between the two (a crash there leaves nothing unknown).
         const [create] = (await t.ledger.outbox.listByState('acme', ['done'])).filter(
           (c) => c.operation === 'create_offer_request' && c.recordRef === `deal:${dealId}`,
         );
-        expect(create.attempts).toBe(2);
+        expect(create.attempts).toBe(1);
       }
       const declared = readings.createAnswer === 'declared-201';
       if (declared) {
@@ -339,11 +339,11 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect(patches.map((c) => c.status)).toEqual(
         readings.updateBodyShape === 'create-shape' ? [refused, done] : [done],
       );
-      // One attempt a request: between the refusal and the update sent again it was out of `sending`.
+      // One attempt: between the refusal and the update sent again it was pending, not `sending`.
       const [update] = (await t.ledger.outbox.listByState('acme', ['done'])).filter(
         (c) => c.operation === 'update_offer_request' && c.recordRef === `deal:${dealId}`,
       );
-      expect(update.attempts).toBe(patches.length);
+      expect(update.attempts).toBe(1);
       const [request] = (await steps.sandbox.requests()).filter((r) => r.offer_request_id === requestId);
       expect(request.property).toMatchObject({ ListAgentFirstName: 'Sam' });
       expect((await steps.agent.deal(dealId)).properties[DEAL.syncError] ?? '').toBe('');
@@ -592,12 +592,12 @@ describe('a listing deal with more photos than the service takes in one call', (
       );
       expect(updates.map((c) => (c.payload as { urls: string[] }).urls.length)).toEqual(batches);
       expect(await t.ledger.outbox.listByState('acme', ['pending', 'failed', 'unknown', 'dead'])).toEqual([]);
-      // Each try an attempt of its own: after a refusal the create is out of `sending` until the next
-      // try leaves, so a crash between them leaves a create to send, not one whose outcome is unknown.
+      // One attempt however many tries: after a refusal the create is pending until the next try
+      // leaves, so a crash between them leaves a create to send, not one whose outcome is unknown.
       const [create] = (await t.ledger.outbox.listByState('acme', ['done'])).filter(
         (c) => c.operation === 'create_offer_request' && c.recordRef === `deal:${dealId}`,
       );
-      expect(create.attempts).toBe(creates.length);
+      expect(create.attempts).toBe(1);
 
       // A later edit adds photos one call each, within any cap; nothing is sent twice.
       const added = 'https://photos.acme-realty.example/garden.jpg';
