@@ -7,7 +7,9 @@ import { envInt } from './soak-env';
 // SOAK_OPERATOR (1: the operator's `cli sync` runs beside the daemon; 0: none; default 1 on SQLite,
 // 0 with postgres-workers), SOAK_KEEP (1: keep the work dir, with the ledger's outbox and runs in
 // ledger.jsonl, even when nothing failed), SOAK_SPEC_READINGS (a JSON object of the sandbox's spec
-// readings, docs/sandbox.md: the service answers that other way through the whole run).
+// readings, docs/sandbox.md: the service answers that other way through the whole run),
+// SOAK_CASH_OFFER_FAULTS (the body of the sandbox's PUT /__control/faults, kept through the whole
+// run: '{"match":"POST","errorRate":0.3,"errorStatus":429}' answers 3 in 10 POSTs 429).
 // Exit code 1 on any violation, when the daemon did not settle, or on a failed or crashed CLI run.
 
 function envShape(): SoakShape {

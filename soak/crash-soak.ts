@@ -593,7 +593,10 @@ export function formatReport(r: CrashSoakResult): string {
 
 function replayReadings(): string {
   const readings = process.env.SOAK_SPEC_READINGS?.trim();
-  return readings ? `SOAK_SPEC_READINGS='${readings}' ` : '';
+  const faults = process.env.SOAK_CASH_OFFER_FAULTS?.trim();
+  return (
+    (readings ? `SOAK_SPEC_READINGS='${readings}' ` : '') + (faults ? `SOAK_CASH_OFFER_FAULTS='${faults}' ` : '')
+  );
 }
 
 // How many listing-agent edits the agent made, on how many deals, and how many set one back.

@@ -113,6 +113,10 @@ export async function startSimulators(dir: string): Promise<SimulatorsProcess> {
   // The scripted agent shares the portal with the daemon; no portal limit, the daemon keeps its own.
   await httpJson('PUT', `${sim.hubspotUrl}/__control/settings`, { rateLimit: null, searchPerSecond: 1000 });
   await httpJson('PUT', `${sim.fubUrl}/__control/settings`, { rateLimit: null });
+  // The service's own faults through the whole run (SOAK_CASH_OFFER_FAULTS: the body of PUT
+  // /__control/faults, docs/sandbox.md), e.g. a service that answers some calls 429.
+  const faults = process.env.SOAK_CASH_OFFER_FAULTS?.trim();
+  if (faults) await httpJson('PUT', `${sim.controlUrl}/faults`, JSON.parse(faults) as unknown);
   return sim;
 }
 
