@@ -148,8 +148,9 @@ export class OutboxDrainService {
     }
     // `sending` is committed by the client's beforeSend hook, after the rate limiter and the breaker
     // have let the request through: a crash while it waits leaves the command plainly pending. A
-    // refusal the executor answers by sending again takes it back to `failed` until that request
-    // leaves, so a crash between the two leaves nothing unknown.
+    // request that did nothing while the write goes again (a 429 waited out, a refusal the executor
+    // answers in another form) takes it back to `pending` until the next one leaves, so a crash
+    // between the two leaves nothing unknown.
     let sending: OutboxCommand | undefined;
     const call: CallOptions = {
       beforeSend: async () => {
