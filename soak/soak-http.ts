@@ -3,6 +3,9 @@
 // tried again: it changes nothing. A write is not, and its error names the network cause.
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 const NETWORK_TRIES = 3;
+// A read answered 429 (a run under SOAK_CASH_OFFER_FAULTS, whose checks read the service's API too)
+// is waited out, its Retry-After or a growing pause, and tried again as often.
+const RATE_LIMITED_TRIES = 20;
 
 export async function httpJson<T>(
   method: string,
@@ -27,6 +30,13 @@ export async function httpJson<T>(
       });
     }
     const text = await res.text();
+    if (res.status === 429 && SAFE_METHODS.has(method) && attempt < RATE_LIMITED_TRIES) {
+      const retryAfterSeconds = Number(res.headers.get('retry-after'));
+      await new Promise((r) =>
+        setTimeout(r, retryAfterSeconds > 0 ? retryAfterSeconds * 1000 : 100 * attempt),
+      );
+      continue;
+    }
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
     return (text ? JSON.parse(text) : undefined) as T;
   }
