@@ -24,12 +24,17 @@ export async function updateGenerations(
   from = 1,
 ): Promise<UpdateGenerations> {
   const chain = await commandGenerations(find, from);
-  const live = chain.filter((command) => command.state !== 'dead');
+  const lastLive = lastLiveOf(chain);
   return {
     generations: from - 1 + chain.length,
     ...(chain.length > 0 ? { last: chain.at(-1) } : {}),
-    ...(live.length > 0 ? { lastLive: live.at(-1) } : {}),
+    ...(lastLive ? { lastLive } : {}),
   };
+}
+
+// The last of these updates the service did not refuse: sent, being sent, or waiting to be.
+export function lastLiveOf(updates: readonly OutboxCommand[]): OutboxCommand | undefined {
+  return updates.filter((command) => command.state !== 'dead').at(-1);
 }
 
 // Whether the deal's listing-agent fields (hashed) need a new update. Not while the update the

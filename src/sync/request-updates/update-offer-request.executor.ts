@@ -12,7 +12,7 @@ import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../ou
 import { refusalWantsCreateShape, updateAsCreate } from './update-as-create';
 
 import { commandGenerations } from '../common/command-generations';
-import { earlierUpdateOnItsWay, UPDATE_OFFER_REQUEST, updateKey } from './update-generations';
+import { earlierUpdateOnItsWay, lastLiveOf, UPDATE_OFFER_REQUEST, updateKey } from './update-generations';
 
 export { UPDATE_OFFER_REQUEST };
 
@@ -71,7 +71,7 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
     const payload = command.payload as UpdateOfferRequestPayload;
     const { earlier: before, later } = await this.neighbours(command.brokerageId, payload);
     // The newest later update the service has not refused: this one is replaced.
-    const newer = later.filter((c) => c.state !== 'dead').at(-1)?.id;
+    const newer = lastLiveOf(later)?.id;
     if (newer !== undefined) {
       this.logger.log(
         `outbox command ${command.id}: the listing-agent update of deal ${payload.dealId} is replaced by a newer one (command ${newer}); not sent`,
