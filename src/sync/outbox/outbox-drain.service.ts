@@ -158,7 +158,7 @@ export class OutboxDrainService {
       },
       refusedBeforeRetry: async (refusal) => {
         if (!sending) return;
-        await this.outbox.refusedBeforeRetry(sending.id, refusal);
+        await this.asOnlySender(this.outbox.refusedBeforeRetry(sending.id, refusal));
         sending = undefined;
       },
     };
@@ -182,9 +182,16 @@ export class OutboxDrainService {
   }
 
   // The compare-and-set that makes this drain the command's only sender; losing it is no failure.
-  private async markSending(command: OutboxCommand): Promise<OutboxCommand> {
+  private markSending(command: OutboxCommand): Promise<OutboxCommand> {
+    return this.asOnlySender(this.outbox.markSending(command.id));
+  }
+
+  // A transition of a command this drain is sending: found in another state, the command is no longer
+  // this drain's (another drain took it, or a start or a takeover recovered it as unknown), and it
+  // stands down.
+  private async asOnlySender(transition: Promise<OutboxCommand>): Promise<OutboxCommand> {
     try {
-      return await this.outbox.markSending(command.id);
+      return await transition;
     } catch (error) {
       if (error instanceof LedgerStateError)
         throw new TakenByAnotherDrain(`taken by another drain (${error.message})`);

@@ -24,6 +24,8 @@ interface Script {
   // Refused once (the service named a field), then sent again in another form once this resolves,
   // as a counter is sent again with the fields its refusal named.
   refusedThenAgain?: Promise<void>;
+  // Waits here after the refused request, before telling the drain of it.
+  beforeRefusalTold?: Promise<void>;
 }
 
 // The drain on the real ledger and job runner: a CRM write-back that fails, and each outcome of a
@@ -52,6 +54,7 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
           });
         await ctx.call?.beforeSend?.();
         if (step?.refusedThenAgain) {
+          await step.beforeRefusalTold;
           await ctx.call?.refusedBeforeRetry?.('scripted refusal: counter_offer_terms is required');
           await step.refusedThenAgain;
           await ctx.call?.beforeSend?.();
@@ -219,6 +222,26 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     }
     expect(await state(id)).toMatchObject({ state: 'done', attempts: 1, lastError: null });
     expect(sent.filter((s) => s === id)).toHaveLength(1);
+  });
+
+  it('a command recovered as unknown while its refusal was on the way back is left alone, not sent again', async () => {
+    let tell!: () => void;
+    const beforeRefusalTold = new Promise<void>((resolve) => (tell = resolve));
+    const id = await enqueue([{ refusedThenAgain: Promise.resolve(), beforeRefusalTold }]);
+    const drain = t.run('outbox-drain');
+    let run: Awaited<typeof drain> | undefined;
+    try {
+      await waitFor(async () => (await state(id)).state === 'sending', { what: 'the command to be sending' });
+      // A start or a takeover elsewhere recovers it meanwhile, as a command whose sender died.
+      await t.ledger.outbox.recordUnknown(id, 'the daemon stopped while this command was being sent');
+    } finally {
+      tell();
+      run = await drain;
+    }
+    // Stood down, as after a lost compare-and-set: no failure of the run, no error on the command.
+    expect(run).toMatchObject({ status: 'succeeded', counts: { failed: 0 } });
+    expect(await state(id)).toMatchObject({ state: 'unknown', attempts: 1 });
+    expect(sent.filter((s) => s === id)).toHaveLength(0);
   });
 
   it('not sent (breaker open): back to pending, no attempt counted, however long the outage', async () => {
