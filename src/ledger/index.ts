@@ -41,6 +41,6 @@ export { RecordErrorRepository } from './repositories/record-error.repository';
 export type { RecordErrorInput } from './repositories/record-error.repository';
 export { RunRepository } from './repositories/run.repository';
 export { WorkerHeartbeatRepository } from './repositories/worker-heartbeat.repository';
-export { deadAfterSeconds, MISSED_BEATS_BEFORE_DEAD } from './worker-liveness';
+export { deadAfterSeconds, MISSED_BEATS_BEFORE_DEAD, workerDeath, type WorkerDeath } from './worker-liveness';
 export type { FailureStreak, RunCounts, RunFinish } from './repositories/run.repository';
 export * from './entities';

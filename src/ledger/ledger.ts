@@ -101,6 +101,7 @@ export class Ledger {
     if (!this.dataSource.isInitialized) return;
     await this.turns.drain();
     await this.transactions.drain();
+    await this.heartbeats.close();
     await this.dataSource.destroy();
   }
 }

@@ -4,6 +4,26 @@
 // from it, and still notices a SIGKILLed one in seconds rather than after its pg-boss lease.
 export const MISSED_BEATS_BEFORE_DEAD = 6;
 
+// A worker whose database session is gone (LivenessSession: its process died and took its
+// connection with it) is dead once it has also missed this many beats. Its next beat would have
+// opened the session again had the process lived through a broken connection (a server restart, a
+// dropped network), so two leave one beat's room for a slow one.
+export const MISSED_BEATS_WITH_SESSION_GONE = 2;
+
+export interface WorkerDeath {
+  // Silent this long: dead, whatever its session says (a host gone without closing its connections).
+  silentSeconds: number;
+  // Silent this long with its session gone: dead.
+  sessionGoneSeconds: number;
+}
+
+export function workerDeath(heartbeatSeconds: number): WorkerDeath {
+  return {
+    silentSeconds: deadAfterSeconds(heartbeatSeconds),
+    sessionGoneSeconds: MISSED_BEATS_WITH_SESSION_GONE * heartbeatSeconds,
+  };
+}
+
 export function deadAfterSeconds(heartbeatSeconds: number): number {
   return MISSED_BEATS_BEFORE_DEAD * heartbeatSeconds;
 }

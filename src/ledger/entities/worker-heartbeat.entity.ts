@@ -13,4 +13,9 @@ export class WorkerHeartbeat {
   // UTC, as every ledger timestamp.
   @Column({ name: 'beat_at', type: Date })
   beatAt: Date;
+
+  // The backend pid of the database session the worker holds open while it lives (LivenessSession),
+  // as of its last beat; null when it records none.
+  @Column({ name: 'session_pid', type: 'integer', nullable: true })
+  sessionPid: number | null;
 }

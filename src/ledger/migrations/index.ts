@@ -9,6 +9,7 @@ import { CrmWebhookEvents1764600000000 } from './1764600000000-crm-webhook-event
 import { DecisionHistory1764700000000 } from './1764700000000-decision-history.migration';
 import { LinkReadTimes1764800000000 } from './1764800000000-link-read-times.migration';
 import { WorkerHeartbeats1764900000000 } from './1764900000000-worker-heartbeats.migration';
+import { WorkerSessions1765000000000 } from './1765000000000-worker-sessions.migration';
 
 // In order of application; listed explicitly so jest and the compiled build load the same set.
 export const LEDGER_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const LEDGER_MIGRATIONS = [
   DecisionHistory1764700000000,
   LinkReadTimes1764800000000,
   WorkerHeartbeats1764900000000,
+  WorkerSessions1765000000000,
 ];

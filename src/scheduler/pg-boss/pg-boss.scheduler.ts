@@ -5,7 +5,7 @@ import { ConfigService } from '../../config/config.service';
 import type { ConfigDiff } from '../../config/config-diff';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import { DAEMON_SETTINGS, type DaemonSettings } from '../../config/daemon-settings';
-import { deadAfterSeconds, Ledger, withSessionAdvisoryLock } from '../../ledger';
+import { Ledger, withSessionAdvisoryLock, workerDeath } from '../../ledger';
 import { MetricsService } from '../../observability/metrics/metrics.service';
 import { queuedRemoteWrites } from '../early-drain';
 import type { EarlyRunOutcome } from '../early-run.trigger';
@@ -91,7 +91,7 @@ export class PgBossScheduler extends SchedulerDriver {
       new PgBossTables(boss.getDb()),
       this.dispatcher,
       this.metrics,
-      deadAfterSeconds(this.settings.workerHeartbeatSeconds),
+      workerDeath(this.settings.workerHeartbeatSeconds),
     );
     this.heartbeat = new WorkerHeartbeat(
       this.ledger.heartbeats,

@@ -1,4 +1,5 @@
 import type PgBoss from 'pg-boss';
+import type { WorkerDeath } from '../../ledger';
 import type { JobName } from '../job.types';
 import { isOwnJobKey } from '../job-key';
 import { PG_BOSS_SCHEMA } from './pg-boss.engine';
@@ -47,28 +48,49 @@ const PROMOTE_SQL = `
   UPDATE ${PG_BOSS_SCHEMA}.job SET priority = $2
    WHERE name = $1 AND state = 'created' AND priority < $2`;
 
-// Of the given queues ($1), the jobs held by a worker that died: active for longer than a worker
-// may stay silent ($2 seconds, worker-liveness.ts), while no run of the pair is `running` under an
-// owner whose heartbeat is that fresh. So a holder killed inside its run (its run row still says
-// running, under its owner), and one killed between fetch and claim or between its run's end and
-// the job's completion (no running row at all) are both found; a live holder's run keeps its job,
-// however long it runs. With each, the owner of the pair's latest running run (the dead holder), if
-// any. Joins the ledger's `runs` and `worker_heartbeats` (same database, default schema); all on
-// the database's clock (the ledger's timestamps are UTC without a zone, pg-boss's are timestamptz).
+// Of the given queues ($1), the jobs held by a worker that died. A worker is alive while its beat
+// is fresher than $2 seconds and its database session (LivenessSession, worker_heartbeats.
+// session_pid) is still open, or its beat fresher than $3; one that records no session is judged by
+// its beat alone (worker-liveness.ts). A job is abandoned when no run of its pair is `running` under
+// a live owner, and either
+// - a run of the pair is `running` under a dead owner (killed inside its run), and the job has been
+//   active for $3 seconds (a live worker records its run within moments of fetching its job); or
+// - the job has been active for $2 seconds with no live owner's run at all (killed between fetch and
+//   claim, or between its run's end and the job's completion).
+// A live holder's run keeps its job, however long it runs. With each, the owner of the pair's latest
+// running run (the dead holder), if any, and whether that owner was found dead by its session (its
+// beat not yet $2 old). Joins the ledger's `runs` and `worker_heartbeats` (same database, default
+// schema) and pg_stat_activity (whose pids every role may read); all on the database's clock (the
+// ledger's timestamps are UTC without a zone, pg-boss's are timestamptz). A pid PostgreSQL gave to a
+// later session makes a dead worker look alive until its silence says otherwise: the safe side.
 const ABANDONED_JOBS_SQL = `
-  SELECT j.id, j.name, j.data->>'brokerageId' AS brokerage_id, j.data->>'job' AS job,
-         (SELECT r.owner FROM runs r
-           WHERE r.brokerage_id = j.data->>'brokerageId' AND r.job = j.data->>'job' AND r.status = 'running'
-           ORDER BY r.id DESC LIMIT 1) AS owner
-    FROM ${PG_BOSS_SCHEMA}.job j
-   WHERE j.name = ANY($1::text[])
-     AND j.state = 'active'
-     AND j.started_on < now() - make_interval(secs => $2)
-     AND NOT EXISTS (
-       SELECT 1 FROM runs r JOIN worker_heartbeats h ON h.owner = r.owner
-        WHERE r.brokerage_id = j.data->>'brokerageId' AND r.job = j.data->>'job' AND r.status = 'running'
-          AND h.beat_at > (now() AT TIME ZONE 'UTC') - make_interval(secs => $2))
-   ORDER BY j.started_on`;
+  WITH live AS (
+    SELECT h.owner FROM worker_heartbeats h
+     WHERE h.beat_at > (now() AT TIME ZONE 'UTC') - make_interval(secs => $2)
+       AND (h.session_pid IS NULL
+            OR h.beat_at > (now() AT TIME ZONE 'UTC') - make_interval(secs => $3)
+            OR EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = h.session_pid))
+  ),
+  held AS (
+    SELECT j.id, j.name, j.started_on, j.data->>'brokerageId' AS brokerage_id, j.data->>'job' AS job,
+           (SELECT r.owner FROM runs r
+             WHERE r.brokerage_id = j.data->>'brokerageId' AND r.job = j.data->>'job' AND r.status = 'running'
+             ORDER BY r.id DESC LIMIT 1) AS owner
+      FROM ${PG_BOSS_SCHEMA}.job j
+     WHERE j.name = ANY($1::text[])
+       AND j.state = 'active'
+       AND j.started_on < now() - make_interval(secs => $3)
+  )
+  SELECT held.id, held.name, held.brokerage_id, held.job, held.owner,
+         EXISTS (SELECT 1 FROM worker_heartbeats h
+                  WHERE h.owner = held.owner
+                    AND h.beat_at > (now() AT TIME ZONE 'UTC') - make_interval(secs => $2)) AS session_gone
+    FROM held
+   WHERE NOT EXISTS (
+           SELECT 1 FROM runs r JOIN live ON live.owner = r.owner
+            WHERE r.brokerage_id = held.brokerage_id AND r.job = held.job AND r.status = 'running')
+     AND (held.owner IS NOT NULL OR held.started_on < now() - make_interval(secs => $2))
+   ORDER BY held.started_on`;
 
 // pg-boss's cancelJobs (plans.js), for one job and only while it is still active: the row count says
 // which of the workers that found it abandoned took it over. Cancelled, not failed: pg-boss's
@@ -100,6 +122,17 @@ export interface AbandonedJob {
   brokerageId: string;
   job: JobName;
   owner: string | null;
+  // Found dead by its database session gone, before its silence alone would say so.
+  sessionGone: boolean;
+}
+
+interface AbandonedJobRow {
+  id: string;
+  name: string;
+  brokerage_id: string;
+  job: JobName;
+  owner: string | null;
+  session_gone: boolean;
 }
 
 // When one (brokerage, job) pair's job could start, started and completed (epoch ms).
@@ -137,13 +170,22 @@ export class PgBossTables {
     await this.db.executeSql(PROMOTE_SQL, [queue, priority]);
   }
 
-  // The jobs of `queues` whose holders died (silent for `deadAfterSeconds`), oldest first.
-  async abandonedJobs(queues: string[], deadAfterSeconds: number): Promise<AbandonedJob[]> {
+  // The jobs of `queues` whose holders died (worker-liveness.ts), oldest first.
+  async abandonedJobs(queues: string[], death: WorkerDeath): Promise<AbandonedJob[]> {
     if (queues.length === 0) return [];
-    const { rows } = await this.db.executeSql(ABANDONED_JOBS_SQL, [queues, deadAfterSeconds]);
-    return (
-      rows as { id: string; name: string; brokerage_id: string; job: JobName; owner: string | null }[]
-    ).map((r) => ({ id: r.id, queue: r.name, brokerageId: r.brokerage_id, job: r.job, owner: r.owner }));
+    const { rows } = await this.db.executeSql(ABANDONED_JOBS_SQL, [
+      queues,
+      death.silentSeconds,
+      death.sessionGoneSeconds,
+    ]);
+    return (rows as AbandonedJobRow[]).map((r) => ({
+      id: r.id,
+      queue: r.name,
+      brokerageId: r.brokerage_id,
+      job: r.job,
+      owner: r.owner,
+      sessionGone: r.session_gone,
+    }));
   }
 
   // Cancels `id` if it is still active; answers whether it was.

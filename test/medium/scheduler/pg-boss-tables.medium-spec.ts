@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type PgBoss from 'pg-boss';
 import { openLedger, type Ledger } from '../../../src/ledger/ledger';
 import { jobKey } from '../../../src/scheduler/job-key';
@@ -5,11 +6,13 @@ import type { JobName } from '../../../src/scheduler/job.types';
 import { createPgBoss, PG_BOSS_SCHEMA } from '../../../src/scheduler/pg-boss/pg-boss.engine';
 import { syncQueueOptions, type SyncJobData } from '../../../src/scheduler/pg-boss/pg-boss.queues';
 import { PgBossTables } from '../../../src/scheduler/pg-boss/pg-boss.tables';
+import type { WorkerDeath } from '../../../src/ledger';
 import {
   createTestPostgresDatabase,
   testPostgresUrl,
   type TestPostgresDatabase,
 } from '../../support/postgres-database';
+import { waitFor } from '../../support/wait-for';
 
 // PgBossTables reads pg-boss's private `job` table, which pg-boss may change in any release. Pinned
 // here against the pg-boss installed: the schema it creates still has what the SQL relies on, and
@@ -129,33 +132,51 @@ import {
       expect([b.started, b.completed, drain.started, drain.completed]).toEqual([null, null, null, null]);
     });
 
-    it("finds the jobs of dead holders, not a live holder's nor a young one's, and cancels each once", async () => {
-      const DEAD_AFTER = 30;
-      // An active job of each pair, started `ageSeconds` ago (backdated: no waiting).
-      const hold = async (brokerageId: string, job: JobName, ageSeconds: number) => {
-        const name = jobKey(brokerageId, job);
-        await boss.createQueue(name, syncQueueOptions(name, 900));
-        await boss.send(name, { brokerageId, job } satisfies SyncJobData);
-        const [held] = await boss.fetch<SyncJobData>(name, { batchSize: 1 });
-        await sql(
-          `UPDATE ${PG_BOSS_SCHEMA}.job SET started_on = now() - make_interval(secs => ${ageSeconds})
-            WHERE id = '${held.id}'`,
-        );
-        return { name, id: held.id };
-      };
-      const run = (brokerageId: string, job: JobName, owner: string, status = 'running') =>
-        ledger.dataSource.query(
-          `INSERT INTO runs (brokerage_id, job, status, started_at, owner)
-           VALUES ($1, $2, $3, now() AT TIME ZONE 'UTC', $4)`,
-          [brokerageId, job, status, owner],
-        );
-      const beatAgo = (owner: string, seconds: number) =>
-        ledger.dataSource.query(
-          `INSERT INTO worker_heartbeats (owner, beat_at)
-           VALUES ($1, (now() AT TIME ZONE 'UTC') - make_interval(secs => $2))`,
-          [owner, seconds],
-        );
+    // An active job of each pair, started `ageSeconds` ago (backdated: no waiting).
+    const hold = async (brokerageId: string, job: JobName, ageSeconds: number) => {
+      const name = jobKey(brokerageId, job);
+      await boss.createQueue(name, syncQueueOptions(name, 900));
+      await boss.send(name, { brokerageId, job } satisfies SyncJobData);
+      const [held] = await boss.fetch<SyncJobData>(name, { batchSize: 1 });
+      await sql(
+        `UPDATE ${PG_BOSS_SCHEMA}.job SET started_on = now() - make_interval(secs => ${ageSeconds})
+          WHERE id = '${held.id}'`,
+      );
+      return { name, id: held.id };
+    };
+    const run = (brokerageId: string, job: JobName, owner: string, status = 'running') =>
+      ledger.dataSource.query(
+        `INSERT INTO runs (brokerage_id, job, status, started_at, owner)
+         VALUES ($1, $2, $3, now() AT TIME ZONE 'UTC', $4)`,
+        [brokerageId, job, status, owner],
+      );
+    // `sessionPid`: the backend pid the worker's liveness session had (null: it recorded none).
+    const beatAgo = (owner: string, seconds: number, sessionPid: number | null = null) =>
+      ledger.dataSource.query(
+        `INSERT INTO worker_heartbeats (owner, beat_at, session_pid)
+         VALUES ($1, (now() AT TIME ZONE 'UTC') - make_interval(secs => $2), $3)`,
+        [owner, seconds, sessionPid],
+      );
+    // The backend pid of a session that has ended (PostgreSQL no longer lists it): a killed worker's.
+    const endedSessionPid = async (): Promise<number> => {
+      const client = new Client({ connectionString: db.url });
+      await client.connect();
+      const [{ pid }] = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+      await client.end();
+      await waitFor(
+        async () => (await sql(`SELECT 1 FROM pg_stat_activity WHERE pid = ${pid}`)).length === 0,
+        { what: `session ${pid} gone from pg_stat_activity` },
+      );
+      return pid;
+    };
+    // The backend pid of a session still open (a live worker's).
+    const openSessionPid = async (): Promise<number> => {
+      const [{ pid }] = await sql<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      return pid;
+    };
 
+    it("finds the jobs of dead holders, not a live holder's nor a young one's, and cancels each once", async () => {
+      const DEAD_AFTER: WorkerDeath = { silentSeconds: 30, sessionGoneSeconds: 10 };
       // A holder killed inside its run: its run still says running, its beat is old.
       const killed = await hold('dead', 'outbox-drain', 120);
       await beatAgo('w-dead/1#aa', 90);
@@ -184,6 +205,7 @@ import {
             brokerageId: 'dead',
             job: 'outbox-drain',
             owner: 'w-dead/1#aa',
+            sessionGone: false,
           },
           {
             id: unclaimed.id,
@@ -191,6 +213,7 @@ import {
             brokerageId: 'unclaimed',
             job: 'crm-changes',
             owner: null,
+            sessionGone: false,
           },
         ]),
       );
@@ -202,6 +225,7 @@ import {
           brokerageId: 'elsewhere',
           job: 'outbox-drain',
           owner: 'w-dead/1#aa',
+          sessionGone: false,
         },
       ]);
 
@@ -219,11 +243,65 @@ import {
           brokerageId: 'unclaimed',
           job: 'crm-changes',
           owner: null,
+          sessionGone: false,
         },
       ]);
       expect(await boss.send(killed.name, { brokerageId: 'dead', job: 'outbox-drain' })).not.toBeNull();
       expect(await tables.readyQueues([killed.name], new Map(), 10)).toEqual([
         { name: killed.name, brokerageId: 'dead' },
+      ]);
+    });
+
+    it('finds a holder whose database session is gone once it missed two beats, before its silence says so', async () => {
+      const death: WorkerDeath = { silentSeconds: 30, sessionGoneSeconds: 10 };
+      const gone = await endedSessionPid();
+      const open = await openSessionPid();
+      // Killed inside its run 15 s ago: its session ended with it, its beat not yet 30 s old.
+      const crashed = await hold('crashed', 'outbox-drain', 20);
+      await beatAgo('w-crashed/1#aa', 15, gone);
+      await run('crashed', 'outbox-drain', 'w-crashed/1#aa');
+      // Alive but late with its beats (a stalled event loop): its session is still open.
+      const stalled = await hold('stalled', 'outbox-drain', 20);
+      await beatAgo('w-stalled/1#bb', 15, open);
+      await run('stalled', 'outbox-drain', 'w-stalled/1#bb');
+      // Records no session (an older worker): judged by its silence alone.
+      const older = await hold('older', 'outbox-drain', 20);
+      await beatAgo('w-older/1#cc', 15, null);
+      await run('older', 'outbox-drain', 'w-older/1#cc');
+      // Its session gone, but it beat 5 s ago: a live worker whose connection broke opens another at
+      // its next beat, so one missed beat is not enough.
+      const reconnecting = await hold('reconnecting', 'outbox-drain', 20);
+      await beatAgo('w-reconnecting/1#dd', 5, gone);
+      await run('reconnecting', 'outbox-drain', 'w-reconnecting/1#dd');
+      // No run recorded, fetched 20 s ago: a live worker may still be about to claim it, so only
+      // silence (30 s) finds it.
+      const unclaimed = await hold('unclaimed-young', 'crm-changes', 20);
+      // Its dead holder's job was taken over 4 s ago and fetched again by a live worker not yet
+      // claimed: too young to judge.
+      const refetched = await hold('refetched', 'inbox-drain', 4);
+      await beatAgo('w-refetched/1#ee', 15, gone);
+      await run('refetched', 'inbox-drain', 'w-refetched/1#ee');
+
+      const worked = [crashed, stalled, older, reconnecting, unclaimed, refetched].map((h) => h.name);
+      expect(await tables.abandonedJobs(worked, death)).toEqual([
+        {
+          id: crashed.id,
+          queue: crashed.name,
+          brokerageId: 'crashed',
+          job: 'outbox-drain',
+          owner: 'w-crashed/1#aa',
+          sessionGone: true,
+        },
+      ]);
+      // Once silence alone says dead (12 s here), so are the late and the older worker, and the
+      // unclaimed job; the crashed one is then silent as well.
+      const later: WorkerDeath = { silentSeconds: 12, sessionGoneSeconds: 10 };
+      const found = await tables.abandonedJobs(worked, later);
+      expect(found.map((j) => [j.brokerageId, j.sessionGone])).toEqual([
+        ['crashed', false],
+        ['stalled', false],
+        ['older', false],
+        ['unclaimed-young', false],
       ]);
     });
   },
