@@ -108,8 +108,8 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     minRunMs: 200,
     maxRunMs: 3000,
     settleTimeoutMs: 180_000,
-    // Workers: longer than a takeover (6 missed beats and one more), so a job a worker took just
-    // before it was killed, with no run recorded yet, cannot pass for settled.
+    // Workers: longer than the slowest takeover (6 missed beats and one more), so a job a worker
+    // took just before it was killed, with no run recorded yet, cannot pass for settled.
     stableMs: shape === 'postgres-workers' ? 8 * SOAK_HEARTBEAT_SECONDS * 1000 : 8000,
     clockMomentsAheadMs: MOMENT_AHEAD_MS,
     log: () => undefined,

@@ -9,9 +9,10 @@ import type { SoakRandom } from './soak-random';
 // random workers are SIGKILLed, sometimes two at once, and started again.
 
 export const WORKER_COUNT = 3;
-// The workers' heartbeat: a killed worker's jobs are taken over after 6 missed beats (12 s), by its
-// silence, with the lease at its default (15 minutes) as in production: the soak checks the
-// takeover a deployment relies on, not a lease shortened to stand in for it.
+// The workers' heartbeat: a killed worker's jobs are taken over once its database session is gone
+// and it missed 2 beats (4 s), or a job with no run yet after 6 (12 s), with the lease at its
+// default (15 minutes) as in production: the soak checks the takeover a deployment relies on, not
+// a lease shortened to stand in for it.
 export const SOAK_HEARTBEAT_SECONDS = 2;
 
 export interface SoakPostgres {

@@ -46,6 +46,9 @@ export interface Faults {
   errorStatus: number;
   // The next n API calls answer 429 with Retry-After.
   burst429: number;
+  // Only calls whose `<METHOD> <path under /v1>` starts with this take the errors and 429s above
+  // (`POST /tasks`); null: every call.
+  match: string | null;
   latencyMs: number;
   // Each answer is held this long after the call was handled: the write lands, and a client that
   // gives up sooner never learns of it (an answer lost on the way back).

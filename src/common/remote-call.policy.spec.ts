@@ -75,6 +75,34 @@ describe('RemoteCallPolicy', () => {
     expect(fenced.breaker.state).toBe(CircuitState.Closed);
   });
 
+  it('tells the caller of each attempt that did nothing before it waits to try again; its throw ends the call', async () => {
+    const order: string[] = [];
+    const attempt = jest
+      .fn()
+      .mockRejectedValueOnce(new Failure('busy', 1000))
+      .mockRejectedValueOnce(new Failure('down'))
+      .mockResolvedValue('sent');
+    const told = policy({
+      beforeSend: () => () => Promise.resolve(void order.push('beforeSend')),
+      refused: {
+        didNothing: (error) => kindOf(error) === 'busy',
+        hook: () => (refusal) => Promise.resolve(void order.push(`refused: ${refusal}`)),
+      },
+    });
+    // A 429 did nothing: told. A 5xx may have been acted on: not told (the command stays sending).
+    expect(await settle(told.execute(read, attempt))).toEqual({ value: 'sent' });
+    expect(order).toEqual(['beforeSend', 'refused: busy', 'beforeSend', 'beforeSend']);
+
+    // A caller that finds its command taken meanwhile ends the call with its own error, unretried.
+    class Taken extends Error {}
+    const busy = jest.fn().mockRejectedValue(new Failure('busy', 1000));
+    const taken = policy({
+      refused: { didNothing: () => true, hook: () => () => Promise.reject(new Taken('taken by another drain')) },
+    });
+    expect((await settle(taken.execute(create, busy))).error).toBeInstanceOf(Taken);
+    expect(busy).toHaveBeenCalledTimes(1);
+  });
+
   it('calls beforeSend after the rate limiter let the attempt through, then sends', async () => {
     const order: string[] = [];
     const fenced = policy({

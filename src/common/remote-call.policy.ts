@@ -51,6 +51,14 @@ export interface RemoteCallPolicyOptions<C> {
   // outbox's compare-and-set that makes one drain a command's only sender). What it throws ends the
   // call as thrown: not retried, not counted by the breaker, not mapped by toError.
   beforeSend?: (call: C) => (() => Promise<void>) | undefined;
+  // The caller's word after an attempt that did nothing (`didNothing`: a 429, which the remote never
+  // acted on), while the call may still try again: the outbox takes its command back from `sending`
+  // until the next beforeSend, so a crash during the wait leaves nothing unknown. What it throws
+  // ends the call as thrown, as beforeSend's does.
+  refused?: {
+    didNothing: (error: unknown) => boolean;
+    hook: (call: C) => ((refusal: string) => Promise<void>) | undefined;
+  };
   retry: {
     // The allowance a failed attempt draws on, or undefined when it is not to be retried (a 429
     // may be retried on any call, a 5xx only on one that is safe to send twice, ...).
@@ -188,12 +196,25 @@ export class RemoteCallPolicy<C> {
     } catch (error) {
       const timeoutError = this.options.timeout?.error;
       if (error instanceof TaskCancelledError && timeoutError) throw timeoutError(call);
-      throw this.options.toError ? this.options.toError(error, call) : error;
+      const failure = this.options.toError ? this.options.toError(error, call) : error;
+      await this.tellRefused(call, failure);
+      throw failure;
     } finally {
       // The turn ends when the call itself has settled, not when the timeout stopped waiting for
       // it: an abandoned call may still be on its way, and the remote counts it when it arrives.
       if (endTurn && sent) void sent.then(endTurn, endTurn);
       else endTurn?.();
+    }
+  }
+
+  private async tellRefused(call: C, failure: unknown): Promise<void> {
+    const refused = this.options.refused;
+    const hook = refused?.didNothing(failure) ? refused.hook(call) : undefined;
+    if (!hook) return;
+    try {
+      await hook(failure instanceof Error ? failure.message : String(failure));
+    } catch (error) {
+      throw new Fenced(error);
     }
   }
 }

@@ -15,6 +15,8 @@ export interface CrmCall {
   record?: string;
   // Called right before the request leaves, after the rate limiter (see RemoteCallPolicy).
   beforeSend?: () => Promise<void>;
+  // Called after a 429, which the CRM did not act on, before the call waits to try again.
+  refusedBeforeRetry?: (refusal: string) => Promise<void>;
 }
 
 export interface CrmCallPolicySpec<C extends CrmCall> {
@@ -63,6 +65,7 @@ export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): Re
     },
     takeTurn: spec.takeTurn,
     beforeSend: (call) => call.beforeSend,
+    refused: { didNothing: (error) => isCrmError(error, 'RATE_LIMITED'), hook: (call) => call.refusedBeforeRetry },
     retry: {
       allowanceFor: (error, call) => {
         if (isCrmError(error, 'RATE_LIMITED') && error.retryAfterMs !== undefined) return 'rateLimited';

@@ -108,6 +108,9 @@ export interface CrmTaskInput {
   // Called right before the create request leaves (after the rate limiter): the outbox marks its
   // command `sending` there, so a drain that lost the command while it waited never sends it.
   beforeSend?: () => Promise<void>;
+  // Called when a create request did nothing and the task goes again (a 429 waited out, an owner
+  // the CRM refused): the outbox takes its command back to `pending` until the next beforeSend.
+  refusedBeforeRetry?: (refusal: string) => Promise<void>;
 }
 
 export interface CrmTask {

@@ -31,6 +31,10 @@ export class ControlController {
       if (typeof value !== 'number' || value < 0) throw badRequest(`${key} must be a non-negative number`);
       this.faults.current[key] = value;
     }
+    if (b.match !== undefined) {
+      if (b.match !== null && typeof b.match !== 'string') throw badRequest('match must be a string or null');
+      this.faults.current.match = b.match;
+    }
     return this.faults.current;
   }
 

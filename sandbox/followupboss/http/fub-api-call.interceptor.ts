@@ -8,10 +8,12 @@ import { FubFaultInjector } from './fub-fault.injector';
 export class FubApiCallInterceptor implements NestInterceptor {
   constructor(private readonly faults: FubFaultInjector) {}
 
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<{ method: string; path: string }>();
+    const call = `${request.method} ${request.path.replace(/^\/v1(?=\/)/, '')}`;
     return defer(async () => {
       await this.faults.delay();
-      this.faults.inject();
+      this.faults.inject(call);
     }).pipe(
       switchMap(() => next.handle()),
       concatMap(async (answer: unknown) => {

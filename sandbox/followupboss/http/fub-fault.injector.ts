@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { FubHttpError, type Faults } from '../fub-emulator.types';
 
-const NO_FAULTS: Faults = { errorRate: 0, errorStatus: 500, burst429: 0, latencyMs: 0, answerDelayMs: 0 };
+const NO_FAULTS: Faults = {
+  errorRate: 0,
+  errorStatus: 500,
+  burst429: 0,
+  match: null,
+  latencyMs: 0,
+  answerDelayMs: 0,
+};
 
 // The API faults set through /__control/faults.
 @Injectable()
@@ -21,8 +28,10 @@ export class FubFaultInjector {
     return this.wait(this.current.answerDelayMs);
   }
 
-  // A burst 429 (counted off) or an error at the configured rate, as FUB's own answers.
-  inject(): void {
+  // A burst 429 (counted off) or an error at the configured rate, as FUB's own answers, for a call
+  // the faults' `match` takes (`call`: `<METHOD> <path under /v1>`).
+  inject(call: string): void {
+    if (this.current.match !== null && !call.startsWith(this.current.match)) return;
     if (this.current.burst429 > 0) {
       this.current.burst429--;
       throw new FubHttpError(429, 'Too many requests. Please wait before making more requests.', {

@@ -50,6 +50,7 @@ export class FollowUpBossTaskStore {
       idempotent: false,
       record: task.about.id,
       ...(task.beforeSend ? { beforeSend: task.beforeSend } : {}),
+      ...(task.refusedBeforeRetry ? { refusedBeforeRetry: task.refusedBeforeRetry } : {}),
     });
     return { id: String(created.id) };
   }

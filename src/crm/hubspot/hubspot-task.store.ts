@@ -42,6 +42,7 @@ export class HubSpotTaskStore {
       const ownerRefused =
         error instanceof CrmError && error.code === 'INVALID_RECORD' && error.fields.includes(OWNER_PROPERTY);
       if (!ownerRefused || task.ownerId !== undefined || ownerId === undefined) throw error;
+      await task.refusedBeforeRetry?.(error.message);
       return this.createAs(task, undefined);
     }
   }
@@ -55,6 +56,7 @@ export class HubSpotTaskStore {
         idempotent: false,
         record: task.about.id,
         ...(task.beforeSend ? { beforeSend: task.beforeSend } : {}),
+        ...(task.refusedBeforeRetry ? { refusedBeforeRetry: task.refusedBeforeRetry } : {}),
       },
       () =>
         this.client.crm.objects.tasks.basicApi.create({

@@ -48,6 +48,7 @@ export class CreateOfferTaskExecutor implements CommandExecutor {
     // there while another took the command over (a lease run out under load) must not send it too.
     return crm.port.createTask({
       ...(ctx.call?.beforeSend ? { beforeSend: ctx.call.beforeSend } : {}),
+      ...(ctx.call?.refusedBeforeRetry ? { refusedBeforeRetry: ctx.call.refusedBeforeRetry } : {}),
       key: task.key,
       about: task.about,
       subject: task.subject,

@@ -90,6 +90,22 @@ describe('FollowUpBossCrmAdapter tasks against the Follow Up Boss emulator', () 
     expect((await port.findTasks({ kind: 'deal', id: dealId })).map((t) => t.id)).toEqual([sent.id]);
   });
 
+  it('createTask says so after each 429, which did nothing, before the task goes again', async () => {
+    // On the person, for a given user: the create is the only call, so it meets both 429s.
+    const { personId } = await dealWithPerson();
+    const calls: string[] = [];
+    await fubControl(emulator, 'PUT', 'faults', { burst429: 2 });
+    await port.createTask(
+      input(personId, {
+        about: { kind: 'contact', id: personId },
+        ownerId: '42',
+        beforeSend: () => Promise.resolve(void calls.push('beforeSend')),
+        refusedBeforeRetry: () => Promise.resolve(void calls.push('refused')),
+      }),
+    );
+    expect(calls).toEqual(['beforeSend', 'refused', 'beforeSend', 'refused', 'beforeSend']);
+  });
+
   it('findTasks reads the key back from the name, across pages, and shows an agent’s own task with key null', async () => {
     const { dealId, personId } = await dealWithPerson();
     const other = await dealWithPerson();

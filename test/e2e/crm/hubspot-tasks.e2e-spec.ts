@@ -127,6 +127,38 @@ describe('HubSpotCrmAdapter tasks against the HubSpot emulator', () => {
     expect((await port.findTasks({ kind: 'deal', id: dealId })).map((t) => t.id)).toEqual([sent.id]);
   });
 
+  it('createTask says so when a request did nothing and the task goes again: after each 429, and after an owner HubSpot refused', async () => {
+    const dealId = await newDeal();
+    const calls: string[] = [];
+    const hooks = {
+      beforeSend: () => Promise.resolve(void calls.push('beforeSend')),
+      refusedBeforeRetry: (refusal: string) => Promise.resolve(void calls.push(`refused: ${refusal}`)),
+    };
+    await control.put('faults', { burst429: 2 });
+    const retried = await port.createTask(input(dealId, hooks));
+    expect(calls.map((c) => c.replace(/:.*/s, ''))).toEqual([
+      'beforeSend',
+      'refused',
+      'beforeSend',
+      'refused',
+      'beforeSend',
+    ]);
+    expect(calls[1]).toMatch(/429|rate/i);
+
+    // The listing's owner left the portal: the create refused for its owner goes again without one.
+    calls.length = 0;
+    const listing = await newDeal();
+    await sdk.crm.deals.basicApi.update(listing, { properties: { hubspot_owner_id: '9001' } });
+    emulator.owners.deactivate('9001');
+    const unowned = await port.createTask(
+      input(dealId, { ...hooks, key: 'offer:7012:escalation', ownerOf: { kind: 'deal', id: listing } }),
+    );
+    expect(calls.map((c) => c.replace(/:.*/s, ''))).toEqual(['beforeSend', 'refused', 'beforeSend']);
+    expect((await port.findTasks({ kind: 'deal', id: dealId })).map((t) => t.id).sort()).toEqual(
+      [retried.id, unowned.id].sort(),
+    );
+  });
+
   it('findTasks reads the key back, and shows tasks an agent made with key null, and no other deal’s', async () => {
     const dealId = await newDeal();
     const otherDeal = await newDeal();

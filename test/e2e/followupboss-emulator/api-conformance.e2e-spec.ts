@@ -182,5 +182,12 @@ describe('Follow Up Boss emulator conformance', () => {
     await control('DELETE', 'faults');
     const log = (await (await control('GET', 'log')).json()) as { status: number }[];
     expect(log.map((l) => l.status)).toEqual([429, 200, 503]);
+
+    // Only on the calls `match` names: the reads around a create pass, the create meets the 429.
+    await control('PUT', 'faults', { burst429: 1, match: 'POST /tasks' });
+    expect((await api('GET', '/people')).status).toBe(200);
+    expect((await api('POST', '/tasks', { name: 'Call back' })).status).toBe(429);
+    expect((await control('PUT', 'faults', { match: 7 })).status).toBe(400);
+    await control('DELETE', 'faults');
   });
 });

@@ -1,6 +1,8 @@
 import type { CrmTask } from '../../../src/crm';
 import { OFFER_TASK_LINK } from '../../../src/sync/offer-clocks/offer-clocks.constants';
 import { NeutralSellerSteps } from '../../support/crm-agent';
+import { fubControl } from '../../support/fub-emulator.client';
+import { waitFor } from '../../support/wait-for';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { CRM_VENDORS } from '../../support/sync-crm-world';
 
@@ -226,4 +228,31 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
     // The record still shows the counter as the service has it: only offers move to Expired.
     expect(steps.agent.stageKey(await recordOf(lapsing.offer.offer_id))).toBe('countered');
   });
+
+  // Follow Up Boss answers a burst 429 with Retry-After: 1 (its emulator, from its rate-limit page).
+  if (kind === 'followupboss')
+    it('a task create answered 429 waits out Retry-After as pending, not sending, then goes once', async () => {
+      const [offer] = await offersExpiringIn(110 * MINUTE);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      const [command] = await t.ledger.outbox.listByState('acme', ['pending']);
+      expect(command.operation).toBe('create_offer_task');
+      await fubControl(t.world.followUpBoss!, 'PUT', 'faults', { burst429: 2, match: 'POST /tasks' });
+      try {
+        const drain = t.run('outbox-drain');
+        // While the adapter waits for FUB's Retry-After, a crash finds a task to make, not one
+        // whose outcome is unknown (searched for by its key, at the cost of a read).
+        await waitFor(
+          async () => {
+            const now = (await t.ledger.outbox.get(command.id))!;
+            return now.state === 'pending' && now.attempts === 0 && /429|Too many/i.test(now.lastError ?? '');
+          },
+          { what: 'the task create to wait out a 429 as pending' },
+        );
+        expect((await drain).status).toBe('succeeded');
+      } finally {
+        await fubControl(t.world.followUpBoss!, 'DELETE', 'faults');
+      }
+      expect(await t.ledger.outbox.get(command.id)).toMatchObject({ state: 'done', attempts: 1 });
+      expect(await tasksOf(offer.offer_id)).toHaveLength(1);
+    });
 });
