@@ -52,4 +52,13 @@ describe('refusalCanBeSeen', () => {
   ])('UPDATE %s, listed %s while waiting, %s after the refusal: %s', (callback, waiting, after, seen) => {
     expect(refusalCanBeSeen(r(callback, waiting, after))).toBe(seen);
   });
+
+  it('takes a service that delivers each event once for one that sends no UPDATE: a killed daemon misses it', () => {
+    const once = (waiting: string, after: string) =>
+      refusalCanBeSeen({ ...r('flat', waiting, after), eventDelivery: 'once' });
+    expect(once('rejected', 'countered')).toBe(false);
+    expect(once('active', 'active')).toBe(false);
+    expect(once('countered', 'active')).toBe(true);
+    expect(once('active', 'rejected')).toBe(true);
+  });
 });

@@ -31,9 +31,10 @@ export function drawReadings(random: SoakRandom): Partial<SpecReadingValues> {
 // by the UPDATE, or with none, by the countered offer's listing moving from a waiting status the
 // daemon can tell (docs/spec-decisions.md, "Other readings", the documented limits). A service that
 // sends no UPDATE and lists the offer the same before and after the refusal is left out: no
-// connector can see that refusal, only the agent's own follow-up can.
+// connector can see that refusal, only the agent's own follow-up can. A service that delivers each
+// event once counts as sending none: an UPDATE sent while the killed daemon was down is gone.
 export function refusalCanBeSeen(r: SpecReadingValues): boolean {
-  if (r.counterRejectedCallback !== 'none') return true;
+  if (r.counterRejectedCallback !== 'none' && r.eventDelivery !== 'once') return true;
   const waiting = r.counteredOfferListedAs;
   const after = r.counterRejectedOfferListedAs === 'countered' ? waiting : r.counterRejectedOfferListedAs;
   if (after === 'rejected') return waiting !== 'rejected';

@@ -54,12 +54,11 @@ export class Notifier {
   event(r: StoredOfferRequest, event: Record<string, unknown>, method: 'POST' | 'PATCH' = 'POST'): void {
     const url = this.store.webhookUrls.get(r.ownerKey);
     if (!url) return;
-    const { timestampFormat, eventContentType } = this.readings.current;
-    this.webhooks.send(
-      url,
-      writeTimestamps(event, timestampFormat),
+    const { timestampFormat, eventContentType, eventDelivery } = this.readings.current;
+    this.webhooks.send(url, writeTimestamps(event, timestampFormat), {
       method,
-      EVENT_CONTENT_TYPES[eventContentType],
-    );
+      contentType: EVENT_CONTENT_TYPES[eventContentType],
+      retried: eventDelivery === 'retried',
+    });
   }
 }

@@ -146,6 +146,11 @@ export interface SpecReadingValues {
   // counts as "other" is not shown): rejected with the rest (ours), or left as it was listed while
   // the counter waited (`unchanged`: countered, active or rejected, per counteredOfferListedAs).
   counterAcceptedOriginalListedAs: 'rejected' | 'unchanged';
+  // Retries and time-outs of event deliveries (not shown): a delivery answered with a non-2xx or
+  // not within 5 s is tried again after 1, 2, 4, 8 and 16 s (ours, as common senders do), or
+  // `once`: never tried again, as a fire-and-forget sender does, so an event sent while the
+  // receiver is down or slow is lost.
+  eventDelivery: 'retried' | 'once';
 }
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
@@ -184,6 +189,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   createRequiredFields: 'six',
   leadRequiredFields: 'name-and-contact',
   counterAcceptedOriginalListedAs: 'rejected',
+  eventDelivery: 'retried',
 };
 
 export const SPEC_READING_CHOICES: {
@@ -241,6 +247,7 @@ export const SPEC_READING_CHOICES: {
   createRequiredFields: ['six', 'listing-facts'],
   leadRequiredFields: ['name-and-contact', 'all'],
   counterAcceptedOriginalListedAs: ['rejected', 'unchanged'],
+  eventDelivery: ['retried', 'once'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -5,6 +5,14 @@ import { FaultInjector } from './fault.injector';
 import { SandboxClock } from './sandbox.clock';
 import { SandboxStore } from './sandbox.store';
 
+// How one event goes: its method, the Content-Type its JSON body declares (the `eventContentType`
+// reading), and whether a failed delivery is tried again (the `eventDelivery` reading).
+export interface DeliveryForm {
+  method: 'POST' | 'PATCH';
+  contentType: string;
+  retried: boolean;
+}
+
 export interface WebhookSenderOptions {
   retryDelaysMs: number[];
   timeoutMs: number;
@@ -30,13 +38,8 @@ export class WebhookSender {
     private readonly options: WebhookSenderOptions,
   ) {}
 
-  // `contentType`: what the delivery declares its JSON body to be (the `eventContentType` reading).
-  send(
-    url: string,
-    event: Record<string, unknown>,
-    method: 'POST' | 'PATCH' = 'POST',
-    contentType = 'application/json',
-  ): void {
+  send(url: string, event: Record<string, unknown>, how: Partial<DeliveryForm> = {}): void {
+    const form: DeliveryForm = { method: 'POST', contentType: 'application/json', retried: true, ...how };
     const deliveryId = this.store.nextDeliveryId();
     const f = this.faults.webhookFaults();
     if (this.faults.random.chance(f?.dropRate)) {
@@ -48,7 +51,7 @@ export class WebhookSender {
     while (copies < maxDuplicates && this.faults.random.chance(f?.duplicateRate)) copies++;
     for (let i = 0; i <= copies; i++) {
       const delay = f?.reorderWindowMs ? this.faults.random.int(0, f.reorderWindowMs) : 0;
-      this.later(delay, () => this.attempt(deliveryId, url, event, 1, i > 0, method, contentType));
+      this.later(delay, () => this.attempt(deliveryId, url, event, 1, i > 0, form));
     }
   }
 
@@ -67,18 +70,17 @@ export class WebhookSender {
     event: Record<string, unknown>,
     attempt: number,
     duplicate: boolean,
-    method: 'POST' | 'PATCH',
-    contentType: string,
+    form: DeliveryForm,
   ): void {
     if (this.closed) return;
     const epoch = this.epoch;
-    this.post(url, event, method, contentType, (status, error) => {
+    this.post(url, event, form.method, form.contentType, (status, error) => {
       // A reset happened meanwhile: this delivery belongs to the state that was emptied.
       if (epoch !== this.epoch) return;
       const ok = status !== null && status >= 200 && status < 300;
       this.log(deliveryId, attempt, url, event, status, error, ok ? 'delivered' : 'failed', duplicate);
       if (ok || this.closed) return;
-      const delay = this.options.retryDelaysMs[attempt - 1];
+      const delay = form.retried ? this.options.retryDelaysMs[attempt - 1] : undefined;
       if (delay === undefined) {
         this.log(
           deliveryId,
@@ -86,16 +88,14 @@ export class WebhookSender {
           url,
           event,
           status,
-          'gave up after the last retry',
+          form.retried ? 'gave up after the last retry' : 'not retried (eventDelivery: once)',
           'gave_up',
           duplicate,
         );
         this.logger.warn(`gave up delivering ${String(event.event)} to ${url} after ${attempt} attempts`);
         return;
       }
-      this.later(delay, () =>
-        this.attempt(deliveryId, url, event, attempt + 1, duplicate, method, contentType),
-      );
+      this.later(delay, () => this.attempt(deliveryId, url, event, attempt + 1, duplicate, form));
     });
   }
 

@@ -52,6 +52,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'updateBodyShape',
       'leadRequiredFields',
       'counterAcceptedOriginalListedAs',
+      'eventDelivery',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);

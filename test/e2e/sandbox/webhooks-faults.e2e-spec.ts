@@ -89,6 +89,28 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
       expect(receiver.received).toHaveLength(4);
     });
 
+    it('under eventDelivery: once, tries a delivery once and never again (a fire-and-forget sender)', async () => {
+      await control(sandbox, 'PUT', '/spec-readings', { eventDelivery: 'once' });
+      try {
+        receiver.respond = () => 503;
+        await activeRequest(sandbox);
+        const log = await waitFor(
+          async (): Promise<Json> => {
+            const all = await deliveries();
+            return all.some((d) => d.outcome === 'gave_up') ? all : undefined;
+          },
+          { what: 'the sandbox to give the delivery up' },
+        );
+        expect(log.map((d: Json) => [d.attempt as number, d.outcome as string, d.error as string | null])).toEqual([
+          [1, 'failed', null],
+          [1, 'gave_up', 'not retried (eventDelivery: once)'],
+        ]);
+        expect(receiver.received).toHaveLength(1);
+      } finally {
+        await control(sandbox, 'PUT', '/spec-readings', { eventDelivery: 'retried' });
+      }
+    });
+
     it('webhook faults: duplicates', async () => {
       await control(sandbox, 'PUT', '/faults', { webhooks: { duplicateRate: 1, maxDuplicates: 2 } });
       await activeRequest(sandbox);

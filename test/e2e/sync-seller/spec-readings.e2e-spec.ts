@@ -29,6 +29,8 @@ const READINGS: Record<string, unknown>[] = [
     timestampFormat: 'postgres',
     // A counter field left out is stored as false or 0, not as the offer's term.
     counterOmittedFields: 'defaults',
+    // Each event delivered once, never again.
+    eventDelivery: 'once',
   },
   // Counters answered with their id only, the pending word 'open', an UPDATE naming only the offer;
   // offers pages capped at 25, 422 for refusals.
