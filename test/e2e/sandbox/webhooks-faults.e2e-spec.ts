@@ -29,6 +29,15 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
 
   const deliveries = async () =>
     (await control(sandbox, 'GET', '/webhook-deliveries')).body as WebhookDeliveryRecord[];
+  // The delivery log once the sandbox has given a delivery up.
+  const givenUp = () =>
+    waitFor(
+      async (): Promise<Json> => {
+        const all = await deliveries();
+        return all.some((d) => d.outcome === 'gave_up') ? all : undefined;
+      },
+      { what: 'the sandbox to give the delivery up' },
+    );
   const storedRequests = async (): Promise<Json> => (await control(sandbox, 'GET', '/offer-requests')).body;
 
   describe('delivery', () => {
@@ -76,13 +85,7 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
     it('gives up after the last retry', async () => {
       receiver.respond = () => 503;
       await activeRequest(sandbox);
-      const log = await waitFor(
-        async (): Promise<Json> => {
-          const all = await deliveries();
-          return all.some((d) => d.outcome === 'gave_up') ? all : undefined;
-        },
-        { what: 'the sandbox to give up the delivery' },
-      );
+      const log = await givenUp();
       expect(log.filter((d: Json) => d.outcome === 'failed').map((d: Json) => d.attempt as number)).toEqual([
         1, 2, 3, 4,
       ]);
@@ -94,13 +97,7 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
       try {
         receiver.respond = () => 503;
         await activeRequest(sandbox);
-        const log = await waitFor(
-          async (): Promise<Json> => {
-            const all = await deliveries();
-            return all.some((d) => d.outcome === 'gave_up') ? all : undefined;
-          },
-          { what: 'the sandbox to give the delivery up' },
-        );
+        const log = await givenUp();
         expect(log.map((d: Json) => [d.attempt as number, d.outcome as string, d.error as string | null])).toEqual([
           [1, 'failed', null],
           [1, 'gave_up', 'not retried (eventDelivery: once)'],
