@@ -43,10 +43,14 @@ export class LivenessSession {
   }
 
   private async open(): Promise<Client> {
+    // Bounded on both sides: a beat stuck on an unreachable server would stop every later beat.
     const client = new Client({
       connectionString: this.url,
       application_name: 'cash-offer-sync liveness',
+      connectionTimeoutMillis: 10_000,
       statement_timeout: 30_000,
+      query_timeout: 30_000,
+      keepAlive: true,
     });
     // A connection that breaks while idle emits 'error', which unhandled would end the process.
     client.on('error', (error) => {
