@@ -75,14 +75,19 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     const body = command.payload as CreateOfferRequestBody;
     let created = (result ?? {}) as SellerRequestResult;
     if (created.offer_request_id === undefined) {
-      // The service may answer without the id (the spec's declared response omits it).
-      const found = await findOfferRequestByExternalId(
-        ctx.brokerage.id,
-        dealId,
-        this.links,
-        this.locatorOf(ctx),
-        sentAtOf(command),
-      );
+      // The service may answer without the id (the spec's declared response omits it): found by
+      // the deal's id where the lists echo it, else by the inventory property id the answer gave.
+      const found =
+        (await findOfferRequestByExternalId(
+          ctx.brokerage.id,
+          dealId,
+          this.links,
+          this.locatorOf(ctx),
+          sentAtOf(command),
+        )) ??
+        (created.inventory_property_id === undefined
+          ? undefined
+          : await this.locatorOf(ctx).byInventoryId(created.inventory_property_id));
       if (!found)
         throw new Error(`deal ${dealId}: the offer request was created but its id is not known yet`);
       created = { ...created, ...found };

@@ -10,7 +10,7 @@ export interface FoundOfferRequest {
   inventory_property_id?: number;
   offer_request_status?: string;
   offer_requested_at?: string;
-  found_by: 'ledger link' | 'offer payload' | 'offer event' | 'active list';
+  found_by: 'ledger link' | 'offer payload' | 'offer event' | 'active list' | 'active list (inventory id)';
 }
 
 // What a new_offer event this brokerage's webhook URL received says of its request: the request id
@@ -41,6 +41,8 @@ export class OfferRequestLocator {
   private echoedRead = 0;
   // Items that echo no external id, by address and asking price (ours may be among them).
   private readonly byAddress = new Map<string, (number | undefined)[]>();
+  // Items by the inventory property id the service gave their request (a create's answer names it).
+  private readonly byInventory = new Map<number, FoundOfferRequest>();
 
   constructor(
     private readonly client: CashOfferClient,
@@ -90,6 +92,15 @@ export class OfferRequestLocator {
     return matches.length === 1 && id !== undefined ? { offer_request_id: id } : 'ambiguous';
   }
 
+  // The request the service gave this inventory property id (a create answered without its request
+  // id may still name it, as the spec's declared response does): that id is the service's own for
+  // the request it made, so no other brokerage's listing can be taken for ours. Read to the end of
+  // the active list if need be; a request still in review is not on it yet.
+  async byInventoryId(inventoryPropertyId: number): Promise<FoundOfferRequest | undefined> {
+    while (!this.byInventory.has(inventoryPropertyId) && !this.activeDone) await this.readActivePage();
+    return this.byInventory.get(inventoryPropertyId);
+  }
+
   private async readOffers(): Promise<void> {
     for await (const page of streamOffers(this.client, {}, this.signal)) {
       for (const offer of page) {
@@ -124,6 +135,14 @@ export class OfferRequestLocator {
         if (at !== undefined)
           this.byAddress.set(at, [...(this.byAddress.get(at) ?? []), request.offer_request_id]);
       }
+      if (request.offer_request_id !== undefined && request.inventory_property_id !== undefined)
+        this.byInventory.set(request.inventory_property_id, {
+          offer_request_id: request.offer_request_id,
+          inventory_property_id: request.inventory_property_id,
+          offer_request_status: request.offer_request_status,
+          offer_requested_at: request.offer_requested_at,
+          found_by: 'active list (inventory id)',
+        });
       const requestedMs = Date.parse(request.offer_requested_at ?? '');
       if (Number.isFinite(requestedMs)) newest = Math.max(newest, requestedMs);
       const key = request.offer_request_external_id;

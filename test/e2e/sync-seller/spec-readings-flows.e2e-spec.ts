@@ -27,12 +27,16 @@ const READINGS: Record<string, unknown>[] = [
     expiredOfferListedAs: 'dropped',
     withdrawnOfferListedAs: 'dropped',
   },
-  // Pages capped at 25, a create answered as the spec's formal declaration lists it (no id), 400
+  // Pages capped at 25, a create answered as the spec's formal declaration lists it (no request id), 400
   // for everything refused, an error past the last page, an active list refusing limit over 25,
   // expired offers listed as rejected.
   {
     offersQuery: 'capped-25',
     createAnswer: 'declared-201',
+    // Neither the active list nor the offers list echoes the deal's id: the request is found by the
+    // inventory property id the create's answer gave.
+    activeListShape: 'no-external-id',
+    offerListShape: 'without-webhook-fields',
     pageAfterLast: '404',
     activeLimitMax: 25,
     activeLimitOver: 'refused',
