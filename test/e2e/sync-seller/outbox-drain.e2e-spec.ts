@@ -208,7 +208,8 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     try {
       await waitFor(() => scripts.get(id)?.length === 0, { what: 'the scripted command to be sent' });
       // What a restart finds while the write waits to go again: the refused request did nothing.
-      await waitFor(async () => (await state(id)).state !== 'sending', {
+      // (The script is taken before the command is marked sending: wait for the refusal itself.)
+      await waitFor(async () => (await state(id)).lastError?.includes('counter_offer_terms is required'), {
         what: 'the refusal to take the command out of sending',
         timeoutMs: 5_000,
       });
