@@ -27,7 +27,13 @@ describe('the whole daemon, killed 30 times with SIGKILL while an agent and an o
         operatorRuns: true,
       });
       const report = formatReport(result);
-      if (result.violations.length > 0 || !result.settled || result.cliUnexpected > 0) console.log(report);
+      if (
+        result.violations.length > 0 ||
+        !result.settled ||
+        result.cliUnexpected > 0 ||
+        result.tasks.tasks === 0
+      )
+        console.log(report);
       expect(result.kills).toBe(KILLS);
       expect(result.violations.map((v) => `${v.kind} ${v.record}: ${v.detail}`)).toEqual([]);
       expect(result.settled).toBe(true);
