@@ -283,7 +283,15 @@ describe.each(FLOW_TARGETS)('decisions and counters made in the CRM (%s, ledger 
           what: 'the counter to be answered 429',
         });
         // While the client waits for the service's Retry-After, a crash finds a counter to send,
-        // not one whose outcome is unknown (a counter nothing could later prove absent).
+        // not one whose outcome is unknown (a counter nothing could later prove absent). (The
+        // sandbox logs the call before the daemon has read its answer: wait for the daemon.)
+        await waitFor(
+          async () => {
+            const now = (await counter())!;
+            return now.state === 'pending' && now.lastError?.includes('429');
+          },
+          { what: 'the 429 to take the counter out of sending' },
+        );
         expect(await counter()).toMatchObject({ state: 'pending', attempts: 0 });
         expect((await counter())!.lastError).toContain('429');
         expect((await drain).status).toBe('succeeded');

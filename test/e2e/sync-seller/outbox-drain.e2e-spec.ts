@@ -209,10 +209,13 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
       await waitFor(() => scripts.get(id)?.length === 0, { what: 'the scripted command to be sent' });
       // What a restart finds while the write waits to go again: the refused request did nothing.
       // (The script is taken before the command is marked sending: wait for the refusal itself.)
-      await waitFor(async () => (await state(id)).lastError?.includes('counter_offer_terms is required'), {
-        what: 'the refusal to take the command out of sending',
-        timeoutMs: 5_000,
-      });
+      await waitFor(
+        async () => {
+          const now = await state(id);
+          return now.state === 'pending' && now.lastError?.includes('counter_offer_terms is required');
+        },
+        { what: 'the refusal to take the command out of sending', timeoutMs: 5_000 },
+      );
       expect(await state(id)).toMatchObject({ state: 'pending', attempts: 0 });
       expect((await state(id)).lastError).toContain('counter_offer_terms is required');
       expect(await t.ledger.outbox.recoverInterrupted()).toBe(0);
