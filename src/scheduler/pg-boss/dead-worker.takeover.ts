@@ -6,10 +6,10 @@ import type { AbandonedJob, PgBossTables } from './pg-boss.tables';
 
 // Takes the jobs of dead workers over without waiting for their pg-boss lease (which stays the
 // backstop): a job of a queue this worker works, held by a dead worker (its database session gone
-// and a beat or two missed, or silent for longer; PgBossTables.abandonedJobs), is cancelled and a fresh job queued as known work, so the next free
-// worker takes it and, through RunRepository.claim with the singleton held, marks the dead holder's
-// run interrupted and recovers its claims. Several workers may find one job; the one whose cancel
-// took it queues the successor.
+// and a beat or two missed, or silent for longer; PgBossTables.abandonedJobs), is cancelled and a
+// fresh job queued as known work, so the next free worker takes it and, through RunRepository.claim
+// with the singleton held, marks the dead holder's run interrupted and recovers its claims. Several
+// workers may find one job; the one whose cancel took it queues the successor.
 export class DeadWorkerTakeover {
   private readonly logger = new Logger(DeadWorkerTakeover.name);
 

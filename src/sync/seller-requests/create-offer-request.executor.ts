@@ -87,7 +87,7 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
         )) ??
         (created.inventory_property_id === undefined
           ? undefined
-          : await this.locatorOf(ctx).byInventoryId(created.inventory_property_id));
+          : await this.locatorOf(ctx).byInventoryId(created.inventory_property_id, sentAtOf(command)));
       if (!found)
         throw new Error(`deal ${dealId}: the offer request was created but its id is not known yet`);
       created = { ...created, ...found };

@@ -169,3 +169,51 @@ describe('OfferRequestLocator, for a list that does not show ours by external id
     expect(await locate([[at(undefined, 'Oak St')]]).byAddressAndAsking(ours, 300_000)).toBe('ambiguous');
   });
 });
+
+describe('OfferRequestLocator.byInventoryId, for a create answered without its request id', () => {
+  const listed = (id: number, inventoryId: number, requestedAt?: string): ActiveOfferRequest => ({
+    request: {
+      offer_request_id: id,
+      offer_request_asking: 1,
+      inventory_property_id: inventoryId,
+      offer_request_status: 'active',
+      ...(requestedAt ? { offer_requested_at: requestedAt } : {}),
+    },
+    property: {},
+    media: [],
+  });
+  const locate = (pages: ActiveOfferRequest[][]) => new OfferRequestLocator(fakes({ active: pages }).client);
+
+  it('finds the one request submitted since the send (less the margin) under that property, across pages', async () => {
+    const locator = locate([[listed(4, 70, '2026-11-20T12:00:02Z')], [listed(5, 71, '2026-11-20T12:00:01Z')]]);
+    expect(await locator.byInventoryId(71, SENT)).toEqual({
+      offer_request_id: 5,
+      inventory_property_id: 71,
+      offer_request_status: 'active',
+      offer_requested_at: '2026-11-20T12:00:01Z',
+      found_by: 'active list (inventory id)',
+    });
+  });
+
+  it('takes no earlier request of a property listed again for ours (ours may still be in review)', async () => {
+    // Yesterday's request on the same property, another brokerage's or an earlier one of ours.
+    expect(await locate([[listed(4, 71, '2026-11-19T09:00:00Z')]]).byInventoryId(71, SENT)).toBeUndefined();
+    expect(
+      await locate([[listed(6, 71, '2026-11-20T12:00:03Z'), listed(4, 71, '2026-11-19T09:00:00Z')]]).byInventoryId(
+        71,
+        SENT,
+      ),
+    ).toMatchObject({ offer_request_id: 6 });
+  });
+
+  it('answers nothing when two recent requests share the property, and counts a request met twice once', async () => {
+    const twoRecent = [[listed(6, 71, '2026-11-20T12:00:03Z'), listed(7, 71, '2026-11-20T12:00:04Z')]];
+    expect(await locate(twoRecent).byInventoryId(71, SENT)).toBeUndefined();
+    const metTwice = [[listed(6, 71, '2026-11-20T12:00:03Z')], [listed(6, 71, '2026-11-20T12:00:03Z')]];
+    expect(await locate(metTwice).byInventoryId(71, SENT)).toMatchObject({ offer_request_id: 6 });
+  });
+
+  it('answers nothing for a property the list does not show', async () => {
+    expect(await locate([[listed(4, 70, '2026-11-20T12:00:02Z')]]).byInventoryId(71, SENT)).toBeUndefined();
+  });
+});

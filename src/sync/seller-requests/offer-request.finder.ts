@@ -41,8 +41,9 @@ export class OfferRequestLocator {
   private echoedRead = 0;
   // Items that echo no external id, by address and asking price (ours may be among them).
   private readonly byAddress = new Map<string, (number | undefined)[]>();
-  // Items by the inventory property id the service gave their request (a create's answer names it).
-  private readonly byInventory = new Map<number, FoundOfferRequest>();
+  // Items by the inventory property id the service gave their request (a create's answer names it);
+  // a property listed again has several.
+  private readonly byInventory = new Map<number, FoundOfferRequest[]>();
 
   constructor(
     private readonly client: CashOfferClient,
@@ -92,13 +93,18 @@ export class OfferRequestLocator {
     return matches.length === 1 && id !== undefined ? { offer_request_id: id } : 'ambiguous';
   }
 
-  // The request the service gave this inventory property id (a create answered without its request
-  // id may still name it, as the spec's declared response does): that id is the service's own for
-  // the request it made, so no other brokerage's listing can be taken for ours. Read to the end of
-  // the active list if need be; a request still in review is not on it yet.
-  async byInventoryId(inventoryPropertyId: number): Promise<FoundOfferRequest | undefined> {
-    while (!this.byInventory.has(inventoryPropertyId) && !this.activeDone) await this.readActivePage();
-    return this.byInventory.get(inventoryPropertyId);
+  // The request a create answered with this inventory property id but no request id (as the spec's
+  // declared response is) produced. The id identifies a property, not a request: a property listed
+  // again, by this brokerage or another, has several requests under it. So only a request submitted
+  // since `since` (less the clock-skew margin) is taken, and only when it is the one such: two are
+  // ambiguous and none is linked, as a request still in review is not on the list yet.
+  async byInventoryId(inventoryPropertyId: number, since: Date): Promise<FoundOfferRequest | undefined> {
+    const floor = since.getTime() - CLOCK_SKEW_MARGIN_MS;
+    while (!this.activeDone && this.reachedMs >= floor) await this.readActivePage();
+    const recent = (this.byInventory.get(inventoryPropertyId) ?? []).filter(
+      (found) => !(Date.parse(found.offer_requested_at ?? '') < floor),
+    );
+    return recent.length === 1 ? recent[0] : undefined;
   }
 
   private async readOffers(): Promise<void> {
@@ -136,7 +142,7 @@ export class OfferRequestLocator {
           this.byAddress.set(at, [...(this.byAddress.get(at) ?? []), request.offer_request_id]);
       }
       if (request.offer_request_id !== undefined && request.inventory_property_id !== undefined)
-        this.byInventory.set(request.inventory_property_id, {
+        this.addByInventory(request.inventory_property_id, {
           offer_request_id: request.offer_request_id,
           inventory_property_id: request.inventory_property_id,
           offer_request_status: request.offer_request_status,
@@ -159,6 +165,13 @@ export class OfferRequestLocator {
     // Only a page wholly older than a lookup's floor ends it, so a service that ignores `sort`
     // costs more pages, never a miss on the page at hand. A page without dates does not stop it.
     if (newest !== Number.NEGATIVE_INFINITY) this.reachedMs = Math.min(this.reachedMs, newest);
+  }
+
+  // A request met again (a list that moved between pages) counts once.
+  private addByInventory(inventoryPropertyId: number, found: FoundOfferRequest): void {
+    const known = this.byInventory.get(inventoryPropertyId) ?? [];
+    if (!known.some((k) => k.offer_request_id === found.offer_request_id))
+      this.byInventory.set(inventoryPropertyId, [...known, found]);
   }
 }
 
