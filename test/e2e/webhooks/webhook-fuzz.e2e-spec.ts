@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { fuzzedBodies, hostileBodies } from '../../support/hostile-bodies';
 import { startWebhookApp, WebhookTestApp } from '../../support/webhook-app';
 
 const SECRET = 'acme-secret-0123456789abcdefghij';
@@ -27,90 +28,12 @@ const validEvents = [
   },
 ];
 
-// Any JSON value, events with fields removed, retyped or added, and bodies cut or garbled as bytes.
-const jsonValue = fc.jsonValue({ maxDepth: 4 });
-const mutatedEvent = fc
-  .tuple(
-    fc.constantFrom(...validEvents),
-    fc.dictionary(fc.string({ maxLength: 20 }), jsonValue, { maxKeys: 4 }),
-    fc.array(fc.string(), { maxLength: 3 }),
-  )
-  .map(([event, extra, drop]) => {
-    const body: Record<string, unknown> = { ...event, ...extra };
-    for (const key of drop) delete body[key];
-    return JSON.stringify(body);
-  });
-const retypedEvent = fc
-  .tuple(
-    fc.constantFrom(...validEvents),
-    fc.constantFrom('offer_id', 'offer_request_id', 'offer_amount', 'offer_status', 'event'),
-    jsonValue,
-  )
-  .map(([event, key, value]) => JSON.stringify({ ...event, [key]: value }));
-const garbled = fc
-  .tuple(fc.constantFrom(...validEvents), fc.nat(), fc.uint8Array({ maxLength: 64 }))
-  .map(([event, cut, bytes]) => {
-    const text = JSON.stringify(event);
-    return Buffer.concat([Buffer.from(text.slice(0, cut % text.length)), Buffer.from(bytes)]).toString(
-      'latin1',
-    );
-  });
-const body = fc.oneof(
-  jsonValue.map((v) => JSON.stringify(v)),
-  mutatedEvent,
-  retypedEvent,
-  garbled,
-  fc.string({ maxLength: 200 }),
-);
-
-// Bodies built to hurt: nesting far past any real event (a 60,000-deep body used
-// to overflow the stack and answer 500), huge arrays and strings around the size limit, odd unicode.
-const deepNesting = fc
-  .tuple(fc.integer({ min: 20, max: 70_000 }), fc.constantFrom('[', '{"a":'), fc.constantFrom(...validEvents))
-  .map(([depth, open, event]) => {
-    const close = open === '[' ? ']' : '}';
-    const nested = `${open.repeat(depth)}1${close.repeat(depth)}`;
-    return `${JSON.stringify(event).slice(0, -1)},"detail":${nested}}`;
-  });
-const hugeArray = fc
-  .tuple(
-    fc.integer({ min: 1_000, max: 140_000 }),
-    fc.constantFrom(...validEvents),
-    fc.constantFrom('0', '{}', '[]', '"x"'),
-  )
-  .map(([length, event, item]) =>
-    JSON.stringify({ ...event, items: '@' }).replace('"@"', `[${Array(length).fill(item).join(',')}]`),
-  );
-const longString = fc
-  .tuple(
-    fc.integer({ min: 10_000, max: 300_000 }),
-    fc.constantFrom(...validEvents),
-    fc.constantFrom('x', 'é', '😀', '\\u0000'),
-  )
-  .map(([length, event, unit]) =>
-    JSON.stringify({ ...event, offer_memo: '@' }).replace('"@"', `"${unit.repeat(length / unit.length)}"`),
-  );
-const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
-const oddText = fc.string({
-  unit: fc.oneof(
-    fc.string({ unit: 'binary', maxLength: 1 }),
-    loneSurrogate,
-    fc.constantFrom('\u0000', '\ufeff', '\u202e', '\u2028', '\uffff'),
-  ),
-  maxLength: 40,
-});
-const oddUnicode = fc.oneof(
-  fc
-    .tuple(fc.constantFrom(...validEvents), oddText, oddText)
-    .map(([event, key, value]) => JSON.stringify({ ...event, [key]: value })),
-  fc
-    .tuple(fc.constantFrom(...validEvents), oddText)
-    .map(([event, value]) => JSON.stringify({ ...event, event: value })),
-  fc.constantFrom(...validEvents).map((event) => `\ufeff${JSON.stringify(event)}`),
-  fc.constantFrom(...validEvents).map((event) => JSON.stringify(event).replace('"event"', '"ev\\ud800ent"')),
-  oddText,
-);
-const hostileBody = fc.oneof(deepNesting, hugeArray, longString, oddUnicode);
+const shape = {
+  validEvents,
+  fields: ['offer_id', 'offer_request_id', 'offer_amount', 'offer_status', 'event'],
+};
+const body = fuzzedBodies(shape);
+const hostileBody = hostileBodies(shape);
 
 interface Delivery {
   statuses: Map<number, number>;
