@@ -1,8 +1,9 @@
 import { CashOfferError, type CallOptions, type CashOfferClient } from '../../cash-offer';
-import type { CounterOfferBody } from '../../cash-offer/schema';
-import type { OutboxCommand, OutboxRepository } from '../../ledger';
+import type { CounterOfferBody, Offer } from '../../cash-offer/schema';
+import type { Clock } from '../../common/clock';
+import type { InboxEvent, InboxRepository, LinkRepository, OutboxCommand, OutboxRepository } from '../../ledger';
 import type { OutboxContext } from '../outbox/outbox.executors';
-import { CounterOfferExecutor, type CounterOfferPayload } from './counter-offer.executor';
+import { CounterOfferExecutor, refusedOffersNamed, type CounterOfferPayload } from './counter-offer.executor';
 
 // The counter's one write as the drain sees it: a refusal naming the fields the body left out is
 // answered by the counter sent again with them, and between the two the drain is told that nothing
@@ -73,5 +74,97 @@ describe('CounterOfferExecutor.send after a refusal naming missing fields', () =
     expect(bodies[0]).not.toHaveProperty('counter_offer_terms');
     expect(bodies[1]).toHaveProperty('counter_offer_terms');
     expect(answer).toMatchObject({ counter_offer_id: 41, required_fields: ['counter_offer_terms'] });
+  });
+});
+
+// A counter whose answer was lost, on an offer the service lists `active` again, where countered
+// offers are listed `rejected` at once: provably never received only where this service keeps a
+// refused offer closed. Readings sweep 1410, run 2: the first refusal of the run was still waiting
+// for its own counter's link, so no link said refused offers reopen, and the counter went twice.
+describe('CounterOfferExecutor.reconcile, on an offer listed active again', () => {
+  const offer = (offerId: number, requestId: number, status: string): Offer =>
+    ({ offer_id: offerId, offer_request_id: requestId, offer_status: status, offer_amount: 300_000 }) as Offer;
+  const update = (payload: Record<string, unknown>): InboxEvent =>
+    ({ eventType: 'UPDATE', payload: JSON.stringify({ event: 'UPDATE', ...payload }) }) as InboxEvent;
+
+  function reconcileWith(options: { offersByRequest: Record<number, Offer[]>; updates: InboxEvent[] }) {
+    const reads: number[] = [];
+    const cashOffer = {
+      answersFromEveryOffer: () => false,
+      listOffers: async (query: { offer_request_id?: number }) => {
+        const requestId = query.offer_request_id!;
+        reads.push(requestId);
+        return options.offersByRequest[requestId] ?? [];
+      },
+    } as unknown as CashOfferClient;
+    // This service lists a countered offer `rejected` (seen on earlier counters); no link of a
+    // refusal says whether it reopens refused offers.
+    const links = {
+      findByContent: async () => [],
+      countByContent: async (_b: string, _k: string, content: string) => (content === '"l":"rejected"' ? 1 : 0),
+    } as unknown as LinkRepository;
+    const inbox = { list: async () => options.updates } as unknown as InboxRepository;
+    const clock = { nowMs: () => Date.parse('2026-11-29T18:46:21Z') } as unknown as Clock;
+    const executor = new CounterOfferExecutor(undefined as never, links, clock, inbox, undefined as never);
+    const command = {
+      id: 22,
+      payload: { offerId: 7013, requestId: 1006, recordId: '10025', body: { offer_id: 7013, counter_offer_amount: 390_600 } },
+      sentAt: new Date('2026-11-29T18:45:27Z'),
+      updatedAt: new Date('2026-11-29T18:45:27Z'),
+    } as unknown as OutboxCommand;
+    const ctx = { brokerage: { id: 'soak', config: { cashOffer: {} } }, cashOffer } as unknown as OutboxContext;
+    return { reconcile: () => executor.reconcile(command, ctx), reads };
+  }
+
+  it('a refusal of another offer that the service lists active again: not proof of absence, it waits for the UPDATE', async () => {
+    const { reconcile, reads } = reconcileWith({
+      offersByRequest: { 1006: [offer(7013, 1006, 'active')], 1002: [offer(7005, 1002, 'active')] },
+      updates: [update({ counter_offer_id: 9001, offer_id: 7005, offer_request_id: 1002, counter_offer_status: 'rejected' })],
+    });
+    expect(await reconcile()).toMatchObject({
+      found: false,
+      provablyAbsent: false,
+      hint: expect.stringContaining('puts an offer back to active when its buyer refuses a counter'),
+    });
+    expect([...new Set(reads)]).toEqual([1006, 1002]);
+  });
+
+  it('an UPDATE naming no request is looked for among the offers already read', async () => {
+    const { reconcile, reads } = reconcileWith({
+      offersByRequest: { 1006: [offer(7013, 1006, 'active'), offer(7014, 1006, 'active')] },
+      updates: [update({ offer_id: 7014, counter_offer_status: 'rejected' })],
+    });
+    expect(await reconcile()).toMatchObject({ found: false, provablyAbsent: false });
+    expect([...new Set(reads)]).toEqual([1006]);
+  });
+
+  it('with no refusal seen, or a refused offer kept closed, the active offer proves the counter never arrived', async () => {
+    expect(
+      await reconcileWith({ offersByRequest: { 1006: [offer(7013, 1006, 'active')] }, updates: [] }).reconcile(),
+    ).toMatchObject({ found: false, provablyAbsent: true });
+    expect(
+      await reconcileWith({
+        offersByRequest: { 1006: [offer(7013, 1006, 'active')], 1002: [offer(7005, 1002, 'rejected')] },
+        updates: [update({ counter_offer_id: 9001, offer_id: 7005, offer_request_id: 1002 })],
+      }).reconcile(),
+    ).toMatchObject({ found: false, provablyAbsent: true });
+  });
+});
+
+describe('refusedOffersNamed', () => {
+  it('names each other offer whose counter was refused once, newest first, and leaves other statuses out', () => {
+    expect(
+      refusedOffersNamed(
+        [
+          { offerId: 8, requestId: 2, status: 'rejected' },
+          { offerId: 7, requestId: 1, status: 'rejected' },
+          { offerId: 8, requestId: 2 },
+          { offerId: 9, status: 'accepted' },
+          { offerId: 10 },
+          { counterId: 4, requestId: 2 },
+        ],
+        7,
+      ),
+    ).toEqual([{ offerId: 8, requestId: 2 }, { offerId: 10 }]);
   });
 });

@@ -247,11 +247,16 @@ export class CounterOfferExecutor implements CommandExecutor {
       habit,
     });
     if (verdict.found) return { found: true, result: verdict.result };
-    const answered = answeredCounterOf(payload, await this.updatesOf(ctx.brokerage.id), others);
+    const updates = await this.updatesOf(ctx.brokerage.id);
+    const answered = answeredCounterOf(payload, updates, others);
     if (answered) return { found: true, result: answered };
     if (verdict.moot)
       return { found: false, provablyAbsent: true, hint: 'another offer on the request was accepted' };
-    const reopens = (await this.links.countByContent(ctx.brokerage.id, LINK.counter, '"f":"active"')) > 0;
+    // Only an active offer on a service that lists countered offers otherwise can prove anything.
+    const reopens =
+      offer?.offer_status === 'active' &&
+      (habit === 'countered' || habit === 'rejected') &&
+      (await this.reopensAfterRefusal(ctx, payload, offers, updates));
     const windowMinutes =
       ctx.brokerage.config.cashOffer.unknownOutcomeWindowMinutes ?? DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES;
     const updateDueBy = (command.sentAt ?? command.updatedAt).getTime() + windowMinutes * 60_000;
@@ -264,7 +269,7 @@ export class CounterOfferExecutor implements CommandExecutor {
           ? `the offer is not countered, and no UPDATE named it within ${windowMinutes} minutes of the send`
           : 'the offer is not countered',
       };
-    if (offer?.offer_status === 'active' && habit === 'countered' && reopens)
+    if (reopens)
       return {
         found: false,
         provablyAbsent: false,
@@ -275,6 +280,35 @@ export class CounterOfferExecutor implements CommandExecutor {
       provablyAbsent: false,
       hint: `offer ${payload.offerId} is ${offer?.offer_status ?? 'not listed'}; check its counter offers in the service before replaying command ${command.id}`,
     };
+  }
+
+  // Whether this service has been seen putting an offer back to `active` when its buyer refused a
+  // counter: learnt when a refusal was linked (a counter link's `f`), or seen now in a buyer's
+  // refusal (an UPDATE) naming an offer the service lists `active`. The second sees it before the
+  // first can, while the refused counter's own outcome is still unknown (readings sweep 1410, run 2:
+  // two counters cut by kills and refused while the daemon was down; the first refusal's UPDATE
+  // waited for its counter's link, the second's was still being retried, and the second counter was
+  // sent again as never received). A few of those requests' offers are read, in the rare case that
+  // needs them: a counter whose answer was lost, on an offer now listed active.
+  private async reopensAfterRefusal(
+    ctx: OutboxContext,
+    payload: CounterOfferPayload,
+    offers: readonly Offer[],
+    updates: readonly CounterUpdate[],
+  ): Promise<boolean> {
+    if ((await this.links.countByContent(ctx.brokerage.id, LINK.counter, '"f":"active"')) > 0) return true;
+    const listed = new Map<number, readonly Offer[]>([[payload.requestId, offers]]);
+    const listedActive = (offerId: number) =>
+      [...listed.values()].some((list) => list.some((o) => o.offer_id === offerId && o.offer_status === 'active'));
+    for (const refusal of refusedOffersNamed(updates, payload.offerId)) {
+      // An UPDATE naming no request (`offer-only`) is looked for among the offers already read.
+      if (refusal.requestId !== undefined && !listed.has(refusal.requestId)) {
+        if (listed.size > REOPENING_REQUESTS_READ) continue;
+        listed.set(refusal.requestId, await listAllOffers(ctx.cashOffer, refusal.requestId));
+      }
+      if (listedActive(refusal.offerId)) return true;
+    }
+    return false;
   }
 
   // The buyers' answers to counters (UPDATE callbacks) this brokerage's webhook URL received, newest
@@ -304,6 +338,25 @@ export class CounterOfferExecutor implements CommandExecutor {
 
 // How many of the newest UPDATE callbacks a counter's reconcile reads.
 const UPDATES_READ = 500;
+
+// How many other requests' offers a counter's reconcile reads to see whether refused offers reopen.
+const REOPENING_REQUESTS_READ = 3;
+
+// The offers other than `offerId` whose buyers refused a counter (an UPDATE naming the offer, and
+// its request where it says), newest first, each once. An UPDATE with another status (a service
+// that also tells of acceptances this way) is not a refusal.
+export function refusedOffersNamed(
+  updates: readonly CounterUpdate[],
+  offerId: number,
+): { offerId: number; requestId?: number }[] {
+  const seen = new Set<number>();
+  return updates.flatMap((u) => {
+    if (u.offerId === undefined || u.offerId === offerId || seen.has(u.offerId)) return [];
+    if (u.status !== undefined && u.status !== 'rejected') return [];
+    seen.add(u.offerId);
+    return [{ offerId: u.offerId, ...(u.requestId !== undefined ? { requestId: u.requestId } : {}) }];
+  });
+}
 
 // The buyer's answer to our counter, received while our send's own answer was lost: the service's
 // word that the counter arrived. Seen in a crash soak: the kill cut the answer, the buyer refused
