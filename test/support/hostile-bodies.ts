@@ -33,7 +33,9 @@ export function fuzzedBodies({ validEvents, fields, frame = (e) => e }: BodyShap
     .map(([event, key, value]) => JSON.stringify(frame({ ...event, [key]: value })));
   const garbled = fc.tuple(valid, fc.nat(), fc.uint8Array({ maxLength: 64 })).map(([event, cut, bytes]) => {
     const text = JSON.stringify(frame(event));
-    return Buffer.concat([Buffer.from(text.slice(0, cut % text.length)), Buffer.from(bytes)]).toString('latin1');
+    return Buffer.concat([Buffer.from(text.slice(0, cut % text.length)), Buffer.from(bytes)]).toString(
+      'latin1',
+    );
   });
   return fc.oneof(
     jsonValue.map((v) => JSON.stringify(v)),
@@ -72,8 +74,12 @@ export function hostileBodies({ validEvents, frame = (e) => e }: BodyShape): fc.
   });
   const firstKey = (event: Record<string, unknown>) => Object.keys(event)[0];
   const oddUnicode = fc.oneof(
-    fc.tuple(valid, oddText, oddText).map(([event, key, value]) => JSON.stringify(frame({ ...event, [key]: value }))),
-    fc.tuple(valid, oddText).map(([event, value]) => JSON.stringify(frame({ ...event, [firstKey(event)]: value }))),
+    fc
+      .tuple(valid, oddText, oddText)
+      .map(([event, key, value]) => JSON.stringify(frame({ ...event, [key]: value }))),
+    fc
+      .tuple(valid, oddText)
+      .map(([event, value]) => JSON.stringify(frame({ ...event, [firstKey(event)]: value }))),
     valid.map((event) => `\ufeff${JSON.stringify(frame(event))}`),
     valid.map((event) => {
       const key = firstKey(event);

@@ -1,7 +1,13 @@
 import { CashOfferError, type CallOptions, type CashOfferClient } from '../../cash-offer';
 import type { CounterOfferBody, Offer } from '../../cash-offer/schema';
 import type { Clock } from '../../common/clock';
-import type { InboxEvent, InboxRepository, LinkRepository, OutboxCommand, OutboxRepository } from '../../ledger';
+import type {
+  InboxEvent,
+  InboxRepository,
+  LinkRepository,
+  OutboxCommand,
+  OutboxRepository,
+} from '../../ledger';
 import type { OutboxContext } from '../outbox/outbox.executors';
 import { CounterOfferExecutor, refusedOffersNamed, type CounterOfferPayload } from './counter-offer.executor';
 
@@ -64,13 +70,7 @@ describe('CounterOfferExecutor.send after a refusal naming missing fields', () =
 
     const answer = await executor.send({ payload } as unknown as OutboxCommand, ctx);
 
-    expect(steps).toEqual([
-      'beforeSend',
-      'sent',
-      `refused: ${refusal.message}`,
-      'beforeSend',
-      'sent',
-    ]);
+    expect(steps).toEqual(['beforeSend', 'sent', `refused: ${refusal.message}`, 'beforeSend', 'sent']);
     expect(bodies[0]).not.toHaveProperty('counter_offer_terms');
     expect(bodies[1]).toHaveProperty('counter_offer_terms');
     expect(answer).toMatchObject({ counter_offer_id: 41, required_fields: ['counter_offer_terms'] });
@@ -83,7 +83,12 @@ describe('CounterOfferExecutor.send after a refusal naming missing fields', () =
 // for its own counter's link, so no link said refused offers reopen, and the counter went twice.
 describe('CounterOfferExecutor.reconcile, on an offer listed active again', () => {
   const offer = (offerId: number, requestId: number, status: string): Offer =>
-    ({ offer_id: offerId, offer_request_id: requestId, offer_status: status, offer_amount: 300_000 }) as Offer;
+    ({
+      offer_id: offerId,
+      offer_request_id: requestId,
+      offer_status: status,
+      offer_amount: 300_000,
+    }) as Offer;
   const update = (payload: Record<string, unknown>): InboxEvent =>
     ({ eventType: 'UPDATE', payload: JSON.stringify({ event: 'UPDATE', ...payload }) }) as InboxEvent;
 
@@ -101,25 +106,41 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
     // refusal says whether it reopens refused offers.
     const links = {
       findByContent: async () => [],
-      countByContent: async (_b: string, _k: string, content: string) => (content === '"l":"rejected"' ? 1 : 0),
+      countByContent: async (_b: string, _k: string, content: string) =>
+        content === '"l":"rejected"' ? 1 : 0,
     } as unknown as LinkRepository;
     const inbox = { list: async () => options.updates } as unknown as InboxRepository;
     const clock = { nowMs: () => Date.parse('2026-11-29T18:46:21Z') } as unknown as Clock;
     const executor = new CounterOfferExecutor(undefined as never, links, clock, inbox, undefined as never);
     const command = {
       id: 22,
-      payload: { offerId: 7013, requestId: 1006, recordId: '10025', body: { offer_id: 7013, counter_offer_amount: 390_600 } },
+      payload: {
+        offerId: 7013,
+        requestId: 1006,
+        recordId: '10025',
+        body: { offer_id: 7013, counter_offer_amount: 390_600 },
+      },
       sentAt: new Date('2026-11-29T18:45:27Z'),
       updatedAt: new Date('2026-11-29T18:45:27Z'),
     } as unknown as OutboxCommand;
-    const ctx = { brokerage: { id: 'soak', config: { cashOffer: {} } }, cashOffer } as unknown as OutboxContext;
+    const ctx = {
+      brokerage: { id: 'soak', config: { cashOffer: {} } },
+      cashOffer,
+    } as unknown as OutboxContext;
     return { reconcile: () => executor.reconcile(command, ctx), reads };
   }
 
   it('a refusal of another offer that the service lists active again: not proof of absence, it waits for the UPDATE', async () => {
     const { reconcile, reads } = reconcileWith({
       offersByRequest: { 1006: [offer(7013, 1006, 'active')], 1002: [offer(7005, 1002, 'active')] },
-      updates: [update({ counter_offer_id: 9001, offer_id: 7005, offer_request_id: 1002, counter_offer_status: 'rejected' })],
+      updates: [
+        update({
+          counter_offer_id: 9001,
+          offer_id: 7005,
+          offer_request_id: 1002,
+          counter_offer_status: 'rejected',
+        }),
+      ],
     });
     expect(await reconcile()).toMatchObject({
       found: false,
@@ -140,7 +161,10 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
 
   it('with no refusal seen, or a refused offer kept closed, the active offer proves the counter never arrived', async () => {
     expect(
-      await reconcileWith({ offersByRequest: { 1006: [offer(7013, 1006, 'active')] }, updates: [] }).reconcile(),
+      await reconcileWith({
+        offersByRequest: { 1006: [offer(7013, 1006, 'active')] },
+        updates: [],
+      }).reconcile(),
     ).toMatchObject({ found: false, provablyAbsent: true });
     expect(
       await reconcileWith({

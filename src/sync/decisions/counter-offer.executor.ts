@@ -299,7 +299,9 @@ export class CounterOfferExecutor implements CommandExecutor {
     if ((await this.links.countByContent(ctx.brokerage.id, LINK.counter, '"f":"active"')) > 0) return true;
     const listed = new Map<number, readonly Offer[]>([[payload.requestId, offers]]);
     const listedActive = (offerId: number) =>
-      [...listed.values()].some((list) => list.some((o) => o.offer_id === offerId && o.offer_status === 'active'));
+      [...listed.values()].some((list) =>
+        list.some((o) => o.offer_id === offerId && o.offer_status === 'active'),
+      );
     for (const refusal of refusedOffersNamed(updates, payload.offerId)) {
       // An UPDATE naming no request (`offer-only`) is looked for among the offers already read.
       if (refusal.requestId !== undefined && !listed.has(refusal.requestId)) {

@@ -185,7 +185,10 @@ describe('OfferRequestLocator.byInventoryId, for a create answered without its r
   const locate = (pages: ActiveOfferRequest[][]) => new OfferRequestLocator(fakes({ active: pages }).client);
 
   it('finds the one request submitted since the send (less the margin) under that property, across pages', async () => {
-    const locator = locate([[listed(4, 70, '2026-11-20T12:00:02Z')], [listed(5, 71, '2026-11-20T12:00:01Z')]]);
+    const locator = locate([
+      [listed(4, 70, '2026-11-20T12:00:02Z')],
+      [listed(5, 71, '2026-11-20T12:00:01Z')],
+    ]);
     expect(await locator.byInventoryId(71, SENT)).toEqual({
       offer_request_id: 5,
       inventory_property_id: 71,
@@ -199,10 +202,9 @@ describe('OfferRequestLocator.byInventoryId, for a create answered without its r
     // Yesterday's request on the same property, another brokerage's or an earlier one of ours.
     expect(await locate([[listed(4, 71, '2026-11-19T09:00:00Z')]]).byInventoryId(71, SENT)).toBeUndefined();
     expect(
-      await locate([[listed(6, 71, '2026-11-20T12:00:03Z'), listed(4, 71, '2026-11-19T09:00:00Z')]]).byInventoryId(
-        71,
-        SENT,
-      ),
+      await locate([
+        [listed(6, 71, '2026-11-20T12:00:03Z'), listed(4, 71, '2026-11-19T09:00:00Z')],
+      ]).byInventoryId(71, SENT),
     ).toMatchObject({ offer_request_id: 6 });
   });
 

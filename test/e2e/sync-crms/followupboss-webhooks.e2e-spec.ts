@@ -1,8 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
-import { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import { JobRunner, SchedulerDriver } from '../../../src/scheduler';
 import { CrmAgent, NEUTRAL_LISTING } from '../../support/crm-agent';
+import { crmWebhookCount } from '../../support/crm-webhook-metrics';
 import { ledgerEngines } from '../../support/ledger-fixture';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
 import { BROKERAGE, startSyncApp, type SyncTestApp } from '../../support/sync-app';
@@ -13,16 +13,6 @@ const FAR_AWAY = '0 0 1 1 *';
 
 function sign(body: string, systemKey: string): string {
   return createHmac('sha256', systemKey).update(Buffer.from(body).toString('base64')).digest('hex');
-}
-
-async function crmWebhookCount(t: SyncTestApp, result: string): Promise<number> {
-  const metric = t.app
-    .get(MetricsService)
-    .registry.getSingleMetric('cash_offer_sync_crm_webhook_events_total');
-  const values = (await metric?.get())?.values ?? [];
-  return values
-    .filter((v) => v.labels.brokerage === BROKERAGE && v.labels.result === result)
-    .reduce((sum, v) => sum + v.value, 0);
 }
 
 const crmChangesRuns = async (t: SyncTestApp) =>

@@ -1,11 +1,12 @@
 import { hubSpotSignatureV3 } from '../../../sandbox/hubspot';
 import { hubSpotWebhooksJson } from '../../../src/brokerages/hubspot-webhook-subscriptions';
 import { ConfigService } from '../../../src/config/config.service';
-import { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { JobRunner, SchedulerDriver } from '../../../src/scheduler';
 import { FollowUpRuns } from '../../../src/webhooks/follow-up-runs';
 import { CrmAgent, NEUTRAL_LISTING } from '../../support/crm-agent';
+import { crmWebhookCount as hubSpotWebhookCount } from '../../support/crm-webhook-metrics';
+import { hubSpotChangeEvent } from '../../support/hubspot-change-event';
 import { ledgerEngines } from '../../support/ledger-fixture';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
 import { BROKERAGE, startSyncApp, type SyncTestApp } from '../../support/sync-app';
@@ -14,17 +15,8 @@ import { waitFor } from '../../support/wait-for';
 
 const FAR_AWAY = '0 0 1 1 *';
 
-async function crmWebhookCount(t: SyncTestApp, result: string, brokerage = BROKERAGE): Promise<number> {
-  const metric = t.app
-    .get(MetricsService)
-    .registry.getSingleMetric('cash_offer_sync_crm_webhook_events_total');
-  const values = (await metric?.get())?.values ?? [];
-  return values
-    .filter(
-      (v) => v.labels.brokerage === brokerage && v.labels.crm === 'hubspot' && v.labels.result === result,
-    )
-    .reduce((sum, v) => sum + v.value, 0);
-}
+const crmWebhookCount = (t: SyncTestApp, result: string, brokerage = BROKERAGE) =>
+  hubSpotWebhookCount(t, result, { brokerage, crm: 'hubspot' });
 
 const crmChangesRuns = async (t: SyncTestApp) =>
   (await t.ledger.runs.list({ brokerageId: BROKERAGE, job: 'crm-changes' })).filter(
@@ -138,23 +130,7 @@ describe('HubSpot webhooks as an early trigger', () => {
     let nextEventId = 1_000_000;
 
     const batch = (eventIds: number[] = [nextEventId++], extra: Record<string, unknown> = {}) =>
-      JSON.stringify(
-        eventIds.map((eventId) => ({
-          eventId,
-          subscriptionId: 1,
-          portalId: 12345678,
-          appId: 1,
-          occurredAt: Date.now(),
-          subscriptionType: 'object.propertyChange',
-          objectTypeId: '0-3',
-          attemptNumber: 0,
-          objectId: 10001,
-          propertyName: 'dealstage',
-          propertyValue: 'qualifiedtobuy',
-          changeSource: 'CRM',
-          ...extra,
-        })),
-      );
+      JSON.stringify(eventIds.map((eventId) => hubSpotChangeEvent(eventId, extra)));
     const post = (
       body: string,
       options: { key?: string | null; timestamp?: number; contentType?: string; target?: string } = {},

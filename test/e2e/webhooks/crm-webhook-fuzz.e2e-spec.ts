@@ -3,8 +3,9 @@ import fc from 'fast-check';
 import { hubSpotSignatureV3 } from '../../../sandbox/hubspot';
 import { hubSpotWebhooksJson } from '../../../src/brokerages/hubspot-webhook-subscriptions';
 import { ConfigService } from '../../../src/config/config.service';
-import { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import { fuzzedBodies, hostileBodies, type BodyShape } from '../../support/hostile-bodies';
+import { crmWebhookCount } from '../../support/crm-webhook-metrics';
+import { hubSpotChangeEvent } from '../../support/hubspot-change-event';
 import { BROKERAGE, startSyncApp, type SyncTestApp } from '../../support/sync-app';
 
 // The CRM listeners under the same fuzzing as the Cash Offer one (webhook-fuzz.e2e-spec.ts), each
@@ -24,14 +25,6 @@ interface Listener {
   post: (body: Buffer) => Promise<Response>;
 }
 
-async function crmWebhookCount(t: SyncTestApp, result: string): Promise<number> {
-  const metric = t.app.get(MetricsService).registry.getSingleMetric('cash_offer_sync_crm_webhook_events_total');
-  const values = (await metric?.get())?.values ?? [];
-  return values
-    .filter((v) => v.labels.brokerage === BROKERAGE && v.labels.result === result)
-    .reduce((sum, v) => sum + v.value, 0);
-}
-
 async function deliver(listener: Listener, bodies: string[]): Promise<Map<number, number>> {
   const statuses = new Map<number, number>();
   let next = 0;
@@ -46,21 +39,6 @@ async function deliver(listener: Listener, bodies: string[]): Promise<Map<number
   return statuses;
 }
 
-const hubSpotEvent = (eventId: number): Record<string, unknown> => ({
-  eventId,
-  subscriptionId: 1,
-  portalId: 12345678,
-  appId: 1,
-  occurredAt: Date.now(),
-  subscriptionType: 'object.propertyChange',
-  objectTypeId: '0-3',
-  attemptNumber: 0,
-  objectId: 10001,
-  propertyName: 'dealstage',
-  propertyValue: 'qualifiedtobuy',
-  changeSource: 'CRM',
-});
-
 function hubSpotListener(t: SyncTestApp): Listener {
   const brokerage = t.app.get(ConfigService).get(BROKERAGE)!;
   const url = (hubSpotWebhooksJson(brokerage) as { settings: { targetUrl: string } }).settings.targetUrl;
@@ -69,11 +47,11 @@ function hubSpotListener(t: SyncTestApp): Listener {
   return {
     name: 'HubSpot',
     shape: {
-      validEvents: [hubSpotEvent(1), { ...hubSpotEvent(2), subscriptionType: 'object.creation' }],
+      validEvents: [hubSpotChangeEvent(1), { ...hubSpotChangeEvent(2), subscriptionType: 'object.creation' }],
       fields: ['eventId', 'objectId', 'subscriptionType', 'objectTypeId', 'portalId', 'occurredAt'],
       frame: (event) => [event],
     },
-    valid: () => JSON.stringify([hubSpotEvent(eventId++)]),
+    valid: () => JSON.stringify([hubSpotChangeEvent(eventId++)]),
     post: (body) => {
       const timestamp = String(Date.now());
       return fetch(url, {
@@ -127,7 +105,10 @@ describe.each([
   let listener: Listener;
 
   beforeAll(async () => {
-    t = await startSyncApp(kind, kind === 'hubspot' ? { hubSpotWebhooks: true } : { crmChangeWebhooks: true });
+    t = await startSyncApp(
+      kind,
+      kind === 'hubspot' ? { hubSpotWebhooks: true } : { crmChangeWebhooks: true },
+    );
     listener = listenerOf(t);
   });
 
