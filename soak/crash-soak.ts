@@ -28,7 +28,7 @@ import {
 import { DEFAULT_OPERATOR, SoakOperator, type OperatorOptions } from './soak-operator';
 import { SoakRandom } from './soak-random';
 import { SoakService } from './soak-service';
-import { checkTasks, type TaskFacts, type TaskFigures } from './soak-task-checks';
+import { checkTasks, type DaemonLife, type TaskFacts, type TaskFigures } from './soak-task-checks';
 import { SoakWorld } from './soak-world';
 import { HubSpotSoakCrm, type CrmObject, type SoakCrm } from './soak-crm';
 import type { SoakTask } from './soak-clocks';
@@ -180,6 +180,8 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       operator.start();
     }
     let kills = 0;
+    // The single daemon's lives, for the task check (soak-task-checks.ts).
+    const lives: DaemonLife[] = [];
     // Deals are spread over the first 60 % of the kills, so decisions meet kills too.
     const allowed = (): number =>
       o.kills === 0 ? o.deals : Math.ceil((o.deals * (kills + 1)) / Math.max(1, Math.floor(o.kills * 0.6)));
@@ -217,16 +219,19 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     while (daemon && kills < o.kills) {
       actorsAlive();
       daemon.start();
+      let liveFrom: number | undefined;
       if (killRandom.chance(0.15)) {
         // Killed while it starts: migrations, crash recovery, webhook registration.
         await pause(killRandom.between(50, 1500));
       } else {
         await daemon.waitLive(60_000);
+        liveFrom = Date.now();
         await pause(killRandom.between(o.minRunMs, o.maxRunMs));
       }
       if (daemon.exitedEarly())
         notes.push(`start ${daemon.starts}: the daemon exited by itself:\n${daemon.tail()}`);
       await daemon.kill();
+      if (liveFrom !== undefined) lives.push({ fromMs: liveFrom, toMs: Date.now() });
       kills++;
       if (kills % 10 === 0)
         o.log(
@@ -243,6 +248,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     } else if (daemon) {
       daemon.start();
       await daemon.waitLive(60_000);
+      lives.push({ fromMs: Date.now(), toMs: Infinity });
     }
     operator?.finishAfter(3, 1);
     o.log('last start; settling');
@@ -304,6 +310,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         tasks,
         passes: await ledgerReader.reconcilePasses(),
         creates,
+        ...(daemon ? { lives } : {}),
       }),
     );
     violations.push(...taskCheck.violations);
@@ -481,6 +488,7 @@ function taskFacts(
     tasks: SoakTask[];
     passes: ReconcilePass[];
     creates: TaskCreateRow[];
+    lives?: readonly DaemonLife[];
   },
 ): TaskFacts {
   const { requests, offers, deals, tasks, passes } = seen;
@@ -512,6 +520,7 @@ function taskFacts(
     nowMs: Date.now(),
     passes,
     creates: new Map(seen.creates.map((c) => [c.key, c])),
+    ...(seen.lives ? { lives: seen.lives } : {}),
   };
 }
 
@@ -595,7 +604,8 @@ function replayReadings(): string {
   const readings = process.env.SOAK_SPEC_READINGS?.trim();
   const faults = process.env.SOAK_CASH_OFFER_FAULTS?.trim();
   return (
-    (readings ? `SOAK_SPEC_READINGS='${readings}' ` : '') + (faults ? `SOAK_CASH_OFFER_FAULTS='${faults}' ` : '')
+    (readings ? `SOAK_SPEC_READINGS='${readings}' ` : '') +
+    (faults ? `SOAK_CASH_OFFER_FAULTS='${faults}' ` : '')
   );
 }
 

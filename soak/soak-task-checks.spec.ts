@@ -1,7 +1,7 @@
 import type { SoakTask } from './soak-clocks';
 import type { TaskCreateRow } from './soak-ledger';
 import type { StoredOffer } from './soak-service';
-import { checkTasks, type TaskFacts } from './soak-task-checks';
+import { checkTasks, liveMsBetween, type TaskFacts } from './soak-task-checks';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-11-25T09:00:00Z');
@@ -179,6 +179,36 @@ describe('checkTasks (the soak’s reading of docs/crm-mapping.md, "Offer clocks
       );
     });
 
+    // CI (ci29): on a loaded host each start took 16 to 20 s and each life 2 s of work, so 59 s of
+    // wall time before an expiry held a few seconds of a live daemon.
+    it('counts the time the daemon was live, not the wall time, where its lives are known', () => {
+      const passes = [
+        { startedMs: T0 + 10_000, finishedMs: T0 + 11_000 },
+        { startedMs: T0 + 44_000, finishedMs: T0 + 45_000 },
+      ];
+      const starved = check({
+        passes,
+        creates: skipped(T0 + 45_000),
+        lives: [
+          { fromMs: T0, toMs: T0 + 12_000 },
+          { fromMs: T0 + 30_000, toMs: T0 + 35_000 },
+          { fromMs: T0 + 55_000, toMs: Infinity },
+        ],
+      });
+      expect(starved.violations).toEqual([]);
+      expect(starved.figures).toMatchObject({ missing: 0, skippedPastExpiry: 2 });
+
+      const live = check({
+        passes,
+        creates: skipped(T0 + 45_000),
+        lives: [{ fromMs: T0 + 5_000, toMs: T0 + 40_000 }],
+      });
+      expect(live.figures).toMatchObject({ missing: 2, skippedPastExpiry: 0 });
+      expect(live.violations[0].detail).toContain(
+        'could be from 49 s before the expiry, 29 s of it with the daemon live), reached by the drain 5 s after it',
+      );
+    });
+
     it('is missing when it was queued that early by a pass a kill then cut short', () => {
       const { figures } = check({
         passes: [{ startedMs: T0 + 44_000, finishedMs: T0 + 45_000 }],
@@ -194,5 +224,18 @@ describe('checkTasks (the soak’s reading of docs/crm-mapping.md, "Offer clocks
       expect(figures).toMatchObject({ missing: 2, skippedPastExpiry: 0 });
       expect(violations[0].detail).toContain('never queued, though it could be from 15 s before the expiry');
     });
+  });
+});
+
+describe('liveMsBetween', () => {
+  it('adds the parts of each life inside the span, the last life open; without lives, the wall time', () => {
+    const lives = [
+      { fromMs: 0, toMs: 10 },
+      { fromMs: 20, toMs: 30 },
+      { fromMs: 40, toMs: Infinity },
+    ];
+    expect(liveMsBetween(lives, 5, 45)).toBe(5 + 10 + 5);
+    expect(liveMsBetween(lives, 11, 19)).toBe(0);
+    expect(liveMsBetween(undefined, 5, 45)).toBe(40);
   });
 });

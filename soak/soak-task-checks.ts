@@ -29,6 +29,26 @@ export interface TaskFacts {
   passes: ReconcilePass[];
   // The clocks' create_offer_task commands by task key (the outbox's).
   creates: ReadonlyMap<string, TaskCreateRow>;
+  // The single daemon's lives, from live to killed (the last one open): the time a skipped create
+  // had is the time the daemon was up in it, not the wall time, which on a loaded host is mostly
+  // starts (seen in CI: 16 to 20 s a start, each life 2 s of work). Absent for workers, of which
+  // one is nearly always live.
+  lives?: readonly DaemonLife[];
+}
+
+export interface DaemonLife {
+  fromMs: number;
+  toMs: number;
+}
+
+// How long the daemon was live between `fromMs` and `toMs` (wall time without `lives`).
+export function liveMsBetween(
+  lives: readonly DaemonLife[] | undefined,
+  fromMs: number,
+  toMs: number,
+): number {
+  if (!lives) return Math.max(0, toMs - fromMs);
+  return lives.reduce((sum, l) => sum + Math.max(0, Math.min(l.toMs, toMs) - Math.max(l.fromMs, fromMs)), 0);
 }
 
 export interface TaskFigures {
@@ -36,8 +56,9 @@ export interface TaskFigures {
   duplicate: number;
   missing: number;
   // Owed tasks the CRM lacks because the daemon skipped the create, the offer having run out before
-  // the drain sent it, when the daemon had less than TASK_GRACE_MS from the first moment it could
-  // queue it to the expiry: not a violation (the record shows Expired; a reminder would be stale).
+  // the drain sent it, when the daemon had less than TASK_GRACE_MS (live, where its lives are known)
+  // from the first moment it could queue it to the expiry: not a violation (the record shows
+  // Expired; a reminder would be stale).
   skippedPastExpiry: number;
   open: number;
   expiredUndecided: number; // offers the service lists expired that the agent never answered
@@ -130,7 +151,8 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
         // when it did queue it (a pass a kill cut short after its clocks ran), whichever came first.
         const create = facts.creates.get(o.key);
         const since = Math.min(...passes.map((p) => p.finishedMs), create?.queuedMs ?? Infinity);
-        if (create?.skipped && expires - since < TASK_GRACE_MS) {
+        const liveMs = liveMsBetween(facts.lives, since, expires);
+        if (create?.skipped && liveMs < TASK_GRACE_MS) {
           figures.skippedPastExpiry += 1;
           continue;
         }
@@ -139,7 +161,7 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
           'missing task',
           offer,
           `no task ${o.key}, owed (a complete pass ran) between ${new Date(o.from).toISOString()} and ${new Date(o.to).toISOString()}; ` +
-            `${createFate(create, expires, since)}; tasks: ${[...keys.keys()].join(', ') || 'none'}; ${life}`,
+            `${createFate(create, expires, since, facts.lives ? liveMs : undefined)}; tasks: ${[...keys.keys()].join(', ') || 'none'}; ${life}`,
         );
       }
     }
@@ -177,8 +199,15 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
 }
 
 // What became of a missing task's create command, for the violation's line.
-function createFate(create: TaskCreateRow | undefined, expiresMs: number, sinceMs: number): string {
-  const had = `${Math.round((expiresMs - sinceMs) / 1000)} s before the expiry`;
+function createFate(
+  create: TaskCreateRow | undefined,
+  expiresMs: number,
+  sinceMs: number,
+  liveMs?: number,
+): string {
+  const had =
+    `${Math.round((expiresMs - sinceMs) / 1000)} s before the expiry` +
+    (liveMs !== undefined ? `, ${Math.round(liveMs / 1000)} s of it with the daemon live` : '');
   if (!create) return `never queued, though it could be from ${had}`;
   const queued = `queued ${Math.round((expiresMs - create.queuedMs) / 1000)} s before the expiry (could be from ${had})`;
   if (create.skipped) {
