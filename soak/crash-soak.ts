@@ -296,6 +296,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       nowMs: Date.now(),
       listed,
       createAnswerHasInventory,
+      activeListShowsStatus: readings.activeListShape !== 'declared',
       ...(refusalCanBeSeen({ ...readings, counterRejectedCallback: 'none' })
         ? {}
         : { refusalsOnlyByUpdateLost: await world.service.updatesGivenUp() }),

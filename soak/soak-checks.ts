@@ -36,6 +36,9 @@ export interface Observed {
   // UPDATE the service gave up delivering (soak-service.ts, updatesGivenUp): nothing can tell the
   // daemon of those refusals, so a record left Countered for one is noted, not counted.
   refusalsOnlyByUpdateLost?: ReadonlySet<string>;
+  // false: GET /active-offer-requests shows no request's status or id (SOAK_SPEC_READINGS
+  // activeListShape declared), so an approval is known only by its event, which may be lost.
+  activeListShowsStatus?: boolean;
   // Where the check notes what it did not count.
   notes?: string[];
 }
@@ -48,6 +51,25 @@ const EXPECTED: Record<Decision['kind'], { status: string; stage: StageKey }> = 
 
 const text = (v: string | null | undefined): string => (v ?? '').trim();
 const quote = (v: string): string => JSON.stringify(v.length > 160 ? `${v.slice(0, 160)}...` : v);
+
+const ACTIVE = new Set(['active', 'receiving_offers']);
+
+// Why a deal's request status is wrong against the service's, or null. The soak's requests go
+// in_review (processing) -> active -> under_contract. The daemon learns an approval from the active
+// list (which lists the request as active) or from the approval event (receiving_offers, the same
+// state by another name), and the contract from the accepted offer; it cannot see `processing`, and
+// the create's answer may call a request in review anything, or nothing (SOAK_SPEC_READINGS
+// createAnswer), so a request not yet approved may show any status short of a contract.
+export function requestStatusWrong(
+  service: string,
+  shown: string,
+  activeListShowsStatus: boolean,
+): string | null {
+  if (service === 'under_contract') return shown === 'under_contract' ? null : 'an offer on it is accepted';
+  if (shown === 'under_contract') return 'no offer on it is accepted';
+  if (ACTIVE.has(service) && !ACTIVE.has(shown) && activeListShowsStatus) return 'the active list shows it';
+  return null;
+}
 
 export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
   const violations: Violation[] = [];
@@ -130,6 +152,17 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
         'lost',
         at,
         `false open error though request ${request.offer_request_id} exists: ${quote(falseErrors.join(' | '))}`,
+      );
+    const statusWrong = requestStatusWrong(
+      request.offer_request_status,
+      text(p.cash_offer_request_status),
+      seen.activeListShowsStatus !== false,
+    );
+    if (statusWrong)
+      add(
+        'wrong state',
+        at,
+        `the deal shows request status ${quote(text(p.cash_offer_request_status))}, the service ${request.offer_request_status} (request ${request.offer_request_id}): ${statusWrong}`,
       );
     // The listing agent the service holds is the agent's last edit of the deal (soak-world.ts).
     const held = request.property ?? {};
