@@ -297,6 +297,8 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       listed,
       createAnswerHasInventory,
       activeListShowsStatus: readings.activeListShape !== 'declared',
+      offersMayDropFromList:
+        readings.expiredOfferListedAs === 'dropped' || readings.withdrawnOfferListedAs === 'dropped',
       ...(refusalCanBeSeen({ ...readings, counterRejectedCallback: 'none' })
         ? {}
         : { refusalsOnlyByUpdateLost: await world.service.updatesGivenUp() }),

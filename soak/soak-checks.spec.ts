@@ -1,4 +1,4 @@
-import { requestStatusWrong } from './soak-checks';
+import { offerSummaryWrong, requestStatusWrong } from './soak-checks';
 
 describe('requestStatusWrong', () => {
   it.each([
@@ -22,5 +22,39 @@ describe('requestStatusWrong', () => {
     for (const shown of ['in_review', 'processing', 'active', ''])
       expect(requestStatusWrong('in_review', shown, true)).toBeNull();
     expect(requestStatusWrong('processing', 'in_review', true)).toBeNull();
+  });
+});
+
+describe('offerSummaryWrong', () => {
+  const listed = [
+    { amount: 300_000, status: 'active' },
+    { amount: 450_000, status: 'rejected' },
+    { amount: 320_000, status: 'countered' },
+    { amount: 460_000, status: 'withdrawn' },
+  ];
+
+  it('takes the count of listed offers and the highest one still open', () => {
+    expect(offerSummaryWrong(listed, { count: '4', best: '320000' }, false)).toBeNull();
+    expect(offerSummaryWrong(listed, { count: '3', best: '320000' }, false)).toBe(
+      'the deal shows offer count "3", the service lists 4',
+    );
+    expect(offerSummaryWrong(listed, { count: '4', best: '460000' }, false)).toBe(
+      'the deal shows best offer "460000", expected "320000" from the 4 listed',
+    );
+  });
+
+  it('takes the accepted offer as the best, and none when every offer is closed', () => {
+    const accepted = [...listed, { amount: 310_000, status: 'accepted' }];
+    expect(offerSummaryWrong(accepted, { count: '5', best: '310000' }, false)).toBeNull();
+    const closed = [
+      { amount: 1, status: 'expired' },
+      { amount: 2, status: 'rejected' },
+    ];
+    expect(offerSummaryWrong(closed, { count: '2', best: '' }, false)).toBeNull();
+  });
+
+  it('does not judge the count where offers drop from the list, nor a request with none listed', () => {
+    expect(offerSummaryWrong(listed, { count: '6', best: '320000' }, true)).toBeNull();
+    expect(offerSummaryWrong([], { count: '', best: '' }, false)).toBeNull();
   });
 });

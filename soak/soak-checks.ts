@@ -39,6 +39,9 @@ export interface Observed {
   // false: GET /active-offer-requests shows no request's status or id (SOAK_SPEC_READINGS
   // activeListShape declared), so an approval is known only by its event, which may be lost.
   activeListShowsStatus?: boolean;
+  // true: GET /offers stops listing some offers (SOAK_SPEC_READINGS expiredOfferListedAs dropped), so
+  // a deal's offer count may rightly include offers no longer listed.
+  offersMayDropFromList?: boolean;
   // Where the check notes what it did not count.
   notes?: string[];
 }
@@ -69,6 +72,34 @@ export function requestStatusWrong(
   if (shown === 'under_contract') return 'no offer on it is accepted';
   if (ACTIVE.has(service) && !ACTIVE.has(shown) && activeListShowsStatus) return 'the active list shows it';
   return null;
+}
+
+// An offer nobody can accept any more (docs/crm-mapping.md, `cash_offer_best_offer`).
+const CLOSED_OFFER =
+  /^(rejected|declined|expired|withdrawn|canceled|cancelled|rescinded|retracted|revoked)$/i;
+
+// Why a deal's offer count or best offer differs from the offers GET /offers lists on its request,
+// or null (docs/crm-mapping.md: the number of offers; the accepted offer's amount, else the highest
+// offer still open, else empty). A request with no offer listed may show no count at all.
+export function offerSummaryWrong(
+  listed: { amount: number; status: string }[],
+  shown: { count: string; best: string },
+  offersMayDrop: boolean,
+): string | null {
+  if (listed.length === 0) return null;
+  const accepted = listed.find((o) => o.status === 'accepted');
+  const open = listed.filter((o) => !CLOSED_OFFER.test(o.status)).map((o) => o.amount);
+  const best = accepted ? accepted.amount : open.length > 0 ? Math.max(...open) : null;
+  const expected = { count: String(listed.length), best: best === null ? '' : String(best) };
+  const wrong = [
+    ...(!offersMayDrop && shown.count !== expected.count
+      ? [`offer count ${quote(shown.count)}, the service lists ${expected.count}`]
+      : []),
+    ...(shown.best !== expected.best
+      ? [`best offer ${quote(shown.best)}, expected ${quote(expected.best)} from the ${listed.length} listed`]
+      : []),
+  ];
+  return wrong.length > 0 ? `the deal shows ${wrong.join('; ')}` : null;
 }
 
 export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
@@ -164,6 +195,16 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
         at,
         `the deal shows request status ${quote(text(p.cash_offer_request_status))}, the service ${request.offer_request_status} (request ${request.offer_request_id}): ${statusWrong}`,
       );
+    const listedOffers = seen.offers
+      .filter((o) => o.offer_request_id === request.offer_request_id)
+      .filter((o) => !seen.listed || seen.listed.has(o.offer_id))
+      .map((o) => ({ amount: o.offer_amount, status: seen.listed?.get(o.offer_id) ?? o.offer_status }));
+    const summaryWrong = offerSummaryWrong(
+      listedOffers,
+      { count: text(p.cash_offer_offer_count), best: text(p.cash_offer_best_offer) },
+      seen.offersMayDropFromList === true,
+    );
+    if (summaryWrong) add('wrong state', at, `${summaryWrong} (request ${request.offer_request_id})`);
     // The listing agent the service holds is the agent's last edit of the deal (soak-world.ts).
     const held = request.property ?? {};
     const heldAgent = `${String(held.ListAgentFirstName)} <${String(held.ListAgentEmail)}>`;

@@ -27,6 +27,17 @@ describe('OfferSummaries', () => {
     expect(summaries.all()[0]).toMatchObject({ count: 3, best: 310_000, accepted: true });
   });
 
+  it('does not show an offer its buyer took back, whatever the service calls it, as the best', () => {
+    const summaries = new OfferSummaries();
+    [
+      offer(1, 300_000, 'active'),
+      offer(2, 450_000, 'withdrawn'),
+      offer(3, 440_000, 'Cancelled'),
+      offer(4, 430_000, 'declined'),
+    ].forEach((o) => summaries.add(o));
+    expect(summaries.all()[0]).toMatchObject({ count: 4, best: 300_000, accepted: false });
+  });
+
   it('is as old as the oldest read it folds, and of unknown age when one read time is unknown', () => {
     const summaries = new OfferSummaries();
     summaries.add(offer(1, 300_000, 'active'), new Date('2026-03-01T12:00:02Z'));

@@ -1,4 +1,5 @@
 import type { Offer } from '../../cash-offer/schema';
+import { isWithdrawnOffer } from './offer-record.view';
 
 export interface OfferSummary {
   requestId: number;
@@ -17,7 +18,10 @@ export interface OfferSummary {
   readAt?: Date;
 }
 
-const CLOSED = new Set(['rejected', 'expired']);
+// An offer nobody can accept any more is not the best one: refused, run out, or taken back by its
+// buyer (whatever word the service lists that under; its record shows Rejected).
+const isClosed = (status: string): boolean =>
+  ['rejected', 'declined', 'expired'].includes(status.toLowerCase()) || isWithdrawnOffer(status);
 
 // Folds the offers of each request, a page at a time, into what the listing deal shows.
 export class OfferSummaries {
@@ -42,7 +46,7 @@ export class OfferSummaries {
       const decidedMs = Date.parse(offer.offer_decided_at ?? '');
       if (Number.isFinite(decidedMs)) summary.acceptedAt = new Date(decidedMs);
       summary.best = offer.offer_amount;
-    } else if (!summary.accepted && !CLOSED.has(offer.offer_status)) {
+    } else if (!summary.accepted && !isClosed(offer.offer_status)) {
       summary.best = Math.max(summary.best ?? 0, offer.offer_amount);
     }
     this.byRequest.set(offer.offer_request_id, summary);
