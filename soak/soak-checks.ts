@@ -235,6 +235,30 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
     if (records.length === 0) add('lost', at, `no CRM offer record; service status ${offer.offer_status}`);
     if (records.length > 1)
       add('duplicate', at, `${records.length} CRM offer records: ${records.map((r) => r.id).join(', ')}`);
+    // What the buyer offered and on which request: what the agent decides on.
+    for (const record of records) {
+      const shownAmount = text(record.properties.cash_offer_offer_amount);
+      const shownRequest = text(record.properties.cash_offer_offer_request_ref);
+      if (shownAmount !== String(offer.offer_amount) || shownRequest !== String(offer.offer_request_id))
+        add(
+          'wrong state',
+          `${at}, record ${record.id}`,
+          `the CRM shows amount ${quote(shownAmount)} on request ${quote(shownRequest)}; the service says ${offer.offer_amount} on ${offer.offer_request_id}`,
+        );
+      // The offer's clock: the same instants, whatever form the service wrote them in.
+      for (const [field, given] of [
+        ['cash_offer_offer_expires', offer.offer_expires],
+        ['cash_offer_offer_created_at', offer.created_at],
+      ] as const) {
+        const shown = text(record.properties[field]);
+        if (given && Date.parse(shown) !== Date.parse(given))
+          add(
+            'wrong state',
+            `${at}, record ${record.id}`,
+            `the CRM shows ${field} ${quote(shown)}; the service says ${given}`,
+          );
+      }
+    }
   }
 
   // Every decision: sent exactly once, and still shown on its record.
