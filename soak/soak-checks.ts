@@ -379,6 +379,26 @@ function checkOfferStates(
       continue;
     const record = records[0];
     const counter = counterOf.get(String(offer.offer_id));
+    // The counter the agent made: the amount the service holds, and never another counter's id (an id
+    // is blank where the service's answer gave none and no later listing or UPDATE named it).
+    if (counter) {
+      const shownId = text(record.properties.cash_offer_counter_offer_id);
+      const shownAmount = text(record.properties.cash_offer_counter_amount);
+      const wrong = [
+        ...(shownId !== '' && shownId !== String(counter.counter_offer_id)
+          ? [`counter id ${quote(shownId)}`]
+          : []),
+        ...(counter.counter_offer_amount !== undefined && shownAmount !== String(counter.counter_offer_amount)
+          ? [`counter amount ${quote(shownAmount)}`]
+          : []),
+      ];
+      if (wrong.length > 0)
+        violations.push({
+          kind: 'wrong state',
+          record: `offer ${offer.offer_id} (request ${offer.offer_request_id}, record ${record.id})`,
+          detail: `the CRM shows ${wrong.join(', ')}; the service holds counter ${counter.counter_offer_id} for ${counter.counter_offer_amount}`,
+        });
+    }
     const stage = expectedOfferRecord({
       offerStatus: offer.offer_status,
       counterStatus: counter?.counter_offer_status,

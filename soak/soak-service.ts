@@ -36,6 +36,7 @@ export interface StoredCounter {
   counter_offer_id: number;
   offer_id: number;
   counter_offer_status: string;
+  counter_offer_amount?: number;
 }
 
 export class SoakService {
