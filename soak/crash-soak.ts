@@ -297,6 +297,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       listed,
       createAnswerHasInventory,
       activeListShowsStatus: readings.activeListShape !== 'declared',
+      decidedAtListed: readings.offerDecidedAt !== 'null',
       offersMayDropFromList:
         readings.expiredOfferListedAs === 'dropped' || readings.withdrawnOfferListedAs === 'dropped',
       ...(refusalCanBeSeen({ ...readings, counterRejectedCallback: 'none' })

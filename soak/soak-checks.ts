@@ -42,6 +42,9 @@ export interface Observed {
   // true: GET /offers stops listing some offers (SOAK_SPEC_READINGS expiredOfferListedAs dropped), so
   // a deal's offer count may rightly include offers no longer listed.
   offersMayDropFromList?: boolean;
+  // false: GET /offers lists offer_decided_at as null on every offer (SOAK_SPEC_READINGS
+  // offerDecidedAt null), so no record can show the decision's time.
+  decidedAtListed?: boolean;
   // Where the check notes what it did not count.
   notes?: string[];
 }
@@ -249,6 +252,7 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
       for (const [field, given] of [
         ['cash_offer_offer_expires', offer.offer_expires],
         ['cash_offer_offer_created_at', offer.created_at],
+        ['cash_offer_offer_decided_at', seen.decidedAtListed === false ? null : offer.offer_decided_at],
       ] as const) {
         const shown = text(record.properties[field]);
         if (given && Date.parse(shown) !== Date.parse(given))
