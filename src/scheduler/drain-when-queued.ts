@@ -8,7 +8,9 @@ import { EarlyRunTrigger } from './early-run.trigger';
 // reading its deals, then reads contacts (another search, waiting its turn of the portal's search
 // budget with every brokerage on the portal) before it ends; the request need not wait for that.
 // The end-of-run request (early-drain.ts) stays for a run whose writes did not go through the
-// outbox; the two coalesce into one waiting drain. Asks for one brokerage are coalesced here too
+// outbox; the two coalesce into one waiting drain. An unknown command whose look was brought
+// forward (OutboxRepository.lookForSoon) is asked for the same way. Asks for one brokerage are
+// coalesced here too
 // (on pg-boss each ask is a send), so a burst of commands costs at most two.
 @Injectable()
 export class DrainWhenQueued implements OnApplicationBootstrap, OnModuleDestroy {

@@ -1,4 +1,4 @@
-import { Brackets, In } from 'typeorm';
+import { Brackets, In, MoreThan } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { OUTBOX_STATES, OutboxCommand, OutboxState } from '../entities';
 import { LedgerTransactions } from '../ledger-transactions';
@@ -41,8 +41,9 @@ export class OutboxRepository {
     private readonly history?: HistoryRepository,
   ) {}
 
-  // Tells `listener` of each command stored by enqueue in this process, once it is committed (the
-  // daemon drains it at once: scheduler/drain-when-queued.ts). Answers the unsubscribe.
+  // Tells `listener` of each command stored by enqueue in this process, once it is committed, and of
+  // each unknown one lookForSoon brought forward (the daemon drains it at once:
+  // scheduler/drain-when-queued.ts). Answers the unsubscribe.
   onQueued(listener: (command: OutboxCommand) => void): () => void {
     this.queuedListeners.add(listener);
     return () => this.queuedListeners.delete(listener);
@@ -154,6 +155,24 @@ export class OutboxRepository {
   // Still neither found nor provably absent: look again from `nextCheckAt`.
   postponeReconcile(id: number, note: string, nextCheckAt: Date): Promise<OutboxCommand> {
     return this.transition(id, ['unknown'], 'unknown', { lastError: note, nextAttemptAt: nextCheckAt });
+  }
+
+  // New evidence of an unknown command's outcome has come (an offer event naming the deal whose
+  // create's answer was lost): its next look is brought forward to now, where it was later, and the
+  // listeners told. Answers whether it was. A command no longer unknown is left alone.
+  async lookForSoon(id: number): Promise<boolean> {
+    const now = this.clock.now();
+    const moved = await this.tx.run(async (m) => {
+      const result = await m
+        .createQueryBuilder()
+        .update(OutboxCommand)
+        .set({ nextAttemptAt: now, updatedAt: now })
+        .where({ id, state: 'unknown', nextAttemptAt: MoreThan(now) })
+        .execute();
+      return (result.affected ?? 0) === 1 ? m.findOne(OutboxCommand, { where: { id } }) : null;
+    });
+    if (moved) for (const listener of this.queuedListeners) listener(moved);
+    return moved !== null;
   }
 
   // Unknown commands whose next reconcile is due, oldest first.

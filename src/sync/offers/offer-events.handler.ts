@@ -184,7 +184,10 @@ export class OfferEventsHandler {
 
   // An offer can arrive before its request is linked: the create's answer is still being written
   // back, or was lost and is being looked for. Then the event waits (retried with backoff) instead
-  // of being refused; it still has to name a linked request before anything is written.
+  // of being refused; it still has to name a linked request before anything is written. A lost
+  // create is looked for at once, not at its next check (30 s and more away): this waiting event
+  // names its request (offer-echoes.ts), and an offer that expires meanwhile may drop from
+  // GET /offers, after which the event could no longer be confirmed.
   private async awaitCreateOf(brokerageId: string, claimed: NewOfferEvent): Promise<void> {
     const dealId = claimed.offer_request_external_id;
     if (typeof dealId !== 'string' || dealId === '') return;
@@ -194,10 +197,13 @@ export class OfferEventsHandler {
       create &&
       create.state !== 'dead' &&
       !(await this.links.findByCrmId(brokerageId, LINK.offerRequest, dealId))
-    )
+    ) {
+      const lookingNow = create.state === 'unknown' && (await this.outbox.lookForSoon(create.id));
       throw new Error(
-        `offer ${claimed.offer_id}: offer request ${claimed.offer_request_id} is not linked yet; the create for deal ${dealId} is ${create.state}; tried again later`,
+        `offer ${claimed.offer_id}: offer request ${claimed.offer_request_id} is not linked yet; the create for deal ${dealId} is ${create.state}` +
+          `${lookingNow ? ', looked for now' : ''}; tried again later`,
       );
+    }
   }
 
   private async requireLinked(brokerageId: string, requestId: number, what: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { UNIQUE_OFFER_ID } from '../../../src/crm';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { SyncAgent, VALID_LISTING } from '../../support/sync-agent';
@@ -288,6 +289,64 @@ describe('seller requests: listing deals become offer requests', () => {
       }
     },
   );
+
+  // Sweep 1418: the first look for a lost create is 30 s after it; an offer made meanwhile waits for
+  // the create, and one that expires and drops from GET /offers before that look could no longer be
+  // confirmed. Its event names the request, so the look is brought forward as it arrives.
+  it('an offer event naming a deal whose create answer was lost has it looked for at once, and the offer lands', async () => {
+    await sandbox.specReadings({ activeListShape: 'declared' });
+    try {
+      const { dealId } = await agent.listingDeal({
+        ...VALID_LISTING,
+        listing_street_number: '43',
+        listing_street_name: 'Birch Lane',
+      });
+      await agent.requestCashOffer(dealId);
+      await sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
+      await t.run('crm-changes');
+      await t.run('outbox-drain');
+      await sandbox.clearFaults();
+      const [stored] = await requestsFor(dealId);
+      const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+        (c) => c.recordRef === `deal:${dealId}`,
+      );
+      expect(command.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 10_000);
+      await sandbox.approve(stored.offer_request_id);
+      const offer = await sandbox.makeOffer(stored.offer_request_id);
+      await waitFor(
+        async () =>
+          (await t.ledger.inbox.list({ brokerageId: 'acme', eventType: 'new_offer', limit: 500 })).some(
+            (e) => (JSON.parse(e.payload) as { offer_id?: number }).offer_id === offer.offer_id,
+          ),
+        { what: "the offer's new_offer event in the inbox" },
+      );
+      // The event waits for the create, and has it looked for now rather than in 30 s.
+      await t.run('inbox-drain');
+      await t.run('outbox-drain');
+      expect(await t.ledger.outbox.get(command.id)).toMatchObject({ state: 'done', attempts: 1 });
+      // The waiting event is applied on a later try: the agent sees the offer and its request.
+      const record = await waitFor(
+        async () => {
+          await t.run('inbox-drain');
+          const [found] = await t.crm.findByUniqueValues(
+            'deal',
+            UNIQUE_OFFER_ID,
+            [String(offer.offer_id)],
+            [],
+          );
+          return found;
+        },
+        { what: "the offer's CRM record" },
+      );
+      expect(record.id).toBeTruthy();
+      const deal = await agent.deal(dealId, DEAL_PROPS);
+      expect(deal.properties[DEAL.requestId]).toBe(String(stored.offer_request_id));
+      expect(deal.properties[DEAL.offerCount]).toBe('1');
+      expect(await requestsFor(dealId)).toHaveLength(1);
+    } finally {
+      await sandbox.specReadings({ activeListShape: 'ours' });
+    }
+  });
 
   it('a dry run classifies like a real run and writes nothing', async () => {
     const { dealId } = await agent.listingDeal(VALID_LISTING);

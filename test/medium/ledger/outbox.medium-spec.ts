@@ -60,6 +60,28 @@ describe.each(ledgerEngines())('OutboxRepository (%s)', (engine) => {
     expect(told).toEqual([{ id: first.id, found: true }]);
   });
 
+  it("brings an unknown command's next look forward to now, once, and tells its listeners", async () => {
+    const { command: c } = await f.ledger.outbox.enqueue(command('deal:1'));
+    const told: number[] = [];
+    const stop = f.ledger.outbox.onQueued((q) => told.push(q.id));
+    // Not unknown: left alone.
+    expect(await f.ledger.outbox.lookForSoon(c.id)).toBe(false);
+    await f.ledger.outbox.markSending(c.id);
+    await f.ledger.outbox.recordUnknown(c.id, 'timed out', new Date(f.clock.nowMs() + 30_000));
+    expect(await f.ledger.outbox.unknownDue('b1', 10)).toEqual([]);
+    expect(await f.ledger.outbox.lookForSoon(c.id)).toBe(true);
+    expect((await f.ledger.outbox.unknownDue('b1', 10)).map((x) => x.id)).toEqual([c.id]);
+    // Already due: nothing to bring forward, nobody told again.
+    expect(await f.ledger.outbox.lookForSoon(c.id)).toBe(false);
+    stop();
+    expect(told).toEqual([c.id]);
+    expect(await f.ledger.outbox.get(c.id)).toMatchObject({
+      state: 'unknown',
+      attempts: 1,
+      lastError: 'timed out',
+    });
+  });
+
   it('walks pending -> sending -> done, recording attempts, times and the result', async () => {
     const { command: c } = await f.ledger.outbox.enqueue(command('deal:1'));
     expect((await f.ledger.outbox.claimDue('b1', 10)).map((x) => x.id)).toEqual([c.id]);
