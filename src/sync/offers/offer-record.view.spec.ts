@@ -69,6 +69,7 @@ const ROWS: Row[] = [
   { case: 'accepted', offer: offer(1, 'accepted'), stage: 'accepted' },
   { case: 'rejected', offer: offer(1, 'rejected'), stage: 'rejected' },
   { case: 'expired', offer: offer(1, 'expired'), stage: 'expired', onCreateOnly: true },
+  { case: "refused, in another service's word", offer: offer(1, 'Declined'), stage: 'rejected' },
   { case: 'withdrawn by its buyer', offer: offer(1, 'withdrawn'), stage: 'rejected' },
   { case: "withdrawn, in another service's word", offer: offer(1, 'Cancelled'), stage: 'rejected' },
   {

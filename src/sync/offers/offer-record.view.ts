@@ -166,6 +166,7 @@ export function stageFor(offerStatus: string, counterStatus: string | undefined)
     case 'countered':
       return 'countered';
     case 'rejected':
+    case 'declined': // the seller's refusal in another service's word
       return 'rejected';
     case 'expired':
       return 'expired';

@@ -1,5 +1,5 @@
 import type { Offer } from '../../cash-offer/schema';
-import { isWithdrawnOffer } from './offer-record.view';
+import { stageFor } from './offer-record.view';
 
 export interface OfferSummary {
   requestId: number;
@@ -19,9 +19,8 @@ export interface OfferSummary {
 }
 
 // An offer nobody can accept any more is not the best one: refused, run out, or taken back by its
-// buyer (whatever word the service lists that under; its record shows Rejected).
-const isClosed = (status: string): boolean =>
-  ['rejected', 'declined', 'expired'].includes(status.toLowerCase()) || isWithdrawnOffer(status);
+// buyer, whatever word the service lists that under. Closed exactly where its record shows it so.
+const isClosed = (status: string): boolean => ['rejected', 'expired'].includes(stageFor(status, undefined));
 
 // Folds the offers of each request, a page at a time, into what the listing deal shows.
 export class OfferSummaries {
