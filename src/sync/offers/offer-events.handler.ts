@@ -90,11 +90,16 @@ export class OfferEventsHandler {
       // Our counter's answer is still being looked for (a kill between the call and its answer), or
       // it is done and its CRM write-back, which writes the link, has not run yet (a buyer can refuse
       // within a second): the event waits, retried with backoff, until the ledger links the counter.
+      // A lost answer is looked for at once: this waiting UPDATE is the buyer's answer to it, which
+      // the counter's reconcile reads (CounterOfferExecutor.updatesOf).
       const sent = await this.outbox.findByKey(counterCommandKey(brokerageId, update.offerId));
-      if (sent && sent.state !== 'dead')
+      if (sent && sent.state !== 'dead') {
+        const lookingNow = sent.state === 'unknown' && (await this.outbox.lookForSoon(sent.id));
         throw new Error(
-          `UPDATE on offer ${update.offerId}: our counter on it is ${sent.state === 'done' ? 'done, its link not written yet' : sent.state}; tried again once it is linked`,
+          `UPDATE on offer ${update.offerId}: our counter on it is ${sent.state === 'done' ? 'done, its link not written yet' : sent.state}` +
+            `${lookingNow ? ', looked for now' : ''}; tried again once it is linked`,
         );
+      }
     }
     if (!link)
       throw new EventRefusedError(
