@@ -112,19 +112,27 @@ export class OutboxRepository {
     return this.transition(id, ['sending'], 'sending', { result: note ?? null });
   }
 
-  complete(id: number, result: unknown): Promise<OutboxCommand> {
+  // `record`, here and in the transitions below: the decision-history entries of the answer,
+  // appended in the same transaction, so a crash never leaves a command answered without its entry.
+  complete(id: number, result: unknown, record: NewHistoryEntry[] = []): Promise<OutboxCommand> {
     const now = this.clock.now();
-    return this.transition(id, ['sending', 'unknown'], 'done', {
-      result: result ?? null,
-      completedAt: now,
-      nextAttemptAt: null,
-      lastError: null,
-    });
+    return this.transition(
+      id,
+      ['sending', 'unknown'],
+      'done',
+      { result: result ?? null, completedAt: now, nextAttemptAt: null, lastError: null },
+      record,
+    );
   }
 
   // The request provably did not take effect (refused, 429, validation): try again later.
-  fail(id: number, error: string, nextAttemptAt: Date): Promise<OutboxCommand> {
-    return this.transition(id, ['sending'], 'failed', { lastError: error, nextAttemptAt });
+  fail(
+    id: number,
+    error: string,
+    nextAttemptAt: Date,
+    record: NewHistoryEntry[] = [],
+  ): Promise<OutboxCommand> {
+    return this.transition(id, ['sending'], 'failed', { lastError: error, nextAttemptAt }, record);
   }
 
   // A request of the command did nothing (a 429, a connection that never opened, a refusal its
@@ -148,8 +156,19 @@ export class OutboxRepository {
 
   // The request may or may not have taken effect (timeout, 5xx, crash): reconcile from
   // `nextCheckAt` on, never re-send blindly.
-  recordUnknown(id: number, error: string, nextCheckAt: Date | null = null): Promise<OutboxCommand> {
-    return this.transition(id, ['sending'], 'unknown', { lastError: error, nextAttemptAt: nextCheckAt });
+  recordUnknown(
+    id: number,
+    error: string,
+    nextCheckAt: Date | null = null,
+    record: NewHistoryEntry[] = [],
+  ): Promise<OutboxCommand> {
+    return this.transition(
+      id,
+      ['sending'],
+      'unknown',
+      { lastError: error, nextAttemptAt: nextCheckAt },
+      record,
+    );
   }
 
   // Still neither found nor provably absent: look again from `nextCheckAt`.
@@ -206,19 +225,31 @@ export class OutboxRepository {
     });
   }
 
-  resolveUnknown(id: number, resolution: UnknownResolution): Promise<OutboxCommand> {
+  resolveUnknown(
+    id: number,
+    resolution: UnknownResolution,
+    record: NewHistoryEntry[] = [],
+  ): Promise<OutboxCommand> {
     if (resolution.outcome === 'done') {
-      return this.transition(id, ['unknown'], 'done', {
-        result: resolution.result ?? null,
-        completedAt: this.clock.now(),
-        lastError: null,
-      });
+      return this.transition(
+        id,
+        ['unknown'],
+        'done',
+        { result: resolution.result ?? null, completedAt: this.clock.now(), lastError: null },
+        record,
+      );
     }
     return this.transition(id, ['unknown'], 'pending', { nextAttemptAt: null, sentAt: null });
   }
 
-  deadLetter(id: number, reason: string): Promise<OutboxCommand> {
-    return this.transition(id, ['pending', 'sending', 'failed', 'unknown'], 'dead', { lastError: reason });
+  deadLetter(id: number, reason: string, record: NewHistoryEntry[] = []): Promise<OutboxCommand> {
+    return this.transition(
+      id,
+      ['pending', 'sending', 'failed', 'unknown'],
+      'dead',
+      { lastError: reason },
+      record,
+    );
   }
 
   // Operator replay: back to pending, due now. Returns how many.
@@ -320,6 +351,7 @@ export class OutboxRepository {
     from: OutboxState[],
     to: OutboxState,
     set: Record<string, unknown>,
+    record: NewHistoryEntry[] = [],
   ): Promise<OutboxCommand> {
     return this.tx.run(async (m) => {
       const result = await m
@@ -332,6 +364,7 @@ export class OutboxRepository {
       if ((result.affected ?? 0) !== 1 || !current) {
         throw new LedgerStateError('outbox command', id, current?.state ?? null, to, from);
       }
+      if (record.length > 0 && this.history) await this.history.append(record, m);
       return current;
     });
   }

@@ -70,13 +70,16 @@ export class DecisionHistoryRecorder {
     ];
   }
 
-  // A command's answer: the service's (or, for a write-back, the CRM's).
-  async commandAnswered(
+  // A command's answer: the service's (or, for a write-back, the CRM's). The entries for the outbox
+  // to append in the same transaction as the command's new state (OutboxRepository.complete and the
+  // other transitions' `record`), so an answer recorded in the ledger is always in the history too.
+  // None, said in the log, when the record they belong to cannot be read: the answer still counts.
+  async answerEntries(
     command: OutboxCommand,
     answer: CommandAnswer,
     result?: unknown,
     error?: string,
-  ): Promise<void> {
+  ): Promise<NewHistoryEntry[]> {
     try {
       const record = await this.recordOfCommand(command);
       const writeBack = command.operation === WRITE_BACK;
@@ -88,7 +91,7 @@ export class DecisionHistoryRecorder {
           : command.operation;
       const said = ANSWER_WORDS[answer];
       const ids = idsIn(result);
-      await this.append([
+      return [
         {
           brokerageId: command.brokerageId,
           record,
@@ -98,9 +101,10 @@ export class DecisionHistoryRecorder {
           detail: { commandId: command.id, operation: command.operation, attempts: command.attempts, ...ids },
           outcome: answer,
         },
-      ]);
+      ];
     } catch (failure) {
       this.logger.warn(`decision history: command ${command.id} not recorded: ${errorMessage(failure)}`);
+      return [];
     }
   }
 

@@ -6,7 +6,13 @@ import { CashOfferError, type CallOptions } from '../../cash-offer';
 import { RemoteError } from '../../common/remote-error';
 import { Clock } from '../../common/clock';
 import type { LoadedBrokerage } from '../../config/config.loader';
-import { LedgerStateError, OutboxCommand, OutboxRepository, RecordErrorRepository } from '../../ledger';
+import {
+  LedgerStateError,
+  OutboxCommand,
+  OutboxRepository,
+  RecordErrorRepository,
+  type NewHistoryEntry,
+} from '../../ledger';
 import { MetricsService } from '../../observability/metrics/metrics.service';
 import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
 import { errorMessage } from '../common/job-counts';
@@ -177,7 +183,7 @@ export class OutboxDrainService {
       if (error instanceof TakenByAnotherDrain) return this.leftToAnother(command, error);
       throw error;
     }
-    await this.finish(sending, result, ctx, () => this.outbox.complete(command.id, result));
+    await this.finish(sending, result, ctx, (record) => this.outbox.complete(command.id, result, record));
     return 'done';
   }
 
@@ -217,8 +223,8 @@ export class OutboxDrainService {
     if (mayAlreadyBeInEffect(error, this.executors.get(command.operation)?.refusalsReconciled === true)) {
       const settled = await this.alreadyInEffect(command, ctx);
       if (settled) {
-        await this.finish(command, settled.result, ctx, () =>
-          this.outbox.complete(command.id, settled.result),
+        await this.finish(command, settled.result, ctx, (record) =>
+          this.outbox.complete(command.id, settled.result, record),
         );
         return 'done';
       }
@@ -250,28 +256,40 @@ export class OutboxDrainService {
           command.id,
           message,
           new Date(this.clock.nowMs() + reconcileDelayMs(0)),
+          await this.history.answerEntries(command, 'unknown', undefined, message),
         );
         this.logger.warn(`outbox command ${command.id} (${command.operation}): outcome unknown, reconciling`);
-        await this.history.commandAnswered(command, 'unknown', undefined, message);
         return 'unknown';
       case 'defer':
         await this.outbox.defer(command.id, `not sent: ${message}`, later(decision.retryAfterMs, 1));
         return 'skipped';
       case 'retry':
-        await this.outbox.fail(command.id, message, later(decision.retryAfterMs));
-        await this.history.commandAnswered(command, 'retry', undefined, message);
+        await this.outbox.fail(
+          command.id,
+          message,
+          later(decision.retryAfterMs),
+          await this.history.answerEntries(command, 'retry', undefined, message),
+        );
         return 'failed';
       case 'wait-for-credentials':
         // The credential watch pauses the brokerage until they work; the command waits, its record told.
-        if (sent) await this.outbox.fail(command.id, message, later());
+        if (sent)
+          await this.outbox.fail(
+            command.id,
+            message,
+            later(),
+            await this.history.answerEntries(command, 'retry', undefined, message),
+          );
         else await this.outbox.defer(command.id, `not sent: ${message}`, later(undefined, 1));
-        if (sent) await this.history.commandAnswered(command, 'retry', undefined, message);
         await this.tellRecord(command, error, message, ctx);
         return sent ? 'failed' : 'skipped';
       case 'dead': {
         const reason = decision.gaveUp ? `gave up after ${command.attempts} attempts: ${message}` : message;
-        await this.outbox.deadLetter(command.id, reason);
-        await this.history.commandAnswered(command, 'dead', undefined, reason);
+        await this.outbox.deadLetter(
+          command.id,
+          reason,
+          await this.history.answerEntries(command, 'dead', undefined, reason),
+        );
         await this.tellRecord(command, error, reason, ctx, decision.code);
         return 'dead';
       }
@@ -354,8 +372,8 @@ export class OutboxDrainService {
       return 'unknown';
     }
     if (answer.found) {
-      await this.finish(command, answer.result, ctx, () =>
-        this.outbox.resolveUnknown(command.id, { outcome: 'done', result: answer.result }),
+      await this.finish(command, answer.result, ctx, (record) =>
+        this.outbox.resolveUnknown(command.id, { outcome: 'done', result: answer.result }, record),
       );
       return 'done';
     }
@@ -392,13 +410,13 @@ export class OutboxDrainService {
     command: OutboxCommand,
     result: unknown,
     ctx: OutboxContext,
-    markDone: () => Promise<OutboxCommand>,
+    markDone: (record: NewHistoryEntry[]) => Promise<OutboxCommand>,
   ): Promise<void> {
     const executor = this.executors.get(command.operation);
     await executor?.recordDone?.(command, result, ctx);
+    const record = await this.history.answerEntries(command, 'done', result);
     if (!executor?.writeBack) {
-      await markDone();
-      await this.history.commandAnswered(command, 'done', result);
+      await markDone(record);
       const { kind, id } = splitRecordRef(command.recordRef);
       await this.recordErrors.resolve(command.brokerageId, kind, id);
       return;
@@ -406,8 +424,7 @@ export class OutboxDrainService {
     const { command: writeBack } = await this.outbox.enqueue(
       CrmWriteBackExecutor.commandFor(command, result),
     );
-    await markDone();
-    await this.history.commandAnswered(command, 'done', result);
+    await markDone(record);
     const { kind, id } = splitRecordRef(command.recordRef);
     this.logger.log(
       `${command.brokerageId}: ${command.operation} for ${kind} ${id} done (outbox command ${command.id})`,

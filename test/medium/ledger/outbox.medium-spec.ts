@@ -82,6 +82,29 @@ describe.each(ledgerEngines())('OutboxRepository (%s)', (engine) => {
     });
   });
 
+  it("appends an answer's history entries in the same transaction as the command's new state, and none when the move is refused", async () => {
+    const entry = (outcome: string) => ({
+      brokerageId: 'b1',
+      record: 'offer:7',
+      source: 'service' as const,
+      kind: 'command_sent',
+      summary: `decide_offer sent: ${outcome}`,
+      outcome,
+    });
+    const { command: c } = await f.ledger.outbox.enqueue(command('deal:1'));
+    // Not in `sending`: refused, and its entry is not written.
+    await expect(f.ledger.outbox.complete(c.id, {}, [entry('done')])).rejects.toThrow(/outbox command/);
+    expect(await f.ledger.history.list('offer:7')).toEqual([]);
+    await f.ledger.outbox.markSending(c.id);
+    await f.ledger.outbox.recordUnknown(c.id, 'timed out', null, [entry('unknown')]);
+    await f.ledger.outbox.resolveUnknown(c.id, { outcome: 'done', result: { offer_id: 7 } }, [entry('done')]);
+    expect((await f.ledger.history.list('offer:7')).map((e) => e.outcome)).toEqual(['unknown', 'done']);
+    expect((await f.ledger.history.verify('b1')).ok).toBe(true);
+    // A second completion is refused with its entry.
+    await expect(f.ledger.outbox.complete(c.id, {}, [entry('done')])).rejects.toThrow(/outbox command/);
+    expect(await f.ledger.history.list('offer:7')).toHaveLength(2);
+  });
+
   it('walks pending -> sending -> done, recording attempts, times and the result', async () => {
     const { command: c } = await f.ledger.outbox.enqueue(command('deal:1'));
     expect((await f.ledger.outbox.claimDue('b1', 10)).map((x) => x.id)).toEqual([c.id]);
