@@ -57,10 +57,10 @@ export class Ledger {
   ) {
     this.transactions = new LedgerTransactions(dataSource);
     this.turns = new LedgerTurns(dataSource, this.transactions, owners);
-    this.links = new LinkRepository(this.transactions, clock);
+    this.history = new HistoryRepository(this.transactions, clock);
+    this.links = new LinkRepository(this.transactions, clock, this.history);
     this.cursors = new CursorRepository(this.transactions, clock);
     this.inbox = new InboxRepository(this.transactions, clock);
-    this.history = new HistoryRepository(this.transactions, clock);
     this.outbox = new OutboxRepository(this.transactions, clock, this.history);
     this.runs = new RunRepository(this.transactions, clock, owners);
     this.recordErrors = new RecordErrorRepository(this.transactions, clock);

@@ -5,6 +5,7 @@ import { LedgerTransactions } from '../ledger-transactions';
 import { chunk, MAX_IDS_PER_QUERY } from '../ledger-sql';
 import { classifyLink, isSame, type LinkClass, type LinkVersion } from './link-order';
 import { writeLinkRows } from './link-upsert.sql';
+import type { HistoryRepository, NewHistoryEntry } from './history.repository';
 
 export type { LinkClass } from './link-order';
 export type LinkOutcome = 'created' | 'changed' | 'unchanged';
@@ -27,6 +28,7 @@ export class LinkRepository {
   constructor(
     private readonly tx: LedgerTransactions,
     private readonly clock: Clock,
+    private readonly history?: HistoryRepository,
   ) {}
 
   find(brokerageId: string, kind: string, remoteId: string): Promise<Link | null> {
@@ -113,14 +115,19 @@ export class LinkRepository {
   }
 
   // One transaction per batch: one read of the batch's links, one multi-row upsert of the new and
-  // changed ones, and a touch of the unchanged ones' last-seen run.
+  // changed ones, a touch of the unchanged ones' last-seen run, and `record`: the decision-history
+  // entries telling what the written records now show, which exist exactly when their links do.
   async upsertLinks(
     brokerageId: string,
     kind: string,
     items: readonly LinkInput[],
+    record: NewHistoryEntry[] = [],
   ): Promise<{ remoteId: string; outcome: LinkOutcome }[]> {
     const unique = [...new Map(items.map((item) => [item.remoteId, item])).values()];
-    if (unique.length === 0) return [];
+    if (unique.length === 0) {
+      if (record.length > 0) await this.history?.append(record);
+      return [];
+    }
     return this.tx.run(async (m) => {
       const existing = await this.snapshots(
         m,
@@ -145,6 +152,7 @@ export class LinkRepository {
         );
       });
       await this.touchRuns(m, brokerageId, kind, touched);
+      if (record.length > 0) await this.history?.append(record, m);
       return items.map((item) => ({ remoteId: item.remoteId, outcome: outcomes.get(item.remoteId)! }));
     });
   }

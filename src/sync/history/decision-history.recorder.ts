@@ -130,8 +130,10 @@ export class DecisionHistoryRecorder {
   }
 
   // Offer records written to the CRM: what each now shows. An offer the service rejected because
-  // another on its request was accepted is the cascade.
-  recordsShown(brokerageId: string, shown: ShownOffer[], requestOffers: readonly Offer[]): Promise<void> {
+  // another on its request was accepted is the cascade. For the links' upsert to append in its
+  // transaction (LinkRepository.upsertLinks's `record`): a kill after the CRM write leaves neither
+  // link nor entry, and the next pass, writing the record again, tells it.
+  shownEntries(brokerageId: string, shown: ShownOffer[], requestOffers: readonly Offer[]): NewHistoryEntry[] {
     const acceptedOn = new Map(
       requestOffers.filter((o) => o.offer_status === 'accepted').map((o) => [o.offer_request_id, o.offer_id]),
     );
@@ -173,7 +175,7 @@ export class DecisionHistoryRecorder {
         };
       },
     );
-    return this.append([...entries, ...this.counterAcceptances(brokerageId, shown)]);
+    return [...entries, ...this.counterAcceptances(brokerageId, shown)];
   }
 
   // A new offer made by a buyer accepting our counter, written on the countered offer's history too:
@@ -204,15 +206,16 @@ export class DecisionHistoryRecorder {
     });
   }
 
-  // A request's status shown on its listing deal (approved, under contract ...).
-  requestShown(
+  // A request's status shown on its listing deal (approved, under contract ...): appended with its
+  // link, as shownEntries are.
+  requestShownEntries(
     brokerageId: string,
     requestId: number,
     dealId: string,
     status: string,
     cascade: boolean,
-  ): Promise<void> {
-    return this.append([
+  ): NewHistoryEntry[] {
+    return [
       {
         brokerageId,
         record: `request:${requestId}`,
@@ -222,7 +225,7 @@ export class DecisionHistoryRecorder {
         detail: { dealId, requestId, status },
         outcome: 'updated',
       },
-    ]);
+    ];
   }
 
   private async append(entries: NewHistoryEntry[]): Promise<void> {

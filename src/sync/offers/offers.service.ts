@@ -234,8 +234,12 @@ export class OffersService {
       toWrite.map((i) => i.record),
       counters,
     );
-    await this.links.upsertLinks(crm.brokerageId, LINK.offer, written);
-    await this.history.recordsShown(crm.brokerageId, shown, ours);
+    await this.links.upsertLinks(
+      crm.brokerageId,
+      LINK.offer,
+      written,
+      this.history.shownEntries(crm.brokerageId, shown, ours),
+    );
     // One line per record that changed, once the ledger holds it: what an operator reads the log for.
     for (const change of changes) this.logger.log(`${crm.brokerageId}: ${change}`);
     this.metrics.recordsSyncedInRun(crm.brokerageId, 'offers', counts);

@@ -112,15 +112,17 @@ export class RequestStatusService {
         { remoteId, crmId: dealId, contentHash: inventory },
       ]);
     if (!statusDue) return 'updated';
-    await this.links.upsertLinks(crm.brokerageId, LINK.requestStatus, [
-      { remoteId, crmId: dealId, contentHash: next.status, readAt: keptReadAt(shown, next) },
-    ]);
-    await this.history.requestShown(
+    await this.links.upsertLinks(
       crm.brokerageId,
-      requestId,
-      dealId,
-      next.status,
-      next.status === 'under_contract',
+      LINK.requestStatus,
+      [{ remoteId, crmId: dealId, contentHash: next.status, readAt: keptReadAt(shown, next) }],
+      this.history.requestShownEntries(
+        crm.brokerageId,
+        requestId,
+        dealId,
+        next.status,
+        next.status === 'under_contract',
+      ),
     );
     return 'updated';
   }

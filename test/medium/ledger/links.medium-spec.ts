@@ -175,6 +175,34 @@ describe.each(ledgerEngines())('LinkRepository (%s)', (engine) => {
     expect(await f.ledger.links.find('b1', 'offer', 'r5')).toBeNull();
   });
 
+  it('appends the history entries of written records with their links, and none with a batch kept out', async () => {
+    const shown = (record: string) => ({
+      brokerageId: 'b1',
+      record,
+      source: 'daemon' as const,
+      kind: 'record_shown',
+      summary: `CRM record of ${record} created`,
+      outcome: 'created',
+    });
+    await f.ledger.links.upsertLinks(
+      'b1',
+      'offer',
+      [{ remoteId: 'r1', crmId: 'c1', contentHash: 'h' }],
+      [shown('offer:r1')],
+    );
+    expect((await f.ledger.history.list('offer:r1')).map((e) => e.kind)).toEqual(['record_shown']);
+    await expect(
+      f.ledger.links.upsertLinks(
+        'b1',
+        'offer',
+        [{ remoteId: 'r2', crmId: 'c1', contentHash: 'h' }],
+        [shown('offer:r2')],
+      ),
+    ).rejects.toThrow(/CRM id/);
+    expect(await f.ledger.history.list('offer:r2')).toEqual([]);
+    expect((await f.ledger.history.verify('b1')).ok).toBe(true);
+  });
+
   it('tracks which links a run saw, lists the ones it did not, and marks them gone', async () => {
     const run1 = await f.ledger.runs.start('b1', 'marketplace');
     await f.ledger.links.upsertLinks(

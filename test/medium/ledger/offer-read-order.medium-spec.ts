@@ -168,7 +168,7 @@ describe.each(ledgerEngines())(
         apply: () => Promise.resolve('unchanged'),
       } as unknown as RequestStatusService;
       const metrics = { recordsSyncedInRun: () => undefined } as unknown as MetricsService;
-      const history = { recordsShown: () => Promise.resolve() } as unknown as DecisionHistoryRecorder;
+      const history = { shownEntries: () => [] } as unknown as DecisionHistoryRecorder;
       offers = new OffersService(
         f.ledger.turns,
         f.ledger.links,
