@@ -92,7 +92,12 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
   const update = (payload: Record<string, unknown>): InboxEvent =>
     ({ eventType: 'UPDATE', payload: JSON.stringify({ event: 'UPDATE', ...payload }) }) as InboxEvent;
 
-  function reconcileWith(options: { offersByRequest: Record<number, Offer[]>; updates: InboxEvent[] }) {
+  function reconcileWith(options: {
+    offersByRequest: Record<number, Offer[]>;
+    updates: InboxEvent[];
+    // The offers' statuses read after refusals the ledger linked (counter links' `f`).
+    linkedRefusals?: string[];
+  }) {
     const reads: number[] = [];
     const cashOffer = {
       answersFromEveryOffer: () => false,
@@ -104,10 +109,15 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
     } as unknown as CashOfferClient;
     // This service lists a countered offer `rejected` (seen on earlier counters); no link of a
     // refusal says whether it reopens refused offers.
+    const refusals = options.linkedRefusals ?? [];
     const links = {
       findByContent: async () => [],
       countByContent: async (_b: string, _k: string, content: string) =>
-        content === '"l":"rejected"' ? 1 : 0,
+        content === '"l":"rejected"'
+          ? 1
+          : content === '"f":'
+            ? refusals.length
+            : refusals.filter((f) => content === `"f":"${f}"`).length,
     } as unknown as LinkRepository;
     const inbox = { list: async () => options.updates } as unknown as InboxRepository;
     const clock = { nowMs: () => Date.parse('2026-11-29T18:46:21Z') } as unknown as Clock;
@@ -159,11 +169,12 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
     expect([...new Set(reads)]).toEqual([1006]);
   });
 
-  it('with no refusal seen, or a refused offer kept closed, the active offer proves the counter never arrived', async () => {
+  it('with a refused offer seen kept closed, the active offer proves the counter never arrived', async () => {
     expect(
       await reconcileWith({
         offersByRequest: { 1006: [offer(7013, 1006, 'active')] },
         updates: [],
+        linkedRefusals: ['rejected'],
       }).reconcile(),
     ).toMatchObject({ found: false, provablyAbsent: true });
     expect(
@@ -172,6 +183,30 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
         updates: [update({ counter_offer_id: 9001, offer_id: 7005, offer_request_id: 1002 })],
       }).reconcile(),
     ).toMatchObject({ found: false, provablyAbsent: true });
+  });
+
+  // Readings sweep 1421, run 6: the run's first refusal came while the daemon was down, its offer put
+  // back to active and its UPDATE still being retried; taken as "never arrived", the counter went twice.
+  it('with no refusal seen yet, the service may reopen refused offers: it waits for an UPDATE as where one was seen', async () => {
+    expect(
+      await reconcileWith({
+        offersByRequest: { 1006: [offer(7013, 1006, 'active')] },
+        updates: [],
+      }).reconcile(),
+    ).toMatchObject({
+      found: false,
+      provablyAbsent: false,
+      hint: expect.stringContaining(
+        'has not yet seen how the service lists an offer whose buyer refused a counter',
+      ),
+    });
+    expect(
+      await reconcileWith({
+        offersByRequest: { 1006: [offer(7013, 1006, 'active')] },
+        updates: [],
+        linkedRefusals: ['rejected', 'active'],
+      }).reconcile(),
+    ).toMatchObject({ found: false, provablyAbsent: false });
   });
 });
 

@@ -253,10 +253,12 @@ export class CounterOfferExecutor implements CommandExecutor {
     if (verdict.moot)
       return { found: false, provablyAbsent: true, hint: 'another offer on the request was accepted' };
     // Only an active offer on a service that lists countered offers otherwise can prove anything.
-    const reopens =
-      offer?.offer_status === 'active' &&
-      (habit === 'countered' || habit === 'rejected') &&
-      (await this.reopensAfterRefusal(ctx, payload, offers, updates));
+    const afterRefusal =
+      offer?.offer_status === 'active' && (habit === 'countered' || habit === 'rejected')
+        ? await this.listedAfterRefusal(ctx, payload, offers, updates)
+        : 'kept-closed';
+    // A service not yet seen answering a refusal may put the offer back to active too.
+    const reopens = afterRefusal !== 'kept-closed';
     const windowMinutes =
       ctx.brokerage.config.cashOffer.unknownOutcomeWindowMinutes ?? DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES;
     const updateDueBy = (command.sentAt ?? command.updatedAt).getTime() + windowMinutes * 60_000;
@@ -273,7 +275,12 @@ export class CounterOfferExecutor implements CommandExecutor {
       return {
         found: false,
         provablyAbsent: false,
-        hint: `offer ${payload.offerId} is active: this service puts an offer back to active when its buyer refuses a counter, so the counter may have arrived and been refused; without an UPDATE naming it, it is sent again from ${new Date(updateDueBy).toISOString()}`,
+        hint:
+          `offer ${payload.offerId} is active: ` +
+          (afterRefusal === 'reopens'
+            ? 'this service puts an offer back to active when its buyer refuses a counter'
+            : 'this brokerage has not yet seen how the service lists an offer whose buyer refused a counter (it may put it back to active)') +
+          `, so the counter may have arrived and been refused; without an UPDATE naming it, it is sent again from ${new Date(updateDueBy).toISOString()}`,
       };
     return {
       found: false,
@@ -282,35 +289,40 @@ export class CounterOfferExecutor implements CommandExecutor {
     };
   }
 
-  // Whether this service has been seen putting an offer back to `active` when its buyer refused a
-  // counter: learnt when a refusal was linked (a counter link's `f`), or seen now in a buyer's
-  // refusal (an UPDATE) naming an offer the service lists `active`. The second sees it before the
-  // first can, while the refused counter's own outcome is still unknown (readings sweep 1410, run 2:
-  // two counters cut by kills and refused while the daemon was down; the first refusal's UPDATE
-  // waited for its counter's link, the second's was still being retried, and the second counter was
-  // sent again as never received). A few of those requests' offers are read, in the rare case that
-  // needs them: a counter whose answer was lost, on an offer now listed active.
-  private async reopensAfterRefusal(
+  // How this service lists an offer whose buyer refused a counter, as far as the ledger has seen:
+  // put back to `active` (`reopens`), kept out of it (`kept-closed`), or not seen yet (`unknown`,
+  // which may be either: readings sweep 1421 run 6 sent a counter twice when the first refusal of
+  // the run, made while the daemon was down, reopened its offer before any was seen). Seen in a
+  // refusal the ledger linked (its counter link's `f`: the offer's status read after it), or, before
+  // any is linked, in a buyer's refusal (an UPDATE) in the inbox naming an offer the service now
+  // lists (readings sweep 1410, run 2: that refusal still waited for its own counter's link). A few
+  // of those requests' offers are read, in the rare case that needs them: a counter whose answer was
+  // lost, on an offer now listed active.
+  private async listedAfterRefusal(
     ctx: OutboxContext,
     payload: CounterOfferPayload,
     offers: readonly Offer[],
     updates: readonly CounterUpdate[],
-  ): Promise<boolean> {
-    if ((await this.links.countByContent(ctx.brokerage.id, LINK.counter, '"f":"active"')) > 0) return true;
+  ): Promise<'reopens' | 'kept-closed' | 'unknown'> {
+    const brokerageId = ctx.brokerage.id;
+    if ((await this.links.countByContent(brokerageId, LINK.counter, '"f":"active"')) > 0) return 'reopens';
+    let keptClosed = (await this.links.countByContent(brokerageId, LINK.counter, '"f":')) > 0;
     const listed = new Map<number, readonly Offer[]>([[payload.requestId, offers]]);
-    const listedActive = (offerId: number) =>
-      [...listed.values()].some((list) =>
-        list.some((o) => o.offer_id === offerId && o.offer_status === 'active'),
-      );
+    const listedAs = (offerId: number) =>
+      [...listed.values()]
+        .flatMap((list) => list.filter((o) => o.offer_id === offerId))
+        .map((o) => o.offer_status);
     for (const refusal of refusedOffersNamed(updates, payload.offerId)) {
       // An UPDATE naming no request (`offer-only`) is looked for among the offers already read.
       if (refusal.requestId !== undefined && !listed.has(refusal.requestId)) {
         if (listed.size > REOPENING_REQUESTS_READ) continue;
         listed.set(refusal.requestId, await listAllOffers(ctx.cashOffer, refusal.requestId));
       }
-      if (listedActive(refusal.offerId)) return true;
+      const statuses = listedAs(refusal.offerId);
+      if (statuses.includes('active')) return 'reopens';
+      if (statuses.length > 0) keptClosed = true;
     }
-    return false;
+    return keptClosed ? 'kept-closed' : 'unknown';
   }
 
   // The buyers' answers to counters (UPDATE callbacks) this brokerage's webhook URL received, newest

@@ -133,7 +133,7 @@ export function settledListedAtSend(
 // `active` may also be our counter, refused already: then only once the UPDATE the spec says a
 // refusal sends has had the brokerage's unknown-outcome window to arrive (`updateWindowPassed`; an
 // UPDATE naming the offer, looked for first, proves the counter arrived). Before any refusal is
-// seen the service is taken to keep a refused offer closed.
+// seen the service may do either, and is taken to reopen (CounterOfferExecutor.listedAfterRefusal).
 export function counterProvablyAbsent(
   listedNow: string | undefined,
   habit: string | undefined,

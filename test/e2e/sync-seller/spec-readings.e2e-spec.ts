@@ -448,8 +448,9 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         const first = await steps.sandbox.makeOffer(requestId, { offer_amount: 341_000 });
         const second = await steps.sandbox.makeOffer(requestId, { offer_amount: 342_000 });
         await steps.applyEvents(2);
-        // One counter answered: how this service lists a countered offer is known.
-        await counterOn(first.offer_id, '351000');
+        // One counter answered, and refused: how this service lists a countered offer, and an
+        // offer whose buyer refused the counter (kept closed), is known.
+        await steps.sandbox.rejectCounter(await counterOn(first.offer_id, '351000'));
         await settle();
 
         const lost = await counterAnswerLost(second.offer_id, '352000', { dropConnectionRate: 1 });
