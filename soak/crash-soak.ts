@@ -29,6 +29,7 @@ import { DEFAULT_OPERATOR, SoakOperator, type OperatorOptions } from './soak-ope
 import { SoakRandom } from './soak-random';
 import { SoakService } from './soak-service';
 import { checkTasks, type DaemonLife, type TaskFacts, type TaskFigures } from './soak-task-checks';
+import { historyWrong, type ExportedEntry } from './soak-history-checks';
 import { SoakWorld } from './soak-world';
 import { HubSpotSoakCrm, type CrmObject, type SoakCrm } from './soak-crm';
 import type { SoakTask } from './soak-clocks';
@@ -318,11 +319,26 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       }),
     );
     violations.push(...taskCheck.violations);
+    // The decision history as the operator reads it: exported and verified by the CLI.
+    const historyFile = join(dir, 'history.json');
+    const exported = await runCli(['history', '--export', historyFile, '--brokerage', SOAK_BROKERAGE], env);
+    const verified = await runCli(['history', '--verify', '--brokerage', SOAK_BROKERAGE], env);
+    const entries =
+      exported.code === 0 ? (JSON.parse(readFileSync(historyFile, 'utf8')) as ExportedEntry[]) : [];
+    const historyCheck = historyWrong(entries, ledger.outbox, offers, counters, verified);
+    if (exported.code !== 0)
+      historyCheck.push({
+        kind: 'history',
+        record: 'export',
+        detail: `history --export exited ${exported.code}: ${exported.output.trim()}`,
+      });
+    violations.push(...historyCheck);
     notes.push(
       ...checkNotes,
       ...outboxNotes(ledger),
       `${world.decisions.length} decisions: ${countKinds(world)}`,
       `counters at the service: ${countBy(counters.map((c) => c.counter_offer_status))}`,
+      `decision history: ${entries.length} entries, exported and verified by the CLI`,
       listAgentEditsNote(world),
       `offers at the service, each checked for its record's state: ${countBy(offers.map((f) => f.offer_status))}`,
       taskCommandsNote(ledger, creates),

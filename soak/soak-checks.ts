@@ -7,9 +7,17 @@ import { REQUESTED_STAGE } from './soak-world';
 
 // What a crash must never cost, checked from outside once the daemon has settled: nothing lost,
 // nothing done twice, nothing left undone, every offer record showing what the service says (wrong
-// state), and the offer clocks' tasks made once each and closed when due (soak-task-checks.ts).
+// state), the offer clocks' tasks made once each and closed when due (soak-task-checks.ts), and the
+// decision history telling every answer once (soak-history-checks.ts).
 export type ViolationKind =
-  'lost' | 'duplicate' | 'undone' | 'wrong state' | 'duplicate task' | 'missing task' | 'open task';
+  | 'lost'
+  | 'duplicate'
+  | 'undone'
+  | 'wrong state'
+  | 'duplicate task'
+  | 'missing task'
+  | 'open task'
+  | 'history';
 
 export interface Violation {
   kind: ViolationKind;
