@@ -30,6 +30,20 @@ describe('seller requests: listing deals become offer requests', () => {
     );
   const requestsFor = async (dealId: string) =>
     (await sandbox.requests()).filter((r) => r.offer_request_external_id === dealId);
+  // The agent asks for a cash offer on the deal; the service stores the request, and its answer is
+  // held past the client's time-out: the create is left `unknown`.
+  const createAnswerLost = async (dealId: string) => {
+    await agent.requestCashOffer(dealId);
+    await sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    await sandbox.clearFaults();
+    const [stored] = await requestsFor(dealId);
+    const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+      (c) => c.recordRef === `deal:${dealId}`,
+    );
+    return { stored, command };
+  };
 
   it('shows why an invalid deal cannot be sent, sends nothing, then sends the fixed deal once', async () => {
     const { dealId } = await agent.listingDeal({
@@ -231,15 +245,7 @@ describe('seller requests: listing deals become offer requests', () => {
             (offerListShape === 'ours' ? '' : 'B'),
           listing_street_name: 'Birch Lane',
         });
-        await agent.requestCashOffer(dealId);
-        await sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
-        await t.run('crm-changes');
-        await t.run('outbox-drain');
-        await sandbox.clearFaults();
-        const [stored] = await requestsFor(dealId);
-        const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
-          (c) => c.recordRef === `deal:${dealId}`,
-        );
+        const { stored, command } = await createAnswerLost(dealId);
         // Approved: on the active list, but nothing there says it is this deal's.
         await sandbox.approve(stored.offer_request_id);
         await t.ledger.transactions.run((m) =>
@@ -301,15 +307,7 @@ describe('seller requests: listing deals become offer requests', () => {
         listing_street_number: '43',
         listing_street_name: 'Birch Lane',
       });
-      await agent.requestCashOffer(dealId);
-      await sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
-      await t.run('crm-changes');
-      await t.run('outbox-drain');
-      await sandbox.clearFaults();
-      const [stored] = await requestsFor(dealId);
-      const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
-        (c) => c.recordRef === `deal:${dealId}`,
-      );
+      const { stored, command } = await createAnswerLost(dealId);
       expect(command.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 10_000);
       await sandbox.approve(stored.offer_request_id);
       const offer = await sandbox.makeOffer(stored.offer_request_id);
