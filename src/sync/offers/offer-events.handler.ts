@@ -8,7 +8,7 @@ import {
   type JsonObject,
   type Offer,
 } from '../../cash-offer/schema';
-import { LinkRepository, OutboxRepository, type Link } from '../../ledger';
+import { LinkRepository, OutboxRepository, type Link, type OutboxCommand } from '../../ledger';
 import { EventRefusedError } from '../../inbox/event-refused.error';
 import { readEventPayload } from '../../inbox/event-payload.reader';
 import type { InboxEventContext } from '../../inbox/inbox-event.handlers';
@@ -93,13 +93,11 @@ export class OfferEventsHandler {
       // A lost answer is looked for at once: this waiting UPDATE is the buyer's answer to it, which
       // the counter's reconcile reads (CounterOfferExecutor.updatesOf).
       const sent = await this.outbox.findByKey(counterCommandKey(brokerageId, update.offerId));
-      if (sent && sent.state !== 'dead') {
-        const lookingNow = sent.state === 'unknown' && (await this.outbox.lookForSoon(sent.id));
+      if (sent && sent.state !== 'dead')
         throw new Error(
           `UPDATE on offer ${update.offerId}: our counter on it is ${sent.state === 'done' ? 'done, its link not written yet' : sent.state}` +
-            `${lookingNow ? ', looked for now' : ''}; tried again once it is linked`,
+            `${await this.lookedForNow(sent)}; tried again once it is linked`,
         );
-      }
     }
     if (!link)
       throw new EventRefusedError(
@@ -202,13 +200,19 @@ export class OfferEventsHandler {
       create &&
       create.state !== 'dead' &&
       !(await this.links.findByCrmId(brokerageId, LINK.offerRequest, dealId))
-    ) {
-      const lookingNow = create.state === 'unknown' && (await this.outbox.lookForSoon(create.id));
+    )
       throw new Error(
         `offer ${claimed.offer_id}: offer request ${claimed.offer_request_id} is not linked yet; the create for deal ${dealId} is ${create.state}` +
-          `${lookingNow ? ', looked for now' : ''}; tried again later`,
+          `${await this.lookedForNow(create)}; tried again later`,
       );
-    }
+  }
+
+  // An event that waits for a command whose answer was lost is evidence its reconcile reads (the
+  // create's offer echoes, the counter's UPDATEs): that reconcile is brought forward to now.
+  private async lookedForNow(command: OutboxCommand): Promise<string> {
+    return command.state === 'unknown' && (await this.outbox.lookForSoon(command.id))
+      ? ', looked for now'
+      : '';
   }
 
   private async requireLinked(brokerageId: string, requestId: number, what: string): Promise<void> {
