@@ -15,6 +15,12 @@ import { isWebhookPath } from '../common/webhook-path';
 
 export { isWebhookPath };
 
+// The service's deliveries may come through a load balancer or proxy that keeps connections to us
+// open (AWS ALB idles them for 60 s, nginx upstreams similarly). If we close an idle connection
+// first, the next delivery it sends is reset and answered 502 upstream: our side must outlast theirs
+// (Node's default is 5 s). Headers may take no longer than the connection may idle.
+export const WEBHOOK_KEEP_ALIVE_MS = 65_000;
+
 // Requests that came in on the webhook listener; every other request came in on the admin one.
 const viaWebhookListener = new WeakSet<IncomingMessage>();
 
@@ -51,6 +57,8 @@ export class WebhookListener implements BeforeApplicationShutdown {
       viaWebhookListener.add(req);
       app(req, res);
     });
+    server.keepAliveTimeout = WEBHOOK_KEEP_ALIVE_MS;
+    server.headersTimeout = WEBHOOK_KEEP_ALIVE_MS + 1_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {

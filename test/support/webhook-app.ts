@@ -9,6 +9,7 @@ import { Ledger } from '../../src/ledger';
 import { SchedulerModule } from '../../src/scheduler/scheduler.module';
 import { configureHttpBodyParsing } from '../../src/webhooks/webhook-body';
 import { WebhookIntakeModule, WebhooksModule } from '../../src/webhooks/webhooks.module';
+import { WEBHOOK_KEEP_ALIVE_MS } from '../../src/app/http-listeners';
 import { freePort } from './free-port';
 
 export interface TestBrokerage {
@@ -99,12 +100,16 @@ export async function startWebhookApp(brokerages: TestBrokerage[]): Promise<Webh
   const app = await NestFactory.create(WebhookTestModule, {
     logger: process.env.TEST_LOGS ? ['error', 'warn'] : false,
     bodyParser: false,
-     // A test's fetch leaves its keep-alive socket open; close would wait out its 5 s timeout.
+    // A test's fetch leaves its keep-alive socket open; close would wait out its 5 s timeout.
     forceCloseConnections: true,
   });
   configureHttpBodyParsing(app);
   const port = await freePort();
   await app.listen(port, '127.0.0.1');
+  // As the daemon's webhook listener does (see WEBHOOK_KEEP_ALIVE_MS).
+  const server = app.getHttpServer() as import('node:http').Server;
+  server.keepAliveTimeout = WEBHOOK_KEEP_ALIVE_MS;
+  server.headersTimeout = WEBHOOK_KEEP_ALIVE_MS + 1_000;
   const url = `http://127.0.0.1:${port}`;
   return {
     app,

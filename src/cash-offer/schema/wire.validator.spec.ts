@@ -110,3 +110,29 @@ describe('other bodies', () => {
     expect(validateWebhookConfig({ url: 'http://127.0.0.1:3000/hooks/x' })).toEqual([]);
   });
 });
+
+describe('fields the wire class does not know', () => {
+  it('are named, whatever they hold', () => {
+    const body = { offer_id: 1, counter_offer_amount: 2, items: [{}, [], 0] };
+    expect(validateCounterOffer(body).map((v) => v.field)).toEqual(['items']);
+  });
+
+  // Given its own prototype, the body would be checked against no wire class at all.
+  it('cannot turn the rules off with a "__proto__" key', () => {
+    const body = JSON.parse('{"items": 1, "__proto__": {"polluted": true}}') as unknown;
+    expect(validateCounterOffer(body).map((v) => v.field)).toEqual([
+      'offer_id',
+      'counter_offer_amount',
+      'items',
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('are named inside nested wire objects and lists of them', () => {
+    const violations = validateCreateOfferRequest({
+      request: { offer_request_asking: 1, extra: [1, 2] },
+      property: { ...validProperty, Rooms: { many: true } },
+    });
+    expect(violations.map((v) => v.field)).toEqual(['request.extra', 'property.Rooms']);
+  });
+});

@@ -70,6 +70,8 @@ describe('the admin and webhook listeners', () => {
       body: event,
     });
     expect(onWebhooks.status).toBe(200);
+    // Longer than a load balancer's 60 s idle, so it is never the daemon that closes a reused connection.
+    expect(onWebhooks.headers.get('keep-alive')).toBe('timeout=65');
     const onAdmin = await fetch(`${admin}/webhooks/acme/${secret}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
