@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { escapeHtml } from '../console/html';
 import { AdminAccess } from './admin-access.service';
 import { cookieValue, SESSION_COOKIE, SESSION_LIFETIME_MS } from './admin-sessions';
+import { sameListenerPath } from './same-listener-path';
 
 // The sign-in form of the admin listener, when ADMIN_TOKEN is set: the operator types the token
 // once and the browser keeps a session cookie (HttpOnly, SameSite=Strict; Secure behind TLS).
@@ -12,12 +13,12 @@ export class AdminLoginController {
 
   @Get('login')
   form(@Query('next') next: string | undefined, @Query('failed') failed: string | undefined): string {
-    return loginPage(safeNext(next), failed !== undefined);
+    return loginPage(sameListenerPath(next), failed !== undefined);
   }
 
   @Post('login')
   signIn(@Body() body: Record<string, unknown> | undefined, @Req() req: Request, @Res() res: Response): void {
-    const next = safeNext(typeof body?.next === 'string' ? body.next : undefined);
+    const next = sameListenerPath(typeof body?.next === 'string' ? body.next : undefined);
     const token = typeof body?.token === 'string' ? body.token.trim() : undefined;
     if (!this.access.token.required || !this.access.token.matches(token)) {
       res.redirect(303, `/login?failed=1&next=${encodeURIComponent(next)}`);
@@ -38,11 +39,6 @@ export class AdminLoginController {
     res.setHeader('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
     res.redirect(303, '/login');
   }
-}
-
-// Only a path of this listener: never an absolute URL (no open redirect).
-function safeNext(next: string | undefined): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/console';
 }
 
 function loginPage(next: string, failed: boolean): string {

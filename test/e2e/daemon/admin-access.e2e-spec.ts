@@ -129,6 +129,16 @@ describe('the admin listener behind a credential', () => {
       `token=${TOKEN}&next=%2Fconsole`,
     );
     expect(right.status).toBe(303);
+    expect(right.headers.location).toBe('/console');
+    // Signed in from a link whose `next` a browser reads as another site: sent to the console instead.
+    const elsewhere = await call(
+      port,
+      'POST',
+      '/login',
+      { ...host(), 'content-type': 'application/x-www-form-urlencoded', origin: `http://127.0.0.1:${port}` },
+      `token=${TOKEN}&next=${encodeURIComponent('/\\evil.example/console')}`,
+    );
+    expect(elsewhere.headers.location).toBe('/console');
     const cookie = String(right.headers['set-cookie']);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
