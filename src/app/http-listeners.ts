@@ -50,9 +50,16 @@ export function keepWebhooksOffAdmin(app: NestExpressApplication): void {
 @Injectable()
 export class WebhookListener implements BeforeApplicationShutdown {
   private server: Server | undefined;
+  private closing = false;
+  // Answers not yet finished: on shutdown each ends its connection rather than keep it idle for
+  // WEBHOOK_KEEP_ALIVE_MS, which server.close() would wait out.
+  private readonly answering = new Set<ServerResponse>();
 
   async listen(app: RequestListener, port: number, host: string): Promise<number> {
     const server = createServer((req, res) => {
+      if (this.closing) res.setHeader('connection', 'close');
+      this.answering.add(res);
+      res.once('close', () => this.answering.delete(res));
       if (!isWebhookPath(req.url)) return notFound(req, res);
       viaWebhookListener.add(req);
       app(req, res);
@@ -74,6 +81,8 @@ export class WebhookListener implements BeforeApplicationShutdown {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
+    this.closing = true;
+    for (const res of this.answering) if (!res.headersSent) res.setHeader('connection', 'close');
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
