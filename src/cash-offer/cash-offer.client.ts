@@ -237,6 +237,7 @@ export class CashOfferClient {
         () => this.activePage({ limit: asked, offset, sort: options.sort }),
         offset,
         afterShortPage,
+        () => this.activePage({ limit: 1, offset: offset - 1, sort: options.sort }),
       );
       // A service that ignored `offset` would hand back the first page forever.
       const first = page[0]?.request?.offer_request_id;
@@ -332,7 +333,12 @@ export class CashOfferClient {
     const seen = new Set<number>();
     let afterShortPage = false;
     for (let offset = 0; ;) {
-      const page: Offer[] = await pageOrEnd(() => this.offersPage({ limit, offset }), offset, afterShortPage);
+      const page: Offer[] = await pageOrEnd(
+        () => this.offersPage({ limit, offset }),
+        offset,
+        afterShortPage,
+        () => this.offersPage({ limit: 1, offset: offset - 1 }),
+      );
       const fresh = page.filter((o) => !seen.has(o.offer_id));
       if (fresh.length === 0) return all;
       for (const o of fresh) seen.add(o.offer_id);

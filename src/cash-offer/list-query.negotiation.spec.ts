@@ -211,6 +211,30 @@ describe('pageOrEnd', () => {
     await expect(pageOrEnd(failing(refusal(400)), 100, false)).rejects.toMatchObject({ status: 400 });
   });
 
+  // A list whose length is a multiple of a capped page size ends on a full page.
+  it('takes a 400 after a full page, twice, for the end only where the item just before it reads', async () => {
+    const one = jest.fn(async () => [99]);
+    const read = failing(refusal(400), refusal(400));
+    await expect(pageOrEnd(read, 50, false, one)).resolves.toEqual([]);
+    expect(read).toHaveBeenCalledTimes(2);
+    expect(one).toHaveBeenCalledTimes(1);
+    // Nothing before it either (the list shrank), or that read fails: an error, tried again next pass.
+    const none = async () => [];
+    await expect(pageOrEnd(failing(refusal(400), refusal(400)), 50, false, none)).rejects.toMatchObject({
+      status: 400,
+    });
+    const outage = async () => {
+      throw new CashOfferError({ code: 'UNAVAILABLE', operation: 'x', status: 503, message: 'x' });
+    };
+    await expect(pageOrEnd(failing(refusal(400), refusal(400)), 50, false, outage)).rejects.toMatchObject({
+      status: 400,
+    });
+    // A passing fault: the second ask reads the page, and nothing else is asked.
+    const passing = jest.fn(async () => [99]);
+    await expect(pageOrEnd(failing(refusal(400)), 50, false, passing)).resolves.toEqual([1]);
+    expect(passing).not.toHaveBeenCalled();
+  });
+
   it('reads the page when the second ask succeeds (a passing fault), and never ends the first page', async () => {
     await expect(pageOrEnd(failing(refusal(404)), 100, true)).resolves.toEqual([1]);
     await expect(pageOrEnd(failing(refusal(404)), 0, true)).rejects.toMatchObject({ status: 404 });

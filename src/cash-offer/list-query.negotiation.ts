@@ -142,7 +142,8 @@ function callsUnknown(message: string, parameter: string): boolean {
 
 // A page past the last may be answered with an error instead of an empty page (how the last page is
 // known is not shown): a 404 or 416 past the first page, or a 400/422 right after a short page, each
-// asked twice (a passing fault is not taken for the end). A 400/422 after a full page is an error.
+// asked twice (a passing fault is not taken for the end). A 400/422 after a full page is an error
+// on its own (the spec's 400 is also "an unexpected error"): see pageOrEnd.
 export function answersPastLastPage(error: unknown, afterShortPage: boolean): boolean {
   if (!(error instanceof CashOfferError) || error.keyRefused) return false;
   if (error.status === 404 || error.status === 416) return true;
@@ -150,20 +151,35 @@ export function answersPastLastPage(error: unknown, afterShortPage: boolean): bo
 }
 
 // One page at `offset`, or an empty page where the service says, twice, that there is none there.
+// After a full page a 400/422 is the end only when the item just before `offset` still reads
+// (`readOneBefore`): a list whose length is a multiple of a capped page size ends on a full page,
+// and a service that answers 400 past the last page would otherwise make it unreadable.
 export async function pageOrEnd<T>(
   read: () => Promise<T[]>,
   offset: number,
   afterShortPage: boolean,
+  readOneBefore?: () => Promise<unknown[]>,
 ): Promise<T[]> {
+  const mayBeTheEnd = (error: unknown): boolean =>
+    answersPastLastPage(error, afterShortPage) || (readOneBefore !== undefined && refusesQuery(error));
   try {
     return await read();
   } catch (error) {
-    if (offset === 0 || !answersPastLastPage(error, afterShortPage)) throw error;
+    if (offset === 0 || !mayBeTheEnd(error)) throw error;
   }
   try {
     return await read();
   } catch (again) {
     if (answersPastLastPage(again, afterShortPage)) return [];
-    throw again;
+    if (!mayBeTheEnd(again) || !(await lastItemReads(readOneBefore))) throw again;
+    return [];
+  }
+}
+
+async function lastItemReads(readOneBefore: (() => Promise<unknown[]>) | undefined): Promise<boolean> {
+  try {
+    return readOneBefore !== undefined && (await readOneBefore()).length > 0;
+  } catch {
+    return false;
   }
 }

@@ -60,6 +60,7 @@ async function* offerPages(
       () => client.listOffers({ ...query, limit: PAGE, offset }),
       offset,
       afterShortPage,
+      () => client.listOffers({ ...query, limit: 1, offset: offset - 1 }),
     );
     const fresh = page.filter((o) => !seen.has(o.offer_id));
     if (fresh.length === 0) return;

@@ -190,6 +190,8 @@ describe('CashOfferClient under other spec readings (sandbox)', () => {
   it.each([
     // [active requests, activeLimitMax, activeLimitOver, pageAfterLast]
     [57, 25, 'refused', '400'],
+    // A whole number of full pages: the 400 past the last comes after a full page.
+    [50, 25, 'refused', '400'],
     [50, 25, 'refused', '404'],
     [57, 25, 'capped', '404'],
     [30, 10, 'refused', 'empty'],
@@ -208,17 +210,12 @@ describe('CashOfferClient under other spec readings (sandbox)', () => {
       // next read asks it at once, a full page at a time, then meets the end (asked twice if an error).
       await h.control('DELETE', '/calls');
       for await (const _page of client.streamActiveOfferRequests()) void _page;
+      // A 400 after a full page is the end only once the last item is read again on its own.
       const calls = (await h.calls()).filter((c) => c.path.includes('active'));
-      expect(calls).toHaveLength(Math.ceil(count / activeLimitMax) + (pageAfterLast === 'empty' ? 1 : 2));
+      const checksLastItem = pageAfterLast === '400' && count % activeLimitMax === 0 ? 1 : 0;
+      expect(calls).toHaveLength(
+        Math.ceil(count / activeLimitMax) + (pageAfterLast === 'empty' ? 1 : 2) + checksLastItem,
+      );
     },
   );
-
-  it('a 400 right after a full page is an error, not the end of the list (a passing fault is never taken for the end)', async () => {
-    await h.control('POST', '/seed-active', { count: 50 });
-    await readings({ activeLimitMax: 25, activeLimitOver: 'refused', pageAfterLast: '400' });
-    const read = async () => {
-      for await (const _page of h.client().streamActiveOfferRequests()) void _page;
-    };
-    await expect(read()).rejects.toMatchObject({ code: 'INVALID_RECORD', status: 400 });
-  });
 });
