@@ -411,6 +411,30 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     expect(error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('ignore offset') });
   });
 
+  // Items with only the spec's declared request object name no request: the pages themselves repeat.
+  it('stops streaming when the service ignores offset on a list that names no request', async () => {
+    service.handler = (_r, res) =>
+      json(
+        res,
+        200,
+        // Media signed afresh on every read, as the spec's 10-minute signed URLs may be.
+        [300_000, 410_000].map((asking) => ({
+          request: { offer_request_asking: asking },
+          property: {},
+          media: [`https://media.example/${asking}.jpg?signature=${Math.random()}`],
+        })),
+      );
+    const pages: number[] = [];
+    const error = await (async () => {
+      for await (const page of client.streamActiveOfferRequests({ pageSize: 2 })) {
+        pages.push(page.length);
+        if (pages.length > 3) break;
+      }
+    })().catch((e: unknown) => e);
+    expect(pages).toEqual([2]);
+    expect(error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('ignore offset') });
+  });
+
   it("holds calls to the brokerage's rate limit: they queue, none is refused", async () => {
     build({ rateLimit: { max: 3, intervalMs: 300 } });
     service.handler = (_r, res) => json(res, 200, []);

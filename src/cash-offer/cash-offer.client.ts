@@ -229,7 +229,7 @@ export class CashOfferClient {
   // with a smaller one, kept for the brokerage.
   async *streamActiveOfferRequests(options: StreamActiveOptions = {}): AsyncIterable<ActiveOfferRequest[]> {
     let offset = 0;
-    let previousFirst: number | undefined;
+    let previousPage: string | undefined;
     let afterShortPage = false;
     for (;;) {
       const asked = Math.min(options.pageSize ?? MAX_ACTIVE_PAGE, this.activePageMax);
@@ -239,15 +239,18 @@ export class CashOfferClient {
         afterShortPage,
         () => this.activePage({ limit: 1, offset: offset - 1, sort: options.sort }),
       );
-      // A service that ignored `offset` would hand back the first page forever.
-      const first = page[0]?.request?.offer_request_id;
-      if (offset > 0 && first !== undefined && first === previousFirst)
+      // A service that ignored `offset` would hand back the first page forever. Whole pages are
+      // compared (items of a list that names no request, the declared request object, carry no id),
+      // without their media: signed URLs may differ on every read.
+      const thisPage =
+        page.length > 0 ? JSON.stringify(page.map(({ media: _signed, ...item }) => item)) : undefined;
+      if (offset > 0 && thisPage !== undefined && thisPage === previousPage)
         throw new CashOfferError({
           code: 'UNAVAILABLE',
           operation: OPERATIONS.listActiveOfferRequests.name,
           message: `${OPERATIONS.listActiveOfferRequests.name}: the page at offset ${offset} repeats the previous one; the service seems to ignore offset`,
         });
-      previousFirst = first;
+      previousPage = thisPage;
       if (page.length === 0) return;
       yield page;
       afterShortPage = page.length < Math.min(asked, this.activePageMax);
