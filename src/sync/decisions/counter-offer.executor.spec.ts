@@ -9,6 +9,8 @@ import type {
   OutboxRepository,
 } from '../../ledger';
 import type { OutboxContext } from '../outbox/outbox.executors';
+import { decodeCounterLink, encodeCounterLink } from '../offers/counter-link';
+import type { OfferRecordOutcome } from './offer-record.outcome';
 import { CounterOfferExecutor, refusedOffersNamed, type CounterOfferPayload } from './counter-offer.executor';
 
 // The counter's one write as the drain sees it: a refusal naming the fields the body left out is
@@ -225,5 +227,57 @@ describe('refusedOffersNamed', () => {
         7,
       ),
     ).toEqual([{ offerId: 8, requestId: 2 }, { offerId: 10 }]);
+  });
+});
+
+// Readings sweep 1427, run 3: countered offers listed `active`, refused ones `rejected`. The first
+// counters' buyers refused them before the write-back read the offer, which was learnt as how this
+// service lists a countered offer (`rejected`); a later counter's `active` offer then looked never
+// countered, and it was sent again.
+describe('CounterOfferExecutor.writeBack: how the offer is listed right after the counter', () => {
+  async function writeBackWith(counterStatus: string, listed: string): Promise<string | undefined> {
+    let content = encodeCounterLink({ status: counterStatus, requestId: 1007 });
+    const link = () => ({ remoteId: '7011', crmId: 'unnamed:7011', contentHash: content });
+    const links = {
+      find: async () => link(),
+      countByContent: async () => 0,
+      replaceContent: async (_b: string, _k: string, _id: string, _old: string, next: string) => {
+        content = next;
+      },
+    } as unknown as LinkRepository;
+    const cashOffer = {
+      answersFromEveryOffer: () => false,
+      listOffers: async () => [
+        { offer_id: 7011, offer_request_id: 1007, offer_status: listed, offer_amount: 466_000 },
+      ],
+    } as unknown as CashOfferClient;
+    const outcome = { show: async () => undefined } as unknown as OfferRecordOutcome;
+    const clock = { now: () => new Date('2026-11-30T04:50:23Z') } as unknown as Clock;
+    const executor = new CounterOfferExecutor(outcome, links, clock, undefined as never, undefined as never);
+    const command = {
+      id: 29,
+      payload: {
+        offerId: 7011,
+        requestId: 1007,
+        recordId: '10034',
+        body: { offer_id: 7011, counter_offer_amount: 489_300 },
+      },
+    } as unknown as OutboxCommand;
+    const ctx = { brokerage: { id: 'soak' }, cashOffer, crm: async () => ({}) } as unknown as OutboxContext;
+    await executor.writeBack(command, {}, ctx);
+    return decodeCounterLink(link()).listedAtSend;
+  }
+
+  it('learns the listing of a counter whose buyer has not answered yet', async () => {
+    expect(await writeBackWith('pending', 'rejected')).toBe('rejected');
+    expect(await writeBackWith('pending', 'active')).toBe('active');
+  });
+
+  it('learns nothing from the listing of a counter already answered: it shows the answer', async () => {
+    expect(await writeBackWith('rejected', 'rejected')).toBeUndefined();
+    expect(await writeBackWith('rejected', 'active')).toBeUndefined();
+    expect(await writeBackWith('accepted', 'rejected')).toBeUndefined();
+    // `countered` is this service's own word for a waiting countered offer, whatever came since.
+    expect(await writeBackWith('rejected', 'countered')).toBe('countered');
   });
 });

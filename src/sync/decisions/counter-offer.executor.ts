@@ -27,7 +27,7 @@ import { positiveId } from '../../cash-offer/positive-id';
 import { counterListingHabit } from '../offers/counter-listing-habit';
 import { COUNTER_OFFER, type DecisionTarget, decisionDeadline } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
-import { mayAnswerCounter } from '../offers/offer-record.view';
+import { isAnsweredCounter, mayAnswerCounter } from '../offers/offer-record.view';
 
 export interface CounterOfferPayload extends DecisionTarget {
   body: CounterOfferBody;
@@ -180,7 +180,12 @@ export class CounterOfferExecutor implements CommandExecutor {
     // found by reconcile carries it already: how this service lists a countered offer, not the
     // status the offer has reached since.
     const listed = offers.find((o) => o.offer_id === payload.offerId);
-    if (link.listedAtSend === undefined && listed) {
+    // Read after the buyer's answer is known (an UPDATE, or a status in the answer), the listing
+    // shows that answer, not how this service lists a waiting countered offer: learnt as the habit,
+    // a refusal read `rejected` made a later counter's `active` offer look never countered, and that
+    // counter was sent again (readings sweep 1427, run 3). Only `countered` is unambiguous.
+    const answeredFirst = isAnsweredCounter(link.status) && listed?.offer_status !== 'countered';
+    if (link.listedAtSend === undefined && listed && !answeredFirst) {
       const listedAtSend = listedAtSendOf(
         listed.offer_status,
         await this.listingHabit(ctx.brokerage.id),
