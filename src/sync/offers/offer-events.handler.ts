@@ -57,6 +57,9 @@ export class OfferEventsHandler {
     const crm = await this.crms.get(brokerageId);
     const listed = await this.refreshRequest(crm, claimed.offer_request_id);
     const offer = listed.find((o) => o.offer_id === claimed.offer_id);
+    // An offer gone from the list (it may have expired and dropped off) whose record a stop cut from
+    // its link: the event is what names it, and the record is linked for the reconcile to settle.
+    if (!offer && (await this.offers.linkCutRecord(crm, claimed.offer_id))) return;
     if (!offer)
       throw new EventRefusedError(
         `new_offer refused: the service does not list offer ${claimed.offer_id} on offer request ${claimed.offer_request_id}`,

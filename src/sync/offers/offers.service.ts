@@ -38,6 +38,9 @@ import {
 import { OFFER, offerStageId } from './offer-record.properties';
 import { isAnsweredCounter, isRefusedCounter, learnCounter } from './offer-record.view';
 
+// The content of a link whose record's content is not known: no hash equals it.
+const CONTENT_UNKNOWN = 'unknown';
+
 function groupByRequest(offers: readonly Offer[]): Map<number, Offer[]> {
   const groups = new Map<number, Offer[]>();
   for (const offer of offers) {
@@ -258,6 +261,28 @@ export class OffersService {
     const counts = await this.applyOffers(crm, read.offers, { readAt: read.readAt });
     await this.applySummaries(crm, summariesOf(read));
     return { counts, offers: read.offers };
+  }
+
+  // The record of an offer the service no longer lists, written before a stop cut it from its link
+  // (created in the CRM, the link never saved). Found by its offer id and linked, so the next complete
+  // reconcile shows what became of the offer (UnlistedOffers): past its expiry, Expired, not Incoming
+  // for ever. Only a record the daemon wrote from a listing read can be found: nothing is created for
+  // an offer that only an event names. Its content is left unknown, so a read that lists the offer
+  // again writes it in full. The record's id, when one was linked now.
+  async linkCutRecord(crm: BrokerageCrm, offerId: number): Promise<string | undefined> {
+    const key = String(offerId);
+    return this.turns.run(this.turnOf(crm), async () => {
+      if (await this.links.find(crm.brokerageId, LINK.offer, key)) return undefined;
+      const [record] = await crm.port.findByUniqueValues('deal', UNIQUE_OFFER_ID, [key], [UNIQUE_OFFER_ID]);
+      if (!record) return undefined;
+      await this.links.upsertLinks(crm.brokerageId, LINK.offer, [
+        { remoteId: key, crmId: record.id, contentHash: CONTENT_UNKNOWN },
+      ]);
+      this.logger.warn(
+        `${crm.brokerageId}: offer ${key} is no longer listed and its CRM record ${record.id} had no ledger link (a stop between its create and its link); linked now`,
+      );
+      return record.id;
+    });
   }
 
   // A decision's outcome (OfferRecordOutcome): the request's offers (`read` when the caller has just

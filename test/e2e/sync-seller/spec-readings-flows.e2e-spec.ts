@@ -1,5 +1,5 @@
-import { OutboxCommand } from '../../../src/ledger';
-import { DEAL } from '../../../src/sync/common/listing-deal.properties';
+import { Link, OutboxCommand } from '../../../src/ledger';
+import { DEAL, LINK } from '../../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NEUTRAL_LISTING, NeutralSellerSteps } from '../../support/crm-agent';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
@@ -264,24 +264,19 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect((await t.ledger.inbox.depth('acme')).pending).toBe(0);
     });
 
-    it('an offer past its expiry leaves Incoming however the list shows it', async () => {
-      const { requestId } = await steps.activeRequest();
-      const expires = new Date(t.nowMs() + 4000).toISOString();
-      const offer = await steps.sandbox.makeOffer(requestId, {
-        offer_amount: 330_000,
-        offer_expires: expires,
-      });
-      await steps.applyEvents(1);
-      expect(steps.agent.stageKey((await steps.agent.offerRecord(offer.offer_id))!)).toBe('incoming');
-      // The sandbox expires it by its own clock (its control API shows the true status).
-      await waitFor(
+    // The sandbox expires an offer by its own clock (its control API shows the true status).
+    const sandboxExpired = (offerId: number) =>
+      waitFor(
         async () =>
-          (await steps.sandbox.offers()).find((o) => o.offer_id === offer.offer_id)?.offer_status ===
-          'expired',
+          (await steps.sandbox.offers()).find((o) => o.offer_id === offerId)?.offer_status === 'expired',
         { what: 'the sandbox to expire the offer', timeoutMs: 15_000 },
       );
+
+    // The record of an offer past its expiry, after a reconcile: out of Incoming however the list
+    // shows the offer, and a second pass changes nothing.
+    const expectShownExpired = async (offerId: number) => {
       expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-      const record = await steps.agent.offerRecord(offer.offer_id);
+      const record = await steps.agent.offerRecord(offerId);
       // Expired, or Rejected where the service lists an expired offer so.
       const listedRejected = readings.expiredOfferListedAs === 'rejected';
       expect(steps.agent.stageKey(record!)).toBe(listedRejected ? 'rejected' : 'expired');
@@ -295,7 +290,49 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect(record!.properties[OFFER.status]).toBe(shown);
       // A second pass changes nothing.
       expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-      expect((await steps.agent.offerRecord(offer.offer_id))!.properties[OFFER.status]).toBe(shown);
+      expect((await steps.agent.offerRecord(offerId))!.properties[OFFER.status]).toBe(shown);
+    };
+
+    it('an offer past its expiry leaves Incoming however the list shows it', async () => {
+      const { requestId } = await steps.activeRequest();
+      const expires = new Date(t.nowMs() + 4000).toISOString();
+      const offer = await steps.sandbox.makeOffer(requestId, {
+        offer_amount: 330_000,
+        offer_expires: expires,
+      });
+      await steps.applyEvents(1);
+      expect(steps.agent.stageKey((await steps.agent.offerRecord(offer.offer_id))!)).toBe('incoming');
+      await sandboxExpired(offer.offer_id);
+      await expectShownExpired(offer.offer_id);
+    });
+
+    // A stop between the record's create and its ledger link, then the offer runs out before any
+    // read lists it again: a service that drops expired offers never lists it again, and only its
+    // new_offer event, still in the inbox, names it.
+    it('an offer whose record a stop cut from its link, and which runs out meanwhile, leaves Incoming too', async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId, {
+        offer_amount: 335_000,
+        offer_expires: new Date(t.nowMs() + 60_000).toISOString(),
+      });
+      // The reconcile writes the record while the event waits in the inbox; then the link is lost.
+      await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
+        what: 'the new_offer event in the inbox',
+      });
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      expect(steps.agent.stageKey((await steps.agent.offerRecord(offer.offer_id))!)).toBe('incoming');
+      await t.ledger.transactions.run((m) =>
+        m.delete(Link, { kind: LINK.offer, remoteId: String(offer.offer_id) }),
+      );
+      await t.advanceClock(120_000);
+      await sandboxExpired(offer.offer_id);
+
+      expect((await t.run('inbox-drain')).status).toBe('succeeded');
+      expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
+      expect(await t.ledger.links.find('acme', LINK.offer, String(offer.offer_id))).toMatchObject({
+        crmId: (await steps.agent.offerRecord(offer.offer_id))!.id,
+      });
+      await expectShownExpired(offer.offer_id);
     });
 
     it("an offer its buyer withdraws leaves Incoming with the service's word, and an accept of it is not sent", async () => {
