@@ -106,9 +106,11 @@ export class SoakOperator {
     const status = classify(exit, killAfterMs !== undefined);
     this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
     this.byJob.set(job, (this.byJob.get(job) ?? 0) + 1);
+    // The run's error leads the finding: a CI log may keep only its first lines.
     if (!EXPECTED.includes(status) || hasStackTrace(exit.stderr))
       this.findings.push(
-        `CLI sync --job ${job} ${status} (exit ${exit.code ?? exit.signal}):\n${tail(exit.stdout)}\n${tail(exit.stderr)}`,
+        `CLI sync --job ${job} ${status} (exit ${exit.code ?? exit.signal})${errorOf(exit.stdout)}:\n` +
+          `${tail(exit.stdout)}\n${tail(exit.stderr)}`,
       );
   }
 
@@ -154,6 +156,16 @@ function classify(
       return outcome.status;
     default:
       return 'error';
+  }
+}
+
+// The error a run's JSON outcome names, as ": <error>", or nothing.
+export function errorOf(stdout: string): string {
+  try {
+    const { error } = JSON.parse(stdout) as { error?: unknown };
+    return typeof error === 'string' && error !== '' ? `: ${error}` : '';
+  } catch {
+    return '';
   }
 }
 
