@@ -392,38 +392,9 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     expect(ids).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
   });
 
-  it('stops streaming when the service ignores offset', async () => {
-    service.handler = (_r, res) =>
-      json(
-        res,
-        200,
-        [1, 2].map((id) => ({
-          request: { offer_request_asking: 1, offer_request_id: id },
-          property: {},
-          media: [],
-        })),
-      );
-    const pages: number[] = [];
-    const error = await (async () => {
-      for await (const page of client.streamActiveOfferRequests({ pageSize: 2 })) pages.push(page.length);
-    })().catch((e: unknown) => e);
-    expect(pages).toEqual([2]);
-    expect(error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('ignore offset') });
-  });
-
-  // Items with only the spec's declared request object name no request: the pages themselves repeat.
-  it('stops streaming when the service ignores offset on a list that names no request', async () => {
-    service.handler = (_r, res) =>
-      json(
-        res,
-        200,
-        // Media signed afresh on every read, as the spec's 10-minute signed URLs may be.
-        [300_000, 410_000].map((asking) => ({
-          request: { offer_request_asking: asking },
-          property: {},
-          media: [`https://media.example/${asking}.jpg?signature=${Math.random()}`],
-        })),
-      );
+  // A service that ignores offset answers every page with the same items.
+  const expectOffsetIgnoredCaught = async (items: object[]) => {
+    service.handler = (_r, res) => json(res, 200, items);
     const pages: number[] = [];
     const error = await (async () => {
       for await (const page of client.streamActiveOfferRequests({ pageSize: 2 })) {
@@ -433,6 +404,30 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     })().catch((e: unknown) => e);
     expect(pages).toEqual([2]);
     expect(error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('ignore offset') });
+  };
+
+  it('stops streaming when the service ignores offset', async () => {
+    await expectOffsetIgnoredCaught(
+      [1, 2].map((id) => ({
+        request: { offer_request_asking: 1, offer_request_id: id },
+        property: {},
+        media: [],
+      })),
+    );
+  });
+
+  // Items with only the spec's declared request object name no request: the pages themselves repeat.
+  // Their media are signed afresh on every read, as the spec's 10-minute signed URLs may be.
+  it('stops streaming when the service ignores offset on a list that names no request', async () => {
+    await expectOffsetIgnoredCaught(
+      [300_000, 410_000].map((asking) => ({
+        request: { offer_request_asking: asking },
+        property: {},
+        get media() {
+          return [`https://media.example/${asking}.jpg?signature=${Math.random()}`];
+        },
+      })),
+    );
   });
 
   it("holds calls to the brokerage's rate limit: they queue, none is refused", async () => {

@@ -234,10 +234,8 @@ export class CashOfferClient {
     for (;;) {
       const asked = Math.min(options.pageSize ?? MAX_ACTIVE_PAGE, this.activePageMax);
       const page: ActiveOfferRequest[] = await pageOrEnd(
-        () => this.activePage({ limit: asked, offset, sort: options.sort }),
-        offset,
-        afterShortPage,
-        () => this.activePage({ limit: 1, offset: offset - 1, sort: options.sort }),
+        (limit, at) => this.activePage({ limit, offset: at, sort: options.sort }),
+        { limit: asked, offset, afterShortPage },
       );
       // A service that ignored `offset` would hand back the first page forever. Whole pages are
       // compared (items of a list that names no request, the declared request object, carry no id),
@@ -336,12 +334,11 @@ export class CashOfferClient {
     const seen = new Set<number>();
     let afterShortPage = false;
     for (let offset = 0; ;) {
-      const page: Offer[] = await pageOrEnd(
-        () => this.offersPage({ limit, offset }),
+      const page: Offer[] = await pageOrEnd((size, at) => this.offersPage({ limit: size, offset: at }), {
+        limit,
         offset,
         afterShortPage,
-        () => this.offersPage({ limit: 1, offset: offset - 1 }),
-      );
+      });
       const fresh = page.filter((o) => !seen.has(o.offer_id));
       if (fresh.length === 0) return all;
       for (const o of fresh) seen.add(o.offer_id);

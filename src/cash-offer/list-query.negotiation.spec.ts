@@ -190,54 +190,58 @@ describe('nextOffersForm', () => {
 });
 
 describe('pageOrEnd', () => {
-  const failing = (...errors: CashOfferError[]) => {
+  // A service whose page reads fail with `errors` in turn (then read [1]), and whose one-item read
+  // just before the page answers `before`.
+  const service = (errors: CashOfferError[], before: () => Promise<number[]> = async () => [99]) => {
     let calls = 0;
-    const read = jest.fn(async (): Promise<number[]> => {
+    const one = jest.fn(before);
+    const read = jest.fn(async (limit: number): Promise<number[]> => {
+      if (limit === 1) return one();
       const error = errors[calls++];
       if (error) throw error;
       return [1];
     });
-    return read;
+    return { read, one };
   };
+  const at = (offset: number, afterShortPage: boolean) => ({ limit: 50, offset, afterShortPage });
 
   it('takes a 404 past the first page, asked twice, for the end of the list', async () => {
-    const read = failing(refusal(404), refusal(404));
-    await expect(pageOrEnd(read, 100, false)).resolves.toEqual([]);
+    const { read, one } = service([refusal(404), refusal(404)]);
+    await expect(pageOrEnd(read, at(100, false))).resolves.toEqual([]);
     expect(read).toHaveBeenCalledTimes(2);
+    expect(one).not.toHaveBeenCalled();
   });
 
-  it('takes a 400 right after a short page, twice, for the end; after a full page it is an error', async () => {
-    await expect(pageOrEnd(failing(refusal(400), refusal(400)), 37, true)).resolves.toEqual([]);
-    await expect(pageOrEnd(failing(refusal(400)), 100, false)).rejects.toMatchObject({ status: 400 });
+  it('takes a 400 right after a short page, twice, for the end', async () => {
+    const { read, one } = service([refusal(400), refusal(400)]);
+    await expect(pageOrEnd(read, at(37, true))).resolves.toEqual([]);
+    expect(one).not.toHaveBeenCalled();
   });
 
   // A list whose length is a multiple of a capped page size ends on a full page.
   it('takes a 400 after a full page, twice, for the end only where the item just before it reads', async () => {
-    const one = jest.fn(async () => [99]);
-    const read = failing(refusal(400), refusal(400));
-    await expect(pageOrEnd(read, 50, false, one)).resolves.toEqual([]);
-    expect(read).toHaveBeenCalledTimes(2);
+    const { read, one } = service([refusal(400), refusal(400)]);
+    await expect(pageOrEnd(read, at(50, false))).resolves.toEqual([]);
+    expect(read).toHaveBeenCalledWith(1, 49);
     expect(one).toHaveBeenCalledTimes(1);
     // Nothing before it either (the list shrank), or that read fails: an error, tried again next pass.
-    const none = async () => [];
-    await expect(pageOrEnd(failing(refusal(400), refusal(400)), 50, false, none)).rejects.toMatchObject({
-      status: 400,
-    });
-    const outage = async () => {
+    const none = service([refusal(400), refusal(400)], async () => []);
+    await expect(pageOrEnd(none.read, at(50, false))).rejects.toMatchObject({ status: 400 });
+    const outage = service([refusal(400), refusal(400)], async () => {
       throw new CashOfferError({ code: 'UNAVAILABLE', operation: 'x', status: 503, message: 'x' });
-    };
-    await expect(pageOrEnd(failing(refusal(400), refusal(400)), 50, false, outage)).rejects.toMatchObject({
-      status: 400,
     });
+    await expect(pageOrEnd(outage.read, at(50, false))).rejects.toMatchObject({ status: 400 });
     // A passing fault: the second ask reads the page, and nothing else is asked.
-    const passing = jest.fn(async () => [99]);
-    await expect(pageOrEnd(failing(refusal(400)), 50, false, passing)).resolves.toEqual([1]);
-    expect(passing).not.toHaveBeenCalled();
+    const passing = service([refusal(400)]);
+    await expect(pageOrEnd(passing.read, at(50, false))).resolves.toEqual([1]);
+    expect(passing.one).not.toHaveBeenCalled();
   });
 
   it('reads the page when the second ask succeeds (a passing fault), and never ends the first page', async () => {
-    await expect(pageOrEnd(failing(refusal(404)), 100, true)).resolves.toEqual([1]);
-    await expect(pageOrEnd(failing(refusal(404)), 0, true)).rejects.toMatchObject({ status: 404 });
+    await expect(pageOrEnd(service([refusal(404)]).read, at(100, true))).resolves.toEqual([1]);
+    await expect(pageOrEnd(service([refusal(404)]).read, at(0, true))).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it('never takes a refused key or an outage for the end', async () => {

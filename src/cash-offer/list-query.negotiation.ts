@@ -150,35 +150,41 @@ export function answersPastLastPage(error: unknown, afterShortPage: boolean): bo
   return afterShortPage && refusesQuery(error);
 }
 
-// One page at `offset`, or an empty page where the service says, twice, that there is none there.
-// After a full page a 400/422 is the end only when the item just before `offset` still reads
-// (`readOneBefore`): a list whose length is a multiple of a capped page size ends on a full page,
-// and a service that answers 400 past the last page would otherwise make it unreadable.
+// Where a page is read: `limit` items at `offset`, after a page shorter than asked or not.
+export interface PageAt {
+  limit: number;
+  offset: number;
+  afterShortPage: boolean;
+}
+
+// One page (`read(at.limit, at.offset)`), or an empty page where the service says, twice, that there
+// is none there. After a full page a 400/422 is the end only when the item just before `offset` still
+// reads (`read(1, offset - 1)`): a list whose length is a multiple of a capped page size ends on a
+// full page, and a service that answers 400 past the last page would otherwise make it unreadable.
 export async function pageOrEnd<T>(
-  read: () => Promise<T[]>,
-  offset: number,
-  afterShortPage: boolean,
-  readOneBefore?: () => Promise<unknown[]>,
+  read: (limit: number, offset: number) => Promise<T[]>,
+  at: PageAt,
 ): Promise<T[]> {
+  const { limit, offset, afterShortPage } = at;
   const mayBeTheEnd = (error: unknown): boolean =>
-    answersPastLastPage(error, afterShortPage) || (readOneBefore !== undefined && refusesQuery(error));
+    answersPastLastPage(error, afterShortPage) || refusesQuery(error);
   try {
-    return await read();
+    return await read(limit, offset);
   } catch (error) {
     if (offset === 0 || !mayBeTheEnd(error)) throw error;
   }
   try {
-    return await read();
+    return await read(limit, offset);
   } catch (again) {
     if (answersPastLastPage(again, afterShortPage)) return [];
-    if (!mayBeTheEnd(again) || !(await lastItemReads(readOneBefore))) throw again;
+    if (!mayBeTheEnd(again) || !(await itemReads(() => read(1, offset - 1)))) throw again;
     return [];
   }
 }
 
-async function lastItemReads(readOneBefore: (() => Promise<unknown[]>) | undefined): Promise<boolean> {
+async function itemReads(readOne: () => Promise<unknown[]>): Promise<boolean> {
   try {
-    return readOneBefore !== undefined && (await readOneBefore()).length > 0;
+    return (await readOne()).length > 0;
   } catch {
     return false;
   }

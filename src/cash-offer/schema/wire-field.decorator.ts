@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -170,7 +169,7 @@ function validators(spec: FieldSpec): PropertyDecorator[] {
     case 'any':
       break;
     case 'nested':
-      list.push(IsObject(say(M.object)), ValidateNested(), Type(spec.nested));
+      list.push(IsObject(say(M.object)), ValidateNested());
       break;
     case 'nested-array':
       list.push(
@@ -181,7 +180,6 @@ function validators(spec: FieldSpec): PropertyDecorator[] {
             : (p) => `${p} must be an object`,
         ),
         ValidateNested({ each: true }),
-        Type(spec.nested),
       );
       break;
     case 'object-array':

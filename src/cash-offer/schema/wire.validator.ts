@@ -47,7 +47,7 @@ export function checkWire(dto: new () => object, body: unknown, prefix = ''): Wi
 }
 
 // The body as an instance of its wire class, for class-validator. Only nested wire objects become
-// instances (as class-transformer's @Type would make them); every other value is shared, not copied:
+// instances (of the class their field names); every other value is shared, not copied:
 // plainToInstance deep-copied a hostile 250 KB array of an unknown field, blocking the event loop
 // for more than a second per webhook delivery, though only the field's name is ever reported.
 function asInstance(dto: new () => object, body: JsonObject): object {

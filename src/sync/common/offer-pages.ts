@@ -56,12 +56,11 @@ async function* offerPages(
   for (let offset = 0; ;) {
     if (signal?.aborted) return;
     const readAt = clock?.now();
-    const page: Offer[] = await pageOrEnd(
-      () => client.listOffers({ ...query, limit: PAGE, offset }),
+    const page: Offer[] = await pageOrEnd((limit, at) => client.listOffers({ ...query, limit, offset: at }), {
+      limit: PAGE,
       offset,
       afterShortPage,
-      () => client.listOffers({ ...query, limit: 1, offset: offset - 1 }),
-    );
+    });
     const fresh = page.filter((o) => !seen.has(o.offer_id));
     if (fresh.length === 0) return;
     for (const offer of fresh) seen.add(offer.offer_id);
