@@ -61,6 +61,29 @@ describe('CashOfferTransport (axios on a keep-alive agent)', () => {
     expect(service.connections).toBe(1);
   });
 
+  // A server closes an idle connection once the time its Keep-Alive header names is up; a call sent
+  // on it just then is reset, and a create or a decision cannot be sent again. The agent closes it
+  // a second before.
+  it("closes an idle connection before the server's Keep-Alive timeout does", async () => {
+    service.keepAliveTimeoutMs = 3000;
+    try {
+      // The connection's end as the server sees it: the client's FIN came first (one the server
+      // times out is destroyed, without an end).
+      let closedByClient = false;
+      service.handler = (_r, res) => {
+        res.socket?.once('end', () => (closedByClient = true));
+        json(res, 200, []);
+      };
+      await transport.send({ method: 'GET', path: '/offers' }, AbortSignal.timeout(2000));
+      await waitFor(() => closedByClient, {
+        what: 'the idle connection closed by the client',
+        timeoutMs: 10_000,
+      });
+    } finally {
+      service.keepAliveTimeoutMs = 5000;
+    }
+  });
+
   it('stops an answer that trickles past the deadline: one wall-clock limit, not an idle timer', async () => {
     let dripping: NodeJS.Timeout | undefined;
     service.handler = (_r, res) => {

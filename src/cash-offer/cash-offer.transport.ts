@@ -43,6 +43,12 @@ const MAX_CONNECTIONS = 16;
 // request; Node skips the call when the figure is unchanged, so the agent uses the same one.
 // (With Node's default of one second the two alternate: 8 setsockopt calls per request.)
 const TCP_KEEPALIVE_MS = 60_000;
+// How long an idle connection is kept. Node's agent closes one a second before the time a server's
+// `Keep-Alive: timeout=N` names only when it has an idle limit of its own; without one it keeps the
+// connection until the server closes it, and a call sent on it just then is reset (a create or a
+// decision, which cannot be sent twice, then ends unknown). 30 s is under the idle limits of the
+// usual proxies that name none (AWS ALB's 60 s, nginx's 75 s).
+const IDLE_CONNECTION_MS = 30_000;
 
 // One keep-alive connection pool to the service for one brokerage: axios over node:http with a
 // keep-alive Agent (at most 16 sockets). axios is configured to do as little as a bare node:http
@@ -64,6 +70,7 @@ export class CashOfferTransport {
     const agentOptions: AgentOptions = {
       keepAlive: true,
       keepAliveMsecs: TCP_KEEPALIVE_MS,
+      timeout: IDLE_CONNECTION_MS,
       maxSockets: MAX_CONNECTIONS,
     };
     this.#agent = url.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions);

@@ -32,6 +32,11 @@ export class FakeService {
     });
   });
 
+  // How long the server keeps an idle connection; its answers name it (Keep-Alive: timeout=N).
+  set keepAliveTimeoutMs(ms: number) {
+    this.server.keepAliveTimeout = ms;
+  }
+
   async start(): Promise<string> {
     this.server.on('connection', () => this.connections++);
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
