@@ -57,9 +57,10 @@ export class OfferEventsHandler {
     const crm = await this.crms.get(brokerageId);
     const listed = await this.refreshRequest(crm, claimed.offer_request_id);
     const offer = listed.find((o) => o.offer_id === claimed.offer_id);
-    // An offer gone from the list (it may have expired and dropped off) whose record a stop cut from
-    // its link: the event is what names it, and the record is linked for the reconcile to settle.
-    if (!offer && (await this.offers.linkCutRecord(crm, claimed.offer_id))) return;
+    // An offer gone from the list (it may have expired and dropped off) that has a record: the
+    // reconcile settles it (UnlistedOffers), once linked (a stop may have cut the link); the event,
+    // a late or repeated delivery, has nothing to add and is no refusal for the operator to read.
+    if (!offer && (await this.offers.recordOfUnlistedOffer(crm, claimed.offer_id))) return;
     if (!offer)
       throw new EventRefusedError(
         `new_offer refused: the service does not list offer ${claimed.offer_id} on offer request ${claimed.offer_request_id}`,

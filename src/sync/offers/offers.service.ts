@@ -263,16 +263,17 @@ export class OffersService {
     return { counts, offers: read.offers };
   }
 
-  // The record of an offer the service no longer lists, written before a stop cut it from its link
-  // (created in the CRM, the link never saved). Found by its offer id and linked, so the next complete
-  // reconcile shows what became of the offer (UnlistedOffers): past its expiry, Expired, not Incoming
-  // for ever. Only a record the daemon wrote from a listing read can be found: nothing is created for
-  // an offer that only an event names. Its content is left unknown, so a read that lists the offer
-  // again writes it in full. The record's id, when one was linked now.
-  async linkCutRecord(crm: BrokerageCrm, offerId: number): Promise<string | undefined> {
+  // The CRM record of an offer the service no longer lists, by its id, linked. A record a stop cut
+  // from its link (created in the CRM, killed before the link was saved) is found by its offer id and
+  // linked now, so the next complete reconcile shows what became of the offer (UnlistedOffers): past
+  // its expiry, Expired, not Incoming for ever. Its content is left unknown, so a read that lists the
+  // offer again writes it in full. Only a record the daemon wrote from a listing read can be found:
+  // nothing is created for an offer that only an event names. Undefined: the CRM holds none.
+  async recordOfUnlistedOffer(crm: BrokerageCrm, offerId: number): Promise<string | undefined> {
     const key = String(offerId);
     return this.turns.run(this.turnOf(crm), async () => {
-      if (await this.links.find(crm.brokerageId, LINK.offer, key)) return undefined;
+      const link = await this.links.find(crm.brokerageId, LINK.offer, key);
+      if (link) return link.crmId;
       const [record] = await crm.port.findByUniqueValues('deal', UNIQUE_OFFER_ID, [key], [UNIQUE_OFFER_ID]);
       if (!record) return undefined;
       await this.links.upsertLinks(crm.brokerageId, LINK.offer, [

@@ -333,6 +333,19 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         crmId: (await steps.agent.offerRecord(offer.offer_id))!.id,
       });
       await expectShownExpired(offer.offer_id);
+
+      // The service delivers the event again once the buyer's offer is viewed: nothing to refuse.
+      const again = await fetch(t.hookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ event: 'new_offer', ...offer, viewed: true }),
+      });
+      expect(again.status).toBe(200);
+      await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
+        what: 'the repeated new_offer event in the inbox',
+      });
+      expect((await t.run('inbox-drain')).status).toBe('succeeded');
+      expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
     });
 
     it("an offer its buyer withdraws leaves Incoming with the service's word, and an accept of it is not sent", async () => {
