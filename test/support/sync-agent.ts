@@ -54,6 +54,15 @@ export class SyncAgent {
     await this.update(dealId, {}, { pipelineId: LISTINGS_PIPELINE, stageId: TRIGGER_STAGE });
   }
 
+  // The agent deletes a deal in HubSpot (it moves to the recycling bin: an API read no longer finds it).
+  async deleteDeal(id: string): Promise<void> {
+    const res = await fetch(`${this.hubspotUrl}/crm/v3/objects/deals/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${this.token}` },
+    });
+    if (res.status !== 204) throw new Error(`delete deal ${id}: ${res.status} ${await res.text()}`);
+  }
+
   async deal(id: string, properties: string[]): Promise<CrmRecord> {
     const [record] = await this.crm.getRecords('deal', [id], properties, ['deal', 'contact']);
     if (!record) throw new Error(`deal ${id} not found`);

@@ -186,7 +186,12 @@ export class OfferEventsHandler {
     const approved = readEventPayload(OfferRequestApprovedEvent, payload, 'offer_request_approved');
     // A request not linked (yet) is left alone: the status is shown from the active list once it is.
     const crm = await this.crms.get(brokerageId);
-    await this.status.apply(crm, approved.offer_request_id, approved.offer_request_status);
+    const outcome = await this.status.apply(crm, approved.offer_request_id, approved.offer_request_status);
+    // Tried again with backoff; the CRM's refusal is on the request meanwhile (RequestStatusService).
+    if (outcome === 'failed')
+      throw new Error(
+        `offer request ${approved.offer_request_id}: its status could not be shown on its listing deal; tried again later`,
+      );
   }
 
   // An offer can arrive before its request is linked: the create's answer is still being written

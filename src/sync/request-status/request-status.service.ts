@@ -1,12 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { Clock } from '../../common/clock';
-import { LedgerTurns, LinkRepository } from '../../ledger';
+import { LedgerTurns, LinkRepository, RecordErrorRepository } from '../../ledger';
+import { errorMessage } from '../common/job-counts';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { keptReadAt, showsOver } from './request-status.order';
 import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 
-export type StatusOutcome = 'updated' | 'unchanged' | 'unknown_request';
+// `failed`: the CRM refused the deal's write (a deal deleted there, say); the error is stored on the
+// request (record kind `request`, field the status) until a later write of its status goes through.
+export type StatusOutcome = 'updated' | 'unchanged' | 'failed' | 'unknown_request';
 
 export interface StatusOptions {
   externalId?: string | null;
@@ -30,6 +33,7 @@ export class RequestStatusService {
     private readonly links: LinkRepository,
     private readonly history: DecisionHistoryRecorder,
     private readonly turns: LedgerTurns,
+    private readonly recordErrors: RecordErrorRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -106,7 +110,18 @@ export class RequestStatusService {
         },
       },
     ]);
-    if (written && !written.ok) throw written.error;
+    if (written && !written.ok) {
+      await this.recordErrors.record({
+        brokerageId: crm.brokerageId,
+        recordKind: 'request',
+        recordRef: remoteId,
+        field: DEAL.status,
+        message: `offer request ${requestId}: its status "${next.status}" could not be shown on listing deal ${dealId}: ${errorMessage(written.error)}`,
+        code: written.error.code,
+      });
+      return 'failed';
+    }
+    await this.recordErrors.resolve(crm.brokerageId, 'request', remoteId);
     if (inventory !== undefined)
       await this.links.upsertLinks(crm.brokerageId, LINK.requestInventory, [
         { remoteId, crmId: dealId, contentHash: inventory },

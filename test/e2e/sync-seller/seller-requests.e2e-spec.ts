@@ -346,6 +346,35 @@ describe('seller requests: listing deals become offer requests', () => {
     }
   });
 
+  // A listing deal deleted in the CRM while its request is still active at the service: the
+  // reconcile cannot show that request's status, and says so, but shows every other request's.
+  it("a listing deal the agent deleted does not stop the reconcile from showing the other requests' status", async () => {
+    const sent: { dealId: string; requestId: number }[] = [];
+    for (const street of ['Gone Street', 'Kept Street']) {
+      const { dealId } = await agent.listingDeal({ ...VALID_LISTING, listing_street_name: street });
+      await agent.requestCashOffer(dealId);
+      await t.run('crm-changes');
+      await t.run('outbox-drain');
+      const [stored] = await requestsFor(dealId);
+      await sandbox.approve(stored.offer_request_id);
+      sent.push({ dealId, requestId: stored.offer_request_id });
+    }
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    const [gone, kept] = sent;
+    await agent.deleteDeal(gone.dealId);
+    for (const { requestId } of sent) await sandbox.moveRequest(requestId, 'receiving_offers');
+
+    const pass = await t.run('offers-reconcile');
+    expect(pass).toMatchObject({ status: 'succeeded', counts: { failed: 1 } });
+    expect((await agent.deal(kept.dealId, DEAL_PROPS)).properties[DEAL.status]).toBe('receiving_offers');
+    const open = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
+    const error = open.find((e) => e.recordRef === String(gone.requestId));
+    expect(error).toMatchObject({ recordKind: 'request', field: DEAL.status });
+    expect(error?.message).toContain(
+      `offer request ${gone.requestId}: its status "receiving_offers" could not be shown on listing deal ${gone.dealId}`,
+    );
+  });
+
   it('a dry run classifies like a real run and writes nothing', async () => {
     const { dealId } = await agent.listingDeal(VALID_LISTING);
     await agent.requestCashOffer(dealId);
