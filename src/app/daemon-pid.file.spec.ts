@@ -27,6 +27,24 @@ describe('claimPidFile', () => {
     expect(existsSync(ledger)).toBe(false);
   });
 
+  it.each(['daemon.pid', 'daemon.reload.json'])(
+    'refuses to start over a ledger or backup left where it keeps its %s, and leaves it as it was',
+    (name) => {
+      const backup = join(dir, name);
+      writeFileSync(backup, 'SQLite format 3\u0000 the operator backup');
+      expect(() => claimPidFile(join(dir, 'ledger.sqlite'))).toThrow(
+        /is a SQLite database.*move it elsewhere/,
+      );
+      expect(readFileSync(backup, 'utf8')).toBe('SQLite format 3\u0000 the operator backup');
+    },
+  );
+
+  it('takes over a pid file an earlier daemon left behind', () => {
+    writeFileSync(join(dir, 'daemon.pid'), '999999999\n');
+    claimPidFile(join(dir, 'ledger.sqlite'));
+    expect(readFileSync(join(dir, 'daemon.pid'), 'utf8').trim()).toBe(String(process.pid));
+  });
+
   it('refuses a pid file that is a link, and leaves what it points at as it was', () => {
     const backup = join(dir, 'ledger-backup.sqlite');
     writeFileSync(backup, 'SQLite format 3\u0000 the operator backup');

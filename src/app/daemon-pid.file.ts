@@ -1,4 +1,13 @@
-import { chmodSync, lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { isLedgerFile, PRIVATE_FILE_MODE } from '../ledger/private-files';
 import { reloadVerdictPath } from './reload-verdict.file';
 import { dirname, join } from 'node:path';
@@ -49,8 +58,14 @@ export function claimPidFile(ledgerPath: string): void {
         `LEDGER_PATH ${ledgerPath}: the daemon keeps ${own} beside the ledger; give the ledger another name`,
       );
     // Written through, a link would overwrite whatever it points at (the ledger, a backup).
-    if (lstatSync(own, { throwIfNoEntry: false })?.isSymbolicLink())
+    const found = lstatSync(own, { throwIfNoEntry: false });
+    if (found?.isSymbolicLink())
       throw new Error(`${own} is a symbolic link; the daemon writes that file itself: remove the link`);
+    // A ledger or a backup put there while the daemon was stopped would be written over.
+    if (found?.isFile() && isSqliteFile(own))
+      throw new Error(
+        `${own} is a SQLite database (a ledger or a backup?); the daemon writes that file itself: move it elsewhere`,
+      );
   }
   const other = readPidFile(ledgerPath);
   if (other !== undefined && other !== process.pid && isProcessAlive(other)) {
@@ -60,4 +75,16 @@ export function claimPidFile(ledgerPath: string): void {
   }
   writePidFile(ledgerPath);
   process.once('exit', () => removePidFile(ledgerPath));
+}
+
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+function isSqliteFile(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.toString('latin1') === SQLITE_HEADER;
+  } finally {
+    closeSync(fd);
+  }
 }
