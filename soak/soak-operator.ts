@@ -141,13 +141,9 @@ function classify(
   killedBySoak: boolean,
 ): CliRunStatus {
   if (exit.signal === 'SIGKILL' && killedBySoak) return 'killed';
-  let outcome: { status?: string } | undefined;
-  try {
-    outcome = JSON.parse(exit.stdout) as { status?: string };
-  } catch {
-    return 'error';
-  }
-  switch (outcome?.status) {
+  const outcome = outcomeOf(exit.stdout);
+  if (!outcome) return 'error';
+  switch (outcome.status) {
     case 'succeeded':
       return exit.code === 0 ? 'succeeded' : 'error';
     case 'skipped':
@@ -159,14 +155,20 @@ function classify(
   }
 }
 
+// The JSON outcome a CLI run printed, or undefined (a crash, an uncaught error).
+function outcomeOf(stdout: string): { status?: unknown; error?: unknown } | undefined {
+  try {
+    const outcome = JSON.parse(stdout) as unknown;
+    return typeof outcome === 'object' && outcome !== null ? outcome : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 // The error a run's JSON outcome names, as ": <error>", or nothing.
 export function errorOf(stdout: string): string {
-  try {
-    const { error } = JSON.parse(stdout) as { error?: unknown };
-    return typeof error === 'string' && error !== '' ? `: ${error}` : '';
-  } catch {
-    return '';
-  }
+  const error = outcomeOf(stdout)?.error;
+  return typeof error === 'string' && error !== '' ? `: ${error}` : '';
 }
 
 // An uncaught error, or one logged with its stack: "    at fn (file:line:col)".
