@@ -328,7 +328,7 @@ async function runMode(invalidShare: number): Promise<void> {
     row(
       'no-change pass API calls, 10k',
       `CRM ${same.crmCalls}, service ${same.serviceCalls}`,
-      'service: one call per page of 100',
+      'service: one call per page of 100, each from the last listing of the one before, and the last alone',
     );
     row(
       'peak live heap (after GC), 10k / 100k',

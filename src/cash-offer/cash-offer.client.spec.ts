@@ -352,7 +352,7 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     expect(calls.map((c) => c.status)).toEqual(['network_error', 200]);
   });
 
-  it('streams pages until a short page', async () => {
+  it('streams pages, each asked from the last item of the one before, until that item alone', async () => {
     service.handler = (req, res) => {
       const offset = Number(new URL(req.url, 'http://x').searchParams.get('offset'));
       const total = 7;
@@ -365,12 +365,13 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     };
     const sizes: number[] = [];
     for await (const page of client.streamActiveOfferRequests({ pageSize: 3 })) sizes.push(page.length);
-    expect(sizes).toEqual([3, 3, 1]);
+    // Each listing given once: 1-3, then 4-5 and 6-7 from pages that repeat the item before them.
+    expect(sizes).toEqual([3, 2, 2]);
     expect(service.seen.map((s) => s.url)).toEqual([
       '/api/v2/active-offer-requests?limit=3&offset=0',
-      '/api/v2/active-offer-requests?limit=3&offset=3',
+      '/api/v2/active-offer-requests?limit=3&offset=2',
+      '/api/v2/active-offer-requests?limit=3&offset=4',
       '/api/v2/active-offer-requests?limit=3&offset=6',
-      '/api/v2/active-offer-requests?limit=3&offset=7',
     ]);
   });
 

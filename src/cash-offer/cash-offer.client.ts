@@ -28,6 +28,7 @@ import {
   TransportResponse,
   queryString,
 } from './cash-offer.transport';
+import { activeItemKey, anchoredPages, offerListPages } from './anchored-pages';
 import { slashRedirectTarget } from './slash-redirect';
 import {
   Masks,
@@ -42,7 +43,6 @@ import { applyOffersQuery } from './offers-query.fallback';
 import {
   FULL_OFFERS_QUERY,
   nextOffersForm,
-  pageOrEnd,
   refusesQuery,
   refusesSort,
   smallerLimit,
@@ -226,34 +226,23 @@ export class CashOfferClient {
   // The spec shows no maximum `limit`: a service that caps it answers fewer than asked on pages
   // that are not the last, so only an empty page ends the list (or the error a service may answer
   // past the last page: list-query.negotiation.ts); one that refuses the page size is asked again
-  // with a smaller one, kept for the brokerage.
-  async *streamActiveOfferRequests(options: StreamActiveOptions = {}): AsyncIterable<ActiveOfferRequest[]> {
-    let offset = 0;
-    let previousPage: string | undefined;
-    let afterShortPage = false;
-    for (;;) {
-      const asked = Math.min(options.pageSize ?? MAX_ACTIVE_PAGE, this.activePageMax);
-      const page: ActiveOfferRequest[] = await pageOrEnd(
-        (limit, at) => this.activePage({ limit, offset: at, sort: options.sort }),
-        { limit: asked, offset, afterShortPage },
-      );
-      // A service that ignored `offset` would hand back the first page forever. Whole pages are
-      // compared (items of a list that names no request, the declared request object, carry no id),
-      // without their media: signed URLs may differ on every read.
-      const thisPage =
-        page.length > 0 ? JSON.stringify(page.map(({ media: _signed, ...item }) => item)) : undefined;
-      if (offset > 0 && thisPage !== undefined && thisPage === previousPage)
-        throw new CashOfferError({
+  // with a smaller one, kept for the brokerage. Each page starts at the last item of the one before,
+  // so a listing that leaves the list during the pass makes none skipped (anchored-pages.ts).
+  streamActiveOfferRequests(options: StreamActiveOptions = {}): AsyncIterable<ActiveOfferRequest[]> {
+    return anchoredPages<ActiveOfferRequest>({
+      read: (limit, offset) => this.activePage({ limit, offset, sort: options.sort }),
+      limit: () => Math.min(options.pageSize ?? MAX_ACTIVE_PAGE, this.activePageMax),
+      keyOf: activeItemKey,
+      // A pass that could not read the list whole must not be taken for complete (the marketplace
+      // closes what a complete pass did not list).
+      whenNothingNew: 'fail',
+      fail: (message) =>
+        new CashOfferError({
           code: 'UNAVAILABLE',
           operation: OPERATIONS.listActiveOfferRequests.name,
-          message: `${OPERATIONS.listActiveOfferRequests.name}: the page at offset ${offset} repeats the previous one; the service seems to ignore offset`,
-        });
-      previousPage = thisPage;
-      if (page.length === 0) return;
-      yield page;
-      afterShortPage = page.length < Math.min(asked, this.activePageMax);
-      offset += page.length;
-    }
+          message: `${OPERATIONS.listActiveOfferRequests.name}: ${message}`,
+        }),
+    });
   }
 
   // One page of the active list, asked again with a smaller `limit` while the service refuses the
@@ -331,21 +320,12 @@ export class CashOfferClient {
   // Every offer of the account, paged in the form the service takes (for filters applied here).
   private async everyOffer(limit: number): Promise<Offer[]> {
     const all: Offer[] = [];
-    const seen = new Set<number>();
-    let afterShortPage = false;
-    for (let offset = 0; ;) {
-      const page: Offer[] = await pageOrEnd((size, at) => this.offersPage({ limit: size, offset: at }), {
-        limit,
-        offset,
-        afterShortPage,
-      });
-      const fresh = page.filter((o) => !seen.has(o.offer_id));
-      if (fresh.length === 0) return all;
-      for (const o of fresh) seen.add(o.offer_id);
-      all.push(...fresh);
-      afterShortPage = page.length < limit;
-      offset += page.length;
-    }
+    for await (const page of offerListPages(
+      (size, at) => this.offersPage({ limit: size, offset: at }),
+      limit,
+    ))
+      all.push(...page);
+    return all;
   }
 
   private async offersPage(query: OffersQuery): Promise<Offer[]> {

@@ -7,6 +7,6 @@ export * from './cash-offer-client.options';
 export { parseRetryAfter } from './retry-after.parser';
 export type { OffersQuery, StreamActiveOptions } from './call-input.guards';
 export { readPrelimCounts, type PrelimCounts } from './prelim-answer.reader';
-export { pageOrEnd } from './list-query.negotiation';
+export { offerListPages } from './anchored-pages';
 export { positiveId } from './positive-id';
 export { fieldsNamed } from './fields-named';

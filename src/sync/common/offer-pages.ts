@@ -1,4 +1,4 @@
-import { pageOrEnd, type CashOfferClient } from '../../cash-offer';
+import { offerListPages, type CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
 import type { Clock } from '../../common/clock';
 
@@ -14,9 +14,9 @@ export interface OffersRead {
 
 // Every offer on the caller's requests (optionally of one request), a page at a time. The spec
 // shows no maximum `limit`: a service may cap it and answer fewer than asked on a page that is not
-// the last, so pages are read until an empty one (or the error a service may answer past the last
-// page: pageOrEnd); one that brings no offer not seen already (a service that ignores `offset`)
-// ends the stream too.
+// the last, so a short page does not end the stream; each page starts at the last offer of the one
+// before, so an offer dropped from the list during the pass makes none skipped, and one that brings
+// no offer not seen already (a service that ignores `offset`) ends it (anchored-pages.ts).
 export async function* streamOffers(
   client: CashOfferClient,
   query: { offer_request_id?: number } = {},
@@ -51,23 +51,13 @@ async function* offerPages(
     if (offers.length > 0) yield { offers, readAt };
     return;
   }
-  const seen = new Set<number>();
-  let afterShortPage = false;
-  for (let offset = 0; ;) {
-    if (signal?.aborted) return;
-    const readAt = clock?.now();
-    const page: Offer[] = await pageOrEnd((limit, at) => client.listOffers({ ...query, limit, offset: at }), {
-      limit: PAGE,
-      offset,
-      afterShortPage,
-    });
-    const fresh = page.filter((o) => !seen.has(o.offer_id));
-    if (fresh.length === 0) return;
-    for (const offer of fresh) seen.add(offer.offer_id);
-    yield { offers: fresh, readAt };
-    afterShortPage = page.length < PAGE;
-    offset += page.length;
-  }
+  // Each page is yielded right after its own read, so this is that read's time.
+  let readAt: Date | undefined;
+  const read = (limit: number, offset: number): Promise<Offer[]> => {
+    readAt = clock?.now();
+    return client.listOffers({ ...query, limit, offset });
+  };
+  for await (const offers of offerListPages(read, PAGE, signal)) yield { offers, readAt };
 }
 
 export async function listAllOffers(client: CashOfferClient, offerRequestId: number): Promise<Offer[]> {

@@ -237,8 +237,42 @@ describe.each(['requested-at', 'default-only', 'ignored'] as const)(
       expect(second).toEqual({ read: 120, created: 0, updated: 0, unchanged: 120, failed: 0 });
       const calls = (await world.control('sandbox', 'GET', '/calls')) as { path: string; status: number }[];
       const listed = calls.filter((c) => c.path.startsWith('/api/v2/active-offer-requests'));
-      // Five full pages and the empty one after them, none refused.
+      // Five pages (each from the last listing of the one before) and the last listing alone.
       expect(listed.map((c) => c.status)).toEqual(Array(6).fill(200));
+    });
+
+    // Offset paging skips a listing whenever one before the offset leaves the list between two
+    // reads: the rest move up one place. The skipped listing was then closed as "no longer listed"
+    // while the service still listed it, until the next pass reopened it.
+    it('skips no listing when one it has read leaves the list before the next page', async () => {
+      let gone: number | undefined;
+      const leavingMidPass: MarketplaceSource = {
+        async *streamActiveOfferRequests(options) {
+          for await (const page of world.buyerClient.streamActiveOfferRequests(options)) {
+            yield page;
+            if (gone !== undefined) continue;
+            gone = page[3].request.offer_request_id!;
+            await world.control('sandbox', 'POST', `/offer-requests/${gone}/expire`);
+          }
+        },
+      };
+
+      const during = await world.marketplacePass({ source: leavingMidPass });
+
+      expect(during).toEqual({ read: 120, created: 0, updated: 0, unchanged: 120, failed: 0 });
+      const deals = (
+        (await world.control('crm', 'GET', '/objects/deals?limit=5000')) as { results: WireDeal[] }
+      ).results;
+      const closed = (all: WireDeal[]) =>
+        all.filter((d) => d.properties.cash_offer_listing_status === 'no_longer_listed');
+      expect(closed(deals)).toEqual([]);
+
+      const after = await world.marketplacePass();
+      expect(after).toEqual({ read: 119, created: 0, updated: 1, unchanged: 119, failed: 0 });
+      const now = (
+        (await world.control('crm', 'GET', '/objects/deals?limit=5000')) as { results: WireDeal[] }
+      ).results;
+      expect(closed(now).map((d) => d.properties[UNIQUE_LISTING_KEY])).toEqual([`req:${gone}`]);
     });
   },
 );

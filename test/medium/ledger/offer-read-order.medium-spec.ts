@@ -123,8 +123,7 @@ class Service {
     const client = {
       answersFromEveryOffer: () => false,
       listOffers: async (query: { offset?: number }) => {
-        if ((query.offset ?? 0) > 0) return [];
-        const answer = this.offers.map((o) => ({ ...o }));
+        const answer = this.offers.slice(query.offset ?? 0).map((o) => ({ ...o }));
         const hold = this.hold;
         this.hold = undefined;
         if (hold) {
@@ -214,7 +213,9 @@ describe.each(ledgerEngines())(
       f.clock.advance(1000);
       held.release();
       const { counts } = await stale;
-      expect(counts).toMatchObject({ read: 1, updated: 0, unchanged: 1 });
+      // A's next page (offer 2, from offset 1) was read after B's write: A's read as a whole dates
+      // from its first page, so neither offer is written.
+      expect(counts).toMatchObject({ read: 2, updated: 0, unchanged: 2 });
       expect([statusOf(1), stageOf(1), statusOf(2)]).toEqual(['rejected', 'rejected', 'active']);
       expect(summary()).toEqual({ count: '2', best: '350000' });
       // A later read is written as always.
