@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
-import { OutboxRepository, type OutboxCommand } from '../../ledger';
+import { OutboxRepository, RecordErrorRepository, type OutboxCommand } from '../../ledger';
 import type { ChangeStream } from '../crm-changes/change-stream';
+import { errorMessage } from '../common/job-counts';
 import { RecordIssues } from '../common/record-issues';
 import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
@@ -26,6 +27,7 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     private readonly outbox: OutboxRepository,
     private readonly issues: RecordIssues,
     private readonly history: DecisionHistoryRecorder,
+    private readonly recordErrors: RecordErrorRepository,
   ) {
     super();
   }
@@ -198,7 +200,19 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
         stageId: offerStageId(crm.stages, stage),
       },
     ]);
-    if (moved && !moved.ok) throw moved.error;
+    if (moved && !moved.ok) {
+      // Kept for the operator, and the rest of the page goes on: thrown, one record the CRM will not
+      // move (deleted meanwhile, or refused by a rule of its pipeline) held every later decision back
+      // at the same cursor, run after run. Its own message already says nothing was sent.
+      await this.recordErrors.record({
+        brokerageId: crm.brokerageId,
+        recordKind: 'deal',
+        recordRef: record.id,
+        field: 'stage',
+        message: `deal ${record.id} could not be moved back to "${stage}" after its request was refused: ${errorMessage(moved.error)}`,
+        code: moved.error.code,
+      });
+    }
   }
 }
 
