@@ -99,7 +99,9 @@ export async function* anchoredPages<T>(paging: AnchoredPaging<T>): AsyncIterabl
     }
     overlapping = !plain && page.length > 1;
     forward = offset + (overlapping ? page.length - 1 : page.length);
-    afterShortPage = page.length < limit;
+    // Short against the service's own longest page, not against `limit`: a page cut by a cap the
+    // service never showed is short against what was asked too, and is no sign of the end.
+    afterShortPage = page.length < fullest;
     previousKeys = keys.join('\n');
     lastKey = keys[keys.length - 1];
     offset = forward;

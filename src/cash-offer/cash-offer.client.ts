@@ -224,10 +224,10 @@ export class CashOfferClient {
 
   // Every page of the active list, one at a time: only the page being read is held in memory.
   // The spec shows no maximum `limit`: a service that caps it answers fewer than asked on pages
-  // that are not the last, so only an empty page ends the list (or the error a service may answer
-  // past the last page: list-query.negotiation.ts); one that refuses the page size is asked again
-  // with a smaller one, kept for the brokerage. Each page starts at the last item of the one before,
-  // so a listing that leaves the list during the pass makes none skipped (anchored-pages.ts).
+  // that are not the last, so a short page never ends the list; one that refuses the page size is
+  // asked again with a smaller one, kept for the brokerage. Each page starts at the last item of the
+  // one before, so a listing that leaves the list during the pass makes none skipped, and the list
+  // ends where that item comes back alone (anchored-pages.ts).
   streamActiveOfferRequests(options: StreamActiveOptions = {}): AsyncIterable<ActiveOfferRequest[]> {
     return anchoredPages<ActiveOfferRequest>({
       read: (limit, offset) => this.activePage({ limit, offset, sort: options.sort }),
