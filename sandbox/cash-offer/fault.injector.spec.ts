@@ -18,6 +18,25 @@ describe('FaultInjector', () => {
     expect(kinds).toEqual(['rate-limit', 'rate-limit', 'pass']);
   });
 
+  it('holds or fails after commit only the share of calls their rates give', () => {
+    const faults = new FaultInjector();
+    faults.set({ seed: 7, hangAfterCommitMs: 900, hangAfterCommitRate: 0.5, errorAfterCommitRate: 0.3 });
+    const decisions = Array.from({ length: 400 }, () => faults.decide('POST', '/counter-offers'));
+    const held = decisions.filter((d) => d.kind === 'pass' && d.hangAfterCommitMs === 900).length;
+    const failed = decisions.filter((d) => d.kind === 'pass' && d.errorAfterCommitStatus === 502).length;
+    expect(held).toBeGreaterThan(150);
+    expect(held).toBeLessThan(250);
+    expect(failed).toBeGreaterThan(80);
+    expect(failed).toBeLessThan(160);
+    faults.set({ hangAfterCommitMs: 900, errorAfterCommitRate: 1, errorAfterCommitStatus: 504 });
+    expect(faults.decide('PATCH', '/offers')).toEqual({
+      kind: 'pass',
+      latencyMs: 0,
+      hangAfterCommitMs: 900,
+      errorAfterCommitStatus: 504,
+    });
+  });
+
   it('repeats the same choices for the same seed', () => {
     const run = () => {
       const faults = new FaultInjector();
@@ -32,5 +51,8 @@ describe('FaultInjector', () => {
     expect(() => validateFaultConfig({ errorRate: 2 })).toThrow('errorRate must be a number between 0 and 1');
     expect(() => validateFaultConfig({ errorStatus: 200 })).toThrow('errorStatus');
     expect(() => validateFaultConfig({ webhooks: { dropRate: -1 } })).toThrow('webhooks.dropRate');
+    expect(() => validateFaultConfig({ errorAfterCommitRate: 1.5 })).toThrow('errorAfterCommitRate');
+    expect(() => validateFaultConfig({ errorAfterCommitStatus: 302 })).toThrow('errorAfterCommitStatus');
+    expect(() => validateFaultConfig({ hangAfterCommitRate: -0.1 })).toThrow('hangAfterCommitRate');
   });
 });

@@ -16,6 +16,12 @@ export interface FaultConfig {
   rateLimit?: { requests: number; retryAfterSeconds: number };
   latencyMs?: number;
   hangAfterCommitMs?: number;
+  // Share of matching calls whose answer `hangAfterCommitMs` holds (default: all of them).
+  hangAfterCommitRate?: number;
+  // Share of matching calls handled and stored, then answered `errorAfterCommitStatus` (default 502)
+  // instead of their answer: a gateway whose upstream's answer was lost after the effect was stored.
+  errorAfterCommitRate?: number;
+  errorAfterCommitStatus?: number;
   dropConnectionRate?: number;
   webhooks?: WebhookFaults;
   seed?: number;
@@ -26,7 +32,7 @@ export type FaultDecision =
   | { kind: 'drop' }
   | { kind: 'rate-limit'; retryAfterSeconds: number }
   | { kind: 'error'; status: number }
-  | { kind: 'pass'; latencyMs: number; hangAfterCommitMs: number };
+  | { kind: 'pass'; latencyMs: number; hangAfterCommitMs: number; errorAfterCommitStatus?: number };
 
 const PASS: FaultDecision = { kind: 'pass', latencyMs: 0, hangAfterCommitMs: 0 };
 
@@ -40,6 +46,11 @@ function checkNonNegative(name: string, value: unknown): void {
     throw badRequest(`${name} must be a number of at least 0`);
 }
 
+function checkErrorStatus(name: string, value: unknown): void {
+  if (value !== undefined && (!Number.isInteger(value) || (value as number) < 400 || (value as number) > 599))
+    throw badRequest(`${name} must be an HTTP error status (400..599)`);
+}
+
 export function validateFaultConfig(body: unknown): FaultConfig {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw badRequest('the faults body must be a JSON object');
@@ -48,13 +59,12 @@ export function validateFaultConfig(body: unknown): FaultConfig {
     throw badRequest('match must be text like "POST /offers"');
   checkRate('errorRate', f.errorRate);
   checkRate('dropConnectionRate', f.dropConnectionRate);
+  checkRate('hangAfterCommitRate', f.hangAfterCommitRate);
+  checkRate('errorAfterCommitRate', f.errorAfterCommitRate);
   checkNonNegative('latencyMs', f.latencyMs);
   checkNonNegative('hangAfterCommitMs', f.hangAfterCommitMs);
-  if (
-    f.errorStatus !== undefined &&
-    (!Number.isInteger(f.errorStatus) || f.errorStatus < 400 || f.errorStatus > 599)
-  )
-    throw badRequest('errorStatus must be an HTTP error status (400..599)');
+  checkErrorStatus('errorStatus', f.errorStatus);
+  checkErrorStatus('errorAfterCommitStatus', f.errorAfterCommitStatus);
   if (f.rateLimit !== undefined) {
     checkNonNegative('rateLimit.requests', f.rateLimit?.requests);
     checkNonNegative('rateLimit.retryAfterSeconds', f.rateLimit?.retryAfterSeconds);
@@ -115,6 +125,13 @@ export class FaultInjector {
       return { kind: 'rate-limit', retryAfterSeconds: c.rateLimit?.retryAfterSeconds ?? 1 };
     }
     if (this.random.chance(c.errorRate)) return { kind: 'error', status: c.errorStatus ?? 500 };
-    return { kind: 'pass', latencyMs: c.latencyMs ?? 0, hangAfterCommitMs: c.hangAfterCommitMs ?? 0 };
+    const hangs = c.hangAfterCommitRate === undefined || this.random.chance(c.hangAfterCommitRate);
+    const failsAfterCommit = this.random.chance(c.errorAfterCommitRate);
+    return {
+      kind: 'pass',
+      latencyMs: c.latencyMs ?? 0,
+      hangAfterCommitMs: hangs ? (c.hangAfterCommitMs ?? 0) : 0,
+      ...(failsAfterCommit ? { errorAfterCommitStatus: c.errorAfterCommitStatus ?? 502 } : {}),
+    };
   }
 }

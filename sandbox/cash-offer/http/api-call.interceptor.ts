@@ -12,7 +12,7 @@ import { API_PREFIX, ApiCall, requestOf, urlOf } from './sandbox.request';
 export class ConnectionDropped extends Error {}
 
 // Faults on an authenticated API call, in the order docs/sandbox.md gives (drop the connection,
-// rate limit, error, latency; after the handler, hang after commit), then the call log entry.
+// rate limit, error, latency; after the handler, hang after commit, error after commit), then the call log entry.
 @Injectable()
 export class ApiCallInterceptor implements NestInterceptor {
   constructor(
@@ -50,14 +50,22 @@ export class ApiCallInterceptor implements NestInterceptor {
         call.fault = 'latency';
         await this.delays.wait(decision.latencyMs);
       }
-      return decision.hangAfterCommitMs;
+      return decision;
     }).pipe(
-      switchMap((hangMs) =>
+      switchMap((passed) =>
         next.handle().pipe(
           concatMap(async (result: unknown) => {
-            if (hangMs > 0) {
+            const { hangAfterCommitMs, errorAfterCommitStatus } = passed;
+            if (hangAfterCommitMs > 0) {
               call.fault = 'hang-after-commit';
-              await this.delays.wait(hangMs);
+              await this.delays.wait(hangAfterCommitMs);
+            }
+            if (errorAfterCommitStatus !== undefined) {
+              call.fault = 'error-after-commit';
+              throw new ApiError(
+                errorAfterCommitStatus,
+                `injected fault: the service answered ${errorAfterCommitStatus} after storing the call's effect`,
+              );
             }
             // A handler that answers under a spec reading sets its own code (ApiController.answer).
             const answered = (req.res?.locals as { answeredStatus?: number } | undefined)?.answeredStatus;

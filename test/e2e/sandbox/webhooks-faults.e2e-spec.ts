@@ -98,7 +98,9 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
         receiver.respond = () => 503;
         await activeRequest(sandbox);
         const log = await givenUp();
-        expect(log.map((d: Json) => [d.attempt as number, d.outcome as string, d.error as string | null])).toEqual([
+        expect(
+          log.map((d: Json) => [d.attempt as number, d.outcome as string, d.error as string | null]),
+        ).toEqual([
           [1, 'failed', null],
           [1, 'gave_up', 'not retried (eventDelivery: once)'],
         ]);
@@ -199,6 +201,21 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
       });
       await expect(attempt).rejects.toThrow();
       expect(await storedRequests()).toHaveLength(1);
+    });
+
+    it('errorAfterCommitRate stores the effect, then answers the gateway error instead', async () => {
+      await control(sandbox, 'PUT', '/faults', {
+        match: 'POST /offer-requests',
+        errorAfterCommitRate: 1,
+        errorAfterCommitStatus: 504,
+      });
+      await control(sandbox, 'DELETE', '/calls');
+      const res = await call(sandbox, 'POST', '/offer-requests', createBody());
+      expect(res.status).toBe(504);
+      expect(res.body).toMatchObject({ error: 504, message: expect.stringContaining('after storing') });
+      expect(await storedRequests()).toHaveLength(1);
+      const calls = (await control(sandbox, 'GET', '/calls')).body;
+      expect(calls[0]).toMatchObject({ method: 'POST', status: 504, fault: 'error-after-commit' });
     });
 
     it('dropConnectionRate destroys the socket without an answer, before handling', async () => {
