@@ -284,6 +284,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       world.crmDeals(),
       world.crmTasks(),
     ]);
+    await world.service.clearFaults();
     const listed = await world.service.listedStatuses();
     const readings = await world.service.specReadings();
     const createAnswerHasInventory = !readings.createAnswer.startsWith('id-only');

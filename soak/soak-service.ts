@@ -111,6 +111,12 @@ export class SoakService {
     return this.control('GET', '/counter-offers');
   }
 
+  // The faults of SOAK_CASH_OFFER_FAULTS are the daemon's to face; the check's own reads of the API
+  // (listedStatuses) are made once the run is settled, without them.
+  async clearFaults(): Promise<void> {
+    await this.control('DELETE', '/faults');
+  }
+
   // The readings of what the spec leaves "not shown" the sandbox answers under (SOAK_SPEC_READINGS).
   specReadings(): Promise<SpecReadingValues> {
     return this.control('GET', '/spec-readings');

@@ -13,3 +13,13 @@ export abstract class RemoteError extends Error {
   // The remote refused the credential itself (not a record or a role), when it said so.
   readonly keyRefused?: boolean;
 }
+
+// The remote could not be reached, asked us to wait, or refused the credential the operator has to
+// fix: what failed is the remote, not the work. Work that failed so waits for the remote however
+// long it takes; it is never given up on for it.
+export function waitsOnRemote(error: unknown): boolean {
+  if (!(error instanceof RemoteError)) return false;
+  return (
+    error.retryable || (error.code === 'AUTH_FAILED' && (error.status === 401 || error.keyRefused === true))
+  );
+}

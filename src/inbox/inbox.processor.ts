@@ -4,12 +4,14 @@ import { Clock } from '../common/clock';
 import { InboxRepository } from '../ledger';
 import { MetricsService } from '../observability/metrics/metrics.service';
 import { backoffDelayMs } from '../common/backoff';
+import { waitsOnRemote } from '../common/remote-error';
 import { EventRefusedError } from './event-refused.error';
 import { InboxEventHandlers } from './inbox-event.handlers';
 
 export interface InboxDrainOptions {
   batchSize?: number;
-  // After this many failed attempts an event is dead-lettered with its last error.
+  // After this many failed attempts an event is dead-lettered with its last error (not while the
+  // failure is the remote's: waitsOnRemote).
   maxAttempts?: number;
   retryBaseMs?: number;
   retryCapMs?: number;
@@ -88,7 +90,11 @@ export class InboxProcessor {
         return 'flagged';
       }
       const message = error instanceof Error ? error.message : String(error);
-      if (event.attempts >= opts.maxAttempts) {
+      // An outage of the service or the CRM (or a key refused until the operator fixes it) is not
+      // the event's fault: it is retried, at most `retryCapMs` apart, until the remote answers. Only
+      // failures of its own give up after `maxAttempts`.
+      const waiting = waitsOnRemote(error);
+      if (event.attempts >= opts.maxAttempts && !waiting) {
         await this.inbox.deadLetter(event.id, `gave up after ${event.attempts} attempts: ${message}`);
         this.metrics.webhookEvent(brokerageId, 'dead');
         this.logger.error(`dead-lettered ${event.eventType} event ${event.id}: ${message}`);
@@ -100,7 +106,10 @@ export class InboxProcessor {
       );
       await this.inbox.markFailed(event.id, message, new Date(this.clock.nowMs() + delay));
       this.metrics.webhookEvent(brokerageId, 'failed');
-      this.logger.warn(`${event.eventType} event ${event.id} failed (attempt ${event.attempts}): ${message}`);
+      const until = waiting ? '; retried until the remote answers' : '';
+      this.logger.warn(
+        `${event.eventType} event ${event.id} failed (attempt ${event.attempts}${until}): ${message}`,
+      );
       return 'failed';
     }
   }

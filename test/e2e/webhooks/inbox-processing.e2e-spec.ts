@@ -1,3 +1,4 @@
+import { CrmError } from '../../../src/crm/crm.error';
 import { InboxEventHandlers } from '../../../src/inbox/inbox-event.handlers';
 import { InboxProcessor } from '../../../src/inbox/inbox.processor';
 import { waitFor } from '../../support/wait-for';
@@ -19,6 +20,7 @@ describe('inbox processing', () => {
   let processor: InboxProcessor;
   const applied: string[] = [];
   let failuresLeft = new Map<number, number>();
+  let outageLeft = new Map<number, number>();
 
   beforeAll(async () => {
     t = await startWebhookApp([{ id: 'acme', secret: SECRET }]);
@@ -26,6 +28,13 @@ describe('inbox processing', () => {
     processor = t.app.get(InboxProcessor);
     handlers.register('new_offer', async (payload) => {
       const id = payload.offer_id as number;
+      const outage = outageLeft.get(id) ?? 0;
+      if (outage > 0) {
+        outageLeft.set(id, outage - 1);
+        throw new CrmError('UNAVAILABLE', `the CRM is down (503) while applying offer ${id}`, {
+          status: 503,
+        });
+      }
       const left = failuresLeft.get(id) ?? 0;
       if (left > 0) {
         failuresLeft.set(id, left - 1);
@@ -42,6 +51,7 @@ describe('inbox processing', () => {
   beforeEach(() => {
     applied.length = 0;
     failuresLeft = new Map();
+    outageLeft = new Map();
   });
 
   const deliver = async (body: unknown): Promise<void> => {
@@ -100,6 +110,16 @@ describe('inbox processing', () => {
     expect(await t.ledger.inbox.replayDead({ ids: [dead.id] })).toBe(1);
     await drain();
     expect(applied).toContain('40:41:active');
+  });
+
+  it('never gives up on an event while the failure is the remote being down, and applies it once it answers', async () => {
+    // Twice as many failed tries as its last attempt allows: a failure of its own would be dead.
+    outageLeft.set(71, 6);
+    await deliver(offer(71, 70));
+    expect(await drain({ maxAttempts: 3 })).toEqual({ processed: 1, failed: 6, deadLettered: 0, flagged: 0 });
+    expect(applied).toContain('70:71:active');
+    const [event] = await t.ledger.inbox.list({ orderingKey: 'offer_request:70' });
+    expect(event).toMatchObject({ status: 'done', attempts: 7 });
   });
 
   it('dead-letters events no handler applies instead of retrying them forever', async () => {
