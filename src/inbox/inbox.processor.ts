@@ -10,9 +10,10 @@ import { InboxEventHandlers } from './inbox-event.handlers';
 
 export interface InboxDrainOptions {
   batchSize?: number;
-  // After this many failed attempts an event is dead-lettered with its last error (not while the
-  // failure is the remote's: waitsOnRemote).
+  // After this many failed attempts an event is dead-lettered with its last error; one whose failure
+  // is the remote's (waitsOnRemote) only once it has also waited this long since it was received.
   maxAttempts?: number;
+  maxRemoteWaitMs?: number;
   retryBaseMs?: number;
   retryCapMs?: number;
 }
@@ -27,6 +28,10 @@ export interface InboxDrainResult {
 const DEFAULTS: Required<InboxDrainOptions> = {
   batchSize: 50,
   maxAttempts: 8,
+  // A day: longer than any outage a brokerage would sit through unaware (the work_stale alert fires
+  // after 30 minutes), short enough that a record the CRM fails on for good does not hold its
+  // request's later events for ever.
+  maxRemoteWaitMs: 24 * 60 * 60_000,
   retryBaseMs: 2_000,
   retryCapMs: 10 * 60_000,
 };
@@ -64,7 +69,7 @@ export class InboxProcessor {
   }
 
   private async apply(
-    event: { id: number; eventType: string; payload: string; attempts: number },
+    event: { id: number; eventType: string; payload: string; attempts: number; receivedAt: Date },
     brokerageId: string,
     signal: AbortSignal,
     opts: Required<InboxDrainOptions>,
@@ -91,9 +96,10 @@ export class InboxProcessor {
       }
       const message = error instanceof Error ? error.message : String(error);
       // An outage of the service or the CRM (or a key refused until the operator fixes it) is not
-      // the event's fault: it is retried, at most `retryCapMs` apart, until the remote answers. Only
-      // failures of its own give up after `maxAttempts`.
-      const waiting = waitsOnRemote(error);
+      // the event's fault: it is retried, at most `retryCapMs` apart, until the remote answers (for
+      // up to `maxRemoteWaitMs`). Failures of its own give up after `maxAttempts`.
+      const waiting =
+        waitsOnRemote(error) && this.clock.nowMs() - event.receivedAt.getTime() < opts.maxRemoteWaitMs;
       if (event.attempts >= opts.maxAttempts && !waiting) {
         await this.inbox.deadLetter(event.id, `gave up after ${event.attempts} attempts: ${message}`);
         this.metrics.webhookEvent(brokerageId, 'dead');

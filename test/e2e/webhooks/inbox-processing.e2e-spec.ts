@@ -122,6 +122,14 @@ describe('inbox processing', () => {
     expect(event).toMatchObject({ status: 'done', attempts: 7 });
   });
 
+  it('gives up on an event the remote keeps failing once it has waited the longest it may', async () => {
+    outageLeft.set(81, 100);
+    await deliver(offer(81, 80));
+    expect(await drain({ maxAttempts: 3, maxRemoteWaitMs: 0 })).toMatchObject({ failed: 2, deadLettered: 1 });
+    const [dead] = await t.ledger.inbox.list({ statuses: ['dead'], orderingKey: 'offer_request:80' });
+    expect(dead.deadReason).toMatch(/gave up after 3 attempts: the CRM is down \(503\)/);
+  });
+
   it('dead-letters events no handler applies instead of retrying them forever', async () => {
     await deliver({
       event: 'offer_request_approved',
