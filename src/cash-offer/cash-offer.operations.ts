@@ -32,7 +32,9 @@ export const OPERATIONS = {
   createOfferRequest: op('POST', '/offer-requests', 'create', OfferRequestRecord),
   prelim: op('POST', '/offer-requests/prelim', 'safe', PrelimResult),
   updateOfferRequest: op('PATCH', '/offer-requests/{id}', 'safe'),
-  addMedia: op('PATCH', '/offer-requests', 'safe'),
+  // The service appends the photos: sent again after an answer that did not come back, they could
+  // be added twice, so a photo add is a create.
+  addMedia: op('PATCH', '/offer-requests', 'create'),
   // Not checked item by item: the marketplace pages through up to 100k items (about 0.5 ms each
   // to check), and its readers already cope with absent fields (listing-key.ts).
   listActiveOfferRequests: op('GET', '/active-offer-requests', 'safe'),

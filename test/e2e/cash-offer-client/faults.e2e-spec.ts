@@ -55,6 +55,21 @@ describe('CashOfferClient under faults (sandbox)', () => {
     expect(await h.storedRequests()).toHaveLength(1);
   });
 
+  it('never repeats a photo add the service may have stored: it appends, so a second send would add the photo twice', async () => {
+    const agent = h.client();
+    const id = Number((await agent.createOfferRequest(offerRequestBody()))?.offer_request_id);
+    await h.faults({ match: 'PATCH /offer-requests', errorAfterCommitRate: 1, errorAfterCommitStatus: 502 });
+    const error = (await agent
+      .addMedia(id, ['https://photos.example.test/porch.jpg'])
+      .catch((e: unknown) => e)) as CashOfferError;
+    expect(error).toMatchObject({ code: 'OUTCOME_UNKNOWN', operation: 'PATCH /offer-requests', status: 502 });
+    const patches = (await h.calls()).filter((c) => c.method === 'PATCH');
+    expect(patches.map((c) => c.status)).toEqual([502]);
+    const [stored] = await h.storedRequests();
+    const porch = (stored.media ?? []).filter((m) => m.url === 'https://photos.example.test/porch.jpg');
+    expect(porch).toHaveLength(1);
+  });
+
   it('retries a create whose connection was refused: it provably never left', async () => {
     const attempts: string[] = [];
     const client = h.client({

@@ -66,7 +66,7 @@ export class SandboxHarness {
     return this.control<SandboxCall[]>('GET', '/calls');
   }
 
-  storedRequests(): Promise<Array<{ offer_request_id: number }>> {
+  storedRequests(): Promise<Array<{ offer_request_id: number; media?: Array<{ url: string }> }>> {
     return this.control('GET', '/offer-requests');
   }
 }
