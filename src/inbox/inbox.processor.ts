@@ -4,7 +4,7 @@ import { Clock } from '../common/clock';
 import { InboxRepository } from '../ledger';
 import { MetricsService } from '../observability/metrics/metrics.service';
 import { backoffDelayMs } from '../common/backoff';
-import { waitsOnRemote } from '../common/remote-error';
+import { waitsOnRemote, type RemoteError } from '../common/remote-error';
 import { EventRefusedError } from './event-refused.error';
 import { InboxEventHandlers } from './inbox-event.handlers';
 
@@ -16,6 +16,9 @@ export interface InboxDrainOptions {
   maxRemoteWaitMs?: number;
   retryBaseMs?: number;
   retryCapMs?: number;
+  // The longest wait between tries while the failure is the remote's: an outage's end is caught
+  // within it, whatever its length.
+  remoteRetryCapMs?: number;
 }
 
 export interface InboxDrainResult {
@@ -34,6 +37,7 @@ const DEFAULTS: Required<InboxDrainOptions> = {
   maxRemoteWaitMs: 24 * 60 * 60_000,
   retryBaseMs: 2_000,
   retryCapMs: 10 * 60_000,
+  remoteRetryCapMs: 60_000,
 };
 
 // Drains a brokerage's inbox: claims due events (one at a time per offer request, in order of
@@ -96,8 +100,9 @@ export class InboxProcessor {
       }
       const message = error instanceof Error ? error.message : String(error);
       // An outage of the service or the CRM (or a key refused until the operator fixes it) is not
-      // the event's fault: it is retried, at most `retryCapMs` apart, until the remote answers (for
-      // up to `maxRemoteWaitMs`). Failures of its own give up after `maxAttempts`.
+      // the event's fault: it is retried, at most `remoteRetryCapMs` apart (or when the remote said),
+      // until the remote answers, for up to `maxRemoteWaitMs`. Failures of its own give up after
+      // `maxAttempts`.
       const waiting =
         waitsOnRemote(error) && this.clock.nowMs() - event.receivedAt.getTime() < opts.maxRemoteWaitMs;
       if (event.attempts >= opts.maxAttempts && !waiting) {
@@ -106,10 +111,9 @@ export class InboxProcessor {
         this.logger.error(`dead-lettered ${event.eventType} event ${event.id}: ${message}`);
         return 'deadLettered';
       }
-      const delay = backoffDelayMs(
-        { baseMs: opts.retryBaseMs, capMs: opts.retryCapMs, jitter: 'full' },
-        event.attempts,
-      );
+      const capMs = waiting ? Math.min(opts.retryCapMs, opts.remoteRetryCapMs) : opts.retryCapMs;
+      const backoff = backoffDelayMs({ baseMs: opts.retryBaseMs, capMs, jitter: 'full' }, event.attempts);
+      const delay = waiting ? Math.max(backoff, (error as RemoteError).retryAfterMs ?? 0) : backoff;
       await this.inbox.markFailed(event.id, message, new Date(this.clock.nowMs() + delay));
       this.metrics.webhookEvent(brokerageId, 'failed');
       const until = waiting ? '; retried until the remote answers' : '';

@@ -122,6 +122,16 @@ describe('inbox processing', () => {
     expect(event).toMatchObject({ status: 'done', attempts: 7 });
   });
 
+  it('tries an event the remote fails again within the remote retry cap, however long its own backoff has grown', async () => {
+    outageLeft.set(91, 1);
+    await deliver(offer(91, 90));
+    const before = Date.now();
+    const options = { retryBaseMs: 10 * 60_000, retryCapMs: 10 * 60_000, remoteRetryCapMs: 5_000 };
+    expect(await processor.drain('acme', new AbortController().signal, options)).toMatchObject({ failed: 1 });
+    const [waiting] = await t.ledger.inbox.list({ orderingKey: 'offer_request:90' });
+    expect(waiting.nextAttemptAt!.getTime() - before).toBeLessThanOrEqual(5_000 + 1_000);
+  });
+
   it('gives up on an event the remote keeps failing once it has waited the longest it may', async () => {
     outageLeft.set(81, 100);
     await deliver(offer(81, 80));
