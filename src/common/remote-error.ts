@@ -15,8 +15,8 @@ export abstract class RemoteError extends Error {
 }
 
 // The remote could not be reached, asked us to wait, or refused the credential the operator has to
-// fix: what failed is the remote, not the work. Work that failed so waits for the remote however
-// long it takes; it is never given up on for it.
+// fix: what failed is the remote, not the work, so the work waits for the remote instead of counting
+// the failure against itself.
 export function waitsOnRemote(error: unknown): boolean {
   if (!(error instanceof RemoteError)) return false;
   return (
