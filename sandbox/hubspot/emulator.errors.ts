@@ -7,6 +7,7 @@ export class HubSpotHttpError extends Error {
     readonly category: string,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }

@@ -89,6 +89,13 @@ export interface Faults {
   errorRate: number;
   errorStatus: number;
   burst429: number;
+  // The next N calls answer 423 Locked, as HubSpot does when a large volume is synced in a short time
+  // (developers.hubspot.com/docs/api-reference/error-handling: "locks will last for 2 seconds").
+  burst423: number;
+  // The next N calls answer 477 Migration in Progress with Retry-After: retryAfter477Seconds, as
+  // HubSpot does while the account moves between data hosting locations (same page).
+  burst477: number;
+  retryAfter477Seconds: number;
   latencyMs: number;
 }
 

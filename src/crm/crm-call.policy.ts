@@ -39,9 +39,18 @@ export interface CrmCallPolicySpec<C extends CrmCall> {
 const isCrmError = (error: unknown, code: CrmError['code']): error is CrmError =>
   error instanceof CrmError && error.code === code;
 
+// The longest wait a CRM may ask for that one call waits out. A longer one (HubSpot's 477 Migration in
+// Progress asks for up to a day) fails the call with the wait in `retryAfterMs`, for its caller (the
+// outbox, the next run) to schedule: a run is not held for hours.
+export const MAX_IN_CALL_WAIT_MS = 60_000;
+
+const asksLongWait = (error: unknown): boolean =>
+  error instanceof CrmError && (error.retryAfterMs ?? 0) > MAX_IN_CALL_WAIT_MS;
+
 // The adapters' only retry layer, on the shared remote-call policy, judged by CrmError codes:
 // - a 429 means the CRM did not act on the request, so it is retried for any call, after at
-//   least the wait the CRM asked for; one without a wait (a daily limit) is not retried;
+//   least the wait the CRM asked for; one without a wait (a daily limit) or with one longer than
+//   MAX_IN_CALL_WAIT_MS is not retried;
 // - a 5xx, a network failure or a timeout may have been acted on, so only an idempotent call
 //   is retried;
 // - those last failures count against the account's breaker; an open one fails calls fast.
@@ -65,9 +74,13 @@ export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): Re
     },
     takeTurn: spec.takeTurn,
     beforeSend: (call) => call.beforeSend,
-    refused: { didNothing: (error) => isCrmError(error, 'RATE_LIMITED'), hook: (call) => call.refusedBeforeRetry },
+    refused: {
+      didNothing: (error) => isCrmError(error, 'RATE_LIMITED'),
+      hook: (call) => call.refusedBeforeRetry,
+    },
     retry: {
       allowanceFor: (error, call) => {
+        if (asksLongWait(error)) return undefined;
         if (isCrmError(error, 'RATE_LIMITED') && error.retryAfterMs !== undefined) return 'rateLimited';
         if (isCrmError(error, 'UNAVAILABLE') && call.idempotent) return 'transient';
         return undefined;

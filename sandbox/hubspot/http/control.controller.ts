@@ -25,7 +25,15 @@ import { PrivateAppTokens } from './private-app.tokens';
 import { RateLimits } from './rate-limits';
 import { RequestLog } from './request.log';
 
-const FAULT_KEYS = ['errorRate', 'errorStatus', 'burst429', 'latencyMs'] as const;
+const FAULT_KEYS = [
+  'errorRate',
+  'errorStatus',
+  'burst429',
+  'burst423',
+  'burst477',
+  'retryAfter477Seconds',
+  'latencyMs',
+] as const;
 
 // The unauthenticated control API under /__control, for tests, benchmarks and demos.
 @Controller('__control')

@@ -3,7 +3,15 @@ import { HubSpotHttpError } from '../emulator.errors';
 import type { Faults } from '../emulator.types';
 
 function noFaults(): Faults {
-  return { errorRate: 0, errorStatus: 500, burst429: 0, latencyMs: 0 };
+  return {
+    errorRate: 0,
+    errorStatus: 500,
+    burst429: 0,
+    burst423: 0,
+    burst477: 0,
+    retryAfter477Seconds: 3600,
+    latencyMs: 0,
+  };
 }
 
 // The faults PUT /__control/faults sets: latency, a burst of 429s, a rate of injected errors.
@@ -20,6 +28,27 @@ export class FaultSettings {
     if (this.faults.burst429 <= 0) return false;
     this.faults.burst429--;
     return true;
+  }
+
+  // A lock or a migration (HubSpot's documented 423 and 477) for each of the next calls asked for.
+  takeBurstLockOrMigration(): void {
+    if (this.faults.burst423 > 0) {
+      this.faults.burst423--;
+      // The page shows no body for either; the emulator's usual error shape carries them.
+      throw new HubSpotHttpError(423, 'LOCKED', 'Locked: too much data is being synced; retry in 2 seconds');
+    }
+    if (this.faults.burst477 > 0) {
+      this.faults.burst477--;
+      throw new HubSpotHttpError(
+        477,
+        'MIGRATION_IN_PROGRESS',
+        'Migration in progress',
+        {},
+        {
+          'retry-after': String(this.faults.retryAfter477Seconds),
+        },
+      );
+    }
   }
 
   maybeFail(): void {

@@ -47,7 +47,7 @@ export class HubSpotExceptionFilter implements ExceptionFilter {
 
   private answerFor(e: unknown): ErrorAnswer {
     if (e instanceof RateLimited) return rateLimited(e);
-    if (e instanceof HubSpotHttpError) return { status: e.status, body: e.body(), headers: {} };
+    if (e instanceof HubSpotHttpError) return { status: e.status, body: e.body(), headers: e.headers };
     // Nest's and express's own refusals keep their status, in HubSpot's shape.
     if (e instanceof HttpException) {
       const category = e.getStatus() === 404 ? 'OBJECT_NOT_FOUND' : 'VALIDATION_ERROR';

@@ -32,6 +32,7 @@ export class PortalLimitsInterceptor implements NestInterceptor {
       if (latencyMs > 0) await sleep(latencyMs);
       const now = Date.now();
       if (this.faults.takeBurst429()) throw new RateLimited('TEN_SECONDLY_ROLLING', this.limits.headers(now));
+      this.faults.takeBurstLockOrMigration();
       if (search) this.limits.admitSearch(now);
       else for (const [name, value] of Object.entries(this.limits.admit(now))) res.setHeader(name, value);
       this.faults.maybeFail();

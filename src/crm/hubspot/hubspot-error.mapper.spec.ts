@@ -57,6 +57,21 @@ describe('toCrmError', () => {
     expect(daily.retryAfterMs).toBeUndefined();
   });
 
+  it("waits out HubSpot's documented 423 Locked and 477 Migration in Progress instead of taking them for a refused record", () => {
+    const locked = toCrmError(apiException(423, { status: 'error', message: 'Locked' }), 'upsert 100 deals');
+    expect(locked).toMatchObject({ code: 'RATE_LIMITED', retryable: true, retryAfterMs: 2000, status: 423 });
+    const lockedSaid = toCrmError(apiException(423, { message: 'Locked' }, { 'retry-after': '5' }), 'call');
+    expect(lockedSaid.retryAfterMs).toBe(5000);
+    const migrating = toCrmError(
+      apiException(477, { message: 'Migration in progress' }, { 'retry-after': '3600' }),
+      'update deal 12',
+    );
+    expect(migrating).toMatchObject({ code: 'UNAVAILABLE', retryable: true, retryAfterMs: 3_600_000 });
+    expect(
+      toCrmError(apiException(477, { message: 'Migration in progress' }), 'call').retryAfterMs,
+    ).toBeUndefined();
+  });
+
   it('treats network failures as UNAVAILABLE and keeps a CrmError as it is', () => {
     const network = toCrmError(
       Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),

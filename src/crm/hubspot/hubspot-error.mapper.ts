@@ -110,8 +110,8 @@ export function plainMessage(body: HubSpotErrorBody): string {
 // How long a 429 asks us to wait, by its policy (the SDK drops policyName, so the message is read too).
 // Undefined means waiting inside this run will not help (the daily limit).
 function rateLimitWaitMs(body: HubSpotErrorBody, headers: Record<string, string>): number | undefined {
-  const retryAfter = Number(headers['retry-after']);
-  if (Number.isFinite(retryAfter) && retryAfter > 0) return retryAfter * 1000;
+  const retryAfter = retryAfterHeaderMs(headers);
+  if (retryAfter !== undefined) return retryAfter;
   const policy = body.policyName ?? '';
   const message = (body.message ?? '').toLowerCase();
   if (policy === 'DAILY' || message.includes('daily')) return undefined;
@@ -123,16 +123,37 @@ function rateLimitWaitMs(body: HubSpotErrorBody, headers: Record<string, string>
   return Math.max(50, Math.ceil(interval / max));
 }
 
+// Waits HubSpot documents beside 429 (developers.hubspot.com/docs/api-reference/error-handling):
+// 423 Locked when a large volume is synced in a short time ("locks will last for 2 seconds", so at
+// least 2 s between requests), and 477 Migration in Progress while the account moves between data
+// hosting locations, with a Retry-After "typically up to 24 hours". Neither says anything of the
+// record, so neither may be taken for a refusal of it.
+const LOCKED = 423;
+const MIGRATING = 477;
+const LOCK_MS = 2000;
+
+function retryAfterHeaderMs(headers: Record<string, string>): number | undefined {
+  const seconds = Number(headers['retry-after']);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
+function documentedWait(status: number, body: HubSpotErrorBody, headers: Record<string, string>) {
+  if (status === 429) return { code: 'RATE_LIMITED' as const, retryAfterMs: rateLimitWaitMs(body, headers) };
+  if (status === LOCKED)
+    return { code: 'RATE_LIMITED' as const, retryAfterMs: retryAfterHeaderMs(headers) ?? LOCK_MS };
+  if (status === MIGRATING)
+    return { code: 'UNAVAILABLE' as const, retryAfterMs: retryAfterHeaderMs(headers) };
+  return undefined;
+}
+
 export function toCrmError(error: unknown, what: string): CrmError {
   if (error instanceof CrmError) return error;
   if (isApiException(error)) {
     const body = bodyOf(error.body);
     const status = error.code;
-    const code =
-      (status === 429 ? 'RATE_LIMITED' : undefined) ??
-      BY_CATEGORY[body.category ?? ''] ??
-      codeForStatus(status);
-    const retryAfterMs = code === 'RATE_LIMITED' ? rateLimitWaitMs(body, error.headers) : undefined;
+    const wait = documentedWait(status, body, error.headers);
+    const code = wait?.code ?? BY_CATEGORY[body.category ?? ''] ?? codeForStatus(status);
+    const retryAfterMs = wait?.retryAfterMs;
     const plain = plainMessage(body);
     return new HubSpotCallError(
       code,

@@ -420,6 +420,36 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     expect((await control.requests()).map((r) => r.status)).toEqual([429, 429, 429, 200]);
   });
 
+  it("waits out HubSpot's 423 Locked (2 s, as its docs say) and writes, never taking it for a refused record", async () => {
+    await control.put('faults', { burst423: 1 });
+    const results = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, [
+      { key: 'locked-1', properties: { dealname: 'Locked' } },
+    ]);
+    expect(results[0].ok).toBe(true);
+    const requests = await control.requests();
+    expect(requests.map((r) => r.status)).toEqual([423, 200]);
+  });
+
+  it('retries a 477 Migration in Progress after its short Retry-After, and leaves a long one to the caller', async () => {
+    await control.put('faults', { burst477: 1, retryAfter477Seconds: 1 });
+    const results = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, [
+      { key: 'migrating-1', properties: { dealname: 'Migrating' } },
+    ]);
+    expect(results[0].ok).toBe(true);
+    expect((await control.requests()).map((r) => r.status)).toEqual([477, 200]);
+    await control.put('faults', { burst477: 1, retryAfter477Seconds: 3600 });
+    const [later] = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, [
+      { key: 'migrating-2', properties: { dealname: 'Migrating later' } },
+    ]);
+    expect(later.ok).toBe(false);
+    expect(later.ok ? undefined : later.error).toMatchObject({
+      code: 'UNAVAILABLE',
+      retryable: true,
+      retryAfterMs: 3_600_000,
+    });
+    await control.put('faults', { burst477: 0, retryAfter477Seconds: 3600 });
+  });
+
   it('keeps writing when the portal limit is lower than the client was told', async () => {
     await control.put('settings', { rateLimit: { max: 4, intervalMs: 400 } });
     // More patience than the default, so a slow shared machine cannot exhaust the retries.
