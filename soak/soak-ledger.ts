@@ -51,8 +51,9 @@ export interface LedgerReader {
   read(): Promise<LedgerView>;
   reconcilePasses(): Promise<ReconcilePass[]>;
   taskCreates(): Promise<TaskCreateRow[]>;
-  // The outbox and the runs, whole, as JSON lines: written to the work dir, since a PostgreSQL
-  // ledger is dropped with its database at the end of the run.
+  // The outbox, the runs, the inbox and the links, whole, as JSON lines: written to the work dir,
+  // since a PostgreSQL ledger is dropped with its database at the end of the run (a finding on
+  // three workers is then read from this file: sweep 1440 run 1's stale best offer had no links).
   dump(): Promise<string>;
 }
 
@@ -91,7 +92,7 @@ const toTaskCreates = (rows: TaskCreateSqlRow[]): TaskCreateRow[] =>
       skipped: typeof result?.skipped === 'string' ? result.skipped : null,
     };
   });
-const DUMP_TABLES = ['outbox_commands', 'runs'];
+const DUMP_TABLES = ['outbox_commands', 'runs', 'inbox_events', 'links'];
 const ERRORS_SQL =
   'SELECT record_kind, record_ref, field, message FROM record_errors WHERE resolved_at IS NULL ORDER BY id';
 
