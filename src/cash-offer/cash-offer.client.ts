@@ -51,7 +51,7 @@ import {
   type OffersCall,
   type OffersQueryForm,
 } from './list-query.negotiation';
-import { parseRetryAfter } from './retry-after.parser';
+import { parseRetryAfter } from '../common/retry-after.parser';
 import {
   ActiveOfferRequest,
   ActiveOfferRequestsQuery,

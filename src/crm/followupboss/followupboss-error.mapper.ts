@@ -1,4 +1,5 @@
 import { isAxiosError } from 'axios';
+import { parseRetryAfter } from '../../common/retry-after.parser';
 import { CrmError, type CrmErrorCode } from '../crm.error';
 
 // FUB answers errors as JSON `{ errorMessage }` with 400, 401, 403, 404, 429 or 5xx
@@ -39,9 +40,5 @@ function codeOf(status: number): CrmErrorCode {
 // Retry-After is in seconds (crm-apis.md B4); an HTTP date is read too. A 429 without it waits a
 // second, the shortest wait that makes sense for a 10 s window.
 export function retryAfterMs(header: unknown): number {
-  const text = typeof header === 'string' ? header.trim() : '';
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const at = Date.parse(text);
-  if (Number.isFinite(at)) return Math.max(0, at - Date.now());
-  return 1000;
+  return parseRetryAfter(header, Date.now()) ?? 1000;
 }

@@ -1,3 +1,4 @@
+import { parseRetryAfter } from '../../common/retry-after.parser';
 import { CrmError } from '../crm.error';
 import type { CrmErrorCode, CrmErrorDetails } from '../crm.error';
 
@@ -132,9 +133,9 @@ const LOCKED = 423;
 const MIGRATING = 477;
 const LOCK_MS = 2000;
 
+// A wait of 0 says nothing: the 429 is then timed by its policy.
 function retryAfterHeaderMs(headers: Record<string, string>): number | undefined {
-  const seconds = Number(headers['retry-after']);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+  return parseRetryAfter(headers['retry-after'], Date.now()) || undefined;
 }
 
 function documentedWait(status: number, body: HubSpotErrorBody, headers: Record<string, string>) {
