@@ -46,6 +46,10 @@ export interface Faults {
   errorStatus: number;
   // The next n API calls answer 429 with Retry-After.
   burst429: number;
+  // Share of API calls handled and stored, then answered errorAfterCommitStatus instead of their
+  // answer: a gateway that loses the answer on its way back after the write landed (0..1).
+  errorAfterCommitRate: number;
+  errorAfterCommitStatus: number;
   // Only calls whose `<METHOD> <path under /v1>` starts with this take the errors and 429s above
   // (`POST /tasks`); null: every call.
   match: string | null;

@@ -97,6 +97,15 @@ export interface Faults {
   burst477: number;
   retryAfter477Seconds: number;
   latencyMs: number;
+  // Share of calls handled and stored, then answered errorAfterCommitStatus instead of their answer:
+  // a gateway in front of the API that loses the answer on its way back (a 502 or 504 from the load
+  // balancer, or a connection reset) after the write landed. The client cannot tell it from a call
+  // that did nothing (docs/sandbox.md).
+  errorAfterCommitRate: number;
+  errorAfterCommitStatus: number;
+  // Only calls whose `<METHOD> <path>` starts with this take errorRate and errorAfterCommitRate
+  // (`POST /crm/v3/objects/tasks`); null: every call.
+  match: string | null;
 }
 
 export interface RateLimitSetting {

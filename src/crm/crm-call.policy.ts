@@ -44,6 +44,19 @@ const isCrmError = (error: unknown, code: CrmError['code']): error is CrmError =
 // outbox, the next run) to schedule: a run is not held for hours.
 export const MAX_IN_CALL_WAIT_MS = 60_000;
 
+// A create that failed after it left (no answer in time, a 5xx, a dropped connection) may have been
+// made: said so, so that its caller looks for it before making it again (a gateway answering 502
+// after the CRM stored the task made it twice before).
+function lostAnswer<C extends CrmCall>(error: CrmError, call: C): CrmError {
+  if (call.idempotent || error.code !== 'UNAVAILABLE') return error;
+  return new CrmError('OUTCOME_UNKNOWN', `${error.message}; it may have been made`, {
+    record: error.record,
+    fields: error.fields,
+    status: error.status,
+    retryAfterMs: error.retryAfterMs,
+  });
+}
+
 const asksLongWait = (error: unknown): boolean =>
   error instanceof CrmError && (error.retryAfterMs ?? 0) > MAX_IN_CALL_WAIT_MS;
 
@@ -52,7 +65,7 @@ const asksLongWait = (error: unknown): boolean =>
 //   least the wait the CRM asked for; one without a wait (a daily limit) or with one longer than
 //   MAX_IN_CALL_WAIT_MS is not retried;
 // - a 5xx, a network failure or a timeout may have been acted on, so only an idempotent call
-//   is retried;
+//   is retried; a create's is OUTCOME_UNKNOWN, for its caller to look for what it may have made;
 // - those last failures count against the account's breaker; an open one fails calls fast.
 export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): RemoteCallPolicy<C> {
   const { crm, account, settings: s, logger } = spec;
@@ -63,12 +76,15 @@ export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): Re
       ms: s.requestTimeoutMs,
       strategy: spec.timeoutStrategy,
       error: (call) =>
-        new CrmError('UNAVAILABLE', `${call.what}: no answer from ${crm} within ${s.requestTimeoutMs} ms`, {
-          record: call.record,
-        }),
+        lostAnswer(
+          new CrmError('UNAVAILABLE', `${call.what}: no answer from ${crm} within ${s.requestTimeoutMs} ms`, {
+            record: call.record,
+          }),
+          call,
+        ),
     },
     toError: (error, call) => {
-      const mapped = spec.toError(error, call);
+      const mapped = lostAnswer(spec.toError(error, call), call);
       if (isCrmError(mapped, 'RATE_LIMITED') && mapped.retryAfterMs !== undefined) onRateLimitMiss?.();
       return mapped;
     },
@@ -93,7 +109,7 @@ export function crmCallPolicy<C extends CrmCall>(spec: CrmCallPolicySpec<C>): Re
     breaker: {
       consecutiveFailures,
       halfOpenAfterMs,
-      counts: (error) => isCrmError(error, 'UNAVAILABLE'),
+      counts: (error) => isCrmError(error, 'UNAVAILABLE') || isCrmError(error, 'OUTCOME_UNKNOWN'),
       openError: (call) =>
         new CrmError(
           'UNAVAILABLE',

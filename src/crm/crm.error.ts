@@ -1,10 +1,19 @@
 import { RemoteError } from '../common/remote-error';
 
 // One error type for every CRM: retry decisions read `code` and `retryable`, never a vendor body.
+// OUTCOME_UNKNOWN: a create (a call that is not idempotent) left and no answer came back (a timeout,
+// a 5xx, a dropped connection): the CRM may have made the record. Retryable, for a writer that looks
+// for it first (an upsert by its unique key); the outbox looks for it before it sends again.
 export type CrmErrorCode =
-  'RATE_LIMITED' | 'UNAVAILABLE' | 'AUTH_FAILED' | 'INVALID_RECORD' | 'NOT_FOUND' | 'CONFLICT';
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE'
+  | 'OUTCOME_UNKNOWN'
+  | 'AUTH_FAILED'
+  | 'INVALID_RECORD'
+  | 'NOT_FOUND'
+  | 'CONFLICT';
 
-const RETRYABLE: ReadonlySet<CrmErrorCode> = new Set(['RATE_LIMITED', 'UNAVAILABLE']);
+const RETRYABLE: ReadonlySet<CrmErrorCode> = new Set(['RATE_LIMITED', 'UNAVAILABLE', 'OUTCOME_UNKNOWN']);
 
 export interface CrmErrorDetails {
   // The record the error is about, in the caller's words (a unique key or a CRM id).

@@ -25,7 +25,16 @@ export class ControlController {
   @Put('faults')
   setFaults(@Body() body: unknown) {
     const b = controlObject(body);
-    for (const key of ['errorRate', 'errorStatus', 'burst429', 'latencyMs', 'answerDelayMs'] as const) {
+    const keys = [
+      'errorRate',
+      'errorStatus',
+      'burst429',
+      'latencyMs',
+      'answerDelayMs',
+      'errorAfterCommitRate',
+      'errorAfterCommitStatus',
+    ] as const;
+    for (const key of keys) {
       if (b[key] === undefined) continue;
       const value = b[key];
       if (typeof value !== 'number' || value < 0) throw badRequest(`${key} must be a non-negative number`);

@@ -3,7 +3,7 @@ import { concatMap, defer, Observable, switchMap } from 'rxjs';
 import { FubFaultInjector } from './fub-fault.injector';
 
 // The faults of /__control/faults on an admitted API call: the latency first, then a burst 429
-// or an injected error instead of the handler, and the answer held back after it.
+// or an injected error instead of the handler, and the answer held back (or lost) after it.
 @Injectable()
 export class FubApiCallInterceptor implements NestInterceptor {
   constructor(private readonly faults: FubFaultInjector) {}
@@ -18,6 +18,7 @@ export class FubApiCallInterceptor implements NestInterceptor {
       switchMap(() => next.handle()),
       concatMap(async (answer: unknown) => {
         await this.faults.delayAnswer();
+        this.faults.loseAnswer(call);
         return answer;
       }),
     );

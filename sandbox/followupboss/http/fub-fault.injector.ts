@@ -5,6 +5,8 @@ const NO_FAULTS: Faults = {
   errorRate: 0,
   errorStatus: 500,
   burst429: 0,
+  errorAfterCommitRate: 0,
+  errorAfterCommitStatus: 502,
   match: null,
   latencyMs: 0,
   answerDelayMs: 0,
@@ -31,7 +33,7 @@ export class FubFaultInjector {
   // A burst 429 (counted off) or an error at the configured rate, as FUB's own answers, for a call
   // the faults' `match` takes (`call`: `<METHOD> <path under /v1>`).
   inject(call: string): void {
-    if (this.current.match !== null && !call.startsWith(this.current.match)) return;
+    if (!this.matches(call)) return;
     if (this.current.burst429 > 0) {
       this.current.burst429--;
       throw new FubHttpError(429, 'Too many requests. Please wait before making more requests.', {
@@ -41,6 +43,18 @@ export class FubFaultInjector {
     }
     if (this.current.errorRate > 0 && Math.random() < this.current.errorRate)
       throw new FubHttpError(this.current.errorStatus, 'Injected fault');
+  }
+
+  // After the call was handled: its answer replaced by an error at errorAfterCommitRate.
+  loseAnswer(call: string): void {
+    if (!this.matches(call)) return;
+    const { errorAfterCommitRate: rate } = this.current;
+    if (rate > 0 && Math.random() < rate)
+      throw new FubHttpError(this.current.errorAfterCommitStatus || 502, 'Bad gateway');
+  }
+
+  private matches(call: string): boolean {
+    return this.current.match === null || call.startsWith(this.current.match);
   }
 
   private async wait(ms: number): Promise<void> {

@@ -33,6 +33,8 @@ const FAULT_KEYS = [
   'burst477',
   'retryAfter477Seconds',
   'latencyMs',
+  'errorAfterCommitRate',
+  'errorAfterCommitStatus',
 ] as const;
 
 // The unauthenticated control API under /__control, for tests, benchmarks and demos.
@@ -78,6 +80,11 @@ export class ControlController {
       if (value === undefined) continue;
       if (typeof value !== 'number' || value < 0) throw badRequest(`${key} must be a non-negative number`);
       this.faults.faults[key] = value;
+    }
+    if (body.match !== undefined) {
+      if (body.match !== null && typeof body.match !== 'string')
+        throw badRequest('match must be a string or null');
+      this.faults.faults.match = body.match;
     }
     return this.faults.faults;
   }

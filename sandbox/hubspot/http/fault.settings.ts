@@ -11,6 +11,9 @@ function noFaults(): Faults {
     burst477: 0,
     retryAfter477Seconds: 3600,
     latencyMs: 0,
+    errorAfterCommitRate: 0,
+    errorAfterCommitStatus: 502,
+    match: null,
   };
 }
 
@@ -51,10 +54,30 @@ export class FaultSettings {
     }
   }
 
-  maybeFail(): void {
+  // Before the handler: an error at errorRate, for a call `match` takes (`<METHOD> <path>`).
+  maybeFail(call: string): void {
+    if (!this.matches(call)) return;
     if (this.faults.errorRate > 0 && Math.random() < this.faults.errorRate) {
       const status = this.faults.errorStatus || 500;
       throw new HubSpotHttpError(status, 'INTERNAL_ERROR', `Injected fault: HTTP ${status}`);
     }
+  }
+
+  // After the handler stored the call: its answer replaced by an error at errorAfterCommitRate.
+  maybeLoseAnswer(call: string): void {
+    if (!this.matches(call)) return;
+    const { errorAfterCommitRate: rate } = this.faults;
+    if (rate > 0 && Math.random() < rate) {
+      const status = this.faults.errorAfterCommitStatus || 502;
+      throw new HubSpotHttpError(
+        status,
+        'BAD_GATEWAY',
+        `Injected fault: HTTP ${status} after the call was handled`,
+      );
+    }
+  }
+
+  private matches(call: string): boolean {
+    return this.faults.match === null || call.startsWith(this.faults.match);
   }
 }

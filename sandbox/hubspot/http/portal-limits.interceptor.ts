@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
-import { defer, Observable, switchMap } from 'rxjs';
+import type { Request, Response } from 'express';
+import { defer, map, Observable, switchMap } from 'rxjs';
 import { FaultSettings } from './fault.settings';
 import { RateLimited, RateLimits } from './rate-limits';
 
@@ -15,7 +15,8 @@ function sleep(ms: number): Promise<void> {
 }
 
 // What stands between an authorised call and its handler: injected latency, the portal's rate
-// limits (headers set here stay on the answer, an error's too) and injected errors.
+// limits (headers set here stay on the answer, an error's too) and injected errors; after it, an
+// answer lost on its way back.
 @Injectable()
 export class PortalLimitsInterceptor implements NestInterceptor {
   constructor(
@@ -26,6 +27,8 @@ export class PortalLimitsInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const res = context.switchToHttp().getResponse<Response>();
+    const req = context.switchToHttp().getRequest<Request>();
+    const call = `${req.method} ${req.path}`;
     const search = this.reflector.get<boolean | undefined>(SEARCH_LIMIT, context.getHandler()) === true;
     return defer(async () => {
       const { latencyMs } = this.faults.faults;
@@ -35,7 +38,13 @@ export class PortalLimitsInterceptor implements NestInterceptor {
       this.faults.takeBurstLockOrMigration();
       if (search) this.limits.admitSearch(now);
       else for (const [name, value] of Object.entries(this.limits.admit(now))) res.setHeader(name, value);
-      this.faults.maybeFail();
-    }).pipe(switchMap(() => next.handle()));
+      this.faults.maybeFail(call);
+    }).pipe(
+      switchMap(() => next.handle()),
+      map((answer: unknown) => {
+        this.faults.maybeLoseAnswer(call);
+        return answer;
+      }),
+    );
   }
 }

@@ -83,14 +83,15 @@ describe('FollowUpBossHttpClient', () => {
     expect((await settle(client.call(read), 1000)).error).toMatchObject({ code: 'UNAVAILABLE', status: 503 });
     expect(request).toHaveBeenCalledTimes(4);
     request.mockClear();
+    // Not sent again: the 503 may have come after FUB stored it. Said unknown, for the caller to look.
     expect((await settle(client.call(create), 1000)).error).toMatchObject({
-      code: 'UNAVAILABLE',
+      code: 'OUTCOME_UNKNOWN',
       status: 503,
     });
     expect(request).toHaveBeenCalledTimes(1);
   });
 
-  it('aborts a request with no answer within requestTimeoutMs and reports UNAVAILABLE', async () => {
+  it('aborts a request with no answer within requestTimeoutMs and reports a create as OUTCOME_UNKNOWN', async () => {
     const signals: AbortSignal[] = [];
     request.mockImplementation(
       (config) =>
@@ -101,8 +102,8 @@ describe('FollowUpBossHttpClient', () => {
     );
     const { error } = await settle(client.call(create), 1000);
     expect(error).toMatchObject({
-      code: 'UNAVAILABLE',
-      message: 'create a deal: no answer from Follow Up Boss within 500 ms',
+      code: 'OUTCOME_UNKNOWN',
+      message: 'create a deal: no answer from Follow Up Boss within 500 ms; it may have been made',
     });
     expect(signals.map((s) => s.aborted)).toEqual([true]);
   });

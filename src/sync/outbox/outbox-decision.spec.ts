@@ -80,6 +80,15 @@ describe('outboxDecision', () => {
       0,
       { action: 'defer', retryAfterMs: 1000 },
     ],
+    [
+      'a CRM task create answered 502 after it left (the CRM may have made it)',
+      new CrmError('OUTCOME_UNKNOWN', 'create task offer:7:lead:2h: 502; it may have been made', {
+        status: 502,
+      }),
+      true,
+      1,
+      { action: 'reconcile' },
+    ],
     ['something else, sent', new Error('socket hang up'), true, 1, { action: 'retry' }],
     [
       'something else, sent, no attempts left',

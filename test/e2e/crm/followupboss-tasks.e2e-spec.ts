@@ -160,7 +160,7 @@ describe('FollowUpBossCrmAdapter tasks against the Follow Up Boss emulator', () 
       .catch((error: unknown) => error);
     await fubControl(emulator, 'PUT', 'faults', { answerDelayMs: 0 });
     expect(lost).toBeInstanceOf(CrmError);
-    expect((lost as CrmError).code).toBe('UNAVAILABLE');
+    expect((lost as CrmError).code).toBe('OUTCOME_UNKNOWN');
     await waitFor(async () => (await port.findTasks({ kind: 'deal', id: dealId })).length > 0, {
       what: "the deal's task",
     });

@@ -498,15 +498,29 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     await control.put('settings', { rateLimit: null });
   });
 
-  it('retries 5xx for idempotent reads only, then reports UNAVAILABLE', async () => {
+  it('retries 5xx for idempotent reads only, then reports UNAVAILABLE; a create, OUTCOME_UNKNOWN', async () => {
     await control.put('faults', { errorRate: 1, errorStatus: 503 });
     const read = adapter.getRecords('deal', ['1'], ['dealname']);
     await expect(read).rejects.toMatchObject({ code: 'UNAVAILABLE', retryable: true });
     expect(await control.requests()).toHaveLength(4);
     await control.clearRequests();
-    await expect(adapter.addNote({ body: 'x', attachTo: [] })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    await expect(adapter.addNote({ body: 'x', attachTo: [] })).rejects.toMatchObject({
+      code: 'OUTCOME_UNKNOWN',
+      status: 503,
+    });
     expect(await control.requests()).toHaveLength(1);
     await control.put('faults', { errorRate: 0 });
+    // A 502 after HubSpot stored the note: the caller is told it may have been made, not sent again.
+    await control.put('faults', { errorAfterCommitRate: 1, match: 'POST /crm/v3/objects/notes' });
+    await control.clearRequests();
+    const lost = await adapter.addNote({ body: 'kept', attachTo: [] }).catch((error: unknown) => error);
+    expect(lost).toMatchObject({ code: 'OUTCOME_UNKNOWN', status: 502 });
+    expect(await control.requests()).toHaveLength(1);
+    await control.put('faults', { errorAfterCommitRate: 0, match: null });
+    const notes = (await (await fetch(`${emulator.url}/__control/objects/notes`)).json()) as {
+      results: { properties: { hs_note_body?: string } }[];
+    };
+    expect(notes.results.filter((n) => n.properties.hs_note_body === 'kept')).toHaveLength(1);
   });
 
   it('reports a refused token as AUTH_FAILED', async () => {

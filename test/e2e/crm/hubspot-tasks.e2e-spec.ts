@@ -218,7 +218,7 @@ describe('HubSpotCrmAdapter tasks against the HubSpot emulator', () => {
     await control.put('faults', { latencyMs: 400 });
     const lost = await impatient.createTask(input(dealId)).catch((error: unknown) => error);
     expect(lost).toBeInstanceOf(CrmError);
-    expect((lost as CrmError).code).toBe('UNAVAILABLE');
+    expect((lost as CrmError).code).toBe('OUTCOME_UNKNOWN');
     await control.put('faults', { latencyMs: 0 });
     await waitFor(async () => (await port.findTasks({ kind: 'deal', id: dealId })).length > 0, {
       what: "the deal's task",

@@ -135,6 +135,63 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
     expect(await tasksOf(offer.offer_id)).toHaveLength(1);
   });
 
+  // A gateway in front of the CRM that loses answers after the write landed (a 502 from the load
+  // balancer): the emulator's errorAfterCommitRate, for the calls `match` names.
+  const loseAnswers = async (match: string | null, rate: number): Promise<void> => {
+    if (kind === 'followupboss') {
+      await fubControl(t.world.followUpBoss!, 'PUT', 'faults', { errorAfterCommitRate: rate, match });
+      return;
+    }
+    const res = await fetch(`${t.world.url}/__control/faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ errorAfterCommitRate: rate, match }),
+    });
+    expect(res.status).toBe(200);
+  };
+
+  it('writes whose answer the CRM loses after they landed (a 502 on the way back) are made once: the offer record, its task', async () => {
+    const { requestId } = await steps.activeRequest();
+    const dealsBefore = t.world.countDeals();
+    const offer = await steps.sandbox.makeOffer(requestId, {
+      offer_amount: 312_000,
+      offer_expires: new Date(t.nowMs() + 100 * MINUTE).toISOString(),
+    });
+    await loseAnswers(kind === 'hubspot' ? 'POST /crm/v3/objects/deals/batch/upsert' : 'POST /deals', 1);
+    try {
+      await steps.applyEvents(1);
+      // Each try of the record's write lands and is answered 502: the event waits to be tried again.
+      const depth = await t.ledger.inbox.depth('acme');
+      expect(depth.failed + depth.pending).toBe(1);
+    } finally {
+      await loseAnswers(null, 0);
+    }
+    await t.advanceClock(2 * MINUTE);
+    await t.run('inbox-drain');
+    expect(await t.ledger.inbox.depth('acme')).toMatchObject({ pending: 0, failed: 0 });
+    expect(t.world.countDeals() - dealsBefore).toBe(1);
+    expect(steps.agent.stageKey(await recordOf(offer.offer_id))).toBe('incoming');
+
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    const [command] = await t.ledger.outbox.listByState('acme', ['pending']);
+    expect(command.operation).toBe('create_offer_task');
+    await loseAnswers(kind === 'hubspot' ? 'POST /crm/v3/objects/tasks' : 'POST /tasks', 1);
+    try {
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+    } finally {
+      await loseAnswers(null, 0);
+    }
+    // Made, and the daemon does not know it: the command is not done, and not sent again blindly.
+    expect(await tasksOf(offer.offer_id)).toHaveLength(1);
+    expect((await t.ledger.outbox.get(command.id))!.state).not.toBe('done');
+    await t.advanceClock(2 * MINUTE);
+    await tick();
+    expect((await t.ledger.outbox.get(command.id))!.state).toBe('done');
+    expect(await tasksOf(offer.offer_id)).toEqual([
+      expect.objectContaining({ key: `offer:${offer.offer_id}:lead:2h`, completed: false }),
+    ]);
+  });
+
   it('an offer still undecided an hour before expiry also gets a task for the broker', async () => {
     const [offer] = await offersExpiringIn(40 * MINUTE);
     await tick();
