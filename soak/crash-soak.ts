@@ -624,9 +624,11 @@ export function formatReport(r: CrashSoakResult): string {
 function replayReadings(): string {
   const readings = process.env.SOAK_SPEC_READINGS?.trim();
   const faults = process.env.SOAK_CASH_OFFER_FAULTS?.trim();
+  const crmFaults = process.env.SOAK_HUBSPOT_FAULTS?.trim();
   return (
     (readings ? `SOAK_SPEC_READINGS='${readings}' ` : '') +
-    (faults ? `SOAK_CASH_OFFER_FAULTS='${faults}' ` : '')
+    (faults ? `SOAK_CASH_OFFER_FAULTS='${faults}' ` : '') +
+    (crmFaults ? `SOAK_HUBSPOT_FAULTS='${crmFaults}' ` : '')
   );
 }
 

@@ -117,6 +117,13 @@ export async function startSimulators(dir: string): Promise<SimulatorsProcess> {
   // /__control/faults, docs/sandbox.md), e.g. a service that answers some calls 429.
   const faults = process.env.SOAK_CASH_OFFER_FAULTS?.trim();
   if (faults) await httpJson('PUT', `${sim.controlUrl}/faults`, JSON.parse(faults) as unknown);
+  // The HubSpot portal's faults (SOAK_HUBSPOT_FAULTS: the body of its PUT /__control/faults,
+  // docs/crm-hubspot.md), on the daemon's calls only: the scripted agent shares the portal's token,
+  // so a `match` naming the daemon's endpoints (batch writes, task creates) leaves the agent's own
+  // single-record calls alone, e.g. answers lost after the write landed.
+  const hubspotFaults = process.env.SOAK_HUBSPOT_FAULTS?.trim();
+  if (hubspotFaults)
+    await httpJson('PUT', `${sim.hubspotUrl}/__control/faults`, JSON.parse(hubspotFaults) as unknown);
   return sim;
 }
 

@@ -103,9 +103,9 @@ export interface Faults {
   // that did nothing (docs/sandbox.md).
   errorAfterCommitRate: number;
   errorAfterCommitStatus: number;
-  // Only calls whose `<METHOD> <path>` starts with this take errorRate and errorAfterCommitRate
-  // (`POST /crm/v3/objects/tasks`); null: every call.
-  match: string | null;
+  // Only calls whose `<METHOD> <path>` starts with this (or with one of these) take errorRate and
+  // errorAfterCommitRate (`POST /crm/v3/objects/tasks`); null: every call.
+  match: string | string[] | null;
 }
 
 export interface RateLimitSetting {

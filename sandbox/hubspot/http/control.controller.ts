@@ -82,9 +82,11 @@ export class ControlController {
       this.faults.faults[key] = value;
     }
     if (body.match !== undefined) {
-      if (body.match !== null && typeof body.match !== 'string')
-        throw badRequest('match must be a string or null');
-      this.faults.faults.match = body.match;
+      const { match } = body;
+      const prefixes = Array.isArray(match) && match.every((m) => typeof m === 'string');
+      if (match !== null && typeof match !== 'string' && !prefixes)
+        throw badRequest('match must be a string, an array of strings, or null');
+      this.faults.faults.match = match as string | string[] | null;
     }
     return this.faults.faults;
   }

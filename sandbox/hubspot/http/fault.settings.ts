@@ -78,6 +78,8 @@ export class FaultSettings {
   }
 
   private matches(call: string): boolean {
-    return this.faults.match === null || call.startsWith(this.faults.match);
+    const { match } = this.faults;
+    if (match === null) return true;
+    return (Array.isArray(match) ? match : [match]).some((prefix) => call.startsWith(prefix));
   }
 }
