@@ -86,7 +86,7 @@ export class ControlController {
       const prefixes = Array.isArray(match) && match.every((m) => typeof m === 'string');
       if (match !== null && typeof match !== 'string' && !prefixes)
         throw badRequest('match must be a string, an array of strings, or null');
-      this.faults.faults.match = match as string | string[] | null;
+      this.faults.faults.match = match;
     }
     return this.faults.faults;
   }

@@ -192,7 +192,7 @@ export class OffersService {
     await this.links.forgetContent(crm.brokerageId, LINK.offer, keysIn('changed'), options.readAt);
     const results = await crm.port.upsertRecords('deal', UNIQUE_OFFER_ID, inputs);
     const written: LinkInput[] = [];
-    const created: { offer: Offer; crmId: string }[] = [];
+    const created: { key: string; offer: Offer; crmId: string }[] = [];
     const shown: ShownOffer[] = [];
     const changes: string[] = [];
     for (const [n, result] of results.entries()) {
@@ -215,7 +215,8 @@ export class OffersService {
         runId: options.runId ?? undefined,
         readAt: options.readAt,
       });
-      if (classes.get(item.record.key) === 'new') created.push({ offer: item.offer, crmId: result.id });
+      if (classes.get(item.record.key) === 'new')
+        created.push({ key: item.record.key, offer: item.offer, crmId: result.id });
       shown.push({
         offer: item.offer,
         crmId: result.id,
@@ -230,8 +231,12 @@ export class OffersService {
       );
       await this.recordErrors.resolve(crm.brokerageId, 'offer', item.record.key);
     }
-    // Associations first: a crash before the links are saved re-runs them (they are idempotent).
-    await this.associate(crm, created);
+    // Associations first: a crash before the links are saved re-runs them (they are idempotent). A
+    // new record whose associations the CRM could not make for now (an outage, its breaker open) is
+    // not linked either: the next writer finds it by its offer id, leaves its stage, and associates
+    // it then. Linked, it would stand apart from its listing deal and seller for good.
+    const unassociated = await this.associate(crm, created);
+    const linked = (key: string) => !unassociated.has(key);
     await this.learnCounters(
       crm.brokerageId,
       toWrite.map((i) => i.record),
@@ -240,8 +245,12 @@ export class OffersService {
     await this.links.upsertLinks(
       crm.brokerageId,
       LINK.offer,
-      written,
-      this.history.shownEntries(crm.brokerageId, shown, ours),
+      written.filter((w) => linked(w.remoteId)),
+      this.history.shownEntries(
+        crm.brokerageId,
+        shown.filter((s) => linked(String(s.offer.offer_id))),
+        ours,
+      ),
     );
     // One line per record that changed, once the ledger holds it: what an operator reads the log for.
     for (const change of changes) this.logger.log(`${crm.brokerageId}: ${change}`);
@@ -519,8 +528,15 @@ export class OffersService {
     if (learnt.length > 0) await this.links.upsertLinks(brokerageId, LINK.counter, learnt);
   }
 
-  private async associate(crm: BrokerageCrm, created: { offer: Offer; crmId: string }[]): Promise<void> {
-    if (created.length === 0) return;
+  // The new records' associations with their listing deal and its seller. Returns the keys of the
+  // records the CRM could not associate for now (a retryable failure); a refused one (the listing
+  // deal deleted, say) is told on the offer's record errors instead, and not tried again.
+  private async associate(
+    crm: BrokerageCrm,
+    created: { key: string; offer: Offer; crmId: string }[],
+  ): Promise<Set<string>> {
+    const unassociated = new Set<string>();
+    if (created.length === 0) return unassociated;
     const listingOf = new Map<string, string>();
     for (const { offer, crmId } of created) {
       const dealId = await this.status.listingDealOf(
@@ -541,8 +557,25 @@ export class OffersService {
       if (seller)
         pairs.push({ from: { kind: 'deal', id: offerRecordId }, to: { kind: 'contact', id: seller } });
     }
+    const keyOf = new Map(created.map((c) => [c.crmId, c.key]));
     for (const result of await crm.port.associate(pairs)) {
-      if (!result.ok) this.logger.warn(`association not made: ${errorMessage(result.error)}`);
+      if (result.ok) continue;
+      const key = keyOf.get(result.pair.from.id) ?? result.pair.from.id;
+      const message = `offer ${key}'s CRM record ${result.pair.from.id} was not associated with ${result.pair.to.kind} ${result.pair.to.id}: ${errorMessage(result.error)}`;
+      if (result.error.retryable) {
+        unassociated.add(key);
+        this.logger.warn(`${crm.brokerageId}: ${message}; made again by the offer's next write`);
+        continue;
+      }
+      this.logger.warn(`${crm.brokerageId}: ${message}`);
+      await this.recordErrors.record({
+        brokerageId: crm.brokerageId,
+        recordKind: 'offer',
+        recordRef: key,
+        message,
+        code: result.error.code,
+      });
     }
+    return unassociated;
   }
 }
