@@ -1,4 +1,4 @@
-import { offerSummaryWrong, requestStatusWrong } from './soak-checks';
+import { offerRecordUnassociated, offerSummaryWrong, requestStatusWrong } from './soak-checks';
 
 describe('requestStatusWrong', () => {
   it.each([
@@ -22,6 +22,24 @@ describe('requestStatusWrong', () => {
     for (const shown of ['in_review', 'processing', 'active', ''])
       expect(requestStatusWrong('in_review', shown, true)).toBeNull();
     expect(requestStatusWrong('processing', 'in_review', true)).toBeNull();
+  });
+});
+
+describe('offerRecordUnassociated', () => {
+  const listing = { dealId: '12', contactId: '7' };
+
+  it('takes a record associated with its listing deal and seller, whatever else it is associated with', () => {
+    expect(offerRecordUnassociated({ deal: ['3', '12'], contact: ['7'] }, listing)).toBeNull();
+  });
+
+  it('names what is missing', () => {
+    expect(offerRecordUnassociated({ deal: [], contact: ['7'] }, listing)).toBe(
+      'not associated with its listing deal 12 (associated with deals "", contacts "7")',
+    );
+    expect(offerRecordUnassociated({ deal: ['12'], contact: [] }, listing)).toContain('its seller 7');
+    expect(offerRecordUnassociated({ deal: [], contact: [] }, listing)).toContain(
+      'its listing deal 12 or its seller 7',
+    );
   });
 });
 

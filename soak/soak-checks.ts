@@ -113,6 +113,20 @@ export function offerSummaryWrong(
   return wrong.length > 0 ? `the deal shows ${wrong.join('; ')}` : null;
 }
 
+// Why an offer record is not associated as the agent opens it, from its listing deal and its
+// seller (docs/crm-mapping.md), or null.
+export function offerRecordUnassociated(
+  linked: { deal: string[]; contact: string[] },
+  listing: { dealId: string; contactId: string },
+): string | null {
+  const missing = [
+    ...(linked.deal.includes(listing.dealId) ? [] : [`listing deal ${listing.dealId}`]),
+    ...(linked.contact.includes(listing.contactId) ? [] : [`seller ${listing.contactId}`]),
+  ];
+  if (missing.length === 0) return null;
+  return `not associated with its ${missing.join(' or its ')} (associated with deals ${quote(linked.deal.join(','))}, contacts ${quote(linked.contact.join(','))})`;
+}
+
 export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
   const violations: Violation[] = [];
   const add = (kind: ViolationKind, record: string, detail: string): void => {
@@ -229,6 +243,9 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
   }
 
   // Every offer on this run's requests: exactly one CRM offer record.
+  const requestExternal = new Map(
+    seen.requests.map((q) => [q.offer_request_id, String(q.offer_request_external_id)]),
+  );
   const ours = new Set(
     seen.requests
       .filter((q) => world.listings.has(String(q.offer_request_external_id)))
@@ -246,6 +263,13 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
     if (records.length === 0) add('lost', at, `no CRM offer record; service status ${offer.offer_status}`);
     if (records.length > 1)
       add('duplicate', at, `${records.length} CRM offer records: ${records.map((r) => r.id).join(', ')}`);
+    // Opened from its listing deal and its seller (docs/crm-mapping.md): associated with both.
+    const listing = world.listings.get(requestExternal.get(offer.offer_request_id) ?? '');
+    for (const record of records) {
+      const unassociated =
+        listing && record.associations && offerRecordUnassociated(record.associations, listing);
+      if (unassociated) add('wrong state', `${at}, record ${record.id}`, unassociated);
+    }
     // What the buyer offered and on which request: what the agent decides on.
     for (const record of records) {
       const shownAmount = text(record.properties.cash_offer_offer_amount);

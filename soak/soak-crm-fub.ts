@@ -45,7 +45,17 @@ function asCrmObject(deal: Record<string, unknown>): CrmObject {
   properties.pipeline = text(deal.pipelineId);
   properties.dealname = text(deal.name);
   const created = text(deal.created);
-  return { id: String(deal.id), properties, ...(created ? { createdAt: created } : {}) };
+  const people = Array.isArray(deal.peopleIds) ? deal.peopleIds.map(String) : [];
+  const linked = (properties.cash_offer_linked_deals ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  return {
+    id: String(deal.id),
+    properties,
+    associations: { deal: linked, contact: people },
+    ...(created ? { createdAt: created } : {}),
+  };
 }
 
 // Which FUB pipelines exist, before any brokerage file is written (the listings pipeline and its

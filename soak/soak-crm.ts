@@ -19,6 +19,9 @@ export interface CrmObject {
   // When the CRM made the record (HubSpot's `createdAt`, Follow Up Boss's `created`): from then on
   // the agent can see it.
   createdAt?: string;
+  // The deals and contacts it is associated with (HubSpot's associations; Follow Up Boss: a deal's
+  // people, and the deals its linked-deals field names), as the final check reads them.
+  associations?: { deal: string[]; contact: string[] };
 }
 
 // Labels setup-crm gives the offer-record pipeline and its stages (docs/crm-hubspot.md,
@@ -143,11 +146,16 @@ export class HubSpotSoakCrm implements SoakCrm {
   async allDeals(): Promise<CrmObject[]> {
     const all: CrmObject[] = [];
     for (let offset = 0; ; offset += 500) {
-      const page = await httpJson<{ total: number; results: CrmObject[] }>(
-        'GET',
-        `${this.sim.hubspotUrl}/__control/objects/deals?limit=500&offset=${offset}`,
+      const page = await httpJson<{
+        total: number;
+        results: (CrmObject & { associations?: { deals?: string[]; contacts?: string[] } })[];
+      }>('GET', `${this.sim.hubspotUrl}/__control/objects/deals?limit=500&offset=${offset}`);
+      all.push(
+        ...page.results.map(({ associations, ...deal }) => ({
+          ...deal,
+          associations: { deal: associations?.deals ?? [], contact: associations?.contacts ?? [] },
+        })),
       );
-      all.push(...page.results);
       if (page.results.length < 500) return all;
     }
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { badRequest, notFound } from './emulator.errors';
 import { objectType, record } from './emulator.inputs';
 import { EmulatorState } from './emulator.state';
-import { OBJECT_TYPES } from './emulator.types';
+import { OBJECT_TYPES, type ObjectType } from './emulator.types';
 import { toWire } from './emulator.wire';
 
 // The portal's records as tests set them up and look at them, without limits or scopes.
@@ -43,7 +43,10 @@ export class ControlObjectsService {
     const all = [...this.state.objects.all(type).values()];
     const results = all
       .slice(offset, offset + limit)
-      .map((o) => ({ ...toWire(o, o, Object.keys(o.properties)) }));
+      .map((o) => ({
+        ...toWire(o, o, Object.keys(o.properties)),
+        associations: this.associationsOf(type, o.id),
+      }));
     return { total: all.length, results };
   }
 
@@ -51,9 +54,15 @@ export class ControlObjectsService {
     const type = objectType(typeSegment);
     const obj = this.state.objects.get(type, id);
     if (!obj) throw notFound(`${type} ${id} does not exist`);
-    const associations = Object.fromEntries(
-      OBJECT_TYPES.map((to) => [to, this.state.associations.list(type, obj.id, to).map(([toId]) => toId)]),
+    return {
+      ...toWire(obj, obj, Object.keys(obj.properties)),
+      associations: this.associationsOf(type, obj.id),
+    };
+  }
+
+  private associationsOf(type: ObjectType, id: string): Record<string, string[]> {
+    return Object.fromEntries(
+      OBJECT_TYPES.map((to) => [to, this.state.associations.list(type, id, to).map(([toId]) => toId)]),
     );
-    return { ...toWire(obj, obj, Object.keys(obj.properties)), associations };
   }
 }
