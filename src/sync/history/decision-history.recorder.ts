@@ -250,7 +250,7 @@ export class DecisionHistoryRecorder {
 const ANSWER_WORDS: Record<CommandAnswer, string> = {
   done: 'done',
   retry: 'not applied, tried again later',
-  unknown: 'no answer, outcome unknown (looked for in the service)',
+  unknown: 'no answer, outcome unknown (looked for before it is sent again)',
   dead: 'refused for good (dead)',
 };
 
