@@ -11,7 +11,8 @@ import { envInt } from './soak-env';
 // SOAK_CASH_OFFER_FAULTS (the body of the sandbox's PUT /__control/faults, kept through the whole
 // run: '{"match":"POST","errorRate":0.3,"errorStatus":429}' answers 3 in 10 POSTs 429),
 // SOAK_HUBSPOT_FAULTS (the body of the HubSpot emulator's PUT /__control/faults, likewise; give it a
-// `match` of the daemon's endpoints, which the scripted agent does not call).
+// `match` of the daemon's endpoints, which the scripted agent does not call), SOAK_FUB_FAULTS (the
+// Follow Up Boss emulator's, likewise; `"systemOnly":true` keeps them to the daemon's calls).
 // Exit code 1 on any violation, when the daemon did not settle, or on a failed or crashed CLI run.
 
 function envShape(): SoakShape {

@@ -22,6 +22,7 @@ import {
   SOAK_FUB_API_KEY,
   type FubListings,
   startSimulators,
+  applyCrmFaults,
   stopAll,
   writeDaemonConfig,
 } from './soak-processes';
@@ -151,6 +152,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     }
     const setup = await runCli(['setup-crm', '--brokerage', SOAK_BROKERAGE], env);
     if (setup.code !== 0) throw new Error(`setup-crm failed: ${setup.output}`);
+    await applyCrmFaults(sim);
 
     const service = new SoakService(
       sim,
@@ -624,11 +626,15 @@ export function formatReport(r: CrashSoakResult): string {
 function replayReadings(): string {
   const readings = process.env.SOAK_SPEC_READINGS?.trim();
   const faults = process.env.SOAK_CASH_OFFER_FAULTS?.trim();
-  const crmFaults = process.env.SOAK_HUBSPOT_FAULTS?.trim();
+  const crmFaults = (['SOAK_HUBSPOT_FAULTS', 'SOAK_FUB_FAULTS'] as const)
+    .map((name) => [name, process.env[name]?.trim()] as const)
+    .filter(([, value]) => value)
+    .map(([name, value]) => `${name}='${value}' `)
+    .join('');
   return (
     (readings ? `SOAK_SPEC_READINGS='${readings}' ` : '') +
     (faults ? `SOAK_CASH_OFFER_FAULTS='${faults}' ` : '') +
-    (crmFaults ? `SOAK_HUBSPOT_FAULTS='${crmFaults}' ` : '')
+    crmFaults
   );
 }
 

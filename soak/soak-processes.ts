@@ -117,14 +117,20 @@ export async function startSimulators(dir: string): Promise<SimulatorsProcess> {
   // /__control/faults, docs/sandbox.md), e.g. a service that answers some calls 429.
   const faults = process.env.SOAK_CASH_OFFER_FAULTS?.trim();
   if (faults) await httpJson('PUT', `${sim.controlUrl}/faults`, JSON.parse(faults) as unknown);
-  // The HubSpot portal's faults (SOAK_HUBSPOT_FAULTS: the body of its PUT /__control/faults,
-  // docs/crm-hubspot.md), on the daemon's calls only: the scripted agent shares the portal's token,
-  // so a `match` naming the daemon's endpoints (batch writes, task creates) leaves the agent's own
-  // single-record calls alone, e.g. answers lost after the write landed.
-  const hubspotFaults = process.env.SOAK_HUBSPOT_FAULTS?.trim();
-  if (hubspotFaults)
-    await httpJson('PUT', `${sim.hubspotUrl}/__control/faults`, JSON.parse(hubspotFaults) as unknown);
   return sim;
+}
+
+// The CRMs' own faults (SOAK_HUBSPOT_FAULTS, SOAK_FUB_FAULTS: the body of each emulator's PUT
+// /__control/faults, docs/crm-hubspot.md and docs/crm-followupboss.md), set once setup-crm has made
+// the CRM's fields, through the rest of the run. The scripted agent shares each account, so they are
+// kept to the daemon's calls: HubSpot by a `match` of its endpoints (batch writes, task creates),
+// which the agent's single-record calls never take; Follow Up Boss by `systemOnly: true` (the daemon
+// calls as a registered system, the agent as a user).
+export async function applyCrmFaults(sim: SimulatorsProcess): Promise<void> {
+  const hubspot = process.env.SOAK_HUBSPOT_FAULTS?.trim();
+  if (hubspot) await httpJson('PUT', `${sim.hubspotUrl}/__control/faults`, JSON.parse(hubspot) as unknown);
+  const fub = process.env.SOAK_FUB_FAULTS?.trim();
+  if (fub) await httpJson('PUT', `${sim.fubUrl}/__control/faults`, JSON.parse(fub) as unknown);
 }
 
 export interface SoakSchedules {

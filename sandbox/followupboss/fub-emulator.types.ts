@@ -50,6 +50,9 @@ export interface Faults {
   // answer: a gateway that loses the answer on its way back after the write landed (0..1).
   errorAfterCommitRate: number;
   errorAfterCommitStatus: number;
+  // Only calls from a registered system (X-System with its key, as integrations send) take the
+  // errors above: an agent's own calls to the same account (a test's scripted agent) are left alone.
+  systemOnly: boolean;
   // Only calls whose `<METHOD> <path under /v1>` starts with this take the errors and 429s above
   // (`POST /tasks`); null: every call.
   match: string | null;

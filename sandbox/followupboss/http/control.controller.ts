@@ -40,6 +40,10 @@ export class ControlController {
       if (typeof value !== 'number' || value < 0) throw badRequest(`${key} must be a non-negative number`);
       this.faults.current[key] = value;
     }
+    if (b.systemOnly !== undefined) {
+      if (typeof b.systemOnly !== 'boolean') throw badRequest('systemOnly must be true or false');
+      this.faults.current.systemOnly = b.systemOnly;
+    }
     if (b.match !== undefined) {
       if (b.match !== null && typeof b.match !== 'string') throw badRequest('match must be a string or null');
       this.faults.current.match = b.match;

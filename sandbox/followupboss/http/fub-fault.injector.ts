@@ -7,6 +7,7 @@ const NO_FAULTS: Faults = {
   burst429: 0,
   errorAfterCommitRate: 0,
   errorAfterCommitStatus: 502,
+  systemOnly: false,
   match: null,
   latencyMs: 0,
   answerDelayMs: 0,
@@ -32,8 +33,8 @@ export class FubFaultInjector {
 
   // A burst 429 (counted off) or an error at the configured rate, as FUB's own answers, for a call
   // the faults' `match` takes (`call`: `<METHOD> <path under /v1>`).
-  inject(call: string): void {
-    if (!this.matches(call)) return;
+  inject(call: string, system?: string): void {
+    if (!this.matches(call, system)) return;
     if (this.current.burst429 > 0) {
       this.current.burst429--;
       throw new FubHttpError(429, 'Too many requests. Please wait before making more requests.', {
@@ -46,14 +47,15 @@ export class FubFaultInjector {
   }
 
   // After the call was handled: its answer replaced by an error at errorAfterCommitRate.
-  loseAnswer(call: string): void {
-    if (!this.matches(call)) return;
+  loseAnswer(call: string, system?: string): void {
+    if (!this.matches(call, system)) return;
     const { errorAfterCommitRate: rate } = this.current;
     if (rate > 0 && Math.random() < rate)
       throw new FubHttpError(this.current.errorAfterCommitStatus || 502, 'Bad gateway');
   }
 
-  private matches(call: string): boolean {
+  private matches(call: string, system: string | undefined): boolean {
+    if (this.current.systemOnly && !system) return false;
     return this.current.match === null || call.startsWith(this.current.match);
   }
 

@@ -1,4 +1,5 @@
 import type { CrmKind } from '../crm.types';
+import { madeOrFound } from '../made-or-found';
 import type {
   CrmPropertySpec,
   CrmPropertyType,
@@ -58,13 +59,17 @@ export class FollowUpBossSchemaInstaller {
       const item = `pipeline ${pipeline.key}`;
       let found = existing.find((p) => same(p.name, pipeline.label));
       if (!found) {
-        found = await this.http.call<FubPipeline>({
-          method: 'POST',
-          path: '/pipelines',
-          body: { name: pipeline.label, stages: pipeline.stages.map((s) => ({ name: s.label })) },
-          what: `create pipeline ${pipeline.label}`,
-          idempotent: false,
-        });
+        found = await madeOrFound(
+          () =>
+            this.http.call<FubPipeline>({
+              method: 'POST',
+              path: '/pipelines',
+              body: { name: pipeline.label, stages: pipeline.stages.map((s) => ({ name: s.label })) },
+              what: `create pipeline ${pipeline.label}`,
+              idempotent: false,
+            }),
+          async () => (await this.pipelines()).find((p) => same(p.name, pipeline.label)),
+        );
         items.push({ item, outcome: 'created' });
         for (const s of pipeline.stages)
           items.push({ item: `stage ${pipeline.key}.${s.key}`, outcome: 'created' });
@@ -144,13 +149,17 @@ export class FollowUpBossSchemaInstaller {
           : property.type === 'enumeration'
             ? (property.options ?? []).map((o) => o.value)
             : undefined;
-      await this.http.call({
-        method: 'POST',
-        path: `/${FUB_CUSTOM_FIELDS[kind]}`,
-        body: { label: fubFieldLabel(property.name), type, ...(choices ? { choices } : {}) },
-        what: `create ${kind} custom field ${name}`,
-        idempotent: false,
-      });
+      await madeOrFound(
+        () =>
+          this.http.call<FubCustomField>({
+            method: 'POST',
+            path: `/${FUB_CUSTOM_FIELDS[kind]}`,
+            body: { label: fubFieldLabel(property.name), type, ...(choices ? { choices } : {}) },
+            what: `create ${kind} custom field ${name}`,
+            idempotent: false,
+          }),
+        async () => (await this.customFields(kind)).find((f) => f.name === name),
+      );
       have.add(name);
       items.push({ item, outcome: 'created', detail: `${name} (${type})` });
     }

@@ -6,6 +6,7 @@ import {
 import type { Property, PropertyCreate } from '@hubspot/api-client/lib/codegen/crm/properties';
 import type { Pipeline } from '@hubspot/api-client/lib/codegen/crm/pipelines';
 import { CrmError } from '../crm.error';
+import { madeOrFound } from '../made-or-found';
 import type { CrmKind } from '../crm.types';
 import type {
   CrmPipelineSpec,
@@ -70,6 +71,12 @@ export class HubSpotSchemaInstaller {
     return this.runner.run({ what, lane: 'general', idempotent: true }, fn);
   }
 
+  // A create: not sent again blindly when its answer is lost (a group, a pipeline or a stage made
+  // twice, or a 409 that fails setup); looked for with `find` first (madeOrFound).
+  private create<T>(what: string, fn: () => Promise<T>, find: () => Promise<T | undefined>): Promise<T> {
+    return madeOrFound(() => this.runner.run({ what, lane: 'general', idempotent: false }, fn), find);
+  }
+
   private async ensureGroups(
     kind: CrmKind,
     spec: CrmSchemaSpec,
@@ -86,8 +93,15 @@ export class HubSpotSchemaInstaller {
         items.push({ item, outcome: 'already present' });
         continue;
       }
-      await this.call(`create ${item}`, () =>
-        this.client.crm.properties.groupsApi.create(type, { name: group.name, label: group.label }),
+      await this.create(
+        `create ${item}`,
+        () => this.client.crm.properties.groupsApi.create(type, { name: group.name, label: group.label }),
+        async () =>
+          (
+            await this.call(`list ${kind} property groups`, () =>
+              this.client.crm.properties.groupsApi.getAll(type),
+            )
+          ).results.find((g) => g.name === group.name),
       );
       items.push({ item, outcome: 'created' });
     }
@@ -99,10 +113,7 @@ export class HubSpotSchemaInstaller {
     items: CrmSchemaItemReport[],
   ): Promise<void> {
     const type = HUBSPOT_OBJECT[kind];
-    const existing = await this.call(`list ${kind} properties`, () =>
-      this.client.crm.properties.coreApi.getAll(type),
-    );
-    const byName = new Map(existing.results.map((p) => [p.name, p]));
+    const byName = new Map((await this.properties(kind)).map((p) => [p.name, p]));
     const created = await this.createProperties(
       kind,
       specs.filter((spec) => !byName.has(spec.name)).map(toPropertyCreate),
@@ -113,7 +124,11 @@ export class HubSpotSchemaInstaller {
       const found = byName.get(spec.name);
       if (!found) {
         if (!created.has(spec.name))
-          await this.call(`create ${item}`, () => this.client.crm.properties.coreApi.create(type, wanted));
+          await this.create(
+            `create ${item}`,
+            () => this.client.crm.properties.coreApi.create(type, wanted),
+            async () => (await this.properties(kind)).find((p) => p.name === spec.name),
+          );
         items.push({ item, outcome: 'created' });
         continue;
       }
@@ -157,15 +172,28 @@ export class HubSpotSchemaInstaller {
     for (let start = 0; start < wanted.length; start += PROPERTY_BATCH) {
       const inputs = wanted.slice(start, start + PROPERTY_BATCH);
       try {
-        const answer = await this.call(`create ${inputs.length} ${kind} properties`, () =>
-          this.client.crm.properties.batchApi.create(type, { inputs }),
+        const answer = await this.runner.run(
+          { what: `create ${inputs.length} ${kind} properties`, lane: 'general', idempotent: false },
+          () => this.client.crm.properties.batchApi.create(type, { inputs }),
         );
         for (const property of answer.results) made.add(property.name);
       } catch (error) {
+        // Its answer lost: those now listed were made; the rest go to the single create.
+        if (error instanceof CrmError && error.code === 'OUTCOME_UNKNOWN') {
+          const listed = new Set((await this.properties(kind)).map((p) => p.name));
+          for (const input of inputs) if (listed.has(input.name)) made.add(input.name);
+          continue;
+        }
         if (!(error instanceof CrmError && REFUSED_INPUT.has(error.code))) throw error;
       }
     }
     return made;
+  }
+
+  private async properties(kind: CrmKind): Promise<Property[]> {
+    const type = HUBSPOT_OBJECT[kind];
+    return (await this.call(`list ${kind} properties`, () => this.client.crm.properties.coreApi.getAll(type)))
+      .results;
   }
 
   private async ensurePipeline(
@@ -179,12 +207,20 @@ export class HubSpotSchemaInstaller {
     );
     const pipeline: Pipeline | undefined = all.results.find((p) => sameLabel(p.label, spec.label));
     if (!pipeline) {
-      const created = await this.call(`create ${item}`, () =>
-        this.client.crm.pipelines.pipelinesApi.create(type, {
-          label: spec.label,
-          displayOrder: all.results.length,
-          stages: spec.stages.map((s, i) => stageInput(s, i)),
-        }),
+      const created = await this.create(
+        `create ${item}`,
+        () =>
+          this.client.crm.pipelines.pipelinesApi.create(type, {
+            label: spec.label,
+            displayOrder: all.results.length,
+            stages: spec.stages.map((s, i) => stageInput(s, i)),
+          }),
+        async () =>
+          (
+            await this.call(`list ${spec.kind} pipelines`, () =>
+              this.client.crm.pipelines.pipelinesApi.getAll(type),
+            )
+          ).results.find((p) => sameLabel(p.label, spec.label)),
       );
       items.push({ item, outcome: 'created' });
       for (const stage of spec.stages)
@@ -200,12 +236,20 @@ export class HubSpotSchemaInstaller {
         items.push({ item: stageItem, outcome: 'already present' });
         continue;
       }
-      const created = await this.call(`create ${stageItem}`, () =>
-        this.client.crm.pipelines.pipelineStagesApi.create(
-          type,
-          current.id,
-          stageInput(stage, current.stages.length + i),
-        ),
+      const created = await this.create(
+        `create ${stageItem}`,
+        () =>
+          this.client.crm.pipelines.pipelineStagesApi.create(
+            type,
+            current.id,
+            stageInput(stage, current.stages.length + i),
+          ),
+        async () =>
+          (
+            await this.call(`read ${item}`, () =>
+              this.client.crm.pipelines.pipelinesApi.getById(type, current.id),
+            )
+          ).stages.find((s) => !s.archived && sameLabel(s.label, stage.label)),
       );
       current.stages.push(created);
       changed = true;

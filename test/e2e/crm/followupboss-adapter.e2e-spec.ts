@@ -1,3 +1,4 @@
+import { fubControl } from '../../support/fub-emulator.client';
 import { crmSchemaFor } from '../../../src/brokerages/crm-setup.schema';
 import {
   CrmStageMap,
@@ -73,6 +74,31 @@ describe('FollowUpBossCrmAdapter against the Follow Up Boss emulator', () => {
       expect.arrayContaining(['Buyers', 'Sellers', 'Cash offers', 'Cash offer marketplace']),
     );
     expect(emulator.state.count('deals')).toBe(0);
+  });
+
+  it('setup-crm behind a gateway that loses every create answer (502 after storing) finds what it made', async () => {
+    const lossy = await startFollowUpBossEmulator({ port: 0, rateLimit: null });
+    try {
+      await fubControl(lossy, 'PUT', 'faults', { errorAfterCommitRate: 1, match: 'POST /' });
+      const setup = new FollowUpBossCrmAdapter({
+        apiKey: lossy.apiKey,
+        baseUrl: lossy.url,
+        systemKey: lossy.systemKey,
+        rateLimit: { max: 10_000, intervalMs: 1000 },
+        retryBaseDelayMs: 10,
+      });
+      const report = await setup.ensureSchema(crmSchemaFor('followupboss'));
+      expect(
+        report.items.filter((i) => i.item.startsWith('property')).every((i) => i.outcome === 'created'),
+      ).toBe(true);
+      expect(Object.keys(report.pipelines)).toEqual(Object.keys(stages.toJSON()));
+      await fubControl(lossy, 'DELETE', 'faults');
+      const again = await setup.ensureSchema(crmSchemaFor('followupboss'));
+      expect(again.items.every((i) => i.outcome === 'already present')).toBe(true);
+      expect(again.pipelines).toEqual(report.pipelines);
+    } finally {
+      await lossy.close();
+    }
   });
 
   it("tells whether deals have a property, from /v1/dealCustomFields or a deal's own fields", async () => {

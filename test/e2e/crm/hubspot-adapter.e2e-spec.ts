@@ -88,6 +88,28 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     expect(pipelines.map((p) => p.id)).toContain('default');
   });
 
+  it('setup-crm behind a gateway that loses every create answer (502 after storing) makes each thing once', async () => {
+    await control.reset();
+    await control.put('faults', {
+      errorAfterCommitRate: 1,
+      match: ['POST /crm/v3/properties/', 'POST /crm/v3/pipelines/'],
+    });
+    // Each create is looked for once its answer is lost, not sent again: setup goes through.
+    const report = await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA);
+    expect(new Set(report.items.map((i) => i.outcome))).toEqual(new Set(['created']));
+    await control.put('faults', { errorAfterCommitRate: 0, match: null });
+    const second = await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA);
+    expect(second.items.filter((i) => i.outcome !== 'already present')).toEqual([]);
+    const pipelines = await adapter.listPipelines('deal');
+    const labels = pipelines.map((p) => p.label);
+    expect(labels.filter((l) => l === 'Cash offers')).toHaveLength(1);
+    for (const pipeline of pipelines) {
+      const stageLabels = pipeline.stages.map((s) => s.label);
+      expect(new Set(stageLabels).size).toBe(stageLabels.length);
+    }
+    expect(second.pipelines).toEqual(report.pipelines);
+  });
+
   it('setup-crm makes the properties in batches, not one call each (a new portal keeps its burst budget)', async () => {
     await control.reset();
     await control.clearRequests();
