@@ -46,9 +46,10 @@ export const MAX_IN_CALL_WAIT_MS = 60_000;
 
 // A create that failed after it left (no answer in time, a 5xx, a dropped connection) may have been
 // made: said so, so that its caller looks for it before making it again (a gateway answering 502
-// after the CRM stored the task made it twice before).
+// after the CRM stored the task made it twice before). An answer that names a wait (HubSpot's 477
+// Migration in Progress with its Retry-After) is the CRM's refusal, not a lost answer.
 function lostAnswer<C extends CrmCall>(error: CrmError, call: C): CrmError {
-  if (call.idempotent || error.code !== 'UNAVAILABLE') return error;
+  if (call.idempotent || error.code !== 'UNAVAILABLE' || error.retryAfterMs !== undefined) return error;
   return new CrmError('OUTCOME_UNKNOWN', `${error.message}; it may have been made`, {
     record: error.record,
     fields: error.fields,

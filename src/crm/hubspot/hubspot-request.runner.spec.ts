@@ -84,6 +84,12 @@ describe('HubSpotRequestRunner', () => {
       status: 503,
     });
     expect(create).toHaveBeenCalledTimes(1);
+    // A 477 Migration in Progress names its wait: HubSpot refused the create, it did not lose it.
+    const migrating = jest.fn().mockRejectedValue(failure(477, {}, { 'retry-after': '3600' }));
+    expect((await settle(runner.run(note, migrating))).error).toMatchObject({
+      code: 'UNAVAILABLE',
+      retryAfterMs: 3_600_000,
+    });
   });
 
   it('does not retry a validation error', async () => {
