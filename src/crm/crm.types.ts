@@ -59,6 +59,10 @@ export interface CrmUpsertInput extends CrmPlacement {
   key: string;
   // null clears a value.
   properties: CrmProperties;
+  // The stage is the new record's first one, for the CRM to show until someone moves it: a write
+  // whose answer was lost is not sent again with it (the agent may have moved the record since), but
+  // fails as OUTCOME_UNKNOWN for the caller to look before it writes again.
+  stageOnCreateOnly?: boolean;
 }
 
 export interface CrmUpdateInput extends CrmPlacement {

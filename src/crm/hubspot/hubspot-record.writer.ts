@@ -55,8 +55,11 @@ export class HubSpotRecordWriter {
       (i) => i.key,
       (i) => `${kind} ${uniqueProperty}=${i.key}`,
       async (slots) => {
+        // A batch placing new records' first stage is sent once: retried after a lost answer, it
+        // would put back a record the agent moved in between (soak sweep 1450).
+        const idempotent = !slots.some(({ input }) => input.stageOnCreateOnly === true);
         const answer = (await this.runner.run(
-          { what: `upsert ${slots.length} ${kind}s by ${uniqueProperty}`, lane: 'general', idempotent: true },
+          { what: `upsert ${slots.length} ${kind}s by ${uniqueProperty}`, lane: 'general', idempotent },
           () =>
             this.client.crm.objects.batchApi.upsert(type, {
               inputs: slots.map(({ input, traceId }) => ({

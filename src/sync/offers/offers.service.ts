@@ -187,6 +187,7 @@ export class OffersService {
         properties: i.record.properties,
         pipelineId,
         ...(placeStage ? { stageId: offerStageId(crm.stages, i.record.stage) } : {}),
+        ...(isNew && i.record.stageOnCreateOnly ? { stageOnCreateOnly: true } : {}),
       };
     });
     await this.links.forgetContent(crm.brokerageId, LINK.offer, keysIn('changed'), options.readAt);

@@ -130,6 +130,48 @@ describe.each(FLOW_TARGETS)('seller flows against %s, ledger on %s', (kind, engi
     },
   );
 
+  // HubSpot's batch upsert is retried after a 5xx; one that places a new record's first stage is not:
+  // the agent may have moved the record in between (readings sweep 1450 lost a counter so).
+  (kind === 'hubspot' && engine === 'sqlite' ? it : it.skip)(
+    "a new record's create whose answer HubSpot lost is not sent again over the agent's move",
+    async () => {
+      const faults = async (body: Record<string, unknown>) => {
+        const res = await fetch(`${t.world.url}/__control/faults`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(res.status).toBe(200);
+      };
+      const upserts = async () => {
+        const res = await fetch(`${t.world.url}/__control/requests`);
+        const { requests } = (await res.json()) as { requests: { method: string; path: string }[] };
+        return requests.filter((r) => r.method === 'POST' && r.path.endsWith('/deals/batch/upsert')).length;
+      };
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 344_000 });
+      const before = await upserts();
+      await faults({ errorAfterCommitRate: 1, match: 'POST /crm/v3/objects/deals/batch/upsert' });
+      try {
+        await steps.applyEvents(1);
+      } finally {
+        await faults({ errorAfterCommitRate: 0, match: null });
+      }
+      // Made once and not sent again: the event waits to be tried again.
+      expect((await upserts()) - before).toBe(1);
+      const record = (await steps.agent.offerRecord(offer.offer_id))!;
+      expect(steps.agent.stageKey(record)).toBe('incoming');
+      // The agent moves it before the daemon hears back; the event's next try leaves it there.
+      await steps.agent.moveOffer(record.id, 'reject_requested');
+      await t.advanceClock(2 * 60_000);
+      await t.run('inbox-drain');
+      expect(await t.ledger.inbox.depth('acme')).toMatchObject({ pending: 0, failed: 0 });
+      const after = (await steps.agent.offerRecord(offer.offer_id))!;
+      expect(after.id).toBe(record.id);
+      expect(steps.agent.stageKey(after)).toBe('reject_requested');
+    },
+  );
+
   it('an accept made in the CRM is sent once and the cascade shows on every offer record', async () => {
     const { dealId, requestId } = await steps.activeRequest();
     const a = await steps.sandbox.makeOffer(requestId, { offer_amount: 350_000 });
