@@ -1,3 +1,4 @@
+import type { CallMatch } from '../call-match';
 // What the Follow Up Boss emulator holds and how it misbehaves on request.
 export type FieldType = 'text' | 'date' | 'number' | 'dropdown';
 
@@ -53,9 +54,9 @@ export interface Faults {
   // Only calls from a registered system (X-System with its key, as integrations send) take the
   // errors above: an agent's own calls to the same account (a test's scripted agent) are left alone.
   systemOnly: boolean;
-  // Only calls whose `<METHOD> <path under /v1>` starts with this take the errors and 429s above
-  // (`POST /tasks`); null: every call.
-  match: string | null;
+  // Only calls whose `<METHOD> <path under /v1>` starts with this (or with one of these) take the
+  // errors and 429s above (`POST /tasks`); null: every call.
+  match: CallMatch;
   latencyMs: number;
   // Each answer is held this long after the call was handled: the write lands, and a client that
   // gives up sooner never learns of it (an answer lost on the way back).

@@ -1,3 +1,4 @@
+import type { CallMatch } from '../call-match';
 // The emulator's own records. Wire shapes are built from these by the services.
 export type ObjectType = 'contacts' | 'deals' | 'notes' | 'tasks';
 export const OBJECT_TYPES: readonly ObjectType[] = ['contacts', 'deals', 'notes', 'tasks'];
@@ -105,7 +106,7 @@ export interface Faults {
   errorAfterCommitStatus: number;
   // Only calls whose `<METHOD> <path>` starts with this (or with one of these) take errorRate and
   // errorAfterCommitRate (`POST /crm/v3/objects/tasks`); null: every call.
-  match: string | string[] | null;
+  match: CallMatch;
 }
 
 export interface RateLimitSetting {

@@ -54,7 +54,6 @@ function lostAnswer<C extends CrmCall>(error: CrmError, call: C): CrmError {
     record: error.record,
     fields: error.fields,
     status: error.status,
-    retryAfterMs: error.retryAfterMs,
   });
 }
 

@@ -41,6 +41,9 @@ export interface CrmWorld {
   // agent already is (every seller is created with that agent).
   agentUserId: string;
   ownListing(dealId: string): Promise<void>;
+  // The emulator's injected faults (`PUT /__control/faults`, the same body shape on both: errorRate,
+  // errorAfterCommitRate, match...), for the calls the daemon makes from then on.
+  faults(body: Record<string, unknown>): Promise<void>;
   hubspot?: HubSpotEmulator;
   followUpBoss?: FollowUpBossEmulator;
   close(): Promise<void>;
@@ -58,6 +61,15 @@ export async function startCrmWorld(kind: CrmVendor): Promise<CrmWorld> {
 }
 
 const FLOW_SEARCH_INDEX_LAG_MS = 200;
+
+async function putFaults(url: string, body: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${url}/__control/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`PUT /__control/faults: ${res.status} ${await res.text()}`);
+}
 
 async function startHubSpotWorld(): Promise<CrmWorld> {
   const hubspot = await startHubSpotEmulator({
@@ -89,6 +101,7 @@ async function startHubSpotWorld(): Promise<CrmWorld> {
   return {
     kind: 'hubspot',
     url: hubspot.url,
+    faults: (body) => putFaults(hubspot.url, body),
     raw,
     port: neutral(raw, hubSpotVendorProfile(new Map())),
     stages,
@@ -152,6 +165,7 @@ async function startFollowUpBossWorld(): Promise<CrmWorld> {
   return {
     kind: 'followupboss',
     url: fub.url,
+    faults: (body) => putFaults(fub.url, body),
     raw,
     port: neutral(raw, FOLLOWUPBOSS_VENDOR_PROFILE),
     stages,

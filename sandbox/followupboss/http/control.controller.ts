@@ -1,3 +1,4 @@
+import { readCallMatch } from '../../call-match';
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, UseInterceptors } from '@nestjs/common';
 import { personView } from '../fub-emulator.people';
 import { fubTime, FubState } from '../fub-emulator.state';
@@ -45,8 +46,9 @@ export class ControlController {
       this.faults.current.systemOnly = b.systemOnly;
     }
     if (b.match !== undefined) {
-      if (b.match !== null && typeof b.match !== 'string') throw badRequest('match must be a string or null');
-      this.faults.current.match = b.match;
+      const read = readCallMatch(b.match);
+      if ('error' in read) throw badRequest(read.error);
+      this.faults.current.match = read.match;
     }
     return this.faults.current;
   }

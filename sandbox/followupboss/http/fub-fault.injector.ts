@@ -1,3 +1,4 @@
+import { callMatches } from '../../call-match';
 import { Injectable } from '@nestjs/common';
 import { FubHttpError, type Faults } from '../fub-emulator.types';
 
@@ -56,7 +57,7 @@ export class FubFaultInjector {
 
   private matches(call: string, system: string | undefined): boolean {
     if (this.current.systemOnly && !system) return false;
-    return this.current.match === null || call.startsWith(this.current.match);
+    return callMatches(this.current.match, call);
   }
 
   private async wait(ms: number): Promise<void> {

@@ -10,6 +10,7 @@ import {
   Put,
   UseInterceptors,
 } from '@nestjs/common';
+import { readCallMatch } from '../../call-match';
 import { ControlObjectsService } from '../emulator.control-objects.service';
 import { badRequest } from '../emulator.errors';
 import { record } from '../emulator.inputs';
@@ -82,11 +83,9 @@ export class ControlController {
       this.faults.faults[key] = value;
     }
     if (body.match !== undefined) {
-      const { match } = body;
-      const prefixes = Array.isArray(match) && match.every((m) => typeof m === 'string');
-      if (match !== null && typeof match !== 'string' && !prefixes)
-        throw badRequest('match must be a string, an array of strings, or null');
-      this.faults.faults.match = match;
+      const read = readCallMatch(body.match);
+      if ('error' in read) throw badRequest(read.error);
+      this.faults.faults.match = read.match;
     }
     return this.faults.faults;
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { callMatches } from '../../call-match';
 import { HubSpotHttpError } from '../emulator.errors';
 import type { Faults } from '../emulator.types';
 
@@ -78,8 +79,6 @@ export class FaultSettings {
   }
 
   private matches(call: string): boolean {
-    const { match } = this.faults;
-    if (match === null) return true;
-    return (Array.isArray(match) ? match : [match]).some((prefix) => call.startsWith(prefix));
+    return callMatches(this.faults.match, call);
   }
 }

@@ -3,7 +3,7 @@ import {
   PropertyCreateFieldTypeEnum,
   PropertyCreateTypeEnum,
 } from '@hubspot/api-client/lib/codegen/crm/properties';
-import type { Property, PropertyCreate } from '@hubspot/api-client/lib/codegen/crm/properties';
+import type { Property, PropertyCreate, PropertyGroup } from '@hubspot/api-client/lib/codegen/crm/properties';
 import type { Pipeline } from '@hubspot/api-client/lib/codegen/crm/pipelines';
 import { CrmError } from '../crm.error';
 import { madeOrFound } from '../made-or-found';
@@ -83,10 +83,7 @@ export class HubSpotSchemaInstaller {
     items: CrmSchemaItemReport[],
   ): Promise<void> {
     const type = HUBSPOT_OBJECT[kind];
-    const existing = await this.call(`list ${kind} property groups`, () =>
-      this.client.crm.properties.groupsApi.getAll(type),
-    );
-    const names = new Set(existing.results.map((g) => g.name));
+    const names = new Set((await this.groups(kind)).map((g) => g.name));
     for (const group of spec.groups.filter((g) => g.kind === kind)) {
       const item = `property group ${kind}.${group.name}`;
       if (names.has(group.name)) {
@@ -96,12 +93,7 @@ export class HubSpotSchemaInstaller {
       await this.create(
         `create ${item}`,
         () => this.client.crm.properties.groupsApi.create(type, { name: group.name, label: group.label }),
-        async () =>
-          (
-            await this.call(`list ${kind} property groups`, () =>
-              this.client.crm.properties.groupsApi.getAll(type),
-            )
-          ).results.find((g) => g.name === group.name),
+        async () => (await this.groups(kind)).find((g) => g.name === group.name),
       );
       items.push({ item, outcome: 'created' });
     }
@@ -190,6 +182,20 @@ export class HubSpotSchemaInstaller {
     return made;
   }
 
+  private async groups(kind: CrmKind): Promise<PropertyGroup[]> {
+    const type = HUBSPOT_OBJECT[kind];
+    return (
+      await this.call(`list ${kind} property groups`, () => this.client.crm.properties.groupsApi.getAll(type))
+    ).results;
+  }
+
+  private async pipelines(kind: CrmKind): Promise<Pipeline[]> {
+    const type = HUBSPOT_OBJECT[kind];
+    return (
+      await this.call(`list ${kind} pipelines`, () => this.client.crm.pipelines.pipelinesApi.getAll(type))
+    ).results;
+  }
+
   private async properties(kind: CrmKind): Promise<Property[]> {
     const type = HUBSPOT_OBJECT[kind];
     return (await this.call(`list ${kind} properties`, () => this.client.crm.properties.coreApi.getAll(type)))
@@ -202,25 +208,18 @@ export class HubSpotSchemaInstaller {
   ): Promise<{ id: string; stages: Record<string, string> }> {
     const type = HUBSPOT_OBJECT[spec.kind];
     const item = `pipeline ${spec.key}`;
-    const all = await this.call(`list ${spec.kind} pipelines`, () =>
-      this.client.crm.pipelines.pipelinesApi.getAll(type),
-    );
-    const pipeline: Pipeline | undefined = all.results.find((p) => sameLabel(p.label, spec.label));
+    const all = await this.pipelines(spec.kind);
+    const pipeline: Pipeline | undefined = all.find((p) => sameLabel(p.label, spec.label));
     if (!pipeline) {
       const created = await this.create(
         `create ${item}`,
         () =>
           this.client.crm.pipelines.pipelinesApi.create(type, {
             label: spec.label,
-            displayOrder: all.results.length,
+            displayOrder: all.length,
             stages: spec.stages.map((s, i) => stageInput(s, i)),
           }),
-        async () =>
-          (
-            await this.call(`list ${spec.kind} pipelines`, () =>
-              this.client.crm.pipelines.pipelinesApi.getAll(type),
-            )
-          ).results.find((p) => sameLabel(p.label, spec.label)),
+        async () => (await this.pipelines(spec.kind)).find((p) => sameLabel(p.label, spec.label)),
       );
       items.push({ item, outcome: 'created' });
       for (const stage of spec.stages)

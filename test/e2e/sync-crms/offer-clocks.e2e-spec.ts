@@ -137,18 +137,8 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
 
   // A gateway in front of the CRM that loses answers after the write landed (a 502 from the load
   // balancer): the emulator's errorAfterCommitRate, for the calls `match` names.
-  const loseAnswers = async (match: string | null, rate: number): Promise<void> => {
-    if (kind === 'followupboss') {
-      await fubControl(t.world.followUpBoss!, 'PUT', 'faults', { errorAfterCommitRate: rate, match });
-      return;
-    }
-    const res = await fetch(`${t.world.url}/__control/faults`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ errorAfterCommitRate: rate, match }),
-    });
-    expect(res.status).toBe(200);
-  };
+  const loseAnswers = (match: string | null, rate: number) =>
+    t.world.faults({ errorAfterCommitRate: rate, match });
 
   it('writes whose answer the CRM loses after they landed (a 502 on the way back) are made once: the offer record, its task', async () => {
     const { requestId } = await steps.activeRequest();

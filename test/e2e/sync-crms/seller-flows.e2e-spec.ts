@@ -88,18 +88,16 @@ describe.each(FLOW_TARGETS)('seller flows against %s, ledger on %s', (kind, engi
   });
 
   // The CRM failing the association calls (503) while the offer record's create goes through.
-  const associationsFail = async (on: boolean): Promise<void> => {
-    const [url, match] =
-      kind === 'hubspot'
-        ? [`${t.world.url}/__control/faults`, 'POST /crm/v4/associations/']
-        : [`${t.world.url}/__control/faults`, 'PUT /deals/'];
-    const res = await fetch(url, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(on ? { errorRate: 1, errorStatus: 503, match } : { errorRate: 0, match: null }),
-    });
-    expect(res.status).toBe(200);
-  };
+  const associationsFail = (on: boolean) =>
+    t.world.faults(
+      on
+        ? {
+            errorRate: 1,
+            errorStatus: 503,
+            match: kind === 'hubspot' ? 'POST /crm/v4/associations/' : 'PUT /deals/',
+          }
+        : { errorRate: 0, match: null },
+    );
 
   // The ledger engine plays no part here (and the CRM's retries take seconds): on SQLite only.
   (engine === 'sqlite' ? it : it.skip)(
@@ -135,14 +133,6 @@ describe.each(FLOW_TARGETS)('seller flows against %s, ledger on %s', (kind, engi
   (kind === 'hubspot' && engine === 'sqlite' ? it : it.skip)(
     "a new record's create whose answer HubSpot lost is not sent again over the agent's move",
     async () => {
-      const faults = async (body: Record<string, unknown>) => {
-        const res = await fetch(`${t.world.url}/__control/faults`, {
-          method: 'PUT',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        expect(res.status).toBe(200);
-      };
       const upserts = async () => {
         const res = await fetch(`${t.world.url}/__control/requests`);
         const { requests } = (await res.json()) as { requests: { method: string; path: string }[] };
@@ -151,11 +141,11 @@ describe.each(FLOW_TARGETS)('seller flows against %s, ledger on %s', (kind, engi
       const { requestId } = await steps.activeRequest();
       const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 344_000 });
       const before = await upserts();
-      await faults({ errorAfterCommitRate: 1, match: 'POST /crm/v3/objects/deals/batch/upsert' });
+      await t.world.faults({ errorAfterCommitRate: 1, match: 'POST /crm/v3/objects/deals/batch/upsert' });
       try {
         await steps.applyEvents(1);
       } finally {
-        await faults({ errorAfterCommitRate: 0, match: null });
+        await t.world.faults({ errorAfterCommitRate: 0, match: null });
       }
       // Made once and not sent again: the event waits to be tried again.
       expect((await upserts()) - before).toBe(1);
