@@ -162,6 +162,9 @@ describe('inbox processing', () => {
       deadLettered: 0,
       flagged: 0,
     });
-    expect(await drain()).toMatchObject({ processed: 1 });
+    // Its own event, once not aborted: an earlier test's event may be due by now too on a slow
+    // machine (the remote retry cap's, 5 s after it), so the count is not what is checked.
+    expect((await drain()).processed).toBeGreaterThanOrEqual(1);
+    expect(applied).toContain('60:61:active');
   });
 });
