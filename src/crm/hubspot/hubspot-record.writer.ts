@@ -56,8 +56,9 @@ export class HubSpotRecordWriter {
       (i) => `${kind} ${uniqueProperty}=${i.key}`,
       async (slots) => {
         // A batch placing new records' first stage is sent once: retried after a lost answer, it
-        // would put back a record the agent moved in between (soak sweep 1450).
-        const idempotent = !slots.some(({ input }) => input.stageOnCreateOnly === true);
+        // would put back a record the agent moved in between (soak sweep 1450). Such inputs go in
+        // calls of their own (`sentOnce`), so the updates of linked records are still retried.
+        const idempotent = !slots.some(({ input }) => sentOnce(input));
         const answer = (await this.runner.run(
           { what: `upsert ${slots.length} ${kind}s by ${uniqueProperty}`, lane: 'general', idempotent },
           () =>
@@ -72,6 +73,7 @@ export class HubSpotRecordWriter {
         )) as BatchAnswer;
         return matchResults(answer, slots, (r) => r.properties[uniqueProperty] ?? undefined);
       },
+      (i) => (sentOnce(i) ? 'sent once' : 'retried'),
     );
   }
 
@@ -98,21 +100,25 @@ export class HubSpotRecordWriter {
     );
   }
 
-  // Splits into calls of at most 100 with no key twice in one call (HubSpot refuses duplicates),
-  // runs a few calls at once, isolates the bad inputs of a failed call, and keeps one result per
-  // input in input order.
+  // Splits into calls of at most 100 with no key twice in one call (HubSpot refuses duplicates)
+  // and only inputs of one group (`groupOf`) in a call, runs a few calls at once, isolates the bad
+  // inputs of a failed call, and keeps one result per input in input order.
   private async inBatches<T>(
     inputs: T[],
     keyOf: (input: T) => string,
     labelOf: (input: T) => string,
     send: (slots: Slot<T>[]) => Promise<CrmWriteResult[]>,
+    groupOf: (input: T) => string = () => '',
   ): Promise<CrmWriteResult[]> {
-    const chunks: { slots: Slot<T>[]; indexes: number[]; keys: Set<string> }[] = [];
+    const chunks: { slots: Slot<T>[]; indexes: number[]; keys: Set<string>; group: string }[] = [];
     inputs.forEach((input, index) => {
       const key = keyOf(input);
-      let chunk = chunks.find((c) => c.slots.length < MAX_BATCH_INPUTS && !c.keys.has(key));
+      const group = groupOf(input);
+      let chunk = chunks.find(
+        (c) => c.group === group && c.slots.length < MAX_BATCH_INPUTS && !c.keys.has(key),
+      );
       if (!chunk) {
-        chunk = { slots: [], indexes: [], keys: new Set() };
+        chunk = { slots: [], indexes: [], keys: new Set(), group };
         chunks.push(chunk);
       }
       chunk.slots.push({ input, traceId: `w${index}`, key, label: labelOf(input) });
@@ -199,4 +205,9 @@ function matchResults(
     }
   }
   return pending.map((p) => out.get(p.traceId)!);
+}
+
+// An input placing a new record's first stage: its call is not retried after a lost answer.
+function sentOnce(input: CrmUpsertInput): boolean {
+  return input.stageOnCreateOnly === true;
 }

@@ -184,6 +184,40 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     expect(emulator.state.count('deals')).toBe(2);
   });
 
+  it("sends a new record's first stage in a call of its own, so a lost answer leaves the linked records' updates retried", async () => {
+    const [made] = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, [
+      { key: 'r-linked', properties: { dealname: 'Linked' } },
+    ]);
+    expect(made.ok).toBe(true);
+    await control.clearRequests();
+    await control.put('faults', {
+      errorAfterCommitRate: 1,
+      match: 'POST /crm/v3/objects/deals/batch/upsert',
+    });
+    let results;
+    try {
+      results = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, [
+        { key: 'r-linked', properties: { dealname: 'Linked, renamed' } },
+        { key: 'r-new', properties: { dealname: 'New' }, stageOnCreateOnly: true },
+      ]);
+    } finally {
+      await control.put('faults', { errorAfterCommitRate: 0, match: null });
+    }
+    // The new record's call is sent once (a retry could undo an agent's move); the update's is
+    // retried like any idempotent write. Before, both went in one call that was sent once.
+    const calls = (await control.requests()).filter((r) => r.path.endsWith('/deals/batch/upsert'));
+    expect(calls.length).toBeGreaterThanOrEqual(3);
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['UNAVAILABLE', 'OUTCOME_UNKNOWN']);
+    // Both were stored all the same (the gateway lost the answers, not the writes).
+    expect(emulator.state.count('deals')).toBe(2);
+    expect(emulator.state.findByProperty('deals', UNIQUE_REQUEST_ID, 'r-linked')?.properties.dealname).toBe(
+      'Linked, renamed',
+    );
+    expect(emulator.state.findByProperty('deals', UNIQUE_REQUEST_ID, 'r-new')?.properties.dealname).toBe(
+      'New',
+    );
+  });
+
   it('writes 250 records in 3 calls of at most 100', async () => {
     const inputs = Array.from({ length: 250 }, (_, i) => ({
       key: `k-${i}`,
