@@ -111,10 +111,12 @@ export class OfferService {
 
   counter(caller: SandboxAccount, body: unknown): CounterOffer {
     const b = readBody(CounterOfferBody, body);
-    if (this.readings.current.counterOmittedFields === 'required') assertCounterComplete(b);
-    if (b.counter_offer_status !== undefined && b.counter_offer_status !== 'pending')
+    assertCounterComplete(b, this.readings.current.counterOmittedFields);
+    // A new counter waits on its buyer: only the service's word for that is taken.
+    const pendingWord = this.readings.current.counterPendingWord;
+    if (b.counter_offer_status !== undefined && b.counter_offer_status !== pendingWord)
       throw badRequest(
-        `counter_offer_status may only be "pending" when countering; the buyer decides the rest`,
+        `counter_offer_status may only be "${pendingWord}" when countering; the buyer decides the rest`,
       );
     const { offer } = this.ownedOffer(caller, b.offer_id);
     if (offer.offer_status !== 'active')

@@ -301,9 +301,14 @@ export function counterOmittedAsStored(
 }
 
 // `counterOmittedFields: required`: every field of the counter table (but `test` and
-// `counter_offer_status`) given, else 400 naming each one missing.
-export function assertCounterComplete(body: CounterOfferBody): void {
+// `counter_offer_status`) given, else 400 naming each one missing; `all`: those two as well.
+export function assertCounterComplete(
+  body: CounterOfferBody,
+  reading: SpecReadingValues['counterOmittedFields'],
+): void {
+  if (reading !== 'required' && reading !== 'all') return;
   const given = body as unknown as Record<string, unknown>;
-  const missing = COUNTER_TABLE.filter((field) => given[field] === undefined);
+  const table = reading === 'all' ? [...COUNTER_TABLE, 'test', 'counter_offer_status'] : COUNTER_TABLE;
+  const missing = table.filter((field) => given[field] === undefined);
   if (missing.length > 0) throw badRequest(missing.map((field) => `${field} is required`).join('; '));
 }

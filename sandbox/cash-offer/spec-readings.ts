@@ -125,8 +125,11 @@ export interface SpecReadingValues {
   // A counter field the seller left out (which are required is not shown): the countered offer's
   // term stands for it (ours); `defaults`: stored as its column's default, false or 0 (a listing
   // commission of 0 %), as a service that fills NOT NULL columns does; `required`: every field of
-  // the spec's counter table but `test` and `counter_offer_status` must be given, else 400 naming each.
-  counterOmittedFields: 'offer-terms' | 'defaults' | 'required';
+  // the spec's counter table but `test` and `counter_offer_status` must be given, else 400 naming each;
+  // `all`: every field of the table, those two included (the status as the service's pending word,
+  // `counterPendingWord`, the only one a new counter can have), as a service that reads the table as
+  // its body schema does.
+  counterOmittedFields: 'offer-terms' | 'defaults' | 'required' | 'all';
   // PATCH /offer-requests/{id} ("same shape as the create body"; "only these values can be
   // updated"; what other fields do is not shown): only the updatable fields, others refused with 400
   // (ours); `create-shape`: the body checked as a create body (request and the property's required
@@ -242,7 +245,7 @@ export const SPEC_READING_CHOICES: {
   timestampFormat: ['utc', 'offset', 'postgres'],
   offerListShape: ['ours', 'without-webhook-fields'],
   eventContentType: ['json', 'text-plain', 'form'],
-  counterOmittedFields: ['offer-terms', 'defaults', 'required'],
+  counterOmittedFields: ['offer-terms', 'defaults', 'required', 'all'],
   updateBodyShape: ['updatable', 'create-shape'],
   createRequiredFields: ['six', 'listing-facts'],
   leadRequiredFields: ['name-and-contact', 'all'],

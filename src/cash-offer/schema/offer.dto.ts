@@ -1,5 +1,5 @@
 import { WireField, WireObject, fieldsOf } from './wire-field.decorator';
-import { COUNTER_OFFER_STATUSES, OFFER_DECISIONS } from './wire.constants';
+import { OFFER_DECISIONS } from './wire.constants';
 
 // Offers, decisions and counter offers.
 
@@ -108,7 +108,8 @@ export class CounterOfferBody {
   counter_offer_expires?: string;
   @WireField({ type: 'object', nullable: true })
   counter_offer_terms?: Record<string, unknown> | null;
-  @WireField({ type: 'string', enum: COUNTER_OFFER_STATUSES })
+  // Its words are not shown (spec-decisions.md): whatever word the service asks for is sent.
+  @WireField({ type: 'string', maxLength: 40 })
   counter_offer_status?: string;
   @WireField(nonNegative)
   counter_earnest_money?: number;

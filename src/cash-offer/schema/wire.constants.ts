@@ -21,7 +21,6 @@ export const KNOWN_OFFER_REQUEST_STATUSES = [
 // active/accepted/rejected are declared; countered and expired are our decision (spec-decisions.md).
 export const KNOWN_OFFER_STATUSES = ['active', 'accepted', 'rejected', 'countered', 'expired'] as const;
 export const OFFER_DECISIONS = ['accepted', 'rejected'] as const;
-export const COUNTER_OFFER_STATUSES = ['pending', 'accepted', 'rejected'] as const;
 
 export const BUYER_BROKER_COMMISSION_PCT = 3;
 

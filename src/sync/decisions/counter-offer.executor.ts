@@ -2,7 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { RemoteError } from '../../common/remote-error';
 import type { CounterOffer, CounterOfferBody } from '../../cash-offer/schema';
 import { CashOfferError } from '../../cash-offer';
-import { withFieldsFilled, withNamedFieldsFilled, withOfferTerms } from './counter-terms';
+import {
+  DEFAULT_COUNTER_STATUS_WORD,
+  counterStatusWordAsked,
+  withFieldsFilled,
+  withNamedFieldsFilled,
+  withOfferTerms,
+} from './counter-terms';
 import { InboxRepository, LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
 import { readCounterUpdate, type CounterUpdate } from '../../cash-offer/counter-update.reader';
 import type { JsonObject } from '../../cash-offer/schema';
@@ -58,7 +64,11 @@ export class CounterOfferExecutor implements CommandExecutor {
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<CounterAnswer> {
     const payload = command.payload as CounterOfferPayload;
     const offer = await this.counteredOffer(ctx, payload);
-    const { answer: counter, required } = await this.post(ctx, withOfferTerms(payload.body, offer), offer);
+    const {
+      answer: counter,
+      required,
+      statusWord,
+    } = await this.post(ctx, withOfferTerms(payload.body, offer), offer);
     // How the service lists the offer the moment after the counter, before any buyer can answer:
     // one read, best effort (the write-back reads it again when this one fails).
     const listedAtSend = await this.listedAtSend(ctx, payload).catch(() => undefined);
@@ -67,6 +77,7 @@ export class CounterOfferExecutor implements CommandExecutor {
       counter_offer_status: counter?.counter_offer_status,
       ...(listedAtSend !== undefined ? { listed_at_send: listedAtSend } : {}),
       ...(required.length > 0 ? { required_fields: required } : {}),
+      ...(statusWord !== undefined ? { status_word: statusWord } : {}),
     };
   }
 
@@ -90,54 +101,76 @@ export class CounterOfferExecutor implements CommandExecutor {
     }
   }
 
-  // The fields each brokerage's service has required of a counter, learnt from its refusals and kept
-  // in the done counters' results (so a restart keeps them): later counters carry them the first
-  // time, one request rather than a refusal and a second one, which a kill could fall between.
-  private readonly requiredFields = new Map<string, Promise<ReadonlySet<string>>>();
+  // What each brokerage's service has required of a counter, learnt from its refusals and kept in
+  // the done counters' results (so a restart keeps them): the fields, and the status word where it
+  // named one. Later counters carry them the first time, one request rather than a refusal and a
+  // second one, which a kill could fall between.
+  private readonly learnt = new Map<string, Promise<LearntRequirements>>();
 
-  private requiredOf(brokerageId: string): Promise<ReadonlySet<string>> {
-    let required = this.requiredFields.get(brokerageId);
-    if (!required) {
-      required = this.outbox
+  private learntOf(brokerageId: string): Promise<LearntRequirements> {
+    let learnt = this.learnt.get(brokerageId);
+    if (!learnt) {
+      learnt = this.outbox
         .latestDone(brokerageId, COUNTER_OFFER, LEARNT_FROM_LATEST)
-        .then(
-          (done) => new Set(done.flatMap((c) => (c.result as CounterAnswer | null)?.required_fields ?? [])),
-        )
+        .then((done) => {
+          const answers = done.map((c) => (c.result ?? {}) as CounterAnswer);
+          return {
+            fields: new Set(answers.flatMap((a) => a.required_fields ?? [])),
+            statusWord: answers.find((a) => typeof a.status_word === 'string')?.status_word,
+          };
+        })
         .catch(() => {
           // Looked up again by the next counter; this one goes as the agent left it.
-          this.requiredFields.delete(brokerageId);
-          return new Set<string>();
+          this.learnt.delete(brokerageId);
+          return { fields: new Set<string>() };
         });
-      this.requiredFields.set(brokerageId, required);
+      this.learnt.set(brokerageId, learnt);
     }
-    return required;
+    return learnt;
   }
 
-  // A refusal naming counter fields the body left out is answered once, in the same attempt, with
-  // them filled: a refused counter did nothing, so sending it again cannot make a second one.
+  // A refusal naming counter fields the body left out is answered in the same attempt with them
+  // filled, and one refusing the status word sent for it with the word it asks for: a refused
+  // counter did nothing, so sending it again cannot make a second one.
   private async post(
     ctx: OutboxContext,
     counter: CounterOfferBody,
     offer: Offer | undefined,
-  ): Promise<{ answer: CounterOffer | undefined; required: string[] }> {
-    const known = await this.requiredOf(ctx.brokerage.id);
-    const body = withFieldsFilled(counter, offer, [...known])?.body ?? counter;
-    const required = [...known];
-    try {
-      return { answer: await ctx.cashOffer.counterOffer(body, ctx.call), required };
-    } catch (error) {
-      if (!(error instanceof CashOfferError) || error.code !== 'INVALID_RECORD' || error.keyRefused)
-        throw error;
-      const again = withNamedFieldsFilled(body, offer, error.serviceError?.message ?? error.message);
-      if (!again) throw error;
-      this.logger.log(
-        `The service requires counter fields the agent left empty (${again.filled.join(', ')}); counter on offer ${body.offer_id} sent again with them filled from the offer`,
-      );
-      await ctx.call?.refusedBeforeRetry?.(error.message);
-      const answer = await ctx.cashOffer.counterOffer(again.body, ctx.call);
-      const learnt = new Set([...known, ...again.filled]);
-      this.requiredFields.set(ctx.brokerage.id, Promise.resolve(learnt));
-      return { answer, required: [...learnt] };
+  ): Promise<{ answer: CounterOffer | undefined; required: string[]; statusWord?: string }> {
+    const known = await this.learntOf(ctx.brokerage.id);
+    let statusWord = known.statusWord ?? DEFAULT_COUNTER_STATUS_WORD;
+    let body = withFieldsFilled(counter, offer, [...known.fields], statusWord)?.body ?? counter;
+    const required = new Set(known.fields);
+    for (let refusals = 0; ; refusals++) {
+      try {
+        const answer = await ctx.cashOffer.counterOffer(body, ctx.call);
+        const learnt = { fields: required, statusWord: known.statusWord ?? asked(statusWord) };
+        this.learnt.set(ctx.brokerage.id, Promise.resolve(learnt));
+        return { answer, required: [...required], statusWord: learnt.statusWord };
+      } catch (error) {
+        if (!(error instanceof CashOfferError) || error.code !== 'INVALID_RECORD' || error.keyRefused)
+          throw error;
+        const message = error.serviceError?.message ?? error.message;
+        const word = refusals < MAX_REFUSALS_ANSWERED ? counterStatusWordAsked(body, message) : undefined;
+        const again =
+          refusals < MAX_REFUSALS_ANSWERED
+            ? withNamedFieldsFilled(body, offer, message, statusWord)
+            : undefined;
+        if (word !== undefined) {
+          statusWord = word;
+          body = { ...body, counter_offer_status: word };
+          this.logger.log(
+            `The service asks a counter's counter_offer_status to be "${word}"; counter on offer ${body.offer_id} sent again with it`,
+          );
+        } else if (again) {
+          again.filled.forEach((field) => required.add(field));
+          body = again.body;
+          this.logger.log(
+            `The service requires counter fields the agent left empty (${again.filled.join(', ')}); counter on offer ${body.offer_id} sent again with them filled from the offer`,
+          );
+        } else throw error;
+        await ctx.call?.refusedBeforeRetry?.(error.message);
+      }
     }
   }
 
@@ -409,6 +442,21 @@ export interface CounterAnswer {
   listed_at_send?: string;
   // Every field this brokerage's service is known to require of a counter (see post).
   required_fields?: string[];
+  // The counter_offer_status word the service asked for when it refused another (see post).
+  status_word?: string;
+}
+
+interface LearntRequirements {
+  fields: ReadonlySet<string>;
+  statusWord?: string;
+}
+
+// Refusals one send answers (fields filled, then a status word asked for) before the refusal stands.
+const MAX_REFUSALS_ANSWERED = 2;
+
+// A status word worth keeping: one the service asked for, not the default sent unasked.
+function asked(word: string): string | undefined {
+  return word === DEFAULT_COUNTER_STATUS_WORD ? undefined : word;
 }
 
 // How many of a brokerage's latest done counters the required fields are learnt from at start.

@@ -1,6 +1,12 @@
 import type { CounterOfferBody, Offer } from '../../cash-offer/schema';
 import { validateWire, CounterOfferBody as CounterOfferBodyClass } from '../../cash-offer/schema';
-import { missingFieldsNamed, withFieldsFilled, withNamedFieldsFilled, withOfferTerms } from './counter-terms';
+import {
+  counterStatusWordAsked,
+  missingFieldsNamed,
+  withFieldsFilled,
+  withNamedFieldsFilled,
+  withOfferTerms,
+} from './counter-terms';
 
 const offer = (extra: Partial<Offer> = {}): Offer =>
   ({
@@ -134,6 +140,7 @@ describe('withNamedFieldsFilled', () => {
       'counter_offer_memo',
       'counter_offer_expires',
       'counter_offer_terms',
+      'counter_offer_status',
       'counter_post_possession_period',
     ]);
     expect(again?.body).toMatchObject({
@@ -142,10 +149,13 @@ describe('withNamedFieldsFilled', () => {
       counter_offer_terms: { closing_days: 21 },
       counter_post_possession_period: 0,
       counter_offer_amount: 320_000,
+      // Required, its words not shown: "pending", unless the service asked for another word before.
+      counter_offer_status: 'pending',
     });
-    // The status is the service's to set, and its words are not shown: never filled.
-    expect(again?.body).not.toHaveProperty('counter_offer_status');
     expect(validateWire(CounterOfferBodyClass, again!.body)).toEqual([]);
+    const inItsWord = withNamedFieldsFilled(sent, offer(), 'counter_offer_status is required', 'open');
+    expect(inItsWord?.body).toMatchObject({ counter_offer_status: 'open' });
+    expect(validateWire(CounterOfferBodyClass, inItsWord!.body)).toEqual([]);
   });
 
   it('with no offer listed, terms are false or 0 and the terms object empty', () => {
@@ -161,5 +171,31 @@ describe('withNamedFieldsFilled', () => {
     });
     // No expiry to give: left out, so the refusal of it stands on the next answer.
     expect(again?.filled).not.toContain('counter_offer_expires');
+  });
+});
+
+describe('counterStatusWordAsked', () => {
+  const sent = { ...amountOnly, counter_offer_status: 'pending' } as CounterOfferBody;
+
+  it.each([
+    ['counter_offer_status may only be "open" when countering', 'open'],
+    ["counter_offer_status must be one of: 'open', 'accepted', 'rejected'", 'open'],
+    ['"counter_offer_status" must be \u201csubmitted\u201d', 'submitted'],
+    ['counter_offer_status: expected `new`, got `pending`', 'new'],
+  ])('reads the word a refusal of the status asks for: %s', (message, word) => {
+    expect(counterStatusWordAsked(sent, message)).toBe(word);
+  });
+
+  it.each([
+    ['a refusal about another field', 'counter_offer_memo must be "short"'],
+    ['no quoted word', 'counter_offer_status is invalid'],
+    ['only the word sent', 'counter_offer_status may only be "pending"'],
+    ["only a buyer's answers", 'counter_offer_status must not be "accepted" or "rejected"'],
+  ])('asks for nothing on %s', (_, message) => {
+    expect(counterStatusWordAsked(sent, message)).toBeUndefined();
+  });
+
+  it('asks for nothing when the body sent no status (the refusal is of a missing field, filled instead)', () => {
+    expect(counterStatusWordAsked(amountOnly, 'counter_offer_status may only be "open"')).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { fieldsNamed } from '../../cash-offer/fields-named';
 import type { CounterOfferBody, Offer } from '../../cash-offer/schema';
 import { COUNTER_OFFER_FIELDS, COUNTER_TERM_OF_OFFER as TERM_OF_OFFER } from '../../cash-offer/schema';
+import { isAnsweredCounter } from '../offers/offer-record.view';
 
 // The spec shows which counter fields exist but not which are required, nor what a service makes
 // of one left out (docs/spec-decisions.md, "Other readings"). A service may keep the countered
@@ -31,9 +32,13 @@ export function withOfferTerms(body: CounterOfferBody, offer: Offer | undefined)
   return filled as unknown as CounterOfferBody;
 }
 
-// Fields the service may require that neither the agent nor the offer gave. `counter_offer_status`
-// is not among them: its words are not shown, and it is the service's to set.
-function neutralValue(field: string, offer: Offer | undefined): unknown {
+// The word a counter carries where the service requires `counter_offer_status` (the spec lists it
+// among the counter's body fields and shows none of its words): the one the service has asked for,
+// else "pending", the word a counter waiting on its buyer has in most APIs.
+export const DEFAULT_COUNTER_STATUS_WORD = 'pending';
+
+// Fields the service may require that neither the agent nor the offer gave.
+function neutralValue(field: string, offer: Offer | undefined, statusWord: string): unknown {
   if (field in TERM_OF_OFFER) {
     const value = offer ? offerTerm(offer, field as CounterTerm) : undefined;
     if (value !== undefined) return value;
@@ -50,6 +55,8 @@ function neutralValue(field: string, offer: Offer | undefined): unknown {
     }
     case 'test':
       return false;
+    case 'counter_offer_status':
+      return statusWord;
     default:
       return undefined;
   }
@@ -70,8 +77,21 @@ export function withNamedFieldsFilled(
   body: CounterOfferBody,
   offer: Offer | undefined,
   message: string,
+  statusWord: string = DEFAULT_COUNTER_STATUS_WORD,
 ): { body: CounterOfferBody; filled: string[] } | undefined {
-  return withFieldsFilled(body, offer, missingFieldsNamed(body, message));
+  return withFieldsFilled(body, offer, missingFieldsNamed(body, message), statusWord);
+}
+
+// The word a refusal asks `counter_offer_status` to be when it refuses the one sent ('may only be
+// "open"', "must be one of: 'open'"): the first quoted word that is no buyer's answer and not the
+// word sent; undefined when the refusal is not about the status or names no such word.
+export function counterStatusWordAsked(body: CounterOfferBody, message: string): string | undefined {
+  const sent = (body as unknown as Record<string, unknown>).counter_offer_status;
+  if (typeof sent !== 'string' || fieldsNamed(message, ['counter_offer_status']).length === 0)
+    return undefined;
+  for (const [, word] of message.matchAll(/["'`\u201c\u2018]([A-Za-z][A-Za-z_-]{0,39})["'`\u201d\u2019]/g))
+    if (word !== sent && word !== 'counter_offer_status' && !isAnsweredCounter(word)) return word;
+  return undefined;
 }
 
 // The counter with these fields filled where it leaves them out (fields the service required of an
@@ -80,12 +100,13 @@ export function withFieldsFilled(
   body: CounterOfferBody,
   offer: Offer | undefined,
   fields: readonly string[],
+  statusWord: string = DEFAULT_COUNTER_STATUS_WORD,
 ): { body: CounterOfferBody; filled: string[] } | undefined {
   const filled: Record<string, unknown> = { ...body };
   const names: string[] = [];
   for (const field of fields) {
     if (filled[field] !== undefined) continue;
-    const value = neutralValue(field, offer);
+    const value = neutralValue(field, offer, statusWord);
     if (value === undefined) continue;
     filled[field] = value;
     names.push(field);

@@ -607,7 +607,7 @@ describe('Cash Offer sandbox: spec readings', () => {
     });
   });
 
-  it('counterOmittedFields: a left-out term kept from the offer, stored as false or 0, or refused as required', async () => {
+  it('counterOmittedFields: a left-out term kept from the offer, stored as false or 0, or refused as required (the status too under all)', async () => {
     const terms = {
       buyer_pays_listing_broker_commission: true,
       listing_broker_commission_pct: 2.5,
@@ -648,6 +648,36 @@ describe('Cash Offer sandbox: spec readings', () => {
       expect(refused.body.message).toContain(`${field} is required`);
     expect(refused.body.message).not.toContain('counter_offer_memo');
     expect(refused.body.message).not.toContain('counter_offer_status');
+
+    // `all`: the table as the body schema, `test` and the status too, the status in its own word.
+    await readings({ counterOmittedFields: 'all', counterPendingWord: 'open', errorCodes: 'ours' });
+    const complete = {
+      counter_offer_amount: 213_000,
+      buyer_pays_buyer_broker_commission: true,
+      buyer_pays_listing_broker_commission: true,
+      listing_broker_commission_pct: 2.5,
+      counter_offer_memo: 'firm',
+      counter_offer_expires: new Date(Date.now() + 86_400_000).toISOString(),
+      counter_offer_terms: {},
+      counter_earnest_money: 6000,
+      counter_em_hard_post_inspection: false,
+      counter_lease_back: false,
+      counter_lease_back_period: 0,
+      counter_flexible_closing: false,
+      counter_post_possession: false,
+      counter_waive_warranty: false,
+      counter_inspection_period: 10,
+      counter_post_possession_period: 0,
+    };
+    const noStatus = await acceptedAfter(complete);
+    expect(noStatus.status).toBe(400);
+    expect(noStatus.body.message).toContain('test is required');
+    expect(noStatus.body.message).toContain('counter_offer_status is required');
+    const wrongWord = await acceptedAfter({ ...complete, test: false, counter_offer_status: 'pending' });
+    expect(wrongWord.status).toBe(400);
+    expect(wrongWord.body.message).toContain('counter_offer_status may only be "open"');
+    const taken = await acceptedAfter({ ...complete, test: false, counter_offer_status: 'open' });
+    expect(taken.body).toMatchObject({ offer_amount: 213_000, offer_status: 'accepted' });
   });
 
   it('updateBodyShape create-shape: an update checked as a create body, only the listing-agent fields applied', async () => {

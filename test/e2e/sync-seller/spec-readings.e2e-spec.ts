@@ -45,8 +45,9 @@ const READINGS: Record<string, unknown>[] = [
     // A refused counter puts the offer back to active, which the agent may then accept.
     counterRejectedOfferListedAs: 'active',
     timestampFormat: 'offset',
-    // Every counter field required (refused with 422 here).
-    counterOmittedFields: 'required',
+    // Every field of the counter table required, `test` and `counter_offer_status` too (refused with
+    // 422 here); the status only as this service's pending word, 'open'.
+    counterOmittedFields: 'all',
   },
   // A countered offer listed rejected at once, an empty 200 for the counter, the UPDATE call sent as
   // an HTTP PATCH with no event name. A create answered 200 with no status, refusals as 400.
@@ -282,8 +283,10 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
     });
 
     // A service that requires every counter field refuses a counter that leaves one out, naming them:
-    // sent again with them filled, and the next counter carries them the first time.
-    if (readings.counterOmittedFields === 'required' && readings.errorCodes === 'all-422')
+    // sent again with them filled, and the next counter carries them the first time. Where it
+    // requires the status too, in a word of its own, the word its refusal asks for is learnt as well.
+    const requiresStatus = readings.counterOmittedFields === 'all';
+    if ((readings.counterOmittedFields === 'required' || requiresStatus) && readings.errorCodes === 'all-422')
       it('the counter fields this service requires are learnt from its refusal: the next counter goes in one request', async () => {
         const { requestId } = await steps.activeRequest();
         const first = await steps.sandbox.makeOffer(requestId, { offer_amount: 333_000 });
@@ -292,16 +295,23 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         const posts = async () => (await counterPosts()).length;
         const before = await posts();
         await counterOn(first.offer_id, '346000');
-        // Refused once and sent again, unless a counter of an earlier test here taught the fields.
+        // Refused once and sent again (twice: the fields, then the status word), unless a counter of
+        // an earlier test here taught them.
         const firstTook = (await posts()) - before;
-        expect([1, 2]).toContain(firstTook);
+        expect([1, requiresStatus ? 3 : 2]).toContain(firstTook);
         await counterOn(second.offer_id, '347000');
         expect(await posts()).toBe(before + firstTook + 1);
         // Kept with the done counters, where a restarted daemon learns them again.
         const [latest, earlier] = await t.ledger.outbox.latestDone('acme', 'counter_offer', 2);
-        expect((latest.result as { required_fields?: string[] }).required_fields).toEqual(
-          expect.arrayContaining(['counter_offer_memo', 'counter_offer_expires']),
+        const result = latest.result as { required_fields?: string[]; status_word?: string };
+        expect(result.required_fields).toEqual(
+          expect.arrayContaining([
+            'counter_offer_memo',
+            'counter_offer_expires',
+            ...(requiresStatus ? ['test', 'counter_offer_status'] : []),
+          ]),
         );
+        if (requiresStatus) expect(result.status_word).toBe(readings.counterPendingWord);
         // The refused request counts no attempt (between it and the counter sent again the command
         // was pending: a crash there leaves a counter to send, not an unknown one).
         expect([earlier.attempts, latest.attempts]).toEqual([1, 1]);
