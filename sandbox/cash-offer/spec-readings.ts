@@ -9,8 +9,10 @@ export interface SpecReadingValues {
   // POST /counter-offers: the counter record with 201 (ours), no body with 204 or 200, or only the id.
   counterAnswer: 'record-201' | 'empty-204' | 'empty-200' | 'id-only-200';
   // How GET /offers (and PATCH /offers) show an offer whose counter the buyer has not answered:
-  // the spec has no `countered` status.
-  counteredOfferListedAs: 'countered' | 'active' | 'rejected';
+  // the spec has no `countered` status ("offer status values beyond active, accepted and rejected:
+  // not shown"), so a service may list it under a word of its own (`counter_offered`), or as one of
+  // the three it shows.
+  counteredOfferListedAs: 'countered' | 'counter_offered' | 'active' | 'rejected';
   // The UPDATE callback when a buyer rejects a counter: its payload is not shown.
   // `named-event`: flat, its event named `counter_offer_rejected`; `patch-no-event`: the flat fields
   // with no `event`, sent as a PATCH (the spec's "UPDATE call" read as the HTTP method).
@@ -199,7 +201,7 @@ export const SPEC_READING_CHOICES: {
   [K in keyof SpecReadingValues]: readonly SpecReadingValues[K][] | 'limit' | 'media-count';
 } = {
   counterAnswer: ['record-201', 'empty-204', 'empty-200', 'id-only-200'],
-  counteredOfferListedAs: ['countered', 'active', 'rejected'],
+  counteredOfferListedAs: ['countered', 'counter_offered', 'active', 'rejected'],
   counterRejectedCallback: [
     'flat',
     'nested',

@@ -11,7 +11,12 @@ import type {
 import type { OutboxContext } from '../outbox/outbox.executors';
 import { decodeCounterLink, encodeCounterLink } from '../offers/counter-link';
 import type { OfferRecordOutcome } from './offer-record.outcome';
-import { CounterOfferExecutor, refusedOffersNamed, type CounterOfferPayload } from './counter-offer.executor';
+import {
+  CounterOfferExecutor,
+  sentBeforeAcceptance,
+  refusedOffersNamed,
+  type CounterOfferPayload,
+} from './counter-offer.executor';
 
 // The counter's one write as the drain sees it: a refusal naming the fields the body left out is
 // answered by the counter sent again with them, and between the two the drain is told that nothing
@@ -279,5 +284,30 @@ describe('CounterOfferExecutor.writeBack: how the offer is listed right after th
     expect(await writeBackWith('accepted', 'rejected')).toBeUndefined();
     // `countered` is this service's own word for a waiting countered offer, whatever came since.
     expect(await writeBackWith('rejected', 'countered')).toBe('countered');
+  });
+});
+
+describe('sentBeforeAcceptance: a counter whose answer was lost, on an offer the cascade rejected', () => {
+  const offers = (decidedAt: string | null) =>
+    [
+      { offer_id: 7003, offer_status: 'rejected' },
+      { offer_id: 7013, offer_status: 'accepted', offer_decided_at: decidedAt },
+    ] as unknown as Offer[];
+
+  it('took it there when it left before the other offer was accepted, in any of the time forms', () => {
+    expect(sentBeforeAcceptance(offers('2026-11-30T19:31:17Z'), 7003, new Date('2026-11-30T19:31:09Z'))).toBe(
+      true,
+    );
+    expect(
+      sentBeforeAcceptance(offers('2026-11-30 19:31:17.000000+00'), 7003, new Date('2026-11-30T19:31:09Z')),
+    ).toBe(true);
+  });
+
+  it('does not when it left after the acceptance, or when no time tells', () => {
+    expect(sentBeforeAcceptance(offers('2026-11-30T19:31:05Z'), 7003, new Date('2026-11-30T19:31:09Z'))).toBe(
+      false,
+    );
+    expect(sentBeforeAcceptance(offers(null), 7003, new Date('2026-11-30T19:31:09Z'))).toBe(false);
+    expect(sentBeforeAcceptance(offers('2026-11-30T19:31:17Z'), 7003, null)).toBe(false);
   });
 });

@@ -33,7 +33,7 @@ import { positiveId } from '../../cash-offer/positive-id';
 import { counterListingHabit } from '../offers/counter-listing-habit';
 import { COUNTER_OFFER, type DecisionTarget, decisionDeadline } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
-import { isAnsweredCounter, mayAnswerCounter } from '../offers/offer-record.view';
+import { isAnsweredCounter, isCounteredWord, mayAnswerCounter } from '../offers/offer-record.view';
 
 export interface CounterOfferPayload extends DecisionTarget {
   body: CounterOfferBody;
@@ -217,7 +217,7 @@ export class CounterOfferExecutor implements CommandExecutor {
     // shows that answer, not how this service lists a waiting countered offer: learnt as the habit,
     // a refusal read `rejected` made a later counter's `active` offer look never countered, and that
     // counter was sent again (readings sweep 1427, run 3). Only `countered` is unambiguous.
-    const answeredFirst = isAnsweredCounter(link.status) && listed?.offer_status !== 'countered';
+    const answeredFirst = isAnsweredCounter(link.status) && !isCounteredWord(listed?.offer_status);
     if (link.listedAtSend === undefined && listed && !answeredFirst) {
       const listedAtSend = listedAtSendOf(
         listed.offer_status,
@@ -288,8 +288,14 @@ export class CounterOfferExecutor implements CommandExecutor {
     const updates = await this.updatesOf(ctx.brokerage.id);
     const answered = answeredCounterOf(payload, updates, others);
     if (answered) return { found: true, result: answered };
-    if (verdict.moot)
+    if (verdict.moot) {
+      // Sent before the service accepted the other offer: the counter was there, and the cascade
+      // rejected it with "every other offer and counter offer" (soak sweep 1456: sent again, it was
+      // refused 409 and the record showed the refusal of a counter the service held, rejected).
+      if (sentBeforeAcceptance(offers, payload.offerId, command.sentAt))
+        return { found: true, result: { counter_offer_status: 'rejected' } };
       return { found: false, provablyAbsent: true, hint: 'another offer on the request was accepted' };
+    }
     // Only an active offer on a service that lists countered offers otherwise can prove anything.
     const afterRefusal =
       offer?.offer_status === 'active' && (habit === 'countered' || habit === 'rejected')
@@ -467,6 +473,20 @@ const LEARNT_FROM_LATEST = 20;
 // the request (of our counter's amount, and no counter the ledger links to another offer); or the
 // offer is rejected with no other offer accepted (only our counter moved it: an agent makes one
 // decision per offer) — then the buyer refused it, unless this service lists countered offers as
+// Whether a counter whose answer was lost left before the service accepted another offer on the
+// request (by that offer's `offer_decided_at`): then it reached the service, and the cascade
+// rejected it. Unknown (false) where the service gives no decision time; a send after it was refused.
+export function sentBeforeAcceptance(
+  offers: readonly Offer[],
+  offerId: number,
+  sentAt: Date | null | undefined,
+): boolean {
+  if (!sentAt) return false;
+  const accepted = offers.find((o) => o.offer_id !== offerId && o.offer_status === 'accepted');
+  const decidedMs = Date.parse(accepted?.offer_decided_at ?? '');
+  return Number.isFinite(decidedMs) && sentAt.getTime() < decidedMs;
+}
+
 // rejected from the start. `moot`: another offer was accepted, so a counter now would be refused
 // whether or not ours arrived: sending it again gets the agent the service's own answer.
 export function counterVerdict(
@@ -481,7 +501,7 @@ export function counterVerdict(
   // Listed `countered` now: this service's own word for a countered offer, whatever the habit read
   // on earlier counters (one taken after a buyer's answer may say `rejected`): a refused counter
   // that puts the offer back to active is then seen by the record (offerRecordView).
-  if (offer.offer_status === 'countered') return { found: true, result: { listed_at_send: 'countered' } };
+  if (isCounteredWord(offer.offer_status)) return { found: true, result: { listed_at_send: 'countered' } };
   const byCounter = offers.find(
     (o) =>
       o.offer_id !== offerId &&

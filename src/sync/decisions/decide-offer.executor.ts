@@ -7,7 +7,9 @@ import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../ou
 import { listAllOffers } from '../common/offer-pages';
 import { DECIDE_OFFER, decisionDeadline, type DecideOfferPayload } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
-import { isWithdrawnOffer } from '../offers/offer-record.view';
+import { isCounteredWord, isWithdrawnOffer } from '../offers/offer-record.view';
+import { endCounterWithOffer } from '../offers/counter-link';
+import { LinkRepository } from '../../ledger';
 
 const VERB = { accepted: 'accept', rejected: 'reject' } as const;
 
@@ -28,11 +30,21 @@ export class DecideOfferExecutor implements CommandExecutor {
     return decisionDeadline(command);
   }
 
-  constructor(private readonly outcome: OfferRecordOutcome) {}
+  constructor(
+    private readonly outcome: OfferRecordOutcome,
+    private readonly links: LinkRepository,
+  ) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<Offer | null> {
     const payload = command.payload as DecideOfferPayload;
     return (await ctx.cashOffer.decideOffer(payload.offerId, payload.decision, ctx.call)) ?? null;
+  }
+
+  // A reject the service carried out ends our counter on the offer, before the record is shown.
+  async recordDone(command: OutboxCommand, _result: unknown, ctx: OutboxContext): Promise<void> {
+    const payload = command.payload as DecideOfferPayload;
+    if (payload.decision === 'rejected')
+      await endCounterWithOffer(this.links, ctx.brokerage.id, payload.offerId);
   }
 
   async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {
@@ -60,7 +72,7 @@ export class DecideOfferExecutor implements CommandExecutor {
     // agent wanted (no sale on it) holds, and the record shows the service's word without an error.
     if (offer && payload.decision === 'rejected' && closedWithoutSale(offer.offer_status))
       return { found: true, result: offer };
-    if (offer && (offer.offer_status === 'active' || offer.offer_status === 'countered'))
+    if (offer && (offer.offer_status === 'active' || isCounteredWord(offer.offer_status)))
       return { found: false, provablyAbsent: true, hint: 'the offer is still undecided' };
     return {
       found: false,

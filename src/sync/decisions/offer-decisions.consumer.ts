@@ -9,7 +9,7 @@ import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { COUNTER_INPUT, OFFER, offerStageId } from '../offers/offer-record.properties';
-import { stageFor } from '../offers/offer-record.view';
+import { isAnsweredCounter, isCounteredWord, stageFor } from '../offers/offer-record.view';
 import { mapCounterFromCrm } from './counter-offer.mapper';
 import { COUNTER_OFFER, DECIDE_OFFER, decisionKey, type DecisionTarget } from './decision.command';
 
@@ -83,8 +83,13 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     const decision = stage === 'accept_requested' ? 'accepted' : 'rejected';
     const existing = await this.outbox.findByKey(decisionKey(crm.brokerageId, offerId, DECIDE_OFFER));
     if (existing) return this.alreadyDecided(crm, record, existing, decision, dryRun);
+    // A counter of ours that waits on its buyer leaves the offer the seller's to turn down, however
+    // the service lists it meanwhile (`countered`, a word of its own, or already `rejected`).
+    const counterWaits = isWaitingCounter(record.properties[OFFER.counterStatus]);
     const open =
-      decision === 'accepted' ? status === 'active' : status === 'active' || status === 'countered';
+      decision === 'accepted'
+        ? status === 'active'
+        : status === 'active' || isCounteredWord(status) || counterWaits;
     if (!open) {
       if (!dryRun)
         await this.refuse(
@@ -220,4 +225,10 @@ function decisionOf(command: OutboxCommand): string {
   return command.operation === COUNTER_OFFER
     ? 'countered'
     : String((command.payload as { decision?: string }).decision);
+}
+
+// A counter status the record shows for a counter sent and not yet answered (`pending`, or the
+// service's own word for it).
+function isWaitingCounter(status: string | null | undefined): boolean {
+  return typeof status === 'string' && status !== '' && !isAnsweredCounter(status);
 }

@@ -9,8 +9,14 @@ import { MetricsService } from '../../observability/metrics/metrics.service';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
 import { offerStageId } from '../offers/offer-record.properties';
-import { isWithdrawnOffer } from '../offers/offer-record.view';
-import { escalationTaskKey, leadTaskKey, planClock, type ClockedOffer, type KnownTask } from './offer-clock.plan';
+import { isCounteredWord, isWithdrawnOffer } from '../offers/offer-record.view';
+import {
+  escalationTaskKey,
+  leadTaskKey,
+  planClock,
+  type ClockedOffer,
+  type KnownTask,
+} from './offer-clock.plan';
 import { clockSettings, type ClockSettings } from './offer-clock.settings';
 import { OFFER_TASK_LINK, offerIdOfTaskKey } from './offer-clocks.constants';
 import type { CreateOfferTaskPayload } from './offer-task.executors';
@@ -22,11 +28,12 @@ const CRM_BATCH = 100;
 const DAY_MS = 24 * 3600 * 1000;
 // How long after its expiry an offer is still looked at: long enough for any reconcile schedule.
 const LOOK_BACK_MS = 7 * DAY_MS;
-const ANSWERED = new Set(['accepted', 'rejected', 'countered']);
+const ANSWERED = new Set(['accepted', 'rejected', 'declined']);
 
-// Nobody owes an answer to an offer decided, countered, or taken back by its buyer.
+// Nobody owes an answer to an offer decided, countered (in any service's word), or taken back by
+// its buyer.
 function isClosed(status: string): boolean {
-  return ANSWERED.has(status.toLowerCase()) || isWithdrawnOffer(status);
+  return ANSWERED.has(status.toLowerCase()) || isCounteredWord(status) || isWithdrawnOffer(status);
 }
 
 export interface ClockPass {
@@ -228,7 +235,9 @@ export class OfferClocks {
       shown += 1;
       if (await this.numbers.expiredUndecided(crm.brokerageId, offer.offer_id))
         this.metrics.offerExpiredUndecided(crm.brokerageId);
-      this.logger.log(`${crm.brokerageId}: offer ${offer.offer_id} expired undecided; its record now shows Expired`);
+      this.logger.log(
+        `${crm.brokerageId}: offer ${offer.offer_id} expired undecided; its record now shows Expired`,
+      );
     }
     return shown;
   }

@@ -1,5 +1,6 @@
-import { outboxKey, type Link } from '../../ledger';
-import type { CounterKnowledge } from './offer-record.view';
+import { outboxKey, type Link, type LinkRepository } from '../../ledger';
+import { LINK } from '../common/listing-deal.properties';
+import { isAnsweredCounter, isCounteredWord, type CounterKnowledge } from './offer-record.view';
 
 // The ledger's link of a counter: remote id = the countered offer's id, CRM id = the service's
 // counter id (or a stand-in while the service has not named it), content = what is known of it.
@@ -102,7 +103,7 @@ export function otherCountersOf(
 // `active` where this service lists countered offers as `countered` is the offer put back to active
 // after the buyer refused the counter. The send's own read, taken before a buyer can answer, stands.
 export function listedAtSendOf(listedNow: string, habit: string | undefined, late = false): string {
-  if (listedNow === 'countered') return listedNow;
+  if (isCounteredWord(listedNow)) return 'countered';
   if (listedNow === 'active') return late && habit === 'countered' ? habit : listedNow;
   return habit ?? listedNow;
 }
@@ -142,4 +143,27 @@ export function counterProvablyAbsent(
 ): boolean {
   const countersLeaveActive = habit === 'countered' || habit === 'rejected';
   return listedNow === 'active' && countersLeaveActive && (!reopensAfterRefusal || updateWindowPassed);
+}
+
+// The seller turned down an offer we countered: a counter of ours on it still waiting on its buyer
+// ends with it, refused, as the service that takes the seller's word ends it. Where the service
+// lists a countered offer as `rejected` from the start, nothing it lists would ever say so, and the
+// record would stay Countered after the agent's reject. An answer already known is kept: the
+// buyer's acceptance stands (the view reads it from the buyer's new offer first).
+export async function endCounterWithOffer(
+  links: LinkRepository,
+  brokerageId: string,
+  offerId: number,
+): Promise<void> {
+  const link = await links.find(brokerageId, LINK.counter, String(offerId));
+  if (!link) return;
+  const known = decodeCounterLink(link);
+  if (isAnsweredCounter(known.status)) return;
+  await links.upsertLinks(brokerageId, LINK.counter, [
+    {
+      remoteId: link.remoteId,
+      crmId: link.crmId,
+      contentHash: encodeCounterLink({ ...known, status: 'rejected' }),
+    },
+  ]);
 }

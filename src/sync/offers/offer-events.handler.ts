@@ -29,7 +29,7 @@ import {
   readCounterUpdate,
   type CounterUpdate,
 } from '../../cash-offer/counter-update.reader';
-import { isAnsweredCounter } from './offer-record.view';
+import { isAnsweredCounter, isCounteredWord } from './offer-record.view';
 import { OffersService } from './offers.service';
 
 // Applies the service's events: a new offer (also a buyer accepting our counter), a buyer rejecting
@@ -126,9 +126,9 @@ export class OfferEventsHandler {
       update.counterId !== undefined && known.id !== undefined
         ? known.id === String(update.counterId)
         : update.offerId !== undefined && String(update.offerId) === link.remoteId;
-    if (!countered || (countered.offer_status === 'countered' && !namesOurCounter))
+    if (!countered || (isCounteredWord(countered.offer_status) && !namesOurCounter))
       throw new EventRefusedError(
-        `UPDATE refused: the service still shows offer ${link.remoteId} ${countered ? 'countered' : 'not listed'} on offer request ${requestId}`,
+        `UPDATE refused: the service still shows offer ${link.remoteId} ${countered ? countered.offer_status : 'not listed'} on offer request ${requestId}`,
       );
     const status = update.status ?? 'rejected';
     // Only a refusal is taken from the event; an acceptance is read from the buyer's new offer.

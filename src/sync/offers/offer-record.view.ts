@@ -144,12 +144,26 @@ export function counterStatusOf(
 
 // Statuses a countered offer cannot have been waiting under: the listing's undecided word, and
 // words for an offer already closed.
-const NOT_A_WAITING_WORD = new Set(['active', 'accepted', 'rejected', 'expired', ...WITHDRAWN_OFFER]);
+const NOT_A_WAITING_WORD = new Set([
+  'active',
+  'accepted',
+  'rejected',
+  'declined',
+  'expired',
+  ...WITHDRAWN_OFFER,
+]);
+
+// An offer status that only a countered offer waiting on its buyer has: `countered`, or another
+// service's word for it (`counter_offered`; the spec shows no status beyond active, accepted and
+// rejected). The ledger keeps any such word as `countered` (listedAtSendOf).
+export function isCounteredWord(status: string | undefined): boolean {
+  return status !== undefined && status !== '' && !NOT_A_WAITING_WORD.has(status.toLowerCase());
+}
 
 // The countered offer was listed, right after the counter, under a status that only a waiting
 // countered offer has (`countered`, or another service's word for it).
 function waitedDistinctly(listedAtSend: string | undefined): boolean {
-  return listedAtSend !== undefined && !NOT_A_WAITING_WORD.has(listedAtSend.toLowerCase());
+  return isCounteredWord(listedAtSend);
 }
 
 // The stage an offer record shows for an offer status and the status of the counter made on it.

@@ -101,6 +101,20 @@ const READINGS: Record<string, unknown>[] = [
     createAnswer: 'status-processing',
     offerNamesCounter: 'unnamed',
   },
+  // A countered offer listed under a word of the service's own, not `countered`; no UPDATE, so only
+  // the listing back to active tells a refusal. Then the same word with the UPDATE, the offer left
+  // under that word after the refusal.
+  {
+    counteredOfferListedAs: 'counter_offered',
+    counterRejectedCallback: 'none',
+    counterRejectedOfferListedAs: 'active',
+    counterAnswer: 'empty-204',
+  },
+  {
+    counteredOfferListedAs: 'counter_offered',
+    counterRejectedOfferListedAs: 'countered',
+    counterPendingWord: 'open',
+  },
   // A countered offer listed active, and left so when its buyer accepts the counter (only the other
   // offers are rejected); a refused counter puts it back to active.
   {
@@ -226,6 +240,62 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         String(request.inventory_property_id),
       );
       expect((await t.ledger.outbox.listByState('acme', ['pending', 'failed', 'dead'])).length).toBe(0);
+    });
+
+    // A counter whose answer was lost, then another offer accepted before the reconcile looked: the
+    // cascade rejected our counter with the offer. It was sent before the acceptance, so it is taken
+    // as there, never sent again (readings sweep 1456: sent again, refused 409, and the record showed
+    // the refusal of a counter the service held, rejected).
+    if (readings.offerDecidedAt !== 'null')
+      it('a counter whose answer was lost, then made moot by another accepted offer, shows Counter rejected and is not sent again', async () => {
+        const { requestId } = await steps.activeRequest();
+        const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 362_000 });
+        const other = await steps.sandbox.makeOffer(requestId, { offer_amount: 363_000 });
+        await steps.applyEvents(2);
+        const lost = await counterAnswerLost(offer.offer_id, '373000', { errorAfterCommitRate: 1 });
+        expect(await countersOn(offer.offer_id)).toHaveLength(1);
+        const posts = (await counterPosts()).length;
+        const otherRecord = await steps.agent.offerRecord(other.offer_id);
+        await steps.agent.moveOffer(otherRecord!.id, 'accept_requested');
+        expect((await t.run('crm-changes')).status).toBe('succeeded');
+        expect((await t.run('outbox-drain')).status).toBe('succeeded');
+        await lookAgain(lost.id);
+        await settle();
+        expect((await t.ledger.outbox.get(lost.id))?.state).toBe('done');
+        expect((await counterPosts()).length).toBe(posts);
+        const record = await steps.agent.offerRecord(offer.offer_id);
+        expect(record!.properties[OFFER.decisionError] ?? '').toBe('');
+        expect(steps.agent.stageKey(record!)).toBe('counter_rejected');
+        expect(record!.properties[OFFER.counterStatus]).toBe('rejected');
+        const [held] = await countersOn(offer.offer_id);
+        expect(held.counter_offer_status).toBe('rejected');
+      });
+
+    // The seller may still turn down an offer whose counter waits, however the service lists it then
+    // (`countered`, its own word, `active`, or `rejected` already, which leaves nothing to send).
+    it('the agent rejects an offer while its counter waits: the service is told and the counter ends with it', async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 361_000 });
+      await steps.applyEvents(1);
+      await counterOn(offer.offer_id, '372000');
+      await settle();
+      const record = await steps.agent.offerRecord(offer.offer_id);
+      await steps.agent.moveOffer(record!.id, 'reject_requested');
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      await settle();
+      const [held] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offer.offer_id);
+      expect(held.offer_status).toBe('rejected');
+      const rejected = await steps.agent.offerRecord(offer.offer_id);
+      expect(rejected!.properties[OFFER.decisionError] ?? '').toBe('');
+      // The counter ended with the offer, as the service ends it: shown so under every reading
+      // (before, where countered offers are listed `rejected`, the reject was refused as already
+      // done and the counter went on waiting; sent, the record stayed Countered).
+      expect(steps.agent.stageKey(rejected!)).toBe('counter_rejected');
+      expect(rejected!.properties[OFFER.status]).toBe('rejected');
+      expect(rejected!.properties[OFFER.counterStatus]).toBe('rejected');
+      const [counter] = (await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id);
+      expect(counter.counter_offer_status).toBe('rejected');
     });
 
     it('a countered offer stays Countered until the buyer answers; an accepted counter shows accepted', async () => {
@@ -380,8 +450,11 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
     // `rejected`, only where this reading already reopens refused offers: a ledger that has seen a
     // reopening no longer takes an active offer as proof that a lost counter never arrived, which a
     // later test of a service that keeps them rejected relies on.
-    if (
+    const ownWord =
       readings.counteredOfferListedAs === 'countered' ||
+      readings.counteredOfferListedAs === 'counter_offered';
+    if (
+      ownWord ||
       (readings.counteredOfferListedAs === 'rejected' && readings.counterRejectedOfferListedAs === 'active')
     )
       it('a refused counter with no UPDATE, the offer put back to active: Counter rejected from the listings, then the agent accepts it', async () => {
@@ -480,7 +553,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
     // The same service, once it has been seen putting a refused offer back to active: a counter whose
     // answer was lost, refused before the reconcile looked for it, leaves an offer that looks never
     // countered. It must not be sent a second time.
-    if (readings.counteredOfferListedAs === 'countered')
+    if (ownWord)
       it('a counter whose answer was lost, refused before it was looked for, is not sent again where refused offers reopen while its UPDATE may come', async () => {
         await withRefusalsReopened(async () => {
           // A refusal the daemon learns from the listings: the service reopens refused offers.
