@@ -144,7 +144,7 @@ export class CounterOfferExecutor implements CommandExecutor {
     for (let refusals = 0; ; refusals++) {
       try {
         const answer = await ctx.cashOffer.counterOffer(body, ctx.call);
-        const learnt = { fields: required, statusWord: known.statusWord ?? asked(statusWord) };
+        const learnt = { fields: required, statusWord: asked(statusWord) ?? known.statusWord };
         this.learnt.set(ctx.brokerage.id, Promise.resolve(learnt));
         return { answer, required: [...required], statusWord: learnt.statusWord };
       } catch (error) {
