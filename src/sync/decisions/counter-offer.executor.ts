@@ -148,14 +148,17 @@ export class CounterOfferExecutor implements CommandExecutor {
         this.learnt.set(ctx.brokerage.id, Promise.resolve(learnt));
         return { answer, required: [...required], statusWord: learnt.statusWord };
       } catch (error) {
-        if (!(error instanceof CashOfferError) || error.code !== 'INVALID_RECORD' || error.keyRefused)
+        if (
+          !(error instanceof CashOfferError) ||
+          error.code !== 'INVALID_RECORD' ||
+          error.keyRefused ||
+          refusals >= MAX_REFUSALS_ANSWERED
+        )
           throw error;
         const message = error.serviceError?.message ?? error.message;
-        const word = refusals < MAX_REFUSALS_ANSWERED ? counterStatusWordAsked(body, message) : undefined;
+        const word = counterStatusWordAsked(body, message);
         const again =
-          refusals < MAX_REFUSALS_ANSWERED
-            ? withNamedFieldsFilled(body, offer, message, statusWord)
-            : undefined;
+          word === undefined ? withNamedFieldsFilled(body, offer, message, statusWord) : undefined;
         if (word !== undefined) {
           statusWord = word;
           body = { ...body, counter_offer_status: word };

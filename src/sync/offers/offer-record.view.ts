@@ -136,7 +136,7 @@ export function counterStatusOf(
   // the UPDATE can.
   if (
     offer.offer_status === 'active' &&
-    (waitedDistinctly(counter.listedAtSend) || counter.listedAtSend === 'rejected')
+    (isCounteredWord(counter.listedAtSend) || counter.listedAtSend === 'rejected')
   )
     return 'rejected';
   return counter.status;
@@ -158,12 +158,6 @@ const NOT_A_WAITING_WORD = new Set([
 // rejected). The ledger keeps any such word as `countered` (listedAtSendOf).
 export function isCounteredWord(status: string | undefined): boolean {
   return status !== undefined && status !== '' && !NOT_A_WAITING_WORD.has(status.toLowerCase());
-}
-
-// The countered offer was listed, right after the counter, under a status that only a waiting
-// countered offer has (`countered`, or another service's word for it).
-function waitedDistinctly(listedAtSend: string | undefined): boolean {
-  return isCounteredWord(listedAtSend);
 }
 
 // The stage an offer record shows for an offer status and the status of the counter made on it.
