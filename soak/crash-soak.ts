@@ -29,7 +29,13 @@ import {
 import { DEFAULT_OPERATOR, SoakOperator, type OperatorOptions } from './soak-operator';
 import { SoakRandom } from './soak-random';
 import { SoakService } from './soak-service';
-import { checkTasks, type DaemonLife, type TaskFacts, type TaskFigures } from './soak-task-checks';
+import {
+  checkTasks,
+  latestMomentOf,
+  type DaemonLife,
+  type TaskFacts,
+  type TaskFigures,
+} from './soak-task-checks';
 import { historyWrong, type ExportedEntry } from './soak-history-checks';
 import { SoakWorld } from './soak-world';
 import { HubSpotSoakCrm, type CrmObject, type SoakCrm } from './soak-crm';
@@ -531,7 +537,7 @@ function taskFacts(
   const recordMadeAt = new Map<string, number>();
   for (const [id, list] of records) {
     if (list.length === 1) stageOf.set(id, world.stageKeyOf(list[0].properties.dealstage));
-    const made = list.map((d) => Date.parse(d.createdAt ?? '')).filter(Number.isFinite);
+    const made = list.map((d) => latestMomentOf(d.createdAt ?? '')).filter(Number.isFinite);
     if (made.length > 0) recordMadeAt.set(id, Math.min(...made));
   }
   return {

@@ -1,7 +1,7 @@
 import type { SoakTask } from './soak-clocks';
 import type { TaskCreateRow } from './soak-ledger';
 import type { StoredOffer } from './soak-service';
-import { checkTasks, liveMsBetween, type TaskFacts } from './soak-task-checks';
+import { checkTasks, latestMomentOf, liveMsBetween, type TaskFacts } from './soak-task-checks';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-11-25T09:00:00Z');
@@ -237,5 +237,14 @@ describe('liveMsBetween', () => {
     expect(liveMsBetween(lives, 5, 45)).toBe(5 + 10 + 5);
     expect(liveMsBetween(lives, 11, 19)).toBe(0);
     expect(liveMsBetween(undefined, 5, 45)).toBe(40);
+  });
+});
+
+describe('latestMomentOf', () => {
+  it('reads a whole-second stamp (Follow Up Boss) as its last moment, a finer one as it is', () => {
+    expect(latestMomentOf('2026-11-30T21:49:46Z')).toBe(Date.parse('2026-11-30T21:49:46.999Z'));
+    expect(latestMomentOf('2026-11-30T15:49:46-06:00')).toBe(Date.parse('2026-11-30T21:49:46.999Z'));
+    expect(latestMomentOf('2026-11-30T21:49:46.123Z')).toBe(Date.parse('2026-11-30T21:49:46.123Z'));
+    expect(latestMomentOf('not a time')).toBeNaN();
   });
 });

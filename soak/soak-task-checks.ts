@@ -41,6 +41,14 @@ export interface DaemonLife {
   toMs: number;
 }
 
+// The last moment a CRM's creation time can stand for: Follow Up Boss writes whole seconds
+// (`2026-11-30T21:49:46Z`, crm-apis.md B1), so a record stamped so was made at any moment of that
+// second, and a pass that ran early in it may have run before the record existed.
+export function latestMomentOf(stamp: string): number {
+  const at = Date.parse(stamp);
+  return /T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:?\d{2})$/.test(stamp) ? at + 999 : at;
+}
+
 // How long the daemon was live between `fromMs` and `toMs` (wall time without `lives`).
 export function liveMsBetween(
   lives: readonly DaemonLife[] | undefined,

@@ -3,12 +3,18 @@ import type { RemoteError } from '../../common/remote-error';
 import type { Offer } from '../../cash-offer/schema';
 import type { OutboxCommand } from '../../ledger';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
-import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
+import type {
+  CommandExecutor,
+  OutboxContext,
+  OutboxReconciliation,
+  ReconcileCause,
+} from '../outbox/outbox.executors';
 import { listAllOffers } from '../common/offer-pages';
 import { DECIDE_OFFER, decisionDeadline, type DecideOfferPayload } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
-import { isCounteredWord, isWithdrawnOffer } from '../offers/offer-record.view';
-import { endCounterWithOffer } from '../offers/counter-link';
+import { isAnsweredCounter, isCounteredWord, isWithdrawnOffer } from '../offers/offer-record.view';
+import { decodeCounterLink, endCounterWithOffer } from '../offers/counter-link';
+import { LINK } from '../common/listing-deal.properties';
 import { LinkRepository } from '../../ledger';
 
 const VERB = { accepted: 'accept', rejected: 'reject' } as const;
@@ -62,12 +68,23 @@ export class DecideOfferExecutor implements CommandExecutor {
   }
 
   // PATCH /offers either changed the status or did not: the offer's status tells which.
-  async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation> {
+  async reconcile(
+    command: OutboxCommand,
+    ctx: OutboxContext,
+    cause?: ReconcileCause,
+  ): Promise<OutboxReconciliation> {
     const payload = command.payload as DecideOfferPayload;
-    const offer = (await listAllOffers(ctx.cashOffer, payload.requestId)).find(
-      (o) => o.offer_id === payload.offerId,
-    );
-    if (offer?.offer_status === payload.decision) return { found: true, result: offer };
+    const offers = await listAllOffers(ctx.cashOffer, payload.requestId);
+    const offer = offers.find((o) => o.offer_id === payload.offerId);
+    if (offer?.offer_status === payload.decision) {
+      if (cause === 'lost-answer' && (await this.rejectUnseen(payload, offers, ctx)))
+        return {
+          found: false,
+          provablyAbsent: true,
+          hint: 'the service lists a countered offer as rejected, so its listing cannot show the reject',
+        };
+      return { found: true, result: offer };
+    }
     // A reject of an offer that ran out or that its buyer took back has nothing left to do: what the
     // agent wanted (no sale on it) holds, and the record shows the service's word without an error.
     if (offer && payload.decision === 'rejected' && closedWithoutSale(offer.offer_status))
@@ -79,5 +96,24 @@ export class DecideOfferExecutor implements CommandExecutor {
       provablyAbsent: false,
       hint: `offer ${payload.offerId} is ${offer?.offer_status ?? 'not listed'}; check it in the service before replaying command ${command.id}`,
     };
+  }
+
+  // A reject of an offer whose counter from us waits, where this service listed the offer `rejected`
+  // as soon as it was countered: the listing reads the same whether the reject arrived (ending the
+  // counter) or not (the counter still waiting on its buyer), unless another offer was accepted (the
+  // cascade ended both). After a lost answer it is sent again: a second reject changes nothing or is
+  // refused, and a refusal is then read as done (cause `refusal`). Taken as done, a reject cut before
+  // it left would show Counter rejected while the buyer could still accept the counter.
+  private async rejectUnseen(
+    payload: DecideOfferPayload,
+    offers: readonly Offer[],
+    ctx: OutboxContext,
+  ): Promise<boolean> {
+    if (payload.decision !== 'rejected') return false;
+    if (offers.some((o) => o.offer_id !== payload.offerId && o.offer_status === 'accepted')) return false;
+    const link = await this.links.find(ctx.brokerage.id, LINK.counter, String(payload.offerId));
+    if (!link) return false;
+    const counter = decodeCounterLink(link);
+    return !isAnsweredCounter(counter.status) && counter.listedAtSend === 'rejected';
   }
 }

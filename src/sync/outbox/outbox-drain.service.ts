@@ -350,7 +350,7 @@ export class OutboxDrainService {
   ): Promise<{ result: unknown } | undefined> {
     const executor = this.executors.get(command.operation);
     try {
-      const answer = await executor?.reconcile(command, ctx);
+      const answer = await executor?.reconcile(command, ctx, 'refusal');
       return answer?.found ? { result: answer.result } : undefined;
     } catch (error) {
       this.logger.warn(`outbox command ${command.id}: could not check the conflict: ${errorMessage(error)}`);
@@ -364,7 +364,7 @@ export class OutboxDrainService {
     const nextCheck = new Date(this.clock.nowMs() + reconcileDelayMs(this.sinceSentMs(command)));
     let answer;
     try {
-      answer = await executor.reconcile(command, ctx);
+      answer = await executor.reconcile(command, ctx, 'lost-answer');
     } catch (error) {
       const note = `reconcile failed, tried again from ${nextCheck.toISOString()}: ${errorMessage(error)}`;
       this.logger.warn(`outbox command ${command.id}: ${note}`);

@@ -26,6 +26,8 @@ export type OutboxReconciliation =
   // hint: what the operator should check when it is not provable either way.
   | { found: false; provablyAbsent: boolean; hint: string };
 
+export type ReconcileCause = 'lost-answer' | 'refusal';
+
 // What one kind of outbox command does. The drain owns the states; an executor makes the command's
 // one write (send) and answers for it (reconcile, onRefused).
 export interface CommandExecutor {
@@ -44,8 +46,15 @@ export interface CommandExecutor {
   recordDone?(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void>;
   // The remote refused the command for good: tell the agent on the CRM record.
   onRefused?(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void>;
-  // For a command whose outcome is unknown: did the write take effect?
-  reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<OutboxReconciliation>;
+  // For a command whose outcome is unknown: did the write take effect? `cause` says why it is asked:
+  // its answer was lost (`lost-answer`), or the service refused it in words that may only mean it is
+  // already in effect (`refusal`, refusal.check.ts); a write the service refused was answered, so an
+  // executor may read the same facts differently for each.
+  reconcile(
+    command: OutboxCommand,
+    ctx: OutboxContext,
+    cause?: ReconcileCause,
+  ): Promise<OutboxReconciliation>;
   // True when `reconcile` also tells a service's 400/422 refusal that only says the write is already
   // in effect (a service that answers an impossible transition so instead of 409; refusal.check.ts).
   readonly refusalsReconciled?: boolean;

@@ -298,6 +298,56 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect(counter.counter_offer_status).toBe('rejected');
     });
 
+    // Where a countered offer is listed `rejected` at once, the listing reads the same whether a
+    // reject of it arrived or not: a reject cut by a kill is sent again, not taken as done (before,
+    // one cut before it left showed Counter rejected while the counter still waited on its buyer);
+    // one that had arrived is refused the second time, which is read as done.
+    if (readings.counteredOfferListedAs === 'rejected')
+      it.each([
+        ['before it reached the service', false],
+        ['after it reached the service', true],
+      ])(
+        'a reject of an offer whose counter waits, cut by a kill %s, ends the counter once',
+        async (_when, arrived) => {
+          const { requestId } = await steps.activeRequest();
+          const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 363_000 });
+          await steps.applyEvents(1);
+          await counterOn(offer.offer_id, '374000');
+          await settle();
+          const record = await steps.agent.offerRecord(offer.offer_id);
+          await steps.agent.moveOffer(record!.id, 'reject_requested');
+          expect((await t.run('crm-changes')).status).toBe('succeeded');
+          // Killed once `sending` was committed, before the request left: the start's recovery makes
+          // the command unknown.
+          const [cut] = (await t.ledger.outbox.listByState('acme', ['pending'])).filter(
+            (c) => c.recordRef === `deal:${record!.id}` && c.operation === 'decide_offer',
+          );
+          await t.ledger.outbox.markSending(cut.id);
+          if (arrived) {
+            const sent = await fetch(`${t.sandbox.baseUrl}/offers/`, {
+              method: 'PATCH',
+              headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
+              body: JSON.stringify({ offer_id: offer.offer_id, offer_status: 'rejected' }),
+            });
+            expect(sent.ok).toBe(true);
+          }
+          await t.ledger.outbox.recoverInterrupted();
+          const lost = await t.ledger.outbox.get(cut.id);
+          expect(lost?.state).toBe('unknown');
+          const counter = async () => (await countersOn(offer.offer_id))[0];
+          expect((await counter()).counter_offer_status).toBe(arrived ? 'rejected' : 'pending');
+
+          await t.run('outbox-drain');
+          await settle();
+          expect((await t.ledger.outbox.get(cut.id))?.state).toBe('done');
+          expect((await counter()).counter_offer_status).toBe('rejected');
+          const rejected = await steps.agent.offerRecord(offer.offer_id);
+          expect(steps.agent.stageKey(rejected!)).toBe('counter_rejected');
+          expect(rejected!.properties[OFFER.counterStatus]).toBe('rejected');
+          expect(rejected!.properties[OFFER.decisionError] ?? '').toBe('');
+        },
+      );
+
     it('a countered offer stays Countered until the buyer answers; an accepted counter shows accepted', async () => {
       const { requestId } = await steps.activeRequest();
       const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 360_000, ...OFFER_TERMS });
