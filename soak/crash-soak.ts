@@ -172,6 +172,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       o.deals,
       new SoakRandom(o.seed ^ 0x5eed05),
       new SoakRandom(o.seed ^ 0x5eed06),
+      new SoakRandom(o.seed ^ 0x5eed07),
     );
     const killRandom = new SoakRandom(o.seed);
     await world.loadStages();
@@ -605,7 +606,13 @@ function daemonSideNote(logPath: string): string {
 }
 
 function countKinds(world: SoakWorld): string {
-  return countBy(world.decisions.map((d) => d.kind));
+  const countered = new Set(world.decisions.filter((d) => d.kind === 'counter').map((d) => d.offerId));
+  // A reject of an offer the agent countered before: its second thoughts (SoakWorld.reconsider).
+  return countBy(
+    world.decisions.map((d) =>
+      d.kind === 'reject' && countered.has(d.offerId) ? 'reject of a countered offer' : d.kind,
+    ),
+  );
 }
 
 function countBy(values: string[]): string {

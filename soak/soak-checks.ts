@@ -338,9 +338,11 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
       else add('undone', at, `${d.kind} never sent and the record left ${REQUESTED_STAGE[d.kind]}; ${shows}`);
       continue;
     }
-    // A counter's later life (the buyer's answer, a cascade) is the wrong-state check's to judge.
+    // A counter's later life (the buyer's answer, a cascade) is the wrong-state check's to judge, and
+    // so is a reject of an offer the agent countered (it ends the counter: Counter rejected, or
+    // Countered where the buyer had accepted it first).
     const shownAsDecided =
-      d.kind === 'counter'
+      d.kind === 'counter' || (d.kind === 'reject' && counters.length > 0)
         ? stage === 'countered' || stage === 'counterRejected'
         : status === expected.status && stage === expected.stage;
     if (!shownAsDecided) {

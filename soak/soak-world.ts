@@ -62,6 +62,8 @@ export class SoakWorld {
   offersPipelineId = '';
   readonly stageIds = {} as Record<StageKey, string>;
   private readonly seenRecords = new Set<string>();
+  // Countered records the agent has had second thoughts about once (soak-world.ts, reconsider).
+  private readonly reconsidered = new Set<string>();
   // The agent edits listing agents only while the kills go on: an edit during the settle would keep
   // the CRM changing (the settle waits for it to be still) and be judged before it could sync.
   editsListAgents = true;
@@ -78,6 +80,9 @@ export class SoakWorld {
     private readonly lookRandom: SoakRandom,
     // The agent's listing-agent edits: a PRNG of its own too, for the same reason.
     private readonly editRandom?: SoakRandom,
+    // The agent's second thoughts on its counters (turning down an offer whose counter still waits):
+    // a PRNG of its own too.
+    private readonly secondThoughts?: SoakRandom,
   ) {}
 
   // After setup-crm: the agent finds the offer-record pipeline and its stages by label, as a person would.
@@ -252,6 +257,37 @@ export class SoakWorld {
         if (roll < 0.35) await this.move(o, 'reject', listing, requestId);
         else if (roll < 0.7) await this.move(o, 'counter', listing, requestId);
       }
+    }
+    if (this.secondThoughts) await this.reconsider(this.secondThoughts, records, dealOfRequest, runningOut);
+  }
+
+  // The agent turns down, once in a while, an offer whose counter still waits on its buyer
+  // (docs/crm-mapping.md: the seller may reject it whatever the service lists it as meanwhile, and
+  // the reject ends the counter). Only a record that shows the counter sent (Countered) and whose
+  // counter the service holds pending: a refused decision is not this soak's subject.
+  private async reconsider(
+    r: SoakRandom,
+    records: CrmObject[],
+    dealOfRequest: ReadonlyMap<string, string>,
+    runningOut: (o: CrmObject) => boolean,
+  ): Promise<void> {
+    const countered = records.filter(
+      (o) => o.properties.dealstage === this.stageIds.countered && !this.reconsidered.has(o.id),
+    );
+    if (countered.length === 0) return;
+    const waiting = new Set(
+      (await this.service.counters())
+        .filter((c) => c.counter_offer_status === 'pending')
+        .map((c) => String(c.offer_id)),
+    );
+    for (const o of countered) {
+      const offerId = String(o.properties.cash_offer_offer_id);
+      if (!waiting.has(offerId) || runningOut(o)) continue;
+      this.reconsidered.add(o.id);
+      if (!r.chance(0.4)) continue;
+      const requestId = String(o.properties.cash_offer_offer_request_ref);
+      const listing = this.listings.get(dealOfRequest.get(requestId) ?? '');
+      if (listing) await this.move(o, 'reject', listing, requestId);
     }
   }
 
