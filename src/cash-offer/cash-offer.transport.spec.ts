@@ -1,5 +1,5 @@
 import { waitFor } from '../../test/support/wait-for';
-import { CashOfferTransport, TransportFailure } from './cash-offer.transport';
+import { ANSWER_TOO_LARGE, CashOfferTransport, TransportFailure } from './cash-offer.transport';
 import { FakeService, json } from './fake-service.testing';
 
 const KEY = 'transport-secret-key-91c2';
@@ -101,6 +101,24 @@ describe('CashOfferTransport (axios on a keep-alive agent)', () => {
     } finally {
       clearInterval(dripping);
     }
+  });
+
+  it('stops reading an answer longer than its limit, and the next call is answered', async () => {
+    transport.close();
+    transport = new CashOfferTransport(`${baseUrl}/`, KEY, 64 * 1024);
+    const chunk = `[${'"x",'.repeat(4096)}`; // 16 KB a write, no end in sight
+    service.handler = (_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (let i = 0; i < 16; i++) res.write(chunk);
+      res.end('"x"]');
+    };
+    const failure = await failureOf(
+      transport.send({ method: 'GET', path: '/offers' }, AbortSignal.timeout(2000)),
+    );
+    expect(failure.networkCode).toBe(ANSWER_TOO_LARGE);
+    service.handler = (_r, res) => json(res, 200, []);
+    const next = await transport.send({ method: 'GET', path: '/offers' }, AbortSignal.timeout(2000));
+    expect(next).toMatchObject({ status: 200, body: '[]' });
   });
 
   it('fails a call in flight at once when closed', async () => {

@@ -37,6 +37,12 @@ export const CONNECT_TIMEOUT = 'ERR_SOCKET_CONNECTION_TIMEOUT';
 export const ANSWER_TIMEOUT = 'ETIMEDOUT';
 // The transport was closed (close()) while the request was in flight.
 export const CLIENT_CLOSED = 'ERR_CLIENT_CLOSED';
+// An answer longer than the transport reads (MAX_ANSWER_BYTES): cut, never held whole in memory.
+export const ANSWER_TOO_LARGE = 'ERR_ANSWER_TOO_LARGE';
+// The longest answer read: far above any page the service gives (500 offers are about 1 MB, a page
+// of 100 listings with 50 photo URLs each a few MB), far below the daemon's heap (512 MB), so a
+// proxy's runaway body or a service answering every record it has cannot take the daemon down.
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 const MAX_CONNECTIONS = 16;
 // axios turns TCP keep-alive probes on, at one minute idle, on every socket it is handed, each
@@ -64,7 +70,7 @@ export class CashOfferTransport {
   readonly #apiKey: string;
   #closed = false;
 
-  constructor(baseUrl: string, apiKey: string) {
+  constructor(baseUrl: string, apiKey: string, maxAnswerBytes = MAX_ANSWER_BYTES) {
     const url = new URL(baseUrl);
     this.#apiKey = apiKey;
     const agentOptions: AgentOptions = {
@@ -80,6 +86,7 @@ export class CashOfferTransport {
       httpsAgent: this.#agent,
       proxy: false,
       maxRedirects: 0,
+      maxContentLength: maxAnswerBytes,
       validateStatus: null,
       responseType: 'text',
       // The body goes out as the JSON text send() made, and comes back as text: no second parse.
@@ -163,7 +170,9 @@ export function queryString(query: TransportRequest['query']): string {
 
 function networkCodeOf(error: unknown): string {
   if (typeof error !== 'object' || error === null) return 'NETWORK_ERROR';
-  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+  const { code, cause, message } = error as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
+  // axios's words when an answer passed maxContentLength (it names no code of its own for it).
+  if (typeof message === 'string' && message.startsWith('maxContentLength size')) return ANSWER_TOO_LARGE;
   // axios's name for an answer whose stream ended before its last byte: the connection dropped.
   if (code === 'ERR_BAD_RESPONSE') return 'ECONNRESET';
   if (typeof code === 'string') return code;

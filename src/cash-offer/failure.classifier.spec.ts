@@ -121,6 +121,13 @@ describe('classifyNetworkFailure', () => {
     },
   );
 
+  it('names an answer too long to read, and takes a create that got one as of unknown outcome', () => {
+    expect(classifyNetworkFailure(list, 'ERR_ANSWER_TOO_LARGE').message).toBe(
+      "GET /active-offer-requests: the service's answer was longer than 64 MiB and was not read",
+    );
+    expect(classifyNetworkFailure(create, 'ERR_ANSWER_TOO_LARGE').code).toBe('OUTCOME_UNKNOWN');
+  });
+
   it('does not retry errors that are not the client own', () => {
     expect(isRetryableAttempt(new Error('x'), 0)).toBe(false);
     expect(countsAgainstBreaker(new Error('x'))).toBe(false);

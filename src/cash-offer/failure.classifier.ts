@@ -1,6 +1,12 @@
 import { CashOfferError, ServiceErrorDetail } from './cash-offer.error';
 import { OperationSpec } from './cash-offer.operations';
-import { ANSWER_TIMEOUT, CLIENT_CLOSED, CONNECT_TIMEOUT } from './cash-offer.transport';
+import {
+  ANSWER_TIMEOUT,
+  ANSWER_TOO_LARGE,
+  CLIENT_CLOSED,
+  CONNECT_TIMEOUT,
+  MAX_ANSWER_BYTES,
+} from './cash-offer.transport';
 import { FieldViolation, isPlainObject } from './schema';
 
 // Transport failures after which the request provably never reached the service: the connection
@@ -31,6 +37,8 @@ function describeNetwork(code: string): string {
     return 'the service host name could not be resolved';
   if (DROPPED_CODES.includes(code)) return 'the connection was dropped';
   if (code === CLIENT_CLOSED) return 'the client was closed';
+  if (code === ANSWER_TOO_LARGE)
+    return `the service's answer was longer than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB and was not read`;
   return `the request failed (${code})`;
 }
 
