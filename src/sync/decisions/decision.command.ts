@@ -1,7 +1,7 @@
 import { outboxKey } from '../../ledger';
 import { expiryMs } from '../common/expiry';
 
-export const DECIDE_OFFER = 'decide_offer';
+export { DECIDE_OFFER_OPERATION as DECIDE_OFFER } from '../offers/agent-held-stage';
 export { COUNTER_OFFER_OPERATION as COUNTER_OFFER } from '../offers/counter-link';
 
 // What a decision or counter command carries besides the service body: where to show the outcome.

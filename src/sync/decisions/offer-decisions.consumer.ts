@@ -9,7 +9,7 @@ import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { COUNTER_INPUT, OFFER, offerStageId } from '../offers/offer-record.properties';
-import { isAnsweredCounter, isCounteredWord, stageFor } from '../offers/offer-record.view';
+import { isAnsweredCounter, isCounteredWord, isWithdrawnOffer, stageFor } from '../offers/offer-record.view';
 import { mapCounterFromCrm } from './counter-offer.mapper';
 import { COUNTER_OFFER, DECIDE_OFFER, decisionKey, type DecisionTarget } from './decision.command';
 
@@ -90,6 +90,14 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
       decision === 'accepted'
         ? status === 'active'
         : status === 'active' || isCounteredWord(status) || counterWaits;
+    if (!open && decision === 'rejected' && closedWithoutSale(status)) {
+      // Nothing left to do: the service already closed the offer without a sale (the buyer refused
+      // our counter and the service lists the offer rejected, another offer was accepted, it ran
+      // out or its buyer took it back). What the agent wanted holds: the record goes where its
+      // status says, with no error (a reject that reaches the service too late is done so too).
+      if (!dryRun) await this.nothingToDo(crm, record);
+      return 'unchanged';
+    }
     if (!open) {
       if (!dryRun)
         await this.refuse(
@@ -193,6 +201,15 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
   // The message on the record, and the record back in the stage its status says.
   private async refuse(crm: BrokerageCrm, record: CrmRecord, message: string): Promise<void> {
     await this.issues.report(crm, record, OFFER.decisionError, [{ message, code: 'CONFLICT' }]);
+    await this.backToItsStage(crm, record, 'its request was refused');
+  }
+
+  private async nothingToDo(crm: BrokerageCrm, record: CrmRecord): Promise<void> {
+    await this.issues.clear(crm, record, OFFER.decisionError);
+    await this.backToItsStage(crm, record, 'its reject had nothing left to do');
+  }
+
+  private async backToItsStage(crm: BrokerageCrm, record: CrmRecord, why: string): Promise<void> {
     const stage = stageFor(
       record.properties[OFFER.status] ?? '',
       record.properties[OFFER.counterStatus] ?? undefined,
@@ -214,11 +231,17 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
         recordKind: 'deal',
         recordRef: record.id,
         field: 'stage',
-        message: `deal ${record.id} could not be moved back to "${stage}" after its request was refused: ${errorMessage(moved.error)}`,
+        message: `deal ${record.id} could not be moved back to "${stage}" after ${why}: ${errorMessage(moved.error)}`,
         code: moved.error.code,
       });
     }
   }
+}
+
+// An offer the service closed without a sale: the seller's reject of it has nothing left to do.
+function closedWithoutSale(status: string): boolean {
+  const word = status.toLowerCase();
+  return word === 'rejected' || word === 'declined' || word === 'expired' || isWithdrawnOffer(word);
 }
 
 function decisionOf(command: OutboxCommand): string {

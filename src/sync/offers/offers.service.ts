@@ -12,6 +12,7 @@ import {
 import {
   LedgerTurns,
   LinkRepository,
+  OutboxRepository,
   RecordErrorRepository,
   type LinkClass,
   type LinkInput,
@@ -24,6 +25,7 @@ import { DEAL, LINK } from '../common/listing-deal.properties';
 import { readRequestOffers, type OffersRead } from '../common/offer-pages';
 import { DecisionHistoryRecorder, type ShownOffer } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';
+import { agentRequestIn, agentRequestKey, agentRequestWaits } from './agent-held-stage';
 import { counterListingHabit } from './counter-listing-habit';
 import { mapOfferToCrm, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
@@ -35,7 +37,7 @@ import {
   settledListedAtSend,
   type CounterLinkContent,
 } from './counter-link';
-import { OFFER, offerStageId } from './offer-record.properties';
+import { OFFER, offerStageId, type OfferStage } from './offer-record.properties';
 import { isAnsweredCounter, isRefusedCounter, learnCounter } from './offer-record.view';
 
 // The content of a link whose record's content is not known: no hash equals it.
@@ -99,6 +101,7 @@ export class OffersService {
     private readonly metrics: MetricsService,
     private readonly history: DecisionHistoryRecorder,
     private readonly clock: Clock,
+    private readonly outbox: OutboxRepository,
   ) {}
 
   // Offers of any requests (one page of GET /offers, or one request's offers).
@@ -179,15 +182,20 @@ export class OffersService {
       crm,
       toWrite.filter((i) => classes.get(i.record.key) === 'new').map((i) => i.record.key),
     );
+    const isNew = (i: (typeof toWrite)[number]) =>
+      classes.get(i.record.key) === 'new' && !inCrm.has(i.record.key);
+    const held = await this.heldByAgent(
+      crm,
+      toWrite.filter((i) => !isNew(i) && !i.record.stageOnCreateOnly).map((i) => i.record.key),
+    );
     const inputs: CrmUpsertInput[] = toWrite.map((i) => {
-      const isNew = classes.get(i.record.key) === 'new' && !inCrm.has(i.record.key);
-      const placeStage = isNew || !i.record.stageOnCreateOnly;
+      const placeStage = isNew(i) || (!i.record.stageOnCreateOnly && !held.has(i.record.key));
       return {
         key: i.record.key,
         properties: i.record.properties,
         pipelineId,
         ...(placeStage ? { stageId: offerStageId(crm.stages, i.record.stage) } : {}),
-        ...(isNew && i.record.stageOnCreateOnly ? { stageOnCreateOnly: true } : {}),
+        ...(isNew(i) && i.record.stageOnCreateOnly ? { stageOnCreateOnly: true } : {}),
       };
     });
     await this.links.forgetContent(crm.brokerageId, LINK.offer, keysIn('changed'), options.readAt);
@@ -222,13 +230,16 @@ export class OffersService {
         offer: item.offer,
         crmId: result.id,
         created: classes.get(item.record.key) === 'new',
-        stage: item.record.stage,
+        stage: held.get(item.record.key) ?? item.record.stage,
         counterId: item.record.properties[OFFER.counterId] ?? null,
         counterStatus: item.record.properties[OFFER.counterStatus] ?? null,
       });
       counts[classes.get(item.record.key) === 'new' ? 'created' : 'updated'] += 1;
+      const stage = held.has(item.record.key)
+        ? `stage ${held.get(item.record.key)} kept: the agent's request waits; it would show ${item.record.stage}`
+        : `stage ${item.record.stage}`;
       changes.push(
-        `offer ${item.record.key} ${classes.get(item.record.key) === 'new' ? 'created as' : 'updated on'} CRM record ${result.id} (stage ${item.record.stage})`,
+        `offer ${item.record.key} ${classes.get(item.record.key) === 'new' ? 'created as' : 'updated on'} CRM record ${result.id} (${stage})`,
       );
       await this.recordErrors.resolve(crm.brokerageId, 'offer', item.record.key);
     }
@@ -422,6 +433,27 @@ export class OffersService {
 
   // Offer records already in the CRM although the ledger has no link for them: a crash after their
   // create and before their link. Their stage is the agent's now; they are updated, never re-placed.
+  // Records among `keys` an agent has put in a "… requested" stage whose request is not answered
+  // yet, with that stage: they keep it, whatever this write would show (agent-held-stage.ts), and
+  // the request's own outcome places them. Read from the CRM, not the ledger: the move may not have
+  // been read by the decision consumer yet (a buyer's answer to a counter, written between the
+  // agent's reject and that read, moved the record out of Reject requested and the reject was lost).
+  private async heldByAgent(crm: BrokerageCrm, keys: string[]): Promise<Map<string, OfferStage>> {
+    const held = new Map<string, OfferStage>();
+    if (keys.length === 0) return held;
+    const found = await crm.port.findByUniqueValues('deal', UNIQUE_OFFER_ID, keys, [UNIQUE_OFFER_ID]);
+    for (const record of found) {
+      const key = record.properties[UNIQUE_OFFER_ID] ?? '';
+      const stage = crm.stages.resolve(record.pipelineId, record.stageId);
+      if (!key || stage?.pipelineKey !== CASH_OFFERS_PIPELINE) continue;
+      const request = agentRequestIn(stage.stageKey);
+      if (!request) continue;
+      const command = await this.outbox.findByKey(agentRequestKey(crm.brokerageId, key, request));
+      if (agentRequestWaits(request, command)) held.set(key, stage.stageKey as OfferStage);
+    }
+    return held;
+  }
+
   private async existingRecords(crm: BrokerageCrm, keys: string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
     const found = await crm.port.findByUniqueValues('deal', UNIQUE_OFFER_ID, keys, [UNIQUE_OFFER_ID]);

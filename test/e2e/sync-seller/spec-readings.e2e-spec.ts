@@ -298,6 +298,38 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect(counter.counter_offer_status).toBe('rejected');
     });
 
+    // The buyer refuses the counter after the agent moved the record to Reject requested but before
+    // the daemon read the move: the record keeps the agent's stage (before, the refusal's write moved
+    // it to Counter rejected and the reject was never read, which lost it where a refused counter
+    // puts the offer back to active: readings sweep 1464 run 2). The reject then goes out, or, where
+    // the service already lists the offer rejected, has nothing left to do.
+    it('the agent rejects an offer whose counter waits, and the buyer refuses the counter before the move is read: the reject is kept', async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 364_000 });
+      await steps.applyEvents(1);
+      await counterOn(offer.offer_id, '375000');
+      await settle();
+      const record = await steps.agent.offerRecord(offer.offer_id);
+      await steps.agent.moveOffer(record!.id, 'reject_requested');
+      const [counter] = await countersOn(offer.offer_id);
+      await steps.sandbox.rejectCounter(counter.counter_offer_id);
+      await settle();
+      const kept = await steps.agent.offerRecord(offer.offer_id);
+      expect(steps.agent.stageKey(kept!)).toBe('reject_requested');
+
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      await settle();
+      const [held] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offer.offer_id);
+      expect(held.offer_status).toBe('rejected');
+      const rejected = await steps.agent.offerRecord(offer.offer_id);
+      expect(steps.agent.stageKey(rejected!)).toBe('counter_rejected');
+      expect(rejected!.properties[OFFER.counterStatus]).toBe('rejected');
+      expect(rejected!.properties[OFFER.decisionError] ?? '').toBe('');
+      const open = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
+      expect(open.filter((e) => [record!.id, String(offer.offer_id)].includes(e.recordRef))).toEqual([]);
+    });
+
     // Where a countered offer is listed `rejected` at once, the listing reads the same whether a
     // reject of it arrived or not: a reject cut by a kill is sent again, not taken as done (before,
     // one cut before it left showed Counter rejected while the counter still waited on its buyer);

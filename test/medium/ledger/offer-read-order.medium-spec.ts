@@ -176,6 +176,7 @@ describe.each(ledgerEngines())(
         metrics,
         history,
         f.clock,
+        f.ledger.outbox,
       );
       await f.ledger.links.upsertLinks(BROKERAGE, LINK.offerRequest, [
         { remoteId: '7', crmId: LISTING_DEAL, contentHash: 'request' },

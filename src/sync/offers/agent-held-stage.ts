@@ -1,0 +1,42 @@
+import { outboxKey, type OutboxCommand } from '../../ledger';
+import { COUNTER_OFFER_OPERATION } from './counter-link';
+import type { OfferStage } from './offer-record.properties';
+
+// The outbox operation that accepts or rejects an offer (one command per offer).
+export const DECIDE_OFFER_OPERATION = 'decide_offer';
+
+export type AgentRequest =
+  | { operation: typeof DECIDE_OFFER_OPERATION; decision: 'accepted' | 'rejected' }
+  | { operation: typeof COUNTER_OFFER_OPERATION };
+
+// What an agent asks for by moving an offer record to each "… requested" stage.
+const REQUESTS: Partial<Record<OfferStage, AgentRequest>> = {
+  accept_requested: { operation: DECIDE_OFFER_OPERATION, decision: 'accepted' },
+  reject_requested: { operation: DECIDE_OFFER_OPERATION, decision: 'rejected' },
+  counter_requested: { operation: COUNTER_OFFER_OPERATION },
+};
+
+export function agentRequestIn(stage: string | undefined): AgentRequest | undefined {
+  return stage === undefined ? undefined : REQUESTS[stage as OfferStage];
+}
+
+// The one command of that kind an offer can have (decisionKey, in the decisions flow).
+export function agentRequestKey(brokerageId: string, offerId: string, request: AgentRequest): string {
+  return outboxKey(brokerageId, `offer:${offerId}`, request.operation);
+}
+
+// Whether a record the agent put in a "… requested" stage still waits on that request: the decision
+// consumer has not read the move yet (no command), refused it and left the record there to be fixed
+// (a counter with a bad field), or its command is not answered yet, or the command on the offer is
+// another decision the consumer has still to refuse. Until the request is answered, the record keeps
+// the agent's stage (ARCHITECTURE.md rule 8); the answer's write-back places it.
+export function agentRequestWaits(
+  request: AgentRequest,
+  command: Pick<OutboxCommand, 'state' | 'payload'> | null,
+): boolean {
+  if (!command) return true;
+  if (command.state !== 'done' && command.state !== 'dead') return true;
+  if (request.operation === DECIDE_OFFER_OPERATION)
+    return (command.payload as { decision?: unknown } | null)?.decision !== request.decision;
+  return false;
+}
