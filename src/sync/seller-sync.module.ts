@@ -9,6 +9,7 @@ import { OfferRecordOutcome } from './decisions/offer-record.outcome';
 import { OfferEventsHandler } from './offers/offer-events.handler';
 import { OffersReconcileJob } from './offers-reconcile/offers-reconcile.job';
 import { OffersService } from './offers/offers.service';
+import { HeldStages } from './offers/held-stages.service';
 import { UnlistedOffers } from './offers/unlisted-offers';
 import { OutboxModule } from './outbox/outbox.module';
 import { CounterClocks } from './offer-clocks/counter-clocks.service';
@@ -37,6 +38,7 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
     RequestUpdatesConsumer,
     RequestStatusService,
     OffersService,
+    HeldStages,
     OfferEventsHandler,
     OffersReconcileJob,
     UnlistedOffers,

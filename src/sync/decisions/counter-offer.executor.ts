@@ -33,7 +33,11 @@ import { positiveId } from '../../cash-offer/positive-id';
 import { counterListingHabit } from '../offers/counter-listing-habit';
 import { COUNTER_OFFER, type DecisionTarget, decisionDeadline } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
+import type { AgentRequest } from '../offers/agent-held-stage';
 import { isAnsweredCounter, isCounteredWord, mayAnswerCounter } from '../offers/offer-record.view';
+
+// What the agent asked for by moving the record to Counter requested.
+const COUNTER_REQUEST: AgentRequest = { operation: COUNTER_OFFER };
 
 export interface CounterOfferPayload extends DecisionTarget {
   body: CounterOfferBody;
@@ -239,7 +243,11 @@ export class CounterOfferExecutor implements CommandExecutor {
         }),
       );
     }
-    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, null, read);
+    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, {
+      answers: COUNTER_REQUEST,
+      message: null,
+      listed: read,
+    });
   }
 
   private async writeLink(
@@ -268,7 +276,7 @@ export class CounterOfferExecutor implements CommandExecutor {
   async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as CounterOfferPayload;
     const message = `The Cash Offer service refused the counter on offer ${payload.offerId}: ${error.message}`;
-    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, message);
+    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, { answers: COUNTER_REQUEST, message });
   }
 
   // The service has no counter lookup: the countered offer and its request's other offers tell.

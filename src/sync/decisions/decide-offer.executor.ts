@@ -15,9 +15,14 @@ import { OfferRecordOutcome } from './offer-record.outcome';
 import { isAnsweredCounter, isCounteredWord, isWithdrawnOffer } from '../offers/offer-record.view';
 import { decodeCounterLink, endCounterWithOffer } from '../offers/counter-link';
 import { LINK } from '../common/listing-deal.properties';
+import type { AgentRequest } from '../offers/agent-held-stage';
 import { LinkRepository } from '../../ledger';
 
 const VERB = { accepted: 'accept', rejected: 'reject' } as const;
+
+function requestOf(payload: DecideOfferPayload): AgentRequest {
+  return { operation: DECIDE_OFFER, decision: payload.decision };
+}
 
 function closedWithoutSale(status: string): boolean {
   return status.toLowerCase() === 'expired' || isWithdrawnOffer(status);
@@ -58,13 +63,20 @@ export class DecideOfferExecutor implements CommandExecutor {
     const status = (result as Partial<Offer> | null)?.offer_status;
     const concluded =
       payload.decision === 'rejected' && typeof status === 'string' && closedWithoutSale(status);
-    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, null, undefined, concluded);
+    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, {
+      answers: requestOf(payload),
+      message: null,
+      concluded,
+    });
   }
 
   async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as DecideOfferPayload;
     const message = `The Cash Offer service did not ${VERB[payload.decision]} offer ${payload.offerId}: ${error.message}`;
-    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, message);
+    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, {
+      answers: requestOf(payload),
+      message,
+    });
   }
 
   // PATCH /offers either changed the status or did not: the offer's status tells which.

@@ -3,9 +3,25 @@ import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { CashOfferClient } from '../../cash-offer';
 import { CASH_OFFERS_PIPELINE } from '../../crm';
 import type { OffersRead } from '../common/offer-pages';
+import type { AgentRequest } from '../offers/agent-held-stage';
+import { HeldStages } from '../offers/held-stages.service';
 import { OFFER, offerStageId } from '../offers/offer-record.properties';
 import { OffersService } from '../offers/offers.service';
 import type { DecisionTarget } from './decision.command';
+
+// What a decision's outcome puts on its record.
+export interface OutcomeShown {
+  // The agent's request this outcome answers: the record leaves that request's stage, and no newer
+  // one the agent has moved it to since (HeldStages.besides).
+  answers: AgentRequest;
+  // The service's refusal, or null.
+  message: string | null;
+  // The request's offers, when the caller has just read them.
+  listed?: OffersRead;
+  // The decision is over without the service carrying it out (a reject of an offer that ran out):
+  // the record leaves the agent's requested stage for where the offer is, as after a refusal.
+  concluded?: boolean;
+}
 
 // After a decision, a counter or a refusal: the request's offers re-read from the service (the
 // cascade), and this record put in the stage the service's facts say (offerRecordView), with the
@@ -13,25 +29,29 @@ import type { DecisionTarget } from './decision.command';
 // active) leaves the agent's requested stage alone; a refusal shows where the offer really is.
 // The stage is written in the offer records' turn, from a read no older than what the record shows
 // (OffersService.applyOutcome): a decision's write-back that waited its turn never puts back a stage
-// a newer answer (the buyer's, say) has moved the record on from.
+// a newer answer (the buyer's, say) has moved the record on from, nor one the agent's newer request
+// has (a reject of the offer whose counter this shows).
 @Injectable()
 export class OfferRecordOutcome {
-  constructor(private readonly offers: OffersService) {}
+  constructor(
+    private readonly offers: OffersService,
+    private readonly heldStages: HeldStages,
+  ) {}
 
   async show(
     crm: BrokerageCrm,
     client: CashOfferClient,
     target: DecisionTarget,
-    message: string | null,
-    // The request's offers, when the caller has just read them.
-    listed?: OffersRead,
-    // The decision is over without the service carrying it out (a reject of an offer that ran out):
-    // the record leaves the agent's requested stage for where the offer is, as after a refusal.
-    concluded = false,
+    shown: OutcomeShown,
   ): Promise<void> {
+    const { answers, message, listed, concluded = false } = shown;
     await this.offers.applyOutcome(crm, client, target, listed, async (record) => {
       const moves = message !== null || concluded || !record?.stageOnCreateOnly;
-      const stage = record && moves ? record.stage : undefined;
+      const held =
+        record && moves
+          ? await this.heldStages.besides(crm, String(target.offerId), target.recordId, answers)
+          : undefined;
+      const stage = record && moves && !held ? record.stage : undefined;
       const [written] = await crm.port.updateRecords('deal', [
         {
           id: target.recordId,

@@ -4,6 +4,7 @@ import {
   agentRequestKey,
   agentRequestWaits,
   DECIDE_OFFER_OPERATION,
+  sameRequest,
 } from './agent-held-stage';
 import { counterCommandKey } from './counter-link';
 
@@ -45,5 +46,15 @@ describe('the agent’s "… requested" stages', () => {
   it('wait on a second decision the consumer has still to refuse (an accept after a done reject)', () => {
     const accept = agentRequestIn('accept_requested')!;
     expect(agentRequestWaits(accept, command('done', { decision: 'rejected' }))).toBe(true);
+  });
+
+  it('tell one request from another: a reject is not the counter an outcome answers', () => {
+    const [accept, reject, counter] = ['accept_requested', 'reject_requested', 'counter_requested'].map(
+      (stage) => agentRequestIn(stage)!,
+    );
+    expect(sameRequest(reject, { operation: DECIDE_OFFER_OPERATION, decision: 'rejected' })).toBe(true);
+    expect(sameRequest(reject, accept)).toBe(false);
+    expect(sameRequest(reject, counter)).toBe(false);
+    expect(sameRequest(counter, { operation: 'counter_offer' })).toBe(true);
   });
 });

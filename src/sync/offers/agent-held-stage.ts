@@ -20,6 +20,11 @@ export function agentRequestIn(stage: string | undefined): AgentRequest | undefi
   return stage === undefined ? undefined : REQUESTS[stage as OfferStage];
 }
 
+export function sameRequest(a: AgentRequest, b: AgentRequest): boolean {
+  if (a.operation !== b.operation) return false;
+  return a.operation !== DECIDE_OFFER_OPERATION || a.decision === (b as typeof a).decision;
+}
+
 // The one command of that kind an offer can have (decisionKey, in the decisions flow).
 export function agentRequestKey(brokerageId: string, offerId: string, request: AgentRequest): string {
   return outboxKey(brokerageId, `offer:${offerId}`, request.operation);

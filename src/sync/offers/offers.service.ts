@@ -12,7 +12,6 @@ import {
 import {
   LedgerTurns,
   LinkRepository,
-  OutboxRepository,
   RecordErrorRepository,
   type LinkClass,
   type LinkInput,
@@ -25,7 +24,7 @@ import { DEAL, LINK } from '../common/listing-deal.properties';
 import { readRequestOffers, type OffersRead } from '../common/offer-pages';
 import { DecisionHistoryRecorder, type ShownOffer } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';
-import { agentRequestIn, agentRequestKey, agentRequestWaits } from './agent-held-stage';
+import { HeldStages } from './held-stages.service';
 import { counterListingHabit } from './counter-listing-habit';
 import { mapOfferToCrm, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
@@ -37,7 +36,7 @@ import {
   settledListedAtSend,
   type CounterLinkContent,
 } from './counter-link';
-import { OFFER, offerStageId, type OfferStage } from './offer-record.properties';
+import { OFFER, offerStageId } from './offer-record.properties';
 import { isAnsweredCounter, isRefusedCounter, learnCounter } from './offer-record.view';
 
 // The content of a link whose record's content is not known: no hash equals it.
@@ -101,7 +100,7 @@ export class OffersService {
     private readonly metrics: MetricsService,
     private readonly history: DecisionHistoryRecorder,
     private readonly clock: Clock,
-    private readonly outbox: OutboxRepository,
+    private readonly heldStages: HeldStages,
   ) {}
 
   // Offers of any requests (one page of GET /offers, or one request's offers).
@@ -184,7 +183,10 @@ export class OffersService {
     );
     const isNew = (i: (typeof toWrite)[number]) =>
       classes.get(i.record.key) === 'new' && !inCrm.has(i.record.key);
-    const held = await this.heldByAgent(
+    // A record the agent put in a "… requested" stage keeps it while that request waits (before, a
+    // buyer's refusal written between the agent's reject and the decision consumer's read moved the
+    // record to Counter rejected, and the reject was lost): its properties are written, not its stage.
+    const held = await this.heldStages.among(
       crm,
       toWrite.filter((i) => !isNew(i) && !i.record.stageOnCreateOnly).map((i) => i.record.key),
     );
@@ -433,27 +435,6 @@ export class OffersService {
 
   // Offer records already in the CRM although the ledger has no link for them: a crash after their
   // create and before their link. Their stage is the agent's now; they are updated, never re-placed.
-  // Records among `keys` an agent has put in a "… requested" stage whose request is not answered
-  // yet, with that stage: they keep it, whatever this write would show (agent-held-stage.ts), and
-  // the request's own outcome places them. Read from the CRM, not the ledger: the move may not have
-  // been read by the decision consumer yet (a buyer's answer to a counter, written between the
-  // agent's reject and that read, moved the record out of Reject requested and the reject was lost).
-  private async heldByAgent(crm: BrokerageCrm, keys: string[]): Promise<Map<string, OfferStage>> {
-    const held = new Map<string, OfferStage>();
-    if (keys.length === 0) return held;
-    const found = await crm.port.findByUniqueValues('deal', UNIQUE_OFFER_ID, keys, [UNIQUE_OFFER_ID]);
-    for (const record of found) {
-      const key = record.properties[UNIQUE_OFFER_ID] ?? '';
-      const stage = crm.stages.resolve(record.pipelineId, record.stageId);
-      if (!key || stage?.pipelineKey !== CASH_OFFERS_PIPELINE) continue;
-      const request = agentRequestIn(stage.stageKey);
-      if (!request) continue;
-      const command = await this.outbox.findByKey(agentRequestKey(crm.brokerageId, key, request));
-      if (agentRequestWaits(request, command)) held.set(key, stage.stageKey as OfferStage);
-    }
-    return held;
-  }
-
   private async existingRecords(crm: BrokerageCrm, keys: string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
     const found = await crm.port.findByUniqueValues('deal', UNIQUE_OFFER_ID, keys, [UNIQUE_OFFER_ID]);

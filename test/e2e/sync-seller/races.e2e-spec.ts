@@ -126,6 +126,57 @@ describe.each(ledgerEngines())(
       expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
     });
 
+    it("a reject the agent asks for before its counter's write-back ran is kept, sent and shown", async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId);
+      await steps.applyEvents(1);
+      const record = await recordOf(offer.offer_id);
+      await steps.agent.update(
+        record.id,
+        { cash_offer_counter_amount: '371000' },
+        {
+          pipelineId: t.stages.pipelineId(CASH_OFFERS_PIPELINE),
+          stageId: t.stages.stageId(CASH_OFFERS_PIPELINE, 'counter_requested'),
+        },
+      );
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      // The service takes the counter; the CRM refuses its write-back for now.
+      await hubspotFaults({ errorRate: 1, errorStatus: 400 });
+      await t.run('outbox-drain');
+      await hubspotFaults({ errorRate: 0 });
+      const counters = (await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id);
+      expect(counters).toHaveLength(1);
+
+      // The agent turns the offer down before the write-back shows the counter: the write-back
+      // writes the counter's id and status, and leaves the agent's stage (before, it moved the
+      // record to Countered and the reject was never read).
+      await moveTo(offer.offer_id, 'reject_requested');
+      const writeBack = async () =>
+        (await t.ledger.outbox.listByState('acme', ['pending', 'failed'])).filter(
+          (c) => c.operation === 'write_back' && c.recordRef === `deal:${record.id}`,
+        );
+      await waitFor(
+        async () => {
+          for (const c of await writeBack()) await dueNow(OutboxCommand, c.id);
+          await t.run('outbox-drain');
+          return (await writeBack()).length === 0;
+        },
+        { what: "the counter's write-back to run", timeoutMs: 20_000, intervalMs: 200 },
+      );
+      const kept = await steps.offerRecord(offer.offer_id);
+      expect(steps.stageKey(kept!)).toBe('reject_requested');
+      expect(kept!.properties[OFFER.counterStatus]).toBe('pending');
+
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      const [held] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offer.offer_id);
+      expect(held.offer_status).toBe('rejected');
+      const rejected = await steps.offerRecord(offer.offer_id);
+      expect(steps.stageKey(rejected!)).toBe('counter_rejected');
+      expect(rejected!.properties[OFFER.counterStatus]).toBe('rejected');
+      expect(rejected!.properties[OFFER.decisionError] ?? '').toBe('');
+    });
+
     it("one offer accepted while another's reject is in flight: both end as the agent wanted, no error", async () => {
       const { requestId } = await steps.activeRequest();
       const a = await steps.sandbox.makeOffer(requestId);

@@ -16,6 +16,7 @@ import { DEAL, LINK } from '../../../src/sync/common/listing-deal.properties';
 import type { DecisionHistoryRecorder } from '../../../src/sync/history/decision-history.recorder';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { OffersService } from '../../../src/sync/offers/offers.service';
+import { HeldStages } from '../../../src/sync/offers/held-stages.service';
 import type { RequestStatusService } from '../../../src/sync/request-status/request-status.service';
 import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
 
@@ -176,7 +177,7 @@ describe.each(ledgerEngines())(
         metrics,
         history,
         f.clock,
-        f.ledger.outbox,
+        new HeldStages(f.ledger.outbox),
       );
       await f.ledger.links.upsertLinks(BROKERAGE, LINK.offerRequest, [
         { remoteId: '7', crmId: LISTING_DEAL, contentHash: 'request' },
@@ -247,13 +248,16 @@ describe.each(ledgerEngines())(
     it("a decision's outcome placed from a read older than the record is placed from a new read", async () => {
       // The agent asked to reject offer 1; the service refuses. The write-back read the request (offer
       // 1 active) and waited while the service accepted the offer and an event showed it.
-      const outcome = new OfferRecordOutcome(offers);
+      const outcome = new OfferRecordOutcome(offers, new HeldStages(f.ledger.outbox));
       const held = service.holdNextAnswer();
       const shown = outcome.show(
         crm,
         service.client(),
         { requestId: 7, offerId: 1, recordId: memory.byKey('1')!.id },
-        'The Cash Offer service did not reject offer 1: offer already accepted',
+        {
+          answers: { operation: 'decide_offer', decision: 'rejected' },
+          message: 'The Cash Offer service did not reject offer 1: offer already accepted',
+        },
       );
       await held.answered;
       f.clock.advance(1000);
