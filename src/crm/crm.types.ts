@@ -53,6 +53,10 @@ export interface CrmChangePage {
 export interface CrmPlacement {
   pipelineId?: string;
   stageId?: string;
+  // The stage moves a record an agent may be moving at the same moment: a write whose answer was
+  // lost is not sent again with it (it would put back a move made in between), but fails for the
+  // caller, which looks at the record again before it writes again.
+  moveSentOnce?: boolean;
 }
 
 export interface CrmUpsertInput extends CrmPlacement {

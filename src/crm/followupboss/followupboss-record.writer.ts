@@ -1,5 +1,5 @@
 import { CrmError } from '../crm.error';
-import type { CrmKind, CrmUpdateInput, CrmUpsertInput, CrmWriteResult } from '../crm.types';
+import type { CrmKind, CrmPlacement, CrmUpdateInput, CrmUpsertInput, CrmWriteResult } from '../crm.types';
 import { FUB_RESOURCE, MAX_PAGE } from './followupboss.constants';
 
 // From this many unknown keys in one upsert, one scan of the pipeline beats a lookup per key.
@@ -54,7 +54,7 @@ export class FollowUpBossRecordWriter {
       (absent.has(input.key) ? undefined : await this.lookup(kind, uniqueProperty, input.key));
     if (id) {
       try {
-        await this.put(kind, id, body, input.key);
+        await this.put(kind, id, body, input.key, input);
         this.known.set(cacheKey, id);
         return { key: input.key, ok: true, id, created: false };
       } catch (error) {
@@ -63,7 +63,7 @@ export class FollowUpBossRecordWriter {
         this.known.delete(cacheKey);
         id = await this.lookup(kind, uniqueProperty, input.key);
         if (id) {
-          await this.put(kind, id, body, input.key);
+          await this.put(kind, id, body, input.key, input);
           this.known.set(cacheKey, id);
           return { key: input.key, ok: true, id, created: false };
         }
@@ -94,7 +94,7 @@ export class FollowUpBossRecordWriter {
     return this.each(
       inputs.map((i) => ({ ...i, key: i.id })),
       async (input) => {
-        await this.put(kind, input.id, toFubBody(kind, input.properties, input, numbers), input.id);
+        await this.put(kind, input.id, toFubBody(kind, input.properties, input, numbers), input.id, input);
         return { key: input.id, ok: true, id: input.id, created: false };
       },
     );
@@ -163,13 +163,20 @@ export class FollowUpBossRecordWriter {
     );
   }
 
-  private async put(kind: CrmKind, id: string, body: Record<string, unknown>, record: string): Promise<void> {
+  // `placement.moveSentOnce`: not sent again after a lost answer (only a 429, which FUB did not act on).
+  private async put(
+    kind: CrmKind,
+    id: string,
+    body: Record<string, unknown>,
+    record: string,
+    placement: CrmPlacement,
+  ): Promise<void> {
     await this.http.call({
       method: 'PUT',
       path: `/${FUB_RESOURCE[kind]}/${encodeURIComponent(id)}`,
       body,
       what: `update ${kind} ${id}`,
-      idempotent: true,
+      idempotent: placement.moveSentOnce !== true,
       record,
     });
   }

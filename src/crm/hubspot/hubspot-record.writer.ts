@@ -84,8 +84,11 @@ export class HubSpotRecordWriter {
       (i) => i.id,
       (i) => `${kind} ${i.id}`,
       async (slots) => {
+        // A batch moving a record an agent may be moving too is sent once, as a new record's first
+        // stage is (sentOnce): its updates of other records go in calls of their own, retried.
+        const idempotent = !slots.some(({ input }) => sentOnce(input));
         const answer = (await this.runner.run(
-          { what: `update ${slots.length} ${kind}s`, lane: 'general', idempotent: true },
+          { what: `update ${slots.length} ${kind}s`, lane: 'general', idempotent },
           () =>
             this.client.crm.objects.batchApi.update(type, {
               inputs: slots.map(({ input, traceId }) => ({
@@ -97,6 +100,7 @@ export class HubSpotRecordWriter {
         )) as BatchAnswer;
         return matchResults(answer, slots, (r) => r.id);
       },
+      (i) => (sentOnce(i) ? 'sent once' : 'retried'),
     );
   }
 
@@ -208,6 +212,6 @@ function matchResults(
 }
 
 // An input placing a new record's first stage: its call is not retried after a lost answer.
-function sentOnce(input: CrmUpsertInput): boolean {
-  return input.stageOnCreateOnly === true;
+function sentOnce(input: CrmUpsertInput | CrmUpdateInput): boolean {
+  return ('stageOnCreateOnly' in input && input.stageOnCreateOnly === true) || input.moveSentOnce === true;
 }

@@ -60,6 +60,7 @@ export class OfferRecordOutcome {
             ? {
                 pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
                 stageId: offerStageId(crm.stages, stage),
+                moveSentOnce: true,
               }
             : {}),
         },

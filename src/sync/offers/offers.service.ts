@@ -197,6 +197,8 @@ export class OffersService {
         properties: i.record.properties,
         pipelineId,
         ...(placeStage ? { stageId: offerStageId(crm.stages, i.record.stage) } : {}),
+        // Moving a record the agent may be moving too: never sent again after a lost answer.
+        ...(placeStage && !isNew(i) ? { moveSentOnce: true } : {}),
         ...(isNew(i) && i.record.stageOnCreateOnly ? { stageOnCreateOnly: true } : {}),
       };
     });

@@ -182,6 +182,37 @@ describe('FollowUpBossCrmAdapter against the Follow Up Boss emulator', () => {
     expect(found.pipelineId).toBe(stages.pipelineId('cash_offers'));
   });
 
+  it('sends a stage move an agent may be making too once: a lost answer fails it, other updates are retried', async () => {
+    const incoming = stages.stageId('cash_offers', 'incoming');
+    const made = await adapter.upsertRecords('deal', UNIQUE_OFFER_ID, [
+      { key: '521', properties: { name: 'Offer 521' }, stageId: incoming },
+      { key: '522', properties: { name: 'Offer 522' }, stageId: incoming },
+    ]);
+    const [moved, other] = made.map((r) => (r.ok ? r.id : ''));
+    const logged = ((await control(emulator, 'GET', 'log')) as unknown[]).length;
+    await fubControl(emulator, 'PUT', 'faults', { errorAfterCommitRate: 1, match: 'PUT /' });
+    let results;
+    try {
+      results = await adapter.updateRecords('deal', [
+        { id: other, properties: { name: 'Offer 522, renamed' } },
+        {
+          id: moved,
+          properties: {},
+          stageId: stages.stageId('cash_offers', 'countered'),
+          moveSentOnce: true,
+        },
+      ]);
+    } finally {
+      await fubControl(emulator, 'DELETE', 'faults');
+    }
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['UNAVAILABLE', 'OUTCOME_UNKNOWN']);
+    const puts = ((await control(emulator, 'GET', 'log')) as { method: string; path: string }[])
+      .slice(logged)
+      .filter((c) => c.method === 'PUT');
+    expect(puts.filter((c) => c.path === `/v1/deals/${moved}`)).toHaveLength(1);
+    expect(puts.filter((c) => c.path === `/v1/deals/${other}`).length).toBeGreaterThan(1);
+  });
+
   it('many new keys cost one scan instead of a lookup each; a restarted adapter finds them all again', async () => {
     const stageId = stages.stageId('cash_offers', 'incoming');
     const inputs = Array.from({ length: 30 }, (_, i) => ({

@@ -218,6 +218,36 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     );
   });
 
+  it('sends a stage move an agent may be making too in a call of its own, never again after a lost answer', async () => {
+    const made = await adapter.upsertRecords('deal', UNIQUE_REQUEST_ID, [
+      { key: 'm-moved', properties: { dealname: 'Moved' } },
+      { key: 'm-other', properties: { dealname: 'Other' } },
+    ]);
+    const [moved, other] = made.map((r) => (r.ok ? r.id : ''));
+    await control.clearRequests();
+    await control.put('faults', {
+      errorAfterCommitRate: 1,
+      match: 'POST /crm/v3/objects/deals/batch/update',
+    });
+    let results;
+    try {
+      results = await adapter.updateRecords('deal', [
+        { id: other, properties: { dealname: 'Other, renamed' } },
+        { id: moved, properties: {}, pipelineId: 'default', stageId: 'closedlost', moveSentOnce: true },
+      ]);
+    } finally {
+      await control.put('faults', { errorAfterCommitRate: 0, match: null });
+    }
+    // The move's call is sent once (a retry could put back a move the agent made in between); the
+    // other update's is retried like any idempotent write.
+    const calls = (await control.requests()).filter((r) => r.path.endsWith('/deals/batch/update'));
+    expect(calls.length).toBeGreaterThanOrEqual(3);
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['UNAVAILABLE', 'OUTCOME_UNKNOWN']);
+    expect(emulator.state.findByProperty('deals', UNIQUE_REQUEST_ID, 'm-moved')?.properties.dealstage).toBe(
+      'closedlost',
+    );
+  });
+
   it('writes 250 records in 3 calls of at most 100', async () => {
     const inputs = Array.from({ length: 250 }, (_, i) => ({
       key: `k-${i}`,
