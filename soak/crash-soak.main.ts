@@ -5,7 +5,8 @@ import { envInt } from './soak-env';
 // `npm run soak:crash`: SOAK_SHAPE (sqlite-hubspot, sqlite-fub or postgres-workers; default
 // sqlite-hubspot), SOAK_SEED (default: random, printed), SOAK_KILLS (200), SOAK_DEALS,
 // SOAK_OPERATOR (1: the operator's `cli sync` runs beside the daemon; 0: none; default 1 on SQLite,
-// 0 with postgres-workers), SOAK_KEEP (1: keep the work dir, with the ledger's outbox and runs in
+// 0 with postgres-workers), SOAK_RECONSIDER (1, the default: the agent sometimes rejects an offer whose
+// counter waits; 0: never), SOAK_KEEP (1: keep the work dir, with the ledger's outbox and runs in
 // ledger.jsonl, even when nothing failed), SOAK_SPEC_READINGS (a JSON object of the sandbox's spec
 // readings, docs/sandbox.md: the service answers that other way through the whole run),
 // SOAK_CASH_OFFER_FAULTS (the body of the sandbox's PUT /__control/faults, kept through the whole
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     kills,
     deals,
     operatorRuns,
+    reconsider: envInt('SOAK_RECONSIDER', 1) !== 0,
     keepDir: envInt('SOAK_KEEP', 0) !== 0,
     log: (line) => console.log(`[soak] ${line}`),
   });

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
       kills,
       deals,
       operatorRuns,
+      reconsider: true,
       log: (line) => console.log(`  [soak] ${line}`),
     });
     console.log(formatReport(result).replace(/^/gm, '  '));

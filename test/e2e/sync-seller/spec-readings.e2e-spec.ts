@@ -271,31 +271,41 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         expect(held.counter_offer_status).toBe('rejected');
       });
 
-    // The seller may still turn down an offer whose counter waits, however the service lists it then
-    // (`countered`, its own word, `active`, or `rejected` already, which leaves nothing to send).
-    it('the agent rejects an offer while its counter waits: the service is told and the counter ends with it', async () => {
+    // An offer countered by the agent and shown Countered, then moved by the agent to Reject requested.
+    const rejectRequestedWhileCountered = async (amount: number) => {
       const { requestId } = await steps.activeRequest();
-      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 361_000 });
+      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: amount });
       await steps.applyEvents(1);
-      await counterOn(offer.offer_id, '372000');
+      await counterOn(offer.offer_id, String(amount + 11_000));
       await settle();
       const record = await steps.agent.offerRecord(offer.offer_id);
       await steps.agent.moveOffer(record!.id, 'reject_requested');
+      return { offer, record: record! };
+    };
+    // The record of a rejected offer whose counter ended: Counter rejected, with no error.
+    const expectCounterEndedWithOffer = async (offerId: number) => {
+      const record = await steps.agent.offerRecord(offerId);
+      expect(steps.agent.stageKey(record!)).toBe('counter_rejected');
+      expect(record!.properties[OFFER.status]).toBe('rejected');
+      expect(record!.properties[OFFER.counterStatus]).toBe('rejected');
+      expect(record!.properties[OFFER.decisionError] ?? '').toBe('');
+      const [counter] = await countersOn(offerId);
+      expect(counter.counter_offer_status).toBe('rejected');
+    };
+
+    // The seller may still turn down an offer whose counter waits, however the service lists it then
+    // (`countered`, its own word, `active`, or `rejected` already, which leaves nothing to send).
+    it('the agent rejects an offer while its counter waits: the service is told and the counter ends with it', async () => {
+      const { offer } = await rejectRequestedWhileCountered(361_000);
       expect((await t.run('crm-changes')).status).toBe('succeeded');
       expect((await t.run('outbox-drain')).status).toBe('succeeded');
       await settle();
       const [held] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offer.offer_id);
       expect(held.offer_status).toBe('rejected');
-      const rejected = await steps.agent.offerRecord(offer.offer_id);
-      expect(rejected!.properties[OFFER.decisionError] ?? '').toBe('');
       // The counter ended with the offer, as the service ends it: shown so under every reading
       // (before, where countered offers are listed `rejected`, the reject was refused as already
       // done and the counter went on waiting; sent, the record stayed Countered).
-      expect(steps.agent.stageKey(rejected!)).toBe('counter_rejected');
-      expect(rejected!.properties[OFFER.status]).toBe('rejected');
-      expect(rejected!.properties[OFFER.counterStatus]).toBe('rejected');
-      const [counter] = (await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id);
-      expect(counter.counter_offer_status).toBe('rejected');
+      await expectCounterEndedWithOffer(offer.offer_id);
     });
 
     // The buyer refuses the counter after the agent moved the record to Reject requested but before
@@ -304,13 +314,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
     // puts the offer back to active: readings sweep 1464 run 2). The reject then goes out, or, where
     // the service already lists the offer rejected, has nothing left to do.
     it('the agent rejects an offer whose counter waits, and the buyer refuses the counter before the move is read: the reject is kept', async () => {
-      const { requestId } = await steps.activeRequest();
-      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 364_000 });
-      await steps.applyEvents(1);
-      await counterOn(offer.offer_id, '375000');
-      await settle();
-      const record = await steps.agent.offerRecord(offer.offer_id);
-      await steps.agent.moveOffer(record!.id, 'reject_requested');
+      const { offer, record } = await rejectRequestedWhileCountered(364_000);
       const [counter] = await countersOn(offer.offer_id);
       await steps.sandbox.rejectCounter(counter.counter_offer_id);
       await settle();
@@ -322,12 +326,9 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       await settle();
       const [held] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offer.offer_id);
       expect(held.offer_status).toBe('rejected');
-      const rejected = await steps.agent.offerRecord(offer.offer_id);
-      expect(steps.agent.stageKey(rejected!)).toBe('counter_rejected');
-      expect(rejected!.properties[OFFER.counterStatus]).toBe('rejected');
-      expect(rejected!.properties[OFFER.decisionError] ?? '').toBe('');
+      await expectCounterEndedWithOffer(offer.offer_id);
       const open = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
-      expect(open.filter((e) => [record!.id, String(offer.offer_id)].includes(e.recordRef))).toEqual([]);
+      expect(open.filter((e) => [record.id, String(offer.offer_id)].includes(e.recordRef))).toEqual([]);
     });
 
     // Where a countered offer is listed `rejected` at once, the listing reads the same whether a
@@ -341,18 +342,12 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       ])(
         'a reject of an offer whose counter waits, cut by a kill %s, ends the counter once',
         async (_when, arrived) => {
-          const { requestId } = await steps.activeRequest();
-          const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 363_000 });
-          await steps.applyEvents(1);
-          await counterOn(offer.offer_id, '374000');
-          await settle();
-          const record = await steps.agent.offerRecord(offer.offer_id);
-          await steps.agent.moveOffer(record!.id, 'reject_requested');
+          const { offer, record } = await rejectRequestedWhileCountered(363_000);
           expect((await t.run('crm-changes')).status).toBe('succeeded');
           // Killed once `sending` was committed, before the request left: the start's recovery makes
           // the command unknown.
           const [cut] = (await t.ledger.outbox.listByState('acme', ['pending'])).filter(
-            (c) => c.recordRef === `deal:${record!.id}` && c.operation === 'decide_offer',
+            (c) => c.recordRef === `deal:${record.id}` && c.operation === 'decide_offer',
           );
           await t.ledger.outbox.markSending(cut.id);
           if (arrived) {
@@ -372,11 +367,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
           await t.run('outbox-drain');
           await settle();
           expect((await t.ledger.outbox.get(cut.id))?.state).toBe('done');
-          expect((await counter()).counter_offer_status).toBe('rejected');
-          const rejected = await steps.agent.offerRecord(offer.offer_id);
-          expect(steps.agent.stageKey(rejected!)).toBe('counter_rejected');
-          expect(rejected!.properties[OFFER.counterStatus]).toBe('rejected');
-          expect(rejected!.properties[OFFER.decisionError] ?? '').toBe('');
+          await expectCounterEndedWithOffer(offer.offer_id);
         },
       );
 
