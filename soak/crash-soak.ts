@@ -73,7 +73,7 @@ export interface CrashSoakOptions {
   operator?: OperatorOptions;
   // The agent's second thoughts (SoakWorld.reconsider): sometimes rejecting an offer whose counter
   // still waits. On in `npm run soak:crash` and the readings sweep; off in the CI-sized runs, where
-  // with it the three-worker run failed to settle twice in six tries (the world quiet but never still
+  // with it the three-worker run failed to settle twice in five tries (the world quiet but never still
   // for the settle's window; not yet understood: docs/operations.md, "Crash soak").
   reconsider?: boolean;
   keepDir?: boolean; // keep the work dir (logs, ledger.jsonl, report) even when all went well
