@@ -12,7 +12,7 @@ import type {
 import { listAllOffers } from '../common/offer-pages';
 import { DECIDE_OFFER, decisionDeadline, type DecideOfferPayload } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
-import { isAnsweredCounter, isCounteredWord, isWithdrawnOffer } from '../offers/offer-record.view';
+import { endedWithoutDecision, isAnsweredCounter, isCounteredWord } from '../offers/offer-record.view';
 import { decodeCounterLink, endCounterWithOffer } from '../offers/counter-link';
 import { LINK } from '../common/listing-deal.properties';
 import type { AgentRequest } from '../offers/agent-held-stage';
@@ -22,10 +22,6 @@ const VERB = { accepted: 'accept', rejected: 'reject' } as const;
 
 function requestOf(payload: DecideOfferPayload): AgentRequest {
   return { operation: DECIDE_OFFER, decision: payload.decision };
-}
-
-function closedWithoutSale(status: string): boolean {
-  return status.toLowerCase() === 'expired' || isWithdrawnOffer(status);
 }
 
 // Flow 5: PATCH /offers for an agent's accept or reject, then the record in its result stage and
@@ -62,7 +58,7 @@ export class DecideOfferExecutor implements CommandExecutor {
     const payload = command.payload as DecideOfferPayload;
     const status = (result as Partial<Offer> | null)?.offer_status;
     const concluded =
-      payload.decision === 'rejected' && typeof status === 'string' && closedWithoutSale(status);
+      payload.decision === 'rejected' && typeof status === 'string' && endedWithoutDecision(status);
     await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, {
       answers: requestOf(payload),
       message: null,
@@ -99,7 +95,7 @@ export class DecideOfferExecutor implements CommandExecutor {
     }
     // A reject of an offer that ran out or that its buyer took back has nothing left to do: what the
     // agent wanted (no sale on it) holds, and the record shows the service's word without an error.
-    if (offer && payload.decision === 'rejected' && closedWithoutSale(offer.offer_status))
+    if (offer && payload.decision === 'rejected' && endedWithoutDecision(offer.offer_status))
       return { found: true, result: offer };
     if (offer && (offer.offer_status === 'active' || isCounteredWord(offer.offer_status)))
       return { found: false, provablyAbsent: true, hint: 'the offer is still undecided' };

@@ -9,7 +9,7 @@ import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pages.consumer';
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { COUNTER_INPUT, OFFER, offerStageId } from '../offers/offer-record.properties';
-import { isAnsweredCounter, isCounteredWord, isWithdrawnOffer, stageFor } from '../offers/offer-record.view';
+import { closedWithoutSale, isAnsweredCounter, isCounteredWord, stageFor } from '../offers/offer-record.view';
 import { mapCounterFromCrm } from './counter-offer.mapper';
 import { COUNTER_OFFER, DECIDE_OFFER, decisionKey, type DecisionTarget } from './decision.command';
 
@@ -236,12 +236,6 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
       });
     }
   }
-}
-
-// An offer the service closed without a sale: the seller's reject of it has nothing left to do.
-function closedWithoutSale(status: string): boolean {
-  const word = status.toLowerCase();
-  return word === 'rejected' || word === 'declined' || word === 'expired' || isWithdrawnOffer(word);
 }
 
 function decisionOf(command: OutboxCommand): string {

@@ -55,6 +55,18 @@ export function isWithdrawnOffer(status: string): boolean {
   return WITHDRAWN_OFFER.has(status.toLowerCase());
 }
 
+// The offer ended without a decision of the seller's: it ran out, or its buyer took it back.
+export function endedWithoutDecision(status: string): boolean {
+  return status.toLowerCase() === 'expired' || isWithdrawnOffer(status);
+}
+
+// The offer is closed without a sale: refused (`rejected`, or `declined` in another service's word),
+// or ended without a decision. A seller's reject of it has nothing left to do.
+export function closedWithoutSale(status: string): boolean {
+  const word = status.toLowerCase();
+  return word === 'rejected' || word === 'declined' || endedWithoutDecision(word);
+}
+
 // A buyer's answer that refused the counter (or let it lapse).
 export function isRefusedCounter(status: string | undefined): boolean {
   return status !== undefined && REFUSED_COUNTER.has(status.toLowerCase());
