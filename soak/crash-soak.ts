@@ -516,12 +516,30 @@ function changedPart(before: string, after: string): string {
     if (JSON.stringify(x) === JSON.stringify(y)) return [];
     const n = Math.max(x.length, y.length);
     for (let k = 0; k < n; k++)
-      if (JSON.stringify(x[k]) !== JSON.stringify(y[k]))
-        return [
-          `${name} (${JSON.stringify(x[k] ?? null).slice(0, 300)} -> ${JSON.stringify(y[k] ?? null).slice(0, 300)})`,
-        ];
+      if (JSON.stringify(x[k]) !== JSON.stringify(y[k])) return [`${name} ${differingFields(x[k], y[k])}`];
     return [name];
   }).join('; ');
+}
+
+// What differs between two fingerprint items ([id, fields] or a tuple): the item's id and each
+// differing field's value before and after (a whole deal's properties are too long to show).
+export function differingFields(before: unknown, after: unknown): string {
+  const items = [before, after].map((item): unknown[] | undefined =>
+    Array.isArray(item) ? item : undefined,
+  );
+  const id = JSON.stringify(items[0]?.[0] ?? items[1]?.[0] ?? null);
+  const fieldsOf = (item: unknown): Record<string, unknown> | undefined => {
+    const last: unknown = Array.isArray(item) ? (item as unknown[]).at(-1) : undefined;
+    return last !== null && typeof last === 'object' && !Array.isArray(last)
+      ? (last as Record<string, unknown>)
+      : undefined;
+  };
+  const [a, b] = [fieldsOf(before), fieldsOf(after)];
+  if (!a || !b) return `${id} (${JSON.stringify(before ?? null)} -> ${JSON.stringify(after ?? null)})`;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter(
+    (k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]),
+  );
+  return `${id} (${keys.map((k) => `${k}: ${JSON.stringify(a[k] ?? null)} -> ${JSON.stringify(b[k] ?? null)}`).join(', ')})`;
 }
 
 async function fingerprint(world: SoakWorld, ledger: LedgerView): Promise<string> {

@@ -144,7 +144,7 @@ export class ObjectStore {
     const merged = type === 'deals' ? this.withDealDefaults(values) : values;
     this.checkDeal(type, merged, undefined);
     this.checkUnique(type, merged, id);
-    const obj: StoredObject = { id, type, properties: {}, createdAt: now, updatedAt: now, indexed: null };
+    const obj: StoredObject = { id, type, properties: {}, createdAt: now, updatedAt: now, earlier: [] };
     this.apply(obj, merged, now);
     this.all(type).set(id, obj);
     this.onChange?.({ type, id, kind: 'creation', changed: { ...merged }, at: now });
@@ -154,9 +154,16 @@ export class ObjectStore {
   update(obj: StoredObject, values: Record<string, string>, now: number): void {
     this.checkDeal(obj.type, values, obj);
     this.checkUnique(obj.type, values, obj.id);
-    // The version search keeps showing until this write is older than the lag.
-    if (this.searchIndexLagMs > 0 && now - obj.updatedAt >= this.searchIndexLagMs) {
-      obj.indexed = { properties: { ...obj.properties }, updatedAt: obj.updatedAt };
+    // Search goes on showing the version before this write until this write is as old as the lag.
+    // Every write reaches the index in turn (HubSpot indexes each change a few moments after it is
+    // made): a record written more often than the lag is still seen moving, a lag behind. Before,
+    // only a write made a lag after the one before it was indexed, so a record written every second
+    // showed one version in search for good.
+    if (this.searchIndexLagMs > 0) {
+      const versions = [...obj.earlier, { properties: { ...obj.properties }, updatedAt: obj.updatedAt }];
+      // Versions older than the newest one search already shows can never be shown again.
+      const shown = versions.findLastIndex((v) => now - v.updatedAt >= this.searchIndexLagMs);
+      obj.earlier = versions.slice(Math.max(shown, 0));
     }
     const changed = Object.fromEntries(
       Object.entries(values).filter(([name, value]) => (obj.properties[name] ?? '') !== value),
@@ -180,9 +187,9 @@ export class ObjectStore {
 
   // What the search index holds for this object right now (undefined: not visible yet).
   searchView(obj: StoredObject, now: number): ObjectVersion | undefined {
-    if (obj.indexAt !== undefined && now < obj.indexAt) return obj.indexed ?? undefined;
+    if (obj.indexAt !== undefined && now < obj.indexAt) return obj.earlier.at(-1);
     if (now - obj.updatedAt >= this.searchIndexLagMs) return obj;
-    return obj.indexed ?? undefined;
+    return obj.earlier.findLast((v) => now - v.updatedAt >= this.searchIndexLagMs);
   }
 
   // True when search shows the latest version of every record (no write is waiting for the index).

@@ -70,8 +70,10 @@ export interface StoredObject {
   properties: Record<string, string>;
   createdAt: number;
   updatedAt: number;
-  // What search sees while the latest write is younger than the indexing lag (null: not yet indexed).
-  indexed: ObjectVersion | null;
+  // The versions before the latest write that search may still show, oldest first: each write
+  // reaches the index the indexing lag after it was made, so search shows the newest version at least
+  // that old (none yet: the record is not found).
+  earlier: ObjectVersion[];
   // Search shows this write no earlier than this time, whatever its timestamp (a slow index).
   indexAt?: number;
   // Set when the record is in the recycle bin.

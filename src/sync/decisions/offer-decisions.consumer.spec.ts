@@ -21,14 +21,19 @@ const STAGES = [
 // A decision that cannot be sent is refused on its record, which goes back to the stage its status
 // says. The CRM may refuse that move (the record was deleted meanwhile, or a rule of the pipeline):
 // that is kept for the operator, and the page's other decisions still go out.
-describe('OfferDecisionsConsumer when the CRM refuses to move a refused decision back', () => {
+describe('OfferDecisionsConsumer', () => {
   const stages = new CrmStageMap({
     [CASH_OFFERS_PIPELINE]: { id: 'pipe', stages: Object.fromEntries(STAGES.map((s) => [s, `stage-${s}`])) },
   });
   const updateRecords = jest.fn();
+  // The CRM's records as a read by id sees them (the change read may be a lagging search).
+  const inCrm = new Map<string, CrmRecord>();
+  const getRecords = jest.fn(async (_kind: string, ids: string[]) =>
+    ids.flatMap((id) => (inCrm.has(id) ? [inCrm.get(id)!] : [])),
+  );
   const crm = {
     brokerageId: 'acme',
-    port: { updateRecords },
+    port: { updateRecords, getRecords },
     stages,
     testMode: false,
   } as unknown as BrokerageCrm;
@@ -41,23 +46,32 @@ describe('OfferDecisionsConsumer when the CRM refuses to move a refused decision
     {} as DecisionHistoryRecorder,
     recordErrors as unknown as RecordErrorRepository,
   );
-  const acceptRequested = (id: string, offerId: number, status: string): CrmRecord => ({
-    id,
-    kind: 'deal',
-    updatedAt: '2026-11-30T10:00:00.000Z',
-    pipelineId: 'pipe',
-    stageId: 'stage-accept_requested',
-    properties: { [OFFER.id]: String(offerId), [OFFER.requestRef]: '7', [OFFER.status]: status },
-  });
+  const inStage =
+    (stage: string) =>
+    (id: string, offerId: number, status: string): CrmRecord => ({
+      id,
+      kind: 'deal',
+      updatedAt: '2026-11-30T10:00:00.000Z',
+      pipelineId: 'pipe',
+      stageId: `stage-${stage}`,
+      properties: { [OFFER.id]: String(offerId), [OFFER.requestRef]: '7', [OFFER.status]: status },
+    });
+  const acceptRequested = inStage('accept_requested');
+  const page = (...records: CrmRecord[]) => {
+    inCrm.clear();
+    for (const r of records) inCrm.set(r.id, r);
+    return records;
+  };
+  beforeEach(() => jest.clearAllMocks());
 
-  it('keeps the refusal in errors and sends the next record of the page', async () => {
+  it('keeps in errors a refused decision the CRM will not move back, and sends the next record of the page', async () => {
     updateRecords.mockResolvedValueOnce([
       { ok: false, error: new CrmError('NOT_FOUND', 'deal 41 was not found', { record: '41' }) },
     ]);
     const counts = emptyCounts();
 
     await consumer.consumePage({
-      records: [acceptRequested('41', 501, 'rejected'), acceptRequested('42', 502, 'active')],
+      records: page(acceptRequested('41', 501, 'rejected'), acceptRequested('42', 502, 'active')),
       crm,
       ctx: { dryRun: false } as JobContext,
       counts,
@@ -84,5 +98,66 @@ describe('OfferDecisionsConsumer when the CRM refuses to move a refused decision
       expect.any(Function),
     );
     expect(counts).toMatchObject({ read: 2, failed: 1, created: 1 });
+  });
+
+  // HubSpot's search shows a write only after a lag: the change read can find a record in a
+  // "… requested" stage the consumer has already moved on, or the agent has moved again since.
+  describe('a change read that shows an older version of the record', () => {
+    it('takes the move from a read by id: a record moved on since is left as it is, with no write', async () => {
+      const stale = acceptRequested('41', 501, 'rejected');
+      page();
+      inCrm.set('41', inStage('rejected')('41', 501, 'rejected'));
+      const counts = emptyCounts();
+
+      await consumer.consumePage({ records: [stale], crm, ctx: { dryRun: false } as JobContext, counts });
+
+      expect(getRecords).toHaveBeenCalledWith(
+        'deal',
+        ['41'],
+        expect.arrayContaining([OFFER.id, OFFER.status]),
+      );
+      expect(updateRecords).not.toHaveBeenCalled();
+      expect(issues.report).not.toHaveBeenCalled();
+      expect(outbox.enqueue).not.toHaveBeenCalled();
+      expect(counts).toMatchObject({ read: 1, unchanged: 1 });
+    });
+
+    it("acts on the agent's latest move when the record is in another requested stage now", async () => {
+      const stale = acceptRequested('42', 502, 'active');
+      page();
+      inCrm.set('42', inStage('reject_requested')('42', 502, 'active'));
+      const counts = emptyCounts();
+
+      await consumer.consumePage({ records: [stale], crm, ctx: { dryRun: false } as JobContext, counts });
+
+      expect(outbox.enqueue).toHaveBeenCalledTimes(1);
+      expect(outbox.enqueue).toHaveBeenCalledWith(
+        expect.objectContaining({ payload: expect.objectContaining({ offerId: 502, decision: 'rejected' }) }),
+        expect.any(Function),
+      );
+      expect(counts).toMatchObject({ read: 1, created: 1 });
+    });
+
+    it('skips a record deleted since it was found, and makes no read for a page with no requested stage', async () => {
+      page();
+      const counts = emptyCounts();
+      await consumer.consumePage({
+        records: [acceptRequested('43', 503, 'active')],
+        crm,
+        ctx: { dryRun: false } as JobContext,
+        counts,
+      });
+      expect(outbox.enqueue).not.toHaveBeenCalled();
+      expect(counts).toMatchObject({ read: 1, unchanged: 1 });
+
+      getRecords.mockClear();
+      await consumer.consumePage({
+        records: [inStage('incoming')('44', 504, 'active')],
+        crm,
+        ctx: { dryRun: false } as JobContext,
+        counts: emptyCounts(),
+      });
+      expect(getRecords).not.toHaveBeenCalled();
+    });
   });
 });

@@ -17,6 +17,12 @@ export const OFFER_DECISIONS_STREAM = 'crm:deal:offer-decisions';
 type Outcome = 'created' | 'unchanged' | 'failed';
 type Requested = 'accept_requested' | 'reject_requested' | 'counter_requested';
 const REQUESTED: Requested[] = ['accept_requested', 'reject_requested', 'counter_requested'];
+const RECORD_PROPERTIES = [...Object.values(OFFER), ...Object.values(COUNTER_INPUT)];
+
+function requestedStageOf(crm: BrokerageCrm, record: CrmRecord): Requested | undefined {
+  const stage = crm.stages.resolve(record.pipelineId, record.stageId)?.stageKey as Requested | undefined;
+  return stage && REQUESTED.includes(stage) ? stage : undefined;
+}
 
 // Flows 5 and 6: an agent moves an offer record to accept / reject / counter requested; the request
 // goes through the outbox once per offer. What cannot be done is said on the record, never sent.
@@ -36,7 +42,7 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     return {
       stream: OFFER_DECISIONS_STREAM,
       kind: 'deal',
-      properties: [...Object.values(OFFER), ...Object.values(COUNTER_INPUT)],
+      properties: RECORD_PROPERTIES,
       filter: {
         pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
         stageIds: REQUESTED.map((s) => crm.stages.stageId(CASH_OFFERS_PIPELINE, s)),
@@ -45,10 +51,32 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
   }
 
   async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
-    for (const record of records) {
-      const stage = crm.stages.resolve(record.pipelineId, record.stageId)?.stageKey as Requested | undefined;
-      if (!stage || !REQUESTED.includes(stage)) continue;
+    const found = records.filter((r) => requestedStageOf(crm, r) !== undefined);
+    if (found.length === 0) return;
+    // A change read may be a search, which shows a write only after a lag (HubSpot): each record it
+    // finds in a "… requested" stage is read again by id, and the move is taken from that read.
+    // Before, a record the consumer had already moved on (a reject with nothing left to do) was found
+    // still requested; each pass moved it again, and HubSpot's index, kept behind by the writes,
+    // went on showing the old stage (a three-worker soak never settled). A stale image could also
+    // have undone a newer move of the agent's.
+    const current = new Map(
+      (
+        await crm.port.getRecords(
+          'deal',
+          found.map((r) => r.id),
+          RECORD_PROPERTIES,
+        )
+      ).map((r) => [r.id, r]),
+    );
+    for (const { id } of found) {
       counts.read += 1;
+      const record = current.get(id);
+      const stage = record ? requestedStageOf(crm, record) : undefined;
+      // Deleted, or moved on since: its new stage, if requested, comes as a change of its own.
+      if (!record || !stage) {
+        counts.unchanged += 1;
+        continue;
+      }
       const outcome = await this.handle(crm, record, stage, ctx.dryRun);
       counts[outcome] += 1;
     }
