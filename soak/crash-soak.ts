@@ -72,9 +72,10 @@ export interface CrashSoakOptions {
   // The operator's pacing (default DEFAULT_OPERATOR; the CI-sized runs use CI_OPERATOR).
   operator?: OperatorOptions;
   // The agent's second thoughts (SoakWorld.reconsider): sometimes rejecting an offer whose counter
-  // still waits. On in `npm run soak:crash` and the readings sweep; off in the CI-sized runs, where
-  // with it the three-worker run failed to settle twice in five tries (the world quiet but never still
-  // for the settle's window; not yet understood: docs/operations.md, "Crash soak").
+  // still waits. On unless false (`SOAK_RECONSIDER=0`). The CI-sized runs went without it for one
+  // session, while the three-worker run with it did not settle 4 times in 13: the decision consumer
+  // moved a record again on every pass from a search that still showed its old stage
+  // (docs/operations.md, "Crash soak").
   reconsider?: boolean;
   keepDir?: boolean; // keep the work dir (logs, ledger.jsonl, report) even when all went well
   log?: (line: string) => void;
@@ -177,7 +178,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       o.deals,
       new SoakRandom(o.seed ^ 0x5eed05),
       new SoakRandom(o.seed ^ 0x5eed06),
-      o.reconsider ? new SoakRandom(o.seed ^ 0x5eed07) : undefined,
+      o.reconsider !== false ? new SoakRandom(o.seed ^ 0x5eed07) : undefined,
     );
     const killRandom = new SoakRandom(o.seed);
     await world.loadStages();
