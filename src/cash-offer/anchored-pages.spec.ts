@@ -103,6 +103,24 @@ describe('anchoredPages', () => {
     expect(read.filter((i) => i < 1000)).toEqual(range(0, 60).reverse());
   });
 
+  // Readings sweep 1466: a marketplace of two, newest first, and one request approved during the
+  // pass. The page from the second item came back the same as the first (both items, moved down
+  // one), which reads as a service that takes offset in whole pages; the next page, the last item
+  // alone, then failed the pass as bringing nothing new.
+  it('ends a short newest-first list that gained one item at its head during the pass', async () => {
+    let next = 1000;
+    const svc = service([1, 0], {
+      before: (read, list) => {
+        if (read === 1) list.unshift(next++);
+      },
+    });
+
+    const read = await all(anchoredPages(paging(svc.read)));
+
+    expect(read.filter((i) => i < 1000)).toEqual([1, 0]);
+    expect(new Set(read).size).toBe(read.length);
+  });
+
   it('reads an empty list with one call', async () => {
     const svc = service([]);
     await expect(all(anchoredPages(paging(svc.read)))).resolves.toEqual([]);

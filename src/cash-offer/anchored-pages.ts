@@ -71,11 +71,13 @@ export async function* anchoredPages<T>(paging: AnchoredPaging<T>): AsyncIterabl
     if (fresh.length > 0) yield fresh;
     fullest = Math.max(fullest, page.length);
     if (isForward && offset > 0 && fresh.length === 0) {
-      // The page ends with the last item read, and is either that item alone or shorter than the
-      // service's pages: the list ends there. (Items added ahead of it meanwhile, as on a
-      // newest-first list, moved it down the page.)
-      const endsAtLast = overlapping && keys[keys.length - 1] === lastKey;
-      if (endsAtLast && (page.length === 1 || page.length < fullest)) return;
+      // The page ends with the last item read, and is either that item alone where it was asked
+      // from (overlapping) or shorter than the service's pages: the list ends there. (Items added
+      // ahead of it meanwhile, as on a newest-first list, moved it down the page.) Read as plain
+      // paging too: a short list that gains an item at its head gives the page before again, as a
+      // service taking offset in whole pages does (readings sweep 1466 failed such a pass).
+      const endsAtLast = keys[keys.length - 1] === lastKey;
+      if (endsAtLast && ((overlapping && page.length === 1) || page.length < fullest)) return;
       const repeats = keys.join('\n') === previousKeys;
       // The short last page again (a service that answers an offset past its end with its last
       // page, or reads offset in whole pages): nothing follows it.
