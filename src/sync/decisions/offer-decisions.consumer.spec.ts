@@ -100,7 +100,7 @@ describe('OfferDecisionsConsumer', () => {
     expect(counts).toMatchObject({ read: 2, failed: 1, created: 1 });
   });
 
-  // HubSpot's search shows a write only after a lag: the change read can find a record in a
+  // A CRM's search may show a write only after a lag: the change read can find a record in a
   // "… requested" stage the consumer has already moved on, or the agent has moved again since.
   describe('a change read that shows an older version of the record', () => {
     it('takes the move from a read by id: a record moved on since is left as it is, with no write', async () => {

@@ -53,12 +53,12 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
   async consumePage({ records, crm, ctx, counts }: ConsumedPage): Promise<void> {
     const found = records.filter((r) => requestedStageOf(crm, r) !== undefined);
     if (found.length === 0) return;
-    // A change read may be a search, which shows a write only after a lag (HubSpot): each record it
-    // finds in a "… requested" stage is read again by id, and the move is taken from that read.
-    // Before, a record the consumer had already moved on (a reject with nothing left to do) was found
-    // still requested; each pass moved it again, and HubSpot's index, kept behind by the writes,
-    // went on showing the old stage (a three-worker soak never settled). A stale image could also
-    // have undone a newer move of the agent's.
+    // A change read may be a search, which shows a write only after a lag (docs/crm-mapping.md):
+    // each record it finds in a "… requested" stage is read again by id, and the move is taken from
+    // that read. Before, a record the consumer had already moved on (a reject with nothing left to
+    // do) was found still requested; each pass moved it again, and the search index, kept behind by
+    // the writes, went on showing the old stage (a three-worker soak never settled). A stale image
+    // could also have undone a newer move of the agent's.
     const current = new Map(
       (
         await crm.port.getRecords(
