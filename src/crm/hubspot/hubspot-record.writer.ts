@@ -57,8 +57,8 @@ export class HubSpotRecordWriter {
       async (slots) => {
         // A batch placing new records' first stage is sent once: retried after a lost answer, it
         // would put back a record the agent moved in between (soak sweep 1450). Such inputs go in
-        // calls of their own (`sentOnce`), so the updates of linked records are still retried.
-        const idempotent = !slots.some(({ input }) => sentOnce(input));
+        // calls of their own (`retryGroup`), so the updates of linked records are still retried.
+        const idempotent = slots.every(({ input }) => retryGroup(input) === RETRIED);
         const answer = (await this.runner.run(
           { what: `upsert ${slots.length} ${kind}s by ${uniqueProperty}`, lane: 'general', idempotent },
           () =>
@@ -73,7 +73,7 @@ export class HubSpotRecordWriter {
         )) as BatchAnswer;
         return matchResults(answer, slots, (r) => r.properties[uniqueProperty] ?? undefined);
       },
-      (i) => (sentOnce(i) ? 'sent once' : 'retried'),
+      retryGroup,
     );
   }
 
@@ -85,8 +85,8 @@ export class HubSpotRecordWriter {
       (i) => `${kind} ${i.id}`,
       async (slots) => {
         // A batch moving a record an agent may be moving too is sent once, as a new record's first
-        // stage is (sentOnce): its updates of other records go in calls of their own, retried.
-        const idempotent = !slots.some(({ input }) => sentOnce(input));
+        // stage is (`retryGroup`): its updates of other records go in calls of their own, retried.
+        const idempotent = slots.every(({ input }) => retryGroup(input) === RETRIED);
         const answer = (await this.runner.run(
           { what: `update ${slots.length} ${kind}s`, lane: 'general', idempotent },
           () =>
@@ -100,7 +100,7 @@ export class HubSpotRecordWriter {
         )) as BatchAnswer;
         return matchResults(answer, slots, (r) => r.id);
       },
-      (i) => (sentOnce(i) ? 'sent once' : 'retried'),
+      retryGroup,
     );
   }
 
@@ -211,7 +211,13 @@ function matchResults(
   return pending.map((p) => out.get(p.traceId)!);
 }
 
-// An input placing a new record's first stage: its call is not retried after a lost answer.
-function sentOnce(input: CrmUpsertInput | CrmUpdateInput): boolean {
-  return ('stageOnCreateOnly' in input && input.stageOnCreateOnly === true) || input.moveSentOnce === true;
+const RETRIED = 'retried';
+
+// An input placing a new record's first stage, or moving a record an agent may be moving too
+// (`moveSentOnce`), goes in calls of its own that are not retried after a lost answer; every other
+// input's call is retried.
+function retryGroup(input: CrmUpsertInput | CrmUpdateInput): string {
+  const sentOnce =
+    ('stageOnCreateOnly' in input && input.stageOnCreateOnly === true) || input.moveSentOnce === true;
+  return sentOnce ? 'sent once' : RETRIED;
 }
