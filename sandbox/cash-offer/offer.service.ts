@@ -14,7 +14,7 @@ import { RequestLifecycle, addressOf } from './request.lifecycle';
 import { SandboxClock } from './sandbox.clock';
 import { badRequest, conflict, forbidden, notFound, readBody } from './sandbox.errors';
 import { SandboxStore } from './sandbox.store';
-import { SpecReadings } from './spec-readings';
+import { SpecReadings, type SpecReadingValues } from './spec-readings';
 import {
   assertCounterComplete,
   counterOmittedAsStored,
@@ -72,10 +72,11 @@ export class OfferService {
     caller: SandboxAccount,
     query: URLSearchParams,
     shown: (offer: Offer) => Offer | undefined = (offer) => offer,
+    order: SpecReadingValues['offersOrder'] = 'made',
   ): Offer[] {
     const q = parseOffersQuery(query);
     const result: Offer[] = [];
-    for (const o of this.store.offers.values()) {
+    for (const o of this.store.offersInOrder(order)) {
       const r = this.store.requests.get(o.offer_request_id);
       if (!r || r.ownerKey !== caller.key) continue;
       if (q.requestId !== undefined && o.offer_request_id !== q.requestId) continue;
@@ -285,6 +286,7 @@ export class OfferService {
   private setStatus(o: StoredOffer, status: string, decided = true): void {
     o.offer_status = status;
     if (decided) o.offer_decided_at = this.clock.nowIso();
+    this.store.noteOfferWritten(o);
     if (status === 'active') this.store.activeOffers.add(o);
     else this.store.activeOffers.delete(o);
   }

@@ -1,4 +1,5 @@
 import { ActiveIndex } from './active.index';
+import type { SpecReadingValues } from './spec-readings';
 import {
   CallRecord,
   EmailRecord,
@@ -10,6 +11,8 @@ import {
   WebhookDeliveryRecord,
 } from './sandbox.types';
 
+type OffersOrder = SpecReadingValues['offersOrder'];
+
 // Long benchmarks would otherwise grow the call log without bound.
 const MAX_CALLS = 10_000;
 const MAX_DELIVERIES = 10_000;
@@ -20,6 +23,9 @@ export class SandboxStore {
   readonly requests = new Map<number, StoredOfferRequest>();
   readonly requestsByProperty = new Map<number, StoredOfferRequest>();
   readonly offers = new Map<number, StoredOffer>();
+  // The same offers in the order they were last written: a table read with no ORDER BY lists rows
+  // so in PostgreSQL, where an UPDATE writes the row anew at the heap's end (spec reading offersOrder).
+  readonly offersByWrite = new Map<number, StoredOffer>();
   readonly offersByRequest = new Map<number, StoredOffer[]>();
   readonly counters = new Map<number, StoredCounterOffer>();
   readonly leads: StoredBuyerLead[] = [];
@@ -61,7 +67,19 @@ export class SandboxStore {
 
   addOffer(o: StoredOffer): void {
     this.offers.set(o.offer_id, o);
+    this.offersByWrite.set(o.offer_id, o);
     this.offersByRequest.get(o.offer_request_id)?.push(o);
+  }
+
+  noteOfferWritten(o: StoredOffer): void {
+    this.offersByWrite.delete(o.offer_id);
+    this.offersByWrite.set(o.offer_id, o);
+  }
+
+  // Every offer, in the order the reading lists them.
+  offersInOrder(order: OffersOrder): Iterable<StoredOffer> {
+    if (order === 'newest-first') return [...this.offers.values()].reverse();
+    return order === 'updated-last' ? this.offersByWrite.values() : this.offers.values();
   }
 
   noteExpiry(iso: string | null): void {
@@ -87,6 +105,7 @@ export class SandboxStore {
     this.requests.clear();
     this.requestsByProperty.clear();
     this.offers.clear();
+    this.offersByWrite.clear();
     this.offersByRequest.clear();
     this.counters.clear();
     this.leads.length = 0;

@@ -56,6 +56,11 @@ export interface SpecReadingValues {
   // honoured, a `limit` over 100 refused with 400; `paging-only`: limit (at most 100) and offset
   // honoured, the filters refused with 400 naming them; `refused`: any parameter refused with 400.
   offersQuery: 'params' | 'ignored' | 'capped-25' | 'max-100' | 'paging-only' | 'refused';
+  // The order of GET /offers (not shown): the order the offers were made (ours), newest first (an
+  // ORDER BY created_at DESC), or the order each was last written (`updated-last`: a table read with
+  // no ORDER BY in PostgreSQL, where an updated row is written anew at the heap's end, so an offer
+  // decided, countered or expired during a pass moves from its page to the last one).
+  offersOrder: 'made' | 'newest-first' | 'updated-last';
   // POST /offer-requests: success code and body not shown. The full record with 201 (ours) or 200,
   // only `{ offer_request_id }` with 201 or 200, the record without `offer_request_status`, or with
   // `processing` or `active` where ours says `in_review`; `declared-201`: the record as the spec's
@@ -173,6 +178,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   externalIdAt: 'request',
   prelimAnswer: 'buyer_count',
   offersQuery: 'params',
+  offersOrder: 'made',
   createAnswer: 'record-201',
   decideAnswer: 'record-200',
   updateAnswer: 'empty-204',
@@ -222,6 +228,7 @@ export const SPEC_READING_CHOICES: {
   externalIdAt: ['request', 'body'],
   prelimAnswer: ['buyer_count', 'buyers', 'nested', 'empty'],
   offersQuery: ['params', 'ignored', 'capped-25', 'max-100', 'paging-only', 'refused'],
+  offersOrder: ['made', 'newest-first', 'updated-last'],
   createAnswer: [
     'record-201',
     'declared-201',

@@ -134,13 +134,14 @@ export class ApiController {
   @Get('offers')
   @HttpCode(200)
   listOffers(@Caller() caller: SandboxAccount, @SearchParams() query: URLSearchParams) {
-    const { offersQuery, expiredOfferListedAs, withdrawnOfferListedAs } = this.readings.current;
+    const { offersQuery, offersOrder, expiredOfferListedAs, withdrawnOfferListedAs } = this.readings.current;
     const asked = offersQueryUnder(query, offersQuery);
-    const page = this.offers.list(caller, asked, (o) => {
+    const shownUnderReadings = (o: Offer) => {
       const expired = expiredOfferShown(o, expiredOfferListedAs);
       const listed = expired && withdrawnOfferShown(expired, withdrawnOfferListedAs);
       return listed && this.shown(listed);
-    });
+    };
+    const page = this.offers.list(caller, asked, shownUnderReadings, offersOrder);
     return pageAfterLast(page, asked, this.readings.current.pageAfterLast);
   }
 

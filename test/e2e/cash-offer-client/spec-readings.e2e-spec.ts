@@ -1,4 +1,4 @@
-import { CashOfferClient, CashOfferError } from '../../../src/cash-offer';
+import { CashOfferClient, CashOfferError, offerListPages } from '../../../src/cash-offer';
 import { Offer } from '../../../src/cash-offer/schema';
 import { listAllOffers, streamOffers } from '../../../src/sync/common/offer-pages';
 import { toSellerRequestResult } from '../../../src/sync/seller-requests/seller-request.result';
@@ -26,6 +26,9 @@ describe('CashOfferClient under other spec readings (sandbox)', () => {
   };
   const offerOn = (requestId: number, amount = 250_000) =>
     h.control<Offer>('POST', `/offer-requests/${requestId}/offers`, { offer_amount: amount });
+  // GET /offers read `size` offers a page, as the daemon's streams page it.
+  const smallPages = (client: CashOfferClient, size: number) =>
+    offerListPages((limit, offset) => client.listOffers({ limit, offset }), size);
   const refusal = async (call: Promise<unknown>): Promise<CashOfferError> => {
     const error = await call.then(
       () => undefined,
@@ -184,6 +187,41 @@ describe('CashOfferClient under other spec readings (sandbox)', () => {
       expect(streamed).toEqual([...onA, onB]);
       expect((await listAllOffers(client, b)).map((o) => o.offer_id)).toEqual([onB]);
       expect((await listAllOffers(client, a)).map((o) => o.offer_id)).toEqual(onA);
+    },
+  );
+
+  it.each([
+    ['newest-first', 'capped-25'],
+    ['updated-last', 'capped-25'],
+    ['updated-last', 'params'],
+  ])(
+    'offersOrder %s, offersQuery %s: offers decided and made between pages are each streamed once, none missed',
+    async (offersOrder, offersQuery) => {
+      const request = await activeRequestId();
+      const before: number[] = [];
+      for (let i = 0; i < 60; i++) before.push((await offerOn(request, 300_000 + i)).offer_id);
+      await readings({ offersOrder, offersQuery });
+      const client = h.client();
+      const streamed: number[] = [];
+      const during: number[] = [];
+      let pages = 0;
+      // The daemon's page size is 500; under `params` a small one makes the same pass several pages.
+      const pageSize = offersQuery === 'params' ? 25 : undefined;
+      for await (const page of pageSize ? smallPages(client, pageSize) : streamOffers(client)) {
+        streamed.push(...page.map((o) => o.offer_id));
+        if (++pages > 3) continue;
+        // Between pages: one offer already read and one not yet read are decided (under
+        // updated-last each moves to the end of the list), and a buyer makes a new offer.
+        const read = page[0].offer_id;
+        const unread = before.find((id) => !streamed.includes(id) && !during.includes(id));
+        for (const id of [read, unread]) if (id !== undefined) await agent.decideOffer(id, 'rejected');
+        during.push(read, ...(unread !== undefined ? [unread] : []));
+        await offerOn(request, 400_000 + pages);
+      }
+      // Every offer listed at the start is streamed exactly once; a new one may or may not be.
+      expect(streamed.filter((id) => before.includes(id)).sort()).toEqual([...before].sort());
+      expect(new Set(streamed).size).toBe(streamed.length);
+      expect(pages).toBeGreaterThan(2);
     },
   );
 

@@ -31,6 +31,7 @@ describe('Cash Offer sandbox: spec readings', () => {
   it('refuses an unknown value of each new switch, naming the switch', async () => {
     for (const key of [
       'offersQuery',
+      'offersOrder',
       'createAnswer',
       'decideAnswer',
       'updateAnswer',
@@ -195,6 +196,28 @@ describe('Cash Offer sandbox: spec readings', () => {
     const refused = await page('limit=10');
     expect([refused.status, refused.body.message]).toEqual([400, 'Unknown query parameter: limit']);
     expect(offerIds((await call(sandbox, 'GET', '/offers')).body)).toEqual([...onA, onB]);
+  });
+
+  it('offersOrder: as made, newest first, or by last write (a decided offer moves to the end)', async () => {
+    const request = await activeRequest(sandbox);
+    const made: number[] = [];
+    for (let i = 0; i < 4; i++) made.push((await buyerOffer(sandbox, request.offer_request_id)).offer_id);
+    const listed = async () => offerIds((await call(sandbox, 'GET', '/offers')).body);
+    expect(await listed()).toEqual(made);
+
+    await readings({ offersOrder: 'newest-first' });
+    expect(await listed()).toEqual([...made].reverse());
+
+    await readings({ offersOrder: 'updated-last' });
+    expect(await listed()).toEqual(made);
+    const decided = await call(sandbox, 'PATCH', '/offers', { offer_id: made[1], offer_status: 'rejected' });
+    expect(decided.status).toBe(200);
+    expect(await listed()).toEqual([made[0], made[2], made[3], made[1]]);
+    // The filters and the page apply to the order listed.
+    expect(offerIds((await call(sandbox, 'GET', '/offers?limit=2&offset=2')).body)).toEqual([
+      made[3],
+      made[1],
+    ]);
   });
 
   it('activeLimitOver, pageAfterLast, activeListShape: a limit over the cap refused, a page past the last an error, the declared request object', async () => {

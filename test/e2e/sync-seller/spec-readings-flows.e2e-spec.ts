@@ -33,6 +33,8 @@ const READINGS: Record<string, unknown>[] = [
   // expired offers listed as rejected.
   {
     offersQuery: 'capped-25',
+    // Offers newest first.
+    offersOrder: 'newest-first',
     createAnswer: 'declared-201',
     // Neither the active list nor the offers list echoes the deal's id: the request is found by the
     // inventory property id the create's answer gave.
@@ -54,6 +56,8 @@ const READINGS: Record<string, unknown>[] = [
   // leaves expiry to the listing side).
   {
     offersQuery: 'paging-only',
+    // Offers in the order last written (a decided or expired offer moves to the end).
+    offersOrder: 'updated-last',
     pageAfterLast: '400',
     // Routes that end in a slash: every call is answered 307 to its slashed path first.
     trailingSlash: 'redirect',

@@ -41,6 +41,8 @@ const READINGS: Record<string, unknown>[] = [
     counterRejectedCallback: 'offer-only',
     prelimAnswer: 'nested',
     offersQuery: 'capped-25',
+    // Offers listed in the order last written: a countered or decided offer moves to the end.
+    offersOrder: 'updated-last',
     errorCodes: 'all-422',
     // A refused counter puts the offer back to active, which the agent may then accept.
     counterRejectedOfferListedAs: 'active',
@@ -55,6 +57,8 @@ const READINGS: Record<string, unknown>[] = [
     counteredOfferListedAs: 'rejected',
     counterAnswer: 'empty-200',
     counterRejectedCallback: 'patch-no-event',
+    // Offers listed newest first.
+    offersOrder: 'newest-first',
     // Events (the UPDATE too) declared as a form, as PHP's curl declares a string body.
     eventContentType: 'form',
     prelimAnswer: 'empty',
