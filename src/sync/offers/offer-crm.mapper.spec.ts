@@ -19,6 +19,32 @@ describe('mapOfferToCrm (golden fixtures)', () => {
   });
 });
 
+describe('mapOfferToCrm with the counters of the other offers', () => {
+  const base = (read('accepted-counter.input.json') as OfferCrmInput).offer;
+  const countered = { ...base, offer_id: 41, offer_status: 'rejected', offer_is_counter_offer: false };
+  const accepted = { ...base, offer_id: 44, offer_status: 'accepted', counter_offer_id: 55 };
+  // Our counter on 41 was answered with no body (no id) and its amount is not known; the accepted
+  // offer names counter 55, which the ledger links to another offer of the request.
+  const input: OfferCrmInput = {
+    offer: countered,
+    requestOffers: [countered, accepted],
+    counter: { status: 'pending' },
+  };
+
+  it("does not take another offer's accepted counter for ours: ours fell in the cascade", () => {
+    const record = mapOfferToCrm({ ...input, otherCounters: { ids: new Set(['55']), unnamed: 0 } });
+    expect([record.stage, record.properties.cash_offer_counter_status]).toEqual([
+      'counter_rejected',
+      'rejected',
+    ]);
+  });
+
+  it('takes it for ours when no other counter on the request could have made it', () => {
+    const record = mapOfferToCrm({ ...input, otherCounters: { ids: new Set(), unnamed: 0 } });
+    expect([record.stage, record.properties.cash_offer_counter_status]).toEqual(['countered', 'accepted']);
+  });
+});
+
 describe('offerEconomics (the spec commission arithmetic)', () => {
   const base = {
     offer_amount: 200_000,

@@ -32,6 +32,7 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
     offer,
     requestOffers: input.requestOffers ?? [offer],
     counter: input.counter,
+    otherCounters: input.otherCounters,
   });
   const money = offerEconomics(offer);
   const properties: CrmProperties = {
