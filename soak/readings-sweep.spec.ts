@@ -3,7 +3,7 @@ import {
   parseSpecReadings,
   type SpecReadingValues,
 } from '../sandbox/cash-offer/spec-readings';
-import { drawReadings, refusalCanBeSeen } from './readings-sweep';
+import { drawReadings, lapseCanBeSeen, refusalCanBeSeen } from './readings-sweep';
 import { SoakRandom } from './soak-random';
 
 describe('drawReadings', () => {
@@ -19,6 +19,7 @@ describe('drawReadings', () => {
     for (let seed = 1; seed <= 200; seed++) {
       const drawn = drawReadings(new SoakRandom(seed));
       expect(refusalCanBeSeen(drawn as SpecReadingValues)).toBe(true);
+      expect(lapseCanBeSeen(drawn as SpecReadingValues)).toBe(true);
       expect(drawn.expiredOfferListedAs).not.toBe('rejected');
       for (const [key, value] of Object.entries(drawn))
         seen.set(key, (seen.get(key) ?? new Set()).add(JSON.stringify(value)));
@@ -61,4 +62,28 @@ describe('refusalCanBeSeen', () => {
     expect(once('countered', 'active')).toBe(true);
     expect(once('active', 'rejected')).toBe(true);
   });
+});
+
+describe('lapseCanBeSeen', () => {
+  it.each([
+    ['never', 'active', 'dropped', true],
+    ['offer-reopened', 'countered', 'expired', true],
+    ['offer-reopened', 'rejected', 'expired', true],
+    ['offer-reopened', 'active', 'expired', false],
+    ['offer-expired', 'active', 'expired', true],
+    ['offer-expired', 'countered', 'active', true],
+    ['offer-expired', 'active', 'active', false],
+    ['offer-expired', 'countered', 'dropped', false],
+  ])(
+    'lapse %s, a countered offer listed %s, an expired one %s: %s',
+    (counterLapse, counteredOfferListedAs, expiredOfferListedAs, seen) => {
+      const readings = {
+        ...DEFAULT_SPEC_READINGS,
+        counterLapse,
+        counteredOfferListedAs,
+        expiredOfferListedAs,
+      } as SpecReadingValues;
+      expect(lapseCanBeSeen(readings)).toBe(seen);
+    },
+  );
 });

@@ -23,7 +23,7 @@ export function drawReadings(random: SoakRandom): Partial<SpecReadingValues> {
     // the soak's check, reading the sandbox's store, expects Expired (a documented limit: a service
     // with no `expired` status holds it as rejected). Not drawn, so a run reports what is new.
     if (readings.expiredOfferListedAs === 'rejected') continue;
-    if (refusalCanBeSeen(readings)) return readings;
+    if (refusalCanBeSeen(readings) && lapseCanBeSeen(readings)) return readings;
   }
 }
 
@@ -40,4 +40,13 @@ export function refusalCanBeSeen(r: SpecReadingValues): boolean {
   if (after === 'rejected') return waiting !== 'rejected';
   if (after === 'active') return waiting === 'countered';
   return false;
+}
+
+// Likewise a counter's lapse (counterLapse): no event tells of it, only the countered offer's listing
+// moving from the status it waited under, to active again or to what an expired offer is listed as.
+// A service that lists it the same before and after, or drops it from the list, is left out.
+export function lapseCanBeSeen(r: SpecReadingValues): boolean {
+  if (r.counterLapse === 'never') return true;
+  const after = r.counterLapse === 'offer-reopened' ? 'active' : r.expiredOfferListedAs;
+  return after !== 'dropped' && after !== r.counteredOfferListedAs;
 }

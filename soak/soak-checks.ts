@@ -417,6 +417,12 @@ function checkOfferStates(
       continue;
     const record = records[0];
     const counter = counterOf.get(String(offer.offer_id));
+    // Likewise a counter that lapsed in the last moments (spec reading counterLapse).
+    if (
+      counter?.counter_offer_status === 'expired' &&
+      Date.parse(counter.counter_offer_expires ?? '') > seen.nowMs - TASK_GRACE_MS
+    )
+      continue;
     // The counter the agent made: the amount the service holds, and never another counter's id (an id
     // is blank where the service's answer gave none and no later listing or UPDATE named it).
     if (counter) {

@@ -31,6 +31,21 @@ const rows: [string, OfferFacts, ExpectedOfferRecord][] = [
     { stage: 'countered', offerStatus: 'active', counterStatus: 'pending' },
   ],
   [
+    "the counter lapsed at its expiry, the offer the seller's to decide again",
+    { offerStatus: 'active', counterStatus: 'expired' },
+    { stage: 'counterRejected', offerStatus: 'active', counterStatus: 'expired' },
+  ],
+  [
+    'the counter lapsed and the offer ran out with it',
+    { offerStatus: 'expired', counterStatus: 'expired' },
+    { stage: 'counterRejected', offerStatus: 'expired', counterStatus: 'expired' },
+  ],
+  [
+    'the buyer took the countered offer back',
+    { offerStatus: 'withdrawn', counterStatus: 'withdrawn' },
+    { stage: 'counterRejected', offerStatus: 'withdrawn', counterStatus: 'withdrawn' },
+  ],
+  [
     'the buyer rejected the counter',
     { offerStatus: 'rejected', counterStatus: 'rejected' },
     { stage: 'counterRejected', offerStatus: 'rejected', counterStatus: 'rejected' },

@@ -35,6 +35,8 @@ export interface ExpectedOfferRecord {
   counterStatus: string | null;
 }
 
+const ENDED_COUNTER = new Set(['rejected', 'expired', 'withdrawn']);
+
 const REQUESTED: Record<AgentMove, OfferStageKey> = {
   accept: 'acceptRequested',
   reject: 'rejectRequested',
@@ -49,9 +51,11 @@ export function expectedOfferRecord(facts: OfferFacts): ExpectedOfferRecord {
     counterStatus,
   });
   if (facts.pendingMove) return shown(REQUESTED[facts.pendingMove]);
-  // A counter the buyer rejected, or one the service withdrew when another offer was accepted:
-  // the agent's counter was refused.
-  if (facts.counterStatus === 'rejected' && facts.offerStatus !== 'accepted') return shown('counterRejected');
+  // A counter the buyer rejected, one the service withdrew when another offer was accepted, or one
+  // that ended unanswered (it lapsed at its expiry, or its offer was taken back): the agent's
+  // counter came to nothing ("Counter rejected", docs/crm-mapping.md).
+  if (ENDED_COUNTER.has(facts.counterStatus ?? '') && facts.offerStatus !== 'accepted')
+    return shown('counterRejected');
   // "a counter the buyer accepted leaves the countered record in Countered (the new accepted offer
   // has its own record)", although the service rejects the original offer in the cascade.
   if (facts.counterStatus === 'accepted') return shown('countered');

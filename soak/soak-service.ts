@@ -37,6 +37,7 @@ export interface StoredCounter {
   offer_id: number;
   counter_offer_status: string;
   counter_offer_amount?: number;
+  counter_offer_expires?: string | null;
 }
 
 export class SoakService {
@@ -93,9 +94,19 @@ export class SoakService {
       if (accepted.has(request.offer_request_id) || !this.random.chance(0.3)) continue;
       if (this.random.chance(0.5)) {
         if (decisionPending(String(request.offer_request_id))) continue;
-        await this.control('POST', `/counter-offers/${c.counter_offer_id}/accept`);
-        accepted.add(request.offer_request_id);
-      } else await this.control('POST', `/counter-offers/${c.counter_offer_id}/reject`);
+        if (await this.answer(c, 'accept')) accepted.add(request.offer_request_id);
+      } else await this.answer(c, 'reject');
+    }
+  }
+
+  // False where the counter lapsed since it was listed (spec reading counterLapse): too late.
+  private async answer(c: StoredCounter, answer: 'accept' | 'reject'): Promise<boolean> {
+    try {
+      await this.control('POST', `/counter-offers/${c.counter_offer_id}/${answer}`);
+      return true;
+    } catch (error) {
+      if (/: 409 .*can no longer answer/.test(error instanceof Error ? error.message : '')) return false;
+      throw error;
     }
   }
 

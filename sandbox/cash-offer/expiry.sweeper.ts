@@ -4,7 +4,7 @@ import { RequestLifecycle } from './request.lifecycle';
 import { SandboxClock } from './sandbox.clock';
 import { SandboxStore } from './sandbox.store';
 
-// Expires offers and requests by the sandbox clock: on every API call once something is due,
+// Expires offers, requests and (under the counterLapse reading) counters by the sandbox clock: on every API call once something is due,
 // after a clock advance, and on a light timer for state nobody is asking about.
 @Injectable()
 export class ExpirySweeper {
@@ -28,7 +28,8 @@ export class ExpirySweeper {
 
   sweep(): void {
     const now = this.clock.nowMs();
-    let next = Number.POSITIVE_INFINITY;
+    // Lapsed counters first: an offer they reopen past its own expiry runs out in the same sweep.
+    let next = this.offers.lapseDue(now);
     this.offers.expireDue(now);
     for (const o of this.store.activeOffers) next = Math.min(next, Date.parse(o.offer_expires));
     for (const r of [...this.store.expiringRequests]) {

@@ -135,6 +135,7 @@ export class OfferService {
       updated_at: null,
     };
     this.store.counters.set(c.counter_offer_id, c);
+    this.store.noteExpiry(c.counter_offer_expires ?? null);
     this.setStatus(offer, 'countered');
     return { ...c };
   }
@@ -234,6 +235,35 @@ export class OfferService {
     return toOffer(offer, this.store.requests.get(offer.offer_request_id));
   }
 
+  // Counters past counter_offer_expires that their buyer did not answer lapse, where the reading
+  // says so (counterLapse): the counter `expired`, the countered offer undecided again or expired
+  // with it. Returns when the next pending counter runs out (watched under every reading, so a
+  // reading switched on later still finds it).
+  lapseDue(nowMs: number): number {
+    const lapse = this.readings.current.counterLapse;
+    let next = Number.POSITIVE_INFINITY;
+    for (const c of this.store.counters.values()) {
+      if (c.counter_offer_status !== 'pending' || !c.counter_offer_expires) continue;
+      const at = Date.parse(c.counter_offer_expires);
+      if (Number.isNaN(at)) continue;
+      if (at > nowMs || lapse === 'never') {
+        if (at > nowMs) next = Math.min(next, at);
+        continue;
+      }
+      c.counter_offer_status = 'expired';
+      c.updated_at = new Date(nowMs).toISOString();
+      const original = this.store.offers.get(c.offer_id);
+      if (original?.offer_status !== 'countered') continue;
+      if (lapse === 'offer-expired') this.setStatus(original, 'expired', false);
+      else {
+        this.setStatus(original, 'active', false);
+        original.offer_decided_at = null;
+        this.store.noteExpiry(original.offer_expires);
+      }
+    }
+    return next;
+  }
+
   // Offers past offer_expires that nobody decided become expired.
   expireDue(nowMs: number): void {
     for (const o of this.store.activeOffers) {
@@ -308,6 +338,10 @@ export class OfferService {
   private pendingCounter(idParam: string): StoredCounterOffer {
     const c = /^\d+$/.test(idParam) ? this.store.counters.get(Number(idParam)) : undefined;
     if (!c) throw notFound(`counter offer ${idParam} does not exist`);
+    if (c.counter_offer_status === 'expired')
+      throw conflict(
+        `counter offer ${c.counter_offer_id} expired at ${c.counter_offer_expires}; the buyer can no longer answer it`,
+      );
     if (c.counter_offer_status !== 'pending')
       throw conflict(
         `counter offer ${c.counter_offer_id} is ${c.counter_offer_status}; the buyer already decided it`,

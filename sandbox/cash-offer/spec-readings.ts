@@ -156,6 +156,12 @@ export interface SpecReadingValues {
   // counts as "other" is not shown): rejected with the rest (ours), or left as it was listed while
   // the counter waited (`unchanged`: countered, active or rejected, per counteredOfferListedAs).
   counterAcceptedOriginalListedAs: 'rejected' | 'unchanged';
+  // What a counter's `counter_offer_expires` does when it passes with no answer from the buyer (not
+  // shown): nothing, the buyer may still answer (ours); or the counter lapses (status `expired`, the
+  // buyer's answer refused with 409) and the countered offer is undecided again, the seller's to
+  // decide (`offer-reopened`: listed as an active offer is), or runs out with it (`offer-expired`:
+  // listed as an expired offer is, per expiredOfferListedAs). No event is sent either way.
+  counterLapse: 'never' | 'offer-reopened' | 'offer-expired';
   // Retries and time-outs of event deliveries (not shown): a delivery answered with a non-2xx or
   // not within 5 s is tried again after 1, 2, 4, 8 and 16 s (ours, as common senders do), or
   // `once`: never tried again, as a fire-and-forget sender does, so an event sent while the
@@ -201,6 +207,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   leadRequiredFields: 'name-and-contact',
   counterAcceptedOriginalListedAs: 'rejected',
   eventDelivery: 'retried',
+  counterLapse: 'never',
 };
 
 export const SPEC_READING_CHOICES: {
@@ -260,6 +267,7 @@ export const SPEC_READING_CHOICES: {
   leadRequiredFields: ['name-and-contact', 'all'],
   counterAcceptedOriginalListedAs: ['rejected', 'unchanged'],
   eventDelivery: ['retried', 'once'],
+  counterLapse: ['never', 'offer-reopened', 'offer-expired'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -84,6 +84,50 @@ describe('CounterOfferExecutor.send after a refusal naming missing fields', () =
   });
 });
 
+describe('CounterOfferExecutor.send, an expiry the service requires and the agent left empty', () => {
+  it("sends the offer's own and keeps it as the counter's (expires_sent): when it runs out", async () => {
+    const expires = '2026-12-08T12:00:00.000Z';
+    const offer = { offer_id: 7, offer_request_id: 3, offer_status: 'active', offer_expires: expires };
+    const bodies: CounterOfferBody[] = [];
+    const cashOffer = {
+      answersFromEveryOffer: () => false,
+      listOffers: async () => [offer],
+      counterOffer: async (body: CounterOfferBody) => {
+        bodies.push(body);
+        if (body.counter_offer_expires === undefined)
+          throw new CashOfferError({
+            code: 'INVALID_RECORD',
+            status: 422,
+            operation: 'POST /counter-offers',
+            message: 'the service refused the record (422): counter_offer_expires is required',
+            serviceError: { error: 422, message: 'counter_offer_expires is required' },
+          });
+        return { counter_offer_id: 41, counter_offer_status: 'pending' };
+      },
+    } as unknown as CashOfferClient;
+    const outbox = { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository;
+    const executor = new CounterOfferExecutor(
+      undefined as never,
+      undefined as never,
+      undefined as never,
+      undefined as never,
+      outbox,
+    );
+    const payload: CounterOfferPayload = {
+      offerId: 7,
+      requestId: 3,
+      recordId: 'r7',
+      body: { offer_id: 7, counter_offer_amount: 250_000 },
+    };
+    const ctx = { brokerage: { id: 'b1' }, cashOffer } as unknown as OutboxContext;
+
+    const answer = await executor.send({ payload } as unknown as OutboxCommand, ctx);
+
+    expect(bodies.map((b) => b.counter_offer_expires)).toEqual([undefined, expires]);
+    expect(answer).toMatchObject({ counter_offer_id: 41, expires_sent: expires });
+  });
+});
+
 // A counter whose answer was lost, on an offer the service lists `active` again, where countered
 // offers are listed `rejected` at once: provably never received only where this service keeps a
 // refused offer closed. Readings sweep 1410, run 2: the first refusal of the run was still waiting

@@ -72,6 +72,7 @@ export class CounterOfferExecutor implements CommandExecutor {
       answer: counter,
       required,
       statusWord,
+      sent,
     } = await this.post(ctx, withOfferTerms(payload.body, offer), offer);
     // How the service lists the offer the moment after the counter, before any buyer can answer:
     // one read, best effort (the write-back reads it again when this one fails).
@@ -82,6 +83,11 @@ export class CounterOfferExecutor implements CommandExecutor {
       ...(listedAtSend !== undefined ? { listed_at_send: listedAtSend } : {}),
       ...(required.length > 0 ? { required_fields: required } : {}),
       ...(statusWord !== undefined ? { status_word: statusWord } : {}),
+      // An expiry filled in for the agent (a service that requires one): the counter's real one.
+      ...(sent.counter_offer_expires !== payload.body.counter_offer_expires &&
+      typeof sent.counter_offer_expires === 'string'
+        ? { expires_sent: sent.counter_offer_expires }
+        : {}),
     };
   }
 
@@ -140,7 +146,12 @@ export class CounterOfferExecutor implements CommandExecutor {
     ctx: OutboxContext,
     counter: CounterOfferBody,
     offer: Offer | undefined,
-  ): Promise<{ answer: CounterOffer | undefined; required: string[]; statusWord?: string }> {
+  ): Promise<{
+    answer: CounterOffer | undefined;
+    required: string[];
+    statusWord?: string;
+    sent: CounterOfferBody;
+  }> {
     const known = await this.learntOf(ctx.brokerage.id);
     let statusWord = known.statusWord ?? DEFAULT_COUNTER_STATUS_WORD;
     let body = withFieldsFilled(counter, offer, [...known.fields], statusWord)?.body ?? counter;
@@ -150,7 +161,7 @@ export class CounterOfferExecutor implements CommandExecutor {
         const answer = await ctx.cashOffer.counterOffer(body, ctx.call);
         const learnt = { fields: required, statusWord: asked(statusWord) ?? known.statusWord };
         this.learnt.set(ctx.brokerage.id, Promise.resolve(learnt));
-        return { answer, required: [...required], statusWord: learnt.statusWord };
+        return { answer, required: [...required], statusWord: learnt.statusWord, sent: body };
       } catch (error) {
         if (
           !(error instanceof CashOfferError) ||
@@ -200,6 +211,7 @@ export class CounterOfferExecutor implements CommandExecutor {
       id: positiveId(counter.counter_offer_id),
       status: counter.counter_offer_status ?? 'pending',
       listedAtSend: counter.listed_at_send,
+      expires: counter.expires_sent,
     });
   }
 
@@ -253,7 +265,7 @@ export class CounterOfferExecutor implements CommandExecutor {
   private async writeLink(
     brokerageId: string,
     payload: CounterOfferPayload,
-    counter: { id?: number | string; status: string; listedAtSend?: string },
+    counter: { id?: number | string; status: string; listedAtSend?: string; expires?: string },
   ): Promise<void> {
     await this.links.upsertLinks(brokerageId, LINK.counter, [
       {
@@ -266,7 +278,7 @@ export class CounterOfferExecutor implements CommandExecutor {
           status: counter.status,
           requestId: payload.requestId,
           amount: payload.body.counter_offer_amount,
-          expiresMs: expiryMs(payload.body.counter_offer_expires),
+          expiresMs: expiryMs(counter.expires ?? payload.body.counter_offer_expires),
           ...(counter.listedAtSend !== undefined ? { listedAtSend: counter.listedAtSend } : {}),
         }),
       },
@@ -461,6 +473,9 @@ export interface CounterAnswer {
   required_fields?: string[];
   // The counter_offer_status word the service asked for when it refused another (see post).
   status_word?: string;
+  // The counter_offer_expires sent where the agent left it empty and the service required one (the
+  // offer's own, counter-terms.ts): when the counter runs out, for its clocks and its lapse.
+  expires_sent?: string;
 }
 
 interface LearntRequirements {

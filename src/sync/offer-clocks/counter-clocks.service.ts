@@ -140,12 +140,15 @@ export class CounterClocks {
   private async sentBody(
     brokerageId: string,
     offerId: number,
-  ): Promise<{ body: CounterOfferBody; requestId?: number } | undefined> {
+  ): Promise<{ body: CounterOfferBody; requestId?: number; expires?: string } | undefined> {
     const command = await this.outbox.findByKey(counterCommandKey(brokerageId, offerId));
     const payload = command?.payload as Partial<CounterOfferPayload> | undefined;
     if (!payload?.body) return undefined;
+    // The expiry the service was sent, where it was filled in for the agent (CounterAnswer).
+    const expires = (command?.result as { expires_sent?: unknown } | null | undefined)?.expires_sent;
     return {
       body: payload.body,
+      ...(typeof expires === 'string' ? { expires } : {}),
       ...(payload.requestId !== undefined ? { requestId: payload.requestId } : {}),
     };
   }
@@ -158,7 +161,7 @@ export class CounterClocks {
     counter: CounterLinkContent,
   ): Promise<CounterLinkContent> {
     const sent = await this.sentBody(brokerageId, Number(link.remoteId));
-    const learnt = { ...counter, expiresMs: expiryMs(sent?.body.counter_offer_expires) };
+    const learnt = { ...counter, expiresMs: expiryMs(sent?.expires ?? sent?.body.counter_offer_expires) };
     // Compare-and-set: a buyer's answer written since the read is never overwritten.
     await this.links.replaceContent(
       brokerageId,

@@ -6,9 +6,6 @@ import { isAnsweredCounter, isCounteredWord, type CounterKnowledge } from './off
 // counter id (or a stand-in while the service has not named it), content = what is known of it.
 export interface CounterLinkContent extends CounterKnowledge {
   requestId?: number;
-  // When the counter runs out (`counter_offer_expires`, epoch ms): null when it was sent without
-  // one; absent in links written before the offer clocks read it (they look it up once).
-  expiresMs?: number | null;
   // How the service listed the countered offer when the buyer's refusal was learned (`rejected`,
   // or `active` where the service puts the offer back on the market): a service that reopens
   // offers this way makes an `active` listing no proof that a counter never arrived.

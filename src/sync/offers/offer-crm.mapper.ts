@@ -12,6 +12,8 @@ export interface OfferCrmInput {
   // Every offer listed on the same request; the offer alone when not given.
   requestOffers?: readonly Offer[];
   otherCounters?: OfferRecordFacts['otherCounters'];
+  // When the offers were read from the service.
+  readAt?: Date;
 }
 
 export interface OfferCrmRecord {
@@ -33,6 +35,7 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
     requestOffers: input.requestOffers ?? [offer],
     counter: input.counter,
     otherCounters: input.otherCounters,
+    readAtMs: input.readAt?.getTime(),
   });
   const money = offerEconomics(offer);
   const properties: CrmProperties = {

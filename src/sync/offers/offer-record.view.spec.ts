@@ -23,6 +23,8 @@ interface Row {
   counterStatus?: string;
   counterId?: string;
   onCreateOnly?: boolean;
+  // When the facts were read (epoch ms).
+  readAtMs?: number;
 }
 
 // One row per fact the service can show, each reading of the spec's open questions included.
@@ -277,6 +279,76 @@ const ROWS: Row[] = [
     stage: 'counter_rejected',
     counterStatus: 'rejected',
   },
+  // The countered offer closed with no answer of the buyer's known (issue 27's convergence: a
+  // record showed Countered, counter pending, for an offer its buyer had taken back).
+  {
+    case: 'withdrawn while our counter waited, no answer known: the counter ended with it',
+    offer: offer(1, 'withdrawn'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered' },
+    stage: 'counter_rejected',
+    counterStatus: 'withdrawn',
+  },
+  {
+    case: "withdrawn in another service's word while our counter waited",
+    offer: offer(1, 'cancelled'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'active' },
+    stage: 'counter_rejected',
+    counterStatus: 'withdrawn',
+  },
+  {
+    case: 'listed expired while our counter waited (the counter lapsed, and the offer with it)',
+    offer: offer(1, 'expired'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 1_000 },
+    readAtMs: 2_000,
+    stage: 'counter_rejected',
+    counterStatus: 'expired',
+  },
+  {
+    case: 'listed expired while our counter waited, a service that lists a countered offer active',
+    offer: offer(1, 'expired'),
+    counter: { status: 'pending', listedAtSend: 'active' },
+    stage: 'counter_rejected',
+    counterStatus: 'expired',
+  },
+  {
+    case: "listed active again after 'countered', read after our counter's expiry: it lapsed",
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 1_000 },
+    readAtMs: 1_000,
+    stage: 'counter_rejected',
+    counterStatus: 'expired',
+  },
+  {
+    case: "listed active again after 'countered', read before our counter's expiry: the buyer refused it",
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 5_000 },
+    readAtMs: 1_000,
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+  {
+    case: "listed rejected after 'countered', read after our counter's expiry: it lapsed",
+    offer: offer(1, 'rejected'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 1_000 },
+    readAtMs: 3_000,
+    stage: 'counter_rejected',
+    counterStatus: 'expired',
+  },
+  {
+    case: 'a counter sent without an expiry never lapses: listed active again, the buyer refused it',
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: null },
+    readAtMs: 3_000,
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+  {
+    case: 'a lapse learnt earlier is kept when the offer is later listed otherwise',
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'expired', listedAtSend: 'countered', expiresMs: 1_000 },
+    stage: 'counter_rejected',
+    counterStatus: 'expired',
+  },
 ];
 
 describe('offerRecordView: what an offer record shows', () => {
@@ -285,6 +357,7 @@ describe('offerRecordView: what an offer record shows', () => {
       offer: row.offer,
       requestOffers: [row.offer, ...(row.siblings ?? [])],
       counter: row.counter,
+      readAtMs: row.readAtMs,
     });
     expect(view.stage).toBe(row.stage);
     expect(view.offerStatus).toBe(row.offer.offer_status);

@@ -12,6 +12,9 @@ export interface CounterKnowledge {
   listedAtSend?: string;
   // The amount we countered with: the offer a buyer makes by accepting it carries it.
   amount?: number;
+  // When the counter runs out (`counter_offer_expires`, epoch ms): null when it was sent without
+  // one; absent in links written before the offer clocks read it (they look it up once).
+  expiresMs?: number | null;
 }
 
 export interface OfferRecordFacts {
@@ -23,6 +26,9 @@ export interface OfferRecordFacts {
   // Counter ids the ledger links to other offers of the request, and how many counters on the
   // request have no id: an accepted counter offer is taken as ours only when it can be no other's.
   otherCounters?: { ids: ReadonlySet<string>; unnamed: number };
+  // When the service's facts were read (epoch ms): a refusal read from the listings only after our
+  // counter's own expiry may be its lapse.
+  readAtMs?: number;
 }
 
 export interface OfferRecordView {
@@ -137,10 +143,18 @@ export function counterStatusOf(
   // The cascade: "every other offer and counter offer on the request becomes rejected".
   if (requestOffers.some((o) => o.offer_id !== offer.offer_id && o.offer_status === 'accepted'))
     return 'rejected';
+  // The countered offer closed without a decision while our counter waited: its buyer took it back,
+  // or it ran out (a service may let a counter lapse with its offer, or the offer with its counter).
+  // The counter ended with it; under a service that lists a countered offer so from the start
+  // (a word never seen), the listing says nothing.
+  const listed = offer.offer_status.toLowerCase();
+  if (isWithdrawnOffer(listed) && !isWithdrawnOffer(counter.listedAtSend ?? '')) return 'withdrawn';
+  if (listed === 'expired' && counter.listedAtSend !== 'expired') return 'expired';
   // The countered offer left its waiting status without an accepted counter offer: the buyer
-  // refused the counter (an UPDATE we did not get). Not so when the service lists a countered
-  // offer as rejected from the start.
-  if (offer.offer_status === 'rejected' && counter.listedAtSend !== 'rejected') return 'rejected';
+  // refused the counter (an UPDATE we did not get), or it lapsed. Not so when the service lists a
+  // countered offer as rejected from the start.
+  if (offer.offer_status === 'rejected' && counter.listedAtSend !== 'rejected')
+    return refusedOrLapsed(counter, facts.readAtMs);
   // Listed active again after a service showed it waiting under a word of its own, or as rejected at
   // once (a rejected offer is never reopened otherwise): the buyer refused the counter and the offer
   // is the seller's to decide once more (a reading of the spec's silence on what a refused counter
@@ -150,8 +164,18 @@ export function counterStatusOf(
     offer.offer_status === 'active' &&
     (isCounteredWord(counter.listedAtSend) || counter.listedAtSend === 'rejected')
   )
-    return 'rejected';
+    return refusedOrLapsed(counter, facts.readAtMs);
   return counter.status;
+}
+
+// A counter the listings show ended with no word of the buyer's: `expired` once its own expiry had
+// passed when they were read (a service that lets unanswered counters lapse, as `counter_offer_expires`
+// suggests, ends it so), else refused by the buyer.
+function refusedOrLapsed(counter: CounterKnowledge, readAtMs: number | undefined): string {
+  const expires = counter.expiresMs;
+  return typeof expires === 'number' && readAtMs !== undefined && readAtMs >= expires
+    ? 'expired'
+    : 'rejected';
 }
 
 // Statuses a countered offer cannot have been waiting under: the listing's undecided word, and

@@ -144,7 +144,12 @@ export class OffersService {
     await this.completeCounteredRequests(byRequest, counters, options.requestOffersOf);
     const mapped = ours.map((offer) => ({
       offer,
-      record: this.recordWith(offer, byRequest.get(offer.offer_request_id) ?? [offer], counters),
+      record: this.recordWith(
+        offer,
+        byRequest.get(offer.offer_request_id) ?? [offer],
+        counters,
+        options.readAt ?? this.clock.now(),
+      ),
     }));
     const items = mapped.map((m) => ({
       ...m,
@@ -336,7 +341,7 @@ export class OffersService {
         await this.writeOffers(crm, current.offers, { readAt: current.readAt });
       }
       const offer = current.offers.find((o) => o.offer_id === target.offerId);
-      await show(offer ? await this.recordOf(crm, offer, current.offers) : undefined);
+      await show(offer ? await this.recordOf(crm, offer, current.offers, current.readAt) : undefined);
       return current;
     });
     await this.applySummaries(crm, summariesOf(shown));
@@ -449,18 +454,20 @@ export class OffersService {
     crm: BrokerageCrm,
     offer: Offer,
     requestOffers: readonly Offer[],
+    readAt: Date,
   ): Promise<OfferCrmRecord> {
     const counters = await this.countersOn(crm.brokerageId, [offer, ...requestOffers]);
-    return this.recordWith(offer, requestOffers, counters);
+    return this.recordWith(offer, requestOffers, counters, readAt);
   }
 
   private recordWith(
     offer: Offer,
     requestOffers: readonly Offer[],
     counters: ReadonlyMap<string, CounterLinkContent>,
+    readAt: Date,
   ): OfferCrmRecord {
     const counter = counters.get(String(offer.offer_id));
-    if (!counter) return mapOfferToCrm({ offer, requestOffers });
+    if (!counter) return mapOfferToCrm({ offer, requestOffers, readAt });
     const onRequest = requestOffers
       .map((o) => ({ ...counters.get(String(o.offer_id)), offerId: String(o.offer_id) }))
       .filter((c): c is CounterLinkContent & { offerId: string } => c.status !== undefined);
@@ -469,6 +476,7 @@ export class OffersService {
       requestOffers,
       counter,
       otherCounters: otherCountersOf(onRequest, String(offer.offer_id)),
+      readAt,
     });
   }
 

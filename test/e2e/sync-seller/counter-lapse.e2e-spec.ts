@@ -1,0 +1,129 @@
+import { OFFER } from '../../../src/sync/offers/offer-record.properties';
+import { NeutralSellerSteps } from '../../support/crm-agent';
+import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
+
+const HOUR = 3600_000;
+
+// A counter that ends with no answer from its buyer: it runs out (what `counter_offer_expires` does
+// is not shown, sandbox reading `counterLapse`), or its buyer takes the countered offer back. No event
+// tells of either; the listings do, and the agent's record must follow them (docs/spec-decisions.md,
+// "Other readings"). HubSpot on SQLite, real HTTP, the real ledger, both clocks moved together.
+const READINGS: Record<string, unknown>[] = [
+  // The counter lapses and the offer is the seller's to decide again, listed `countered` meanwhile.
+  { counterLapse: 'offer-reopened', counteredOfferListedAs: 'countered' },
+  // The same where a waiting countered offer is listed `rejected` at once.
+  { counterLapse: 'offer-reopened', counteredOfferListedAs: 'rejected' },
+  // The offer runs out with its counter, a countered offer listed `active` meanwhile.
+  { counterLapse: 'offer-expired', counteredOfferListedAs: 'active' },
+  // The agent leaves the counter's expiry empty; the service requires one (422 naming it), so the
+  // daemon sends the offer's own; the counter lapses at it and the offer is reopened.
+  {
+    counterLapse: 'offer-reopened',
+    counteredOfferListedAs: 'counter_offered',
+    counterOmittedFields: 'required',
+    errorCodes: 'all-422',
+  },
+];
+
+describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
+  'a counter that ends unanswered, under the spec reading %s',
+  (_name, readings) => {
+    let t: SyncTestApp;
+    let steps: NeutralSellerSteps;
+
+    beforeAll(async () => {
+      t = await startSyncApp('hubspot');
+      steps = new NeutralSellerSteps(t);
+      await steps.sandbox.specReadings(readings);
+    });
+
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    const settle = async () => {
+      await t.run('inbox-drain');
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      await t.run('outbox-drain');
+    };
+    const fillsExpiry = readings.counterOmittedFields === 'required';
+    // An offer running out in `offerMs`, countered with a counter running out in an hour (or, where
+    // the service fills it, at the offer's own expiry); the counter sent and shown Countered.
+    const countered = async (offerMs: number) => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId, {
+        offer_amount: 300_000,
+        offer_expires: new Date(t.nowMs() + offerMs).toISOString(),
+      });
+      await steps.applyEvents(1);
+      const record = await steps.agent.offerRecord(offer.offer_id);
+      await steps.agent.moveOffer(record!.id, 'counter_requested', {
+        cash_offer_counter_amount: '315000',
+        ...(fillsExpiry ? {} : { cash_offer_counter_expires: new Date(t.nowMs() + HOUR).toISOString() }),
+      });
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      const counter = (await steps.sandbox.counters()).find((c) => c.offer_id === offer.offer_id);
+      expect(counter?.counter_offer_status).toBe('pending');
+      await settle();
+      const shown = await steps.agent.offerRecord(offer.offer_id);
+      expect([steps.agent.stageKey(shown!), shown!.properties[OFFER.counterStatus]]).toEqual([
+        'countered',
+        'pending',
+      ]);
+      return { offer, counterId: counter!.counter_offer_id };
+    };
+    const lapsedOfferStatus = readings.counterLapse === 'offer-reopened' ? 'active' : 'expired';
+
+    it('the counter runs out: the record shows Counter rejected, counter status expired, as the service lists the offer', async () => {
+      const { offer, counterId } = await countered(fillsExpiry ? HOUR : 24 * HOUR);
+      await t.advanceClock(2 * HOUR);
+      const lapsed = (await steps.sandbox.counters()).find((c) => c.counter_offer_id === counterId);
+      expect(lapsed?.counter_offer_status).toBe('expired');
+      await settle();
+      const shown = await steps.agent.offerRecord(offer.offer_id);
+      expect([
+        steps.agent.stageKey(shown!),
+        shown!.properties[OFFER.counterStatus],
+        shown!.properties[OFFER.status],
+      ]).toEqual(['counter_rejected', 'expired', fillsExpiry ? 'expired' : lapsedOfferStatus]);
+      // Another pass writes nothing new and takes nothing back.
+      await settle();
+      const again = await steps.agent.offerRecord(offer.offer_id);
+      expect(again!.properties[OFFER.counterStatus]).toBe('expired');
+      expect((await t.ledger.inbox.depth('acme')).flagged ?? 0).toBe(0);
+      // The buyer can no longer answer it.
+      await expect(steps.sandbox.acceptCounter(counterId)).rejects.toThrow(/409/);
+    });
+
+    if (readings.counterLapse === 'offer-reopened' && !fillsExpiry)
+      it("the offer reopened by the lapse is the seller's to accept: Accepted, the counter still shown expired", async () => {
+        const { offer } = await countered(24 * HOUR);
+        await t.advanceClock(2 * HOUR);
+        await settle();
+        const record = await steps.agent.offerRecord(offer.offer_id);
+        await steps.agent.moveOffer(record!.id, 'accept_requested');
+        expect((await t.run('crm-changes')).status).toBe('succeeded');
+        expect((await t.run('outbox-drain')).status).toBe('succeeded');
+        const accepted = await steps.agent.offerRecord(offer.offer_id);
+        expect([
+          steps.agent.stageKey(accepted!),
+          accepted!.properties[OFFER.status],
+          accepted!.properties[OFFER.counterStatus],
+          accepted!.properties[OFFER.decisionError] ?? '',
+        ]).toEqual(['accepted', 'accepted', 'expired', '']);
+      });
+
+    it('the buyer takes the countered offer back: Counter rejected, counter status withdrawn', async () => {
+      const { offer } = await countered(24 * HOUR);
+      await steps.sandbox.withdrawOffer(offer.offer_id);
+      await settle();
+      const shown = await steps.agent.offerRecord(offer.offer_id);
+      expect([
+        steps.agent.stageKey(shown!),
+        shown!.properties[OFFER.counterStatus],
+        shown!.properties[OFFER.status],
+      ]).toEqual(['counter_rejected', 'withdrawn', 'withdrawn']);
+    });
+  },
+);
