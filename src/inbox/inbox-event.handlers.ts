@@ -8,6 +8,8 @@ export interface InboxEventContext {
   brokerageId: string;
   eventId: number;
   signal: AbortSignal;
+  // When the webhook delivered it (the inbox row's received_at).
+  receivedAt?: Date;
 }
 
 // Applies one stored event. Must be idempotent and never move a record backwards: the same event

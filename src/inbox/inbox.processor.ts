@@ -85,7 +85,12 @@ export class InboxProcessor {
       return 'deadLettered';
     }
     try {
-      await handler(JSON.parse(event.payload) as JsonObject, { brokerageId, eventId: event.id, signal });
+      await handler(JSON.parse(event.payload) as JsonObject, {
+        brokerageId,
+        eventId: event.id,
+        signal,
+        receivedAt: event.receivedAt,
+      });
       await this.inbox.markDone(event.id);
       this.logger.log(
         `${brokerageId}: applied ${event.eventType} event ${event.id}${recordOf(event.payload)}`,

@@ -9,6 +9,7 @@ import {
   type Offer,
 } from '../../cash-offer/schema';
 import { LinkRepository, OutboxRepository, type Link, type OutboxCommand } from '../../ledger';
+import { Clock } from '../../common/clock';
 import { EventRefusedError } from '../../inbox/event-refused.error';
 import { readEventPayload } from '../../inbox/event-payload.reader';
 import type { InboxEventContext } from '../../inbox/inbox-event.handlers';
@@ -47,10 +48,11 @@ export class OfferEventsHandler {
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
     private readonly history: DecisionHistoryRecorder,
+    private readonly clock: Clock,
   ) {}
 
   @InboxHandler('new_offer')
-  async onNewOffer(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
+  async onNewOffer(payload: JsonObject, { brokerageId, receivedAt }: InboxEventContext): Promise<void> {
     const claimed = readEventPayload(NewOfferEvent, payload, 'new_offer');
     await this.awaitCreateOf(brokerageId, claimed);
     await this.requireLinked(brokerageId, claimed.offer_request_id, `offer ${claimed.offer_id}`);
@@ -61,6 +63,8 @@ export class OfferEventsHandler {
     // reconcile settles it (UnlistedOffers), once linked (a stop may have cut the link); the event,
     // a late or repeated delivery, has nothing to add and is no refusal for the operator to read.
     if (!offer && (await this.offers.recordOfUnlistedOffer(crm, claimed.offer_id))) return;
+    if (!offer && ranOutBeforeApplied(claimed, receivedAt, this.clock.nowMs()))
+      return this.showRanOut(crm, claimed, receivedAt!);
     if (!offer)
       throw new EventRefusedError(
         `new_offer refused: the service does not list offer ${claimed.offer_id} on offer request ${claimed.offer_request_id}`,
@@ -77,6 +81,27 @@ export class OfferEventsHandler {
         amount: offer.offer_amount,
         status: offer.offer_status,
       },
+    );
+  }
+
+  // An offer the service no longer lists, delivered while it was live and applied only after it ran
+  // out (the daemon down, or killed again and again, for the offer's whole life, under a service that
+  // drops expired offers from GET /offers): the event is all that is left of it, so its record is
+  // made from the event, Expired, rather than the offer going unseen. A forged event gets this far
+  // only if it names a linked request and is applied after the expiry it claims, which a drain that
+  // runs every second makes a matter of luck; the record it could make is an Expired one.
+  private async showRanOut(crm: BrokerageCrm, claimed: NewOfferEvent, receivedAt: Date): Promise<void> {
+    const { event: _event, ...fields } = claimed;
+    const offer = { ...fields, offer_status: 'expired' } as unknown as Offer;
+    const counts = await this.offers.applyOffers(crm, [offer], { readAt: receivedAt });
+    if (counts.failed > 0)
+      throw new Error(`offer ${offer.offer_id}: its record could not be written; tried again later`);
+    await this.history.eventApplied(
+      crm.brokerageId,
+      `offer:${offer.offer_id}`,
+      'new_offer',
+      `${newOfferWords(offer)}; the service no longer lists it (it ran out at ${claimed.offer_expires} before the event could be applied): shown Expired from the event alone`,
+      { requestId: offer.offer_request_id, amount: offer.offer_amount, status: 'expired' },
     );
   }
 
@@ -255,4 +280,25 @@ function newOfferWords(offer: Offer): string {
       ? `, the buyer's acceptance of counter ${offer.counter_offer_id}`
       : '';
   return `offer ${offer.offer_id} of ${offer.offer_amount} on request ${offer.offer_request_id} (${offer.offer_status}${counter})`;
+}
+
+// Whether an offer its event names, and the service no longer lists, can have dropped off the list
+// by running out between the event's delivery and now: delivered before its own expiry, made no
+// later than delivered, and past that expiry now (with an amount, the one field a record needs).
+export function ranOutBeforeApplied(
+  claimed: { offer_expires?: string | null; created_at?: string | null; offer_amount?: number },
+  receivedAt: Date | undefined,
+  nowMs: number,
+): boolean {
+  if (!receivedAt) return false;
+  const expiresMs = Date.parse(claimed.offer_expires ?? '');
+  const createdMs = Date.parse(claimed.created_at ?? '');
+  const receivedMs = receivedAt.getTime();
+  return (
+    typeof claimed.offer_amount === 'number' &&
+    Number.isFinite(expiresMs) &&
+    receivedMs < expiresMs &&
+    expiresMs <= nowMs &&
+    (!Number.isFinite(createdMs) || createdMs <= receivedMs)
+  );
 }

@@ -267,6 +267,16 @@ describe.each(ledgerEngines())(
           offer_amount: -5000,
         },
         { event: 'new_offer', ...theirs, offer_id: 990_003, offer_request_id: requestId },
+        // Claiming to have run out already: a service that drops expired offers would not list it
+        // either, but this event came after the expiry it claims, so nothing was dropped meanwhile.
+        {
+          event: 'new_offer',
+          ...theirs,
+          offer_id: 990_004,
+          offer_request_id: requestId,
+          created_at: new Date(t.nowMs() - 3_600_000).toISOString(),
+          offer_expires: new Date(t.nowMs() - 60_000).toISOString(),
+        },
       ];
       for (const payload of forged) expect((await post(payload)).status).toBe(200);
       await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= forged.length, {
@@ -284,9 +294,11 @@ describe.each(ledgerEngines())(
           expect.stringContaining('names offer request 987654'),
           expect.stringContaining('offer_amount must be a whole, non-negative number of dollars; got -5000'),
           expect.stringContaining(`the service does not list offer 990003 on offer request ${requestId}`),
+          expect.stringContaining(`the service does not list offer 990004 on offer request ${requestId}`),
         ]),
       );
-      for (const id of [theirs.offer_id, 990_001, 990_002, 990_003]) expect(offerRecordsFor(id)).toBe(0);
+      for (const id of [theirs.offer_id, 990_001, 990_002, 990_003, 990_004])
+        expect(offerRecordsFor(id)).toBe(0);
       // The real listing's approval is the only deal the daemon changed; no offer record was added.
       expect(t.hubspot.state.count('deals')).toBe(dealsBefore);
     });

@@ -352,6 +352,33 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
     });
 
+    // The daemon down (or killed again and again) for an offer's whole life: no pass listed it, and
+    // its new_offer event, delivered while it was live, is applied only after it ran out. Readings
+    // sweep 1471 run 2 (offers dropped once expired, a 21 s offer under kills every 4 s): the event
+    // was flagged and the offer got no record.
+    it('an offer that runs out before its event is applied gets a record, Expired', async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId, {
+        offer_amount: 337_000,
+        offer_expires: new Date(t.nowMs() + 60_000).toISOString(),
+      });
+      await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
+        what: 'the new_offer event in the inbox',
+      });
+      await t.advanceClock(120_000);
+      await sandboxExpired(offer.offer_id);
+
+      expect((await t.run('inbox-drain')).status).toBe('succeeded');
+      expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
+      const record = await steps.agent.offerRecord(offer.offer_id);
+      expect([steps.agent.stageKey(record!), record!.properties[OFFER.amount]]).toEqual([
+        // Listed still (rejected, or active until a pass's clocks move it): the event's usual path.
+        { rejected: 'rejected', active: 'incoming' }[readings.expiredOfferListedAs as string] ?? 'expired',
+        '337000',
+      ]);
+      await expectShownExpired(offer.offer_id);
+    });
+
     it("an offer its buyer withdraws leaves Incoming with the service's word, and an accept of it is not sent", async () => {
       const { requestId } = await steps.activeRequest();
       const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 331_000 });
