@@ -179,6 +179,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       new SoakRandom(o.seed ^ 0x5eed05),
       new SoakRandom(o.seed ^ 0x5eed06),
       o.reconsider !== false ? new SoakRandom(o.seed ^ 0x5eed07) : undefined,
+      new SoakRandom(o.seed ^ 0x5eed08),
     );
     const killRandom = new SoakRandom(o.seed);
     await world.loadStages();

@@ -56,6 +56,9 @@ const FIRST_LIST_AGENT: ListAgent = { firstName: 'Dana', email: 'dana@acme-realt
 
 const STREETS = ['Oak Street', 'Elm Avenue', 'Cedar Lane', 'Maple Drive', 'Pine Court', 'Birch Road'];
 
+// The share of the agent's counters given an expiry within the run.
+const COUNTER_EXPIRY_SHARE = 0.4;
+
 export class SoakWorld {
   readonly listings = new Map<string, Listing>();
   readonly decisions: Decision[] = [];
@@ -83,6 +86,8 @@ export class SoakWorld {
     // The agent's second thoughts on its counters (turning down an offer whose counter still waits):
     // a PRNG of its own too.
     private readonly secondThoughts?: SoakRandom,
+    // Whether, and when, the agent's counters run out ("Counter expires"): a PRNG of its own too.
+    private readonly counterExpiries?: SoakRandom,
   ) {}
 
   // After setup-crm: the agent finds the offer-record pipeline and its stages by label, as a person would.
@@ -304,6 +309,7 @@ export class SoakWorld {
               Math.round(Number(record.properties.cash_offer_offer_amount) * 1.05),
             ),
             cash_offer_counter_memo: 'Soak counter: a little more, please',
+            ...this.counterExpiry(),
           }
         : {};
     await this.crm.move(record.id, this.offersPipelineId, this.stageIds[REQUESTED_STAGE[kind]], counter);
@@ -315,6 +321,16 @@ export class SoakWorld {
       dealId: listing.dealId,
       at: Date.now(),
     });
+  }
+
+  // Some counters run out within the run (25-90 s): their clocks remind the agent, and a service that
+  // lets counters lapse (spec reading counterLapse) ends them unanswered.
+  private counterExpiry(): Record<string, string> {
+    const r = this.counterExpiries;
+    if (!r?.chance(COUNTER_EXPIRY_SHARE)) return {};
+    return {
+      cash_offer_counter_expires: new Date(Date.now() + Math.round(r.between(25_000, 90_000))).toISOString(),
+    };
   }
 
   // Every deal in the CRM, through the emulator's read-only control view (not rate limited).

@@ -14,6 +14,8 @@ export interface OfferCrmInput {
   otherCounters?: OfferRecordFacts['otherCounters'];
   // When the offers were read from the service.
   readAt?: Date;
+  // The last read that showed this record as it was (OfferRecordFacts.shownAsWasAtMs).
+  shownAsWasAt?: Date | null;
 }
 
 export interface OfferCrmRecord {
@@ -36,6 +38,7 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
     counter: input.counter,
     otherCounters: input.otherCounters,
     readAtMs: input.readAt?.getTime(),
+    shownAsWasAtMs: input.shownAsWasAt?.getTime(),
   });
   const money = offerEconomics(offer);
   const properties: CrmProperties = {

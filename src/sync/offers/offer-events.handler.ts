@@ -62,7 +62,8 @@ export class OfferEventsHandler {
     // An offer gone from the list (it may have expired and dropped off) that has a record: the
     // reconcile settles it (UnlistedOffers), once linked (a stop may have cut the link); the event,
     // a late or repeated delivery, has nothing to add and is no refusal for the operator to read.
-    if (!offer && (await this.offers.recordOfUnlistedOffer(crm, claimed.offer_id))) return;
+    if (!offer && (await this.offers.recordOfUnlistedOffer(crm, offerOfEvent(claimed, claimed.offer_status))))
+      return;
     if (!offer && ranOutBeforeApplied(claimed, receivedAt, this.clock.nowMs()))
       return this.showRanOut(crm, claimed, receivedAt!);
     if (!offer)
@@ -91,8 +92,7 @@ export class OfferEventsHandler {
   // only if it names a linked request and is applied after the expiry it claims, which a drain that
   // runs every second makes a matter of luck; the record it could make is an Expired one.
   private async showRanOut(crm: BrokerageCrm, claimed: NewOfferEvent, receivedAt: Date): Promise<void> {
-    const { event: _event, ...fields } = claimed;
-    const offer = { ...fields, offer_status: 'expired' } as unknown as Offer;
+    const offer = offerOfEvent(claimed, 'expired');
     const counts = await this.offers.applyOffers(crm, [offer], { readAt: receivedAt });
     if (counts.failed > 0)
       throw new Error(`offer ${offer.offer_id}: its record could not be written; tried again later`);
@@ -301,4 +301,10 @@ export function ranOutBeforeApplied(
     expiresMs <= nowMs &&
     (!Number.isFinite(createdMs) || createdMs <= receivedMs)
   );
+}
+
+// The offer a new_offer event describes, under the status given.
+function offerOfEvent(claimed: NewOfferEvent, status: string): Offer {
+  const { event: _event, ...fields } = claimed;
+  return { ...fields, offer_status: status } as unknown as Offer;
 }

@@ -23,8 +23,9 @@ interface Row {
   counterStatus?: string;
   counterId?: string;
   onCreateOnly?: boolean;
-  // When the facts were read (epoch ms).
+  // When the facts were read (epoch ms), and the last read that showed the record as it was.
   readAtMs?: number;
+  shownAsWasAtMs?: number;
 }
 
 // One row per fact the service can show, each reading of the spec's open questions included.
@@ -335,6 +336,24 @@ const ROWS: Row[] = [
     counterStatus: 'expired',
   },
   {
+    case: "listed active again, last seen waiting before our counter's expiry: it lapsed in between",
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 1_000 },
+    readAtMs: 3_000,
+    shownAsWasAtMs: 900,
+    stage: 'counter_rejected',
+    counterStatus: 'expired',
+  },
+  {
+    case: "listed active again, still seen waiting after our counter's expiry: not its lapse, the buyer refused it",
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 1_000 },
+    readAtMs: 3_000,
+    shownAsWasAtMs: 2_000,
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+  {
     case: 'a counter sent without an expiry never lapses: listed active again, the buyer refused it',
     offer: offer(1, 'active'),
     counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: null },
@@ -358,6 +377,7 @@ describe('offerRecordView: what an offer record shows', () => {
       requestOffers: [row.offer, ...(row.siblings ?? [])],
       counter: row.counter,
       readAtMs: row.readAtMs,
+      shownAsWasAtMs: row.shownAsWasAtMs,
     });
     expect(view.stage).toBe(row.stage);
     expect(view.offerStatus).toBe(row.offer.offer_status);

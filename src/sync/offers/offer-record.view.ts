@@ -29,6 +29,9 @@ export interface OfferRecordFacts {
   // When the service's facts were read (epoch ms): a refusal read from the listings only after our
   // counter's own expiry may be its lapse.
   readAtMs?: number;
+  // The last read before this one that showed the record as it was (its ledger link's read time):
+  // an offer still waiting then, after our counter's expiry, was not lapsed by it.
+  shownAsWasAtMs?: number;
 }
 
 export interface OfferRecordView {
@@ -154,7 +157,7 @@ export function counterStatusOf(
   // refused the counter (an UPDATE we did not get), or it lapsed. Not so when the service lists a
   // countered offer as rejected from the start.
   if (offer.offer_status === 'rejected' && counter.listedAtSend !== 'rejected')
-    return refusedOrLapsed(counter, facts.readAtMs);
+    return refusedOrLapsed(counter, facts);
   // Listed active again after a service showed it waiting under a word of its own, or as rejected at
   // once (a rejected offer is never reopened otherwise): the buyer refused the counter and the offer
   // is the seller's to decide once more (a reading of the spec's silence on what a refused counter
@@ -164,18 +167,21 @@ export function counterStatusOf(
     offer.offer_status === 'active' &&
     (isCounteredWord(counter.listedAtSend) || counter.listedAtSend === 'rejected')
   )
-    return refusedOrLapsed(counter, facts.readAtMs);
+    return refusedOrLapsed(counter, facts);
   return counter.status;
 }
 
-// A counter the listings show ended with no word of the buyer's: `expired` once its own expiry had
-// passed when they were read (a service that lets unanswered counters lapse, as `counter_offer_expires`
-// suggests, ends it so), else refused by the buyer.
-function refusedOrLapsed(counter: CounterKnowledge, readAtMs: number | undefined): string {
+// A counter the listings show ended with no word of the buyer's: `expired` where its own expiry came
+// between the last read that showed it waiting and this one (a service that lets unanswered counters
+// lapse, as `counter_offer_expires` suggests, ends it so), else refused by the buyer: before the
+// expiry, or after a read that still showed it waiting past the expiry.
+function refusedOrLapsed(
+  counter: CounterKnowledge,
+  { readAtMs, shownAsWasAtMs }: Pick<OfferRecordFacts, 'readAtMs' | 'shownAsWasAtMs'>,
+): string {
   const expires = counter.expiresMs;
-  return typeof expires === 'number' && readAtMs !== undefined && readAtMs >= expires
-    ? 'expired'
-    : 'rejected';
+  if (typeof expires !== 'number' || readAtMs === undefined || readAtMs < expires) return 'rejected';
+  return shownAsWasAtMs !== undefined && shownAsWasAtMs >= expires ? 'rejected' : 'expired';
 }
 
 // Statuses a countered offer cannot have been waiting under: the listing's undecided word, and

@@ -142,13 +142,16 @@ export class OffersService {
     const byRequest = groupByRequest(ours);
     const counters = await this.countersOn(crm.brokerageId, ours);
     await this.completeCounteredRequests(byRequest, counters, options.requestOffersOf);
+    const readAt = options.readAt ?? this.clock.now();
+    const shownAsWas = await this.lapsedCountersShownAsWas(crm.brokerageId, ours, counters, readAt);
     const mapped = ours.map((offer) => ({
       offer,
       record: this.recordWith(
         offer,
         byRequest.get(offer.offer_request_id) ?? [offer],
         counters,
-        options.readAt ?? this.clock.now(),
+        readAt,
+        shownAsWas.get(String(offer.offer_id)),
       ),
     }));
     const items = mapped.map((m) => ({
@@ -297,18 +300,36 @@ export class OffersService {
   // from its link (created in the CRM, killed before the link was saved) is found by its offer id and
   // linked now, so the next complete reconcile shows what became of the offer (UnlistedOffers): past
   // its expiry, Expired, not Incoming for ever. Its content is left unknown, so a read that lists the
-  // offer again writes it in full. Only a record the daemon wrote from a listing read can be found:
-  // nothing is created for an offer that only an event names. Undefined: the CRM holds none.
-  async recordOfUnlistedOffer(crm: BrokerageCrm, offerId: number): Promise<string | undefined> {
-    const key = String(offerId);
+  // offer again writes it in full. The same stop cut its associations and its history entry: they are
+  // made now, from the event's copy of the offer (its request finds the listing deal and seller).
+  // Only a record the daemon wrote from a listing read can be found here. Undefined: the CRM holds none.
+  async recordOfUnlistedOffer(crm: BrokerageCrm, claimed: Offer): Promise<string | undefined> {
+    const key = String(claimed.offer_id);
     return this.turns.run(this.turnOf(crm), async () => {
       const link = await this.links.find(crm.brokerageId, LINK.offer, key);
       if (link) return link.crmId;
       const [record] = await crm.port.findByUniqueValues('deal', UNIQUE_OFFER_ID, [key], [UNIQUE_OFFER_ID]);
       if (!record) return undefined;
-      await this.links.upsertLinks(crm.brokerageId, LINK.offer, [
-        { remoteId: key, crmId: record.id, contentHash: CONTENT_UNKNOWN },
-      ]);
+      const unassociated = await this.associate(crm, [{ key, offer: claimed, crmId: record.id }]);
+      if (unassociated.has(key))
+        throw new Error(
+          `offer ${key}: its CRM record ${record.id} could not be associated with its listing deal for now; tried again later`,
+        );
+      const made = mapOfferToCrm({ offer: claimed });
+      const shown: ShownOffer = {
+        offer: claimed,
+        crmId: record.id,
+        created: true,
+        stage: made.stage,
+        counterId: null,
+        counterStatus: null,
+      };
+      await this.links.upsertLinks(
+        crm.brokerageId,
+        LINK.offer,
+        [{ remoteId: key, crmId: record.id, contentHash: CONTENT_UNKNOWN }],
+        this.history.shownEntries(crm.brokerageId, [shown], [claimed]),
+      );
       this.logger.warn(
         `${crm.brokerageId}: offer ${key} is no longer listed and its CRM record ${record.id} had no ledger link (a stop between its create and its link); linked now`,
       );
@@ -460,11 +481,33 @@ export class OffersService {
     return this.recordWith(offer, requestOffers, counters, readAt);
   }
 
+  // For the offers whose counter waits unanswered past its own expiry: the last read that showed
+  // their record as it was (the ledger link's read time), which tells a refusal seen late from a
+  // lapse (offerRecordView). A lookup only a counter past its expiry costs.
+  private async lapsedCountersShownAsWas(
+    brokerageId: string,
+    offers: readonly Offer[],
+    counters: ReadonlyMap<string, CounterLinkContent>,
+    readAt: Date,
+  ): Promise<Map<string, Date | null>> {
+    const shown = new Map<string, Date | null>();
+    for (const offer of offers) {
+      const counter = counters.get(String(offer.offer_id));
+      const expires = counter?.expiresMs;
+      if (!counter || isAnsweredCounter(counter.status) || typeof expires !== 'number') continue;
+      if (expires > readAt.getTime()) continue;
+      const link = await this.links.find(brokerageId, LINK.offer, String(offer.offer_id));
+      shown.set(String(offer.offer_id), link?.readAt ?? null);
+    }
+    return shown;
+  }
+
   private recordWith(
     offer: Offer,
     requestOffers: readonly Offer[],
     counters: ReadonlyMap<string, CounterLinkContent>,
     readAt: Date,
+    shownAsWasAt?: Date | null,
   ): OfferCrmRecord {
     const counter = counters.get(String(offer.offer_id));
     if (!counter) return mapOfferToCrm({ offer, requestOffers, readAt });
@@ -477,6 +520,7 @@ export class OffersService {
       counter,
       otherCounters: otherCountersOf(onRequest, String(offer.offer_id)),
       readAt,
+      shownAsWasAt,
     });
   }
 

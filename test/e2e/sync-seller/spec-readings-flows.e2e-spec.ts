@@ -328,14 +328,40 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       await t.ledger.transactions.run((m) =>
         m.delete(Link, { kind: LINK.offer, remoteId: String(offer.offer_id) }),
       );
+      // The same stop cut its associations (made after the create, before the link): gone too.
+      const recordId = (await steps.agent.offerRecord(offer.offer_id))!.id;
+      const associated = () =>
+        (['deals', 'contacts'] as const).map((to) => t.hubspot.state.associatedIds('deals', recordId, to));
+      const [listingDeals, sellers] = associated();
+      expect([listingDeals.length, sellers.length]).toEqual([1, 1]);
+      for (const [to, id] of [
+        ['deals', listingDeals[0]],
+        ['contacts', sellers[0]],
+      ]) {
+        const removed = await fetch(
+          `${t.hubspot.url}/crm/v4/objects/deals/${recordId}/associations/${to}/${id}`,
+          { method: 'DELETE', headers: { authorization: `Bearer ${t.hubspot.token}` } },
+        );
+        expect(removed.status).toBe(204);
+      }
+      expect(associated()).toEqual([[], []]);
+      const shownBefore = (await t.ledger.history.list(`offer:${offer.offer_id}`)).filter(
+        (e) => e.kind === 'record_shown',
+      ).length;
       await t.advanceClock(120_000);
       await sandboxExpired(offer.offer_id);
 
       expect((await t.run('inbox-drain')).status).toBe('succeeded');
       expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
       expect(await t.ledger.links.find('acme', LINK.offer, String(offer.offer_id))).toMatchObject({
-        crmId: (await steps.agent.offerRecord(offer.offer_id))!.id,
+        crmId: recordId,
       });
+      // Associated again with its listing deal and seller, and its history tells the record.
+      expect(associated()).toEqual([listingDeals, sellers]);
+      const shownAfter = (await t.ledger.history.list(`offer:${offer.offer_id}`)).filter(
+        (e) => e.kind === 'record_shown',
+      ).length;
+      expect(shownAfter).toBe(shownBefore + 1);
       await expectShownExpired(offer.offer_id);
 
       // The service delivers the event again once the buyer's offer is viewed: nothing to refuse.
