@@ -18,6 +18,22 @@ import {
   type CounterOfferPayload,
 } from './counter-offer.executor';
 
+// The executor as the drain's send uses it: no ledger but the outbox's done counters (none).
+const executorFor = () =>
+  new CounterOfferExecutor(
+    undefined as never,
+    undefined as never,
+    undefined as never,
+    undefined as never,
+    { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository,
+  );
+const counterOn7: CounterOfferPayload = {
+  offerId: 7,
+  requestId: 3,
+  recordId: 'r7',
+  body: { offer_id: 7, counter_offer_amount: 250_000 },
+};
+
 // The counter's one write as the drain sees it: a refusal naming the fields the body left out is
 // answered by the counter sent again with them, and between the two the drain is told that nothing
 // is on its way (refusedBeforeRetry), so a crash there leaves a counter to send, not an unknown one.
@@ -52,20 +68,8 @@ describe('CounterOfferExecutor.send after a refusal naming missing fields', () =
         return { counter_offer_id: 41, counter_offer_status: 'pending' };
       },
     } as unknown as CashOfferClient;
-    const outbox = { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository;
-    const executor = new CounterOfferExecutor(
-      undefined as never,
-      undefined as never,
-      undefined as never,
-      undefined as never,
-      outbox,
-    );
-    const payload: CounterOfferPayload = {
-      offerId: 7,
-      requestId: 3,
-      recordId: 'r7',
-      body: { offer_id: 7, counter_offer_amount: 250_000 },
-    };
+    const executor = executorFor();
+    const payload = counterOn7;
     const ctx = {
       brokerage: { id: 'b1' },
       cashOffer,
@@ -105,20 +109,8 @@ describe('CounterOfferExecutor.send, an expiry the service requires and the agen
         return { counter_offer_id: 41, counter_offer_status: 'pending' };
       },
     } as unknown as CashOfferClient;
-    const outbox = { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository;
-    const executor = new CounterOfferExecutor(
-      undefined as never,
-      undefined as never,
-      undefined as never,
-      undefined as never,
-      outbox,
-    );
-    const payload: CounterOfferPayload = {
-      offerId: 7,
-      requestId: 3,
-      recordId: 'r7',
-      body: { offer_id: 7, counter_offer_amount: 250_000 },
-    };
+    const executor = executorFor();
+    const payload = counterOn7;
     const ctx = { brokerage: { id: 'b1' }, cashOffer } as unknown as OutboxContext;
 
     const answer = await executor.send({ payload } as unknown as OutboxCommand, ctx);

@@ -74,6 +74,15 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       return { offer, counterId: counter!.counter_offer_id };
     };
     const lapsedOfferStatus = readings.counterLapse === 'offer-reopened' ? 'active' : 'expired';
+    // What the agent sees on the offer's record: stage, counter status, offer status.
+    const shownOn = async (offerId: number) => {
+      const record = await steps.agent.offerRecord(offerId);
+      return [
+        steps.agent.stageKey(record!),
+        record!.properties[OFFER.counterStatus],
+        record!.properties[OFFER.status],
+      ];
+    };
 
     it('the counter runs out: the record shows Counter rejected, counter status expired, as the service lists the offer', async () => {
       const { offer, counterId } = await countered(fillsExpiry ? HOUR : 24 * HOUR);
@@ -81,12 +90,11 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       const lapsed = (await steps.sandbox.counters()).find((c) => c.counter_offer_id === counterId);
       expect(lapsed?.counter_offer_status).toBe('expired');
       await settle();
-      const shown = await steps.agent.offerRecord(offer.offer_id);
-      expect([
-        steps.agent.stageKey(shown!),
-        shown!.properties[OFFER.counterStatus],
-        shown!.properties[OFFER.status],
-      ]).toEqual(['counter_rejected', 'expired', fillsExpiry ? 'expired' : lapsedOfferStatus]);
+      expect(await shownOn(offer.offer_id)).toEqual([
+        'counter_rejected',
+        'expired',
+        fillsExpiry ? 'expired' : lapsedOfferStatus,
+      ]);
       // Another pass writes nothing new and takes nothing back.
       await settle();
       const again = await steps.agent.offerRecord(offer.offer_id);
@@ -118,12 +126,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       const { offer } = await countered(24 * HOUR);
       await steps.sandbox.withdrawOffer(offer.offer_id);
       await settle();
-      const shown = await steps.agent.offerRecord(offer.offer_id);
-      expect([
-        steps.agent.stageKey(shown!),
-        shown!.properties[OFFER.counterStatus],
-        shown!.properties[OFFER.status],
-      ]).toEqual(['counter_rejected', 'withdrawn', 'withdrawn']);
+      expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'withdrawn', 'withdrawn']);
     });
   },
 );
