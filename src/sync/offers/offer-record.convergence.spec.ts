@@ -32,8 +32,11 @@ interface TrueOffer {
   counterOfferId?: number;
   amount: number;
   // Our counter on this offer, as the service holds it.
-  counter?: { id: number; status: 'pending' | 'accepted' | 'rejected' };
+  counter?: { id: number; status: CounterStatus };
 }
+
+// `withdrawn`: the buyer took the countered offer back before answering.
+type CounterStatus = 'pending' | 'accepted' | 'rejected' | 'withdrawn';
 
 function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -96,7 +99,17 @@ class World {
     else if (roll < 0.58) this.decide(this.pick(active), 'rejected');
     else if (roll < 0.7) this.buyerAnswers(this.pick(pending), 'accepted');
     else if (roll < 0.82) this.buyerAnswers(this.pick(pending), 'rejected');
+    else if (roll < 0.86)
+      this.withdraw(this.pick(this.offers.filter((o) => o.status === 'active' || o.status === 'countered')));
     else this.reconcile();
+  }
+
+  // The buyer takes an undecided offer back (the control API's withdraw): a counter waiting on it
+  // ends with it. No event tells; the listing shows the offer `withdrawn`.
+  private withdraw(offer: TrueOffer | undefined): void {
+    if (!offer) return;
+    offer.status = 'withdrawn';
+    if (offer.counter?.status === 'pending') offer.counter.status = 'withdrawn';
   }
 
   private newOffer(): void {
@@ -135,7 +148,8 @@ class World {
   private cascade(acceptedId: number): void {
     for (const o of this.offers) {
       if (o.id === acceptedId) continue;
-      if (o.status !== 'rejected') o.status = 'rejected';
+      // Only the undecided ones: a withdrawn offer stays withdrawn.
+      if (o.status === 'active' || o.status === 'countered') o.status = 'rejected';
       if (o.counter?.status === 'pending') o.counter.status = 'rejected';
     }
   }
@@ -246,16 +260,26 @@ class World {
   }
 
   // What the agent should see on each record the daemon knows, from the service's own state.
-  truth(offer: TrueOffer): { stage: OfferStage; counter?: 'pending' | 'accepted' | 'rejected' } | null {
+  truth(offer: TrueOffer): { stage: OfferStage; counter?: CounterStatus } | null {
     if (offer.status === 'accepted') return { stage: 'accepted' };
     // A counter whose outcome is still unknown: the record stays in Counter requested, the
     // command and its record error are shown to the operator (not a stage to check here).
     if (this.unknown.has(offer.id) || this.undecidable.has(offer.id)) return null;
+    // A refusal no UPDATE told, then the offer withdrawn before a read showed the refusal: the listing
+    // shows only the withdrawal, so the counter's word may be either; the stage is the same.
+    if (
+      offer.status === 'withdrawn' &&
+      offer.counter?.status === 'rejected' &&
+      !this.reading.updateDelivered &&
+      this.ledger.has(offer.id)
+    )
+      return { stage: 'counter_rejected' };
     if (offer.counter && this.ledger.has(offer.id)) {
-      const stage: OfferStage = offer.counter.status === 'rejected' ? 'counter_rejected' : 'countered';
+      const ended = offer.counter.status === 'rejected' || offer.counter.status === 'withdrawn';
+      const stage: OfferStage = ended ? 'counter_rejected' : 'countered';
       return { stage, counter: offer.counter.status };
     }
-    if (offer.status === 'rejected') return { stage: 'rejected' };
+    if (offer.status === 'rejected' || offer.status === 'withdrawn') return { stage: 'rejected' };
     if (offer.status === 'countered') return { stage: 'countered' };
     return { stage: 'incoming' };
   }

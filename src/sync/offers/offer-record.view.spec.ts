@@ -290,6 +290,14 @@ const ROWS: Row[] = [
     counterStatus: 'withdrawn',
   },
   {
+    case: 'withdrawn while our counter waited, another offer accepted since: the withdrawal ended it, not the cascade',
+    offer: offer(1, 'withdrawn'),
+    siblings: [offer(2, 'accepted')],
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered' },
+    stage: 'counter_rejected',
+    counterStatus: 'withdrawn',
+  },
+  {
     case: "withdrawn in another service's word while our counter waited",
     offer: offer(1, 'cancelled'),
     counter: { id: '90', status: 'pending', listedAtSend: 'active' },

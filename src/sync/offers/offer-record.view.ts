@@ -143,16 +143,17 @@ export function counterStatusOf(
   if (!counter) return undefined;
   if (acceptedBy) return 'accepted';
   if (isAnsweredCounter(counter.status)) return counter.status;
-  // The cascade: "every other offer and counter offer on the request becomes rejected".
-  if (requestOffers.some((o) => o.offer_id !== offer.offer_id && o.offer_status === 'accepted'))
-    return 'rejected';
   // The countered offer closed without a decision while our counter waited: its buyer took it back,
   // or it ran out (a service may let a counter lapse with its offer, or the offer with its counter).
-  // The counter ended with it; under a service that lists a countered offer so from the start
-  // (a word never seen), the listing says nothing.
+  // The counter ended with it, before any cascade (which rejects only offers still undecided);
+  // under a service that lists a countered offer so from the start (a word never seen), the
+  // listing says nothing.
   const listed = offer.offer_status.toLowerCase();
   if (isWithdrawnOffer(listed) && !isWithdrawnOffer(counter.listedAtSend ?? '')) return 'withdrawn';
   if (listed === 'expired' && counter.listedAtSend !== 'expired') return 'expired';
+  // The cascade: "every other offer and counter offer on the request becomes rejected".
+  if (requestOffers.some((o) => o.offer_id !== offer.offer_id && o.offer_status === 'accepted'))
+    return 'rejected';
   // The countered offer left its waiting status without an accepted counter offer: the buyer
   // refused the counter (an UPDATE we did not get), or it lapsed. Not so when the service lists a
   // countered offer as rejected from the start.
