@@ -170,6 +170,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       sim,
       new SoakRandom(o.seed ^ 0x5eed02),
       new SoakRandom(o.seed ^ 0x5eed04),
+      new SoakRandom(o.seed ^ 0x5eed09),
     );
     const world = new SoakWorld(
       crm,

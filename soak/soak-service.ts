@@ -41,10 +41,18 @@ export interface StoredCounter {
 }
 
 export class SoakService {
+  // Counters whose buyer was drawn to answer or to stay silent (silentBuyers), and the silent ones.
+  private readonly drawn = new Set<number>();
+  private readonly silent = new Set<number>();
+
   constructor(
     private readonly sim: SimulatorsProcess,
     private readonly random: SoakRandom,
     private readonly clockRandom: SoakRandom,
+    // Whether a counter's buyer never answers it (a quarter of them): a PRNG of its own, so the rest
+    // of a seed's plan is unchanged. Those counters wait until they run out (and lapse, under the
+    // spec reading counterLapse), or until the seller turns the offer down.
+    private readonly silentBuyers?: SoakRandom,
   ) {}
 
   // `decisionPending(requestId)`: an agent's decision on an offer of that request has not reached
@@ -92,11 +100,22 @@ export class SoakService {
       const request = requests.get(requestOf.get(c.offer_id) ?? -1);
       if (!request || !listings.has(String(request.offer_request_external_id))) continue;
       if (accepted.has(request.offer_request_id) || !this.random.chance(0.3)) continue;
-      if (this.random.chance(0.5)) {
+      const accepts = this.random.chance(0.5);
+      // After the draws above: a silent buyer takes nothing from the PRNG the rest of the plan uses.
+      if (this.staysSilent(c.counter_offer_id)) continue;
+      if (accepts) {
         if (decisionPending(String(request.offer_request_id))) continue;
         if (await this.answer(c, 'accept')) accepted.add(request.offer_request_id);
       } else await this.answer(c, 'reject');
     }
+  }
+
+  private staysSilent(counterId: number): boolean {
+    if (!this.drawn.has(counterId)) {
+      this.drawn.add(counterId);
+      if (this.silentBuyers?.chance(0.25)) this.silent.add(counterId);
+    }
+    return this.silent.has(counterId);
   }
 
   // False where the counter lapsed since it was listed (spec reading counterLapse): too late.
