@@ -323,6 +323,14 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
     // 60 s of its expiry, but a drain held up by kills may be later than that): nothing is left to
     // do. The record must show where the offer is; a reject has what it wanted, an accept or a
     // counter that could not be made must say so (docs/crm-mapping.md).
+    // A counter that ran out before it reached the service is not sent (docs/crm-mapping.md): the
+    // record must say so, in Counter requested (refused at the move, a field to fix) or where the
+    // offer is (refused at the send).
+    if (!sent && counterRanOut(d, seen.nowMs)) {
+      if (decisionError === '' && ledgerErrors.length === 0)
+        add('undone', at, `counter ran out before it was sent, but the CRM does not say so: ${shows}`);
+      continue;
+    }
     if (!sent && status === 'expired') {
       const told = d.kind === 'reject' || decisionError !== '' || ledgerErrors.length > 0;
       if (stage !== 'expired' || !told)
@@ -393,8 +401,15 @@ function checkOfferStates(
   const counterOf = new Map(seen.counters.map((c) => [String(c.offer_id), c]));
   const offerById = new Map(seen.offers.map((o) => [String(o.offer_id), o]));
   const pending = new Map<string, AgentMove>();
+  // Records of counters that ran out before they were sent: they may stay in Counter requested with
+  // the refusal said on them (refused at the move), or show the service's state (refused at the send).
+  const ranOut = new Set<string>();
   for (const d of world.decisions) {
     const offer = offerById.get(d.offerId);
+    if (d.kind === 'counter' && !counterOf.has(d.offerId) && counterRanOut(d, seen.nowMs)) {
+      ranOut.add(d.recordId);
+      continue;
+    }
     const done =
       d.kind === 'counter'
         ? counterOf.has(d.offerId)
@@ -457,6 +472,12 @@ function checkOfferStates(
       offerStatus: text(record.properties.cash_offer_offer_status),
       counterStatus: text(record.properties.cash_offer_counter_status),
     };
+    if (
+      ranOut.has(record.id) &&
+      shown.stage === 'counterRequested' &&
+      text(record.properties.cash_offer_decision_error) !== ''
+    )
+      continue;
     const differs =
       shown.stage !== expected.stage ||
       shown.offerStatus !== expected.offerStatus ||
@@ -501,4 +522,9 @@ function checkOfferStates(
     });
   }
   return violations;
+}
+
+// The counter's own expiry had passed by the check, and no counter reached the service.
+function counterRanOut(d: Decision, nowMs: number): boolean {
+  return d.kind === 'counter' && d.counterExpiresMs !== undefined && d.counterExpiresMs <= nowMs;
 }

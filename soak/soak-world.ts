@@ -42,6 +42,8 @@ export interface Decision {
   requestId: string;
   dealId: string;
   at: number;
+  // A counter's "Counter expires", when the agent set one (epoch ms).
+  counterExpiresMs?: number;
 }
 
 // The agent never decides an offer this close to its expiry: the decision might reach the service
@@ -313,6 +315,7 @@ export class SoakWorld {
           }
         : {};
     await this.crm.move(record.id, this.offersPipelineId, this.stageIds[REQUESTED_STAGE[kind]], counter);
+    const expires = counter.cash_offer_counter_expires;
     this.decisions.push({
       kind,
       offerId: String(record.properties.cash_offer_offer_id),
@@ -320,6 +323,7 @@ export class SoakWorld {
       requestId,
       dealId: listing.dealId,
       at: Date.now(),
+      ...(expires !== undefined ? { counterExpiresMs: Date.parse(expires) } : {}),
     });
   }
 

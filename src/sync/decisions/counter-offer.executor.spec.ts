@@ -88,6 +88,81 @@ describe('CounterOfferExecutor.send after a refusal naming missing fields', () =
   });
 });
 
+describe('CounterOfferExecutor.send, a counter that ran out while it waited to be sent', () => {
+  it('is refused before any request, naming counter_offer_expires', async () => {
+    const calls: string[] = [];
+    const cashOffer = {
+      answersFromEveryOffer: () => false,
+      listOffers: async () => {
+        calls.push('GET /offers');
+        return [];
+      },
+      counterOffer: async () => void calls.push('POST /counter-offers'),
+    } as unknown as CashOfferClient;
+    const executor = new CounterOfferExecutor(
+      undefined as never,
+      undefined as never,
+      { nowMs: () => Date.parse('2026-12-01T10:00:00Z') } as unknown as Clock,
+      undefined as never,
+      { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository,
+    );
+    const payload = {
+      ...counterOn7,
+      body: { ...counterOn7.body, counter_offer_expires: '2026-12-01T09:59:00Z' },
+    };
+    const ctx = { brokerage: { id: 'b1' }, cashOffer } as unknown as OutboxContext;
+
+    const refused = await executor
+      .send({ payload } as unknown as OutboxCommand, ctx)
+      .catch((e: unknown) => e);
+
+    expect(refused).toBeInstanceOf(CashOfferError);
+    expect(refused).toMatchObject({ code: 'INVALID_RECORD', status: undefined });
+    expect((refused as Error).message).toBe(
+      'POST /counter-offers not sent: counter_offer_expires 2026-12-01T09:59:00.000Z passed before the counter could be sent; nothing was sent',
+    );
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('CounterOfferExecutor.send, a counter that runs out between its send and the listing read', () => {
+  it('learns nothing of how the service lists a countered offer from that read', async () => {
+    const sentAt = Date.parse('2026-12-01T10:00:00Z');
+    const nowMs = jest
+      .fn()
+      .mockReturnValueOnce(sentAt)
+      .mockReturnValue(sentAt + 120_000);
+    const reads: string[] = [];
+    const cashOffer = {
+      answersFromEveryOffer: () => false,
+      listOffers: async () => {
+        reads.push('GET /offers');
+        return [{ offer_id: 7, offer_request_id: 3, offer_status: 'active' }];
+      },
+      counterOffer: async () => ({ counter_offer_id: 41, counter_offer_status: 'pending' }),
+    } as unknown as CashOfferClient;
+    const executor = new CounterOfferExecutor(
+      undefined as never,
+      // No counter of this brokerage has shown how its service lists one yet.
+      { countByContent: async () => 0 } as unknown as LinkRepository,
+      { nowMs } as unknown as Clock,
+      undefined as never,
+      { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository,
+    );
+    const payload = {
+      ...counterOn7,
+      body: { ...counterOn7.body, counter_offer_expires: '2026-12-01T10:01:00Z' },
+    };
+    const ctx = { brokerage: { id: 'b1' }, cashOffer } as unknown as OutboxContext;
+
+    const answer = await executor.send({ payload } as unknown as OutboxCommand, ctx);
+
+    expect(answer).toMatchObject({ counter_offer_id: 41 });
+    expect(answer).not.toHaveProperty('listed_at_send');
+    expect(reads.length).toBeGreaterThan(0); // the countered offer's terms, read before the send
+  });
+});
+
 describe('CounterOfferExecutor.send, an expiry the service requires and the agent left empty', () => {
   it("sends the offer's own and keeps it as the counter's (expires_sent): when it runs out", async () => {
     const expires = '2026-12-08T12:00:00.000Z';

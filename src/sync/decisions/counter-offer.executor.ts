@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { RemoteError } from '../../common/remote-error';
 import type { CounterOffer, CounterOfferBody } from '../../cash-offer/schema';
-import { CashOfferError } from '../../cash-offer';
+import { CashOfferError, OPERATIONS } from '../../cash-offer';
 import {
   DEFAULT_COUNTER_STATUS_WORD,
   counterStatusWordAsked,
@@ -67,6 +67,7 @@ export class CounterOfferExecutor implements CommandExecutor {
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<CounterAnswer> {
     const payload = command.payload as CounterOfferPayload;
+    this.refuseIfRunOut(payload);
     const offer = await this.counteredOffer(ctx, payload);
     const {
       answer: counter,
@@ -76,7 +77,9 @@ export class CounterOfferExecutor implements CommandExecutor {
     } = await this.post(ctx, withOfferTerms(payload.body, offer), offer);
     // How the service lists the offer the moment after the counter, before any buyer can answer:
     // one read, best effort (the write-back reads it again when this one fails).
-    const listedAtSend = await this.listedAtSend(ctx, payload).catch(() => undefined);
+    const listedAtSend = await this.listedAtSend(ctx, payload, expiryMs(sent.counter_offer_expires)).catch(
+      () => undefined,
+    );
     return {
       counter_offer_id: counter?.counter_offer_id,
       counter_offer_status: counter?.counter_offer_status,
@@ -89,6 +92,21 @@ export class CounterOfferExecutor implements CommandExecutor {
         ? { expires_sent: sent.counter_offer_expires }
         : {}),
     };
+  }
+
+  // A counter whose own expiry passed while it waited to be sent (the daemon down, the service
+  // unreachable) is not sent: no buyer could accept it, and a service that lets counters lapse would
+  // end it on arrival with nothing to tell the agent. Refused here, before any request, the record
+  // says why.
+  private refuseIfRunOut(payload: CounterOfferPayload): void {
+    const expires = expiryMs(payload.body.counter_offer_expires);
+    if (expires === null || expires > this.clock.nowMs()) return;
+    throw CashOfferError.invalidRecord(OPERATIONS.counterOffer.name, [
+      {
+        field: 'counter_offer_expires',
+        message: `counter_offer_expires ${new Date(expires).toISOString()} passed before the counter could be sent; nothing was sent`,
+      },
+    ]);
   }
 
   // The countered offer as the service lists it now: its terms stand for those the agent left empty
@@ -192,7 +210,16 @@ export class CounterOfferExecutor implements CommandExecutor {
     }
   }
 
-  private async listedAtSend(ctx: OutboxContext, payload: CounterOfferPayload): Promise<string | undefined> {
+  // A listing read once the counter may have run out (a service that lets counters lapse reopens
+  // the offer) shows the lapse, not how this service lists a waiting countered offer: nothing is
+  // learnt from it (a targeted soak learnt `active` so and took a later counter's `rejected`
+  // listing for its buyer's refusal).
+  private async listedAtSend(
+    ctx: OutboxContext,
+    payload: CounterOfferPayload,
+    expiresMs: number | null,
+  ): Promise<string | undefined> {
+    if (expiresMs !== null && expiresMs <= this.clock.nowMs()) return undefined;
     const offers = await listAllOffers(ctx.cashOffer, payload.requestId);
     const listed = offers.find((o) => o.offer_id === payload.offerId);
     if (!listed) return undefined;
@@ -237,7 +264,8 @@ export class CounterOfferExecutor implements CommandExecutor {
     // a refusal read `rejected` made a later counter's `active` offer look never countered, and that
     // counter was sent again (readings sweep 1427, run 3). Only `countered` is unambiguous.
     const answeredFirst = isAnsweredCounter(link.status) && !isCounteredWord(listed?.offer_status);
-    if (link.listedAtSend === undefined && listed && !answeredFirst) {
+    const ranOut = typeof link.expiresMs === 'number' && link.expiresMs <= read.readAt.getTime();
+    if (link.listedAtSend === undefined && listed && !answeredFirst && !ranOut) {
       const listedAtSend = listedAtSendOf(
         listed.offer_status,
         await this.listingHabit(ctx.brokerage.id),
@@ -287,7 +315,12 @@ export class CounterOfferExecutor implements CommandExecutor {
 
   async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as CounterOfferPayload;
-    const message = `The Cash Offer service refused the counter on offer ${payload.offerId}: ${error.message}`;
+    // A refusal with no status is the daemon's own, before any request (refuseIfRunOut, the body's
+    // check against the spec).
+    const message =
+      error.status === undefined
+        ? `The counter on offer ${payload.offerId} was not sent: ${error.message}`
+        : `The Cash Offer service refused the counter on offer ${payload.offerId}: ${error.message}`;
     await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, { answers: COUNTER_REQUEST, message });
   }
 

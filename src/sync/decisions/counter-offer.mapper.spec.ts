@@ -37,4 +37,20 @@ describe('mapCounterFromCrm (golden fixtures: CRM offer record back to the spec)
     expect(violations).toEqual([]);
     expect(body.counter_offer_expires).toBe('2026-11-25T17:00:00.000Z');
   });
+
+  it('refuses a counter that has already run out, naming the field and the property', () => {
+    const properties = {
+      cash_offer_counter_amount: '100',
+      cash_offer_counter_expires: '2026-11-25T17:00:00.000Z',
+    };
+    const at = (iso: string) => mapCounterFromCrm(1, properties, { nowMs: Date.parse(iso) }).violations;
+    expect(at('2026-11-25T16:59:59.000Z')).toEqual([]);
+    expect(at('2026-11-25T17:00:00.000Z')).toEqual([
+      {
+        field: 'counter_offer_expires',
+        message:
+          'counter_offer_expires 2026-11-25T17:00:00.000Z has passed; set a later time (offer record property cash_offer_counter_expires)',
+      },
+    ]);
+  });
 });

@@ -2,6 +2,7 @@ import type { FieldViolation } from '../../cash-offer/schema';
 import { COUNTER_OFFER_FIELDS, CounterOfferBody, validateWire } from '../../cash-offer/schema';
 import type { CrmProperties } from '../../crm';
 import { crmBoolean, crmString } from '../common/crm-values';
+import { expiryMs } from '../common/expiry';
 import { COUNTER_INPUT, OFFER } from '../offers/offer-record.properties';
 
 export interface CounterOfferMapping {
@@ -16,7 +17,8 @@ export interface CounterOfferMapping {
 export function mapCounterFromCrm(
   offerId: number,
   properties: CrmProperties,
-  options: { testMode?: boolean } = {},
+  // `nowMs`: a counter that runs out before now is refused (no buyer could accept it).
+  options: { testMode?: boolean; nowMs?: number } = {},
 ): CounterOfferMapping {
   const body: Record<string, unknown> = { offer_id: offerId };
   if (options.testMode === true || crmBoolean(crmString(properties[OFFER.test])) === true) body.test = true;
@@ -38,8 +40,20 @@ export function mapCounterFromCrm(
       const property = COUNTER_INPUT[v.field as keyof typeof COUNTER_INPUT];
       return property ? { field: v.field, message: `${v.message} (offer record property ${property})` } : v;
     });
-  return { body: body as unknown as CounterOfferBody, violations: [...violations, ...schema] };
+  const expires = expiryMs(body.counter_offer_expires as string | undefined);
+  const runOut =
+    options.nowMs !== undefined && expires !== null && expires <= options.nowMs
+      ? [
+          {
+            field: 'counter_offer_expires',
+            message: `counter_offer_expires ${new Date(expires).toISOString()} has passed; set a later time (offer record property ${OFFER_COUNTER_EXPIRES})`,
+          },
+        ]
+      : [];
+  return { body: body as unknown as CounterOfferBody, violations: [...violations, ...schema, ...runOut] };
 }
+
+const OFFER_COUNTER_EXPIRES = COUNTER_INPUT.counter_offer_expires;
 
 function convert(type: string, raw: string): { value: unknown } | { problem: string } {
   switch (type) {

@@ -1,3 +1,4 @@
+import type { Clock } from '../../common/clock';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { CASH_OFFERS_PIPELINE, CrmError, type CrmRecord } from '../../crm';
 import { CrmStageMap } from '../../crm/crm-stage-map';
@@ -45,6 +46,7 @@ describe('OfferDecisionsConsumer', () => {
     issues as unknown as RecordIssues,
     {} as DecisionHistoryRecorder,
     recordErrors as unknown as RecordErrorRepository,
+    { nowMs: () => Date.parse('2026-12-01T10:00:00Z') } as unknown as Clock,
   );
   const inStage =
     (stage: string) =>

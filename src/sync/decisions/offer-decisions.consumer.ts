@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
 import { OutboxRepository, RecordErrorRepository, type OutboxCommand } from '../../ledger';
@@ -34,6 +35,7 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     private readonly issues: RecordIssues,
     private readonly history: DecisionHistoryRecorder,
     private readonly recordErrors: RecordErrorRepository,
+    private readonly clock: Clock,
   ) {
     super();
   }
@@ -171,6 +173,7 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     }
     const { body, violations } = mapCounterFromCrm(target.offerId, record.properties, {
       testMode: crm.testMode,
+      nowMs: this.clock.nowMs(),
     });
     if (violations.length > 0) {
       // The record stays in "counter requested": fixing a field retries.

@@ -130,3 +130,61 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
     });
   },
 );
+
+// A counter that runs out before it reaches the service is never sent: at the agent's move (the
+// expiry already past: a field to fix), or at the drain (it passed while the command waited).
+describe('a counter that runs out before it is sent', () => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+
+  beforeAll(async () => {
+    t = await startSyncApp('hubspot');
+    steps = new NeutralSellerSteps(t);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const counterPosts = async () =>
+    (await steps.sandbox.calls()).filter(
+      (c) => c.method === 'POST' && c.path.startsWith('/api/v2/counter-offers'),
+    );
+  const askCounter = async (expiresInMs: number) => {
+    const { requestId } = await steps.activeRequest();
+    const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 300_000 });
+    await steps.applyEvents(1);
+    const record = await steps.agent.offerRecord(offer.offer_id);
+    await steps.agent.moveOffer(record!.id, 'counter_requested', {
+      cash_offer_counter_amount: '315000',
+      cash_offer_counter_expires: new Date(t.nowMs() + expiresInMs).toISOString(),
+    });
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    return offer;
+  };
+
+  it('already past at the move: the record names the field, nothing is queued or sent', async () => {
+    const offer = await askCounter(-60_000);
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+    const record = await steps.agent.offerRecord(offer.offer_id);
+    expect(steps.agent.stageKey(record!)).toBe('counter_requested');
+    expect(record!.properties[OFFER.decisionError]).toContain('counter_offer_expires');
+    expect(record!.properties[OFFER.decisionError]).toContain('has passed; set a later time');
+    expect(await counterPosts()).toEqual([]);
+  });
+
+  it('passed while the command waited: refused before any request, said on the record, which shows the offer as it is', async () => {
+    const offer = await askCounter(HOUR);
+    await t.advanceClock(2 * HOUR);
+    await t.run('outbox-drain');
+    const record = await steps.agent.offerRecord(offer.offer_id);
+    // As for any refused decision: the record shows where the offer is (still undecided).
+    expect(steps.agent.stageKey(record!)).toBe('incoming');
+    expect(record!.properties[OFFER.decisionError]).toContain(
+      `The counter on offer ${offer.offer_id} was not sent: POST /counter-offers not sent: counter_offer_expires`,
+    );
+    expect(await counterPosts()).toEqual([]);
+    const [dead] = await t.ledger.outbox.listByState('acme', ['dead']);
+    expect(dead?.operation).toBe('counter_offer');
+  });
+});
