@@ -37,7 +37,8 @@ import { OffersService } from './offers.service';
 // our counter (UPDATE), a request approved. An event is a claim, not a fact (anyone who learns a
 // webhook URL can post one): it names a request this brokerage's ledger links, or it is refused; and
 // what it says is read again from the service (GET /offers for that request), whose answer is what
-// lands in the CRM. A repeated or late event converges on the same records.
+// lands in the CRM (save an offer that ran out and dropped off the list before its event could be
+// applied: showRanOut). A repeated or late event converges on the same records.
 @Injectable()
 export class OfferEventsHandler {
   constructor(
