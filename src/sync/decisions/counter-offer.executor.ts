@@ -307,6 +307,7 @@ export class CounterOfferExecutor implements CommandExecutor {
           requestId: payload.requestId,
           amount: payload.body.counter_offer_amount,
           expiresMs: expiryMs(counter.expires ?? payload.body.counter_offer_expires),
+          knownSinceMs: this.clock.nowMs(),
           ...(counter.listedAtSend !== undefined ? { listedAtSend: counter.listedAtSend } : {}),
         }),
       },

@@ -56,6 +56,23 @@ describe('the counter link keeps the counter expiry', () => {
   });
 });
 
+describe('the counter link keeps when the ledger came to know of the counter', () => {
+  it('to the millisecond, within the content column', () => {
+    const content = {
+      status: 'cancelled',
+      requestId: 2147483647,
+      listedAtSend: 'countered',
+      amount: 99999999.99,
+      expiresMs: Date.parse('2026-11-26T14:00:00Z'),
+      listedAfterRefusal: 'cancelled',
+      knownSinceMs: Date.parse('2026-11-26T13:59:30.250Z'),
+    };
+    const encoded = encodeCounterLink(content);
+    expect(encoded.length).toBeLessThanOrEqual(128);
+    expect(decodeCounterLink({ crmId: '55', contentHash: encoded })).toEqual({ id: '55', ...content });
+  });
+});
+
 describe("settledListedAtSend: one counter read weighed against the brokerage's others", () => {
   it.each([
     // [this counter's read, countered/active seen on another counter, taken]

@@ -36,6 +36,8 @@ export function encodeCounterLink(content: CounterLinkContent): string {
       ? { e: content.expiresMs === null ? null : Math.round(content.expiresMs / 1000) }
       : {}),
     ...(content.listedAfterRefusal !== undefined ? { f: content.listedAfterRefusal } : {}),
+    // Milliseconds: a pass that read in the same second, after the counter, infers from its read.
+    ...(content.knownSinceMs !== undefined ? { k: Math.round(content.knownSinceMs) } : {}),
   });
 }
 
@@ -49,13 +51,14 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     parsed = undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return { id, status: link.contentHash };
-  const { s, r, l, a, e, f } = parsed as {
+  const { s, r, l, a, e, f, k } = parsed as {
     s?: unknown;
     r?: unknown;
     l?: unknown;
     a?: unknown;
     e?: unknown;
     f?: unknown;
+    k?: unknown;
   };
   return {
     id,
@@ -65,6 +68,7 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     ...(typeof a === 'number' ? { amount: a } : {}),
     ...(e === null ? { expiresMs: null } : typeof e === 'number' ? { expiresMs: e * 1000 } : {}),
     ...(typeof f === 'string' ? { listedAfterRefusal: f } : {}),
+    ...(typeof k === 'number' ? { knownSinceMs: k } : {}),
   };
 }
 

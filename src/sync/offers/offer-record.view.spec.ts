@@ -362,6 +362,22 @@ const ROWS: Row[] = [
     counterStatus: 'rejected',
   },
   {
+    case: 'listed active by a read made before the counter was known: the offer as it was, nothing inferred',
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'rejected', knownSinceMs: 2_000 },
+    readAtMs: 1_000,
+    stage: 'countered',
+    counterStatus: 'pending',
+  },
+  {
+    case: 'listed active by a read made after the counter was known: the buyer refused it',
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'rejected', knownSinceMs: 2_000 },
+    readAtMs: 2_000,
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+  {
     case: 'a counter sent without an expiry never lapses: listed active again, the buyer refused it',
     offer: offer(1, 'active'),
     counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: null },

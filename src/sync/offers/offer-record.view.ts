@@ -15,6 +15,9 @@ export interface CounterKnowledge {
   // When the counter runs out (`counter_offer_expires`, epoch ms): null when it was sent without
   // one; absent in links written before the offer clocks read it (they look it up once).
   expiresMs?: number | null;
+  // When the ledger came to know of the counter (its link, written on the send's answer): a listing
+  // read before then shows the offer as it was before the counter, and tells nothing of its answer.
+  knownSinceMs?: number;
 }
 
 export interface OfferRecordFacts {
@@ -143,6 +146,14 @@ export function counterStatusOf(
   if (!counter) return undefined;
   if (acceptedBy) return 'accepted';
   if (isAnsweredCounter(counter.status)) return counter.status;
+  // A listing read before the counter was known (a pass that read before the send and wrote after
+  // it) shows the offer as it was: nothing is inferred from it (a targeted soak's pass read an offer
+  // `active` before its counter, wrote after it, and took that for the buyer's refusal).
+  const readBeforeKnown =
+    facts.readAtMs !== undefined &&
+    counter.knownSinceMs !== undefined &&
+    facts.readAtMs < counter.knownSinceMs;
+  if (readBeforeKnown) return counter.status;
   // The countered offer closed without a decision while our counter waited: its buyer took it back,
   // or it ran out (a service may let a counter lapse with its offer, or the offer with its counter).
   // The counter ended with it, before any cascade (which rejects only offers still undecided);
