@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { chmodSync, existsSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, rmSync, statSync } from 'node:fs';
 import { createPrivateFileExclusively, isLedgerFile, PRIVATE_FILE_MODE } from './private-files';
 
 // SQLite's online backup: a consistent copy (WAL content included) while the daemon keeps writing,
@@ -15,8 +15,10 @@ export async function backupLedger(ledgerPath: string, destination: string): Pro
     );
   // Opened first: a ledger that cannot be opened leaves no empty copy behind.
   const db = new Database(ledgerPath, { fileMustExist: true });
+  let created;
   try {
     createPrivateFileExclusively(destination);
+    created = lstatSync(destination);
   } catch (error) {
     db.close();
     throw error;
@@ -25,8 +27,11 @@ export async function backupLedger(ledgerPath: string, destination: string): Pro
     db.pragma('busy_timeout = 5000');
     await db.backup(destination);
   } catch (error) {
-    // Only the file this call created (exclusively, above) is removed.
-    rmSync(destination, { force: true });
+    // Only the file this call created (exclusively, above) is removed: not whatever was put at the
+    // path meanwhile (a link to the ledger, a backup moved there).
+    const now = lstatSync(destination, { throwIfNoEntry: false });
+    if (now?.isFile() && now.ino === created.ino && now.dev === created.dev)
+      rmSync(destination, { force: true });
     throw error;
   } finally {
     db.close();

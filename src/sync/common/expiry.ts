@@ -5,3 +5,8 @@ export function expiryMs(expires: string | null | undefined): number | null {
   const ms = /^\d{10,}$/.test(expires) ? Number(expires) : Date.parse(expires);
   return Number.isFinite(ms) ? ms : null;
 }
+
+// Whether an expiry (epoch ms; null or undefined: none) had come by a moment (undefined: not known).
+export function ranOutBy(expiresMs: number | null | undefined, atMs: number | undefined): boolean {
+  return typeof expiresMs === 'number' && atMs !== undefined && expiresMs <= atMs;
+}

@@ -13,7 +13,7 @@ import { InboxRepository, LinkRepository, OutboxRepository, type OutboxCommand }
 import { readCounterUpdate, type CounterUpdate } from '../../cash-offer/counter-update.reader';
 import type { JsonObject } from '../../cash-offer/schema';
 import { LINK } from '../common/listing-deal.properties';
-import { expiryMs } from '../common/expiry';
+import { expiryMs, ranOutBy } from '../common/expiry';
 import { Clock } from '../../common/clock';
 import { DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES } from '../../config';
 import { listAllOffers, readRequestOffers } from '../common/offer-pages';
@@ -100,7 +100,8 @@ export class CounterOfferExecutor implements CommandExecutor {
   // says why.
   private refuseIfRunOut(payload: CounterOfferPayload): void {
     const expires = expiryMs(payload.body.counter_offer_expires);
-    if (expires === null || expires > this.clock.nowMs()) return;
+    // No expiry, no clock to read.
+    if (expires === null || !ranOutBy(expires, this.clock.nowMs())) return;
     throw CashOfferError.invalidRecord(OPERATIONS.counterOffer.name, [
       {
         field: 'counter_offer_expires',
@@ -219,7 +220,7 @@ export class CounterOfferExecutor implements CommandExecutor {
     payload: CounterOfferPayload,
     expiresMs: number | null,
   ): Promise<string | undefined> {
-    if (expiresMs !== null && expiresMs <= this.clock.nowMs()) return undefined;
+    if (expiresMs !== null && ranOutBy(expiresMs, this.clock.nowMs())) return undefined;
     const offers = await listAllOffers(ctx.cashOffer, payload.requestId);
     const listed = offers.find((o) => o.offer_id === payload.offerId);
     if (!listed) return undefined;
@@ -264,7 +265,7 @@ export class CounterOfferExecutor implements CommandExecutor {
     // a refusal read `rejected` made a later counter's `active` offer look never countered, and that
     // counter was sent again (readings sweep 1427, run 3). Only `countered` is unambiguous.
     const answeredFirst = isAnsweredCounter(link.status) && !isCounteredWord(listed?.offer_status);
-    const ranOut = typeof link.expiresMs === 'number' && link.expiresMs <= read.readAt.getTime();
+    const ranOut = ranOutBy(link.expiresMs, read.readAt.getTime());
     if (link.listedAtSend === undefined && listed && !answeredFirst && !ranOut) {
       const listedAtSend = listedAtSendOf(
         listed.offer_status,

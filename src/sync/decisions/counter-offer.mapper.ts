@@ -2,7 +2,7 @@ import type { FieldViolation } from '../../cash-offer/schema';
 import { COUNTER_OFFER_FIELDS, CounterOfferBody, validateWire } from '../../cash-offer/schema';
 import type { CrmProperties } from '../../crm';
 import { crmBoolean, crmString } from '../common/crm-values';
-import { expiryMs } from '../common/expiry';
+import { expiryMs, ranOutBy } from '../common/expiry';
 import { COUNTER_INPUT, OFFER } from '../offers/offer-record.properties';
 
 export interface CounterOfferMapping {
@@ -41,15 +41,14 @@ export function mapCounterFromCrm(
       return property ? { field: v.field, message: `${v.message} (offer record property ${property})` } : v;
     });
   const expires = expiryMs(body.counter_offer_expires as string | undefined);
-  const runOut =
-    options.nowMs !== undefined && expires !== null && expires <= options.nowMs
-      ? [
-          {
-            field: 'counter_offer_expires',
-            message: `counter_offer_expires ${new Date(expires).toISOString()} has passed; set a later time (offer record property ${OFFER_COUNTER_EXPIRES})`,
-          },
-        ]
-      : [];
+  const runOut = ranOutBy(expires, options.nowMs)
+    ? [
+        {
+          field: 'counter_offer_expires',
+          message: `counter_offer_expires ${new Date(expires!).toISOString()} has passed; set a later time (offer record property ${OFFER_COUNTER_EXPIRES})`,
+        },
+      ]
+    : [];
   return { body: body as unknown as CounterOfferBody, violations: [...violations, ...schema, ...runOut] };
 }
 

@@ -32,6 +32,7 @@ import {
 } from '../../cash-offer/counter-update.reader';
 import { isAnsweredCounter, isCounteredWord } from './offer-record.view';
 import { OffersService } from './offers.service';
+import { expiryMs, ranOutBy } from '../common/expiry';
 
 // Applies the service's events: a new offer (also a buyer accepting our counter), a buyer rejecting
 // our counter (UPDATE), a request approved. An event is a claim, not a fact (anyone who learns a
@@ -63,8 +64,7 @@ export class OfferEventsHandler {
     // An offer gone from the list (it may have expired and dropped off) that has a record: the
     // reconcile settles it (UnlistedOffers), once linked (a stop may have cut the link); the event,
     // a late or repeated delivery, has nothing to add and is no refusal for the operator to read.
-    if (!offer && (await this.offers.recordOfUnlistedOffer(crm, offerOfEvent(claimed, claimed.offer_status))))
-      return;
+    if (!offer && (await this.offers.recordOfUnlistedOffer(crm, offerOfEvent(claimed)))) return;
     if (!offer && ranOutBeforeApplied(claimed, receivedAt, this.clock.nowMs()))
       return this.showRanOut(crm, claimed, receivedAt!);
     if (!offer)
@@ -292,20 +292,19 @@ export function ranOutBeforeApplied(
   nowMs: number,
 ): boolean {
   if (!receivedAt) return false;
-  const expiresMs = Date.parse(claimed.offer_expires ?? '');
-  const createdMs = Date.parse(claimed.created_at ?? '');
+  const expires = expiryMs(claimed.offer_expires);
+  const created = expiryMs(claimed.created_at);
   const receivedMs = receivedAt.getTime();
   return (
     typeof claimed.offer_amount === 'number' &&
-    Number.isFinite(expiresMs) &&
-    receivedMs < expiresMs &&
-    expiresMs <= nowMs &&
-    (!Number.isFinite(createdMs) || createdMs <= receivedMs)
+    !ranOutBy(expires, receivedMs) &&
+    ranOutBy(expires, nowMs) &&
+    (created === null || created <= receivedMs)
   );
 }
 
-// The offer a new_offer event describes, under the status given.
-function offerOfEvent(claimed: NewOfferEvent, status: string): Offer {
+// The offer a new_offer event describes, under the status given (by default, its own).
+function offerOfEvent(claimed: NewOfferEvent, status = claimed.offer_status): Offer {
   const { event: _event, ...fields } = claimed;
   return { ...fields, offer_status: status } as unknown as Offer;
 }

@@ -1,5 +1,6 @@
 import type { Offer } from '../../cash-offer/schema';
 import type { OfferStage } from './offer-record.properties';
+import { ranOutBy } from '../common/expiry';
 
 // What the ledger knows of the counter this brokerage made on an offer.
 export interface CounterKnowledge {
@@ -191,9 +192,8 @@ function refusedOrLapsed(
   counter: CounterKnowledge,
   { readAtMs, shownAsWasAtMs }: Pick<OfferRecordFacts, 'readAtMs' | 'shownAsWasAtMs'>,
 ): string {
-  const expires = counter.expiresMs;
-  if (typeof expires !== 'number' || readAtMs === undefined || readAtMs < expires) return 'rejected';
-  return shownAsWasAtMs !== undefined && shownAsWasAtMs >= expires ? 'rejected' : 'expired';
+  if (!ranOutBy(counter.expiresMs, readAtMs)) return 'rejected';
+  return ranOutBy(counter.expiresMs, shownAsWasAtMs) ? 'rejected' : 'expired';
 }
 
 // Statuses a countered offer cannot have been waiting under: the listing's undecided word, and

@@ -38,6 +38,7 @@ import {
 } from './counter-link';
 import { OFFER, offerStageId } from './offer-record.properties';
 import { isAnsweredCounter, isRefusedCounter, learnCounter } from './offer-record.view';
+import { ranOutBy } from '../common/expiry';
 
 // The content of a link whose record's content is not known: no hash equals it.
 const CONTENT_UNKNOWN = 'unknown';
@@ -493,9 +494,8 @@ export class OffersService {
     const shown = new Map<string, Date | null>();
     for (const offer of offers) {
       const counter = counters.get(String(offer.offer_id));
-      const expires = counter?.expiresMs;
-      if (!counter || isAnsweredCounter(counter.status) || typeof expires !== 'number') continue;
-      if (expires > readAt.getTime()) continue;
+      if (!counter || isAnsweredCounter(counter.status)) continue;
+      if (!ranOutBy(counter.expiresMs, readAt.getTime())) continue;
       const link = await this.links.find(brokerageId, LINK.offer, String(offer.offer_id));
       shown.set(String(offer.offer_id), link?.readAt ?? null);
     }
@@ -510,7 +510,7 @@ export class OffersService {
     shownAsWasAt?: Date | null,
   ): OfferCrmRecord {
     const counter = counters.get(String(offer.offer_id));
-    if (!counter) return mapOfferToCrm({ offer, requestOffers, readAt });
+    if (!counter) return mapOfferToCrm({ offer, requestOffers });
     const onRequest = requestOffers
       .map((o) => ({ ...counters.get(String(o.offer_id)), offerId: String(o.offer_id) }))
       .filter((c): c is CounterLinkContent & { offerId: string } => c.status !== undefined);
