@@ -8,6 +8,7 @@ import type {
   CrmPropertyLookup,
   CrmRecord,
   CrmRecordRef,
+  CrmStageChange,
   CrmTask,
   CrmTaskInput,
   CrmUpdateInput,
@@ -98,6 +99,14 @@ export abstract class CrmOperations {
   // Whether records of `kind` have the property `name` (validate-config --online). Adapters that
   // cannot tell answer undefined. A failed read throws, so it is never taken for a missing property.
   findProperty(_kind: CrmKind, _name: string): Promise<CrmPropertyLookup | undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  // Each deal's stage changes, newest first, where the CRM keeps a property history (undefined where
+  // it does not). Neither CRM offers a conditional write; this is how a writer learns, after the fact,
+  // that its move went over one made a moment before it (HeldStages.putBackOverwritten). Records that
+  // do not exist are absent.
+  stageHistory(_ids: string[]): Promise<Map<string, CrmStageChange[]> | undefined> {
     return Promise.resolve(undefined);
   }
 

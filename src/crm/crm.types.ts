@@ -69,6 +69,13 @@ export interface CrmUpsertInput extends CrmPlacement {
   stageOnCreateOnly?: boolean;
 }
 
+// One change of a deal's stage, as the CRM's property history keeps it.
+export interface CrmStageChange {
+  stageId: string;
+  // ISO 8601, the CRM's clock.
+  at: string;
+}
+
 export interface CrmUpdateInput extends CrmPlacement {
   id: string;
   properties: CrmProperties;

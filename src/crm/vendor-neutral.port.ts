@@ -12,6 +12,7 @@ import type {
   CrmPropertyLookup,
   CrmRecord,
   CrmRecordRef,
+  CrmStageChange,
   CrmTask,
   CrmTaskInput,
   CrmUpdateInput,
@@ -121,6 +122,9 @@ export class VendorNeutralCrmPort extends CrmPort {
   }
   override findProperty(kind: CrmKind, name: string): Promise<CrmPropertyLookup | undefined> {
     return this.inner.findProperty(kind, this.name(kind, name));
+  }
+  override stageHistory(ids: string[]): Promise<Map<string, CrmStageChange[]> | undefined> {
+    return this.inner.stageHistory(ids);
   }
   override subscribeToChanges(url: string): Promise<CrmChangeSubscriptionReport> {
     return this.inner.subscribeToChanges(url);

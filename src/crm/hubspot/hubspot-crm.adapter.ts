@@ -14,6 +14,7 @@ import type {
   CrmPropertyLookup,
   CrmRecord,
   CrmRecordRef,
+  CrmStageChange,
   CrmTask,
   CrmTaskInput,
   CrmUpdateInput,
@@ -118,6 +119,10 @@ export class HubSpotCrmAdapter extends CrmAdapter {
     properties: string[],
   ): Promise<CrmRecord[]> {
     return this.reader.byUniqueValues(kind, uniqueProperty, values, properties);
+  }
+
+  override stageHistory(ids: string[]): Promise<Map<string, CrmStageChange[]>> {
+    return this.reader.stageHistory(ids);
   }
 
   upsertRecords(kind: CrmKind, uniqueProperty: string, inputs: CrmUpsertInput[]): Promise<CrmWriteResult[]> {

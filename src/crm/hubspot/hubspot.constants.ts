@@ -27,5 +27,7 @@ export const TASK_PROPERTIES = ['hs_task_subject', 'hs_task_body', 'hs_task_stat
 
 // Documented HubSpot limits.
 export const MAX_BATCH_INPUTS = 100;
+// A batch read that asks for property history (PipedreamHQ/pipedream#8462 quotes HubSpot's 400).
+export const MAX_HISTORY_BATCH_INPUTS = 50;
 export const MAX_SEARCH_PAGE = 200;
 export const MAX_ASSOCIATION_READ_INPUTS = 1000;

@@ -47,25 +47,24 @@ export class OfferRecordOutcome {
     const { answers, message, listed, concluded = false } = shown;
     await this.offers.applyOutcome(crm, client, target, listed, async (record) => {
       const moves = message !== null || concluded || !record?.stageOnCreateOnly;
-      const held =
-        record && moves
-          ? await this.heldStages.besides(crm, String(target.offerId), target.recordId, answers)
-          : undefined;
-      const stage = record && moves && !held ? record.stage : undefined;
+      const offerKey = String(target.offerId);
+      const { held, stageIdRead } =
+        record && moves ? await this.heldStages.besides(crm, offerKey, target.recordId, answers) : {};
+      const stageId = record && moves && !held ? offerStageId(crm.stages, record.stage) : undefined;
       const [written] = await crm.port.updateRecords('deal', [
         {
           id: target.recordId,
           properties: { [OFFER.decisionError]: message },
-          ...(stage
-            ? {
-                pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
-                stageId: offerStageId(crm.stages, stage),
-                moveSentOnce: true,
-              }
+          ...(stageId
+            ? { pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE), stageId, moveSentOnce: true }
             : {}),
         },
       ]);
       if (written && !written.ok) throw written.error;
+      if (stageId && stageId !== stageIdRead)
+        await this.heldStages.putBackOverwritten(crm, [
+          { offerKey, recordId: target.recordId, stageId, stageIdRead, answered: answers },
+        ]);
     });
   }
 }

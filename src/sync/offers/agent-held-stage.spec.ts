@@ -5,6 +5,7 @@ import {
   agentRequestWaits,
   DECIDE_OFFER_OPERATION,
   sameRequest,
+  stageWrittenOver,
 } from './agent-held-stage';
 import { counterCommandKey } from './counter-link';
 
@@ -56,5 +57,47 @@ describe('the agent’s "… requested" stages', () => {
     expect(sameRequest(reject, accept)).toBe(false);
     expect(sameRequest(reject, counter)).toBe(false);
     expect(sameRequest(counter, { operation: 'counter_offer' })).toBe(true);
+  });
+});
+
+describe('the stage a write went over', () => {
+  const history = (...stageIds: string[]) => stageIds.map((stageId) => ({ stageId }));
+
+  it('is the change just before the write, made after the writer read the record', () => {
+    // Read in Countered; the agent moved it to Reject requested; the write moved it to Counter rejected.
+    expect(
+      stageWrittenOver(
+        history('counter_rejected', 'reject_requested', 'countered'),
+        'counter_rejected',
+        'countered',
+      ),
+    ).toBe('reject_requested');
+  });
+
+  it('is none when nothing came between the read and the write', () => {
+    expect(
+      stageWrittenOver(history('counter_rejected', 'countered'), 'counter_rejected', 'countered'),
+    ).toBeUndefined();
+  });
+
+  it('is none when a change came after the write: that newer move stands', () => {
+    expect(
+      stageWrittenOver(
+        history('reject_requested', 'counter_rejected', 'countered'),
+        'counter_rejected',
+        'countered',
+      ),
+    ).toBeUndefined();
+  });
+
+  it('is none for a record with no change before the write, or no history', () => {
+    expect(stageWrittenOver(history('counter_rejected'), 'counter_rejected', undefined)).toBeUndefined();
+    expect(stageWrittenOver([], 'counter_rejected', 'countered')).toBeUndefined();
+  });
+
+  it('is none when the change before is the stage written (the CRM kept a value set twice)', () => {
+    expect(
+      stageWrittenOver(history('counter_rejected', 'counter_rejected'), 'counter_rejected', 'countered'),
+    ).toBeUndefined();
   });
 });

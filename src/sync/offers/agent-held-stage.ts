@@ -45,3 +45,17 @@ export function agentRequestWaits(
     return (command.payload as { decision?: unknown } | null)?.decision !== request.decision;
   return false;
 }
+
+// The stage a write went over, from the record's stage history (newest first): the change just
+// before the write, when the write is still the newest change (a later one is someone's newer move,
+// and stands) and that change came after the writer's read (`readStageId`; the one before it is what
+// the writer saw). Undefined when nothing came in between.
+export function stageWrittenOver(
+  history: readonly { stageId: string }[],
+  wroteStageId: string,
+  readStageId: string | undefined,
+): string | undefined {
+  const [write, before] = history;
+  if (write?.stageId !== wroteStageId || !before) return undefined;
+  return before.stageId !== readStageId && before.stageId !== wroteStageId ? before.stageId : undefined;
+}

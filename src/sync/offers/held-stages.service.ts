@@ -1,48 +1,126 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { CASH_OFFERS_PIPELINE, UNIQUE_OFFER_ID, type CrmRecord } from '../../crm';
-import { OutboxRepository } from '../../ledger';
+import { OutboxRepository, RecordErrorRepository } from '../../ledger';
+import { errorMessage } from '../common/job-counts';
 import {
   agentRequestIn,
   agentRequestKey,
   agentRequestWaits,
   sameRequest,
+  stageWrittenOver,
   type AgentRequest,
 } from './agent-held-stage';
 import type { OfferStage } from './offer-record.properties';
 
+// What a writer read of offer records before it wrote: the "… requested" stages it must keep, and
+// the stage each record was in (to tell afterwards whether a move came in between).
+export interface HeldRead {
+  held: Map<string, OfferStage>;
+  stageIdRead: Map<string, string | undefined>;
+}
+
+// A stage a writer has just moved an offer record to, over the stage it read.
+export interface StageMove {
+  offerKey: string;
+  recordId: string;
+  stageId: string;
+  stageIdRead: string | undefined;
+  // The agent's request the write answers (a decision's outcome): its stage is left, not put back.
+  answered?: AgentRequest;
+}
+
 // Which offer records keep the "… requested" stage an agent put them in (agent-held-stage.ts), read
 // from the CRM at the moment of a write: the move may not have been read by the decision consumer
-// yet. Neither CRM offers a conditional write, so a move landing between this read and the write (or
-// between a lost write and its retry) can still be overwritten: docs/crm-mapping.md.
+// yet. Neither CRM offers a conditional write, so a move landing between this read and the write
+// would be overwritten; where the CRM keeps a stage history, the writer looks afterwards and puts such
+// a move back (putBackOverwritten). docs/crm-mapping.md.
 @Injectable()
 export class HeldStages {
-  constructor(private readonly outbox: OutboxRepository) {}
+  private readonly logger = new Logger(HeldStages.name);
+
+  constructor(
+    private readonly outbox: OutboxRepository,
+    private readonly recordErrors: RecordErrorRepository,
+  ) {}
 
   // Among the records of these offers, those whose agent's request waits, with their stage.
-  async among(crm: BrokerageCrm, offerKeys: string[]): Promise<Map<string, OfferStage>> {
-    const held = new Map<string, OfferStage>();
-    if (offerKeys.length === 0) return held;
+  async among(crm: BrokerageCrm, offerKeys: string[]): Promise<HeldRead> {
+    const read: HeldRead = { held: new Map(), stageIdRead: new Map() };
+    if (offerKeys.length === 0) return read;
     const found = await crm.port.findByUniqueValues('deal', UNIQUE_OFFER_ID, offerKeys, [UNIQUE_OFFER_ID]);
     for (const record of found) {
       const key = record.properties[UNIQUE_OFFER_ID] ?? '';
-      const stage = key ? await this.waiting(crm, key, record) : undefined;
-      if (stage) held.set(key, stage);
+      if (!key) continue;
+      read.stageIdRead.set(key, record.stageId);
+      const stage = await this.waiting(crm, key, record);
+      if (stage) read.held.set(key, stage);
     }
-    return held;
+    return read;
   }
 
   // The stage of this offer's record when it holds another request of the agent than `answered`,
   // which still waits: a decision's outcome then writes its message, not its stage (the agent moved
-  // the record on since, as by rejecting an offer whose counter this outcome shows).
+  // the record on since, as by rejecting an offer whose counter this outcome shows). With the stage
+  // the record was read in.
   async besides(
     crm: BrokerageCrm,
     offerKey: string,
     recordId: string,
     answered: AgentRequest,
-  ): Promise<OfferStage | undefined> {
+  ): Promise<{ held?: OfferStage; stageIdRead?: string }> {
     const [record] = await crm.port.getRecords('deal', [recordId], []);
-    return record ? this.waiting(crm, offerKey, record, answered) : undefined;
+    if (!record) return {};
+    const held = await this.waiting(crm, offerKey, record, answered);
+    return { ...(held ? { held } : {}), ...(record.stageId ? { stageIdRead: record.stageId } : {}) };
+  }
+
+  // After a write that moved these records: an agent's move into a "… requested" stage made between
+  // the writer's read and its write, which the write went over, is put back while its request waits
+  // (the decision consumer reads it from there). Before, such a move was lost: the reject was never
+  // sent (targeted soak 1474005). Returns the stages put back, by offer key. Without a stage history
+  // (the CRM keeps none), nothing can be seen and nothing is put back.
+  async putBackOverwritten(crm: BrokerageCrm, moves: StageMove[]): Promise<Map<string, OfferStage>> {
+    const putBack = new Map<string, OfferStage>();
+    if (moves.length === 0) return putBack;
+    const histories = await crm.port.stageHistory(moves.map((m) => m.recordId));
+    if (!histories) return putBack;
+    const pipelineId = crm.stages.pipelineId(CASH_OFFERS_PIPELINE);
+    for (const move of moves) {
+      const over = stageWrittenOver(histories.get(move.recordId) ?? [], move.stageId, move.stageIdRead);
+      if (over === undefined) continue;
+      const record: CrmRecord = {
+        id: move.recordId,
+        kind: 'deal',
+        properties: {},
+        pipelineId,
+        stageId: over,
+        updatedAt: '',
+      };
+      const stage = await this.waiting(crm, move.offerKey, record, move.answered);
+      if (!stage) continue;
+      const [written] = await crm.port.updateRecords('deal', [
+        { id: move.recordId, properties: {}, pipelineId, stageId: over, moveSentOnce: true },
+      ]);
+      if (written && !written.ok) {
+        // Said where the agent and the operator look: the move is lost unless made again.
+        const message = `offer ${move.offerKey}: the agent's move of CRM record ${move.recordId} to ${stage} came while the daemon was moving it, and could not be put back (${errorMessage(written.error)}); move the record to ${stage} again`;
+        this.logger.error(`${crm.brokerageId}: ${message}`);
+        await this.recordErrors.record({
+          brokerageId: crm.brokerageId,
+          recordKind: 'offer',
+          recordRef: move.offerKey,
+          message,
+          code: written.error.code,
+        });
+        continue;
+      }
+      putBack.set(move.offerKey, stage);
+      this.logger.warn(
+        `${crm.brokerageId}: offer ${move.offerKey}: the agent moved CRM record ${move.recordId} to ${stage} while the daemon was moving it; the agent's move is put back, for the decision consumer to read`,
+      );
+    }
+    return putBack;
   }
 
   private async waiting(

@@ -24,7 +24,7 @@ import { DEAL, LINK } from '../common/listing-deal.properties';
 import { readRequestOffers, type OffersRead } from '../common/offer-pages';
 import { DecisionHistoryRecorder, type ShownOffer } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';
-import { HeldStages } from './held-stages.service';
+import { HeldStages, type StageMove } from './held-stages.service';
 import { counterListingHabit } from './counter-listing-habit';
 import { mapOfferToCrm, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
@@ -195,7 +195,7 @@ export class OffersService {
     // A record the agent put in a "… requested" stage keeps it while that request waits (before, a
     // buyer's refusal written between the agent's reject and the decision consumer's read moved the
     // record to Counter rejected, and the reject was lost): its properties are written, not its stage.
-    const held = await this.heldStages.among(
+    const { held, stageIdRead } = await this.heldStages.among(
       crm,
       toWrite.filter((i) => !isNew(i) && !i.record.stageOnCreateOnly).map((i) => i.record.key),
     );
@@ -213,6 +213,22 @@ export class OffersService {
     });
     await this.links.forgetContent(crm.brokerageId, LINK.offer, keysIn('changed'), options.readAt);
     const results = await crm.port.upsertRecords('deal', UNIQUE_OFFER_ID, inputs);
+    // Moves of existing records over a stage other than the one written: an agent's move made
+    // between the held-stage read and this write is put back (HeldStages.putBackOverwritten).
+    const moves: StageMove[] = [];
+    for (const [n, result] of results.entries()) {
+      const input = inputs[n];
+      const key = toWrite[n].record.key;
+      if (!result.ok || !input.moveSentOnce || input.stageId === undefined) continue;
+      if (stageIdRead.get(key) === input.stageId) continue;
+      moves.push({
+        offerKey: key,
+        recordId: result.id,
+        stageId: input.stageId,
+        stageIdRead: stageIdRead.get(key),
+      });
+    }
+    for (const [key, stage] of await this.heldStages.putBackOverwritten(crm, moves)) held.set(key, stage);
     const written: LinkInput[] = [];
     const created: { key: string; offer: Offer; crmId: string }[] = [];
     const shown: ShownOffer[] = [];

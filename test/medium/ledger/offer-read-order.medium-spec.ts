@@ -84,6 +84,8 @@ class MemoryCrm {
       getRecords: (_kind: string, ids: string[]) =>
         Promise.resolve(ids.map((id) => this.records.get(id)).filter((r): r is CrmRecord => r !== undefined)),
       associate: (pairs: unknown[]) => Promise.resolve(pairs.map((pair) => ({ pair, ok: true }))),
+      // Keeps no stage history, as a CRM without one.
+      stageHistory: () => Promise.resolve(undefined),
     };
     return port as unknown as CrmPort;
   }
@@ -177,7 +179,7 @@ describe.each(ledgerEngines())(
         metrics,
         history,
         f.clock,
-        new HeldStages(f.ledger.outbox),
+        new HeldStages(f.ledger.outbox, f.ledger.recordErrors),
       );
       await f.ledger.links.upsertLinks(BROKERAGE, LINK.offerRequest, [
         { remoteId: '7', crmId: LISTING_DEAL, contentHash: 'request' },
@@ -248,7 +250,7 @@ describe.each(ledgerEngines())(
     it("a decision's outcome placed from a read older than the record is placed from a new read", async () => {
       // The agent asked to reject offer 1; the service refuses. The write-back read the request (offer
       // 1 active) and waited while the service accepted the offer and an event showed it.
-      const outcome = new OfferRecordOutcome(offers, new HeldStages(f.ledger.outbox));
+      const outcome = new OfferRecordOutcome(offers, new HeldStages(f.ledger.outbox, f.ledger.recordErrors));
       const held = service.holdNextAnswer();
       const shown = outcome.show(
         crm,
