@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import { CASH_OFFERS_PIPELINE, UNIQUE_OFFER_ID, type CrmRecord } from '../../crm';
+import { CASH_OFFER_CRM_SCHEMA, CASH_OFFERS_PIPELINE, UNIQUE_OFFER_ID, type CrmRecord } from '../../crm';
 import { OutboxRepository, RecordErrorRepository } from '../../ledger';
 import { errorMessage } from '../common/job-counts';
 import {
@@ -12,6 +12,13 @@ import {
   type AgentRequest,
 } from './agent-held-stage';
 import type { OfferStage } from './offer-record.properties';
+
+// The stages' names as setup-crm gives them, for messages an agent reads.
+const STAGE_LABELS = new Map(
+  CASH_OFFER_CRM_SCHEMA.pipelines
+    .find((p) => p.key === CASH_OFFERS_PIPELINE)!
+    .stages.map((stage) => [stage.key, stage.label]),
+);
 
 // What a writer read of offer records before it wrote: the "… requested" stages it must keep, and
 // the stage each record was in (to tell afterwards whether a move came in between).
@@ -104,7 +111,8 @@ export class HeldStages {
       ]);
       if (written && !written.ok) {
         // Said where the agent and the operator look: the move is lost unless made again.
-        const message = `offer ${move.offerKey}: the agent's move of CRM record ${move.recordId} to ${stage} came while the daemon was moving it, and could not be put back (${errorMessage(written.error)}); move the record to ${stage} again`;
+        const label = STAGE_LABELS.get(stage) ?? stage;
+        const message = `offer ${move.offerKey}: the agent's move of CRM record ${move.recordId} to "${label}" came while the daemon was moving it, and could not be put back (${errorMessage(written.error)}); move the record to "${label}" again`;
         this.logger.error(`${crm.brokerageId}: ${message}`);
         await this.recordErrors.record({
           brokerageId: crm.brokerageId,
@@ -117,7 +125,7 @@ export class HeldStages {
       }
       putBack.set(move.offerKey, stage);
       this.logger.warn(
-        `${crm.brokerageId}: offer ${move.offerKey}: the agent moved CRM record ${move.recordId} to ${stage} while the daemon was moving it; the agent's move is put back, for the decision consumer to read`,
+        `${crm.brokerageId}: offer ${move.offerKey}: the agent moved CRM record ${move.recordId} to "${STAGE_LABELS.get(stage) ?? stage}" while the daemon was moving it; the agent's move is put back, for the decision consumer to read`,
       );
     }
     return putBack;
