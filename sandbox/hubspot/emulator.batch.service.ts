@@ -5,6 +5,7 @@ import { batchInputs, objectType, record, text } from './emulator.inputs';
 import { HubSpotReply } from './emulator.reply';
 import { EmulatorState } from './emulator.state';
 import { batchEnvelope, toWire } from './emulator.wire';
+import { API_SOURCE } from './emulator.write-source';
 
 type Prepared = () => Record<string, unknown>;
 
@@ -95,7 +96,7 @@ export class BatchService {
       this.state.objects.assertCreatable(type, values);
       const link = createAssociations(this.state, type, input.associations);
       return () => {
-        const obj = this.state.objects.create(type, values, now);
+        const obj = this.state.objects.create(type, values, now, API_SOURCE);
         link(obj);
         return toWire(obj, obj, Object.keys(values));
       };
@@ -112,7 +113,7 @@ export class BatchService {
       const values = this.state.objects.validate(type, input.properties ?? {});
       this.state.objects.assertWritable(type, values, obj);
       return () => {
-        this.state.objects.update(obj, values, now);
+        this.state.objects.update(obj, values, now, API_SOURCE);
         return toWire(obj, obj, Object.keys(values));
       };
     });
@@ -144,10 +145,10 @@ export class BatchService {
           const existing = objects.find(type, id, idProperty);
           const requested = [...Object.keys(values), idProperty];
           if (existing) {
-            objects.update(existing, values, now);
+            objects.update(existing, values, now, API_SOURCE);
             return { ...toWire(existing, existing, requested), new: false };
           }
-          const obj = objects.create(type, { ...values, [idProperty]: id }, now);
+          const obj = objects.create(type, { ...values, [idProperty]: id }, now, API_SOURCE);
           return { ...toWire(obj, obj, requested), new: true };
         };
       },

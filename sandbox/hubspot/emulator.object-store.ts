@@ -1,9 +1,11 @@
 import type { PropertyProblem } from './emulator.errors';
 import { HubSpotHttpError, conflict, notFound, validationError } from './emulator.errors';
 import { normaliseValue } from './emulator.properties';
+import { recordHistory } from './emulator.property-history';
 import type { SchemaStore } from './emulator.schema-store';
 import { OBJECT_TYPES } from './emulator.types';
-import type { ObjectType, ObjectVersion, StoredObject } from './emulator.types';
+import type { ObjectType, ObjectVersion, StoredObject, WriteSource } from './emulator.types';
+import { API_SOURCE } from './emulator.write-source';
 
 // The last-modified property each type exposes (contacts have both names).
 const MODIFIED_PROPS: Record<ObjectType, string[]> = {
@@ -138,20 +140,39 @@ export class ObjectStore {
     );
   }
 
-  create(type: ObjectType, values: Record<string, string>, now: number): StoredObject {
+  // `source` is who writes, for the property history: the private app's API unless told otherwise.
+  create(
+    type: ObjectType,
+    values: Record<string, string>,
+    now: number,
+    source: WriteSource = API_SOURCE,
+  ): StoredObject {
     this.assertCreatable(type, values);
     const id = String(this.nextId++);
     const merged = type === 'deals' ? this.withDealDefaults(values) : values;
     this.checkDeal(type, merged, undefined);
     this.checkUnique(type, merged, id);
-    const obj: StoredObject = { id, type, properties: {}, createdAt: now, updatedAt: now, earlier: [] };
-    this.apply(obj, merged, now);
+    const obj: StoredObject = {
+      id,
+      type,
+      properties: {},
+      history: {},
+      createdAt: now,
+      updatedAt: now,
+      earlier: [],
+    };
+    this.apply(obj, merged, now, source);
     this.all(type).set(id, obj);
     this.onChange?.({ type, id, kind: 'creation', changed: { ...merged }, at: now });
     return obj;
   }
 
-  update(obj: StoredObject, values: Record<string, string>, now: number): void {
+  update(
+    obj: StoredObject,
+    values: Record<string, string>,
+    now: number,
+    source: WriteSource = API_SOURCE,
+  ): void {
     this.checkDeal(obj.type, values, obj);
     this.checkUnique(obj.type, values, obj.id);
     // Search goes on showing the version before this write until this write is as old as the lag.
@@ -168,7 +189,7 @@ export class ObjectStore {
     const changed = Object.fromEntries(
       Object.entries(values).filter(([name, value]) => (obj.properties[name] ?? '') !== value),
     );
-    this.apply(obj, values, now);
+    this.apply(obj, values, now, source);
     if (Object.keys(changed).length > 0)
       this.onChange?.({ type: obj.type, id: obj.id, kind: 'propertyChange', changed, at: now });
   }
@@ -203,7 +224,8 @@ export class ObjectStore {
     return this.uniqueIndex(type, property)?.get(value);
   }
 
-  private apply(obj: StoredObject, values: Record<string, string>, now: number): void {
+  private apply(obj: StoredObject, values: Record<string, string>, now: number, source: WriteSource): void {
+    recordHistory(obj, values, now, source);
     for (const [name, value] of Object.entries(values)) {
       const index = this.uniqueIndex(obj.type, name);
       const previous = obj.properties[name];

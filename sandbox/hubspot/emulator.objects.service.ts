@@ -5,6 +5,7 @@ import { listParam, objectType, record } from './emulator.inputs';
 import { EmulatorState } from './emulator.state';
 import type { StoredObject } from './emulator.types';
 import { associationsBlock, toWire } from './emulator.wire';
+import { API_SOURCE } from './emulator.write-source';
 
 // One record at a time under /crm/v3/objects/{type}: create, page, read, update, archive.
 @Injectable()
@@ -16,7 +17,7 @@ export class ObjectsService {
     const body = record(rawBody, 'request body');
     const values = this.state.objects.validate(type, body.properties ?? {});
     const link = createAssociations(this.state, type, body.associations);
-    const obj = this.state.objects.create(type, values, Date.now());
+    const obj = this.state.objects.create(type, values, Date.now(), API_SOURCE);
     link(obj);
     return toWire(obj, obj, Object.keys(values));
   }
@@ -53,7 +54,7 @@ export class ObjectsService {
     const type = objectType(typeSegment);
     const obj = this.state.objects.require(type, id, query.get('idProperty') ?? undefined);
     const values = this.state.objects.validate(type, record(body, 'request body').properties ?? {});
-    this.state.objects.update(obj, values, Date.now());
+    this.state.objects.update(obj, values, Date.now(), API_SOURCE);
     return toWire(obj, obj, Object.keys(values));
   }
 
