@@ -9,6 +9,11 @@ import { API_SOURCE } from './emulator.write-source';
 
 type Prepared = () => Record<string, unknown>;
 
+// A batch read that asks for property histories takes at most 50 inputs. HubSpot's 400, as
+// integrators quote it (activepieces/activepieces#9359, PipedreamHQ/pipedream#10988).
+const MAX_HISTORY_INPUTS = 50;
+const TOO_MANY_HISTORY_INPUTS = `The maximum number of inputs supported in a batch request for property histories is ${MAX_HISTORY_INPUTS}. Please reduce the number of items and try again`;
+
 // How a batch answers an invalid input. HubSpot promises per-input errors (207) only for batch
 // create, and only when every input carries an objectWriteTraceId ("multi-status error handling");
 // batch update and upsert, and a create without trace ids, fail whole with one 4xx and write nothing.
@@ -163,6 +168,12 @@ export class BatchService {
     const inputs = batchInputs(body);
     const idProperty = typeof body.idProperty === 'string' ? body.idProperty : undefined;
     const properties = Array.isArray(body.properties) ? body.properties.map(String) : undefined;
+    // The SDK always sends propertiesWithHistory, [] when none is asked.
+    const withHistory = Array.isArray(body.propertiesWithHistory)
+      ? body.propertiesWithHistory.map(String).filter((name) => name !== '')
+      : [];
+    if (withHistory.length > 0 && inputs.length > MAX_HISTORY_INPUTS)
+      throw badRequest(TOO_MANY_HISTORY_INPUTS);
     const results: unknown[] = [];
     const missing: string[] = [];
     const archived = query.get('archived') === 'true';
@@ -170,7 +181,7 @@ export class BatchService {
       const obj = archived
         ? this.state.objects.allArchived(type).get(String(input.id))
         : this.state.objects.find(type, String(input.id), idProperty);
-      if (obj) results.push(toWire(obj, obj, properties));
+      if (obj) results.push(toWire(obj, obj, properties, withHistory));
       else missing.push(String(input.id));
     }
     const errors: Record<string, unknown>[] =

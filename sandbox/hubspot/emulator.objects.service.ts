@@ -44,7 +44,7 @@ export class ObjectsService {
     if (query.get('archived') === 'true') {
       const gone = this.state.objects.allArchived(type).get(id);
       if (!gone) throw notFound(`Object not found.  objectId are usually numeric.`);
-      return toWire(gone, gone, listParam(query, 'properties'));
+      return toWire(gone, gone, listParam(query, 'properties'), listParam(query, 'propertiesWithHistory'));
     }
     const obj = this.state.objects.require(type, id, query.get('idProperty') ?? undefined);
     return this.withAssociations(obj, query);
@@ -70,7 +70,7 @@ export class ObjectsService {
     const toTypes = listParam(query, 'associations')?.map(objectType);
     const associations = associationsBlock(this.state.associations, obj, toTypes);
     return {
-      ...toWire(obj, obj, listParam(query, 'properties')),
+      ...toWire(obj, obj, listParam(query, 'properties'), listParam(query, 'propertiesWithHistory')),
       ...(associations ? { associations } : {}),
     };
   }
