@@ -57,6 +57,19 @@ describe('HubSpot emulator: property history', () => {
     return { status: res.status, body: (text ? JSON.parse(text) : {}) as RawJson };
   }
 
+  async function uiChange(type: string, id: string, body: unknown) {
+    const res = await fetch(`${emulator.url}/__control/objects/${type}/${id}/ui-change`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as RawJson };
+  }
+
+  async function queuedUiChanges(): Promise<RawJson[]> {
+    const res = await fetch(`${emulator.url}/__control/ui-changes`);
+    return ((await res.json()) as { uiChanges: RawJson[] }).uiChanges;
+  }
+
   async function createDeal(dealstage = 'appointmentscheduled'): Promise<string> {
     const deal = await client.crm.deals.basicApi.create({
       properties: { dealname: 'Elm St', dealstage },
@@ -147,5 +160,131 @@ describe('HubSpot emulator: property history', () => {
     expect(sdkPage.results[0].propertiesWithHistory!.dealstage[0].value).toBe('appointmentscheduled');
     const plain = await raw('GET', `/crm/v3/objects/deals/${id}`);
     expect(plain.body).not.toHaveProperty('propertiesWithHistory');
+  });
+
+  describe('acting as a person in the UI', () => {
+    const UI_7 = { sourceType: 'CRM_UI', sourceId: 'userId:7', updatedByUserId: 7 };
+
+    it('writes now as that user: 200 with the record, history after API create, update and UI change', async () => {
+      const id = await createDeal();
+      await client.crm.deals.basicApi.update(id, { properties: { dealstage: 'qualifiedtobuy' } });
+      const changed = await uiChange('deals', id, {
+        properties: { dealstage: 'presentationscheduled', dealname: 'Elm St' },
+        userId: 7,
+      });
+      expect(changed.status).toBe(200);
+      expect(changed.body).toMatchObject({ id, properties: { dealstage: 'presentationscheduled' } });
+      expect(changed.body.associations).toBeDefined();
+      const deal = await client.crm.deals.basicApi.getById(id, [], ['dealstage', 'dealname']);
+      const stages = deal.propertiesWithHistory!.dealstage;
+      expect(stages.map((e) => [e.value, e.sourceType, e.sourceId, e.updatedByUserId])).toEqual([
+        ['presentationscheduled', UI_7.sourceType, UI_7.sourceId, 7],
+        ['qualifiedtobuy', API.sourceType, API.sourceId, undefined],
+        ['appointmentscheduled', API.sourceType, API.sourceId, undefined],
+      ]);
+      // The UI wrote the same name again: no new entry.
+      expect(deal.propertiesWithHistory!.dealname.map((e) => e.sourceType)).toEqual(['INTEGRATION']);
+      // userId defaults to 1.
+      await uiChange('deals', id, { properties: { dealstage: 'closedwon' } });
+      const again = await raw('GET', `/crm/v3/objects/deals/${id}?propertiesWithHistory=dealstage`);
+      expect(again.body.propertiesWithHistory.dealstage[0]).toEqual({
+        value: 'closedwon',
+        timestamp: expect.any(String),
+        sourceType: 'CRM_UI',
+        sourceId: 'userId:1',
+        updatedByUserId: 1,
+      });
+    });
+
+    it('lands a queued change just before the matching call: the API write wins, the history shows both', async () => {
+      const id = await createDeal();
+      const queued = await uiChange('deals', id, {
+        properties: { dealstage: 'presentationscheduled' },
+        userId: 7,
+        beforeCall: 'POST /crm/v3/objects/deals/batch/update',
+      });
+      expect(queued).toEqual({
+        status: 202,
+        body: { queued: true, beforeCall: 'POST /crm/v3/objects/deals/batch/update' },
+      });
+      // Another call does not set it off.
+      await client.crm.deals.basicApi.getById(id, ['dealstage']);
+      expect(await queuedUiChanges()).toEqual([
+        {
+          type: 'deals',
+          id,
+          properties: { dealstage: 'presentationscheduled' },
+          userId: 7,
+          beforeCall: 'POST /crm/v3/objects/deals/batch/update',
+          queuedAt: expect.any(String),
+        },
+      ]);
+      await client.crm.deals.batchApi.update({ inputs: [{ id, properties: { dealstage: 'closedwon' } }] });
+      expect(await queuedUiChanges()).toEqual([]);
+      const [deal] = (
+        await client.crm.deals.batchApi.read({
+          inputs: [{ id }],
+          properties: ['dealstage'],
+          propertiesWithHistory: ['dealstage'],
+        })
+      ).results;
+      expect(deal.properties.dealstage).toBe('closedwon');
+      expect(deal.propertiesWithHistory!.dealstage.map((e) => [e.value, e.sourceType])).toEqual([
+        ['closedwon', 'INTEGRATION'],
+        ['presentationscheduled', 'CRM_UI'],
+        ['appointmentscheduled', 'INTEGRATION'],
+      ]);
+      // Applied once: the next matching call finds nothing waiting.
+      await client.crm.deals.batchApi.update({ inputs: [{ id, properties: { dealstage: 'closedlost' } }] });
+      expect(emulator.state.get('deals', id)!.history.dealstage).toHaveLength(4);
+    });
+
+    it('drops a queued change whose record is gone by the time of the call', async () => {
+      const id = await createDeal();
+      await uiChange('deals', id, {
+        properties: { dealstage: 'qualifiedtobuy' },
+        beforeCall: ['POST /crm/v3/objects/deals/batch/read'],
+      });
+      await client.crm.deals.basicApi.archive(id);
+      const other = await createDeal();
+      await client.crm.deals.batchApi.read({
+        inputs: [{ id: other }],
+        properties: [],
+        propertiesWithHistory: [],
+      });
+      expect(await queuedUiChanges()).toEqual([]);
+    });
+
+    it('forgets queued changes on reset', async () => {
+      const id = await createDeal();
+      await uiChange('deals', id, { properties: { dealstage: 'qualifiedtobuy' }, beforeCall: 'PATCH /crm' });
+      expect(await queuedUiChanges()).toHaveLength(1);
+      await control.reset();
+      expect(await queuedUiChanges()).toEqual([]);
+    });
+
+    it('answers 400 naming the field for a bad body, 404 for an unknown record', async () => {
+      const id = await createDeal();
+      const badValue = await uiChange('deals', id, { properties: { amount: 'lots' } });
+      expect(badValue.status).toBe(400);
+      expect(badValue.body.category).toBe('VALIDATION_ERROR');
+      expect(badValue.body.errors[0].context).toEqual({ propertyName: ['amount'] });
+      const badStage = await uiChange('deals', id, {
+        properties: { dealstage: 'nowhere' },
+        beforeCall: 'POST',
+      });
+      expect(badStage.status).toBe(400);
+      expect(badStage.body.message).toContain('dealstage');
+      expect((await uiChange('deals', id, {})).body.message).toContain('properties');
+      expect(
+        (await uiChange('deals', id, { properties: { dealname: 'x' }, userId: 'me' })).body.message,
+      ).toContain('userId');
+      const badCall = await uiChange('deals', id, { properties: { dealname: 'x' }, beforeCall: 5 });
+      expect(badCall.status).toBe(400);
+      expect(badCall.body.message).toContain('beforeCall');
+      expect((await uiChange('deals', '999991', { properties: { dealname: 'x' } })).status).toBe(404);
+      expect(await queuedUiChanges()).toEqual([]);
+      expect(emulator.state.get('deals', id)!.properties.dealname).toBe('Elm St');
+    });
   });
 });
