@@ -29,6 +29,8 @@ export interface ObjectChange {
   kind: 'creation' | 'propertyChange' | 'deletion';
   changed: Record<string, string>;
   at: number;
+  // Who made it: webhook events carry it as changeSource.
+  source: WriteSource;
 }
 
 // Records of one emulated portal, with unique-value indexes and the search index lag.
@@ -163,7 +165,7 @@ export class ObjectStore {
     };
     this.apply(obj, merged, now, source);
     this.all(type).set(id, obj);
-    this.onChange?.({ type, id, kind: 'creation', changed: { ...merged }, at: now });
+    this.onChange?.({ type, id, kind: 'creation', changed: { ...merged }, at: now, source });
     return obj;
   }
 
@@ -191,10 +193,11 @@ export class ObjectStore {
     );
     this.apply(obj, values, now, source);
     if (Object.keys(changed).length > 0)
-      this.onChange?.({ type: obj.type, id: obj.id, kind: 'propertyChange', changed, at: now });
+      this.onChange?.({ type: obj.type, id: obj.id, kind: 'propertyChange', changed, at: now, source });
   }
 
-  // Moves the record to the recycle bin: gone from reads and search, its unique values freed.
+  // Moves the record to the recycle bin: gone from reads and search, its unique values freed (only
+  // the API archives).
   archive(obj: StoredObject, now: number): void {
     for (const [name, value] of Object.entries(obj.properties)) {
       const index = this.uniqueIndex(obj.type, name);
@@ -203,7 +206,14 @@ export class ObjectStore {
     this.all(obj.type).delete(obj.id);
     obj.archivedAt = now;
     this.allArchived(obj.type).set(obj.id, obj);
-    this.onChange?.({ type: obj.type, id: obj.id, kind: 'deletion', changed: {}, at: now });
+    this.onChange?.({
+      type: obj.type,
+      id: obj.id,
+      kind: 'deletion',
+      changed: {},
+      at: now,
+      source: API_SOURCE,
+    });
   }
 
   // What the search index holds for this object right now (undefined: not visible yet).
