@@ -1,3 +1,4 @@
+import { checkDeal, withDealDefaults } from './emulator.deal-rules';
 import type { PropertyProblem } from './emulator.errors';
 import { HubSpotHttpError, conflict, notFound, validationError } from './emulator.errors';
 import { normaliseValue } from './emulator.properties';
@@ -128,8 +129,8 @@ export class ObjectStore {
 
   // The checks a write makes, without writing: a batch that fails whole checks every input first.
   assertWritable(type: ObjectType, values: Record<string, string>, existing?: StoredObject): void {
-    const merged = !existing && type === 'deals' ? this.withDealDefaults(values) : values;
-    this.checkDeal(type, merged, existing);
+    const merged = !existing && type === 'deals' ? withDealDefaults(values) : values;
+    checkDeal(this.schema, type, merged, existing);
     this.checkUnique(type, merged, existing?.id ?? '');
   }
 
@@ -151,8 +152,8 @@ export class ObjectStore {
   ): StoredObject {
     this.assertCreatable(type, values);
     const id = String(this.nextId++);
-    const merged = type === 'deals' ? this.withDealDefaults(values) : values;
-    this.checkDeal(type, merged, undefined);
+    const merged = type === 'deals' ? withDealDefaults(values) : values;
+    checkDeal(this.schema, type, merged, undefined);
     this.checkUnique(type, merged, id);
     const obj: StoredObject = {
       id,
@@ -175,7 +176,7 @@ export class ObjectStore {
     now: number,
     source: WriteSource = API_SOURCE,
   ): void {
-    this.checkDeal(obj.type, values, obj);
+    checkDeal(this.schema, obj.type, values, obj);
     this.checkUnique(obj.type, values, obj.id);
     // Search goes on showing the version before this write until this write is as old as the lag.
     // Every write reaches the index in turn (HubSpot indexes each change a few moments after it is
@@ -275,37 +276,6 @@ export class ObjectStore {
         throw conflict(`Contact already exists. Existing ID: ${owner}`);
       }
       throw conflict(`${name} must be unique: the value "${value}" already belongs to object ${owner}`);
-    }
-  }
-
-  private withDealDefaults(values: Record<string, string>): Record<string, string> {
-    if (values.pipeline) return values;
-    return { pipeline: 'default', ...values };
-  }
-
-  // A deal's stage must belong to its pipeline, as HubSpot enforces.
-  private checkDeal(
-    type: ObjectType,
-    values: Record<string, string>,
-    existing: StoredObject | undefined,
-  ): void {
-    if (type !== 'deals' || (values.pipeline === undefined && values.dealstage === undefined)) return;
-    const pipelineId = values.pipeline || existing?.properties.pipeline || 'default';
-    if (!this.schema.pipelines.has(pipelineId)) {
-      throw validationError([
-        { name: 'pipeline', error: 'INVALID_OPTION', message: `${pipelineId} is not a valid pipeline` },
-      ]);
-    }
-    const stageId = values.dealstage ?? existing?.properties.dealstage;
-    const stage = stageId ? this.schema.stageOf(pipelineId, stageId) : undefined;
-    if (stageId && (!stage || (stage.archived && values.dealstage !== undefined))) {
-      throw validationError([
-        {
-          name: 'dealstage',
-          error: 'INVALID_OPTION',
-          message: `${stageId} is not a valid stage of pipeline ${pipelineId}`,
-        },
-      ]);
     }
   }
 }
