@@ -5,8 +5,14 @@ import { batchInputs, objectType, record, text } from './emulator.inputs';
 import { HubSpotReply } from './emulator.reply';
 import { EmulatorState } from './emulator.state';
 import { batchEnvelope, toWire } from './emulator.wire';
+import { API_SOURCE } from './emulator.write-source';
 
 type Prepared = () => Record<string, unknown>;
+
+// A batch read that asks for property histories takes at most 50 inputs. HubSpot's 400, as
+// integrators quote it (activepieces/activepieces#9359, PipedreamHQ/pipedream#10988).
+const MAX_HISTORY_INPUTS = 50;
+const TOO_MANY_HISTORY_INPUTS = `The maximum number of inputs supported in a batch request for property histories is ${MAX_HISTORY_INPUTS}. Please reduce the number of items and try again`;
 
 // How a batch answers an invalid input. HubSpot promises per-input errors (207) only for batch
 // create, and only when every input carries an objectWriteTraceId ("multi-status error handling");
@@ -95,7 +101,7 @@ export class BatchService {
       this.state.objects.assertCreatable(type, values);
       const link = createAssociations(this.state, type, input.associations);
       return () => {
-        const obj = this.state.objects.create(type, values, now);
+        const obj = this.state.objects.create(type, values, now, API_SOURCE);
         link(obj);
         return toWire(obj, obj, Object.keys(values));
       };
@@ -112,7 +118,7 @@ export class BatchService {
       const values = this.state.objects.validate(type, input.properties ?? {});
       this.state.objects.assertWritable(type, values, obj);
       return () => {
-        this.state.objects.update(obj, values, now);
+        this.state.objects.update(obj, values, now, API_SOURCE);
         return toWire(obj, obj, Object.keys(values));
       };
     });
@@ -144,10 +150,10 @@ export class BatchService {
           const existing = objects.find(type, id, idProperty);
           const requested = [...Object.keys(values), idProperty];
           if (existing) {
-            objects.update(existing, values, now);
+            objects.update(existing, values, now, API_SOURCE);
             return { ...toWire(existing, existing, requested), new: false };
           }
-          const obj = objects.create(type, { ...values, [idProperty]: id }, now);
+          const obj = objects.create(type, { ...values, [idProperty]: id }, now, API_SOURCE);
           return { ...toWire(obj, obj, requested), new: true };
         };
       },
@@ -162,6 +168,12 @@ export class BatchService {
     const inputs = batchInputs(body);
     const idProperty = typeof body.idProperty === 'string' ? body.idProperty : undefined;
     const properties = Array.isArray(body.properties) ? body.properties.map(String) : undefined;
+    // The SDK always sends propertiesWithHistory, [] when none is asked.
+    const withHistory = Array.isArray(body.propertiesWithHistory)
+      ? body.propertiesWithHistory.map(String).filter((name) => name !== '')
+      : [];
+    if (withHistory.length > 0 && inputs.length > MAX_HISTORY_INPUTS)
+      throw badRequest(TOO_MANY_HISTORY_INPUTS);
     const results: unknown[] = [];
     const missing: string[] = [];
     const archived = query.get('archived') === 'true';
@@ -169,7 +181,7 @@ export class BatchService {
       const obj = archived
         ? this.state.objects.allArchived(type).get(String(input.id))
         : this.state.objects.find(type, String(input.id), idProperty);
-      if (obj) results.push(toWire(obj, obj, properties));
+      if (obj) results.push(toWire(obj, obj, properties, withHistory));
       else missing.push(String(input.id));
     }
     const errors: Record<string, unknown>[] =

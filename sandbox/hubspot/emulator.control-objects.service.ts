@@ -4,6 +4,7 @@ import { objectType, record } from './emulator.inputs';
 import { EmulatorState } from './emulator.state';
 import { OBJECT_TYPES, type ObjectType } from './emulator.types';
 import { toWire } from './emulator.wire';
+import { IMPORT_SOURCE } from './emulator.write-source';
 
 // The portal's records as tests set them up and look at them, without limits or scopes.
 @Injectable()
@@ -29,7 +30,8 @@ export class ControlObjectsService {
       const props = Object.fromEntries(
         Object.entries(template).map(([k, v]) => [k, String(v as string).replace(/\{i\}/g, String(i))]),
       );
-      const obj = this.state.objects.create(type, this.state.objects.validate(type, props), at);
+      const values = this.state.objects.validate(type, props);
+      const obj = this.state.objects.create(type, values, at, IMPORT_SOURCE);
       if (indexAt !== undefined) obj.indexAt = indexAt;
       ids.push(obj.id);
     }
@@ -41,12 +43,10 @@ export class ControlObjectsService {
     const limit = Number(query.get('limit') ?? 100);
     const offset = Number(query.get('offset') ?? 0);
     const all = [...this.state.objects.all(type).values()];
-    const results = all
-      .slice(offset, offset + limit)
-      .map((o) => ({
-        ...toWire(o, o, Object.keys(o.properties)),
-        associations: this.associationsOf(type, o.id),
-      }));
+    const results = all.slice(offset, offset + limit).map((o) => ({
+      ...toWire(o, o, Object.keys(o.properties)),
+      associations: this.associationsOf(type, o.id),
+    }));
     return { total: all.length, results };
   }
 

@@ -1,9 +1,12 @@
+import { checkDeal, withDealDefaults } from './emulator.deal-rules';
 import type { PropertyProblem } from './emulator.errors';
 import { HubSpotHttpError, conflict, notFound, validationError } from './emulator.errors';
 import { normaliseValue } from './emulator.properties';
+import { recordHistory } from './emulator.property-history';
 import type { SchemaStore } from './emulator.schema-store';
 import { OBJECT_TYPES } from './emulator.types';
-import type { ObjectType, ObjectVersion, StoredObject } from './emulator.types';
+import type { ObjectType, ObjectVersion, StoredObject, WriteSource } from './emulator.types';
+import { API_SOURCE } from './emulator.write-source';
 
 // The last-modified property each type exposes (contacts have both names).
 const MODIFIED_PROPS: Record<ObjectType, string[]> = {
@@ -27,6 +30,8 @@ export interface ObjectChange {
   kind: 'creation' | 'propertyChange' | 'deletion';
   changed: Record<string, string>;
   at: number;
+  // Who made it: webhook events carry it as changeSource.
+  source: WriteSource;
 }
 
 // Records of one emulated portal, with unique-value indexes and the search index lag.
@@ -124,8 +129,8 @@ export class ObjectStore {
 
   // The checks a write makes, without writing: a batch that fails whole checks every input first.
   assertWritable(type: ObjectType, values: Record<string, string>, existing?: StoredObject): void {
-    const merged = !existing && type === 'deals' ? this.withDealDefaults(values) : values;
-    this.checkDeal(type, merged, existing);
+    const merged = !existing && type === 'deals' ? withDealDefaults(values) : values;
+    checkDeal(this.schema, type, merged, existing);
     this.checkUnique(type, merged, existing?.id ?? '');
   }
 
@@ -138,21 +143,40 @@ export class ObjectStore {
     );
   }
 
-  create(type: ObjectType, values: Record<string, string>, now: number): StoredObject {
+  // `source` is who writes, for the property history: the private app's API unless told otherwise.
+  create(
+    type: ObjectType,
+    values: Record<string, string>,
+    now: number,
+    source: WriteSource = API_SOURCE,
+  ): StoredObject {
     this.assertCreatable(type, values);
     const id = String(this.nextId++);
-    const merged = type === 'deals' ? this.withDealDefaults(values) : values;
-    this.checkDeal(type, merged, undefined);
+    const merged = type === 'deals' ? withDealDefaults(values) : values;
+    checkDeal(this.schema, type, merged, undefined);
     this.checkUnique(type, merged, id);
-    const obj: StoredObject = { id, type, properties: {}, createdAt: now, updatedAt: now, earlier: [] };
-    this.apply(obj, merged, now);
+    const obj: StoredObject = {
+      id,
+      type,
+      properties: {},
+      history: {},
+      createdAt: now,
+      updatedAt: now,
+      earlier: [],
+    };
+    this.apply(obj, merged, now, source);
     this.all(type).set(id, obj);
-    this.onChange?.({ type, id, kind: 'creation', changed: { ...merged }, at: now });
+    this.onChange?.({ type, id, kind: 'creation', changed: { ...merged }, at: now, source });
     return obj;
   }
 
-  update(obj: StoredObject, values: Record<string, string>, now: number): void {
-    this.checkDeal(obj.type, values, obj);
+  update(
+    obj: StoredObject,
+    values: Record<string, string>,
+    now: number,
+    source: WriteSource = API_SOURCE,
+  ): void {
+    checkDeal(this.schema, obj.type, values, obj);
     this.checkUnique(obj.type, values, obj.id);
     // Search goes on showing the version before this write until this write is as old as the lag.
     // Every write reaches the index in turn (HubSpot indexes each change a few moments after it is
@@ -168,12 +192,13 @@ export class ObjectStore {
     const changed = Object.fromEntries(
       Object.entries(values).filter(([name, value]) => (obj.properties[name] ?? '') !== value),
     );
-    this.apply(obj, values, now);
+    this.apply(obj, values, now, source);
     if (Object.keys(changed).length > 0)
-      this.onChange?.({ type: obj.type, id: obj.id, kind: 'propertyChange', changed, at: now });
+      this.onChange?.({ type: obj.type, id: obj.id, kind: 'propertyChange', changed, at: now, source });
   }
 
-  // Moves the record to the recycle bin: gone from reads and search, its unique values freed.
+  // Moves the record to the recycle bin: gone from reads and search, its unique values freed (only
+  // the API archives).
   archive(obj: StoredObject, now: number): void {
     for (const [name, value] of Object.entries(obj.properties)) {
       const index = this.uniqueIndex(obj.type, name);
@@ -182,7 +207,14 @@ export class ObjectStore {
     this.all(obj.type).delete(obj.id);
     obj.archivedAt = now;
     this.allArchived(obj.type).set(obj.id, obj);
-    this.onChange?.({ type: obj.type, id: obj.id, kind: 'deletion', changed: {}, at: now });
+    this.onChange?.({
+      type: obj.type,
+      id: obj.id,
+      kind: 'deletion',
+      changed: {},
+      at: now,
+      source: API_SOURCE,
+    });
   }
 
   // What the search index holds for this object right now (undefined: not visible yet).
@@ -203,7 +235,8 @@ export class ObjectStore {
     return this.uniqueIndex(type, property)?.get(value);
   }
 
-  private apply(obj: StoredObject, values: Record<string, string>, now: number): void {
+  private apply(obj: StoredObject, values: Record<string, string>, now: number, source: WriteSource): void {
+    recordHistory(obj, values, now, source);
     for (const [name, value] of Object.entries(values)) {
       const index = this.uniqueIndex(obj.type, name);
       const previous = obj.properties[name];
@@ -243,37 +276,6 @@ export class ObjectStore {
         throw conflict(`Contact already exists. Existing ID: ${owner}`);
       }
       throw conflict(`${name} must be unique: the value "${value}" already belongs to object ${owner}`);
-    }
-  }
-
-  private withDealDefaults(values: Record<string, string>): Record<string, string> {
-    if (values.pipeline) return values;
-    return { pipeline: 'default', ...values };
-  }
-
-  // A deal's stage must belong to its pipeline, as HubSpot enforces.
-  private checkDeal(
-    type: ObjectType,
-    values: Record<string, string>,
-    existing: StoredObject | undefined,
-  ): void {
-    if (type !== 'deals' || (values.pipeline === undefined && values.dealstage === undefined)) return;
-    const pipelineId = values.pipeline || existing?.properties.pipeline || 'default';
-    if (!this.schema.pipelines.has(pipelineId)) {
-      throw validationError([
-        { name: 'pipeline', error: 'INVALID_OPTION', message: `${pipelineId} is not a valid pipeline` },
-      ]);
-    }
-    const stageId = values.dealstage ?? existing?.properties.dealstage;
-    const stage = stageId ? this.schema.stageOf(pipelineId, stageId) : undefined;
-    if (stageId && (!stage || (stage.archived && values.dealstage !== undefined))) {
-      throw validationError([
-        {
-          name: 'dealstage',
-          error: 'INVALID_OPTION',
-          message: `${stageId} is not a valid stage of pipeline ${pipelineId}`,
-        },
-      ]);
     }
   }
 }

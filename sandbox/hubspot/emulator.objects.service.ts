@@ -5,6 +5,7 @@ import { listParam, objectType, record } from './emulator.inputs';
 import { EmulatorState } from './emulator.state';
 import type { StoredObject } from './emulator.types';
 import { associationsBlock, toWire } from './emulator.wire';
+import { API_SOURCE } from './emulator.write-source';
 
 // One record at a time under /crm/v3/objects/{type}: create, page, read, update, archive.
 @Injectable()
@@ -16,7 +17,7 @@ export class ObjectsService {
     const body = record(rawBody, 'request body');
     const values = this.state.objects.validate(type, body.properties ?? {});
     const link = createAssociations(this.state, type, body.associations);
-    const obj = this.state.objects.create(type, values, Date.now());
+    const obj = this.state.objects.create(type, values, Date.now(), API_SOURCE);
     link(obj);
     return toWire(obj, obj, Object.keys(values));
   }
@@ -43,7 +44,7 @@ export class ObjectsService {
     if (query.get('archived') === 'true') {
       const gone = this.state.objects.allArchived(type).get(id);
       if (!gone) throw notFound(`Object not found.  objectId are usually numeric.`);
-      return toWire(gone, gone, listParam(query, 'properties'));
+      return toWire(gone, gone, listParam(query, 'properties'), listParam(query, 'propertiesWithHistory'));
     }
     const obj = this.state.objects.require(type, id, query.get('idProperty') ?? undefined);
     return this.withAssociations(obj, query);
@@ -53,7 +54,7 @@ export class ObjectsService {
     const type = objectType(typeSegment);
     const obj = this.state.objects.require(type, id, query.get('idProperty') ?? undefined);
     const values = this.state.objects.validate(type, record(body, 'request body').properties ?? {});
-    this.state.objects.update(obj, values, Date.now());
+    this.state.objects.update(obj, values, Date.now(), API_SOURCE);
     return toWire(obj, obj, Object.keys(values));
   }
 
@@ -69,7 +70,7 @@ export class ObjectsService {
     const toTypes = listParam(query, 'associations')?.map(objectType);
     const associations = associationsBlock(this.state.associations, obj, toTypes);
     return {
-      ...toWire(obj, obj, listParam(query, 'properties')),
+      ...toWire(obj, obj, listParam(query, 'properties'), listParam(query, 'propertiesWithHistory')),
       ...(associations ? { associations } : {}),
     };
   }

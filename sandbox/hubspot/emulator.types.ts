@@ -64,10 +64,25 @@ export interface ObjectVersion {
   updatedAt: number;
 }
 
+// Who wrote a value, in the words of HubSpot's property history (emulator.write-source.ts).
+export interface WriteSource {
+  sourceType: string;
+  sourceId?: string;
+  updatedByUserId?: number;
+}
+
+// One value a property held: when it was set (epoch ms) and by whom ('' when it was cleared).
+export interface HistoryEntry extends WriteSource {
+  value: string;
+  timestamp: number;
+}
+
 export interface StoredObject {
   id: string;
   type: ObjectType;
   properties: Record<string, string>;
+  // Each property's values, newest first, as `propertiesWithHistory` lists them.
+  history: Record<string, HistoryEntry[]>;
   createdAt: number;
   updatedAt: number;
   // The versions before the latest write that search may still show, oldest first: each write

@@ -164,7 +164,8 @@ export class HubSpotWebhooks {
         subscriptionType,
         objectId: Number(change.id),
         objectTypeId: OBJECT_TYPE_IDS[objectName],
-        changeSource: 'INTEGRATION',
+        // "The source of the change", as property histories name it (the webhooks guide).
+        changeSource: change.source.sourceType,
       };
       if (subscriptionType !== 'object.propertyChange')
         this.pendingEvents.push({ eventId: this.nextEventId++, ...base });

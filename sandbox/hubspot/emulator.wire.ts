@@ -1,5 +1,6 @@
 import { ALWAYS_RETURNED, DEFAULT_READ_PROPERTIES } from './emulator.properties';
 import type { AssociationStore } from './emulator.association-store';
+import { historyBlock } from './emulator.property-history';
 import type { ObjectType, ObjectVersion, StoredObject } from './emulator.types';
 
 // HubSpot's ids of the object types, as v4 association answers name them.
@@ -25,14 +26,19 @@ export function selectProperties(
   return out;
 }
 
+// `withHistory`: the names `propertiesWithHistory` asked for; none asked, no such key (as HubSpot).
 export function toWire(
   obj: StoredObject,
   version: ObjectVersion,
   requested: string[] | undefined,
+  withHistory?: string[],
 ): Record<string, unknown> {
   return {
     id: obj.id,
     properties: selectProperties(obj.type, version.properties, requested),
+    ...(withHistory && withHistory.length > 0
+      ? { propertiesWithHistory: historyBlock(obj, withHistory) }
+      : {}),
     createdAt: new Date(obj.createdAt).toISOString(),
     updatedAt: new Date(version.updatedAt).toISOString(),
     archived: obj.archivedAt !== undefined,

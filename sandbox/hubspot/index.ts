@@ -13,6 +13,8 @@ export { hubSpotSignatureV3, MAX_EVENTS_PER_BATCH } from './emulator.webhooks';
 export type { DeliveryAttempt, WebhookFaults, WebhookSettings } from './emulator.webhooks';
 
 export { DEFAULT_OWNERS } from './emulator.owner-store';
+// The sourceId of the emulated private app's writes in property histories.
+export { EMULATOR_INTEGRATION_ID } from './emulator.write-source';
 export type { EmulatedOwner } from './emulator.owner-store';
 export type { Faults, ObjectType, RateLimitSetting, RequestLogEntry, StoredObject } from './emulator.types';
 

@@ -16,6 +16,7 @@ import { badRequest } from '../emulator.errors';
 import { record } from '../emulator.inputs';
 import { isAccountTier, tierRateLimit } from '../emulator.rate-limit';
 import { EmulatorState } from '../emulator.state';
+import { UiChanges } from '../emulator.ui-changes';
 import { HubSpotWebhooks } from '../emulator.webhooks';
 import type { Faults } from '../emulator.types';
 import { EMULATOR_OPTIONS, type EmulatorOptions } from './emulator.options';
@@ -50,6 +51,7 @@ export class ControlController {
     private readonly tokens: PrivateAppTokens,
     private readonly log: RequestLog,
     private readonly webhooks: HubSpotWebhooks,
+    private readonly uiChanges: UiChanges,
     @Inject(EMULATOR_OPTIONS) private readonly options: EmulatorOptions,
   ) {}
 
@@ -64,6 +66,7 @@ export class ControlController {
     this.state.objects.searchIndexLagMs = this.options.searchIndexLagMs;
     this.tokens.reset();
     this.webhooks.reset();
+    this.uiChanges.reset();
   }
 
   @Get('faults')

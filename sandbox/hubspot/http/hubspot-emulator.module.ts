@@ -9,6 +9,7 @@ import { PipelinesService } from '../emulator.pipelines.service';
 import { PropertiesService, PropertyGroupsService } from '../emulator.properties.service';
 import { SearchService } from '../emulator.search.service';
 import { EmulatorState } from '../emulator.state';
+import { UiChanges } from '../emulator.ui-changes';
 import { HubSpotWebhooks } from '../emulator.webhooks';
 import { AssociationBatchController } from './association-batch.controller';
 import { AssociationsController } from './associations.controller';
@@ -41,6 +42,7 @@ import { RequestLogInterceptor } from './request-log.interceptor';
 import { RequestLog } from './request.log';
 import { SearchController } from './search.controller';
 import { TokenInfoController } from './token-info.controller';
+import { UiChangesController } from './ui-changes.controller';
 import { WebhooksControlController } from './webhooks-control.controller';
 
 // The HubSpot emulator as its own Nest application (started by startHubSpotEmulator, never imported
@@ -64,6 +66,7 @@ export class HubSpotEmulatorModule implements NestModule {
         OwnersController,
         TokenInfoController,
         ControlController,
+        UiChangesController,
         WebhooksControlController,
         ControlNotFoundController,
         NotFoundController,
@@ -98,6 +101,7 @@ export class HubSpotEmulatorModule implements NestModule {
         PropertyGroupsService,
         PipelinesService,
         ControlObjectsService,
+        UiChanges,
         PrivateAppTokens,
         RateLimits,
         FaultSettings,

@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { defer, map, Observable, switchMap } from 'rxjs';
+import { UiChanges } from '../emulator.ui-changes';
 import { FaultSettings } from './fault.settings';
 import { RateLimited, RateLimits } from './rate-limits';
 
@@ -15,13 +16,14 @@ function sleep(ms: number): Promise<void> {
 }
 
 // What stands between an authorised call and its handler: injected latency, the portal's rate
-// limits (headers set here stay on the answer, an error's too) and injected errors; after it, an
-// answer lost on its way back.
+// limits (headers set here stay on the answer, an error's too), injected errors and the UI changes
+// queued before this call; after it, an answer lost on its way back.
 @Injectable()
 export class PortalLimitsInterceptor implements NestInterceptor {
   constructor(
     private readonly limits: RateLimits,
     private readonly faults: FaultSettings,
+    private readonly uiChanges: UiChanges,
     private readonly reflector: Reflector,
   ) {}
 
@@ -39,6 +41,8 @@ export class PortalLimitsInterceptor implements NestInterceptor {
       if (search) this.limits.admitSearch(now);
       else for (const [name, value] of Object.entries(this.limits.admit(now))) res.setHeader(name, value);
       this.faults.maybeFail(call);
+      // A person's edit lands the moment before the handler reads the record.
+      this.uiChanges.beforeCall(call);
     }).pipe(
       switchMap(() => next.handle()),
       map((answer: unknown) => {

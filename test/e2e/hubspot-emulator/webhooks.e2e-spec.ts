@@ -7,7 +7,13 @@ import { waitFor } from '../../support/wait-for';
 interface Received {
   headers: IncomingHttpHeaders;
   body: string;
-  events: { eventId: number; attemptNumber: number; subscriptionType: string; propertyName?: string }[];
+  events: {
+    eventId: number;
+    attemptNumber: number;
+    subscriptionType: string;
+    propertyName?: string;
+    changeSource: string;
+  }[];
 }
 
 const SECRET = 'emulator-webhook-test-secret-0000';
@@ -131,6 +137,27 @@ describe('HubSpot emulator webhooks', () => {
       ).toBe('valid');
       expect(r.headers['content-type']).toContain('application/json');
     }
+  });
+
+  it('names the source of each change: the API, a person in the UI, a seed (an import)', async () => {
+    const created = (await (
+      await api('POST', '/crm/v3/objects/deals', { properties: { dealname: 'A' } })
+    ).json()) as { id: string };
+    await fetch(`${hubspot.url}/__control/objects/deals/${created.id}/ui-change`, {
+      method: 'POST',
+      body: JSON.stringify({ properties: { dealname: 'B' }, userId: 7 }),
+    });
+    await fetch(`${hubspot.url}/__control/seed`, {
+      method: 'POST',
+      body: JSON.stringify({ type: 'deals', count: 1, properties: { dealname: 'C' } }),
+    });
+    await settled();
+    const events = received.flatMap((r) => r.events);
+    expect(events.map((e) => [e.subscriptionType, e.changeSource])).toEqual([
+      ['object.creation', 'INTEGRATION'],
+      ['object.propertyChange', 'CRM_UI'],
+      ['object.creation', 'IMPORT'],
+    ]);
   });
 
   it('sends at most 100 events a request', async () => {
