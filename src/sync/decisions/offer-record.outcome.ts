@@ -4,7 +4,7 @@ import type { CashOfferClient } from '../../cash-offer';
 import { CASH_OFFERS_PIPELINE } from '../../crm';
 import type { OffersRead } from '../common/offer-pages';
 import type { AgentRequest } from '../offers/agent-held-stage';
-import { HeldStages } from '../offers/held-stages.service';
+import { alreadyIn, HeldStages } from '../offers/held-stages.service';
 import { OFFER, offerStageId } from '../offers/offer-record.properties';
 import { OffersService } from '../offers/offers.service';
 import type { DecisionTarget } from './decision.command';
@@ -48,22 +48,23 @@ export class OfferRecordOutcome {
     await this.offers.applyOutcome(crm, client, target, listed, async (record) => {
       const moves = message !== null || concluded || !record?.stageOnCreateOnly;
       const offerKey = String(target.offerId);
-      const { held, stageIdRead } =
+      const { held, placed } =
         record && moves ? await this.heldStages.besides(crm, offerKey, target.recordId, answers) : {};
-      const stageId = record && moves && !held ? offerStageId(crm.stages, record.stage) : undefined;
+      const pipelineId = crm.stages.pipelineId(CASH_OFFERS_PIPELINE);
+      const shownStage = record && moves && !held ? offerStageId(crm.stages, record.stage) : undefined;
+      // A record already in its stage is not moved: nothing the agent did meanwhile is written over.
+      const stageId = shownStage && !alreadyIn(placed, pipelineId, shownStage) ? shownStage : undefined;
       const [written] = await crm.port.updateRecords('deal', [
         {
           id: target.recordId,
           properties: { [OFFER.decisionError]: message },
-          ...(stageId
-            ? { pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE), stageId, moveSentOnce: true }
-            : {}),
+          ...(stageId ? { pipelineId, stageId, moveSentOnce: true } : {}),
         },
       ]);
       if (written && !written.ok) throw written.error;
-      if (stageId && stageId !== stageIdRead)
+      if (stageId)
         await this.heldStages.putBackOverwritten(crm, [
-          { offerKey, recordId: target.recordId, stageId, stageIdRead, answered: answers },
+          { offerKey, recordId: target.recordId, stageId, stageIdRead: placed?.stageId, answered: answers },
         ]);
     });
   }

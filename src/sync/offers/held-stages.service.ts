@@ -20,11 +20,23 @@ const STAGE_LABELS = new Map(
     .stages.map((stage) => [stage.key, stage.label]),
 );
 
+// Where a record was when a writer read it.
+export interface PlacementRead {
+  pipelineId?: string;
+  stageId?: string;
+}
+
 // What a writer read of offer records before it wrote: the "… requested" stages it must keep, and
-// the stage each record was in (to tell afterwards whether a move came in between).
+// where each record was (a record already in the stage to show is not moved, so no move of the
+// agent's can be written over there; a move's history is read against it).
 export interface HeldRead {
   held: Map<string, OfferStage>;
-  stageIdRead: Map<string, string | undefined>;
+  placed: Map<string, PlacementRead>;
+}
+
+// Whether a record read so already stands in that stage: the write leaves its stage alone.
+export function alreadyIn(read: PlacementRead | undefined, pipelineId: string, stageId: string): boolean {
+  return read?.pipelineId === pipelineId && read.stageId === stageId;
 }
 
 // A stage a writer has just moved an offer record to, over the stage it read.
@@ -53,13 +65,13 @@ export class HeldStages {
 
   // Among the records of these offers, those whose agent's request waits, with their stage.
   async among(crm: BrokerageCrm, offerKeys: string[]): Promise<HeldRead> {
-    const read: HeldRead = { held: new Map(), stageIdRead: new Map() };
+    const read: HeldRead = { held: new Map(), placed: new Map() };
     if (offerKeys.length === 0) return read;
     const found = await crm.port.findByUniqueValues('deal', UNIQUE_OFFER_ID, offerKeys, [UNIQUE_OFFER_ID]);
     for (const record of found) {
       const key = record.properties[UNIQUE_OFFER_ID] ?? '';
       if (!key) continue;
-      read.stageIdRead.set(key, record.stageId);
+      read.placed.set(key, { pipelineId: record.pipelineId, stageId: record.stageId });
       const stage = await this.waiting(crm, key, record);
       if (stage) read.held.set(key, stage);
     }
@@ -68,18 +80,18 @@ export class HeldStages {
 
   // The stage of this offer's record when it holds another request of the agent than `answered`,
   // which still waits: a decision's outcome then writes its message, not its stage (the agent moved
-  // the record on since, as by rejecting an offer whose counter this outcome shows). With the stage
-  // the record was read in.
+  // the record on since, as by rejecting an offer whose counter this outcome shows). With
+  // where the record was read.
   async besides(
     crm: BrokerageCrm,
     offerKey: string,
     recordId: string,
     answered: AgentRequest,
-  ): Promise<{ held?: OfferStage; stageIdRead?: string }> {
+  ): Promise<{ held?: OfferStage; placed?: PlacementRead }> {
     const [record] = await crm.port.getRecords('deal', [recordId], []);
     if (!record) return {};
     const held = await this.waiting(crm, offerKey, record, answered);
-    return { ...(held ? { held } : {}), ...(record.stageId ? { stageIdRead: record.stageId } : {}) };
+    return { ...(held ? { held } : {}), placed: { pipelineId: record.pipelineId, stageId: record.stageId } };
   }
 
   // After a write that moved these records: an agent's move into a "… requested" stage made between

@@ -24,7 +24,7 @@ import { DEAL, LINK } from '../common/listing-deal.properties';
 import { readRequestOffers, type OffersRead } from '../common/offer-pages';
 import { DecisionHistoryRecorder, type ShownOffer } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';
-import { HeldStages, type StageMove } from './held-stages.service';
+import { alreadyIn, HeldStages, type StageMove } from './held-stages.service';
 import { counterListingHabit } from './counter-listing-habit';
 import { mapOfferToCrm, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
@@ -195,17 +195,23 @@ export class OffersService {
     // A record the agent put in a "… requested" stage keeps it while that request waits (before, a
     // buyer's refusal written between the agent's reject and the decision consumer's read moved the
     // record to Counter rejected, and the reject was lost): its properties are written, not its stage.
-    const { held, stageIdRead } = await this.heldStages.among(
+    const { held, placed } = await this.heldStages.among(
       crm,
       toWrite.filter((i) => !isNew(i) && !i.record.stageOnCreateOnly).map((i) => i.record.key),
     );
     const inputs: CrmUpsertInput[] = toWrite.map((i) => {
-      const placeStage = isNew(i) || (!i.record.stageOnCreateOnly && !held.has(i.record.key));
+      const stageId = offerStageId(crm.stages, i.record.stage);
+      // A record already in its stage is not moved: nothing an agent did meanwhile is written over.
+      const placeStage =
+        isNew(i) ||
+        (!i.record.stageOnCreateOnly &&
+          !held.has(i.record.key) &&
+          !alreadyIn(placed.get(i.record.key), pipelineId, stageId));
       return {
         key: i.record.key,
         properties: i.record.properties,
         pipelineId,
-        ...(placeStage ? { stageId: offerStageId(crm.stages, i.record.stage) } : {}),
+        ...(placeStage ? { stageId } : {}),
         // Moving a record the agent may be moving too: never sent again after a lost answer.
         ...(placeStage && !isNew(i) ? { moveSentOnce: true } : {}),
         ...(isNew(i) && i.record.stageOnCreateOnly ? { stageOnCreateOnly: true } : {}),
@@ -213,20 +219,14 @@ export class OffersService {
     });
     await this.links.forgetContent(crm.brokerageId, LINK.offer, keysIn('changed'), options.readAt);
     const results = await crm.port.upsertRecords('deal', UNIQUE_OFFER_ID, inputs);
-    // Moves of existing records over a stage other than the one written: an agent's move made
-    // between the held-stage read and this write is put back (HeldStages.putBackOverwritten).
+    // Moves of existing records: an agent's move made between the held-stage read and this write is
+    // put back (HeldStages.putBackOverwritten).
     const moves: StageMove[] = [];
     for (const [n, result] of results.entries()) {
-      const input = inputs[n];
+      const { moveSentOnce, stageId } = inputs[n];
       const key = toWrite[n].record.key;
-      if (!result.ok || !input.moveSentOnce || input.stageId === undefined) continue;
-      if (stageIdRead.get(key) === input.stageId) continue;
-      moves.push({
-        offerKey: key,
-        recordId: result.id,
-        stageId: input.stageId,
-        stageIdRead: stageIdRead.get(key),
-      });
+      if (result.ok && moveSentOnce && stageId !== undefined)
+        moves.push({ offerKey: key, recordId: result.id, stageId, stageIdRead: placed.get(key)?.stageId });
     }
     for (const [key, stage] of await this.heldStages.putBackOverwritten(crm, moves)) held.set(key, stage);
     const written: LinkInput[] = [];

@@ -177,6 +177,111 @@ describe.each(ledgerEngines())(
       expect(rejected!.properties[OFFER.decisionError] ?? '').toBe('');
     });
 
+    // The agent turns down a countered offer in the moment between an offers-reconcile's read of the
+    // record and its write of the buyer's refusal of the counter: HubSpot applies the agent's move,
+    // then the write goes over it. The writer sees its write went over the move in the stage history
+    // and puts it back, so the reject is read and sent (before, it was lost and, under a service that
+    // puts a refused counter's offer back to active, the offer stayed open: targeted soak 1474005).
+    it("an agent's reject made between a writer's read and its write is put back, read and sent", async () => {
+      await steps.sandbox.specReadings({
+        counterRejectedOfferListedAs: 'active',
+        counterRejectedCallback: 'none',
+      });
+      try {
+        const { requestId } = await steps.activeRequest();
+        const offer = await steps.sandbox.makeOffer(requestId);
+        await steps.applyEvents(1);
+        const record = await recordOf(offer.offer_id);
+        await steps.agent.update(
+          record.id,
+          { cash_offer_counter_amount: '372000' },
+          {
+            pipelineId: t.stages.pipelineId(CASH_OFFERS_PIPELINE),
+            stageId: t.stages.stageId(CASH_OFFERS_PIPELINE, 'counter_requested'),
+          },
+        );
+        expect((await t.run('crm-changes')).status).toBe('succeeded');
+        expect((await t.run('outbox-drain')).status).toBe('succeeded');
+        const [counter] = (await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id);
+        expect(steps.stageKey((await steps.offerRecord(offer.offer_id))!)).toBe('countered');
+
+        // The buyer refuses the counter (the offer is listed active again, no UPDATE); the agent's
+        // reject lands in HubSpot just before the reconcile's write of the refusal.
+        await steps.sandbox.rejectCounter(counter.counter_offer_id);
+        const rejectRequested = t.stages.stageId(CASH_OFFERS_PIPELINE, 'reject_requested');
+        const queued = await fetch(`${t.hubspot.url}/__control/objects/deals/${record.id}/ui-change`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            properties: { dealstage: rejectRequested },
+            beforeCall: 'POST /crm/v3/objects/deals/batch/upsert',
+          }),
+        });
+        expect(queued.status).toBe(202);
+        expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+        const pending = await fetch(`${t.hubspot.url}/__control/ui-changes`);
+        expect(await pending.json()).toEqual({ uiChanges: [] });
+        const putBack = await steps.offerRecord(offer.offer_id);
+        expect(steps.stageKey(putBack!)).toBe('reject_requested');
+        expect(putBack!.properties[OFFER.counterStatus]).toBe('rejected');
+
+        expect((await t.run('crm-changes')).status).toBe('succeeded');
+        expect((await t.run('outbox-drain')).status).toBe('succeeded');
+        const [rejected] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offer.offer_id);
+        expect(rejected.offer_status).toBe('rejected');
+        const shown = await steps.offerRecord(offer.offer_id);
+        expect(steps.stageKey(shown!)).toBe('counter_rejected');
+        expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
+        expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
+      } finally {
+        await steps.sandbox.specReadings({
+          counterRejectedOfferListedAs: 'rejected',
+          counterRejectedCallback: 'flat',
+        });
+      }
+    });
+
+    // The same moment in a decision's outcome: the agent turns the offer down just before the counter's
+    // write-back writes its message. The record already stood in Countered when the write-back read
+    // it, so its stage is not written again, and the agent's move stands (before, it was written over).
+    it("an agent's reject made just before a counter's write-back wrote the record is kept and sent", async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId);
+      await steps.applyEvents(1);
+      const record = await recordOf(offer.offer_id);
+      await steps.agent.update(
+        record.id,
+        { cash_offer_counter_amount: '373000' },
+        {
+          pipelineId: t.stages.pipelineId(CASH_OFFERS_PIPELINE),
+          stageId: t.stages.stageId(CASH_OFFERS_PIPELINE, 'counter_requested'),
+        },
+      );
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      const queued = await fetch(`${t.hubspot.url}/__control/objects/deals/${record.id}/ui-change`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          properties: { dealstage: t.stages.stageId(CASH_OFFERS_PIPELINE, 'reject_requested') },
+          beforeCall: 'POST /crm/v3/objects/deals/batch/update',
+        }),
+      });
+      expect(queued.status).toBe(202);
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      expect((await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id)).toHaveLength(1);
+      const putBack = await steps.offerRecord(offer.offer_id);
+      expect(steps.stageKey(putBack!)).toBe('reject_requested');
+      expect(putBack!.properties[OFFER.counterStatus]).toBe('pending');
+
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      const [rejected] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offer.offer_id);
+      expect(rejected.offer_status).toBe('rejected');
+      const shown = await steps.offerRecord(offer.offer_id);
+      expect(steps.stageKey(shown!)).toBe('counter_rejected');
+      expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
+    });
+
     it("one offer accepted while another's reject is in flight: both end as the agent wanted, no error", async () => {
       const { requestId } = await steps.activeRequest();
       const a = await steps.sandbox.makeOffer(requestId);
