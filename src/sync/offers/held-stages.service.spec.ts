@@ -89,6 +89,12 @@ describe('HeldStages.putBackOverwritten', () => {
     expect(updateRecords).not.toHaveBeenCalled();
   });
 
+  it('goes on when the CRM will not give the history now: the records are written already', async () => {
+    stageHistory.mockRejectedValueOnce(new CrmError('UNAVAILABLE', 'HubSpot answered 503'));
+    expect((await held.putBackOverwritten(crm, [move])).size).toBe(0);
+    expect(updateRecords).not.toHaveBeenCalled();
+  });
+
   it('asks for no history when nothing was moved', async () => {
     expect((await held.putBackOverwritten(crm, [])).size).toBe(0);
     expect(stageHistory).not.toHaveBeenCalled();

@@ -102,7 +102,14 @@ export class HeldStages {
   async putBackOverwritten(crm: BrokerageCrm, moves: StageMove[]): Promise<Map<string, OfferStage>> {
     const putBack = new Map<string, OfferStage>();
     if (moves.length === 0) return putBack;
-    const histories = await crm.port.stageHistory(moves.map((m) => m.recordId));
+    // The records are written already: a history the CRM will not give now fails nothing, it only
+    // leaves a move made meanwhile unseen, as on a CRM that keeps none.
+    const histories = await crm.port.stageHistory(moves.map((m) => m.recordId)).catch((error: unknown) => {
+      this.logger.warn(
+        `${crm.brokerageId}: the stage history of ${moves.length} offer record(s) just moved could not be read (${errorMessage(error)}); an agent's move made at that moment would not be seen`,
+      );
+      return undefined;
+    });
     if (!histories) return putBack;
     const pipelineId = crm.stages.pipelineId(CASH_OFFERS_PIPELINE);
     for (const move of moves) {
