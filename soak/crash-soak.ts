@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSoak, type Violation } from './soak-checks';
@@ -360,6 +360,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       listAgentEditsNote(world),
       `offers at the service, each checked for its record's state: ${countBy(offers.map((f) => f.offer_status))}`,
       taskCommandsNote(ledger, creates),
+      putBackNote(dir),
       `CRM tasks: ${countBy(tasks.map((t) => `${t.key?.replace(/^\w+:\d+:/, '') ?? 'no key'} ${t.completed ? 'completed' : 'open'}`))}`,
     );
     if (operator)
@@ -661,6 +662,15 @@ function daemonSideNote(logPath: string): string {
     `daemon: ${count(/in progress in another process/g)} cron runs skipped beside a CLI run, ` +
     `${count(/from a process that stopped/g)} jobs taken over from a dead CLI run`
   );
+}
+
+// How often a writer went over an agent's move and put it back (HeldStages.putBackOverwritten), from
+// the daemon's and the workers' logs: the race the e2e tests stage, as it came up here.
+function putBackNote(dir: string): string {
+  let count = 0;
+  for (const name of readdirSync(dir).filter((n) => /^(daemon|worker-\d+)\.log$/.test(n)))
+    count += readFileSync(join(dir, name), 'utf8').match(/the agent's move is put back/g)?.length ?? 0;
+  return `agent moves a writer went over, put back: ${count}`;
 }
 
 function countKinds(world: SoakWorld): string {
