@@ -3,7 +3,9 @@ import {
   decodeCounterLink,
   encodeCounterLink,
   listedAtSendOf,
+  OUTLIVED_AFTER_MS,
   settledListedAtSend,
+  showsOutlivedExpiry,
 } from './counter-link';
 
 describe('listedAtSendOf: how the service listed a countered offer when the counter was sent', () => {
@@ -149,4 +151,38 @@ describe('counterProvablyAbsent: a counter whose answer was lost, by its offer l
       expect(counterProvablyAbsent(listedNow, habit, reopens, passed)).toBe(expected);
     },
   );
+});
+
+describe('showsOutlivedExpiry: a read that shows this service keeps counters past their expiry', () => {
+  const counter = { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 1_000_000 };
+  const wellPast = 1_000_000 + OUTLIVED_AFTER_MS;
+
+  it('still waiting, listed as at the send, well past the expiry', () => {
+    expect(showsOutlivedExpiry(counter, 'countered', wellPast)).toBe(true);
+    expect(showsOutlivedExpiry({ ...counter, listedAtSend: 'rejected' }, 'Rejected', wellPast)).toBe(true);
+  });
+
+  it('not yet well past it: a lapsing service may end counters a little late', () => {
+    expect(showsOutlivedExpiry(counter, 'countered', wellPast - 1)).toBe(false);
+  });
+
+  it('never from an offer listed active at the send: a lapse that reopens the offer looks the same', () => {
+    expect(showsOutlivedExpiry({ ...counter, listedAtSend: 'active' }, 'active', wellPast)).toBe(false);
+  });
+
+  it('never from a listing that changed, an answered counter, one with no expiry, or one already marked', () => {
+    expect(showsOutlivedExpiry(counter, 'active', wellPast)).toBe(false);
+    expect(showsOutlivedExpiry({ ...counter, status: 'rejected' }, 'countered', wellPast)).toBe(false);
+    expect(showsOutlivedExpiry({ ...counter, expiresMs: null }, 'countered', wellPast)).toBe(false);
+    expect(showsOutlivedExpiry({ ...counter, outlivedExpiry: true }, 'countered', wellPast)).toBe(false);
+  });
+
+  it('is kept on the link, which says nothing of it otherwise', () => {
+    const marked = encodeCounterLink({ ...counter, outlivedExpiry: true });
+    expect(marked).toContain('"o":1');
+    expect(decodeCounterLink({ crmId: '90', contentHash: marked }).outlivedExpiry).toBe(true);
+    expect(
+      decodeCounterLink({ crmId: '90', contentHash: encodeCounterLink(counter) }).outlivedExpiry,
+    ).toBeUndefined();
+  });
 });

@@ -10,6 +10,9 @@ export interface CounterLinkContent extends CounterKnowledge {
   // or `active` where the service puts the offer back on the market): a service that reopens
   // offers this way makes an `active` listing no proof that a counter never arrived.
   listedAfterRefusal?: string;
+  // A listing read well past the counter's own expiry still showed the offer waiting as it was at
+  // the send (never where a lapse would look the same): this service lets no counter lapse.
+  outlivedExpiry?: boolean;
 }
 
 const UNNAMED_PREFIX = 'unnamed:';
@@ -38,6 +41,7 @@ export function encodeCounterLink(content: CounterLinkContent): string {
     ...(content.listedAfterRefusal !== undefined ? { f: content.listedAfterRefusal } : {}),
     // Milliseconds: a pass that read in the same second, after the counter, infers from its read.
     ...(content.knownSinceMs !== undefined ? { k: Math.round(content.knownSinceMs) } : {}),
+    ...(content.outlivedExpiry ? { o: 1 } : {}),
   });
 }
 
@@ -51,7 +55,7 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     parsed = undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return { id, status: link.contentHash };
-  const { s, r, l, a, e, f, k } = parsed as {
+  const { s, r, l, a, e, f, k, o } = parsed as {
     s?: unknown;
     r?: unknown;
     l?: unknown;
@@ -59,6 +63,7 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     e?: unknown;
     f?: unknown;
     k?: unknown;
+    o?: unknown;
   };
   return {
     id,
@@ -69,6 +74,7 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     ...(e === null ? { expiresMs: null } : typeof e === 'number' ? { expiresMs: e * 1000 } : {}),
     ...(typeof f === 'string' ? { listedAfterRefusal: f } : {}),
     ...(typeof k === 'number' ? { knownSinceMs: k } : {}),
+    ...(o === 1 ? { outlivedExpiry: true } : {}),
   };
 }
 
@@ -167,4 +173,27 @@ export async function endCounterWithOffer(
       contentHash: encodeCounterLink({ ...known, status: 'rejected' }),
     },
   ]);
+}
+
+// How long past a counter's own expiry a listing must still show it waiting before that is taken as
+// this service's way: a service that lets counters lapse may end them on a schedule, a little late.
+export const OUTLIVED_AFTER_MS = 5 * 60_000;
+
+// Whether a listing read at `readAtMs` shows our counter outliving its own expiry: still waiting,
+// the offer listed as it was at the send, under a status a lapse would change (not `active`, which a
+// lapse that reopens the offer keeps), well past the expiry.
+export function showsOutlivedExpiry(
+  counter: CounterLinkContent,
+  listedNow: string | undefined,
+  readAtMs: number,
+): boolean {
+  if (counter.outlivedExpiry || isAnsweredCounter(counter.status)) return false;
+  if (typeof counter.expiresMs !== 'number' || readAtMs - counter.expiresMs < OUTLIVED_AFTER_MS) return false;
+  const atSend = counter.listedAtSend?.toLowerCase();
+  return atSend !== undefined && atSend !== 'active' && listedNow?.toLowerCase() === atSend;
+}
+
+// Whether any counter of this brokerage was seen outliving its expiry (showsOutlivedExpiry).
+export async function countersOutliveExpiry(links: LinkRepository, brokerageId: string): Promise<boolean> {
+  return (await links.countByContent(brokerageId, LINK.counter, '"o":1')) > 0;
 }

@@ -16,6 +16,7 @@ export interface OfferCrmInput {
   readAt?: Date;
   // The last read that showed this record as it was (OfferRecordFacts.shownAsWasAtMs).
   shownAsWasAt?: Date | null;
+  countersOutliveExpiry?: boolean;
 }
 
 export interface OfferCrmRecord {
@@ -39,6 +40,7 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
     otherCounters: input.otherCounters,
     readAtMs: input.readAt?.getTime(),
     shownAsWasAtMs: input.shownAsWasAt?.getTime(),
+    countersOutliveExpiry: input.countersOutliveExpiry,
   });
   const money = offerEconomics(offer);
   const properties: CrmProperties = {

@@ -26,6 +26,7 @@ interface Row {
   // When the facts were read (epoch ms), and the last read that showed the record as it was.
   readAtMs?: number;
   shownAsWasAtMs?: number;
+  countersOutliveExpiry?: boolean;
 }
 
 // One row per fact the service can show, each reading of the spec's open questions included.
@@ -362,6 +363,16 @@ const ROWS: Row[] = [
     counterStatus: 'rejected',
   },
   {
+    case: "listed active again, last seen waiting before our counter's expiry, at a service seen to keep counters past theirs: the buyer refused it",
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 1_000 },
+    readAtMs: 3_000,
+    shownAsWasAtMs: 900,
+    countersOutliveExpiry: true,
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+  {
     case: 'listed active by a read made before the counter was known: the offer as it was, nothing inferred',
     offer: offer(1, 'active'),
     counter: { id: '90', status: 'pending', listedAtSend: 'rejected', knownSinceMs: 2_000 },
@@ -402,6 +413,7 @@ describe('offerRecordView: what an offer record shows', () => {
       counter: row.counter,
       readAtMs: row.readAtMs,
       shownAsWasAtMs: row.shownAsWasAtMs,
+      countersOutliveExpiry: row.countersOutliveExpiry,
     });
     expect(view.stage).toBe(row.stage);
     expect(view.offerStatus).toBe(row.offer.offer_status);

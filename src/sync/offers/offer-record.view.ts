@@ -36,6 +36,10 @@ export interface OfferRecordFacts {
   // The last read before this one that showed the record as it was (its ledger link's read time):
   // an offer still waiting then, after our counter's expiry, was not lapsed by it.
   shownAsWasAtMs?: number;
+  // This brokerage's service has been seen to keep a counter waiting well past its own expiry
+  // (`outlivedExpiry` on a counter link): it lets no counter lapse, so a counter seen ended after its
+  // expiry was refused by its buyer.
+  countersOutliveExpiry?: boolean;
 }
 
 export interface OfferRecordView {
@@ -187,12 +191,17 @@ export function counterStatusOf(
 // A counter the listings show ended with no word of the buyer's: `expired` where its own expiry came
 // between the last read that showed it waiting and this one (a service that lets unanswered counters
 // lapse, as `counter_offer_expires` suggests, ends it so), else refused by the buyer: before the
-// expiry, or after a read that still showed it waiting past the expiry.
+// expiry, after a read that still showed it waiting past the expiry, or at a service seen to keep
+// counters waiting past their expiry.
 function refusedOrLapsed(
   counter: CounterKnowledge,
-  { readAtMs, shownAsWasAtMs }: Pick<OfferRecordFacts, 'readAtMs' | 'shownAsWasAtMs'>,
+  {
+    readAtMs,
+    shownAsWasAtMs,
+    countersOutliveExpiry,
+  }: Pick<OfferRecordFacts, 'readAtMs' | 'shownAsWasAtMs' | 'countersOutliveExpiry'>,
 ): string {
-  if (!ranOutBy(counter.expiresMs, readAtMs)) return 'rejected';
+  if (countersOutliveExpiry || !ranOutBy(counter.expiresMs, readAtMs)) return 'rejected';
   return ranOutBy(counter.expiresMs, shownAsWasAtMs) ? 'rejected' : 'expired';
 }
 

@@ -26,14 +26,16 @@ import { DecisionHistoryRecorder, type ShownOffer } from '../history/decision-hi
 import { RequestStatusService } from '../request-status/request-status.service';
 import { alreadyIn, HeldStages, type StageMove } from './held-stages.service';
 import { counterListingHabit } from './counter-listing-habit';
-import { mapOfferToCrm, type OfferCrmRecord } from './offer-crm.mapper';
+import { mapOfferToCrm, type OfferCrmInput, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
 import {
   counterCrmId,
+  countersOutliveExpiry,
   decodeCounterLink,
   encodeCounterLink,
   otherCountersOf,
   settledListedAtSend,
+  showsOutlivedExpiry,
   type CounterLinkContent,
 } from './counter-link';
 import { OFFER, offerStageId } from './offer-record.properties';
@@ -145,15 +147,14 @@ export class OffersService {
     await this.completeCounteredRequests(byRequest, counters, options.requestOffersOf);
     const readAt = options.readAt ?? this.clock.now();
     const shownAsWas = await this.lapsedCountersShownAsWas(crm.brokerageId, ours, counters, readAt);
+    // Asked only when a counter here is past its expiry: the one case it decides.
+    const outlive = shownAsWas.size > 0 && (await countersOutliveExpiry(this.links, crm.brokerageId));
     const mapped = ours.map((offer) => ({
       offer,
-      record: this.recordWith(
-        offer,
-        byRequest.get(offer.offer_request_id) ?? [offer],
-        counters,
-        readAt,
-        shownAsWas.get(String(offer.offer_id)),
-      ),
+      record: this.recordWith(offer, byRequest.get(offer.offer_request_id) ?? [offer], counters, readAt, {
+        shownAsWasAt: shownAsWas.get(String(offer.offer_id)),
+        countersOutliveExpiry: outlive,
+      }),
     }));
     const items = mapped.map((m) => ({
       ...m,
@@ -181,6 +182,13 @@ export class OffersService {
     // An unchanged record shows data at least as new as this read.
     if (options.readAt && !options.dryRun)
       await this.links.noteRead(crm.brokerageId, LINK.offer, unchanged, options.readAt);
+    if (!options.dryRun)
+      await this.noteOutlived(
+        crm.brokerageId,
+        items.filter((i) => classes.get(i.record.key) !== 'stale').map((i) => i.record),
+        counters,
+        readAt,
+      );
     if (options.dryRun || toWrite.length === 0) {
       for (const i of toWrite) counts[classes.get(i.record.key) === 'new' ? 'created' : 'updated'] += 1;
       return { counts, stale: new Set(stale) };
@@ -495,7 +503,9 @@ export class OffersService {
     readAt: Date,
   ): Promise<OfferCrmRecord> {
     const counters = await this.countersOn(crm.brokerageId, [offer, ...requestOffers]);
-    return this.recordWith(offer, requestOffers, counters, readAt);
+    return this.recordWith(offer, requestOffers, counters, readAt, {
+      countersOutliveExpiry: await countersOutliveExpiry(this.links, crm.brokerageId),
+    });
   }
 
   // For the offers whose counter waits unanswered past its own expiry: the last read that showed
@@ -523,7 +533,7 @@ export class OffersService {
     requestOffers: readonly Offer[],
     counters: ReadonlyMap<string, CounterLinkContent>,
     readAt: Date,
-    shownAsWasAt?: Date | null,
+    seen: Pick<OfferCrmInput, 'shownAsWasAt' | 'countersOutliveExpiry'> = {},
   ): OfferCrmRecord {
     const counter = counters.get(String(offer.offer_id));
     if (!counter) return mapOfferToCrm({ offer, requestOffers });
@@ -536,7 +546,7 @@ export class OffersService {
       counter,
       otherCounters: otherCountersOf(onRequest, String(offer.offer_id)),
       readAt,
-      shownAsWasAt,
+      ...seen,
     });
   }
 
@@ -593,10 +603,10 @@ export class OffersService {
         counterId: record.properties[OFFER.counterId] ?? undefined,
         counterStatus: record.properties[OFFER.counterStatus] ?? undefined,
       });
+      const listedNow = record.properties[OFFER.status] ?? undefined;
       if (now.status === known.status && now.id === known.id) return [];
       // A refusal read from the listings: how the offer is listed now is how this service lists
       // an offer whose counter its buyer refused.
-      const listedNow = record.properties[OFFER.status] ?? undefined;
       const refusal =
         isRefusedCounter(now.status) && !isRefusedCounter(known.status) && listedNow
           ? { listedAfterRefusal: listedNow }
@@ -610,6 +620,36 @@ export class OffersService {
       ];
     });
     if (learnt.length > 0) await this.links.upsertLinks(brokerageId, LINK.counter, learnt);
+  }
+
+  // Counters this read shows still waiting well past their own expiry, as the offer was listed at the
+  // send: marked on their links, so that this brokerage's service is known to let no counter lapse
+  // (countersOutliveExpiry). A record unchanged by this read teaches it too; a stale read does not.
+  private async noteOutlived(
+    brokerageId: string,
+    records: OfferCrmRecord[],
+    counters: ReadonlyMap<string, CounterLinkContent>,
+    readAt: Date,
+  ): Promise<void> {
+    const outlived = records.flatMap((record) => {
+      const known = counters.get(record.key);
+      const waiting = record.properties[OFFER.counterStatus] === known?.status;
+      if (!known || !waiting) return [];
+      if (!showsOutlivedExpiry(known, record.properties[OFFER.status] ?? undefined, readAt.getTime()))
+        return [];
+      return [
+        {
+          remoteId: record.key,
+          crmId: counterCrmId(record.key, known.id),
+          contentHash: encodeCounterLink({ ...known, outlivedExpiry: true }),
+        },
+      ];
+    });
+    if (outlived.length === 0) return;
+    await this.links.upsertLinks(brokerageId, LINK.counter, outlived);
+    this.logger.log(
+      `${brokerageId}: counter(s) on offer(s) ${outlived.map((o) => o.remoteId).join(', ')} still wait well past their expiry: this service lets no counter lapse, and a counter seen ended after its expiry is read as its buyer's refusal`,
+    );
   }
 
   // The new records' associations with their listing deal and its seller. Returns the keys of the

@@ -188,3 +188,73 @@ describe('a counter that runs out before it is sent', () => {
     expect(dead?.operation).toBe('counter_offer');
   });
 });
+
+// A service that lets no counter lapse (counter_offer_expires only informs), whose buyer refuses a
+// counter after its expiry, with no UPDATE: the listing back to active is the only word. Read only
+// after the expiry, it looks like a lapse; once the brokerage has seen a counter of its own still
+// waiting well past its expiry, it is read as the refusal it is.
+describe('a counter refused after its expiry, at a service that lets no counter lapse', () => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+
+  beforeAll(async () => {
+    t = await startSyncApp('hubspot');
+    steps = new NeutralSellerSteps(t);
+    await steps.sandbox.specReadings({
+      counterLapse: 'never',
+      counteredOfferListedAs: 'countered',
+      counterRejectedOfferListedAs: 'active',
+      counterRejectedCallback: 'none',
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const settle = async () => {
+    await t.run('inbox-drain');
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+  };
+  // An offer countered with a counter running out in an hour, sent and shown Countered.
+  const countered = async () => {
+    const { requestId } = await steps.activeRequest();
+    const offer = await steps.sandbox.makeOffer(requestId, {
+      offer_amount: 300_000,
+      offer_expires: new Date(t.nowMs() + 24 * HOUR).toISOString(),
+    });
+    await steps.applyEvents(1);
+    const record = await steps.agent.offerRecord(offer.offer_id);
+    await steps.agent.moveOffer(record!.id, 'counter_requested', {
+      cash_offer_counter_amount: '315000',
+      cash_offer_counter_expires: new Date(t.nowMs() + HOUR).toISOString(),
+    });
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+    await settle();
+    const counter = (await steps.sandbox.counters()).find((c) => c.offer_id === offer.offer_id)!;
+    return { offer, counterId: counter.counter_offer_id };
+  };
+  const shownOn = async (offerId: number) => {
+    const record = await steps.agent.offerRecord(offerId);
+    return [steps.agent.stageKey(record!), record!.properties[OFFER.counterStatus]];
+  };
+
+  it('a counter seen waiting well past its expiry teaches that counters do not lapse here; a later refusal read late is shown as refused', async () => {
+    const first = await countered();
+    await t.advanceClock(2 * HOUR);
+    await settle();
+    expect(await shownOn(first.offer.offer_id)).toEqual(['countered', 'pending']);
+
+    // Nothing read between the second counter's expiry and its buyer's refusal.
+    const second = await countered();
+    await t.advanceClock(2 * HOUR);
+    await steps.sandbox.rejectCounter(second.counterId);
+    const refused = (await steps.sandbox.counters()).find((c) => c.counter_offer_id === second.counterId);
+    expect(refused?.counter_offer_status).toBe('rejected');
+    await settle();
+    // Before, `expired`: a lapse was all a late read could see.
+    expect(await shownOn(second.offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+    expect(await shownOn(first.offer.offer_id)).toEqual(['countered', 'pending']);
+  });
+});
