@@ -90,7 +90,7 @@ describe('HeldStages.putBackOverwritten', () => {
   });
 
   it('goes on when the CRM will not give the history now: the records are written already', async () => {
-    stageHistory.mockRejectedValueOnce(new CrmError('UNAVAILABLE', 'HubSpot answered 503'));
+    stageHistory.mockRejectedValueOnce(new CrmError('UNAVAILABLE', 'the CRM answered 503'));
     expect((await held.putBackOverwritten(crm, [move])).size).toBe(0);
     expect(updateRecords).not.toHaveBeenCalled();
   });
