@@ -317,6 +317,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       createAnswerHasInventory,
       activeListShowsStatus: readings.activeListShape !== 'declared',
       decidedAtListed: readings.offerDecidedAt !== 'null',
+      counterPendingWord: readings.counterPendingWord,
       offersMayDropFromList:
         readings.expiredOfferListedAs === 'dropped' || readings.withdrawnOfferListedAs === 'dropped',
       ...(refusalCanBeSeen({ ...readings, counterRejectedCallback: 'none' })

@@ -53,6 +53,10 @@ export interface Observed {
   // false: GET /offers lists offer_decided_at as null on every offer (SOAK_SPEC_READINGS
   // offerDecidedAt null), so no record can show the decision's time.
   decidedAtListed?: boolean;
+  // The word the service's API gives a counter its buyer has not answered (SOAK_SPEC_READINGS
+  // counterPendingWord; it stores `pending`): the daemon shows the word a counter's answer carried
+  // (docs/spec-decisions.md), or `pending` where the answer carried none.
+  counterPendingWord?: string;
   // Where the check notes what it did not count.
   notes?: string[];
 }
@@ -478,10 +482,13 @@ function checkOfferStates(
       text(record.properties.cash_offer_decision_error) !== ''
     )
       continue;
+    const pendingShown =
+      expected.counterStatus === 'pending' &&
+      [expected.counterStatus, seen.counterPendingWord].includes(shown.counterStatus);
     const differs =
       shown.stage !== expected.stage ||
       shown.offerStatus !== expected.offerStatus ||
-      (expected.counterStatus !== null && shown.counterStatus !== expected.counterStatus);
+      (expected.counterStatus !== null && shown.counterStatus !== expected.counterStatus && !pendingShown);
     if (!differs) continue;
     const move = pending.get(record.id);
     // A counter rejected beside an accepted offer of the same request may have been withdrawn by that
