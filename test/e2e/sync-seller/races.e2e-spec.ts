@@ -48,6 +48,36 @@ describe.each(ledgerEngines())(
         },
       );
     };
+    // A new offer the agent has asked to counter (the move read, the command queued, not yet sent).
+    const counterAsked = async (amount: string) => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId);
+      await steps.applyEvents(1);
+      const record = await recordOf(offer.offer_id);
+      await steps.agent.update(
+        record.id,
+        { cash_offer_counter_amount: amount },
+        {
+          pipelineId: t.stages.pipelineId(CASH_OFFERS_PIPELINE),
+          stageId: t.stages.stageId(CASH_OFFERS_PIPELINE, 'counter_requested'),
+        },
+      );
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      return { offer, record };
+    };
+    // The agent moves the record in HubSpot's UI just before the daemon's next call matching `call`
+    // is handled (the emulator's queued UI change): the moment between a writer's read and its write.
+    const agentMovesJustBefore = async (recordId: string, stage: string, call: string) => {
+      const queued = await fetch(`${t.hubspot.url}/__control/objects/deals/${recordId}/ui-change`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          properties: { dealstage: t.stages.stageId(CASH_OFFERS_PIPELINE, stage) },
+          beforeCall: call,
+        }),
+      });
+      expect(queued.status).toBe(202);
+    };
     const hubspotFaults = async (faults: Record<string, number>) => {
       const res = await fetch(`${t.hubspot.url}/__control/faults`, {
         method: 'PUT',
@@ -127,19 +157,7 @@ describe.each(ledgerEngines())(
     });
 
     it("a reject the agent asks for before its counter's write-back ran is kept, sent and shown", async () => {
-      const { requestId } = await steps.activeRequest();
-      const offer = await steps.sandbox.makeOffer(requestId);
-      await steps.applyEvents(1);
-      const record = await recordOf(offer.offer_id);
-      await steps.agent.update(
-        record.id,
-        { cash_offer_counter_amount: '371000' },
-        {
-          pipelineId: t.stages.pipelineId(CASH_OFFERS_PIPELINE),
-          stageId: t.stages.stageId(CASH_OFFERS_PIPELINE, 'counter_requested'),
-        },
-      );
-      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      const { offer, record } = await counterAsked('371000');
       // The service takes the counter; the CRM refuses its write-back for now.
       await hubspotFaults({ errorRate: 1, errorStatus: 400 });
       await t.run('outbox-drain');
@@ -188,19 +206,7 @@ describe.each(ledgerEngines())(
         counterRejectedCallback: 'none',
       });
       try {
-        const { requestId } = await steps.activeRequest();
-        const offer = await steps.sandbox.makeOffer(requestId);
-        await steps.applyEvents(1);
-        const record = await recordOf(offer.offer_id);
-        await steps.agent.update(
-          record.id,
-          { cash_offer_counter_amount: '372000' },
-          {
-            pipelineId: t.stages.pipelineId(CASH_OFFERS_PIPELINE),
-            stageId: t.stages.stageId(CASH_OFFERS_PIPELINE, 'counter_requested'),
-          },
-        );
-        expect((await t.run('crm-changes')).status).toBe('succeeded');
+        const { offer, record } = await counterAsked('372000');
         expect((await t.run('outbox-drain')).status).toBe('succeeded');
         const [counter] = (await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id);
         expect(steps.stageKey((await steps.offerRecord(offer.offer_id))!)).toBe('countered');
@@ -208,16 +214,7 @@ describe.each(ledgerEngines())(
         // The buyer refuses the counter (the offer is listed active again, no UPDATE); the agent's
         // reject lands in HubSpot just before the reconcile's write of the refusal.
         await steps.sandbox.rejectCounter(counter.counter_offer_id);
-        const rejectRequested = t.stages.stageId(CASH_OFFERS_PIPELINE, 'reject_requested');
-        const queued = await fetch(`${t.hubspot.url}/__control/objects/deals/${record.id}/ui-change`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            properties: { dealstage: rejectRequested },
-            beforeCall: 'POST /crm/v3/objects/deals/batch/upsert',
-          }),
-        });
-        expect(queued.status).toBe(202);
+        await agentMovesJustBefore(record.id, 'reject_requested', 'POST /crm/v3/objects/deals/batch/upsert');
         expect((await t.run('offers-reconcile')).status).toBe('succeeded');
         const pending = await fetch(`${t.hubspot.url}/__control/ui-changes`);
         expect(await pending.json()).toEqual({ uiChanges: [] });
@@ -245,28 +242,8 @@ describe.each(ledgerEngines())(
     // write-back writes its message. The record already stood in Countered when the write-back read
     // it, so its stage is not written again, and the agent's move stands (before, it was written over).
     it("an agent's reject made just before a counter's write-back wrote the record is kept and sent", async () => {
-      const { requestId } = await steps.activeRequest();
-      const offer = await steps.sandbox.makeOffer(requestId);
-      await steps.applyEvents(1);
-      const record = await recordOf(offer.offer_id);
-      await steps.agent.update(
-        record.id,
-        { cash_offer_counter_amount: '373000' },
-        {
-          pipelineId: t.stages.pipelineId(CASH_OFFERS_PIPELINE),
-          stageId: t.stages.stageId(CASH_OFFERS_PIPELINE, 'counter_requested'),
-        },
-      );
-      expect((await t.run('crm-changes')).status).toBe('succeeded');
-      const queued = await fetch(`${t.hubspot.url}/__control/objects/deals/${record.id}/ui-change`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          properties: { dealstage: t.stages.stageId(CASH_OFFERS_PIPELINE, 'reject_requested') },
-          beforeCall: 'POST /crm/v3/objects/deals/batch/update',
-        }),
-      });
-      expect(queued.status).toBe(202);
+      const { offer, record } = await counterAsked('373000');
+      await agentMovesJustBefore(record.id, 'reject_requested', 'POST /crm/v3/objects/deals/batch/update');
       expect((await t.run('outbox-drain')).status).toBe('succeeded');
       expect((await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id)).toHaveLength(1);
       const putBack = await steps.offerRecord(offer.offer_id);
