@@ -8,6 +8,7 @@ import { emptyCounts } from '../../scheduler/job.types';
 import type { RecordIssues } from '../common/record-issues';
 import type { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { OFFER } from '../offers/offer-record.properties';
+import { HeldStages } from '../offers/held-stages.service';
 import { OfferDecisionsConsumer } from './offer-decisions.consumer';
 
 const STAGES = [
@@ -41,12 +42,14 @@ describe('OfferDecisionsConsumer', () => {
   const outbox = { findByKey: jest.fn(async () => null), enqueue: jest.fn(async () => ({})) };
   const issues = { report: jest.fn(async () => undefined) };
   const recordErrors = { record: jest.fn(async () => ({})) };
+  const heldStages = { putBackOverwritten: jest.fn(async () => new Map()) };
   const consumer = new OfferDecisionsConsumer(
     outbox as unknown as OutboxRepository,
     issues as unknown as RecordIssues,
     {} as DecisionHistoryRecorder,
     recordErrors as unknown as RecordErrorRepository,
     { nowMs: () => Date.parse('2026-12-01T10:00:00Z') } as unknown as Clock,
+    heldStages as unknown as HeldStages,
   );
   const inStage =
     (stage: string) =>
@@ -100,6 +103,25 @@ describe('OfferDecisionsConsumer', () => {
       expect.any(Function),
     );
     expect(counts).toMatchObject({ read: 2, failed: 1, created: 1 });
+  });
+
+  it("looks, after moving a refused record back, for a move of the agent's it went over (not the refused request's own)", async () => {
+    updateRecords.mockResolvedValueOnce([{ key: '43', ok: true, id: '43', created: false }]);
+    await consumer.consumePage({
+      records: page(acceptRequested('43', 503, 'rejected')),
+      crm,
+      ctx: { dryRun: false } as JobContext,
+      counts: emptyCounts(),
+    });
+    expect(heldStages.putBackOverwritten).toHaveBeenCalledWith(crm, [
+      {
+        offerKey: '503',
+        recordId: '43',
+        stageId: 'stage-rejected',
+        stageIdRead: 'stage-accept_requested',
+        answered: { operation: 'decide_offer', decision: 'accepted' },
+      },
+    ]);
   });
 
   // A CRM's search may show a write only after a lag: the change read can find a record in a

@@ -11,6 +11,8 @@ import { ChangePagesConsumer, type ConsumedPage } from '../crm-changes/change-pa
 import { CrmChangeConsumer } from '../crm-changes/crm-change-consumer.decorator';
 import { COUNTER_INPUT, OFFER, offerStageId } from '../offers/offer-record.properties';
 import { closedWithoutSale, isAnsweredCounter, isCounteredWord, stageFor } from '../offers/offer-record.view';
+import { agentRequestIn } from '../offers/agent-held-stage';
+import { HeldStages } from '../offers/held-stages.service';
 import { mapCounterFromCrm } from './counter-offer.mapper';
 import { COUNTER_OFFER, DECIDE_OFFER, decisionKey, type DecisionTarget } from './decision.command';
 
@@ -36,6 +38,7 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     private readonly history: DecisionHistoryRecorder,
     private readonly recordErrors: RecordErrorRepository,
     private readonly clock: Clock,
+    private readonly heldStages: HeldStages,
   ) {
     super();
   }
@@ -245,14 +248,29 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
       record.properties[OFFER.status] ?? '',
       record.properties[OFFER.counterStatus] ?? undefined,
     );
+    const stageId = offerStageId(crm.stages, stage);
     const [moved] = await crm.port.updateRecords('deal', [
       {
         id: record.id,
         properties: {},
         pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
-        stageId: offerStageId(crm.stages, stage),
+        stageId,
       },
     ]);
+    // The agent may have moved the record on since it was read (changed their mind: a reject after
+    // an accept the service refused): that move is put back for the next read (HeldStages).
+    const offerKey = record.properties[OFFER.id];
+    const answered = agentRequestIn(requestedStageOf(crm, record));
+    if (moved?.ok && offerKey)
+      await this.heldStages.putBackOverwritten(crm, [
+        {
+          offerKey,
+          recordId: record.id,
+          stageId,
+          stageIdRead: record.stageId,
+          ...(answered ? { answered } : {}),
+        },
+      ]);
     if (moved && !moved.ok) {
       // Kept for the operator, and the rest of the page goes on: thrown, one record the CRM will not
       // move (deleted meanwhile, or refused by a rule of its pipeline) held every later decision back
