@@ -286,6 +286,42 @@ describe('HubSpotCrmAdapter against the HubSpot emulator', () => {
     });
   });
 
+  it("reads deals' stage histories newest first, 50 deals a call, an agent's UI move among the daemon's", async () => {
+    await control.reset();
+    const map = CrmStageMap.fromReport(await adapter.ensureSchema(CASH_OFFER_CRM_SCHEMA));
+    const stage = (key: string) => map.stageId('cash_offers', key);
+    const inputs = Array.from({ length: 60 }, (_, i) => ({
+      key: `o-${i}`,
+      properties: { dealname: `Offer ${i}` },
+      pipelineId: map.pipelineId('cash_offers'),
+      stageId: stage('incoming'),
+    }));
+    const written = await adapter.upsertRecords('deal', 'cash_offer_offer_id', inputs);
+    const ids = written.map((w) => (w.ok ? w.id : ''));
+    // The agent moves the first deal in HubSpot's UI, then the daemon moves it on.
+    const moved = await fetch(`${emulator.url}/__control/objects/deals/${ids[0]}/ui-change`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ properties: { dealstage: stage('reject_requested') } }),
+    });
+    expect(moved.status).toBe(200);
+    await adapter.updateRecords('deal', [{ id: ids[0], properties: {}, stageId: stage('rejected') }]);
+    await control.clearRequests();
+
+    const histories = await adapter.stageHistory([...ids, '987654']);
+    expect(histories.get(ids[0])!.map((c) => c.stageId)).toEqual([
+      stage('rejected'),
+      stage('reject_requested'),
+      stage('incoming'),
+    ]);
+    expect(histories.get(ids[59])!.map((c) => c.stageId)).toEqual([stage('incoming')]);
+    expect(histories.has('987654')).toBe(false);
+    const times = histories.get(ids[0])!.map((c) => Date.parse(c.at));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    const reads = (await control.requests()).filter((r) => r.path.endsWith('/deals/batch/read'));
+    expect(reads).toHaveLength(2);
+  });
+
   it('reads past the 10,000-results cap, ties included, every record exactly once', async () => {
     // 21 groups of 500 deals, each group sharing one modification time.
     const base = Date.parse('2026-01-01T00:00:00Z');
