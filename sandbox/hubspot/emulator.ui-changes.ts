@@ -16,6 +16,8 @@ interface QueuedUiChange {
   properties: Record<string, string>;
   userId: number;
   beforeCall: CallMatch;
+  // Matching calls to let pass first: the change comes before the (skip + 1)th.
+  skip: number;
   queuedAt: string;
 }
 
@@ -32,9 +34,10 @@ export class UiChanges {
     private readonly objects: ControlObjectsService,
   ) {}
 
-  // `{ properties, userId? (1), beforeCall? }`, checked as an API write would be. Without beforeCall:
-  // written now, 200 with the record's control view; with it: 202, applied before the next call it
-  // matches (`<METHOD> <path>` prefixes, as the faults' `match`).
+  // `{ properties, userId? (1), beforeCall?, skip? (0) }`, checked as an API write would be. Without
+  // beforeCall: written now, 200 with the record's control view; with it: 202, applied before the next
+  // call it matches (`<METHOD> <path>` prefixes, as the faults' `match`), or, with `skip`, before the
+  // matching call that follows that many (a writer's second update of a pass, say).
   change(typeSegment: string, id: string, rawBody: unknown): HubSpotReply {
     const type = objectType(typeSegment);
     const body = record(rawBody, 'request body');
@@ -42,6 +45,10 @@ export class UiChanges {
     if (typeof userId !== 'number' || !Number.isInteger(userId) || userId < 1)
       throw badRequest('userId must be a positive integer');
     const beforeCall = body.beforeCall === undefined ? undefined : readBeforeCall(body.beforeCall);
+    const skip = body.skip ?? 0;
+    if (typeof skip !== 'number' || !Number.isInteger(skip) || skip < 0)
+      throw badRequest('skip must be a whole number of matching calls to let pass first');
+    if (skip > 0 && beforeCall === undefined) throw badRequest('skip needs beforeCall');
     const obj = this.state.objects.get(type, id);
     if (!obj) throw notFound(`${type} ${id} does not exist`);
     const values = this.state.objects.validate(type, body.properties);
@@ -52,8 +59,8 @@ export class UiChanges {
       return new HubSpotReply(200, this.objects.get(type, id));
     }
     const queuedAt = new Date().toISOString();
-    this.queue.push({ type, id, properties: values, userId, beforeCall, queuedAt });
-    return new HubSpotReply(202, { queued: true, beforeCall });
+    this.queue.push({ type, id, properties: values, userId, beforeCall, skip, queuedAt });
+    return new HubSpotReply(202, { queued: true, beforeCall, skip });
   }
 
   list(): Record<string, unknown> {
@@ -68,7 +75,9 @@ export class UiChanges {
   // handler: applies, in the order queued, every change waiting for this call, then forgets them.
   beforeCall(call: string): void {
     if (this.queue.length === 0) return;
-    const due = this.queue.filter((change) => callMatches(change.beforeCall, call));
+    const matching = this.queue.filter((change) => callMatches(change.beforeCall, call));
+    const due = matching.filter((change) => change.skip === 0);
+    for (const change of matching) if (change.skip > 0) change.skip -= 1;
     if (due.length === 0) return;
     this.queue = this.queue.filter((change) => !due.includes(change));
     for (const change of due) this.applyQueued(change);

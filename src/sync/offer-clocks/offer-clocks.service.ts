@@ -8,6 +8,7 @@ import { LinkRepository, RecordErrorRepository } from '../../ledger';
 import { MetricsService } from '../../observability/metrics/metrics.service';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
+import { HeldStages } from '../offers/held-stages.service';
 import { offerStageId } from '../offers/offer-record.properties';
 import { isCounteredWord, isWithdrawnOffer } from '../offers/offer-record.view';
 import {
@@ -53,6 +54,13 @@ export interface ClockOutcome {
 // for the listing agent at each lead time, one for the broker near the end, every task closed once
 // the offer is answered or gone, and an undecided offer past its expiry moved to Expired unless the
 // agent has moved it. Task writes go through the outbox, so a task is made once whatever is killed.
+// An undecided record past its expiry, as the pass read it.
+interface ToExpire {
+  offer: Offer;
+  recordId: string;
+  stageIdRead?: string;
+}
+
 @Injectable()
 export class OfferClocks {
   private readonly logger = new Logger(OfferClocks.name);
@@ -64,6 +72,7 @@ export class OfferClocks {
     private readonly metrics: MetricsService,
     private readonly numbers: OfferNumbers,
     private readonly clock: Clock,
+    private readonly heldStages: HeldStages,
   ) {}
 
   // Whether a listed offer is worth keeping for the clocks: its expiry is near or recently past (an
@@ -97,7 +106,7 @@ export class OfferClocks {
     for (const offerId of withOpenTasks)
       if (offerId !== undefined && !pass.listed.has(String(offerId))) gone.add(offerId);
     const records = await this.offerRecords(crm, [...offers.keys(), ...gone]);
-    const toExpire: { offer: Offer; recordId: string }[] = [];
+    const toExpire: ToExpire[] = [];
     const now = this.clock.nowMs();
     for (const offerId of [...offers.keys(), ...gone]) {
       const offer = offers.get(offerId);
@@ -116,7 +125,7 @@ export class OfferClocks {
           if (!link) continue;
           if (await this.tasks.complete(id, offerId, action.key, link.crmId)) outcome.tasksClosed += 1;
         } else if (action.kind === 'show_expired' && offer && record) {
-          toExpire.push({ offer, recordId: record.crm.id });
+          toExpire.push({ offer, recordId: record.crm.id, stageIdRead: record.crm.stageId });
         }
       }
     }
@@ -200,8 +209,9 @@ export class OfferClocks {
   }
 
   // Moves undecided records past their expiry to Expired. The stage was read at the start of this
-  // pass; an agent's move in the seconds since is the one case this can overrule (see docs).
-  private async showExpired(crm: BrokerageCrm, items: { offer: Offer; recordId: string }[]): Promise<number> {
+  // pass; an agent's move in the seconds since, written over, is put back where the CRM keeps a
+  // stage history (HeldStages.putBackOverwritten), for the decision consumer to answer.
+  private async showExpired(crm: BrokerageCrm, items: ToExpire[]): Promise<number> {
     if (items.length === 0) return 0;
     if (!crm.stages.hasStage(CASH_OFFERS_PIPELINE, 'expired')) {
       this.logger.warn(
@@ -211,17 +221,27 @@ export class OfferClocks {
       return 0;
     }
     let shown = 0;
+    const expiredStageId = offerStageId(crm.stages, 'expired');
     const results = await crm.port.updateRecords(
       'deal',
       items.map((i) => ({
         id: i.recordId,
         properties: {},
         pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
-        stageId: offerStageId(crm.stages, 'expired'),
+        stageId: expiredStageId,
       })),
+    );
+    const putBack = await this.heldStages.putBackOverwritten(
+      crm,
+      items.flatMap(({ offer, recordId, stageIdRead }, n) =>
+        results[n]?.ok
+          ? [{ offerKey: String(offer.offer_id), recordId, stageId: expiredStageId, stageIdRead }]
+          : [],
+      ),
     );
     for (const [n, result] of results.entries()) {
       const { offer } = items[n];
+      if (putBack.has(String(offer.offer_id))) continue;
       if (!result.ok) {
         await this.recordErrors.record({
           brokerageId: crm.brokerageId,

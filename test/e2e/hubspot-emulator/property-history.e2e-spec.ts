@@ -205,7 +205,7 @@ describe('HubSpot emulator: property history', () => {
       });
       expect(queued).toEqual({
         status: 202,
-        body: { queued: true, beforeCall: 'POST /crm/v3/objects/deals/batch/update' },
+        body: { queued: true, beforeCall: 'POST /crm/v3/objects/deals/batch/update', skip: 0 },
       });
       // Another call does not set it off.
       await client.crm.deals.basicApi.getById(id, ['dealstage']);
@@ -216,6 +216,7 @@ describe('HubSpot emulator: property history', () => {
           properties: { dealstage: 'presentationscheduled' },
           userId: 7,
           beforeCall: 'POST /crm/v3/objects/deals/batch/update',
+          skip: 0,
           queuedAt: expect.any(String),
         },
       ]);
@@ -237,6 +238,32 @@ describe('HubSpot emulator: property history', () => {
       // Applied once: the next matching call finds nothing waiting.
       await client.crm.deals.batchApi.update({ inputs: [{ id, properties: { dealstage: 'closedlost' } }] });
       expect(emulator.state.get('deals', id)!.history.dealstage).toHaveLength(4);
+    });
+
+    it('with skip, lets that many matching calls pass first: the change lands before the next one', async () => {
+      const id = await createDeal();
+      await uiChange('deals', id, {
+        properties: { dealstage: 'presentationscheduled' },
+        beforeCall: 'POST /crm/v3/objects/deals/batch/update',
+        skip: 1,
+      });
+      await client.crm.deals.batchApi.update({
+        inputs: [{ id, properties: { dealstage: 'qualifiedtobuy' } }],
+      });
+      expect(emulator.state.get('deals', id)!.properties.dealstage).toBe('qualifiedtobuy');
+      await client.crm.deals.batchApi.update({ inputs: [{ id, properties: { dealstage: 'closedwon' } }] });
+      expect(emulator.state.get('deals', id)!.history.dealstage.map((e) => e.value)).toEqual([
+        'closedwon',
+        'presentationscheduled',
+        'qualifiedtobuy',
+        'appointmentscheduled',
+      ]);
+      expect(
+        (await uiChange('deals', id, { properties: { dealname: 'x' }, skip: 1 })).body.message,
+      ).toContain('skip needs beforeCall');
+      expect(
+        (await uiChange('deals', id, { properties: { dealname: 'x' }, beforeCall: 'POST', skip: -1 })).status,
+      ).toBe(400);
     });
 
     it('drops a queued change whose record is gone by the time of the call', async () => {

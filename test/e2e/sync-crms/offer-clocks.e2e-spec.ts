@@ -1,4 +1,5 @@
-import type { CrmTask } from '../../../src/crm';
+import { CASH_OFFERS_PIPELINE, type CrmTask } from '../../../src/crm';
+import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { OFFER_TASK_LINK } from '../../../src/sync/offer-clocks/offer-clocks.constants';
 import { NeutralSellerSteps } from '../../support/crm-agent';
 import { fubControl } from '../../support/fub-emulator.client';
@@ -210,6 +211,34 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
     }
     await steps.sandbox.specReadings({ expiredOfferListedAs: 'expired' });
   });
+
+  // HubSpot keeps a stage history: the agent's accept, made in the moment between the clocks' read of
+  // the record and their move of it to Expired, is put back and answered (too late: the offer ran out),
+  // so the agent is told rather than seeing the record jump to Expired with no word.
+  if (kind === 'hubspot')
+    it("an agent's accept made just before the clocks move the record to Expired is put back and answered", async () => {
+      const [offer] = await offersExpiringIn(10 * MINUTE);
+      await tick();
+      const record = await recordOf(offer.offer_id);
+      await t.advanceClock(10 * MINUTE + 1000);
+      const queued = await fetch(`${t.hubspot.url}/__control/objects/deals/${record.id}/ui-change`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          properties: { dealstage: t.stages.stageId(CASH_OFFERS_PIPELINE, 'accept_requested') },
+          // The pass's first update is the listing deal's; its second, the clocks' move to Expired.
+          beforeCall: 'POST /crm/v3/objects/deals/batch/update',
+          skip: 1,
+        }),
+      });
+      expect(queued.status).toBe(202);
+      await tick();
+      expect(steps.agent.stageKey(await recordOf(offer.offer_id))).toBe('accept_requested');
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      const answered = await recordOf(offer.offer_id);
+      expect(steps.agent.stageKey(answered)).toBe('expired');
+      expect(answered.properties[OFFER.decisionError]).toContain('can no longer be accepted');
+    });
 
   it("a counter the buyer has not answered gets the listing agent's reminder 2 h before it runs out, once; the buyer refusing it closes it", async () => {
     const { offer, counter, expires } = await counteredOffer(90 * MINUTE, 325_000);
