@@ -5,6 +5,7 @@ import { CASH_OFFERS_PIPELINE } from '../../crm';
 import { LedgerTurns, LinkRepository, RecordErrorRepository } from '../../ledger';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
+import { HeldStages } from './held-stages.service';
 import { OFFER, offerStageId } from './offer-record.properties';
 import { stageFor } from './offer-record.view';
 
@@ -48,6 +49,7 @@ export class UnlistedOffers {
     private readonly links: LinkRepository,
     private readonly recordErrors: RecordErrorRepository,
     private readonly clock: Clock,
+    private readonly heldStages: HeldStages,
   ) {}
 
   // `listed`: every offer id the pass read (valid only after a complete, error-free pass).
@@ -87,7 +89,11 @@ export class UnlistedOffers {
         // Status always; the stage only out of Incoming: a record the agent moved stays where it is.
         const stage = crm.stages.resolve(record!.pipelineId, record!.stageId);
         const fromIncoming = stage?.pipelineKey === CASH_OFFERS_PIPELINE && stage.stageKey === 'incoming';
-        updates.push({ link, input: this.expiredInput(crm, link.crmId, fromIncoming) });
+        updates.push({
+          link,
+          input: this.expiredInput(crm, link.crmId, fromIncoming),
+          stageIdRead: record!.stageId,
+        });
       }
       const results =
         updates.length > 0
@@ -96,6 +102,15 @@ export class UnlistedOffers {
               updates.map((u) => u.input),
             )
           : [];
+      // An agent's move made since the read above, written over, is put back (HeldStages).
+      await this.heldStages.putBackOverwritten(
+        crm,
+        updates.flatMap(({ link, input, stageIdRead }, n) =>
+          results[n]?.ok && input.stageId !== undefined
+            ? [{ offerKey: link.remoteId, recordId: link.crmId, stageId: input.stageId, stageIdRead }]
+            : [],
+        ),
+      );
       for (const [n, result] of results.entries()) {
         const { link } = updates[n];
         if (!result.ok) {
