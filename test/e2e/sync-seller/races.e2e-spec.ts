@@ -78,6 +78,17 @@ describe.each(ledgerEngines())(
       });
       expect(queued.status).toBe(202);
     };
+    // The agent's reject of a countered offer, read from its stage, sent once, and shown: the offer
+    // rejected at the service, the record in Counter rejected with no error.
+    const expectRejectSentAndShown = async (offerId: number) => {
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      const [rejected] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offerId);
+      expect(rejected.offer_status).toBe('rejected');
+      const shown = await steps.offerRecord(offerId);
+      expect(steps.stageKey(shown!)).toBe('counter_rejected');
+      expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
+    };
     const hubspotFaults = async (faults: Record<string, number>) => {
       const res = await fetch(`${t.hubspot.url}/__control/faults`, {
         method: 'PUT',
@@ -222,13 +233,7 @@ describe.each(ledgerEngines())(
         expect(steps.stageKey(putBack!)).toBe('reject_requested');
         expect(putBack!.properties[OFFER.counterStatus]).toBe('rejected');
 
-        expect((await t.run('crm-changes')).status).toBe('succeeded');
-        expect((await t.run('outbox-drain')).status).toBe('succeeded');
-        const [rejected] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offer.offer_id);
-        expect(rejected.offer_status).toBe('rejected');
-        const shown = await steps.offerRecord(offer.offer_id);
-        expect(steps.stageKey(shown!)).toBe('counter_rejected');
-        expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
+        await expectRejectSentAndShown(offer.offer_id);
         expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
       } finally {
         await steps.sandbox.specReadings({
@@ -250,13 +255,7 @@ describe.each(ledgerEngines())(
       expect(steps.stageKey(putBack!)).toBe('reject_requested');
       expect(putBack!.properties[OFFER.counterStatus]).toBe('pending');
 
-      expect((await t.run('crm-changes')).status).toBe('succeeded');
-      expect((await t.run('outbox-drain')).status).toBe('succeeded');
-      const [rejected] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offer.offer_id);
-      expect(rejected.offer_status).toBe('rejected');
-      const shown = await steps.offerRecord(offer.offer_id);
-      expect(steps.stageKey(shown!)).toBe('counter_rejected');
-      expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
+      await expectRejectSentAndShown(offer.offer_id);
     });
 
     it("one offer accepted while another's reject is in flight: both end as the agent wanted, no error", async () => {
