@@ -40,7 +40,7 @@ import { historyWrong, type ExportedEntry } from './soak-history-checks';
 import { SoakWorld } from './soak-world';
 import { HubSpotSoakCrm, type CrmObject, type SoakCrm } from './soak-crm';
 import type { SoakTask } from './soak-clocks';
-import type { StoredOffer, StoredRequest } from './soak-service';
+import type { StoredCounter, StoredOffer, StoredRequest } from './soak-service';
 import { FubSoakCrm, fubSellersPipeline } from './soak-crm-fub';
 import { SOAK_HEARTBEAT_SECONDS, SoakWorkers, startSoakPostgres, type SoakPostgres } from './soak-workers';
 
@@ -332,6 +332,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         offers,
         deals,
         tasks,
+        counters,
         passes: await ledgerReader.reconcilePasses(),
         creates,
         ...(daemon ? { lives } : {}),
@@ -576,6 +577,7 @@ function taskFacts(
     offers: StoredOffer[];
     deals: CrmObject[];
     tasks: SoakTask[];
+    counters: StoredCounter[];
     passes: ReconcilePass[];
     creates: TaskCreateRow[];
     lives?: readonly DaemonLife[];
@@ -587,8 +589,17 @@ function taskFacts(
       .filter((q) => world.listings.has(String(q.offer_request_external_id)))
       .map((q) => q.offer_request_id),
   );
+  // A counter never sent because its own expiry passed first (refused at the drain) answered nothing:
+  // the offer is still the agent's to decide, and its tasks rightly stay open.
+  const countered = new Set(seen.counters.map((c) => String(c.offer_id)));
+  const notSent = (d: (typeof world.decisions)[number]) =>
+    d.kind === 'counter' &&
+    !countered.has(d.offerId) &&
+    d.counterExpiresMs !== undefined &&
+    d.counterExpiresMs <= Date.now();
   const movedAt = new Map<string, number>();
-  for (const d of world.decisions) movedAt.set(d.offerId, Math.min(d.at, movedAt.get(d.offerId) ?? Infinity));
+  for (const d of world.decisions)
+    if (!notSent(d)) movedAt.set(d.offerId, Math.min(d.at, movedAt.get(d.offerId) ?? Infinity));
   const records = new Map<string, CrmObject[]>();
   for (const d of deals) {
     const id = d.properties.cash_offer_offer_id?.trim();
