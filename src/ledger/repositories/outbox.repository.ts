@@ -28,6 +28,13 @@ export interface OutboxReplayFilter {
 
 const REPLAYABLE: OutboxState[] = ['dead', 'failed', 'unknown'];
 
+// The result of a dead command the daemon refused before any request left (deadLetter's notSent).
+const NOT_SENT = { notSent: true };
+
+export function wasNotSent(command: Pick<OutboxCommand, 'state' | 'result'>): boolean {
+  return command.state === 'dead' && (command.result as { notSent?: unknown } | null)?.notSent === true;
+}
+
 // Remote writes as commands: pending -> sending -> done, or failed (retried later), unknown
 // (reconciled; re-sent only once provably absent), dead. `sending` is committed only when the request
 // is about to leave (after the rate limiter and breaker let it through), so it means "may have left";
@@ -242,14 +249,49 @@ export class OutboxRepository {
     return this.transition(id, ['unknown'], 'pending', { nextAttemptAt: null, sentAt: null });
   }
 
-  deadLetter(id: number, reason: string, record: NewHistoryEntry[] = []): Promise<OutboxCommand> {
+  // `notSent`: refused by the daemon itself before any request left (a counter past its own expiry),
+  // so the remote never saw it, and the agent's next request of this kind may take its place (rearm).
+  deadLetter(
+    id: number,
+    reason: string,
+    record: NewHistoryEntry[] = [],
+    notSent = false,
+  ): Promise<OutboxCommand> {
     return this.transition(
       id,
       ['pending', 'sending', 'failed', 'unknown'],
       'dead',
-      { lastError: reason },
+      { lastError: reason, ...(notSent ? { result: NOT_SENT } : {}) },
       record,
     );
+  }
+
+  // A dead command the remote never saw (deadLetter's `notSent`), back to pending with the agent's new
+  // request: the one command of its key, so a second one can never exist beside it.
+  async rearm(
+    command: OutboxCommand,
+    payload: unknown,
+    record: NewHistoryEntry[] = [],
+  ): Promise<OutboxCommand> {
+    if (!wasNotSent(command))
+      throw new Error(`outbox command ${command.id} reached the remote; it cannot be rearmed`);
+    const rearmed = await this.transition(
+      command.id,
+      ['dead'],
+      'pending',
+      {
+        payload,
+        attempts: 0,
+        lastError: null,
+        result: null,
+        nextAttemptAt: null,
+        sentAt: null,
+        completedAt: null,
+      },
+      record,
+    );
+    for (const listener of this.queuedListeners) listener(rearmed);
+    return rearmed;
   }
 
   // Operator replay: back to pending, due now. Returns how many.

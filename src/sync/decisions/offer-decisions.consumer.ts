@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
-import { OutboxRepository, RecordErrorRepository, type OutboxCommand } from '../../ledger';
+import { OutboxRepository, RecordErrorRepository, wasNotSent, type OutboxCommand } from '../../ledger';
 import type { ChangeStream } from '../crm-changes/change-stream';
 import { errorMessage } from '../common/job-counts';
 import { RecordIssues } from '../common/record-issues';
@@ -164,7 +164,10 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     dryRun: boolean,
   ): Promise<Outcome> {
     const existing = await this.outbox.findByKey(decisionKey(crm.brokerageId, target.offerId, COUNTER_OFFER));
-    if (existing) return this.alreadyDecided(crm, record, existing, 'countered', dryRun);
+    // A counter refused before it left (its expiry passed while it waited) never reached the service:
+    // the agent's new one takes its place. Before, the offer could never be countered again.
+    const replaces = existing !== null && wasNotSent(existing) ? existing : null;
+    if (existing && !replaces) return this.alreadyDecided(crm, record, existing, 'countered', dryRun);
     if (status !== 'active') {
       if (!dryRun)
         await this.refuse(
@@ -192,6 +195,21 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     }
     if (dryRun) return 'created';
     const amount = body.counter_offer_amount;
+    if (replaces) {
+      await this.outbox.rearm(
+        replaces,
+        { ...target, body },
+        this.history.agentMove({
+          brokerageId: crm.brokerageId,
+          ...target,
+          move: 'counter',
+          command: replaces,
+          amount,
+        }),
+      );
+      await this.issues.clear(crm, record, OFFER.decisionError);
+      return 'created';
+    }
     await this.outbox.enqueue(
       {
         brokerageId: crm.brokerageId,

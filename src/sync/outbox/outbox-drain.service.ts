@@ -289,6 +289,7 @@ export class OutboxDrainService {
           command.id,
           reason,
           await this.history.answerEntries(command, 'dead', undefined, reason),
+          refusedBeforeSending(error),
         );
         await this.tellRecord(command, error, reason, ctx, decision.code);
         return 'dead';
@@ -434,4 +435,15 @@ export class OutboxDrainService {
     if (outcome !== 'done')
       this.logger.warn(`outbox command ${command.id}: CRM write-back did not go through; retried later`);
   }
+}
+
+// The daemon's own refusal, made before any request of this command left (a counter past its own
+// expiry, a body that breaks the spec's tables): the service never saw it.
+function refusedBeforeSending(error: unknown): boolean {
+  return (
+    error instanceof CashOfferError &&
+    error.code === 'INVALID_RECORD' &&
+    error.status === undefined &&
+    error.violations !== undefined
+  );
 }

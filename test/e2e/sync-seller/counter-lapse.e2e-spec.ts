@@ -186,6 +186,42 @@ describe('a counter that runs out before it is sent', () => {
     expect(await counterPosts()).toEqual([]);
     const [dead] = await t.ledger.outbox.listByState('acme', ['dead']);
     expect(dead?.operation).toBe('counter_offer');
+
+    // The service never saw it, so the agent may counter again, with a later expiry: sent once, shown
+    // (before, "An earlier request on this offer was refused; nothing was sent again", for good).
+    await steps.agent.moveOffer(record!.id, 'counter_requested', {
+      cash_offer_counter_amount: '316000',
+      cash_offer_counter_expires: new Date(t.nowMs() + HOUR).toISOString(),
+    });
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+    const posts = await counterPosts();
+    expect(posts.map((c) => c.status)).toEqual([201]);
+    const counters = (await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id);
+    expect(counters).toHaveLength(1);
+    const countered = await steps.agent.offerRecord(offer.offer_id);
+    expect(steps.agent.stageKey(countered!)).toBe('countered');
+    expect(countered!.properties[OFFER.decisionError] ?? '').toBe('');
+    expect(await t.ledger.outbox.listByState('acme', ['dead'])).toEqual([]);
+    expect(
+      (await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).filter(
+        (e) => e.recordRef === record!.id,
+      ),
+    ).toEqual([]);
+  });
+
+  it('a counter the service refused is not sent again by a second move: one counter per offer', async () => {
+    // Refused by the service itself (a 400 after the request left), unlike one the daemon held back.
+    const offer = await askCounter(HOUR);
+    await steps.sandbox.faults({ match: 'POST /counter-offers', errorRate: 1, errorStatus: 400 });
+    await t.run('outbox-drain');
+    await steps.sandbox.clearFaults();
+    const record = await steps.agent.offerRecord(offer.offer_id);
+    await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: '317000' });
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    await t.run('outbox-drain');
+    const again = await steps.agent.offerRecord(offer.offer_id);
+    expect(again!.properties[OFFER.decisionError]).toContain('An earlier request on this offer was refused');
   });
 });
 

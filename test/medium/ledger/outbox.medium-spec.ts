@@ -1,3 +1,4 @@
+import { wasNotSent } from '../../../src/ledger';
 import { outboxKey } from '../../../src/ledger/outbox-key';
 import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
 
@@ -253,6 +254,29 @@ describe.each(ledgerEngines())('OutboxRepository (%s)', (engine) => {
       dead: 1,
     });
     expect(await f.ledger.outbox.depth('b2')).toMatchObject({ dead: 1, pending: 0 });
+  });
+
+  it('rearms with a new payload only a dead command the remote never saw, once', async () => {
+    const held = (await f.ledger.outbox.enqueue(command('deal:h'))).command;
+    const refused = (await f.ledger.outbox.enqueue(command('deal:r'))).command;
+    for (const c of [held, refused]) await f.ledger.outbox.markSending(c.id);
+    const notSent = await f.ledger.outbox.deadLetter(held.id, 'expiry passed; nothing was sent', [], true);
+    const sent = await f.ledger.outbox.deadLetter(refused.id, 'HTTP 400 from the service');
+    expect(wasNotSent(notSent)).toBe(true);
+    expect(wasNotSent(sent)).toBe(false);
+
+    const rearmed = await f.ledger.outbox.rearm(notSent, { StreetName: "O'Hara St", ListPrice: 1 });
+    expect(rearmed).toMatchObject({
+      state: 'pending',
+      attempts: 0,
+      payload: { StreetName: "O'Hara St", ListPrice: 1 },
+      result: null,
+      lastError: null,
+      sentAt: null,
+    });
+    expect(await f.ledger.outbox.get(held.id)).toMatchObject({ payload: { StreetName: "O'Hara St" } });
+    await expect(f.ledger.outbox.rearm(sent, {})).rejects.toThrow(/reached the remote/);
+    await expect(f.ledger.outbox.rearm(notSent, {})).rejects.toThrow();
   });
 
   it('claims per brokerage, oldest first, up to the limit', async () => {
