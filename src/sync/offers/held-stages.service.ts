@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
-import { CASH_OFFER_CRM_SCHEMA, CASH_OFFERS_PIPELINE, UNIQUE_OFFER_ID, type CrmRecord } from '../../crm';
+import { CASH_OFFER_CRM_SCHEMA, CASH_OFFERS_PIPELINE, UNIQUE_OFFER_ID } from '../../crm';
 import { OutboxRepository, RecordErrorRepository } from '../../ledger';
 import { errorMessage } from '../common/job-counts';
 import {
@@ -115,15 +115,7 @@ export class HeldStages {
     for (const move of moves) {
       const over = stageWrittenOver(histories.get(move.recordId) ?? [], move.stageId, move.stageIdRead);
       if (over === undefined) continue;
-      const record: CrmRecord = {
-        id: move.recordId,
-        kind: 'deal',
-        properties: {},
-        pipelineId,
-        stageId: over,
-        updatedAt: '',
-      };
-      const stage = await this.waiting(crm, move.offerKey, record, move.answered);
+      const stage = await this.waiting(crm, move.offerKey, { pipelineId, stageId: over }, move.answered);
       if (!stage) continue;
       const [written] = await crm.port.updateRecords('deal', [
         { id: move.recordId, properties: {}, pipelineId, stageId: over, moveSentOnce: true },
@@ -153,10 +145,10 @@ export class HeldStages {
   private async waiting(
     crm: BrokerageCrm,
     offerKey: string,
-    record: CrmRecord,
+    placed: PlacementRead,
     answered?: AgentRequest,
   ): Promise<OfferStage | undefined> {
-    const stage = crm.stages.resolve(record.pipelineId, record.stageId);
+    const stage = crm.stages.resolve(placed.pipelineId, placed.stageId);
     if (stage?.pipelineKey !== CASH_OFFERS_PIPELINE) return undefined;
     const request = agentRequestIn(stage.stageKey);
     if (!request || (answered && sameRequest(request, answered))) return undefined;

@@ -503,8 +503,11 @@ export class OffersService {
     readAt: Date,
   ): Promise<OfferCrmRecord> {
     const counters = await this.countersOn(crm.brokerageId, [offer, ...requestOffers]);
+    // Asked only when this offer's counter is past its expiry: the one case it decides.
+    const counter = counters.get(String(offer.offer_id));
+    const pastExpiry = counter !== undefined && ranOutBy(counter.expiresMs, readAt.getTime());
     return this.recordWith(offer, requestOffers, counters, readAt, {
-      countersOutliveExpiry: await countersOutliveExpiry(this.links, crm.brokerageId),
+      countersOutliveExpiry: pastExpiry && (await countersOutliveExpiry(this.links, crm.brokerageId)),
     });
   }
 
