@@ -115,6 +115,9 @@ export async function startSyncApp(
       `  baseUrl: ${sandbox.baseUrl}`,
       '  apiKeyEnv: ACME_CASH_OFFER_API_KEY',
       '  timeoutMs: 1500',
+      // The flows, not the account's pacing, are under test: the default 10 calls a second made a
+      // counter's drain and the reconcile after it wait out the window (the limiter has its own tests).
+      '  rateLimit: { requestsPerSecond: 1000 }',
       'crm:',
       ...world.configLines,
       ...(kind === 'followupboss' ? [`  changeWebhooks: ${options.crmChangeWebhooks === true}`] : []),

@@ -60,7 +60,7 @@ export async function startCrmWorld(kind: CrmVendor): Promise<CrmWorld> {
   return kind === 'hubspot' ? startHubSpotWorld() : startFollowUpBossWorld();
 }
 
-const FLOW_SEARCH_INDEX_LAG_MS = 200;
+const FLOW_SEARCH_INDEX_LAG_MS = 50;
 
 async function putFaults(url: string, body: Record<string, unknown>): Promise<void> {
   const res = await fetch(`${url}/__control/faults`, {
