@@ -54,7 +54,7 @@ export class CredentialWatch implements OnApplicationBootstrap, OnApplicationShu
       this.config.onChange(async (diff) => {
         const ids = new Set([...diff.added, ...diff.changed].map((b) => b.id));
         for (const id of await this.pausedBrokerages()) ids.add(id);
-        await Promise.all([...ids].map((id) => this.check(id, 0)));
+        await Promise.all([...ids].map((id) => this.checkAfterReload(id)));
       }),
     );
     this.timer = setInterval(() => void this.recheckPaused(), this.settings.alerts.credentialRecheckMs);
@@ -89,6 +89,14 @@ export class CredentialWatch implements OnApplicationBootstrap, OnApplicationShu
     return work;
   }
 
+  // A reload's check is never answered by one begun before it: that one probes with the credentials
+  // the operator just replaced (a job's 401 made it), and its refusal would keep the brokerage
+  // paused until the next periodic recheck. It runs once the earlier one is done.
+  private async checkAfterReload(brokerageId: string): Promise<void> {
+    await this.checking.get(brokerageId);
+    await this.check(brokerageId, 0);
+  }
+
   private async recheckPaused(): Promise<void> {
     const paused = await this.pausedBrokerages().catch(() => []);
     await Promise.all(paused.map((id) => this.check(id, 0)));
@@ -100,8 +108,16 @@ export class CredentialWatch implements OnApplicationBootstrap, OnApplicationShu
 
   private async checkEach(brokerageId: string): Promise<void> {
     let changed = false;
+    const checkedWith = this.config.get(brokerageId)?.fingerprint;
     for (const remote of CREDENTIAL_REMOTES) {
       const verdict = await this.probe(brokerageId, remote);
+      if (this.config.get(brokerageId)?.fingerprint !== checkedWith) {
+        // Reloaded while the probe was out: its verdict is on credentials no longer configured (a
+        // refusal of the old key, after another worker saw the new one work, would pause and alert
+        // again). The reload's own check decides.
+        this.logger.debug(`credentials of ${brokerageId}: the config changed during the check; not applied`);
+        break;
+      }
       if (verdict.verdict === 'refused') {
         const at = this.clock.now().toISOString().slice(0, 16).replace('T', ' ');
         const reason =
