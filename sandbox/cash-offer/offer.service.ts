@@ -92,7 +92,8 @@ export class OfferService {
   decide(caller: SandboxAccount, body: unknown): Offer {
     const b = readBody(OfferDecisionBody, body);
     const { offer, request } = this.ownedOffer(caller, b.offer_id);
-    const allowed = b.offer_status === 'accepted' ? ['active'] : ['active', 'countered'];
+    const acceptsCountered = this.readings.current.counteredOfferDecisions === 'accept-too';
+    const allowed = b.offer_status === 'accepted' && !acceptsCountered ? ['active'] : ['active', 'countered'];
     if (!allowed.includes(offer.offer_status))
       throw conflict(
         `offer ${offer.offer_id} is ${offer.offer_status}; it can no longer be ${b.offer_status}`,

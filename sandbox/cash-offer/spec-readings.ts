@@ -162,6 +162,12 @@ export interface SpecReadingValues {
   // decide (`offer-reopened`: listed as an active offer is), or runs out with it (`offer-expired`:
   // listed as an expired offer is, per expiredOfferListedAs). No event is sent either way.
   counterLapse: 'never' | 'offer-reopened' | 'offer-expired';
+  // Whether the seller may still accept an offer whose counter waits on its buyer (not shown: the
+  // spec's table accepts only an `active` offer and has no countered status). `reject-only` (ours):
+  // it may be rejected, which ends the counter, but an accept is refused with 409; `accept-too`: an
+  // accept is taken, and the cascade ("every other offer and counter offer on the request becomes
+  // rejected") rejects the counter waiting on it with the rest.
+  counteredOfferDecisions: 'reject-only' | 'accept-too';
   // Retries and time-outs of event deliveries (not shown): a delivery answered with a non-2xx or
   // not within 5 s is tried again after 1, 2, 4, 8 and 16 s (ours, as common senders do), or
   // `once`: never tried again, as a fire-and-forget sender does, so an event sent while the
@@ -208,6 +214,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   counterAcceptedOriginalListedAs: 'rejected',
   eventDelivery: 'retried',
   counterLapse: 'never',
+  counteredOfferDecisions: 'reject-only',
 };
 
 export const SPEC_READING_CHOICES: {
@@ -268,6 +275,7 @@ export const SPEC_READING_CHOICES: {
   counterAcceptedOriginalListedAs: ['rejected', 'unchanged'],
   eventDelivery: ['retried', 'once'],
   counterLapse: ['never', 'offer-reopened', 'offer-expired'],
+  counteredOfferDecisions: ['reject-only', 'accept-too'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -246,6 +246,21 @@ const ROWS: Row[] = [
     counterStatus: 'rejected',
   },
   {
+    case: 'the seller accepted the countered offer itself (a service that allows it): the cascade ended our counter',
+    offer: offer(1, 'accepted'),
+    siblings: [offer(3, 'rejected')],
+    counter: { id: '90', status: 'pending', listedAtSend: 'active' },
+    stage: 'accepted',
+    counterStatus: 'rejected',
+  },
+  {
+    case: 'the seller accepted the countered offer itself, our counter answered with no id: ended too',
+    offer: offer(1, 'accepted'),
+    counter: { status: 'open', listedAtSend: 'countered' },
+    stage: 'accepted',
+    counterStatus: 'rejected',
+  },
+  {
     case: 'a stale listing (still countered) after the buyer rejected: the answer stays',
     offer: offer(1, 'countered'),
     counter: { id: '90', status: 'rejected' },

@@ -167,9 +167,12 @@ export function counterStatusOf(
   const listed = offer.offer_status.toLowerCase();
   if (isWithdrawnOffer(listed) && !isWithdrawnOffer(counter.listedAtSend ?? '')) return 'withdrawn';
   if (listed === 'expired' && counter.listedAtSend !== 'expired') return 'expired';
-  // The cascade: "every other offer and counter offer on the request becomes rejected".
+  // The cascade: "every other offer and counter offer on the request becomes rejected". The offer
+  // accepted may be the countered one itself: a service that lets the seller accept an offer whose
+  // counter waits ends that counter with the rest (it is not the offer accepted).
   if (requestOffers.some((o) => o.offer_id !== offer.offer_id && o.offer_status === 'accepted'))
     return 'rejected';
+  if (listed === 'accepted') return 'rejected';
   // The countered offer left its waiting status without an accepted counter offer: the buyer
   // refused the counter (an UPDATE we did not get), or it lapsed. Not so when the service lists a
   // countered offer as rejected from the start.

@@ -54,6 +54,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'leadRequiredFields',
       'counterAcceptedOriginalListedAs',
       'eventDelivery',
+      'counteredOfferDecisions',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -628,6 +629,40 @@ describe('Cash Offer sandbox: spec readings', () => {
       other: 'rejected',
       made: 'accepted',
     });
+  });
+
+  it('counteredOfferDecisions: an offer whose counter waits may be rejected only, or accepted too, which rejects the counter', async () => {
+    const countered = async () => {
+      const req = await activeRequest(sandbox);
+      const offer = await buyerOffer(sandbox, req.offer_request_id);
+      const other = await buyerOffer(sandbox, req.offer_request_id);
+      const counter = await call(sandbox, 'POST', '/counter-offers', {
+        offer_id: offer.offer_id,
+        counter_offer_amount: 231_000,
+      });
+      return { offer, other, counterId: counter.body.counter_offer_id as number };
+    };
+    const accept = (offerId: number) =>
+      call(sandbox, 'PATCH', '/offers', { offer_id: offerId, offer_status: 'accepted' });
+    const counterStatus = async (id: number): Promise<unknown> =>
+      ((await control(sandbox, 'GET', '/counter-offers')).body as Json[]).find(
+        (c) => c.counter_offer_id === id,
+      )?.counter_offer_status;
+
+    const ours = await countered();
+    const refused = await accept(ours.offer.offer_id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('countered');
+    expect(await counterStatus(ours.counterId)).toBe('pending');
+
+    await readings({ counteredOfferDecisions: 'accept-too' });
+    const taken = await countered();
+    const accepted = await accept(taken.offer.offer_id);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.offer_status).toBe('accepted');
+    const offers = (await call(sandbox, 'GET', '/offers')).body as Json[];
+    expect(offers.find((o) => o.offer_id === taken.other.offer_id)?.offer_status).toBe('rejected');
+    expect(await counterStatus(taken.counterId)).toBe('rejected');
   });
 
   it('counterOmittedFields: a left-out term kept from the offer, stored as false or 0, or refused as required (the status too under all)', async () => {

@@ -429,6 +429,57 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       if (readings.counterRejectedOfferListedAs === 'active') await agentAccepts(offer.offer_id);
     });
 
+    // The seller changes their mind and accepts the buyer's own offer while the counter on it waits.
+    // Whether a service allows that is not shown (`counteredOfferDecisions`). An offer listed active
+    // meanwhile is sent; listed otherwise, the accept is refused before anything is sent. Whatever
+    // the service answers, the records show it: where it took the accept, the countered record shows
+    // Accepted with its counter rejected by the cascade (before, the counter still showed pending).
+    const listedWhileCountered = readings.counteredOfferListedAs ?? 'countered';
+    it.each(listedWhileCountered === 'active' ? ['accept-too', 'reject-only'] : ['accept-too'])(
+      'the agent accepts an offer whose counter waits, at a service whose countered offers are %s',
+      async (decisions) => {
+        await steps.sandbox.specReadings({ counteredOfferDecisions: decisions });
+        try {
+          const { requestId } = await steps.activeRequest();
+          const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 366_000 });
+          const other = await steps.sandbox.makeOffer(requestId, { offer_amount: 355_000 });
+          await steps.applyEvents(2);
+          await counterOn(offer.offer_id, '377000');
+          await settle();
+          const countered = await steps.agent.offerRecord(offer.offer_id);
+          expect(steps.agent.stageKey(countered!)).toBe('countered');
+          await steps.agent.moveOffer(countered!.id, 'accept_requested');
+          expect((await t.run('crm-changes')).status).toBe('succeeded');
+          expect((await t.run('outbox-drain')).status).toBe('succeeded');
+          await settle();
+
+          const [listed] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offer.offer_id);
+          const [counter] = await countersOn(offer.offer_id);
+          const shown = await steps.agent.offerRecord(offer.offer_id);
+          const otherShown = await steps.agent.offerRecord(other.offer_id);
+          if (listedWhileCountered === 'active' && decisions === 'accept-too') {
+            expect(listed.offer_status).toBe('accepted');
+            expect(counter.counter_offer_status).toBe('rejected');
+            expect(steps.agent.stageKey(shown!)).toBe('accepted');
+            expect(shown!.properties[OFFER.status]).toBe('accepted');
+            expect(shown!.properties[OFFER.counterStatus]).toBe('rejected');
+            expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
+            expect(steps.agent.stageKey(otherShown!)).toBe('rejected');
+            return;
+          }
+          // Refused, by the service (409) or before sending: nothing changed there, and the record
+          // is back in Countered with the reason.
+          expect(listed.offer_status).not.toBe('accepted');
+          expect(counter.counter_offer_status).toBe('pending');
+          expect(steps.agent.stageKey(shown!)).toBe('countered');
+          expect(shown!.properties[OFFER.decisionError]).toMatch(/accepted/);
+          expect(steps.agent.stageKey(otherShown!)).toBe('incoming');
+        } finally {
+          await steps.sandbox.specReadings({ counteredOfferDecisions: 'reject-only' });
+        }
+      },
+    );
+
     // A service that requires every counter field refuses a counter that leaves one out, naming them:
     // sent again with them filled, and the next counter carries them the first time. Where it
     // requires the status too, in a word of its own, the word its refusal asks for is learnt as well.
