@@ -14,7 +14,14 @@ const refused = () =>
 // The watch with its collaborators as plain fakes: one brokerage whose config a test reloads, and a
 // Cash Offer probe each test answers by hand (the CRM's always works).
 function watchOf() {
-  let brokerage = { id: 'acme', fingerprint: 'old-key', config: { enabled: true } };
+  const secrets = (key: string) => ({ cashOfferApiKey: key, crmToken: 'crm-token', webhookSecret: 'w' });
+  let brokerage = {
+    id: 'acme',
+    fingerprint: 'old-key',
+    config: { enabled: true },
+    secrets: secrets('old-key'),
+  };
+  let onDisk = secrets('old-key');
   let onReload: ConfigChangeListener | undefined;
   const answers: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   const paused: string[] = [];
@@ -23,6 +30,7 @@ function watchOf() {
   const watch = new CredentialWatch(
     {
       get: () => brokerage,
+      secretsOnDisk: () => onDisk,
       onChange: (listener: ConfigChangeListener) => {
         onReload = listener;
         return () => undefined;
@@ -61,8 +69,13 @@ function watchOf() {
     cleared,
     answers,
     suspect: (id: string) => suspect!(id),
+    // The operator writes another key to the brokerage's key file.
+    fixKeyOnDisk: () => {
+      onDisk = secrets('new-key');
+    },
     reload: async () => {
-      brokerage = { ...brokerage, fingerprint: 'new-key' };
+      onDisk = secrets('new-key');
+      brokerage = { ...brokerage, fingerprint: 'new-key', secrets: onDisk };
       await onReload!({ added: [], changed: [brokerage], removed: [] } as never);
     },
   };
@@ -108,6 +121,27 @@ describe('CredentialWatch', () => {
     await reloaded;
     expect(w.paused).toEqual([]);
     expect(w.cleared).toEqual(['cash-offer', 'crm']);
+    await w.watch.onApplicationShutdown();
+  });
+
+  // Another worker reloaded and works with the new key; this one has not reloaded yet, and its old
+  // key is refused. Before, it paused the brokerage again (every worker honours a pause) and alerted
+  // a second time (ci60, alerts-workers).
+  it('a refusal of a key the brokerage file no longer gives does not pause', async () => {
+    const w = watchOf();
+    w.watch.onApplicationBootstrap();
+    w.fixKeyOnDisk();
+    w.suspect('acme');
+    await until(() => w.answers.length === 1);
+    w.answers[0].reject(refused());
+    await w.watch.check('acme', 0);
+    expect(w.paused).toEqual([]);
+
+    const reloaded = w.reload();
+    await until(() => w.answers.length === 2);
+    w.answers[1].resolve();
+    await reloaded;
+    expect(w.paused).toEqual([]);
     await w.watch.onApplicationShutdown();
   });
 });

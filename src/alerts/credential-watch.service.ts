@@ -118,6 +118,15 @@ export class CredentialWatch implements OnApplicationBootstrap, OnApplicationShu
         this.logger.debug(`credentials of ${brokerageId}: the config changed during the check; not applied`);
         break;
       }
+      if (verdict.verdict === 'refused' && this.replacedOnDisk(brokerageId, remote)) {
+        // The operator has put other credentials in the brokerage's files and not reloaded yet (or
+        // this worker has not: another may already be working with them). A refusal of the old
+        // ones is no news; pausing would stop the workers that have the new ones, and alert again.
+        this.logger.warn(
+          `${REMOTE_NAMES[remote]} refused the credentials ${brokerageId} was loaded with, but its files now give others: not paused; reload the config (SIGHUP) to use them`,
+        );
+        continue;
+      }
       if (verdict.verdict === 'refused') {
         const at = this.clock.now().toISOString().slice(0, 16).replace('T', ' ');
         const reason =
@@ -133,6 +142,15 @@ export class CredentialWatch implements OnApplicationBootstrap, OnApplicationShu
       }
     }
     if (changed) this.changedListener();
+  }
+
+  private replacedOnDisk(brokerageId: string, remote: CredentialRemote): boolean {
+    const loaded = this.config.get(brokerageId)?.secrets;
+    const onDisk = this.config.secretsOnDisk(brokerageId);
+    if (!loaded || !onDisk) return false;
+    return remote === 'cash-offer'
+      ? onDisk.cashOfferApiKey !== loaded.cashOfferApiKey
+      : onDisk.crmToken !== loaded.crmToken || onDisk.crmSystemKey !== loaded.crmSystemKey;
   }
 
   // One cheap authenticated read per remote: a page of one active request; the CRM's deal pipelines.

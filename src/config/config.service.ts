@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { basename, extname } from 'node:path';
 import { SecretRedactor } from '../observability/logging/secret-redactor';
-import type { Environment } from './brokerage-secrets';
+import type { BrokerageSecrets, Environment } from './brokerage-secrets';
 import { secretValues } from './brokerage-secrets';
 import { diffBrokerages, isEmptyDiff, type ConfigDiff } from './config-diff';
 import { ConfigInvalidError, formatProblem, type ConfigProblem } from './config-error';
@@ -76,6 +76,13 @@ export class ConfigService {
 
   get(brokerageId: string): LoadedBrokerage | undefined {
     return this.current.find((b) => b.id === brokerageId);
+  }
+
+  // A brokerage's secrets as its file and secret files give them now, whether or not they were
+  // reloaded: undefined when the file no longer loads (or the brokerage is gone).
+  secretsOnDisk(brokerageId: string): BrokerageSecrets | undefined {
+    return loadBrokerageConfigs(this.configDir, this.env).brokerages.find((b) => b.id === brokerageId)
+      ?.secrets;
   }
 
   onChange(listener: ConfigChangeListener): () => void {
