@@ -28,11 +28,20 @@ export interface OutboxReplayFilter {
 
 const REPLAYABLE: OutboxState[] = ['dead', 'failed', 'unknown'];
 
-// The result of a dead command the daemon refused before any request left (deadLetter's notSent).
-const NOT_SENT = { notSent: true };
+// How a dead command ended, where that proves the remote did nothing with it (deadLetter's `ended`):
+// refused by the daemon before any request left, or refused by the remote's own answer.
+export type DeadEnd = 'not-sent' | 'refused';
+const DEAD_END_RESULT: Record<DeadEnd, object> = {
+  'not-sent': { notSent: true },
+  refused: { refused: true },
+};
 
 export function wasNotSent(command: Pick<OutboxCommand, 'state' | 'result'>): boolean {
   return command.state === 'dead' && (command.result as { notSent?: unknown } | null)?.notSent === true;
+}
+
+export function wasRefused(command: Pick<OutboxCommand, 'state' | 'result'>): boolean {
+  return command.state === 'dead' && (command.result as { refused?: unknown } | null)?.refused === true;
 }
 
 // Remote writes as commands: pending -> sending -> done, or failed (retried later), unknown
@@ -249,32 +258,33 @@ export class OutboxRepository {
     return this.transition(id, ['unknown'], 'pending', { nextAttemptAt: null, sentAt: null });
   }
 
-  // `notSent`: refused by the daemon itself before any request left (a counter past its own expiry),
-  // so the remote never saw it, and the agent's next request of this kind may take its place (rearm).
+  // `ended`: `not-sent`, refused by the daemon itself before any request left (a counter past its
+  // own expiry), so the remote never saw it; `refused`, answered with a refusal (a 4xx), so the
+  // remote did nothing with it. The agent's next request of this kind may take its place (rearm).
   deadLetter(
     id: number,
     reason: string,
     record: NewHistoryEntry[] = [],
-    notSent = false,
+    ended?: DeadEnd,
   ): Promise<OutboxCommand> {
     return this.transition(
       id,
       ['pending', 'sending', 'failed', 'unknown'],
       'dead',
-      { lastError: reason, ...(notSent ? { result: NOT_SENT } : {}) },
+      { lastError: reason, ...(ended ? { result: DEAD_END_RESULT[ended] } : {}) },
       record,
     );
   }
 
-  // A dead command the remote never saw (deadLetter's `notSent`), back to pending with the agent's new
-  // request: the one command of its key, so a second one can never exist beside it.
+  // A dead command the remote did nothing with (deadLetter's `ended`), back to pending with the
+  // agent's new request: the one command of its key, so a second one can never exist beside it.
   async rearm(
     command: OutboxCommand,
     payload: unknown,
     record: NewHistoryEntry[] = [],
   ): Promise<OutboxCommand> {
-    if (!wasNotSent(command))
-      throw new Error(`outbox command ${command.id} reached the remote; it cannot be rearmed`);
+    if (!wasNotSent(command) && !wasRefused(command))
+      throw new Error(`outbox command ${command.id} may have been applied; it cannot be rearmed`);
     const rearmed = await this.transition(
       command.id,
       ['dead'],

@@ -39,14 +39,19 @@ describe('OfferDecisionsConsumer', () => {
     stages,
     testMode: false,
   } as unknown as BrokerageCrm;
-  const outbox = { findByKey: jest.fn(async () => null), enqueue: jest.fn(async () => ({})) };
-  const issues = { report: jest.fn(async () => undefined) };
+  const outbox = {
+    findByKey: jest.fn(async (): Promise<unknown> => null),
+    enqueue: jest.fn(async () => ({})),
+    rearm: jest.fn(async () => ({})),
+  };
+  const issues = { report: jest.fn(async () => undefined), clear: jest.fn(async () => undefined) };
+  const history = { agentMove: jest.fn(() => []) };
   const recordErrors = { record: jest.fn(async () => ({})) };
   const heldStages = { putBackOverwritten: jest.fn(async () => new Map()) };
   const consumer = new OfferDecisionsConsumer(
     outbox as unknown as OutboxRepository,
     issues as unknown as RecordIssues,
-    {} as DecisionHistoryRecorder,
+    history as unknown as DecisionHistoryRecorder,
     recordErrors as unknown as RecordErrorRepository,
     { nowMs: () => Date.parse('2026-12-01T10:00:00Z') } as unknown as Clock,
     heldStages as unknown as HeldStages,
@@ -182,6 +187,85 @@ describe('OfferDecisionsConsumer', () => {
         counts: emptyCounts(),
       });
       expect(getRecords).not.toHaveBeenCalled();
+    });
+  });
+
+  // An accept the service refused (409: the offer's counter waits on its buyer) did nothing there.
+  describe('after a decision the service refused', () => {
+    const refusedAccept = {
+      id: 9,
+      state: 'dead',
+      operation: 'decide_offer',
+      payload: { offerId: 505, decision: 'accepted' },
+      result: { refused: true },
+      lastError: 'offer 505 is countered; it can no longer be accepted',
+      updatedAt: new Date('2026-12-01T10:00:00Z'),
+    };
+    const rejectRequested = (updatedAt: string): CrmRecord => ({
+      ...inStage('reject_requested')('45', 505, 'active'),
+      updatedAt,
+    });
+
+    it("sends the agent's move made since in its place", async () => {
+      outbox.findByKey.mockResolvedValueOnce(refusedAccept);
+      const counts = emptyCounts();
+      await consumer.consumePage({
+        records: page(rejectRequested('2026-12-01T10:01:00.000Z')),
+        crm,
+        ctx: { dryRun: false } as JobContext,
+        counts,
+      });
+      expect(outbox.rearm).toHaveBeenCalledWith(
+        refusedAccept,
+        expect.objectContaining({ offerId: 505, decision: 'rejected' }),
+        [],
+      );
+      expect(history.agentMove).toHaveBeenCalledWith(
+        expect.objectContaining({ move: 'reject', command: refusedAccept }),
+      );
+      expect(issues.clear).toHaveBeenCalledWith(
+        crm,
+        expect.objectContaining({ id: '45' }),
+        OFFER.decisionError,
+      );
+      expect(outbox.enqueue).not.toHaveBeenCalled();
+      expect(counts).toMatchObject({ created: 1 });
+    });
+
+    it('tells a record unchanged since the refusal that nothing was sent again', async () => {
+      outbox.findByKey.mockResolvedValueOnce(refusedAccept);
+      updateRecords.mockResolvedValueOnce([{ key: '45', ok: true, id: '45', created: false }]);
+      await consumer.consumePage({
+        records: page(rejectRequested('2026-12-01T09:59:58.000Z')),
+        crm,
+        ctx: { dryRun: false } as JobContext,
+        counts: emptyCounts(),
+      });
+      expect(outbox.rearm).not.toHaveBeenCalled();
+      expect(issues.report).toHaveBeenCalledWith(
+        crm,
+        expect.objectContaining({ id: '45' }),
+        OFFER.decisionError,
+        [
+          {
+            message: expect.stringContaining('An earlier request on this offer was refused'),
+            code: 'CONFLICT',
+          },
+        ],
+      );
+    });
+
+    it('never replaces a decision that may have been applied (given up after retries)', async () => {
+      outbox.findByKey.mockResolvedValueOnce({ ...refusedAccept, result: null });
+      updateRecords.mockResolvedValueOnce([{ key: '45', ok: true, id: '45', created: false }]);
+      await consumer.consumePage({
+        records: page(rejectRequested('2026-12-01T10:01:00.000Z')),
+        crm,
+        ctx: { dryRun: false } as JobContext,
+        counts: emptyCounts(),
+      });
+      expect(outbox.rearm).not.toHaveBeenCalled();
+      expect(outbox.enqueue).not.toHaveBeenCalled();
     });
   });
 });

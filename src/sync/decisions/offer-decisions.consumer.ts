@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
-import { OutboxRepository, RecordErrorRepository, wasNotSent, type OutboxCommand } from '../../ledger';
+import {
+  OutboxRepository,
+  RecordErrorRepository,
+  wasNotSent,
+  wasRefused,
+  type OutboxCommand,
+} from '../../ledger';
 import type { ChangeStream } from '../crm-changes/change-stream';
 import { errorMessage } from '../common/job-counts';
 import { RecordIssues } from '../common/record-issues';
@@ -115,7 +121,11 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     if (stage === 'counter_requested') return this.counter(crm, record, target, status, dryRun);
     const decision = stage === 'accept_requested' ? 'accepted' : 'rejected';
     const existing = await this.outbox.findByKey(decisionKey(crm.brokerageId, offerId, DECIDE_OFFER));
-    if (existing) return this.alreadyDecided(crm, record, existing, decision, dryRun);
+    // A decision the service refused did nothing there: the agent's move made since is a request of
+    // its own, sent in its place (a reject after an accept refused while a counter waited). Before,
+    // every later move was told "an earlier request on this offer was refused", for good.
+    const replaces = existing !== null && movedSinceRefused(existing, record) ? existing : null;
+    if (existing && !replaces) return this.alreadyDecided(crm, record, existing, decision, dryRun);
     // A counter of ours that waits on its buyer leaves the offer the seller's to turn down, however
     // the service lists it meanwhile (`countered`, a word of its own, or already `rejected`).
     const counterWaits = isWaitingCounter(record.properties[OFFER.counterStatus]);
@@ -142,6 +152,15 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     }
     if (dryRun) return 'created';
     const move = decision === 'accepted' ? 'accept' : 'reject';
+    if (replaces) {
+      await this.outbox.rearm(
+        replaces,
+        { ...target, decision },
+        this.history.agentMove({ brokerageId: crm.brokerageId, ...target, move, command: replaces }),
+      );
+      await this.issues.clear(crm, record, OFFER.decisionError);
+      return 'created';
+    }
     // The agent's move enters the decision history with its command, in the same transaction.
     await this.outbox.enqueue(
       {
@@ -303,6 +322,17 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
       });
     }
   }
+}
+
+// A refused decision's record changed after the refusal (the CRM's time of the change against ours
+// of the refusal), and is read by id in a "… requested" stage: the agent moved it anew. The record as
+// it was before the refusal is the refused move itself. A CRM clock behind ours only makes a quick
+// second move wait for the next; one ahead of it may send the refused move once more, which the
+// service refuses again: nothing is applied twice either way.
+function movedSinceRefused(command: OutboxCommand, record: CrmRecord): boolean {
+  if (!wasRefused(command) && !wasNotSent(command)) return false;
+  const changedAt = Date.parse(record.updatedAt);
+  return Number.isFinite(changedAt) && changedAt > command.updatedAt.getTime();
 }
 
 function decisionOf(command: OutboxCommand): string {

@@ -289,7 +289,11 @@ export class OutboxDrainService {
           command.id,
           reason,
           await this.history.answerEntries(command, 'dead', undefined, reason),
-          refusedBeforeSending(error),
+          refusedBeforeSending(error)
+            ? 'not-sent'
+            : !decision.gaveUp && refusedByService(error)
+              ? 'refused'
+              : undefined,
         );
         await this.tellRecord(command, error, reason, ctx, decision.code);
         return 'dead';
@@ -439,6 +443,18 @@ export class OutboxDrainService {
 
 // The daemon's own refusal, made before any request of this command left (a counter past its own
 // expiry, a body that breaks the spec's tables): the service never saw it.
+// The service answered, and its answer was a refusal: nothing was applied (a 409 on an offer no
+// longer open, a 400 naming a field). Not a time-out, a throttle or a failure on its side.
+function refusedByService(error: unknown): boolean {
+  return (
+    error instanceof CashOfferError &&
+    error.status !== undefined &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    ![401, 407, 408, 429].includes(error.status)
+  );
+}
+
 function refusedBeforeSending(error: unknown): boolean {
   return (
     error instanceof CashOfferError &&

@@ -474,6 +474,14 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
           expect(steps.agent.stageKey(shown!)).toBe('countered');
           expect(shown!.properties[OFFER.decisionError]).toMatch(/accepted/);
           expect(steps.agent.stageKey(otherShown!)).toBe('incoming');
+          // The agent turns the offer down instead: sent as any reject, and the counter ends with it
+          // (before, where the service itself had refused the accept, every later move on the offer
+          // was told "an earlier request on this offer was refused", for good).
+          await steps.agent.moveOffer(shown!.id, 'reject_requested');
+          expect((await t.run('crm-changes')).status).toBe('succeeded');
+          expect((await t.run('outbox-drain')).status).toBe('succeeded');
+          await settle();
+          await expectCounterEndedWithOffer(offer.offer_id);
         } finally {
           await steps.sandbox.specReadings({ counteredOfferDecisions: 'reject-only' });
         }

@@ -1,4 +1,4 @@
-import { wasNotSent } from '../../../src/ledger';
+import { wasNotSent, wasRefused } from '../../../src/ledger';
 import { outboxKey } from '../../../src/ledger/outbox-key';
 import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
 
@@ -256,14 +256,28 @@ describe.each(ledgerEngines())('OutboxRepository (%s)', (engine) => {
     expect(await f.ledger.outbox.depth('b2')).toMatchObject({ dead: 1, pending: 0 });
   });
 
-  it('rearms with a new payload only a dead command the remote never saw, once', async () => {
+  it('rearms with a new payload only a dead command the remote did nothing with, once', async () => {
     const held = (await f.ledger.outbox.enqueue(command('deal:h'))).command;
     const refused = (await f.ledger.outbox.enqueue(command('deal:r'))).command;
-    for (const c of [held, refused]) await f.ledger.outbox.markSending(c.id);
-    const notSent = await f.ledger.outbox.deadLetter(held.id, 'expiry passed; nothing was sent', [], true);
-    const sent = await f.ledger.outbox.deadLetter(refused.id, 'HTTP 400 from the service');
+    const gaveUp = (await f.ledger.outbox.enqueue(command('deal:g'))).command;
+    for (const c of [held, refused, gaveUp]) await f.ledger.outbox.markSending(c.id);
+    const notSent = await f.ledger.outbox.deadLetter(
+      held.id,
+      'expiry passed; nothing was sent',
+      [],
+      'not-sent',
+    );
+    const answered = await f.ledger.outbox.deadLetter(refused.id, 'HTTP 409 from the service', [], 'refused');
+    const sent = await f.ledger.outbox.deadLetter(gaveUp.id, 'gave up after 8 attempts: HTTP 503');
     expect(wasNotSent(notSent)).toBe(true);
     expect(wasNotSent(sent)).toBe(false);
+    expect(wasRefused(answered)).toBe(true);
+    expect(wasRefused(sent)).toBe(false);
+    expect(await f.ledger.outbox.rearm(answered, { decision: 'rejected' })).toMatchObject({
+      state: 'pending',
+      payload: { decision: 'rejected' },
+      result: null,
+    });
 
     const rearmed = await f.ledger.outbox.rearm(notSent, { StreetName: "O'Hara St", ListPrice: 1 });
     expect(rearmed).toMatchObject({
@@ -275,7 +289,7 @@ describe.each(ledgerEngines())('OutboxRepository (%s)', (engine) => {
       sentAt: null,
     });
     expect(await f.ledger.outbox.get(held.id)).toMatchObject({ payload: { StreetName: "O'Hara St" } });
-    await expect(f.ledger.outbox.rearm(sent, {})).rejects.toThrow(/reached the remote/);
+    await expect(f.ledger.outbox.rearm(sent, {})).rejects.toThrow(/may have been applied/);
     await expect(f.ledger.outbox.rearm(notSent, {})).rejects.toThrow();
   });
 
