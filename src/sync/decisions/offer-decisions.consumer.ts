@@ -127,11 +127,13 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     const replaces = existing !== null && movedSinceRefused(existing, record) ? existing : null;
     if (existing && !replaces) return this.alreadyDecided(crm, record, existing, decision, dryRun);
     // A counter of ours that waits on its buyer leaves the offer the seller's to turn down, however
-    // the service lists it meanwhile (`countered`, a word of its own, or already `rejected`).
+    // the service lists it meanwhile (`countered`, a word of its own, or already `rejected`). Whether
+    // the seller may still accept it is not shown (a service may take the accept and end the counter
+    // in the cascade): the service decides, and a refusal of it leaves the agent's next move free.
     const counterWaits = isWaitingCounter(record.properties[OFFER.counterStatus]);
     const open =
       decision === 'accepted'
-        ? status === 'active'
+        ? status === 'active' || counterWaits
         : status === 'active' || isCounteredWord(status) || counterWaits;
     if (!open && decision === 'rejected' && closedWithoutSale(status)) {
       // Nothing left to do: the service already closed the offer without a sale (the buyer refused
