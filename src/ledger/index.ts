@@ -16,7 +16,13 @@ export { InboxRepository } from './repositories/inbox.repository';
 export type { InboxListFilter, NewInboxEvent, StatusCounts } from './repositories/inbox.repository';
 export { LinkRepository } from './repositories/link.repository';
 export type { LinkClass, LinkInput, LinkOutcome } from './repositories/link.repository';
-export { OutboxRepository, wasNotSent, wasRefused, type DeadEnd } from './repositories/outbox.repository';
+export {
+  didNothing,
+  OutboxRepository,
+  wasNotSent,
+  wasRefused,
+  type DeadEnd,
+} from './repositories/outbox.repository';
 export type {
   NewOutboxCommand,
   OutboxReplayFilter,

@@ -44,6 +44,11 @@ export function wasRefused(command: Pick<OutboxCommand, 'state' | 'result'>): bo
   return command.state === 'dead' && (command.result as { refused?: unknown } | null)?.refused === true;
 }
 
+// A dead command the remote provably did nothing with (either of deadLetter's `ended`): rearmable.
+export function didNothing(command: Pick<OutboxCommand, 'state' | 'result'>): boolean {
+  return wasNotSent(command) || wasRefused(command);
+}
+
 // Remote writes as commands: pending -> sending -> done, or failed (retried later), unknown
 // (reconciled; re-sent only once provably absent), dead. `sending` is committed only when the request
 // is about to leave (after the rate limiter and breaker let it through), so it means "may have left";
@@ -283,7 +288,7 @@ export class OutboxRepository {
     payload: unknown,
     record: NewHistoryEntry[] = [],
   ): Promise<OutboxCommand> {
-    if (!wasNotSent(command) && !wasRefused(command))
+    if (!didNothing(command))
       throw new Error(`outbox command ${command.id} may have been applied; it cannot be rearmed`);
     const rearmed = await this.transition(
       command.id,

@@ -3,10 +3,10 @@ import { Clock } from '../../common/clock';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
 import {
+  didNothing,
   OutboxRepository,
   RecordErrorRepository,
   wasNotSent,
-  wasRefused,
   type OutboxCommand,
 } from '../../ledger';
 import type { ChangeStream } from '../crm-changes/change-stream';
@@ -154,15 +154,10 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     }
     if (dryRun) return 'created';
     const move = decision === 'accepted' ? 'accept' : 'reject';
-    if (replaces) {
-      await this.outbox.rearm(
-        replaces,
-        { ...target, decision },
-        this.history.agentMove({ brokerageId: crm.brokerageId, ...target, move, command: replaces }),
+    if (replaces)
+      return this.inPlaceOf(crm, record, replaces, { ...target, decision }, (command) =>
+        this.history.agentMove({ brokerageId: crm.brokerageId, ...target, move, command }),
       );
-      await this.issues.clear(crm, record, OFFER.decisionError);
-      return 'created';
-    }
     // The agent's move enters the decision history with its command, in the same transaction.
     await this.outbox.enqueue(
       {
@@ -216,21 +211,10 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     }
     if (dryRun) return 'created';
     const amount = body.counter_offer_amount;
-    if (replaces) {
-      await this.outbox.rearm(
-        replaces,
-        { ...target, body },
-        this.history.agentMove({
-          brokerageId: crm.brokerageId,
-          ...target,
-          move: 'counter',
-          command: replaces,
-          amount,
-        }),
+    if (replaces)
+      return this.inPlaceOf(crm, record, replaces, { ...target, body }, (command) =>
+        this.history.agentMove({ brokerageId: crm.brokerageId, ...target, move: 'counter', command, amount }),
       );
-      await this.issues.clear(crm, record, OFFER.decisionError);
-      return 'created';
-    }
     await this.outbox.enqueue(
       {
         brokerageId: crm.brokerageId,
@@ -242,6 +226,20 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
       (command) =>
         this.history.agentMove({ brokerageId: crm.brokerageId, ...target, move: 'counter', command, amount }),
     );
+    return 'created';
+  }
+
+  // The agent's new request sent in place of the offer's dead command of its kind (the remote did
+  // nothing with it), its history entry in the same transaction, and the old refusal cleared.
+  private async inPlaceOf(
+    crm: BrokerageCrm,
+    record: CrmRecord,
+    dead: OutboxCommand,
+    payload: unknown,
+    history: (command: OutboxCommand) => ReturnType<DecisionHistoryRecorder['agentMove']>,
+  ): Promise<Outcome> {
+    await this.outbox.rearm(dead, payload, history(dead));
+    await this.issues.clear(crm, record, OFFER.decisionError);
     return 'created';
   }
 
@@ -332,7 +330,7 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
 // second move wait for the next; one ahead of it may send the refused move once more, which the
 // service refuses again: nothing is applied twice either way.
 function movedSinceRefused(command: OutboxCommand, record: CrmRecord): boolean {
-  if (!wasRefused(command) && !wasNotSent(command)) return false;
+  if (!didNothing(command)) return false;
   const changedAt = Date.parse(record.updatedAt);
   return Number.isFinite(changedAt) && changedAt > command.updatedAt.getTime();
 }
