@@ -284,7 +284,10 @@ export function parseSpecReadings(body: unknown, source: string): Partial<SpecRe
     throw badRequest(`${source} must be a JSON object of spec readings`);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
-    const choices = SPEC_READING_CHOICES[key as keyof SpecReadingValues];
+    // Own keys only: `__proto__` or `constructor` would find Object.prototype's, and answer 500.
+    const choices = Object.hasOwn(SPEC_READING_CHOICES, key)
+      ? SPEC_READING_CHOICES[key as keyof SpecReadingValues]
+      : undefined;
     if (choices === undefined)
       throw badRequest(
         `${source}: ${key} is not a spec reading; known: ${Object.keys(SPEC_READING_CHOICES).join(', ')}`,

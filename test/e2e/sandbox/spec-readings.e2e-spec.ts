@@ -28,6 +28,20 @@ describe('Cash Offer sandbox: spec readings', () => {
   const readings = (body: Record<string, unknown>) => control(sandbox, 'PUT', '/spec-readings', body);
   const offerIds = (offers: Json[]): number[] => offers.map((o: { offer_id: number }) => o.offer_id);
 
+  // JSON.parse makes `__proto__` an own key: it and `constructor` must be unknown switches (400),
+  // not Object.prototype's (they answered 500).
+  it('refuses keys of the object prototype as unknown switches', async () => {
+    for (const text of ['{"__proto__":{"counterLapse":"never"}}', '{"constructor":"x"}', '{"toString":1}']) {
+      const res = await fetch(`${sandbox.controlUrl}/spec-readings`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toContain('is not a spec reading');
+    }
+  });
+
   it('refuses an unknown value of each new switch, naming the switch', async () => {
     for (const key of [
       'offersQuery',
