@@ -23,6 +23,15 @@ export function drawReadings(random: SoakRandom): Partial<SpecReadingValues> {
     // the soak's check, reading the sandbox's store, expects Expired (a documented limit: a service
     // with no `expired` status holds it as rejected). Not drawn, so a run reports what is new.
     if (readings.expiredOfferListedAs === 'rejected') continue;
+    // A counter the seller's reject leaves standing shows ended until a buyer is seen accepting such
+    // a counter (docs/spec-decisions.md): where its own buyer never answers and no other teaches it,
+    // nothing the service shows can tell (a documented limit, like an unseen refusal below). And a
+    // service that decides only offers listed `active` refuses the agent's reject of a countered offer
+    // listed otherwise: the soak's decision check holds every decision to be carried out. Both are
+    // run by the e2e flows (test/e2e/sync-seller/seller-reject-counter.e2e-spec.ts).
+    if (readings.counterAfterSellerReject === 'standing') continue;
+    if (readings.counteredOfferDecisions === 'as-listed' && readings.counteredOfferListedAs !== 'active')
+      continue;
     if (refusalCanBeSeen(readings) && lapseCanBeSeen(readings)) return readings;
   }
 }

@@ -92,23 +92,38 @@ export class OfferService {
   decide(caller: SandboxAccount, body: unknown): Offer {
     const b = readBody(OfferDecisionBody, body);
     const { offer, request } = this.ownedOffer(caller, b.offer_id);
-    const acceptsCountered = this.readings.current.counteredOfferDecisions === 'accept-too';
-    const allowed = b.offer_status === 'accepted' && !acceptsCountered ? ['active'] : ['active', 'countered'];
-    if (!allowed.includes(offer.offer_status))
+    if (!this.mayDecide(offer, b.offer_status))
       throw conflict(
-        `offer ${offer.offer_id} is ${offer.offer_status}; it can no longer be ${b.offer_status}`,
+        `offer ${offer.offer_id} is ${listedStatus(offer, this.readings.current)}; it can no longer be ${b.offer_status}`,
       );
     if (b.offer_status === 'accepted') this.acceptCascade(request, offer);
     else {
       this.setStatus(offer, 'rejected');
-      // Rejecting a countered offer withdraws the counter the buyer has not decided yet.
-      for (const c of this.store.countersOfRequest(offer.offer_request_id))
-        if (c.offer_id === offer.offer_id && c.counter_offer_status === 'pending') {
-          c.counter_offer_status = 'rejected';
-          c.updated_at = this.clock.nowIso();
-        }
+      // Rejecting a countered offer withdraws the counter the buyer has not decided yet, under our
+      // reading; under `standing` the buyer may still answer it.
+      if (this.readings.current.counterAfterSellerReject === 'ended')
+        for (const c of this.store.countersOfRequest(offer.offer_request_id))
+          if (c.offer_id === offer.offer_id && c.counter_offer_status === 'pending') {
+            c.counter_offer_status = 'rejected';
+            c.updated_at = this.clock.nowIso();
+          }
     }
     return toOffer(offer, request);
+  }
+
+  // Whether the seller may decide the offer so now (counteredOfferDecisions).
+  private mayDecide(offer: StoredOffer, decision: string): boolean {
+    if (offer.offer_status === 'active') return true;
+    if (offer.offer_status !== 'countered') return false;
+    const readings = this.readings.current;
+    switch (readings.counteredOfferDecisions) {
+      case 'accept-too':
+        return true;
+      case 'as-listed':
+        return listedStatus(offer, readings) === 'active';
+      default:
+        return decision === 'rejected';
+    }
   }
 
   counter(caller: SandboxAccount, body: unknown): CounterOffer {
@@ -349,4 +364,9 @@ export class OfferService {
       );
     return c;
   }
+}
+
+// The status an offer is listed under (a countered one as counteredOfferListedAs says).
+function listedStatus(offer: StoredOffer, readings: SpecReadingValues): string {
+  return offer.offer_status === 'countered' ? readings.counteredOfferListedAs : offer.offer_status;
 }

@@ -166,8 +166,16 @@ export interface SpecReadingValues {
   // spec's table accepts only an `active` offer and has no countered status). `reject-only` (ours):
   // it may be rejected, which ends the counter, but an accept is refused with 409; `accept-too`: an
   // accept is taken, and the cascade ("every other offer and counter offer on the request becomes
-  // rejected") rejects the counter waiting on it with the rest.
-  counteredOfferDecisions: 'reject-only' | 'accept-too';
+  // rejected") rejects the counter waiting on it with the rest; `as-listed`: the table read
+  // literally, only an offer listed `active` is decided, so a countered offer is neither accepted nor
+  // rejected (409) unless counteredOfferListedAs lists it `active`, where both are taken as on any
+  // active offer.
+  counteredOfferDecisions: 'reject-only' | 'accept-too' | 'as-listed';
+  // What the seller's reject of an offer does to a counter of theirs waiting on it (not shown: the
+  // table's reject row names nothing else that happens). `ended` (ours): the counter is rejected
+  // with it; `standing`: it waits on its buyer still, who may accept it (a new accepted offer, the
+  // cascade) or refuse it (the UPDATE).
+  counterAfterSellerReject: 'ended' | 'standing';
   // Retries and time-outs of event deliveries (not shown): a delivery answered with a non-2xx or
   // not within 5 s is tried again after 1, 2, 4, 8 and 16 s (ours, as common senders do), or
   // `once`: never tried again, as a fire-and-forget sender does, so an event sent while the
@@ -215,6 +223,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   eventDelivery: 'retried',
   counterLapse: 'never',
   counteredOfferDecisions: 'reject-only',
+  counterAfterSellerReject: 'ended',
 };
 
 export const SPEC_READING_CHOICES: {
@@ -275,7 +284,8 @@ export const SPEC_READING_CHOICES: {
   counterAcceptedOriginalListedAs: ['rejected', 'unchanged'],
   eventDelivery: ['retried', 'once'],
   counterLapse: ['never', 'offer-reopened', 'offer-expired'],
-  counteredOfferDecisions: ['reject-only', 'accept-too'],
+  counteredOfferDecisions: ['reject-only', 'accept-too', 'as-listed'],
+  counterAfterSellerReject: ['ended', 'standing'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

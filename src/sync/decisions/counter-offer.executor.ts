@@ -10,8 +10,7 @@ import {
   withOfferTerms,
 } from './counter-terms';
 import { InboxRepository, LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
-import { readCounterUpdate, type CounterUpdate } from '../../cash-offer/counter-update.reader';
-import type { JsonObject } from '../../cash-offer/schema';
+import type { CounterUpdate } from '../../cash-offer/counter-update.reader';
 import { LINK } from '../common/listing-deal.properties';
 import { expiryMs, ranOutBy } from '../common/expiry';
 import { Clock } from '../../common/clock';
@@ -31,6 +30,7 @@ import {
 } from '../offers/counter-link';
 import { positiveId } from '../../cash-offer/positive-id';
 import { counterListingHabit } from '../offers/counter-listing-habit';
+import { recentCounterUpdates } from '../offers/recent-counter-updates';
 import { COUNTER_OFFER, type DecisionTarget, decisionDeadline } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
 import type { AgentRequest } from '../offers/agent-held-stage';
@@ -343,7 +343,7 @@ export class CounterOfferExecutor implements CommandExecutor {
       habit,
     });
     if (verdict.found) return { found: true, result: verdict.result };
-    const updates = await this.updatesOf(ctx.brokerage.id);
+    const updates = await recentCounterUpdates(this.inbox, ctx.brokerage.id);
     const answered = answeredCounterOf(payload, updates, others);
     if (answered) return { found: true, result: answered };
     if (verdict.moot) {
@@ -429,17 +429,6 @@ export class CounterOfferExecutor implements CommandExecutor {
 
   // The buyers' answers to counters (UPDATE callbacks) this brokerage's webhook URL received, newest
   // first, whatever became of them (one waits while our counter's outcome is unknown).
-  private async updatesOf(brokerageId: string): Promise<CounterUpdate[]> {
-    const events = await this.inbox.list({ brokerageId, eventType: 'UPDATE', limit: UPDATES_READ });
-    return events.flatMap((event) => {
-      try {
-        return [readCounterUpdate(JSON.parse(event.payload) as JsonObject)];
-      } catch {
-        return [];
-      }
-    });
-  }
-
   private async otherCounterIds(brokerageId: string, payload: CounterOfferPayload): Promise<Set<string>> {
     const links = await this.links.findByContent(brokerageId, LINK.counter, `"r":${payload.requestId}`);
     return otherCountersOf(countersOfRequest(links, payload.requestId), String(payload.offerId)).ids;
@@ -451,9 +440,6 @@ export class CounterOfferExecutor implements CommandExecutor {
     return counterListingHabit(this.links, brokerageId, ['countered', 'active', 'rejected']);
   }
 }
-
-// How many of the newest UPDATE callbacks a counter's reconcile reads.
-const UPDATES_READ = 500;
 
 // How many other requests' offers a counter's reconcile reads to see whether refused offers reopen.
 const REOPENING_REQUESTS_READ = 3;

@@ -16,7 +16,8 @@ import { endedWithoutDecision, isAnsweredCounter, isCounteredWord } from '../off
 import { decodeCounterLink, endCounterWithOffer } from '../offers/counter-link';
 import { LINK } from '../common/listing-deal.properties';
 import type { AgentRequest } from '../offers/agent-held-stage';
-import { LinkRepository } from '../../ledger';
+import { InboxRepository, LinkRepository } from '../../ledger';
+import { recentCounterUpdates } from '../offers/recent-counter-updates';
 
 const VERB = { accepted: 'accept', rejected: 'reject' } as const;
 
@@ -40,6 +41,7 @@ export class DecideOfferExecutor implements CommandExecutor {
   constructor(
     private readonly outcome: OfferRecordOutcome,
     private readonly links: LinkRepository,
+    private readonly inbox: InboxRepository,
   ) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<Offer | null> {
@@ -91,6 +93,18 @@ export class DecideOfferExecutor implements CommandExecutor {
           provablyAbsent: true,
           hint: 'the service lists a countered offer as rejected, so its listing cannot show the reject',
         };
+      // Refused on its first send, no earlier one that may have arrived, and no buyer's refusal of the
+      // counter in the inbox (which lists the offer `rejected` too, its UPDATE not applied yet): the
+      // listing is the service's way of showing a countered offer, and the refusal is the service's
+      // answer (a service that decides only offers listed `active` refuses it; before, it was read as
+      // done and the record showed Counter rejected while the buyer could still accept the counter).
+      if (
+        cause === 'refusal' &&
+        command.attempts <= 1 &&
+        (await this.rejectUnseen(payload, offers, ctx)) &&
+        !(await this.counterRefusalReceived(payload, ctx))
+      )
+        return { found: false, provablyAbsent: false, hint: 'refused on its first send' };
       return { found: true, result: offer };
     }
     // A reject of an offer that ran out or that its buyer took back has nothing left to do: what the
@@ -123,5 +137,14 @@ export class DecideOfferExecutor implements CommandExecutor {
     if (!link) return false;
     const counter = decodeCounterLink(link);
     return !isAnsweredCounter(counter.status) && counter.listedAtSend === 'rejected';
+  }
+
+  // An UPDATE naming the offer (or our counter on it) has come in, applied or not.
+  private async counterRefusalReceived(payload: DecideOfferPayload, ctx: OutboxContext): Promise<boolean> {
+    const link = await this.links.find(ctx.brokerage.id, LINK.counter, String(payload.offerId));
+    const counterId = link ? decodeCounterLink(link).id : undefined;
+    return (await recentCounterUpdates(this.inbox, ctx.brokerage.id)).some(
+      (u) => u.offerId === payload.offerId || (counterId !== undefined && String(u.counterId) === counterId),
+    );
   }
 }

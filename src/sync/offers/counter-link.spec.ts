@@ -186,3 +186,21 @@ describe('showsOutlivedExpiry: a read that shows this service keeps counters pas
     ).toBeUndefined();
   });
 });
+
+describe("the counter link keeps the seller's reject it was taken to end with, and what its buyer did after", () => {
+  it('round-trips both, and a link without them has neither', () => {
+    const ended = { status: 'rejected', requestId: 7, endedBySeller: 'open' };
+    expect(decodeCounterLink({ crmId: '55', contentHash: encodeCounterLink(ended) })).toEqual({
+      id: '55',
+      ...ended,
+    });
+    const outlived = { status: 'accepted', requestId: 7, outlivedSellerReject: true };
+    const link = { crmId: '55', contentHash: encodeCounterLink(outlived) };
+    // Found by its content: countersOutliveSellerReject counts links holding it.
+    expect(link.contentHash).toContain('"w":1');
+    expect(decodeCounterLink(link)).toEqual({ id: '55', ...outlived });
+    const plain = decodeCounterLink({ crmId: '55', contentHash: encodeCounterLink({ status: 'pending' }) });
+    expect(plain.endedBySeller).toBeUndefined();
+    expect(plain.outlivedSellerReject).toBeUndefined();
+  });
+});

@@ -13,6 +13,9 @@ export interface CounterLinkContent extends CounterKnowledge {
   // A listing read well past the counter's own expiry still showed the offer waiting as it was at
   // the send (never where a lapse would look the same): this service lets no counter lapse.
   outlivedExpiry?: boolean;
+  // The buyer accepted this counter after the seller had turned its offer down: this service leaves
+  // a waiting counter standing through the seller's reject (countersOutliveSellerReject).
+  outlivedSellerReject?: boolean;
 }
 
 const UNNAMED_PREFIX = 'unnamed:';
@@ -42,6 +45,8 @@ export function encodeCounterLink(content: CounterLinkContent): string {
     // Milliseconds: a pass that read in the same second, after the counter, infers from its read.
     ...(content.knownSinceMs !== undefined ? { k: Math.round(content.knownSinceMs) } : {}),
     ...(content.outlivedExpiry ? { o: 1 } : {}),
+    ...(content.endedBySeller !== undefined ? { x: content.endedBySeller } : {}),
+    ...(content.outlivedSellerReject ? { w: 1 } : {}),
   });
 }
 
@@ -55,7 +60,7 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     parsed = undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return { id, status: link.contentHash };
-  const { s, r, l, a, e, f, k, o } = parsed as {
+  const { s, r, l, a, e, f, k, o, x, w } = parsed as {
     s?: unknown;
     r?: unknown;
     l?: unknown;
@@ -64,6 +69,8 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     f?: unknown;
     k?: unknown;
     o?: unknown;
+    x?: unknown;
+    w?: unknown;
   };
   return {
     id,
@@ -75,6 +82,8 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     ...(typeof f === 'string' ? { listedAfterRefusal: f } : {}),
     ...(typeof k === 'number' ? { knownSinceMs: k } : {}),
     ...(o === 1 ? { outlivedExpiry: true } : {}),
+    ...(typeof x === 'string' ? { endedBySeller: x } : {}),
+    ...(w === 1 ? { outlivedSellerReject: true } : {}),
   };
 }
 
@@ -153,10 +162,13 @@ export function counterProvablyAbsent(
 }
 
 // The seller turned down an offer we countered: a counter of ours on it still waiting on its buyer
-// ends with it, refused, as the service that takes the seller's word ends it. Where the service
-// lists a countered offer as `rejected` from the start, nothing it lists would ever say so, and the
-// record would stay Countered after the agent's reject. An answer already known is kept: the
-// buyer's acceptance stands (the view reads it from the buyer's new offer first).
+// ends with it, refused, as a service that takes the seller's word ends it. Where the service lists
+// a countered offer as `rejected` from the start, nothing it lists would ever say so, and the record
+// would stay Countered after the agent's reject. The word it waited under is kept (`endedBySeller`):
+// a service may leave the counter standing (the spec's table names nothing else a reject does), and
+// once one is seen doing so (its buyer accepting such a counter) the counter reads as waiting again
+// (offerRecordView). An answer already known is kept: the buyer's acceptance stands (the view reads
+// it from the buyer's new offer first).
 export async function endCounterWithOffer(
   links: LinkRepository,
   brokerageId: string,
@@ -170,9 +182,19 @@ export async function endCounterWithOffer(
     {
       remoteId: link.remoteId,
       crmId: link.crmId,
-      contentHash: encodeCounterLink({ ...known, status: 'rejected' }),
+      contentHash: encodeCounterLink({ ...known, status: 'rejected', endedBySeller: known.status }),
     },
   ]);
+}
+
+// Whether this brokerage's service was seen leaving a counter standing through the seller's reject of
+// its offer: a buyer accepted one after it (outlivedSellerReject on its link). An UPDATE refusing
+// such a counter proves nothing: a service that ends the counter may say so by an UPDATE too.
+export async function countersOutliveSellerReject(
+  links: LinkRepository,
+  brokerageId: string,
+): Promise<boolean> {
+  return (await links.countByContent(brokerageId, LINK.counter, '"w":1')) > 0;
 }
 
 // How long past a counter's own expiry a listing must still show it waiting before that is taken as

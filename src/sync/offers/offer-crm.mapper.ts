@@ -17,6 +17,7 @@ export interface OfferCrmInput {
   // The last read that showed this record as it was (OfferRecordFacts.shownAsWasAtMs).
   shownAsWasAt?: Date | null;
   countersOutliveExpiry?: boolean;
+  countersOutliveSellerReject?: boolean;
 }
 
 export interface OfferCrmRecord {
@@ -41,6 +42,7 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
     readAtMs: input.readAt?.getTime(),
     shownAsWasAtMs: input.shownAsWasAt?.getTime(),
     countersOutliveExpiry: input.countersOutliveExpiry,
+    countersOutliveSellerReject: input.countersOutliveSellerReject,
   });
   const money = offerEconomics(offer);
   const properties: CrmProperties = {

@@ -157,8 +157,10 @@ export class OfferEventsHandler {
         `UPDATE refused: the service still shows offer ${link.remoteId} ${countered ? countered.offer_status : 'not listed'} on offer request ${requestId}`,
       );
     const status = update.status ?? 'rejected';
-    // Only a refusal is taken from the event; an acceptance is read from the buyer's new offer.
-    if (!isAnsweredCounter(status) || status === 'accepted' || isAnsweredCounter(known.status)) return;
+    // Only a refusal is taken from the event; an acceptance is read from the buyer's new offer. A
+    // counter the seller's reject was taken to end takes its buyer's refusal all the same.
+    const answered = isAnsweredCounter(known.status) && known.endedBySeller === undefined;
+    if (!isAnsweredCounter(status) || status === 'accepted' || answered) return;
     const id = known.id ?? (update.counterId !== undefined ? String(update.counterId) : undefined);
     await this.links.upsertLinks(brokerageId, LINK.counter, [
       {
@@ -169,7 +171,10 @@ export class OfferEventsHandler {
           id,
           status,
           requestId,
-          listedAfterRefusal: countered.offer_status,
+          // Listed `rejected` by the seller's reject, which says nothing of how a refusal lists it.
+          listedAfterRefusal:
+            known.endedBySeller === undefined ? countered.offer_status : known.listedAfterRefusal,
+          endedBySeller: undefined,
         }),
       },
     ]);

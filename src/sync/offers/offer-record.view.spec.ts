@@ -1,5 +1,5 @@
 import type { Offer } from '../../cash-offer/schema';
-import { offerRecordView, type CounterKnowledge } from './offer-record.view';
+import { learnCounter, offerRecordView, type CounterKnowledge } from './offer-record.view';
 import type { OfferStage } from './offer-record.properties';
 
 const offer = (id: number, status: string, extra: Partial<Offer> = {}): Offer =>
@@ -27,6 +27,7 @@ interface Row {
   readAtMs?: number;
   shownAsWasAtMs?: number;
   countersOutliveExpiry?: boolean;
+  countersOutliveSellerReject?: boolean;
 }
 
 // One row per fact the service can show, each reading of the spec's open questions included.
@@ -418,6 +419,40 @@ const ROWS: Row[] = [
     stage: 'counter_rejected',
     counterStatus: 'expired',
   },
+  // The seller's reject of an offer whose counter waits: what it does to the counter is not shown.
+  {
+    case: "the seller's reject taken to end our counter, at a service not seen to leave one standing",
+    offer: offer(1, 'rejected'),
+    counter: { id: '90', status: 'rejected', endedBySeller: 'pending', listedAtSend: 'active' },
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+  {
+    case: "the seller's reject at a service seen to leave counters standing: the offer turned down, the counter waiting",
+    offer: offer(1, 'rejected'),
+    counter: { id: '90', status: 'rejected', endedBySeller: 'open', listedAtSend: 'active' },
+    countersOutliveSellerReject: true,
+    stage: 'rejected',
+    counterStatus: 'open',
+  },
+  {
+    case: "a counter left standing by the seller's reject, then accepted by its buyer",
+    offer: offer(1, 'rejected'),
+    siblings: [byCounter(2, 90)],
+    counter: { id: '90', status: 'rejected', endedBySeller: 'pending', listedAtSend: 'countered' },
+    stage: 'countered',
+    counterStatus: 'accepted',
+    counterId: '90',
+  },
+  {
+    case: "a counter left standing by the seller's reject, ended by the cascade of another offer's acceptance",
+    offer: offer(1, 'rejected'),
+    siblings: [offer(2, 'accepted', { offer_amount: 310_000 })],
+    counter: { id: '90', status: 'rejected', endedBySeller: 'pending', amount: 345_000 },
+    countersOutliveSellerReject: true,
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
 ];
 
 describe('offerRecordView: what an offer record shows', () => {
@@ -429,11 +464,24 @@ describe('offerRecordView: what an offer record shows', () => {
       readAtMs: row.readAtMs,
       shownAsWasAtMs: row.shownAsWasAtMs,
       countersOutliveExpiry: row.countersOutliveExpiry,
+      countersOutliveSellerReject: row.countersOutliveSellerReject,
     });
     expect(view.stage).toBe(row.stage);
     expect(view.offerStatus).toBe(row.offer.offer_status);
     expect(view.counterStatus).toBe(row.counterStatus);
     if (row.counterId !== undefined) expect(view.counterId).toBe(row.counterId);
     expect(view.stageOnCreateOnly).toBe(row.onCreateOnly ?? false);
+  });
+});
+
+describe('learnCounter', () => {
+  const endedBySeller: CounterKnowledge = { id: '90', status: 'rejected', endedBySeller: 'pending' };
+
+  it("keeps a counter taken as ended by the seller's reject while it is shown standing", () => {
+    expect(learnCounter(endedBySeller, { counterStatus: 'pending' })).toEqual(endedBySeller);
+  });
+
+  it("takes its buyer's answer", () => {
+    expect(learnCounter(endedBySeller, { counterStatus: 'accepted' }).status).toBe('accepted');
   });
 });

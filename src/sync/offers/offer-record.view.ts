@@ -19,6 +19,9 @@ export interface CounterKnowledge {
   // When the ledger came to know of the counter (its link, written on the send's answer): a listing
   // read before then shows the offer as it was before the counter, and tells nothing of its answer.
   knownSinceMs?: number;
+  // The seller turned the countered offer down while the counter waited: the counter was taken as
+  // ended with it (status `rejected`), and this is the word it waited under before.
+  endedBySeller?: string;
 }
 
 export interface OfferRecordFacts {
@@ -40,6 +43,10 @@ export interface OfferRecordFacts {
   // (`outlivedExpiry` on a counter link): it lets no counter lapse, so a counter seen ended after its
   // expiry was refused by its buyer.
   countersOutliveExpiry?: boolean;
+  // This brokerage's service has been seen leaving a counter standing through the seller's reject of
+  // its offer (a buyer accepted one after it): a counter the seller's reject was taken to end still
+  // waits on its buyer.
+  countersOutliveSellerReject?: boolean;
 }
 
 export interface OfferRecordView {
@@ -92,6 +99,12 @@ export function isRefusedCounter(status: string | undefined): boolean {
 // A buyer's answer to a counter is final: no later listing or event moves it back to pending.
 export function isAnsweredCounter(status: string | undefined): boolean {
   return status !== undefined && ANSWERED_COUNTER.has(status.toLowerCase());
+}
+
+// A counter its buyer may still answer: one waiting, or one the seller's reject was taken to end (a
+// service may leave it standing).
+export function mayStillBeAnswered(counter: CounterKnowledge): boolean {
+  return !isAnsweredCounter(counter.status) || counter.endedBySeller !== undefined;
 }
 
 // The offer a buyer made by accepting our counter (the spec: "a new offer with status accepted").
@@ -150,6 +163,8 @@ export function counterStatusOf(
   const { offer, requestOffers, counter } = facts;
   if (!counter) return undefined;
   if (acceptedBy) return 'accepted';
+  const standing = standingAfterSellerReject(facts);
+  if (standing !== undefined) return standing;
   if (isAnsweredCounter(counter.status)) return counter.status;
   // A listing read before the counter was known (a pass that read before the send and wrote after
   // it) shows the offer as it was: nothing is inferred from it (a targeted soak's pass read an offer
@@ -189,6 +204,18 @@ export function counterStatusOf(
   )
     return refusedOrLapsed(counter, facts);
   return counter.status;
+}
+
+// A counter the seller's reject of its offer was taken to end, at a service seen to leave such a
+// counter standing: it waits on its buyer still, under the word it had, unless the cascade of
+// another offer's acceptance ended it. Its buyer's refusal is known only by an UPDATE (which rewrites
+// the link): the offer's `rejected` listing is the seller's.
+function standingAfterSellerReject(facts: OfferRecordFacts): string | undefined {
+  const { offer, requestOffers, counter } = facts;
+  if (counter?.endedBySeller === undefined || !facts.countersOutliveSellerReject) return undefined;
+  if (requestOffers.some((o) => o.offer_id !== offer.offer_id && o.offer_status === 'accepted'))
+    return 'rejected';
+  return counter.endedBySeller;
 }
 
 // A counter the listings show ended with no word of the buyer's: `expired` where its own expiry came
@@ -261,7 +288,11 @@ export function offerRecordView(facts: OfferRecordFacts): OfferRecordView {
     (acceptedBy ? namedCounterOf(acceptedBy) : undefined) ??
     // An offer the buyer made by accepting our counter names it (when the service names it).
     namedCounterOf(offer);
-  const stage = stageFor(offer.offer_status, counterStatus);
+  // The seller's reject carried out while the counter still stands: the record shows the offer
+  // turned down, and the counter status that the buyer may still answer.
+  const turnedDownWithCounterStanding =
+    counter?.endedBySeller !== undefined && !isAnsweredCounter(counterStatus);
+  const stage = turnedDownWithCounterStanding ? 'rejected' : stageFor(offer.offer_status, counterStatus);
   return {
     stage,
     offerStatus: offer.offer_status,
@@ -279,9 +310,12 @@ export function learnCounter(
   known: CounterKnowledge,
   view: Pick<OfferRecordView, 'counterId' | 'counterStatus'>,
 ): CounterKnowledge {
+  // A counter taken as ended by the seller's reject keeps that in the ledger while it is shown still
+  // standing: only its buyer's answer replaces it.
+  const standing = known.endedBySeller !== undefined && !isAnsweredCounter(view.counterStatus);
   return {
     ...known,
     id: known.id ?? view.counterId,
-    status: view.counterStatus ?? known.status,
+    status: standing ? known.status : (view.counterStatus ?? known.status),
   };
 }

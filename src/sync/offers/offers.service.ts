@@ -31,6 +31,7 @@ import { OfferSummaries, type OfferSummary } from './offer-summary';
 import {
   counterCrmId,
   countersOutliveExpiry,
+  countersOutliveSellerReject,
   decodeCounterLink,
   encodeCounterLink,
   otherCountersOf,
@@ -39,7 +40,7 @@ import {
   type CounterLinkContent,
 } from './counter-link';
 import { OFFER, offerStageId } from './offer-record.properties';
-import { isAnsweredCounter, isRefusedCounter, learnCounter } from './offer-record.view';
+import { isAnsweredCounter, isRefusedCounter, learnCounter, mayStillBeAnswered } from './offer-record.view';
 import { ranOutBy } from '../common/expiry';
 
 // The content of a link whose record's content is not known: no hash equals it.
@@ -112,8 +113,10 @@ export class OffersService {
     return counts;
   }
 
-  // Requests on this page with a counter of ours the buyer has not answered: their offers read
-  // whole (the page's own copies kept: they are what this read writes).
+  // Requests on this page with a counter of ours the buyer has not answered (or may still answer,
+  // the seller's reject having perhaps left it standing): their offers read whole (the page's own
+  // copies kept: they are what this read writes). Not once the page shows an accepted offer there:
+  // its cascade ended every counter on the request.
   private async completeCounteredRequests(
     byRequest: Map<number, Offer[]>,
     counters: ReadonlyMap<string, CounterLinkContent>,
@@ -121,9 +124,10 @@ export class OffersService {
   ): Promise<void> {
     if (!requestOffersOf) return;
     for (const [requestId, group] of byRequest) {
+      if (group.some((o) => o.offer_status === 'accepted')) continue;
       const waiting = group.some((o) => {
         const counter = counters.get(String(o.offer_id));
-        return counter !== undefined && !isAnsweredCounter(counter.status);
+        return counter !== undefined && mayStillBeAnswered(counter);
       });
       if (!waiting) continue;
       const onPage = new Set(group.map((o) => o.offer_id));
@@ -149,11 +153,13 @@ export class OffersService {
     const shownAsWas = await this.lapsedCountersShownAsWas(crm.brokerageId, ours, counters, readAt);
     // Asked only when a counter here is past its expiry: the one case it decides.
     const outlive = shownAsWas.size > 0 && (await countersOutliveExpiry(this.links, crm.brokerageId));
+    const outliveReject = await this.outliveSellerReject(crm.brokerageId, counters.values());
     const mapped = ours.map((offer) => ({
       offer,
       record: this.recordWith(offer, byRequest.get(offer.offer_request_id) ?? [offer], counters, readAt, {
         shownAsWasAt: shownAsWas.get(String(offer.offer_id)),
         countersOutliveExpiry: outlive,
+        countersOutliveSellerReject: outliveReject,
       }),
     }));
     const items = mapped.map((m) => ({
@@ -508,7 +514,18 @@ export class OffersService {
     const pastExpiry = counter !== undefined && ranOutBy(counter.expiresMs, readAt.getTime());
     return this.recordWith(offer, requestOffers, counters, readAt, {
       countersOutliveExpiry: pastExpiry && (await countersOutliveExpiry(this.links, crm.brokerageId)),
+      countersOutliveSellerReject: await this.outliveSellerReject(crm.brokerageId, [counter]),
     });
+  }
+
+  // Asked only when one of these counters was taken as ended by the seller's reject: the one case it
+  // decides.
+  private async outliveSellerReject(
+    brokerageId: string,
+    counters: Iterable<CounterLinkContent | undefined>,
+  ): Promise<boolean> {
+    const endedBySeller = [...counters].some((c) => c?.endedBySeller !== undefined);
+    return endedBySeller && (await countersOutliveSellerReject(this.links, brokerageId));
   }
 
   // For the offers whose counter waits unanswered past its own expiry: the last read that showed
@@ -536,7 +553,7 @@ export class OffersService {
     requestOffers: readonly Offer[],
     counters: ReadonlyMap<string, CounterLinkContent>,
     readAt: Date,
-    seen: Pick<OfferCrmInput, 'shownAsWasAt' | 'countersOutliveExpiry'> = {},
+    seen: Pick<OfferCrmInput, 'shownAsWasAt' | 'countersOutliveExpiry' | 'countersOutliveSellerReject'> = {},
   ): OfferCrmRecord {
     const counter = counters.get(String(offer.offer_id));
     if (!counter) return mapOfferToCrm({ offer, requestOffers });
@@ -614,11 +631,17 @@ export class OffersService {
         isRefusedCounter(now.status) && !isRefusedCounter(known.status) && listedNow
           ? { listedAfterRefusal: listedNow }
           : {};
+      // The buyer accepted a counter the seller's reject was taken to end: this service leaves such
+      // counters standing, which every later reject of a countered offer is read by.
+      const outlived =
+        known.endedBySeller !== undefined && now.status === 'accepted'
+          ? { endedBySeller: undefined, outlivedSellerReject: true }
+          : {};
       return [
         {
           remoteId: record.key,
           crmId: counterCrmId(record.key, now.id),
-          contentHash: encodeCounterLink({ ...known, ...now, ...refusal }),
+          contentHash: encodeCounterLink({ ...known, ...now, ...refusal, ...outlived }),
         },
       ];
     });

@@ -69,6 +69,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'counterAcceptedOriginalListedAs',
       'eventDelivery',
       'counteredOfferDecisions',
+      'counterAfterSellerReject',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -677,6 +678,54 @@ describe('Cash Offer sandbox: spec readings', () => {
     const offers = (await call(sandbox, 'GET', '/offers')).body as Json[];
     expect(offers.find((o) => o.offer_id === taken.other.offer_id)?.offer_status).toBe('rejected');
     expect(await counterStatus(taken.counterId)).toBe('rejected');
+  });
+
+  it('counteredOfferDecisions as-listed: an offer whose counter waits is decided only where it is listed active', async () => {
+    const decide = (offerId: number, offer_status: string) =>
+      call(sandbox, 'PATCH', '/offers', { offer_id: offerId, offer_status });
+    const counteredUnder = async (listedAs: string) => {
+      await readings({ counteredOfferDecisions: 'as-listed', counteredOfferListedAs: listedAs });
+      const req = await activeRequest(sandbox);
+      const offer = await buyerOffer(sandbox, req.offer_request_id);
+      await call(sandbox, 'POST', '/counter-offers', {
+        offer_id: offer.offer_id,
+        counter_offer_amount: 232_000,
+      });
+      return offer.offer_id as number;
+    };
+    const countered = await counteredUnder('countered');
+    for (const decision of ['rejected', 'accepted']) {
+      const refused = await decide(countered, decision);
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toBe(`offer ${countered} is countered; it can no longer be ${decision}`);
+    }
+    const listedActive = await counteredUnder('active');
+    expect((await decide(listedActive, 'rejected')).status).toBe(200);
+  });
+
+  it('counterAfterSellerReject: the seller’s reject ends the counter, or leaves it for its buyer to answer', async () => {
+    const rejectedWhileCountered = async () => {
+      const req = await activeRequest(sandbox);
+      const offer = await buyerOffer(sandbox, req.offer_request_id);
+      const counter = await call(sandbox, 'POST', '/counter-offers', {
+        offer_id: offer.offer_id,
+        counter_offer_amount: 233_000,
+      });
+      const rejected = await call(sandbox, 'PATCH', '/offers', {
+        offer_id: offer.offer_id,
+        offer_status: 'rejected',
+      });
+      expect(rejected.body.offer_status).toBe('rejected');
+      return counter.body.counter_offer_id as number;
+    };
+    const ended = await rejectedWhileCountered();
+    expect((await control(sandbox, 'POST', `/counter-offers/${ended}/accept`)).status).toBe(409);
+
+    await readings({ counterAfterSellerReject: 'standing' });
+    const standing = await rejectedWhileCountered();
+    const accepted = await control(sandbox, 'POST', `/counter-offers/${standing}/accept`);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ offer_status: 'accepted', offer_amount: 233_000 });
   });
 
   it('counterOmittedFields: a left-out term kept from the offer, stored as false or 0, or refused as required (the status too under all)', async () => {
