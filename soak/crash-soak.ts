@@ -318,6 +318,9 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       activeListShowsStatus: readings.activeListShape !== 'declared',
       decidedAtListed: readings.offerDecidedAt !== 'null',
       counterPendingWord: readings.counterPendingWord,
+      countersAcceptable:
+        readings.counteredOfferDecisions === 'accept-too' ||
+        (readings.counteredOfferDecisions === 'as-listed' && readings.counteredOfferListedAs === 'active'),
       offersMayDropFromList:
         readings.expiredOfferListedAs === 'dropped' || readings.withdrawnOfferListedAs === 'dropped',
       ...(refusalCanBeSeen({ ...readings, counterRejectedCallback: 'none' })
@@ -687,11 +690,18 @@ function putBackNote(dir: string): string {
 
 function countKinds(world: SoakWorld): string {
   const countered = new Set(world.decisions.filter((d) => d.kind === 'counter').map((d) => d.offerId));
-  // A reject of an offer the agent countered before: its second thoughts (SoakWorld.reconsider).
+  // A decision on an offer the agent countered before: its second thoughts (SoakWorld.reconsider),
+  // a reject after a refused accept among them.
+  const acceptedFirst = new Set<string>();
   return countBy(
-    world.decisions.map((d) =>
-      d.kind === 'reject' && countered.has(d.offerId) ? 'reject of a countered offer' : d.kind,
-    ),
+    world.decisions.map((d) => {
+      if (!countered.has(d.offerId) || d.kind === 'counter') return d.kind;
+      if (d.kind === 'accept') {
+        acceptedFirst.add(d.offerId);
+        return 'accept of a countered offer';
+      }
+      return acceptedFirst.has(d.offerId) ? 'reject after a refused accept' : 'reject of a countered offer';
+    }),
   );
 }
 

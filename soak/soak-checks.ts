@@ -57,6 +57,10 @@ export interface Observed {
   // counterPendingWord; it stores `pending`): the daemon shows the word a counter's answer carried
   // (docs/spec-decisions.md), or `pending` where the answer carried none.
   counterPendingWord?: string;
+  // Whether the service takes the seller's accept of an offer whose counter waits on its buyer
+  // (SOAK_SPEC_READINGS counteredOfferDecisions; not shown): where it does, such an accept must be
+  // carried out; where not, it must be refused and the refusal shown on the record.
+  countersAcceptable?: boolean;
   // Where the check notes what it did not count.
   notes?: string[];
 }
@@ -301,9 +305,12 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
     }
   }
 
-  // Every decision: sent exactly once, and still shown on its record.
+  // Every decision: sent exactly once, and still shown on its record. An accept the agent followed
+  // with a reject on the same record (the service refused it) is judged by the reject.
   const offerById = new Map(seen.offers.map((o) => [String(o.offer_id), o]));
+  const lastDecisions = lastDecisionPerRecord(world.decisions);
   for (const d of world.decisions) {
+    if (d.kind === 'accept' && lastDecisions.get(d.recordId) !== d) continue;
     const offer = offerById.get(d.offerId);
     const record = dealById.get(d.recordId);
     const stage = world.stageKeyOf(record?.properties.dealstage);
@@ -343,6 +350,21 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
           at,
           `${d.kind} overtaken by the offer's expiry, but the CRM does not show it: ${shows}`,
         );
+      continue;
+    }
+    // The agent's accept of an offer whose counter waits: a service that does not take it refuses
+    // it, and the refusal must be on the record (which shows where the offer is); one that takes it
+    // must have carried it out unless the buyer answered the counter first.
+    if (!sent && d.kind === 'accept' && counters.length > 0 && stage !== REQUESTED_STAGE[d.kind]) {
+      const told = decisionError !== '' || ledgerErrors.length > 0;
+      if (!told)
+        add(
+          'undone',
+          at,
+          `accept of a countered offer not carried out, and the CRM does not say why: ${shows}`,
+        );
+      else if (seen.countersAcceptable && counters[0].counter_offer_status === 'pending')
+        add('undone', at, `accept of a countered offer refused at a service that takes it: ${shows}`);
       continue;
     }
     if (!sent) {
@@ -408,8 +430,14 @@ function checkOfferStates(
   // Records of counters that ran out before they were sent: they may stay in Counter requested with
   // the refusal said on them (refused at the move), or show the service's state (refused at the send).
   const ranOut = new Set<string>();
-  for (const d of world.decisions) {
+  const recordById = new Map([...recordsOfOffer.values()].flat().map((r) => [r.id, r]));
+  for (const d of lastDecisionPerRecord(world.decisions).values()) {
     const offer = offerById.get(d.offerId);
+    // An accept of a countered offer the service refused (the decision check judged it): the move
+    // waits for nothing any more, and the record shows the service's state.
+    const refusedShown = text(recordById.get(d.recordId)?.properties.cash_offer_decision_error) !== '';
+    if (d.kind === 'accept' && counterOf.has(d.offerId) && offer?.offer_status !== 'accepted' && refusedShown)
+      continue;
     if (d.kind === 'counter' && !counterOf.has(d.offerId) && counterRanOut(d, seen.nowMs)) {
       ranOut.add(d.recordId);
       continue;
@@ -534,4 +562,11 @@ function checkOfferStates(
 // The counter's own expiry had passed by the check, and no counter reached the service.
 function counterRanOut(d: Decision, nowMs: number): boolean {
   return d.kind === 'counter' && d.counterExpiresMs !== undefined && d.counterExpiresMs <= nowMs;
+}
+
+// Each record's last decision by the agent (a refused accept may be followed by a reject).
+function lastDecisionPerRecord(decisions: readonly Decision[]): Map<string, Decision> {
+  const last = new Map<string, Decision>();
+  for (const d of decisions) last.set(d.recordId, d);
+  return last;
 }

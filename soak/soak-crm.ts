@@ -69,6 +69,7 @@ const OFFER_PROPERTIES = [
   'cash_offer_offer_status',
   'cash_offer_offer_amount',
   'cash_offer_counter_status',
+  'cash_offer_decision_error',
   'pipeline',
   'dealstage',
 ];

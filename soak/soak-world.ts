@@ -69,6 +69,9 @@ export class SoakWorld {
   private readonly seenRecords = new Set<string>();
   // Countered records the agent has had second thoughts about once (soak-world.ts, reconsider).
   private readonly reconsidered = new Set<string>();
+  // Countered records the agent accepted on second thoughts, until the service's refusal of that
+  // accept shows on them (the agent then turns the offer down) or it is carried out.
+  private readonly acceptsAwaited = new Set<string>();
   // The agent edits listing agents only while the kills go on: an edit during the settle would keep
   // the CRM changing (the settle waits for it to be still) and be judged before it could sync.
   editsListAgents = true;
@@ -246,6 +249,8 @@ export class SoakWorld {
         listing.acceptDone = true;
         continue;
       }
+      // An offer accepted on second thoughts: the agent decides no other offer on its request.
+      if (listing.acceptDone) continue;
       for (const o of offers) {
         if (this.seenRecords.has(o.id) || !open(o)) continue;
         const expires = expiresOf.get(String(o.properties.cash_offer_offer_id)) ?? Infinity;
@@ -265,36 +270,73 @@ export class SoakWorld {
         else if (roll < 0.7) await this.move(o, 'counter', listing, requestId);
       }
     }
-    if (this.secondThoughts) await this.reconsider(this.secondThoughts, records, dealOfRequest, runningOut);
+    if (this.secondThoughts)
+      await this.reconsider(this.secondThoughts, records, dealOfRequest, runningOut, serviceOffers);
   }
 
-  // The agent turns down, once in a while, an offer whose counter still waits on its buyer
-  // (docs/crm-mapping.md: the seller may reject it whatever the service lists it as meanwhile, and
-  // the reject ends the counter). Only a record that shows the counter sent (Countered) and whose
-  // counter the service holds pending: a refused decision is not this soak's subject.
+  // The agent has second thoughts, once in a while, on an offer whose counter still waits on its
+  // buyer: it turns the offer down (docs/crm-mapping.md: the seller may reject it whatever the
+  // service lists it as meanwhile, and the reject ends the counter), or accepts the buyer's own offer
+  // after all, which the service may take (the cascade ends the counter) or refuse (whether it may is
+  // not shown). A refused accept shows on the record, back in Countered with the service's reason:
+  // the agent then turns the offer down, a second move on the same record. Only a record that shows
+  // the counter sent (Countered) and whose counter the service holds pending, and an accept only where
+  // no other decision of the agent's on the request is on its way.
   private async reconsider(
     r: SoakRandom,
     records: CrmObject[],
     dealOfRequest: ReadonlyMap<string, string>,
     runningOut: (o: CrmObject) => boolean,
+    serviceOffers: StoredOffer[],
   ): Promise<void> {
+    const listingOf = (o: CrmObject) => {
+      const requestId = String(o.properties.cash_offer_offer_request_ref);
+      return { requestId, listing: this.listings.get(dealOfRequest.get(requestId) ?? '') };
+    };
+    await this.rejectRefusedAccepts(records, runningOut, listingOf);
     const countered = records.filter(
       (o) => o.properties.dealstage === this.stageIds.countered && !this.reconsidered.has(o.id),
     );
     if (countered.length === 0) return;
+    const counters = await this.service.counters();
     const waiting = new Set(
-      (await this.service.counters())
-        .filter((c) => c.counter_offer_status === 'pending')
-        .map((c) => String(c.offer_id)),
+      counters.filter((c) => c.counter_offer_status === 'pending').map((c) => String(c.offer_id)),
     );
     for (const o of countered) {
       const offerId = String(o.properties.cash_offer_offer_id);
       if (!waiting.has(offerId) || runningOut(o)) continue;
       this.reconsidered.add(o.id);
       if (!r.chance(0.4)) continue;
-      const requestId = String(o.properties.cash_offer_offer_request_ref);
-      const listing = this.listings.get(dealOfRequest.get(requestId) ?? '');
-      if (listing) await this.move(o, 'reject', listing, requestId);
+      const { requestId, listing } = listingOf(o);
+      if (!listing) continue;
+      const accepts =
+        r.chance(0.5) && !listing.acceptDone && !this.pendingIn(requestId, serviceOffers, counters);
+      if (!accepts) {
+        await this.move(o, 'reject', listing, requestId);
+        continue;
+      }
+      await this.move(o, 'accept', listing, requestId);
+      listing.acceptDone = true;
+      this.acceptsAwaited.add(o.id);
+    }
+  }
+
+  // A second-thoughts accept the service refused shows back in Countered with its reason: the agent
+  // turns the offer down instead. Carried out (Accepted), nothing is left to do.
+  private async rejectRefusedAccepts(
+    records: CrmObject[],
+    runningOut: (o: CrmObject) => boolean,
+    listingOf: (o: CrmObject) => { requestId: string; listing: Listing | undefined },
+  ): Promise<void> {
+    for (const o of records) {
+      if (!this.acceptsAwaited.has(o.id)) continue;
+      const stage = o.properties.dealstage;
+      if (stage === this.stageIds.acceptRequested) continue;
+      this.acceptsAwaited.delete(o.id);
+      const refused =
+        stage === this.stageIds.countered && (o.properties.cash_offer_decision_error ?? '').trim() !== '';
+      const { requestId, listing } = listingOf(o);
+      if (refused && listing && !runningOut(o)) await this.move(o, 'reject', listing, requestId);
     }
   }
 
