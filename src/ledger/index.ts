@@ -8,6 +8,7 @@ export { LedgerRetention, INBOX_DEDUPE_RETENTION_MS } from './ledger.retention';
 export type { PruneCounts } from './ledger.retention';
 export { applyLedgerPragmas, createLedgerDataSource, DEFAULT_LEDGER_PATH } from './ledger.data-source';
 export { outboxKey } from './outbox-key';
+export { requestOrderingKey } from './inbox-ordering';
 export { withSessionAdvisoryLock } from './advisory-lock';
 export { LedgerStateError } from './repositories/ledger-state.error';
 export { CrmWebhookEventRepository } from './repositories/crm-webhook-event.repository';

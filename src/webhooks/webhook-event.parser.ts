@@ -9,6 +9,7 @@ import {
 } from '../cash-offer/schema';
 import { canonicalEvent, withCanonicalEvent } from './event-name';
 import { jsonNestingDepth, MAX_WEBHOOK_JSON_DEPTH } from './json-nesting';
+import { requestOrderingKey } from '../ledger';
 
 export const KNOWN_WEBHOOK_EVENTS = Object.keys(EVENT_PAYLOADS) as (keyof typeof EVENT_PAYLOADS)[];
 export type KnownWebhookEvent = (typeof KNOWN_WEBHOOK_EVENTS)[number];
@@ -101,5 +102,5 @@ function isKnownEvent(eventType: string): eventType is KnownWebhookEvent {
 }
 
 function orderingKeyOf(requestId: unknown): string | null {
-  return Number.isInteger(requestId) ? `offer_request:${String(requestId)}` : null;
+  return Number.isInteger(requestId) ? requestOrderingKey(requestId as number) : null;
 }

@@ -9,7 +9,13 @@ import {
   withNamedFieldsFilled,
   withOfferTerms,
 } from './counter-terms';
-import { InboxRepository, LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
+import {
+  InboxRepository,
+  LinkRepository,
+  OutboxRepository,
+  requestOrderingKey,
+  type OutboxCommand,
+} from '../../ledger';
 import type { CounterUpdate } from '../../cash-offer/counter-update.reader';
 import { LINK } from '../common/listing-deal.properties';
 import { expiryMs, ranOutBy } from '../common/expiry';
@@ -313,6 +319,8 @@ export class CounterOfferExecutor implements CommandExecutor {
         }),
       },
     ]);
+    // A buyer's answer (an UPDATE) that waited for this link is applied at the inbox's next pass.
+    await this.inbox.retryWaitingNow(brokerageId, requestOrderingKey(payload.requestId));
   }
 
   async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {

@@ -24,8 +24,15 @@ describe('showsOver (which offer request status the deal shows)', () => {
   it('orders an undated status (an event, replayed or late) by rank: forward only', () => {
     expect(showsOver(shown('in_review', at(1)), { status: 'receiving_offers' }, now)).toBe(true);
     expect(showsOver(shown('under_contract', at(10)), { status: 'receiving_offers' }, now)).toBe(false);
-    expect(showsOver(shown('active', at(10)), { status: 'receiving_offers' }, now)).toBe(true);
+    expect(showsOver(shown('expired', at(10)), { status: 'receiving_offers' }, now)).toBe(true);
     expect(showsOver(shown('receiving_offers'), { status: 'under_contract' }, now)).toBe(true);
+  });
+
+  it('keeps the shown word for a request receiving offers against an undated other word for it', () => {
+    // A repeated approval event flipped the deal from the active list's `active` to the event's
+    // `receiving_offers` and back with every reconcile (a targeted soak on three workers never settled).
+    expect(showsOver(shown('active', at(10)), { status: 'receiving_offers' }, now)).toBe(false);
+    expect(showsOver(shown('receiving_offers'), { status: 'active', readAt: at(5) }, now)).toBe(true);
   });
 
   it('orders by rank against a shown status with no read time, or one ahead of this clock', () => {

@@ -35,6 +35,10 @@ const RANK: Record<string, number> = {
   closed: 6,
 };
 
+// The words the service has for a request receiving offers: the declared status and the approval
+// event's.
+const ACTIVE_WORDS = new Set(['active', 'receiving_offers']);
+
 export function statusRank(status: string): number {
   return RANK[status] ?? 3;
 }
@@ -44,6 +48,10 @@ export function statusRank(status: string): number {
 export function showsOver(shown: ShownStatus | undefined, next: StatusReading, now: Date): boolean {
   if (!shown || shown.status === '') return true;
   if (shown.status === next.status) return false;
+  // An undated word for the state the deal already shows (an approval event, repeated or late, says
+  // `receiving_offers` of a request the active list showed `active`) changes nothing: shown, it
+  // flipped the deal back and forth with every reconcile.
+  if (!next.readAt && ACTIVE_WORDS.has(shown.status) && ACTIVE_WORDS.has(next.status)) return false;
   if (next.readAt && shown.readAt && shown.readAt.getTime() !== next.readAt.getTime()) {
     if (readBefore(next.readAt, shown.readAt, now)) return false;
     if (shown.readAt.getTime() <= now.getTime()) return true;

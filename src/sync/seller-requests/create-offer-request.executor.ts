@@ -4,7 +4,13 @@ import type { RemoteError } from '../../common/remote-error';
 import { errorMessage } from '../common/job-counts';
 import { PRELIM_INVENTORY_FIELDS, type CreateOfferRequestBody } from '../../cash-offer/schema';
 import { Clock } from '../../common/clock';
-import { InboxRepository, LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
+import {
+  InboxRepository,
+  LinkRepository,
+  OutboxRepository,
+  requestOrderingKey,
+  type OutboxCommand,
+} from '../../ledger';
 import { contentHash } from '../common/content-hash';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
@@ -97,6 +103,9 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     await this.links.upsertLinks(ctx.brokerage.id, LINK.offerRequest, [
       { remoteId: requestId, crmId: dealId, contentHash: updatableHash(body.property) },
     ]);
+    // Offer events that waited for this link are applied at the inbox's next pass, not at the end of
+    // their back-off (a minute and more once a lost answer took a while to find).
+    await this.inbox.retryWaitingNow(ctx.brokerage.id, requestOrderingKey(requestId));
     // The photos the create could not carry, queued before the deal is written: a CRM that fails
     // the write holds up neither them nor, through them, the request id.
     const photos = body.media ?? [];

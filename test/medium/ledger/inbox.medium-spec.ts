@@ -131,6 +131,19 @@ describe.each(ledgerEngines())('InboxRepository (%s)', (engine) => {
     expect((await f.ledger.inbox.claimDue(10)).map((e) => e.id)).toEqual([a2.id]);
   });
 
+  it('makes the failed events of one ordering key due now, and no others', async () => {
+    const waiting = await f.ledger.inbox.storeIfNew(event('w1', 'offer_request:7'));
+    const otherKey = await f.ledger.inbox.storeIfNew(event('w2', 'offer_request:8'));
+    const otherBrokerage = await f.ledger.inbox.storeIfNew(event('w3', 'offer_request:7', 'b2'));
+    await f.ledger.inbox.claimDue(10);
+    for (const id of [waiting.id, otherKey.id, otherBrokerage.id])
+      await f.ledger.inbox.markFailed(id, 'not linked yet', new Date(f.clock.nowMs() + 60_000));
+    expect(await f.ledger.inbox.retryWaitingNow('b1', 'offer_request:7')).toBe(1);
+    expect((await f.ledger.inbox.claimDue(10)).map((e) => e.id)).toEqual([waiting.id]);
+    // Already due, or being applied: nothing to bring forward.
+    expect(await f.ledger.inbox.retryWaitingNow('b1', 'offer_request:7')).toBe(0);
+  });
+
   it('replays dead events by id or brokerage, and refuses impossible transitions', async () => {
     const a = await f.ledger.inbox.storeIfNew(event('a'));
     const b = await f.ledger.inbox.storeIfNew(event('b'));
