@@ -270,8 +270,7 @@ export class SoakWorld {
         else if (roll < 0.7) await this.move(o, 'counter', listing, requestId);
       }
     }
-    if (this.secondThoughts)
-      await this.reconsider(this.secondThoughts, records, dealOfRequest, runningOut, serviceOffers);
+    if (this.secondThoughts) await this.reconsider(this.secondThoughts, records, dealOfRequest, runningOut);
   }
 
   // The agent has second thoughts, once in a while, on an offer whose counter still waits on its
@@ -281,13 +280,12 @@ export class SoakWorld {
   // not shown). A refused accept shows on the record, back in Countered with the service's reason:
   // the agent then turns the offer down, a second move on the same record. Only a record that shows
   // the counter sent (Countered) and whose counter the service holds pending, and an accept only where
-  // no other decision of the agent's on the request is on its way.
+  // no other move of the agent's on the request shows under way.
   private async reconsider(
     r: SoakRandom,
     records: CrmObject[],
     dealOfRequest: ReadonlyMap<string, string>,
     runningOut: (o: CrmObject) => boolean,
-    serviceOffers: StoredOffer[],
   ): Promise<void> {
     const listingOf = (o: CrmObject) => {
       const requestId = String(o.properties.cash_offer_offer_request_ref);
@@ -309,8 +307,7 @@ export class SoakWorld {
       if (!r.chance(0.4)) continue;
       const { requestId, listing } = listingOf(o);
       if (!listing) continue;
-      const accepts =
-        r.chance(0.5) && !listing.acceptDone && !this.pendingIn(requestId, serviceOffers, counters);
+      const accepts = r.chance(0.5) && !listing.acceptDone && !this.movesUnderWay(records, requestId);
       if (!accepts) {
         await this.move(o, 'reject', listing, requestId);
         continue;
@@ -319,6 +316,17 @@ export class SoakWorld {
       listing.acceptDone = true;
       this.acceptsAwaited.add(o.id);
     }
+  }
+
+  // Whether a record of the request still shows one of the agent's moves under way (a "… requested"
+  // stage), as the agent sees it in the CRM.
+  private movesUnderWay(records: CrmObject[], requestId: string): boolean {
+    const requested = new Set(Object.values(REQUESTED_STAGE).map((key) => this.stageIds[key]));
+    return records.some(
+      (o) =>
+        String(o.properties.cash_offer_offer_request_ref) === requestId &&
+        requested.has(String(o.properties.dealstage)),
+    );
   }
 
   // A second-thoughts accept the service refused shows back in Countered with its reason: the agent

@@ -73,14 +73,25 @@ export class OutboxDrainService {
       return counts;
     }
     const outbox = this.context(ctx.brokerage, ctx.signal);
-    for (const command of await this.outbox.unknownDue(brokerageId, RECONCILE_BUDGET)) {
-      if (ctx.signal.aborted) return counts;
-      counts.read += 1;
-      this.tally(counts, command, await this.reconcile(command, outbox));
-    }
+    // Unknown outcomes first, then again between batches: a long drain (a backlog, a slow remote)
+    // would otherwise leave one an event brought forward (lookForSoon) waiting for the next run,
+    // and the event with it (a targeted soak on three workers: a lost create found 90 s late). Each
+    // once per run, and never one this run sent (recovered as unknown meanwhile by a start or a
+    // takeover elsewhere: left to the next run, as this sender stood down).
     const seen = new Set<number>();
-    for (;;) {
+    const reconcileDue = async () => {
+      for (const command of await this.outbox.unknownDue(brokerageId, RECONCILE_BUDGET)) {
+        if (ctx.signal.aborted) return;
+        if (seen.has(command.id)) continue;
+        seen.add(command.id);
+        counts.read += 1;
+        this.tally(counts, command, await this.reconcile(command, outbox));
+      }
+    };
+    await reconcileDue();
+    for (let batch = 0; ; batch++) {
       if (ctx.signal.aborted) return counts;
+      if (batch > 0) await reconcileDue();
       const due = sendOrder(
         (await this.claimDue(brokerageId)).filter((c) => !seen.has(c.id)),
         (c) => this.executors.get(c.operation)?.deadline?.(c),

@@ -306,6 +306,30 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     expect(sent.filter((s) => s === id)).toHaveLength(2);
   });
 
+  // An event waiting for a lost answer brings its reconcile forward (lookForSoon) while a long drain
+  // is under way: looked for between the drain's batches, not at the next run (a targeted soak on
+  // three workers found a lost create 90 s late, the events waiting for it with it).
+  it('outcome unknown, brought forward during a drain: looked for in that same drain', async () => {
+    const lost = await enqueue([
+      { fail: 'OUTCOME_UNKNOWN' },
+      { reconcile: { found: true, result: { seen: true } } },
+    ]);
+    await t.run('outbox-drain');
+    expect((await state(lost)).state).toBe('unknown');
+    let release!: () => void;
+    const held = await enqueue([{ hold: new Promise<void>((resolve) => (release = resolve)) }]);
+    const drain = t.run('outbox-drain');
+    try {
+      await waitFor(() => scripts.get(held)?.length === 0, { what: 'the drain to take the held command' });
+      expect(await t.ledger.outbox.lookForSoon(lost)).toBe(true);
+    } finally {
+      release();
+    }
+    expect((await drain).status).toBe('succeeded');
+    expect(await state(lost)).toMatchObject({ state: 'done', result: { seen: true } });
+    expect(sent.filter((s) => s === lost)).toHaveLength(1);
+  });
+
   it('commands with a deadline (a clock reminder) go ahead of older ones, the nearest first', async () => {
     // Within one claimed batch: a drain already under way (the webhook registration's, at start)
     // is let finish first, so the four are claimed together.
