@@ -372,6 +372,10 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
       else add('undone', at, `${d.kind} never sent and the record left ${REQUESTED_STAGE[d.kind]}; ${shows}`);
       continue;
     }
+    // A decision the agent followed with another on the same record (a counter, then a reject or an
+    // accept on second thoughts): sent once is all it owes; what the record shows, and any error on
+    // it, are the later decision's.
+    if (lastDecisions.get(d.recordId) !== d) continue;
     // A counter's later life (the buyer's answer, a cascade) is the wrong-state check's to judge, and
     // so is a reject of an offer the agent countered (it ends the counter: Counter rejected, or
     // Countered where the buyer had accepted it first).
