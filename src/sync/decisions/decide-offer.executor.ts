@@ -13,7 +13,7 @@ import { listAllOffers } from '../common/offer-pages';
 import { DECIDE_OFFER, decisionDeadline, type DecideOfferPayload } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
 import { endedWithoutDecision, isAnsweredCounter, isCounteredWord } from '../offers/offer-record.view';
-import { decodeCounterLink, endCounterWithOffer } from '../offers/counter-link';
+import { decodeCounterLink, endCounterWithOffer, type CounterLinkContent } from '../offers/counter-link';
 import { LINK } from '../common/listing-deal.properties';
 import type { AgentRequest } from '../offers/agent-held-stage';
 import { InboxRepository, LinkRepository } from '../../ledger';
@@ -98,13 +98,11 @@ export class DecideOfferExecutor implements CommandExecutor {
       // listing is the service's way of showing a countered offer, and the refusal is the service's
       // answer (a service that decides only offers listed `active` refuses it; before, it was read as
       // done and the record showed Counter rejected while the buyer could still accept the counter).
-      if (
-        cause === 'refusal' &&
-        command.attempts <= 1 &&
-        (await this.rejectUnseen(payload, offers, ctx)) &&
-        !(await this.counterRefusalReceived(payload, ctx))
-      )
-        return { found: false, provablyAbsent: false, hint: 'refused on its first send' };
+      if (cause === 'refusal' && command.attempts <= 1) {
+        const waiting = await this.counterUnseenByReject(payload, offers, ctx);
+        if (waiting && !(await this.counterRefusalReceived(payload, waiting, ctx)))
+          return { found: false, provablyAbsent: false, hint: 'refused on its first send' };
+      }
       return { found: true, result: offer };
     }
     // A reject of an offer that ran out or that its buyer took back has nothing left to do: what the
@@ -131,20 +129,33 @@ export class DecideOfferExecutor implements CommandExecutor {
     offers: readonly Offer[],
     ctx: OutboxContext,
   ): Promise<boolean> {
-    if (payload.decision !== 'rejected') return false;
-    if (offers.some((o) => o.offer_id !== payload.offerId && o.offer_status === 'accepted')) return false;
+    return (await this.counterUnseenByReject(payload, offers, ctx)) !== undefined;
+  }
+
+  // Our counter on the offer, when it waits at a service that lists countered offers `rejected` and
+  // no other offer was accepted: the one case where the listing cannot show whether the reject came.
+  private async counterUnseenByReject(
+    payload: DecideOfferPayload,
+    offers: readonly Offer[],
+    ctx: OutboxContext,
+  ): Promise<CounterLinkContent | undefined> {
+    if (payload.decision !== 'rejected') return undefined;
+    if (offers.some((o) => o.offer_id !== payload.offerId && o.offer_status === 'accepted')) return undefined;
     const link = await this.links.find(ctx.brokerage.id, LINK.counter, String(payload.offerId));
-    if (!link) return false;
+    if (!link) return undefined;
     const counter = decodeCounterLink(link);
-    return !isAnsweredCounter(counter.status) && counter.listedAtSend === 'rejected';
+    return !isAnsweredCounter(counter.status) && counter.listedAtSend === 'rejected' ? counter : undefined;
   }
 
   // An UPDATE naming the offer (or our counter on it) has come in, applied or not.
-  private async counterRefusalReceived(payload: DecideOfferPayload, ctx: OutboxContext): Promise<boolean> {
-    const link = await this.links.find(ctx.brokerage.id, LINK.counter, String(payload.offerId));
-    const counterId = link ? decodeCounterLink(link).id : undefined;
+  private async counterRefusalReceived(
+    payload: DecideOfferPayload,
+    counter: CounterLinkContent,
+    ctx: OutboxContext,
+  ): Promise<boolean> {
     return (await recentCounterUpdates(this.inbox, ctx.brokerage.id)).some(
-      (u) => u.offerId === payload.offerId || (counterId !== undefined && String(u.counterId) === counterId),
+      (u) =>
+        u.offerId === payload.offerId || (counter.id !== undefined && String(u.counterId) === counter.id),
     );
   }
 }

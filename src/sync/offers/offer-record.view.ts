@@ -160,7 +160,7 @@ export function counterStatusOf(
   facts: OfferRecordFacts,
   acceptedBy = acceptedCounterOffer(facts),
 ): string | undefined {
-  const { offer, requestOffers, counter } = facts;
+  const { offer, counter } = facts;
   if (!counter) return undefined;
   if (acceptedBy) return 'accepted';
   const standing = standingAfterSellerReject(facts);
@@ -185,8 +185,7 @@ export function counterStatusOf(
   // The cascade: "every other offer and counter offer on the request becomes rejected". The offer
   // accepted may be the countered one itself: a service that lets the seller accept an offer whose
   // counter waits ends that counter with the rest (it is not the offer accepted).
-  if (requestOffers.some((o) => o.offer_id !== offer.offer_id && o.offer_status === 'accepted'))
-    return 'rejected';
+  if (anotherOfferAccepted(facts)) return 'rejected';
   if (listed === 'accepted') return 'rejected';
   // The countered offer left its waiting status without an accepted counter offer: the buyer
   // refused the counter (an UPDATE we did not get), or it lapsed. Not so when the service lists a
@@ -211,11 +210,22 @@ export function counterStatusOf(
 // another offer's acceptance ended it. Its buyer's refusal is known only by an UPDATE (which rewrites
 // the link): the offer's `rejected` listing is the seller's.
 function standingAfterSellerReject(facts: OfferRecordFacts): string | undefined {
-  const { offer, requestOffers, counter } = facts;
+  const { counter } = facts;
   if (counter?.endedBySeller === undefined || !facts.countersOutliveSellerReject) return undefined;
-  if (requestOffers.some((o) => o.offer_id !== offer.offer_id && o.offer_status === 'accepted'))
-    return 'rejected';
-  return counter.endedBySeller;
+  return anotherOfferAccepted(facts) ? 'rejected' : counter.endedBySeller;
+}
+
+// Another offer on the request is accepted: its cascade ended every other offer and counter.
+function anotherOfferAccepted({ offer, requestOffers }: OfferRecordFacts): boolean {
+  return requestOffers.some((o) => o.offer_id !== offer.offer_id && o.offer_status === 'accepted');
+}
+
+// A counter the seller's reject was taken to end, shown still waiting on its buyer.
+function standsAfterSellerReject(
+  counter: CounterKnowledge | undefined,
+  shownStatus: string | undefined,
+): boolean {
+  return counter?.endedBySeller !== undefined && !isAnsweredCounter(shownStatus);
 }
 
 // A counter the listings show ended with no word of the buyer's: `expired` where its own expiry came
@@ -290,9 +300,9 @@ export function offerRecordView(facts: OfferRecordFacts): OfferRecordView {
     namedCounterOf(offer);
   // The seller's reject carried out while the counter still stands: the record shows the offer
   // turned down, and the counter status that the buyer may still answer.
-  const turnedDownWithCounterStanding =
-    counter?.endedBySeller !== undefined && !isAnsweredCounter(counterStatus);
-  const stage = turnedDownWithCounterStanding ? 'rejected' : stageFor(offer.offer_status, counterStatus);
+  const stage = standsAfterSellerReject(counter, counterStatus)
+    ? 'rejected'
+    : stageFor(offer.offer_status, counterStatus);
   return {
     stage,
     offerStatus: offer.offer_status,
@@ -312,10 +322,11 @@ export function learnCounter(
 ): CounterKnowledge {
   // A counter taken as ended by the seller's reject keeps that in the ledger while it is shown still
   // standing: only its buyer's answer replaces it.
-  const standing = known.endedBySeller !== undefined && !isAnsweredCounter(view.counterStatus);
   return {
     ...known,
     id: known.id ?? view.counterId,
-    status: standing ? known.status : (view.counterStatus ?? known.status),
+    status: standsAfterSellerReject(known, view.counterStatus)
+      ? known.status
+      : (view.counterStatus ?? known.status),
   };
 }

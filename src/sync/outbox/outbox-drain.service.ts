@@ -89,9 +89,8 @@ export class OutboxDrainService {
       }
     };
     await reconcileDue();
-    for (let batch = 0; ; batch++) {
+    for (;;) {
       if (ctx.signal.aborted) return counts;
-      if (batch > 0) await reconcileDue();
       const due = sendOrder(
         (await this.claimDue(brokerageId)).filter((c) => !seen.has(c.id)),
         (c) => this.executors.get(c.operation)?.deadline?.(c),
@@ -106,6 +105,7 @@ export class OutboxDrainService {
         counts.read += 1;
         this.tally(counts, command, await this.execute(command, outbox));
       }
+      await reconcileDue();
     }
   }
 
