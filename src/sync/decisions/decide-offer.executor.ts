@@ -13,11 +13,10 @@ import { listAllOffers } from '../common/offer-pages';
 import { DECIDE_OFFER, decisionDeadline, type DecideOfferPayload } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
 import { endedWithoutDecision, isAnsweredCounter, isCounteredWord } from '../offers/offer-record.view';
-import { decodeCounterLink, endCounterWithOffer, type CounterLinkContent } from '../offers/counter-link';
+import { decodeCounterLink, endCounterWithOffer } from '../offers/counter-link';
 import { LINK } from '../common/listing-deal.properties';
 import type { AgentRequest } from '../offers/agent-held-stage';
-import { InboxRepository, LinkRepository } from '../../ledger';
-import { recentCounterUpdates } from '../offers/recent-counter-updates';
+import { LinkRepository } from '../../ledger';
 
 const VERB = { accepted: 'accept', rejected: 'reject' } as const;
 
@@ -41,7 +40,6 @@ export class DecideOfferExecutor implements CommandExecutor {
   constructor(
     private readonly outcome: OfferRecordOutcome,
     private readonly links: LinkRepository,
-    private readonly inbox: InboxRepository,
   ) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<Offer | null> {
@@ -93,16 +91,10 @@ export class DecideOfferExecutor implements CommandExecutor {
           provablyAbsent: true,
           hint: 'the service lists a countered offer as rejected, so its listing cannot show the reject',
         };
-      // Refused on its first send, no earlier one that may have arrived, and no buyer's refusal of the
-      // counter in the inbox (which lists the offer `rejected` too, its UPDATE not applied yet): the
-      // listing is the service's way of showing a countered offer, and the refusal is the service's
-      // answer (a service that decides only offers listed `active` refuses it; before, it was read as
-      // done and the record showed Counter rejected while the buyer could still accept the counter).
-      if (cause === 'refusal' && command.attempts <= 1) {
-        const waiting = await this.counterUnseenByReject(payload, offers, ctx);
-        if (waiting && !(await this.counterRefusalReceived(payload, waiting, ctx)))
-          return { found: false, provablyAbsent: false, hint: 'refused on its first send' };
-      }
+      // Refused where the service lists a countered offer `rejected` at once: read as done, as the
+      // buyer's refusal of the counter (its UPDATE still on the way) leaves the offer so. A service
+      // that decides only offers listed `active` refuses the reject too, and then the record shows
+      // Counter rejected while the counter waits (a documented limit: the refusal reads the same).
       return { found: true, result: offer };
     }
     // A reject of an offer that ran out or that its buyer took back has nothing left to do: what the
@@ -129,33 +121,11 @@ export class DecideOfferExecutor implements CommandExecutor {
     offers: readonly Offer[],
     ctx: OutboxContext,
   ): Promise<boolean> {
-    return (await this.counterUnseenByReject(payload, offers, ctx)) !== undefined;
-  }
-
-  // Our counter on the offer, when it waits at a service that lists countered offers `rejected` and
-  // no other offer was accepted: the one case where the listing cannot show whether the reject came.
-  private async counterUnseenByReject(
-    payload: DecideOfferPayload,
-    offers: readonly Offer[],
-    ctx: OutboxContext,
-  ): Promise<CounterLinkContent | undefined> {
-    if (payload.decision !== 'rejected') return undefined;
-    if (offers.some((o) => o.offer_id !== payload.offerId && o.offer_status === 'accepted')) return undefined;
+    if (payload.decision !== 'rejected') return false;
+    if (offers.some((o) => o.offer_id !== payload.offerId && o.offer_status === 'accepted')) return false;
     const link = await this.links.find(ctx.brokerage.id, LINK.counter, String(payload.offerId));
-    if (!link) return undefined;
+    if (!link) return false;
     const counter = decodeCounterLink(link);
-    return !isAnsweredCounter(counter.status) && counter.listedAtSend === 'rejected' ? counter : undefined;
-  }
-
-  // An UPDATE naming the offer (or our counter on it) has come in, applied or not.
-  private async counterRefusalReceived(
-    payload: DecideOfferPayload,
-    counter: CounterLinkContent,
-    ctx: OutboxContext,
-  ): Promise<boolean> {
-    return (await recentCounterUpdates(this.inbox, ctx.brokerage.id)).some(
-      (u) =>
-        u.offerId === payload.offerId || (counter.id !== undefined && String(u.counterId) === counter.id),
-    );
+    return !isAnsweredCounter(counter.status) && counter.listedAtSend === 'rejected';
   }
 }

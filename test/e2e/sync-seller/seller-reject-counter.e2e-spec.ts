@@ -121,7 +121,11 @@ describe.each(STANDING.map((r) => [JSON.stringify(r), r] as const))(
 // A service that decides only offers listed `active` refuses the seller's reject of an offer whose
 // counter waits under another status: the record goes back to Countered with the service's reason,
 // the counter still waiting; the buyer's answer is shown when it comes.
-describe.each([['countered'], ['counter_offered'], ['rejected']])(
+// Not under a `rejected` listing: there the refusal reads the same as a reject that found the offer
+// already rejected by its buyer's refusal of the counter (the UPDATE still on the way), which is read
+// as done; the record then shows Counter rejected while the counter waits (a documented limit, a
+// targeted soak showed the other reading left a false error on the buyer's refusal).
+describe.each([['countered'], ['counter_offered']])(
   'a reject refused while the counter waits, the countered offer listed %s',
   (listedAs) => {
     let t: SyncTestApp;
