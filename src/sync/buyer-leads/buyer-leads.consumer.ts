@@ -63,19 +63,32 @@ export class BuyerLeadsConsumer extends ChangePagesConsumer {
         );
       for (const listing of linked) {
         const lead = toBuyerLead({ contact, listing });
-        if (!lead.ok) {
-          problems.push(...lead.problems);
-          continue;
+        let command: OutboxCommand | null;
+        if (lead.ok) {
+          const payload: BuyerLeadPayload = {
+            contactId: contact.id,
+            listingKey: lead.listingKey,
+            dealId: listing.id,
+            body: lead.body,
+          };
+          const queued = await this.enqueue(ctx, payload);
+          command = queued.command;
+          if (queued.created) counts.created++;
+          else counts.unchanged++;
+        } else {
+          // A lead already made on this listing stands whatever the listing or the contact shows
+          // now: a listing that left the marketplace after it, a contact ticked again, is no problem
+          // of that lead (before, such a contact showed its lead id beside an error).
+          const listingKey = listing.properties[UNIQUE_LISTING_KEY]?.trim();
+          command = listingKey
+            ? ((await this.current(ctx.brokerage.id, contact.id, listingKey)).command ?? null)
+            : null;
+          if (!command) {
+            problems.push(...lead.problems);
+            continue;
+          }
+          counts.unchanged++;
         }
-        const payload: BuyerLeadPayload = {
-          contactId: contact.id,
-          listingKey: lead.listingKey,
-          dealId: listing.id,
-          body: lead.body,
-        };
-        const { created, command } = await this.enqueue(ctx, payload);
-        if (created) counts.created++;
-        else counts.unchanged++;
         // Sent and answered, yet the contact never got its write-back (the daemon stopped in between):
         // the adapter reads recent contacts again, so the write-back is repaired here from the ledger.
         if (command?.state === 'done' && !contact.properties[LEAD_ID]?.trim() && !ctx.dryRun)
@@ -115,7 +128,7 @@ export class BuyerLeadsConsumer extends ChangePagesConsumer {
   ): Promise<{ created: boolean; command: OutboxCommand | null }> {
     const brokerageId = ctx.brokerage.id;
     const recordRef = `contact:${payload.contactId}`;
-    const current = await this.current(brokerageId, payload);
+    const current = await this.current(brokerageId, payload.contactId, payload.listingKey);
     if (current.command) return { created: false, command: current.command };
     if (current.refused && contentHash(payloadOf(current.refused).body) === contentHash(payload.body))
       return { created: false, command: current.refused };
@@ -132,10 +145,10 @@ export class BuyerLeadsConsumer extends ChangePagesConsumer {
   // The live lead command of a (contact, listing), or the key for a new one after any refused.
   private async current(
     brokerageId: string,
-    payload: BuyerLeadPayload,
+    contactId: string,
+    listingKey: string,
   ): Promise<{ key: string; command?: OutboxCommand; refused?: OutboxCommand }> {
-    const keyOf = (generation: number) =>
-      leadKey(brokerageId, payload.contactId, payload.listingKey, generation);
+    const keyOf = (generation: number) => leadKey(brokerageId, contactId, listingKey, generation);
     const chain = await commandGenerations((generation) => this.outbox.findByKey(keyOf(generation)));
     const { generation, ...current } = currentGeneration(chain);
     return { key: keyOf(generation), ...current };

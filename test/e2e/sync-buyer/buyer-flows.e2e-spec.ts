@@ -311,6 +311,24 @@ describe('buyer-side flows through crm-changes and outbox-drain', () => {
     );
   });
 
+  // Buyer soak seed 1: a contact ticked again after its lead went, once the listing had left the
+  // marketplace, showed its lead id beside "is no longer listed" (a problem of a lead not yet made).
+  it('a contact ticked again after its lead went, on a listing since gone from the marketplace, keeps its lead and shows no error', async () => {
+    const request = requests[0].offer_request_id; // expired by the test before
+    const [first] = await leadList();
+    const contact = emulator.state.findByProperty('contacts', 'cash_offer_lead_id', first.lead_id)!.id;
+    await daemon.run('marketplace');
+    expect(props('deals', listingDeal.get(request)!).cash_offer_listing_status).toBe('no_longer_listed');
+    const leadsBefore = (await leadList()).length;
+
+    await crm.updateRecords('contact', [{ id: contact, properties: { cash_offer_submit_lead: 'true' } }]);
+    await changesThenDrain();
+
+    expect(props('contacts', contact).cash_offer_lead_error ?? '').toBe('');
+    expect(props('contacts', contact).cash_offer_lead_id).toBe(first.lead_id);
+    expect(await leadList()).toHaveLength(leadsBefore);
+  });
+
   // Which lead fields the service requires is not shown: a refusal naming one is told in the agent's
   // words, and the lead goes again, once, when the agent fills it; never while the contact is unchanged.
   it('a lead refused for a field the contact lacks is told where to fix it, and sent once the agent fills it', async () => {
