@@ -34,6 +34,15 @@ export class MarketplaceCloser {
     let failed = 0;
     for (let start = 0; start < missing.length; start += CRM_BATCH_SIZE) {
       const batch = missing.slice(start, start + CRM_BATCH_SIZE);
+      // From here the CRM may show these listings closed: a close whose answer is lost (a kill, an
+      // error after the write landed) must not leave links vouching for an open record, or a listing
+      // that comes back unchanged is never written again (buyer soak seed 2: one stayed "no longer
+      // listed" while the service listed it).
+      await this.links.forgetContent(
+        this.brokerageId,
+        MARKETPLACE_LINK_KIND,
+        batch.map((link) => link.remoteId),
+      );
       const results = await this.crm.updateRecords(
         'deal',
         batch.map((link) => ({
@@ -51,7 +60,8 @@ export class MarketplaceCloser {
           continue;
         }
         failed++;
-        // Stays active in the ledger, so the next complete pass tries again.
+        // Stays active in the ledger, so the next complete pass tries again (or, listed again by then,
+        // writes it open: its content is no longer vouched for).
         await this.recordErrors.record({
           brokerageId: this.brokerageId,
           recordKind: MARKETPLACE_LINK_KIND,

@@ -26,7 +26,8 @@ export interface MarketplaceWriterTarget {
 
 // Collects the listings a pass must write and sends them in CRM batches of 100 (a few batches per
 // flush, which the adapter runs side by side). A link is saved only after its CRM write succeeded,
-// so a crash or a failed write leaves the listing "changed" for the next pass.
+// and an existing one forgets its content before the write, so a crash or a failed write leaves the
+// listing "changed" for the next pass.
 export class MarketplaceWriter {
   readonly counts: WriterCounts = { created: 0, updated: 0, failed: 0 };
   private pending = new Map<string, PendingListingWrite>();
@@ -55,6 +56,14 @@ export class MarketplaceWriter {
     const writes = [...this.pending.values()];
     this.pending = new Map();
     const refreshedAt = this.clock.now().toISOString();
+    // Listings already linked stop vouching for what their records show until this write's links are
+    // saved: a write whose answer is lost, followed by the listing going back to its old content,
+    // would otherwise read as unchanged over a record showing the lost write.
+    await this.links.forgetContent(
+      this.brokerageId,
+      MARKETPLACE_LINK_KIND,
+      writes.filter((w) => !w.isNew).map((w) => w.record.key),
+    );
     const results = await this.target.crm.upsertRecords(
       'deal',
       UNIQUE_LISTING_KEY,

@@ -175,6 +175,28 @@ describe('marketplace mirror against the sandboxes with a real ledger', () => {
     expect(world.stages.pipelineKey(dealOf(all, back)!.properties.pipeline!)).toBe(MARKETPLACE_PIPELINE);
   });
 
+  // Buyer soak seed 2: the CRM took a close whose answer was lost, the ledger kept vouching for the
+  // open record, and the listing, back unchanged, was never written again ("no longer listed" for good).
+  it('a close whose answer was lost is written open again when the listing comes back unchanged', async () => {
+    const back = firstId + 800;
+    await world.control('sandbox', 'POST', `/offer-requests/${back}/expire`);
+    await world.control('crm', 'PUT', '/faults', {
+      errorAfterCommitRate: 1,
+      match: ['POST /crm/v3/objects/deals/batch/update'],
+    });
+    await world.marketplacePass().catch(() => undefined); // the close landed; its answer did not
+    await world.control('crm', 'PUT', '/faults', { errorAfterCommitRate: 0 });
+    expect(stageKey(dealOf(await deals(), back)!)).toBe('no_longer_listed');
+    await world.control('sandbox', 'POST', `/offer-requests/${back}/renew`);
+
+    await world.marketplacePass();
+
+    const all = await deals();
+    expect(all.filter((d) => d.properties[UNIQUE_LISTING_KEY] === `req:${back}`)).toHaveLength(1);
+    expect(stageKey(dealOf(all, back)!)).toBe('active');
+    expect(dealOf(all, back)!.properties.cash_offer_listing_status).toBe('active');
+  });
+
   it('reports its progress out of the listings mirrored before the pass (the list has no length)', async () => {
     const mirrored = await world.ledger.links.countActive(BROKERAGE_ID, MARKETPLACE_LINK_KIND);
     const progress: [number, number | undefined][] = [];
