@@ -336,7 +336,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         deals,
         tasks,
         counters,
-        passes: await ledgerReader.reconcilePasses(),
+        passes: await ledgerReader.passes('offers-reconcile'),
         creates,
         ...(daemon ? { lives } : {}),
       }),
@@ -726,7 +726,7 @@ export function formatReport(r: CrashSoakResult): string {
     .join('\n');
 }
 
-function replayReadings(): string {
+export function replayReadings(): string {
   const readings = process.env.SOAK_SPEC_READINGS?.trim();
   const faults = process.env.SOAK_CASH_OFFER_FAULTS?.trim();
   const crmFaults = (['SOAK_HUBSPOT_FAULTS', 'SOAK_FUB_FAULTS'] as const)

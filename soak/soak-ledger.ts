@@ -29,8 +29,9 @@ export interface LedgerView {
   running: { id: number; brokerage_id: string; job: string }[];
 }
 
-// A complete `offers-reconcile` pass (a succeeded run, the daemon's or an operator's): the offer
-// clocks ran at its end (soak-task-checks.ts owes a task only where one ran). Epoch ms.
+// A complete pass of a job (a succeeded run, the daemon's or an operator's). Of `offers-reconcile`:
+// the offer clocks ran at its end (soak-task-checks.ts owes a task only where one ran); of
+// `marketplace`: every page was read and what was not listed closed (soak/buyer-soak.ts). Epoch ms.
 export interface ReconcilePass {
   startedMs: number;
   finishedMs: number;
@@ -49,7 +50,7 @@ export interface TaskCreateRow {
 // The ledger as the soak reads it, whichever database holds it.
 export interface LedgerReader {
   read(): Promise<LedgerView>;
-  reconcilePasses(): Promise<ReconcilePass[]>;
+  passes(job: 'offers-reconcile' | 'marketplace'): Promise<ReconcilePass[]>;
   taskCreates(): Promise<TaskCreateRow[]>;
   // The outbox, the runs, the inbox and the links, whole, as JSON lines: written to the work dir,
   // since a PostgreSQL ledger is dropped with its database at the end of the run (a finding on
@@ -62,9 +63,13 @@ const OUTBOX_SQL =
 const INBOX_SQL = 'SELECT id, status FROM inbox_events ORDER BY id';
 const RUNNING_SQL = "SELECT id, brokerage_id, job FROM runs WHERE status = 'running' ORDER BY id";
 // Times as text: the ledger keeps UTC without a zone (SQLite text, PostgreSQL `timestamp`).
-const PASSES_SQL = (text: (column: string) => string): string =>
-  `SELECT ${text('started_at')} AS started, ${text('finished_at')} AS finished FROM runs ` +
-  "WHERE job = 'offers-reconcile' AND status = 'succeeded' AND finished_at IS NOT NULL ORDER BY id";
+const PASSES_SQL = (text: (column: string) => string, job: string): string => {
+  if (!/^[a-z-]+$/.test(job)) throw new Error(`not a job name: ${job}`);
+  return (
+    `SELECT ${text('started_at')} AS started, ${text('finished_at')} AS finished FROM runs ` +
+    `WHERE job = '${job}' AND status = 'succeeded' AND finished_at IS NOT NULL ORDER BY id`
+  );
+};
 const utcMs = (text: string): number => Date.parse(`${text.replace(' ', 'T')}Z`);
 const toPasses = (rows: { started: string; finished: string }[]): ReconcilePass[] =>
   rows.map((r) => ({ startedMs: utcMs(r.started), finishedMs: utcMs(r.finished) }));
@@ -99,10 +104,10 @@ const ERRORS_SQL =
 export function sqliteLedger(path: string): LedgerReader {
   return {
     read: () => Promise.resolve(readLedger(path)),
-    reconcilePasses: () => {
+    passes: (job) => {
       const db = new Database(path, { readonly: true, fileMustExist: true });
       try {
-        const rows = db.prepare(PASSES_SQL((c) => c)).all() as { started: string; finished: string }[];
+        const rows = db.prepare(PASSES_SQL((c) => c, job)).all() as { started: string; finished: string }[];
         return Promise.resolve(toPasses(rows));
       } finally {
         db.close();
@@ -159,11 +164,11 @@ export function postgresLedger(url: string): LedgerReader {
         await client.end();
       }
     },
-    reconcilePasses: async () => {
+    passes: async (job) => {
       const client = new Client({ connectionString: url });
       await client.connect();
       try {
-        const sql = PASSES_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`);
+        const sql = PASSES_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`, job);
         return toPasses((await client.query<{ started: string; finished: string }>(sql)).rows);
       } finally {
         await client.end();

@@ -162,12 +162,26 @@ export interface FubListings {
   triggerStageId: string;
 }
 
+// The buyer soak's brokerage: a partner account (buyer leads are taken from buyers and partners only)
+// whose marketplace mirror runs every two seconds (soak/buyer-soak.ts).
+export const PARTNER_CASH_OFFER_KEY = 'sandbox-partner-key';
+export const BUYER_SIDE_SCHEDULES: SoakSchedules = {
+  ...SOAK_SCHEDULES,
+  offersReconcile: '0 0 1 1 *',
+  marketplace: '*/2 * * * * *',
+};
+
 // A real (non-simulated) brokerage pointing at the simulators, and the daemon's environment: on
-// HubSpot, or on Follow Up Boss when `fub` names its listings pipeline.
+// HubSpot, or on Follow Up Boss when `fub` names its listings pipeline. The seller side by default;
+// `side` gives the account key and schedules of another (the buyer soak's partner).
 export async function writeDaemonConfig(
   dir: string,
   sim: SimulatorsProcess,
   fub?: FubListings,
+  side: { cashOfferKey: string; schedules: SoakSchedules } = {
+    cashOfferKey: CASH_OFFER_KEY,
+    schedules: SOAK_SCHEDULES,
+  },
 ): Promise<NodeJS.ProcessEnv> {
   const configDir = join(dir, 'brokerages');
   mkdirSync(configDir, { recursive: true });
@@ -202,7 +216,7 @@ export async function writeDaemonConfig(
             pipelines: { listings: { pipelineId: LISTINGS_PIPELINE, triggerStageId: TRIGGER_STAGE } },
           },
       webhooks: { publicBaseUrl: `http://127.0.0.1:${port}`, secretEnv: 'SOAK_WEBHOOK_SECRET' },
-      schedules: SOAK_SCHEDULES,
+      schedules: side.schedules,
       offerClocks: soakClocksConfig(fub ? SOAK_BROKER.followupboss : SOAK_BROKER.hubspot),
     }),
   );
@@ -216,7 +230,7 @@ export async function writeDaemonConfig(
     ADMIN_HOST: '127.0.0.1',
     ADMIN_PORT: String(adminPort),
     LOG_LEVEL: 'info',
-    SOAK_CASH_OFFER_KEY: CASH_OFFER_KEY,
+    SOAK_CASH_OFFER_KEY: side.cashOfferKey,
     SOAK_CRM_TOKEN: fub ? SOAK_FUB_API_KEY : SOAK_CRM_TOKEN,
     SOAK_FUB_SYSTEM_KEY,
     SOAK_WEBHOOK_SECRET: WEBHOOK_SECRET,
