@@ -176,6 +176,42 @@ export class LinkRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  // Before the first CRM write of these records: links to a placeholder CRM id (`crmId`, unique per
+  // record), vouching for nothing, so a create whose answer is lost (a kill, an error after the write
+  // landed) leaves the ledger a link to look the record up by, instead of no trace of it. An existing
+  // link is left as it is. The write's own upsertLinks replaces the placeholder.
+  async linkBeforeCreate(
+    brokerageId: string,
+    kind: string,
+    items: readonly { remoteId: string; crmId: string; runId?: number }[],
+  ): Promise<void> {
+    if (items.length === 0) return;
+    const now = this.clock.now();
+    await this.tx.run(async (m) => {
+      for (const rows of chunk(items, MAX_IDS_PER_QUERY))
+        await m
+          .createQueryBuilder()
+          .insert()
+          .into(Link)
+          .values(
+            rows.map((i) => ({
+              brokerageId,
+              kind,
+              remoteId: i.remoteId,
+              crmId: i.crmId,
+              contentHash: UNVOUCHED,
+              state: 'active' as const,
+              lastSeenRunId: i.runId ?? null,
+              readAt: null,
+              createdAt: now,
+              updatedAt: now,
+            })),
+          )
+          .orIgnore()
+          .execute();
+    });
+  }
+
   // Before a CRM write of these records: their links stop vouching for what the CRM shows, until the
   // write's own upsertLinks. A writer killed between its CRM write and that upsert would otherwise
   // leave the ledger saying "written" over a record that shows something else, and no later pass

@@ -1,14 +1,17 @@
 import { Logger } from '@nestjs/common';
 import type { CrmPort } from '../../crm/crm.port';
 import type { CrmStageMap } from '../../crm/crm-stage-map';
-import { MARKETPLACE_PIPELINE } from '../../crm/crm-schema';
+import { MARKETPLACE_PIPELINE, UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
 import type { LinkRepository, RecordErrorRepository } from '../../ledger';
 import {
   CRM_BATCH_SIZE,
+  isUnconfirmedCrmId,
   MARKETPLACE_LINK_KIND,
   MARKETPLACE_STAGE_GONE,
   NO_LONGER_LISTED_STATUS,
 } from './marketplace.constants';
+
+type Link = Awaited<ReturnType<LinkRepository['listNotSeenIn']>>[number];
 
 // Moves listings that a complete, error-free pass did not see to "no longer listed". Never deletes:
 // the buyer agents' notes and associations stay, and a listing that comes back is reopened.
@@ -26,7 +29,8 @@ export class MarketplaceCloser {
   ) {}
 
   async close(runId: number): Promise<{ closed: number; failed: number }> {
-    const missing = await this.links.listNotSeenIn(this.brokerageId, MARKETPLACE_LINK_KIND, runId);
+    const notSeen = await this.links.listNotSeenIn(this.brokerageId, MARKETPLACE_LINK_KIND, runId);
+    const missing = await this.withRecords(notSeen);
     if (missing.length === 0) return { closed: 0, failed: 0 };
     const pipelineId = this.stages.pipelineId(MARKETPLACE_PIPELINE);
     const stageId = this.stages.stageId(MARKETPLACE_PIPELINE, MARKETPLACE_STAGE_GONE);
@@ -77,6 +81,37 @@ export class MarketplaceCloser {
     }
     this.logger.log(`[${this.brokerageId}] ${closed} marketplace listings no longer listed`);
     return { closed, failed };
+  }
+
+  // The records of links whose first write's answer was lost (a placeholder CRM id), found by their
+  // listing keys with a read that sees a record the moment it is written: one found is closed like
+  // any other; none means the create never landed, and the link is simply gone. A lookup that fails
+  // leaves them for the next complete pass.
+  private async withRecords(links: Link[]): Promise<Link[]> {
+    const unconfirmed = links.filter((l) => isUnconfirmedCrmId(l.crmId));
+    if (unconfirmed.length === 0) return links;
+    const found = new Map<string, string>();
+    try {
+      for (let start = 0; start < unconfirmed.length; start += CRM_BATCH_SIZE) {
+        const keys = unconfirmed.slice(start, start + CRM_BATCH_SIZE).map((l) => l.remoteId);
+        for (const record of await this.crm.findByUniqueValues('deal', UNIQUE_LISTING_KEY, keys, [
+          UNIQUE_LISTING_KEY,
+        ]))
+          found.set(record.properties[UNIQUE_LISTING_KEY] ?? '', record.id);
+      }
+    } catch (error) {
+      this.logger.warn(
+        `[${this.brokerageId}] could not look up ${unconfirmed.length} marketplace records whose first write's answer was lost; the next pass looks again: ${String(error)}`,
+      );
+      return links.filter((l) => !isUnconfirmedCrmId(l.crmId));
+    }
+    const neverMade = unconfirmed.filter((l) => !found.has(l.remoteId)).map((l) => l.remoteId);
+    await this.links.markGone(this.brokerageId, MARKETPLACE_LINK_KIND, neverMade);
+    return links.flatMap((l) => {
+      if (!isUnconfirmedCrmId(l.crmId)) return [l];
+      const crmId = found.get(l.remoteId);
+      return crmId ? [{ ...l, crmId }] : [];
+    });
   }
 
   // Dry run: how many active links a real pass would close, writing nothing.

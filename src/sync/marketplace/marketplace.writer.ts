@@ -4,7 +4,7 @@ import type { CrmWriteResult } from '../../crm/crm.types';
 import { UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
 import type { LinkRepository, RecordErrorRepository } from '../../ledger';
 import type { MarketplaceRecord } from './listing-record.mapper';
-import { CRM_BATCH_SIZE, MARKETPLACE_LINK_KIND } from './marketplace.constants';
+import { CRM_BATCH_SIZE, MARKETPLACE_LINK_KIND, unconfirmedCrmId } from './marketplace.constants';
 
 export interface PendingListingWrite {
   record: MarketplaceRecord;
@@ -58,11 +58,20 @@ export class MarketplaceWriter {
     const refreshedAt = this.clock.now().toISOString();
     // Listings already linked stop vouching for what their records show until this write's links are
     // saved: a write whose answer is lost, followed by the listing going back to its old content,
-    // would otherwise read as unchanged over a record showing the lost write.
+    // would otherwise read as unchanged over a record showing the lost write. New ones are linked to
+    // no record yet: a create whose answer is lost is then still the closer's to find by its key
+    // (before, a listing that left the list before the next pass kept its record Active for good).
     await this.links.forgetContent(
       this.brokerageId,
       MARKETPLACE_LINK_KIND,
       writes.filter((w) => !w.isNew).map((w) => w.record.key),
+    );
+    await this.links.linkBeforeCreate(
+      this.brokerageId,
+      MARKETPLACE_LINK_KIND,
+      writes
+        .filter((w) => w.isNew)
+        .map((w) => ({ remoteId: w.record.key, crmId: unconfirmedCrmId(w.record.key), runId: this.runId })),
     );
     const results = await this.target.crm.upsertRecords(
       'deal',
@@ -95,7 +104,8 @@ export class MarketplaceWriter {
           contentHash: write.hash,
           runId: this.runId,
         });
-        if (write.isNew) this.counts.created++;
+        // A listing linked to no record yet may have been made by a write whose answer was lost.
+        if (result.created) this.counts.created++;
         else this.counts.updated++;
         continue;
       }

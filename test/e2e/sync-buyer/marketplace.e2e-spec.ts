@@ -151,9 +151,11 @@ describe('marketplace mirror against the sandboxes with a real ledger', () => {
     expect(
       (await world.ledger.links.find(BROKERAGE_ID, MARKETPLACE_LINK_KIND, `req:${removed}`))!.state,
     ).toBe('active');
+    // A new listing is linked to no record before its first write (a placeholder CRM id, vouching
+    // for nothing), so a create that landed unanswered is found by its key when the listing leaves.
     expect(
       await world.ledger.links.find(BROKERAGE_ID, MARKETPLACE_LINK_KIND, `req:${added.ids[0]}`),
-    ).toBeNull();
+    ).toMatchObject({ crmId: `unconfirmed:req:${added.ids[0]}`, contentHash: '', state: 'active' });
     // An outage is not a listing's fault: no record error for the listings it could not write.
     expect(await world.ledger.recordErrors.listOpen({ brokerageId: BROKERAGE_ID })).toEqual([]);
 
@@ -195,6 +197,39 @@ describe('marketplace mirror against the sandboxes with a real ledger', () => {
     expect(all.filter((d) => d.properties[UNIQUE_LISTING_KEY] === `req:${back}`)).toHaveLength(1);
     expect(stageKey(dealOf(all, back)!)).toBe('active');
     expect(dealOf(all, back)!.properties.cash_offer_listing_status).toBe('active');
+  });
+
+  // Buyer soak seed 4 (Follow Up Boss): a create that landed unanswered left no link, and the
+  // listing, gone before the next pass, kept its record Active for good.
+  it('a first write whose answer was lost is found by its key and closed once the listing leaves', async () => {
+    const seed = async (): Promise<number> =>
+      ((await world.control('sandbox', 'POST', '/seed-active', { count: 1 })) as { ids: [number] }).ids[0];
+    const upsertFails = async (faults: Record<string, number>): Promise<void> => {
+      await world.control('crm', 'PUT', '/faults', {
+        ...faults,
+        match: ['POST /crm/v3/objects/deals/batch/upsert'],
+      });
+      await world.marketplacePass().catch(() => undefined);
+      await world.control('crm', 'PUT', '/faults', { errorAfterCommitRate: 0, errorRate: 0 });
+    };
+    const landed = await seed();
+    await upsertFails({ errorAfterCommitRate: 1 }); // made, its answer lost
+    const neverMade = await seed();
+    await upsertFails({ errorRate: 1, errorStatus: 503 }); // refused before anything was made
+    expect(dealOf(await deals(), neverMade)).toBeUndefined();
+    for (const id of [landed, neverMade])
+      await world.control('sandbox', 'POST', `/offer-requests/${id}/expire`);
+
+    await world.marketplacePass();
+
+    const all = await deals();
+    expect(all.filter((d) => d.properties[UNIQUE_LISTING_KEY] === `req:${landed}`)).toHaveLength(1);
+    expect(stageKey(dealOf(all, landed)!)).toBe('no_longer_listed');
+    expect(dealOf(all, neverMade)).toBeUndefined();
+    for (const id of [landed, neverMade])
+      expect((await world.ledger.links.find(BROKERAGE_ID, MARKETPLACE_LINK_KIND, `req:${id}`))!.state).toBe(
+        'gone',
+      );
   });
 
   it('reports its progress out of the listings mirrored before the pass (the list has no length)', async () => {

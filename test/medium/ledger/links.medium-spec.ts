@@ -101,6 +101,34 @@ describe.each(ledgerEngines())('LinkRepository (%s)', (engine) => {
     expect(await f.ledger.links.find('b1', 'offer', 'r1')).toMatchObject({ crmId: 'c1', state: 'active' });
   });
 
+  it('links records before their first write to a placeholder vouching for nothing, leaving existing links alone', async () => {
+    await f.ledger.links.upsertLinks('b1', 'listing', [{ remoteId: 'r1', crmId: 'c1', contentHash: 'h1' }]);
+
+    await f.ledger.links.linkBeforeCreate('b1', 'listing', [
+      { remoteId: 'r1', crmId: 'unconfirmed:r1', runId: 7 },
+      { remoteId: 'r2', crmId: 'unconfirmed:r2', runId: 7 },
+    ]);
+
+    expect(await f.ledger.links.find('b1', 'listing', 'r1')).toMatchObject({
+      crmId: 'c1',
+      contentHash: 'h1',
+    });
+    expect(await f.ledger.links.find('b1', 'listing', 'r2')).toMatchObject({
+      crmId: 'unconfirmed:r2',
+      contentHash: '',
+      state: 'active',
+      lastSeenRunId: 7,
+    });
+    const [written] = await f.ledger.links.upsertLinks('b1', 'listing', [
+      { remoteId: 'r2', crmId: 'c2', contentHash: 'h2' },
+    ]);
+    expect(written.outcome).toBe('changed');
+    expect(await f.ledger.links.find('b1', 'listing', 'r2')).toMatchObject({
+      crmId: 'c2',
+      contentHash: 'h2',
+    });
+  });
+
   it('keeps when the written data was read, and calls an older read stale', async () => {
     const t = (s: number) => new Date(f.clock.nowMs() - 60_000 + s * 1000);
     await f.ledger.links.upsertLinks('b1', 'offer', [
