@@ -232,6 +232,28 @@ export class LinkRepository {
     });
   }
 
+  // Before records that a closer may have closed are written again (the marketplace's listings): their
+  // links vouch for nothing and count as open and seen by run `runId`, so a write whose answer is lost
+  // leaves links the next complete pass writes again or closes, whatever they said before. A link
+  // left `gone` over a reopening write that landed unanswered would be passed over by the closer, and
+  // the record kept open for good once the listing left again.
+  async reopenUnvouched(
+    brokerageId: string,
+    kind: string,
+    remoteIds: readonly string[],
+    runId: number,
+  ): Promise<void> {
+    if (remoteIds.length === 0) return;
+    await this.tx.run(async (m) => {
+      for (const ids of chunk(remoteIds, MAX_IDS_PER_QUERY))
+        await m.update(
+          Link,
+          { brokerageId, kind, remoteId: In(ids) },
+          { contentHash: UNVOUCHED, state: 'active', lastSeenRunId: runId, updatedAt: this.clock.now() },
+        );
+    });
+  }
+
   // Records found unchanged by data read at `readAt`: the data they show is at least that new, so a
   // writer holding data read earlier (and different, say from between two equal reads) is held back.
   async noteRead(

@@ -57,14 +57,16 @@ export class MarketplaceWriter {
     this.pending = new Map();
     const refreshedAt = this.clock.now().toISOString();
     // Listings already linked stop vouching for what their records show until this write's links are
-    // saved: a write whose answer is lost, followed by the listing going back to its old content,
-    // would otherwise read as unchanged over a record showing the lost write. New ones are linked to
-    // no record yet: a create whose answer is lost is then still the closer's to find by its key
-    // (before, a listing that left the list before the next pass kept its record Active for good).
-    await this.links.forgetContent(
+    // saved, and count as open: a write whose answer is lost, followed by the listing going back to
+    // its old content, would otherwise read as unchanged over a record showing the lost write, and a
+    // reopening left `gone` would never be closed again. New ones are linked to no record yet: a
+    // create whose answer is lost is then still the closer's to find by its key (before, a listing
+    // that left the list before the next pass kept its record Active for good).
+    await this.links.reopenUnvouched(
       this.brokerageId,
       MARKETPLACE_LINK_KIND,
       writes.filter((w) => !w.isNew).map((w) => w.record.key),
+      this.runId,
     );
     await this.links.linkBeforeCreate(
       this.brokerageId,

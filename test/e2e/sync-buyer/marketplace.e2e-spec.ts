@@ -232,6 +232,31 @@ describe('marketplace mirror against the sandboxes with a real ledger', () => {
       );
   });
 
+  // Buyer soak seed 4 again: a listing renewed, its record reopened by a write whose answer was lost,
+  // then taken off again before the next pass kept the record Active (its link stayed gone).
+  it('a reopening whose answer was lost is closed again when the listing leaves before the next pass', async () => {
+    const listing = (
+      (await world.control('sandbox', 'POST', '/seed-active', { count: 1 })) as { ids: [number] }
+    ).ids[0];
+    await world.marketplacePass();
+    await world.control('sandbox', 'POST', `/offer-requests/${listing}/expire`);
+    await world.marketplacePass();
+    expect(stageKey(dealOf(await deals(), listing)!)).toBe('no_longer_listed');
+    await world.control('sandbox', 'POST', `/offer-requests/${listing}/renew`);
+    await world.control('crm', 'PUT', '/faults', {
+      errorAfterCommitRate: 1,
+      match: ['POST /crm/v3/objects/deals/batch/upsert'],
+    });
+    await world.marketplacePass().catch(() => undefined); // reopened; the answer lost
+    await world.control('crm', 'PUT', '/faults', { errorAfterCommitRate: 0 });
+    expect(stageKey(dealOf(await deals(), listing)!)).toBe('active');
+    await world.control('sandbox', 'POST', `/offer-requests/${listing}/expire`);
+
+    await world.marketplacePass();
+
+    expect(stageKey(dealOf(await deals(), listing)!)).toBe('no_longer_listed');
+  });
+
   it('reports its progress out of the listings mirrored before the pass (the list has no length)', async () => {
     const mirrored = await world.ledger.links.countActive(BROKERAGE_ID, MARKETPLACE_LINK_KIND);
     const progress: [number, number | undefined][] = [];

@@ -129,6 +129,21 @@ describe.each(ledgerEngines())('LinkRepository (%s)', (engine) => {
     });
   });
 
+  it('reopens links before a rewrite: open, seen by the run, vouching for nothing', async () => {
+    await f.ledger.links.upsertLinks('b1', 'listing', [{ remoteId: 'r1', crmId: 'c1', contentHash: 'h1' }]);
+    await f.ledger.links.markGone('b1', 'listing', ['r1']);
+
+    await f.ledger.links.reopenUnvouched('b1', 'listing', ['r1'], 9);
+
+    expect(await f.ledger.links.find('b1', 'listing', 'r1')).toMatchObject({
+      crmId: 'c1',
+      contentHash: '',
+      state: 'active',
+      lastSeenRunId: 9,
+    });
+    expect(await f.ledger.links.listNotSeenIn('b1', 'listing', 10)).toHaveLength(1);
+  });
+
   it('keeps when the written data was read, and calls an older read stale', async () => {
     const t = (s: number) => new Date(f.clock.nowMs() - 60_000 + s * 1000);
     await f.ledger.links.upsertLinks('b1', 'offer', [
