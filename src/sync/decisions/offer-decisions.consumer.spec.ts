@@ -232,11 +232,29 @@ describe('OfferDecisionsConsumer', () => {
       expect(counts).toMatchObject({ created: 1 });
     });
 
-    it('tells a record unchanged since the refusal that nothing was sent again', async () => {
+    it("sends another move in its place even when the CRM's clock shows it no later than the refusal", async () => {
+      outbox.findByKey.mockResolvedValueOnce(refusedAccept);
+      await consumer.consumePage({
+        records: page(rejectRequested('2026-12-01T10:00:00.000Z')), // whole seconds, as Follow Up Boss keeps
+        crm,
+        ctx: { dryRun: false } as JobContext,
+        counts: emptyCounts(),
+      });
+      expect(outbox.rearm).toHaveBeenCalledWith(
+        refusedAccept,
+        expect.objectContaining({ offerId: 505, decision: 'rejected' }),
+        [],
+      );
+    });
+
+    it('tells a record asking the refused decision again, unchanged since the refusal, that nothing was sent again', async () => {
       outbox.findByKey.mockResolvedValueOnce(refusedAccept);
       updateRecords.mockResolvedValueOnce([{ key: '45', ok: true, id: '45', created: false }]);
       await consumer.consumePage({
-        records: page(rejectRequested('2026-12-01T09:59:58.000Z')),
+        records: page({
+          ...inStage('accept_requested')('45', 505, 'active'),
+          updatedAt: '2026-12-01T09:59:58.000Z',
+        }),
         crm,
         ctx: { dryRun: false } as JobContext,
         counts: emptyCounts(),

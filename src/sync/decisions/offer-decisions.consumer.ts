@@ -124,7 +124,7 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
     // A decision the service refused did nothing there: the agent's move made since is a request of
     // its own, sent in its place (a reject after an accept refused while a counter waited). Before,
     // every later move was told "an earlier request on this offer was refused", for good.
-    const replaces = existing !== null && movedSinceRefused(existing, record) ? existing : null;
+    const replaces = existing !== null && movedSinceRefused(existing, record, decision) ? existing : null;
     if (existing && !replaces) return this.alreadyDecided(crm, record, existing, decision, dryRun);
     // A counter of ours that waits on its buyer leaves the offer the seller's to turn down, however
     // the service lists it meanwhile (`countered`, a word of its own, or already `rejected`). Whether
@@ -329,8 +329,14 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
 // it was before the refusal is the refused move itself. A CRM clock behind ours only makes a quick
 // second move wait for the next; one ahead of it may send the refused move once more, which the
 // service refuses again: nothing is applied twice either way.
-function movedSinceRefused(command: OutboxCommand, record: CrmRecord): boolean {
+// The record asks for something the refused command did not: only the agent puts it in that stage,
+// so it is a move of their own whenever the CRM says it was made (Follow Up Boss keeps whole seconds:
+// a reject made within the second of the accept's refusal read as older, and was told "an earlier
+// request was refused" for good; crash soak 20261205 on Follow Up Boss). The same request again counts
+// only when the record changed after the refusal: before, it may be the refused request read again.
+function movedSinceRefused(command: OutboxCommand, record: CrmRecord, requested: string): boolean {
   if (!didNothing(command)) return false;
+  if (decisionOf(command) !== requested) return true;
   const changedAt = Date.parse(record.updatedAt);
   return Number.isFinite(changedAt) && changedAt > command.updatedAt.getTime();
 }
