@@ -22,12 +22,14 @@ const COLUMNS = [
 // docs/ledger.md). The SQL is standard (SQLite ≥ 3.24 and PostgreSQL both accept it); placeholders,
 // names and values come from the driver, so it stays portable. Equal SQL text for equal row counts
 // lets TypeORM's statement cache reuse the prepared statement.
+// `keepExisting`: a link already there for a remote id is left as it is (ON CONFLICT DO NOTHING).
 export async function writeLinkRows(
   m: EntityManager,
   brokerageId: string,
   kind: string,
   items: readonly LinkInput[],
   now: Date,
+  { keepExisting = false }: { keepExisting?: boolean } = {},
 ): Promise<void> {
   const driver = m.connection.driver;
   const metadata = m.connection.getMetadata(Link);
@@ -62,13 +64,17 @@ export async function writeLinkRows(
       tuples.push(`(${placeholders.join(', ')})`);
     }
     const table = q(metadata.tableName);
+    const conflict = `ON CONFLICT (${column('brokerageId')}, ${column('kind')}, ${column('remoteId')}) `;
     const sql =
       `INSERT INTO ${table} (${columns.map((c) => q(c.databaseName)).join(', ')}) VALUES ${tuples.join(', ')} ` +
-      `ON CONFLICT (${column('brokerageId')}, ${column('kind')}, ${column('remoteId')}) DO UPDATE SET ` +
-      ['crmId', 'contentHash', 'state', 'readAt', 'updatedAt']
-        .map((p) => `${column(p)} = EXCLUDED.${column(p)}`)
-        .join(', ') +
-      `, ${column('lastSeenRunId')} = COALESCE(EXCLUDED.${column('lastSeenRunId')}, ${table}.${column('lastSeenRunId')})`;
+      conflict +
+      (keepExisting
+        ? 'DO NOTHING'
+        : 'DO UPDATE SET ' +
+          ['crmId', 'contentHash', 'state', 'readAt', 'updatedAt']
+            .map((p) => `${column(p)} = EXCLUDED.${column(p)}`)
+            .join(', ') +
+          `, ${column('lastSeenRunId')} = COALESCE(EXCLUDED.${column('lastSeenRunId')}, ${table}.${column('lastSeenRunId')})`);
     await m.query(sql, parameters);
   }
 }

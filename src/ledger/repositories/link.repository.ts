@@ -186,30 +186,10 @@ export class LinkRepository {
     items: readonly { remoteId: string; crmId: string; runId?: number }[],
   ): Promise<void> {
     if (items.length === 0) return;
-    const now = this.clock.now();
-    await this.tx.run(async (m) => {
-      for (const rows of chunk(items, MAX_IDS_PER_QUERY))
-        await m
-          .createQueryBuilder()
-          .insert()
-          .into(Link)
-          .values(
-            rows.map((i) => ({
-              brokerageId,
-              kind,
-              remoteId: i.remoteId,
-              crmId: i.crmId,
-              contentHash: UNVOUCHED,
-              state: 'active' as const,
-              lastSeenRunId: i.runId ?? null,
-              readAt: null,
-              createdAt: now,
-              updatedAt: now,
-            })),
-          )
-          .orIgnore()
-          .execute();
-    });
+    const rows = items.map((i) => ({ ...i, contentHash: UNVOUCHED }));
+    await this.tx.run((m) =>
+      writeLinkRows(m, brokerageId, kind, rows, this.clock.now(), { keepExisting: true }),
+    );
   }
 
   // Before a CRM write of these records: their links stop vouching for what the CRM shows, until the
