@@ -18,6 +18,7 @@ import {
   applyCrmFaults,
   BUYER_SIDE_SCHEDULES,
   DaemonProcess,
+  killedLife,
   PARTNER_CASH_OFFER_KEY,
   runCli,
   SOAK_BROKERAGE,
@@ -239,16 +240,7 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
     const daemon = new DaemonProcess(env, join(dir, 'daemon.log'));
     while (kills < o.kills) {
       actorsAlive();
-      daemon.start();
-      if (killRandom.chance(0.15)) {
-        await pause(killRandom.between(50, 1500)); // killed while it starts
-      } else {
-        await daemon.waitLive(60_000);
-        await pause(killRandom.between(o.minRunMs, o.maxRunMs));
-      }
-      if (daemon.exitedEarly())
-        notes.push(`start ${daemon.starts}: the daemon exited by itself:\n${daemon.tail()}`);
-      await daemon.kill();
+      await killedLife(daemon, killRandom, { min: o.minRunMs, max: o.maxRunMs }, notes);
       kills++;
       if (kills % 10 === 0)
         o.log(`${kills} kills; ${agent.asks.length} asks, ${market.changes} market changes`);

@@ -17,6 +17,7 @@ import {
 } from './soak-ledger';
 import {
   DaemonProcess,
+  killedLife,
   runCli,
   SOAK_BROKERAGE,
   SOAK_FUB_API_KEY,
@@ -236,20 +237,8 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     }
     while (daemon && kills < o.kills) {
       actorsAlive();
-      daemon.start();
-      let liveFrom: number | undefined;
-      if (killRandom.chance(0.15)) {
-        // Killed while it starts: migrations, crash recovery, webhook registration.
-        await pause(killRandom.between(50, 1500));
-      } else {
-        await daemon.waitLive(60_000);
-        liveFrom = Date.now();
-        await pause(killRandom.between(o.minRunMs, o.maxRunMs));
-      }
-      if (daemon.exitedEarly())
-        notes.push(`start ${daemon.starts}: the daemon exited by itself:\n${daemon.tail()}`);
-      await daemon.kill();
-      if (liveFrom !== undefined) lives.push({ fromMs: liveFrom, toMs: Date.now() });
+      const life = await killedLife(daemon, killRandom, { min: o.minRunMs, max: o.maxRunMs }, notes);
+      if (life) lives.push(life);
       kills++;
       if (kills % 10 === 0)
         o.log(

@@ -4,7 +4,8 @@ import { basename, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { freePort } from '../test/support/free-port';
 import { soakClocksConfig } from './soak-clocks';
-import { httpJson, SoakFatalError, waitUntil } from './soak-http';
+import { httpJson, pause, SoakFatalError, waitUntil } from './soak-http';
+import type { SoakRandom } from './soak-random';
 
 // The soak's child processes, all run from dist/ (`npm run build` first): the simulators, the daemon
 // and its CLI. Every child started here is tracked and stopped by stopAll(), also on failure.
@@ -359,6 +360,30 @@ export class DaemonProcess {
   tail(lines = 20): string {
     return tryRead(this.logPath).split('\n').slice(-lines).join('\n');
   }
+}
+
+// One life of the single daemon under a soak: started, then SIGKILLed, 15 % of the time while it
+// starts (migrations, crash recovery, webhook registration), otherwise once it is live and has run
+// for a drawn time. The span it was live, when it got there; a daemon that exited by itself is a note.
+export async function killedLife(
+  daemon: DaemonProcess,
+  random: SoakRandom,
+  runMs: { min: number; max: number },
+  notes: string[],
+): Promise<{ fromMs: number; toMs: number } | undefined> {
+  daemon.start();
+  let liveFrom: number | undefined;
+  if (random.chance(0.15)) {
+    await pause(random.between(50, 1500));
+  } else {
+    await daemon.waitLive(60_000);
+    liveFrom = Date.now();
+    await pause(random.between(runMs.min, runMs.max));
+  }
+  if (daemon.exitedEarly())
+    notes.push(`start ${daemon.starts}: the daemon exited by itself:\n${daemon.tail()}`);
+  await daemon.kill();
+  return liveFrom === undefined ? undefined : { fromMs: liveFrom, toMs: Date.now() };
 }
 
 // A soak script's entry: every process it started is stopped however it ends (a signal, an error:
