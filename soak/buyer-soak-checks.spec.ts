@@ -12,6 +12,7 @@ const listing = (id: number, status = 'active'): ServiceListing => ({
   inventory_property_id: id + 500,
   offer_request_status: status,
   offer_request_asking: 200_000,
+  property: { StreetNumber: String(100 + id), StreetName: 'Oak Ave', PostalCode: String(30000 + id) },
 });
 const record = (
   id: string,
@@ -25,6 +26,8 @@ const record = (
   status: 'active',
   asking: '200000',
   stage: 'active',
+  address: `${100 + requestId} Oak Ave`,
+  postalCode: String(30000 + requestId),
   ...shown,
 });
 const ask = (contactId: string, requestId: number, complete = true): LeadAsk => ({
@@ -80,6 +83,19 @@ describe('checkBuyerSoak', () => {
       record('d2', 2, { key: 'inv:502', requestId: '', stage: 'active', status: 'active' }),
     ];
     expect(kinds(facts({ records }))).toEqual(['wrong state marketplace record d2 (inv:502)']);
+  });
+
+  it('finds the listing of a record with no ids by its street address and postal code', () => {
+    const records = [
+      record('d1', 1, {
+        key: 'addr:101 oak ave|30001',
+        requestId: '',
+        inventoryId: '',
+        address: '101 Oak Ave.',
+      }),
+      record('d2', 2, { key: 'addr:102 oak ave|30002', requestId: '', inventoryId: '' }),
+    ];
+    expect(kinds(facts({ records }))).toEqual(['wrong state marketplace record d2 (addr:102 oak ave|30002)']);
   });
 
   it('counts a second lead for one ask as a duplicate', () => {

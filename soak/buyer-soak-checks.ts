@@ -11,6 +11,7 @@ export interface ServiceListing {
   inventory_property_id: number | null;
   offer_request_status: string;
   offer_request_asking: number | null;
+  property?: { StreetNumber?: string; StreetName?: string; PostalCode?: string };
 }
 
 export interface ServiceLead {
@@ -29,6 +30,9 @@ export interface MarketplaceRecord {
   status: string;
   asking: string;
   stage: string;
+  // The street address and postal code shown (a listing with no ids is told by its address).
+  address: string;
+  postalCode: string;
 }
 
 // One ask of the agent: a buyer contact flagged to submit a lead on the listing of one marketplace
@@ -71,15 +75,30 @@ export function checkBuyerSoak(facts: BuyerSoakFacts): {
   return { violations, figures: leadFigures(facts) };
 }
 
-// The record a listing shows on: by the request id it carries, else by the inventory id (a service
-// whose list carries only the declared request object gives no request id).
+// The record a listing shows on: by the request id it carries, else by the inventory id, else by its
+// street address and postal code (a service whose list carries only the declared request object
+// gives no ids at all).
 function listingOf(
   record: MarketplaceRecord,
   byRequest: ReadonlyMap<string, ServiceListing>,
   byInventory: ReadonlyMap<string, ServiceListing>,
+  byAddress: ReadonlyMap<string, ServiceListing>,
 ): ServiceListing | undefined {
   if (record.requestId) return byRequest.get(record.requestId);
-  return record.inventoryId ? byInventory.get(record.inventoryId) : undefined;
+  if (record.inventoryId) return byInventory.get(record.inventoryId);
+  return byAddress.get(addressKey(record.address, record.postalCode));
+}
+
+const addressKey = (street: string, postalCode: string): string =>
+  `${street
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()}|${postalCode.trim()}`;
+
+function listingAddress(l: ServiceListing): string | undefined {
+  const p = l.property;
+  if (!p?.StreetNumber || !p.StreetName || !p.PostalCode) return undefined;
+  return addressKey(`${p.StreetNumber} ${p.StreetName}`, p.PostalCode);
 }
 
 export function marketplaceWrong(facts: BuyerSoakFacts): Violation[] {
@@ -89,6 +108,12 @@ export function marketplaceWrong(facts: BuyerSoakFacts): Violation[] {
     facts.listings
       .filter((l) => l.inventory_property_id !== null)
       .map((l) => [String(l.inventory_property_id), l]),
+  );
+  const byAddress = new Map(
+    facts.listings.flatMap((l) => {
+      const key = listingAddress(l);
+      return key ? [[key, l] as const] : [];
+    }),
   );
   const byKey = new Map<string, MarketplaceRecord[]>();
   for (const r of facts.records) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
@@ -101,7 +126,7 @@ export function marketplaceWrong(facts: BuyerSoakFacts): Violation[] {
       });
   const shownFor = new Map<number, MarketplaceRecord[]>();
   for (const record of facts.records) {
-    const listing = listingOf(record, byRequest, byInventory);
+    const listing = listingOf(record, byRequest, byInventory, byAddress);
     if (listing)
       shownFor.set(listing.offer_request_id, [...(shownFor.get(listing.offer_request_id) ?? []), record]);
     const listed = listing?.offer_request_status === 'active';

@@ -30,6 +30,8 @@ const LISTING_PROPERTIES = [
   'cash_offer_listing_inventory_id',
   'cash_offer_listing_status',
   'cash_offer_listing_asking',
+  'cash_offer_listing_address',
+  'cash_offer_listing_postal_code',
   'pipeline',
   'dealstage',
 ];
@@ -142,6 +144,8 @@ export class HubSpotBuyerCrm implements BuyerSoakCrm {
         status: p.cash_offer_listing_status ?? '',
         asking: p.cash_offer_listing_asking ?? '',
         stage: this.stageKeys?.get(stage) ?? stage,
+        address: p.cash_offer_listing_address ?? '',
+        postalCode: p.cash_offer_listing_postal_code ?? '',
       },
     ];
   }
@@ -252,6 +256,8 @@ export class FubBuyerCrm implements BuyerSoakCrm {
         status: field('cash_offer_listing_status'),
         asking: field('cash_offer_listing_asking'),
         stage: this.stageKeys?.get(stage) ?? stage,
+        address: field('cash_offer_listing_address'),
+        postalCode: field('cash_offer_listing_postal_code'),
       },
     ];
   }
