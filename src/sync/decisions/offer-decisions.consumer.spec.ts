@@ -235,7 +235,7 @@ describe('OfferDecisionsConsumer', () => {
     it("sends another move in its place even when the CRM's clock shows it no later than the refusal", async () => {
       outbox.findByKey.mockResolvedValueOnce(refusedAccept);
       await consumer.consumePage({
-        records: page(rejectRequested('2026-12-01T10:00:00.000Z')), // whole seconds, as Follow Up Boss keeps
+        records: page(rejectRequested('2026-12-01T10:00:00.000Z')), // whole seconds, as some CRMs keep
         crm,
         ctx: { dryRun: false } as JobContext,
         counts: emptyCounts(),

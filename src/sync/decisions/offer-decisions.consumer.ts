@@ -324,16 +324,14 @@ export class OfferDecisionsConsumer extends ChangePagesConsumer {
   }
 }
 
-// A refused decision's record changed after the refusal (the CRM's time of the change against ours
-// of the refusal), and is read by id in a "… requested" stage: the agent moved it anew. The record as
-// it was before the refusal is the refused move itself. A CRM clock behind ours only makes a quick
-// second move wait for the next; one ahead of it may send the refused move once more, which the
-// service refuses again: nothing is applied twice either way.
-// The record asks for something the refused command did not: only the agent puts it in that stage,
-// so it is a move of their own whenever the CRM says it was made (Follow Up Boss keeps whole seconds:
-// a reject made within the second of the accept's refusal read as older, and was told "an earlier
-// request was refused" for good; crash soak 20261205 on Follow Up Boss). The same request again counts
-// only when the record changed after the refusal: before, it may be the refused request read again.
+// Whether the agent has made a move of their own since the refused decision, read by id in a
+// "… requested" stage. One asking another decision than the refused one is always theirs: only the
+// agent puts the record there (before, a CRM keeping whole seconds showed a reject made within the
+// second of the accept's refusal as older, and it was told "an earlier request was refused" for good;
+// the full crash soak on seed 20261205). The same decision again counts only when the record changed
+// after the refusal (the CRM's time of the change against ours of the refusal): as it was before, it
+// is the refused move itself. A CRM clock behind ours makes such a repeat wait for the agent's next
+// move; one ahead of it may send the refused move once more, which the service refuses again.
 function movedSinceRefused(command: OutboxCommand, record: CrmRecord, requested: string): boolean {
   if (!didNothing(command)) return false;
   if (decisionOf(command) !== requested) return true;
