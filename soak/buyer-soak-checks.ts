@@ -65,7 +65,8 @@ export interface BuyerSoakFigures {
   leadsRefused: number; // not sent, the contact saying why
 }
 
-const IN_DOUBT = /may already have been submitted/;
+// What a contact says of a lead whose answer was lost (the service has no lead lookup).
+export const IN_DOUBT = /may already have been submitted/;
 
 export function checkBuyerSoak(facts: BuyerSoakFacts): {
   violations: Violation[];

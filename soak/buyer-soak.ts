@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   checkBuyerSoak,
+  IN_DOUBT,
   type BuyerSoakFigures,
   type LeadAsk,
   type ServiceLead,
@@ -311,7 +312,8 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
 }
 
 // Settled: the outbox holds nothing the daemon still works on by itself (a lead whose answer was
-// lost stays `unknown` for the operator: the service has no lead lookup), a marketplace pass that
+// lost stays `unknown` for the operator, the service having no lead lookup, once its contact says
+// so: before, a settle right after such a loss judged the contact before it was told), a marketplace pass that
 // began after the market's last change has read every page, and neither the CRM nor the ledger has
 // changed for `stableMs`.
 async function settle(
@@ -336,9 +338,18 @@ async function settle(
           since = Date.now();
         }
         const passes = await ledger.passes('marketplace');
+        const contacts = await crm.contacts();
+        // A lead whose answer was lost stays `unknown` for the operator, once its contact says so (the
+        // drain's next look at it, up to half a minute after the loss).
+        const untold = (ref: string): boolean =>
+          !IN_DOUBT.test(contacts.get(ref.replace(/^contact:/, ''))?.error ?? '');
         busy = [
           ...view.outbox
-            .filter((c) => ['pending', 'sending', 'failed'].includes(c.state))
+            .filter(
+              (c) =>
+                ['pending', 'sending', 'failed'].includes(c.state) ||
+                (c.state === 'unknown' && untold(c.record_ref)),
+            )
             .map((c) => `outbox #${c.id} ${c.state}`),
           passes.some((p) => p.startedMs > market.lastChangeMs)
             ? ''
