@@ -13,8 +13,9 @@ import { FubBuyerCrm, HubSpotBuyerCrm, type BuyerSoakCrm } from './buyer-soak-cr
 import { fubSellersPipeline } from './soak-crm-fub';
 import { replayReadings } from './crash-soak';
 import type { Violation } from './soak-checks';
-import { httpJson, pause, SoakFatalError, waitUntil } from './soak-http';
-import { sqliteLedger, type LedgerReader, type LedgerView } from './soak-ledger';
+import { httpJson, waitUntil } from './soak-http';
+import { SoakActors } from './soak-actors';
+import { sqliteLedger, type LedgerReader } from './soak-ledger';
 import {
   applyCrmFaults,
   BUYER_SIDE_SCHEDULES,
@@ -189,9 +190,7 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
   };
   const dir = mkdtempSync(join(tmpdir(), 'cos-buyer-soak-'));
   const notes: string[] = [];
-  let stopActors = false;
-  let actorError: Error | undefined;
-  let actors: Promise<void> | undefined;
+  const actors = new SoakActors('the buyer agent');
   try {
     o.log(`shape ${o.shape}, seed ${o.seed}, kills ${o.kills}, asks ${o.asks}; work dir ${dir}`);
     const sim = await startSimulators(dir);
@@ -221,22 +220,11 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
       o.kills === 0
         ? o.asks
         : Math.min(o.asks, Math.ceil((o.asks * (kills + 1)) / Math.max(1, Math.floor(o.kills * 0.6))));
-    actors = (async () => {
-      while (!stopActors) {
-        try {
-          if (marketOpen) await market.tick();
-          await agent.tick(allowed(), marketOpen);
-        } catch (error) {
-          actorError = error instanceof Error ? error : new Error(String(error));
-          return;
-        }
-        await pause(500);
-      }
-    })();
-    const actorsAlive = (): void => {
-      if (actorError)
-        throw new SoakFatalError(`the buyer agent failed: ${actorError.stack ?? actorError.message}`);
-    };
+    actors.start(async () => {
+      if (marketOpen) await market.tick();
+      await agent.tick(allowed(), marketOpen);
+    }, 500);
+    const actorsAlive = (): void => actors.alive();
 
     const daemon = new DaemonProcess(env, join(dir, 'daemon.log'));
     while (kills < o.kills) {
@@ -260,8 +248,7 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
       250,
     );
     const settled = await settle(crm, market, ledger, o, actorsAlive, notes);
-    stopActors = true;
-    await actors;
+    await actors.stop();
     actorsAlive();
 
     const [listings, leads, records, contacts, view] = [
@@ -305,8 +292,7 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
     if (!keep) rmSync(dir, { recursive: true, force: true });
     return result;
   } finally {
-    stopActors = true;
-    await actors;
+    await actors.stop();
     stopAll();
   }
 }
@@ -332,13 +318,17 @@ async function settle(
       async () => {
         actorsAlive();
         const view = await ledger.read();
-        const print = await fingerprint(crm, view);
+        const contacts = await crm.contacts();
+        const print = JSON.stringify([
+          await crm.allMarketplaceRecords(),
+          [...contacts.values()],
+          view.outbox.map((c) => [c.id, c.state]),
+        ]);
         if (print !== last) {
           last = print;
           since = Date.now();
         }
         const passes = await ledger.passes('marketplace');
-        const contacts = await crm.contacts();
         // A lead whose answer was lost stays `unknown` for the operator, once its contact says so (the
         // drain's next look at it, up to half a minute after the loss).
         const untold = (ref: string): boolean =>
@@ -370,11 +360,6 @@ async function settle(
     );
     return false;
   }
-}
-
-async function fingerprint(crm: BuyerSoakCrm, view: LedgerView): Promise<string> {
-  const [records, contacts] = [await crm.allMarketplaceRecords(), await crm.contacts()];
-  return JSON.stringify([records, [...contacts.values()], view.outbox.map((c) => [c.id, c.state])]);
 }
 
 function countBy(values: string[]): string {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { checkSoak, type Violation } from './soak-checks';
 import { refusalCanBeSeen } from './readings-sweep';
 import { clocksBusy, MOMENT_AHEAD_MS } from './soak-clocks';
-import { pause, SoakFatalError, waitUntil } from './soak-http';
+import { pause, waitUntil } from './soak-http';
+import { SoakActors } from './soak-actors';
 import {
   INBOX_BUSY,
   OUTBOX_BUSY,
@@ -134,9 +135,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
   };
   const dir = mkdtempSync(join(tmpdir(), 'cos-crash-soak-'));
   const notes: string[] = [];
-  let stopActors = false;
-  let actorError: Error | undefined;
-  let actors: Promise<void> | undefined;
+  const actors = new SoakActors('the scripted agent');
   let operator: SoakOperator | undefined;
   let postgres: SoakPostgres | undefined;
   try {
@@ -204,25 +203,12 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     // Deals are spread over the first 60 % of the kills, so decisions meet kills too.
     const allowed = (): number =>
       o.kills === 0 ? o.deals : Math.ceil((o.deals * (kills + 1)) / Math.max(1, Math.floor(o.kills * 0.6)));
-    actors = (async () => {
-      while (!stopActors) {
-        try {
-          await world.agentTick(allowed());
-          const [offers, counters] = [await service.offers(), await service.counters()];
-          await service.buyersTick(world.listings, (requestId) =>
-            world.pendingIn(requestId, offers, counters),
-          );
-        } catch (error) {
-          actorError = error instanceof Error ? error : new Error(String(error));
-          return;
-        }
-        await pause(250);
-      }
-    })();
-    const actorsAlive = (): void => {
-      if (actorError)
-        throw new SoakFatalError(`the scripted agent failed: ${actorError.stack ?? actorError.message}`);
-    };
+    actors.start(async () => {
+      await world.agentTick(allowed());
+      const [offers, counters] = [await service.offers(), await service.counters()];
+      await service.buyersTick(world.listings, (requestId) => world.pendingIn(requestId, offers, counters));
+    }, 250);
+    const actorsAlive = (): void => actors.alive();
 
     if (workers) {
       workers.startAll();
@@ -277,8 +263,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       () => (operator && !operator.finished ? 'operator CLI runs' : ''),
     );
     await operator?.stop();
-    stopActors = true;
-    await actors;
+    await actors.stop();
     actorsAlive();
 
     const ledger = await ledgerReader.read();
@@ -398,8 +383,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     if (!keep) rmSync(dir, { recursive: true, force: true });
     return result;
   } finally {
-    stopActors = true;
-    await actors;
+    await actors.stop();
     stopAll();
     await operator?.stop();
     await postgres?.stop().catch(() => undefined);
