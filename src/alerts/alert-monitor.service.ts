@@ -64,8 +64,10 @@ export class AlertMonitor implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async look(): Promise<void> {
-    const observed = await this.finder.observe();
+    // The alerts are read before the world is looked at, so none is newer than the look: an alert
+    // another worker opens while this one looks is not taken for a problem this look found gone.
     const alerts = await this.alerts.list({ limit: 100_000 });
+    const observed = await this.finder.observe();
     const actions = alertActions(alerts, observed, new Date(), this.settings.alerts.renotifyMs);
     const notice: NoticeBuilder = (alert: Alert, transition) => ({
       ...alertNotice(alert, transition, this.daemon),
@@ -83,7 +85,7 @@ export class AlertMonitor implements OnApplicationBootstrap, OnApplicationShutdo
         notify ||= change?.changed ?? false;
       } else {
         const brokerageId = alerts.find((row) => row.key === a.key)?.brokerageId ?? '';
-        const change = await this.alerts.resolve(a.key, this.routes.namesFor(brokerageId), notice);
+        const change = await this.alerts.resolve(a.key, a.episode, this.routes.namesFor(brokerageId), notice);
         if (change?.changed) this.logger.log(`alert resolved: ${change.alert.summary}`);
         notify ||= change?.changed ?? false;
       }

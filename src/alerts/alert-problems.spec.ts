@@ -16,6 +16,7 @@ function alert(p: Problem, state: AlertRow['state'], notifiedMinutesAgo = 1, ren
     summary: p.summary,
     notifiedAt: minutes(notifiedMinutesAgo),
     renotified,
+    episode: 1,
   };
 }
 
@@ -53,14 +54,14 @@ describe('alertActions', () => {
       'a checked problem that is gone resolves',
       [alert(p, 'firing')],
       observe([], [p.key]),
-      [{ action: 'resolve', key: p.key }],
+      [{ action: 'resolve', key: p.key, episode: 1 }],
     ],
     ['a problem that could not be checked stays firing', [alert(p, 'firing')], observe([], []), []],
     [
       'an alert of a brokerage no longer known resolves',
       [alert(problem('dead_work', 'gone'), 'firing')],
       observe([], []),
-      [{ action: 'resolve', key: problemKey('dead_work', 'gone') }],
+      [{ action: 'resolve', key: problemKey('dead_work', 'gone'), episode: 1 }],
     ],
     [
       'a resolved alert whose problem stays gone does nothing',

@@ -35,6 +35,8 @@ export interface AlertRow {
   summary: string;
   notifiedAt: Date;
   renotified: number;
+  // The times it opened: a resolve is of the episode seen, never of a later one another worker opened.
+  episode: number;
 }
 
 // One look at the world: the problems present, and which keys were looked at at all (a problem
@@ -50,7 +52,7 @@ export interface Observation {
 export type AlertAction =
   | { action: 'open'; problem: Problem }
   | { action: 'renotify'; problem: Problem; seen: number }
-  | { action: 'resolve'; key: string }
+  | { action: 'resolve'; key: string; episode: number }
   // Still firing, said differently (new totals): the row is updated, nobody is notified.
   | { action: 'restate'; problem: Problem };
 
@@ -77,7 +79,7 @@ export function alertActions(
   for (const alert of alerts) {
     if (alert.state !== 'firing' || present.has(alert.key)) continue;
     const gone = observed.checked.has(alert.key) || !observed.brokerages.has(alert.brokerageId);
-    if (gone) actions.push({ action: 'resolve', key: alert.key });
+    if (gone) actions.push({ action: 'resolve', key: alert.key, episode: alert.episode });
   }
   return actions;
 }

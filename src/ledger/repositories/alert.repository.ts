@@ -88,11 +88,19 @@ export class AlertRepository {
       });
   }
 
-  resolve(key: string, channels: string[], notice: NoticeBuilder): Promise<AlertChange | null> {
+  // Resolves the episode the caller saw firing: one another worker opened since (the problem came
+  // back after the caller looked) stands.
+  resolve(
+    key: string,
+    episode: number,
+    channels: string[],
+    notice: NoticeBuilder,
+  ): Promise<AlertChange | null> {
     return this.tx.run(async (m) => {
       const existing = await m.findOne(Alert, { where: { key } });
       if (!existing) return null;
-      if (existing.state !== 'firing') return { alert: existing, changed: false };
+      if (existing.state !== 'firing' || existing.episode !== episode)
+        return { alert: existing, changed: false };
       const now = this.clock.now();
       const result = await m
         .createQueryBuilder()
@@ -101,7 +109,7 @@ export class AlertRepository {
         .where('key = :key AND state = :state AND episode = :episode', {
           key,
           state: 'firing',
-          episode: existing.episode,
+          episode,
         })
         .execute();
       if ((result.affected ?? 0) === 0) return { alert: existing, changed: false };

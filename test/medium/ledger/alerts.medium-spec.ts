@@ -1,12 +1,15 @@
 import { AlertRoutes } from '../../../src/alerts/alert-channels';
 import { AlertDeliverer } from '../../../src/alerts/alert-deliverer.service';
+import { AlertMonitor } from '../../../src/alerts/alert-monitor.service';
 import { alertNotice } from '../../../src/alerts/alert-notice';
 import { problemKey, type Problem } from '../../../src/alerts/alert-problems';
+import type { CredentialWatch } from '../../../src/alerts/credential-watch.service';
 import { ProblemFinder } from '../../../src/alerts/problem-finder.service';
 import type { ConfigService } from '../../../src/config/config.service';
-import { readDaemonSettings } from '../../../src/config/daemon-settings';
+import { readDaemonSettings, type DaemonSettings } from '../../../src/config/daemon-settings';
 import type { NoticeBuilder } from '../../../src/ledger/repositories/alert.repository';
 import { outboxKey } from '../../../src/ledger/outbox-key';
+import type { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import { JobPauseService } from '../../../src/scheduler/job-pause.service';
 import { startWebhookReceiver } from '../../support/alert-receivers';
 import { ledgerEngines, openTestLedger, type LedgerFixture } from '../../support/ledger-fixture';
@@ -54,8 +57,8 @@ describe.each(ledgerEngines())('alerts in the ledger (%s)', (engine) => {
     expect(reminded.map((r) => r?.changed).sort()).toEqual([false, true]);
 
     const resolved = await both(
-      () => f.ledger.alerts.resolve(p.key, CHANNELS, notice),
-      () => other.alerts.resolve(p.key, CHANNELS, notice),
+      () => f.ledger.alerts.resolve(p.key, 1, CHANNELS, notice),
+      () => other.alerts.resolve(p.key, 1, CHANNELS, notice),
     );
     expect(resolved.map((r) => r?.changed).sort()).toEqual([false, true]);
     const deliveries = await f.ledger.alerts.deliveries();
@@ -74,6 +77,40 @@ describe.each(ledgerEngines())('alerts in the ledger (%s)', (engine) => {
     expect((await other.alerts.open(p, CHANNELS, notice)).changed).toBe(true);
     expect(await f.ledger.alerts.get(p.key)).toMatchObject({ state: 'firing', episode: 2, renotified: 0 });
     expect(await f.ledger.alerts.deliveries()).toHaveLength(8);
+
+    // A worker that saw episode 1 firing and then found the problem gone resolves that episode only.
+    expect((await f.ledger.alerts.resolve(p.key, 1, CHANNELS, notice))?.changed).toBe(false);
+    expect(await f.ledger.alerts.get(p.key)).toMatchObject({ state: 'firing', episode: 2 });
+    expect(await f.ledger.alerts.deliveries()).toHaveLength(8);
+  });
+
+  it('a look that began before another worker opened an alert does not resolve it', async () => {
+    const other = await f.openAnother();
+    const p = problem('credential_refused');
+    // The other worker sees the problem and opens its alert while this one is still looking, after
+    // this one's look found it absent.
+    const finder = {
+      observe: async () => {
+        const seen = { problems: [], checked: new Set([p.key]), brokerages: new Set(['acme']) };
+        await other.alerts.open(p, CHANNELS, notice);
+        return seen;
+      },
+    } as unknown as ProblemFinder;
+    const monitor = new AlertMonitor(
+      finder,
+      f.ledger.alerts,
+      { kick: async () => undefined } as unknown as AlertDeliverer,
+      {} as CredentialWatch,
+      {} as MetricsService,
+      { namesFor: () => CHANNELS, configured: true } as unknown as AlertRoutes,
+      { alerts: { renotifyMs: null } } as unknown as Pick<DaemonSettings, 'alerts'>,
+    );
+    await monitor.check();
+    expect(await f.ledger.alerts.get(p.key)).toMatchObject({ state: 'firing', episode: 1 });
+    expect((await f.ledger.alerts.deliveries()).map((d) => d.dedupeKey).sort()).toEqual([
+      `${p.key}#1:firing:0:email`,
+      `${p.key}#1:firing:0:webhook`,
+    ]);
   });
 
   it('hands each due notification to one sender, and again to another after a sender died holding it', async () => {
