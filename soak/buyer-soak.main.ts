@@ -2,7 +2,7 @@ import { BUYER_SOAK_SHAPES, formatBuyerReport, runBuyerSoak, type BuyerSoakShape
 import { runSoakScript } from './soak-processes';
 import { envInt } from './soak-env';
 
-// `npm run soak:buyer`: SOAK_SHAPE (sqlite-hubspot or sqlite-fub; default sqlite-hubspot), SOAK_SEED (default: random, printed), SOAK_KILLS (200), SOAK_ASKS (contacts
+// `npm run soak:buyer`: SOAK_SHAPE (sqlite-hubspot, sqlite-fub or postgres-workers; default sqlite-hubspot), SOAK_SEED (default: random, printed), SOAK_KILLS (200), SOAK_ASKS (contacts
 // the buyer agent flags; default from the kill count), SOAK_LISTINGS (other agents' listings at the
 // start, 30), SOAK_KEEP (1: keep the work dir), and the crash soak's SOAK_SPEC_READINGS,
 // SOAK_CASH_OFFER_FAULTS, SOAK_HUBSPOT_FAULTS and SOAK_FUB_FAULTS (soak/crash-soak.main.ts). Exit code 1 on any

@@ -13,9 +13,9 @@ import { FubBuyerCrm, HubSpotBuyerCrm, type BuyerSoakCrm } from './buyer-soak-cr
 import { fubSellersPipeline } from './soak-crm-fub';
 import { replayReadings } from './crash-soak';
 import type { Violation } from './soak-checks';
-import { httpJson, waitUntil } from './soak-http';
+import { httpJson, pause, waitUntil } from './soak-http';
 import { SoakActors } from './soak-actors';
-import { sqliteLedger, type LedgerReader } from './soak-ledger';
+import { postgresLedger, sqliteLedger, type LedgerReader } from './soak-ledger';
 import {
   applyCrmFaults,
   BUYER_SIDE_SCHEDULES,
@@ -30,6 +30,7 @@ import {
   writeDaemonConfig,
 } from './soak-processes';
 import { SoakRandom } from './soak-random';
+import { SOAK_HEARTBEAT_SECONDS, SoakWorkers, startSoakPostgres, type SoakPostgres } from './soak-workers';
 
 // The buyer side's crash soak (docs/operations.md, "Buyer soak"): a partner brokerage's daemon from
 // dist/ mirrors the marketplace into HubSpot or Follow Up Boss every two seconds while other listing agents' listings
@@ -38,8 +39,9 @@ import { SoakRandom } from './soak-random';
 // and checked from outside (buyer-soak-checks.ts): one record per listing showing what the service
 // lists, every lead sent at most once and shown on its contact (or said there to be in doubt).
 
-// The buyer side on each CRM the daemon ships for, the ledger on SQLite.
-export const BUYER_SOAK_SHAPES = ['sqlite-hubspot', 'sqlite-fub'] as const;
+// The buyer side in each deployment the daemon ships: one daemon on SQLite with either CRM, or three
+// workers on one PostgreSQL ledger with HubSpot (soak-workers.ts), random ones killed.
+export const BUYER_SOAK_SHAPES = ['sqlite-hubspot', 'sqlite-fub', 'postgres-workers'] as const;
 export type BuyerSoakShape = (typeof BUYER_SOAK_SHAPES)[number];
 
 export interface BuyerSoakOptions {
@@ -177,13 +179,15 @@ class BuyerAgent {
 }
 
 export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoakResult> {
+  const shape = options.shape ?? 'sqlite-hubspot';
   const o = {
-    shape: 'sqlite-hubspot' as BuyerSoakShape,
+    shape,
     listings: 30,
     minRunMs: 200,
     maxRunMs: 3000,
     settleTimeoutMs: 180_000,
-    stableMs: 8000,
+    // Workers: longer than the slowest takeover of a killed worker's job (crash-soak.ts).
+    stableMs: shape === 'postgres-workers' ? 8 * SOAK_HEARTBEAT_SECONDS * 1000 : 8000,
     log: () => undefined,
     ...options,
     asks: options.asks ?? defaultAsks(options.kills),
@@ -191,6 +195,7 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
   const dir = mkdtempSync(join(tmpdir(), 'cos-buyer-soak-'));
   const notes: string[] = [];
   const actors = new SoakActors('the buyer agent');
+  let postgres: SoakPostgres | undefined;
   try {
     o.log(`shape ${o.shape}, seed ${o.seed}, kills ${o.kills}, asks ${o.asks}; work dir ${dir}`);
     const sim = await startSimulators(dir);
@@ -202,7 +207,15 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
       cashOfferKey: PARTNER_CASH_OFFER_KEY,
       schedules: BUYER_SIDE_SCHEDULES,
     });
-    const ledger = sqliteLedger(env.LEDGER_PATH!);
+    let ledger: LedgerReader = sqliteLedger(env.LEDGER_PATH!);
+    if (o.shape === 'postgres-workers') {
+      postgres = await startSoakPostgres();
+      Object.assign(env, {
+        LEDGER_URL: postgres.url,
+        WORKER_HEARTBEAT_SECONDS: String(SOAK_HEARTBEAT_SECONDS),
+      });
+      ledger = postgresLedger(postgres.url);
+    }
     const setup = await runCli(['setup-crm', '--brokerage', SOAK_BROKERAGE], env);
     if (setup.code !== 0) throw new Error(`setup-crm failed: ${setup.output}`);
     await applyCrmFaults(sim);
@@ -226,17 +239,35 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
     }, 500);
     const actorsAlive = (): void => actors.alive();
 
-    const daemon = new DaemonProcess(env, join(dir, 'daemon.log'));
-    while (kills < o.kills) {
+    const workers = o.shape === 'postgres-workers' ? await SoakWorkers.create(env, dir) : undefined;
+    const daemon = workers ? undefined : new DaemonProcess(env, join(dir, 'daemon.log'));
+    const progress = (): void =>
+      o.log(`${kills} kills; ${agent.asks.length} asks, ${market.changes} market changes`);
+    if (workers) {
+      workers.startAll();
+      await workers.waitAllLive(60_000);
+    }
+    while (workers && kills < o.kills) {
+      actorsAlive();
+      await pause(killRandom.between(o.minRunMs, o.maxRunMs));
+      kills += await workers.killRound(killRandom, notes, 60_000, o.kills - kills);
+      if (kills % 10 < 2) progress();
+    }
+    while (daemon && kills < o.kills) {
       actorsAlive();
       await killedLife(daemon, killRandom, { min: o.minRunMs, max: o.maxRunMs }, notes);
       kills++;
-      if (kills % 10 === 0)
-        o.log(`${kills} kills; ${agent.asks.length} asks, ${market.changes} market changes`);
+      if (kills % 10 === 0) progress();
     }
     marketOpen = false;
-    daemon.start();
-    await daemon.waitLive(60_000);
+    if (workers) {
+      workers.startAll();
+      await workers.waitAllLive(60_000);
+      notes.push(...workers.exitedEarly().map((tail) => `a worker exited by itself:\n${tail}`));
+    } else {
+      daemon!.start();
+      await daemon!.waitLive(60_000);
+    }
     o.log('last start; settling');
     await waitUntil(
       () => {
@@ -270,7 +301,7 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
       const status = await runCli(['status', '--brokerage', SOAK_BROKERAGE], env);
       writeFileSync(join(dir, 'status.txt'), status.output);
     }
-    await daemon.stop();
+    await (workers ? workers.stopAll() : daemon!.stop());
     await sim.stop();
     const count = (kind: Violation['kind']): number => violations.filter((v) => v.kind === kind).length;
     const result: BuyerSoakResult = {
@@ -294,6 +325,7 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
   } finally {
     await actors.stop();
     stopAll();
+    await postgres?.stop().catch(() => undefined);
   }
 }
 
