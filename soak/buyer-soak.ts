@@ -13,7 +13,7 @@ import { FubBuyerCrm, HubSpotBuyerCrm, type BuyerSoakCrm } from './buyer-soak-cr
 import { fubSellersPipeline } from './soak-crm-fub';
 import { replayReadings } from './crash-soak';
 import type { Violation } from './soak-checks';
-import { httpJson, pause, waitUntil } from './soak-http';
+import { httpJson, waitUntil } from './soak-http';
 import { SoakActors } from './soak-actors';
 import { postgresLedger, sqliteLedger, type LedgerReader } from './soak-ledger';
 import {
@@ -244,14 +244,12 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
     const progress = (): void =>
       o.log(`${kills} kills; ${agent.asks.length} asks, ${market.changes} market changes`);
     if (workers) {
-      workers.startAll();
-      await workers.waitAllLive(60_000);
-    }
-    while (workers && kills < o.kills) {
-      actorsAlive();
-      await pause(killRandom.between(o.minRunMs, o.maxRunMs));
-      kills += await workers.killRound(killRandom, notes, 60_000, o.kills - kills);
-      if (kills % 10 < 2) progress();
+      const runMs = { min: o.minRunMs, max: o.maxRunMs };
+      const afterRound = (n: number): void => {
+        kills = n;
+        if (kills % 10 < 2) progress();
+      };
+      await workers.killUntil(o.kills, killRandom, runMs, notes, afterRound, actorsAlive);
     }
     while (daemon && kills < o.kills) {
       actorsAlive();
@@ -261,9 +259,7 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
     }
     marketOpen = false;
     if (workers) {
-      workers.startAll();
-      await workers.waitAllLive(60_000);
-      notes.push(...workers.exitedEarly().map((tail) => `a worker exited by itself:\n${tail}`));
+      await workers.startForSettle(notes);
     } else {
       daemon!.start();
       await daemon!.waitLive(60_000);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { checkSoak, type Violation } from './soak-checks';
 import { refusalCanBeSeen } from './readings-sweep';
 import { clocksBusy, MOMENT_AHEAD_MS } from './soak-clocks';
-import { pause, waitUntil } from './soak-http';
+import { waitUntil } from './soak-http';
 import { SoakActors } from './soak-actors';
 import {
   INBOX_BUSY,
@@ -211,15 +211,13 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     const actorsAlive = (): void => actors.alive();
 
     if (workers) {
-      workers.startAll();
-      await workers.waitAllLive(60_000);
-    }
-    while (workers && kills < o.kills) {
-      actorsAlive();
-      await pause(killRandom.between(o.minRunMs, o.maxRunMs));
-      kills += await workers.killRound(killRandom, notes, 60_000, o.kills - kills);
-      if (kills % 10 < 2)
-        o.log(`${kills} kills; ${world.listings.size} deals, ${world.decisions.length} decisions`);
+      const runMs = { min: o.minRunMs, max: o.maxRunMs };
+      const afterRound = (n: number): void => {
+        kills = n;
+        if (kills % 10 < 2)
+          o.log(`${kills} kills; ${world.listings.size} deals, ${world.decisions.length} decisions`);
+      };
+      await workers.killUntil(o.kills, killRandom, runMs, notes, afterRound, actorsAlive);
     }
     while (daemon && kills < o.kills) {
       actorsAlive();
@@ -235,9 +233,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
 
     world.editsListAgents = false;
     if (workers) {
-      workers.startAll();
-      await workers.waitAllLive(60_000);
-      notes.push(...workers.exitedEarly().map((tail) => `a worker exited by itself:\n${tail}`));
+      await workers.startForSettle(notes);
     } else if (daemon) {
       daemon.start();
       await daemon.waitLive(60_000);

@@ -112,6 +112,35 @@ export class SoakWorkers {
     return victims.length;
   }
 
+  // The soak's kills: all started, then rounds after a drawn running time each (`runMs`) until
+  // `total` processes were killed; `afterRound` gets the count so far. Returns that count.
+  async killUntil(
+    total: number,
+    random: SoakRandom,
+    runMs: { min: number; max: number },
+    notes: string[],
+    afterRound: (kills: number) => void,
+    beforeRound: () => void = () => undefined,
+  ): Promise<number> {
+    this.startAll();
+    await this.waitAllLive(60_000);
+    let kills = 0;
+    while (kills < total) {
+      beforeRound();
+      await pause(random.between(runMs.min, runMs.max));
+      kills += await this.killRound(random, notes, 60_000, total - kills);
+      afterRound(kills);
+    }
+    return kills;
+  }
+
+  // After the kills: every worker running and live for the settle; one that exited by itself is a note.
+  async startForSettle(notes: string[]): Promise<void> {
+    this.startAll();
+    await this.waitAllLive(60_000);
+    notes.push(...this.exitedEarly().map((tail) => `a worker exited by itself:\n${tail}`));
+  }
+
   async stopAll(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.stop()));
   }
