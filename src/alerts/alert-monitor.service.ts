@@ -81,7 +81,7 @@ export class AlertMonitor implements OnApplicationBootstrap, OnApplicationShutdo
         notify ||= changed;
       } else if (a.action === 'renotify') {
         const names = this.routes.namesFor(a.problem.brokerageId);
-        const change = await this.alerts.renotify(a.problem.key, a.seen, names, notice);
+        const change = await this.alerts.renotify(a.problem.key, a.episode, a.seen, names, notice);
         notify ||= change?.changed ?? false;
       } else {
         const brokerageId = alerts.find((row) => row.key === a.key)?.brokerageId ?? '';

@@ -42,7 +42,7 @@ describe('alertActions', () => {
       'a problem still present past the interval is re-notified once, with the count seen',
       [alert(p, 'firing', 241, 2)],
       observe([p]),
-      [{ action: 'renotify', problem: p, seen: 2 }],
+      [{ action: 'renotify', problem: p, seen: 2, episode: 1 }],
     ],
     [
       'a problem said differently is restated without a notification',

@@ -35,7 +35,8 @@ export interface AlertRow {
   summary: string;
   notifiedAt: Date;
   renotified: number;
-  // The times it opened: a resolve is of the episode seen, never of a later one another worker opened.
+  // The times it opened: a resolve or reminder is of the episode seen, never of a later one another
+  // worker opened.
   episode: number;
 }
 
@@ -51,7 +52,7 @@ export interface Observation {
 
 export type AlertAction =
   | { action: 'open'; problem: Problem }
-  | { action: 'renotify'; problem: Problem; seen: number }
+  | { action: 'renotify'; problem: Problem; seen: number; episode: number }
   | { action: 'resolve'; key: string; episode: number }
   // Still firing, said differently (new totals): the row is updated, nobody is notified.
   | { action: 'restate'; problem: Problem };
@@ -73,7 +74,7 @@ export function alertActions(
     const alert = byKey.get(problem.key);
     if (!alert || alert.state === 'resolved') actions.push({ action: 'open', problem });
     else if (renotifyMs !== null && now.getTime() - alert.notifiedAt.getTime() >= renotifyMs)
-      actions.push({ action: 'renotify', problem, seen: alert.renotified });
+      actions.push({ action: 'renotify', problem, seen: alert.renotified, episode: alert.episode });
     else if (alert.summary !== problem.summary) actions.push({ action: 'restate', problem });
   }
   for (const alert of alerts) {

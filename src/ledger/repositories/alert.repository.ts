@@ -119,10 +119,12 @@ export class AlertRepository {
     });
   }
 
-  // A reminder of an alert still firing; `seen` is the count of reminders the caller saw, so two
-  // workers due at once send one.
+  // A reminder of an alert still firing; `episode` and `seen` are the opening and the count of
+  // reminders the caller saw, so two workers due at once send one, and an episode another worker
+  // opened since is not reminded of at once.
   renotify(
     key: string,
+    episode: number,
     seen: number,
     channels: string[],
     notice: NoticeBuilder,
@@ -133,7 +135,12 @@ export class AlertRepository {
         .createQueryBuilder()
         .update(Alert)
         .set({ renotified: seen + 1, notifiedAt: now })
-        .where('key = :key AND state = :state AND renotified = :seen', { key, state: 'firing', seen })
+        .where('key = :key AND state = :state AND episode = :episode AND renotified = :seen', {
+          key,
+          state: 'firing',
+          episode,
+          seen,
+        })
         .execute();
       const alert = await m.findOne(Alert, { where: { key } });
       if (!alert) return null;

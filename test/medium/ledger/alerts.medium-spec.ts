@@ -51,8 +51,8 @@ describe.each(ledgerEngines())('alerts in the ledger (%s)', (engine) => {
     expect(await f.ledger.alerts.deliveries()).toHaveLength(2);
 
     const reminded = await both(
-      () => f.ledger.alerts.renotify(p.key, 0, CHANNELS, notice),
-      () => other.alerts.renotify(p.key, 0, CHANNELS, notice),
+      () => f.ledger.alerts.renotify(p.key, 1, 0, CHANNELS, notice),
+      () => other.alerts.renotify(p.key, 1, 0, CHANNELS, notice),
     );
     expect(reminded.map((r) => r?.changed).sort()).toEqual([false, true]);
 
@@ -78,8 +78,10 @@ describe.each(ledgerEngines())('alerts in the ledger (%s)', (engine) => {
     expect(await f.ledger.alerts.get(p.key)).toMatchObject({ state: 'firing', episode: 2, renotified: 0 });
     expect(await f.ledger.alerts.deliveries()).toHaveLength(8);
 
-    // A worker that saw episode 1 firing and then found the problem gone resolves that episode only.
+    // A worker that saw episode 1 firing and then found the problem gone resolves that episode only,
+    // and one that found it due a reminder reminds of that episode only.
     expect((await f.ledger.alerts.resolve(p.key, 1, CHANNELS, notice))?.changed).toBe(false);
+    expect((await f.ledger.alerts.renotify(p.key, 1, 0, CHANNELS, notice))?.changed).toBe(false);
     expect(await f.ledger.alerts.get(p.key)).toMatchObject({ state: 'firing', episode: 2 });
     expect(await f.ledger.alerts.deliveries()).toHaveLength(8);
   });
