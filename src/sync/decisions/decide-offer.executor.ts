@@ -12,7 +12,12 @@ import type {
 import { listAllOffers } from '../common/offer-pages';
 import { DECIDE_OFFER, decisionDeadline, type DecideOfferPayload } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
-import { endedWithoutDecision, isAnsweredCounter, isCounteredWord } from '../offers/offer-record.view';
+import {
+  closedWithoutSale,
+  endedWithoutDecision,
+  isAnsweredCounter,
+  isCounteredWord,
+} from '../offers/offer-record.view';
 import { decodeCounterLink, endCounterWithOffer } from '../offers/counter-link';
 import { LINK } from '../common/listing-deal.properties';
 import type { AgentRequest } from '../offers/agent-held-stage';
@@ -103,6 +108,16 @@ export class DecideOfferExecutor implements CommandExecutor {
       return { found: true, result: offer };
     if (offer && (offer.offer_status === 'active' || isCounteredWord(offer.offer_status)))
       return { found: false, provablyAbsent: true, hint: 'the offer is still undecided' };
+    // Decided the other way (accepted where we rejected, closed without a sale where we accepted):
+    // an accepted or rejected offer is never decided again, so ours did not take effect. Sent again,
+    // the service's own refusal is shown on the record (before, the command stayed unknown for the
+    // operator although the listing settled it: a full crash soak, seed 20261209).
+    if (offer && decidedOtherwise(offer.offer_status, payload.decision))
+      return {
+        found: false,
+        provablyAbsent: true,
+        hint: `offer ${payload.offerId} is ${offer.offer_status}, so the ${payload.decision === 'accepted' ? 'accept' : 'reject'} did not take effect`,
+      };
     return {
       found: false,
       provablyAbsent: false,
@@ -128,4 +143,9 @@ export class DecideOfferExecutor implements CommandExecutor {
     const counter = decodeCounterLink(link);
     return !isAnsweredCounter(counter.status) && counter.listedAtSend === 'rejected';
   }
+}
+
+// The offer is listed decided, or closed, the other way from `decision`.
+function decidedOtherwise(status: string, decision: DecideOfferPayload['decision']): boolean {
+  return decision === 'accepted' ? closedWithoutSale(status) : status.toLowerCase() === 'accepted';
 }

@@ -1,3 +1,4 @@
+import { OutboxCommand } from '../../../src/ledger';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NEUTRAL_LISTING, NeutralSellerSteps } from '../../support/crm-agent';
@@ -174,6 +175,48 @@ describe.each(FLOW_TARGETS)('decisions and counters made in the CRM (%s, ledger 
     expect(dead.operation).toBe('decide_offer');
     const errors = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
     expect(errors.find((e) => e.recordRef === record!.id)?.code).toBe('CONFLICT');
+  });
+
+  it('an accept whose answer was lost, its offer then rejected by another acceptance, is sent again and its refusal shown', async () => {
+    const { requestId } = await steps.activeRequest();
+    const a = await steps.sandbox.makeOffer(requestId, { offer_amount: 311_000 });
+    const b = await steps.sandbox.makeOffer(requestId, { offer_amount: 321_000 });
+    await steps.applyEvents(2);
+    await moveTo(b.offer_id, 'accept_requested');
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    // The daemon was killed while the accept was `sending`, before it left: its outcome is unknown
+    // (as the drain leaves a command found `sending` after a restart).
+    const [lost] = (await t.ledger.outbox.listByState('acme', ['pending'])).filter(
+      (c) => c.operation === 'decide_offer',
+    );
+    await t.ledger.transactions.run((m) =>
+      m.update(
+        OutboxCommand,
+        { id: lost.id },
+        {
+          state: 'unknown',
+          attempts: 1,
+          sentAt: new Date(t.nowMs()),
+          lastError: 'the daemon stopped while this command was being sent',
+        },
+      ),
+    );
+    // Someone accepts A outside the CRM: the service rejects B, so B's accept cannot have landed.
+    const res = await fetch(`${t.sandbox.baseUrl}/offers`, {
+      method: 'PATCH',
+      headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ offer_id: a.offer_id, offer_status: 'accepted' }),
+    });
+    expect(res.status).toBe(200);
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+
+    expect((await t.ledger.outbox.get(lost.id))?.state).toBe('dead');
+    const record = await steps.agent.offerRecord(b.offer_id);
+    expect(record!.properties[OFFER.decisionError]).toContain(
+      `The Cash Offer service did not accept offer ${b.offer_id}`,
+    );
+    expect(steps.agent.stageKey(record!)).toBe('rejected');
+    expect(record!.properties[OFFER.status]).toBe('rejected');
   });
 
   it('a reject that reaches the service after the offer ran out is done, not an error: the record shows Expired', async () => {
