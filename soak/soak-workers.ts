@@ -113,7 +113,7 @@ export class SoakWorkers {
   }
 
   // The soak's kills: all started, then rounds after a drawn running time each (`runMs`) until
-  // `total` processes were killed; `afterRound` gets the count so far. Returns that count.
+  // `total` processes were killed; `afterRound` gets the count so far.
   async killUntil(
     total: number,
     random: SoakRandom,
@@ -121,7 +121,7 @@ export class SoakWorkers {
     notes: string[],
     afterRound: (kills: number) => void,
     beforeRound: () => void = () => undefined,
-  ): Promise<number> {
+  ): Promise<void> {
     this.startAll();
     await this.waitAllLive(60_000);
     let kills = 0;
@@ -131,7 +131,6 @@ export class SoakWorkers {
       kills += await this.killRound(random, notes, 60_000, total - kills);
       afterRound(kills);
     }
-    return kills;
   }
 
   // After the kills: every worker running and live for the settle; one that exited by itself is a note.

@@ -116,7 +116,7 @@ export class DecideOfferExecutor implements CommandExecutor {
       return {
         found: false,
         provablyAbsent: true,
-        hint: `offer ${payload.offerId} is ${offer.offer_status}, so the ${payload.decision === 'accepted' ? 'accept' : 'reject'} did not take effect`,
+        hint: `offer ${payload.offerId} is ${offer.offer_status}, so the ${VERB[payload.decision]} did not take effect`,
       };
     return {
       found: false,
