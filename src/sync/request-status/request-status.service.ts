@@ -22,6 +22,10 @@ export interface StatusOptions {
   inventoryId?: number;
 }
 
+// One writer of a brokerage's request statuses at a time, in every process of the ledger: the
+// comparison with what the deal shows holds until the write.
+const turnOf = (brokerageId: string): string => `request-status:${brokerageId}`;
+
 // Flow 3: the offer request's status on its listing deal, from events, the active list and accepted
 // offers. Any status value is shown as it is; a status read after the one shown replaces it (a
 // reopened request shows `active` again), a late or repeated one never does.
@@ -70,8 +74,7 @@ export class RequestStatusService {
       );
       return 'unknown_request';
     }
-    // One writer of a brokerage's request statuses at a time: the comparison holds until the write.
-    return this.turns.run(`request-status:${crm.brokerageId}`, () =>
+    return this.turns.run(turnOf(crm.brokerageId), () =>
       this.show(
         crm,
         requestId,
@@ -80,6 +83,31 @@ export class RequestStatusService {
         options.dryRun === true,
       ),
     );
+  }
+
+  // The create's write-back: the deal's first status rides in the one CRM write that carries the
+  // request id (`write` gets the status property to add, or none). Taken in the same turn as every
+  // other status write, the create's answer (read at `readAt`, the send) never goes over a status another writer showed while the create was answered: a reconcile on
+  // another worker that read `active` from the active list, whose link would otherwise say `active`
+  // while the deal said `in_review`, and nothing would look again.
+  async showWithCreate(
+    brokerageId: string,
+    requestId: string,
+    dealId: string,
+    first: { status?: string; readAt: Date },
+    write: (status: Record<string, string>) => Promise<void>,
+  ): Promise<void> {
+    await this.turns.run(turnOf(brokerageId), async () => {
+      // Any status shown already was read after the create was sent: the request did not exist before.
+      const shown = await this.links.find(brokerageId, LINK.requestStatus, requestId);
+      const status = first.status;
+      const due = !shown && status !== undefined && status !== '';
+      await write(due ? { [DEAL.status]: status } : {});
+      if (due)
+        await this.links.upsertLinks(brokerageId, LINK.requestStatus, [
+          { remoteId: requestId, crmId: dealId, contentHash: status, readAt: first.readAt },
+        ]);
+    });
   }
 
   private async show(

@@ -27,6 +27,7 @@ import { createWithPhotos } from './create-with-photos';
 import { nextPlacement, placeExternalId, type ExternalIdPlacement } from './external-id-placement';
 import { PhotoBatchesQueue } from './photo-batches.queue';
 import { toCrmDateTime } from '../common/crm-values';
+import { RequestStatusService } from '../request-status/request-status.service';
 
 export const CREATE_OFFER_REQUEST = 'create_offer_request';
 
@@ -46,6 +47,7 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     private readonly outbox: OutboxRepository,
     private readonly photoBatches: PhotoBatchesQueue,
     private readonly inbox: InboxRepository,
+    private readonly requestStatus: RequestStatusService,
   ) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<SellerRequestResult> {
@@ -120,7 +122,6 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
       this.logger.log(
         `deal ${dealId}: the photos the create could not carry follow in ${batches} media update(s)`,
       );
-    const statusLink = await this.links.find(ctx.brokerage.id, LINK.requestStatus, requestId);
     const properties: Record<string, string | null> = {
       [DEAL.requestId]: requestId,
       [DEAL.syncError]: null,
@@ -130,7 +131,6 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     if (submittedAt) properties[DEAL.submittedAt] = submittedAt;
     if (created.inventory_property_id !== undefined)
       properties[DEAL.inventoryId] = String(created.inventory_property_id);
-    if (status && !statusLink) properties[DEAL.status] = status;
     // The deal shows it went out as a test record (a test-mode brokerage's deals too).
     if (body.request.test === true) properties[DEAL.testRecord] = 'true';
     // Display fields: neither a failing prelim call nor an odd answer holds up the write that
@@ -145,18 +145,25 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     if (prelim.buyers !== undefined) properties[DEAL.prelimBuyers] = String(prelim.buyers);
     if (prelim.buyBoxes !== undefined) properties[DEAL.prelimBuyBoxes] = String(prelim.buyBoxes);
     const crm = await ctx.crm();
-    const [written] = await crm.port.updateRecords('deal', [{ id: dealId, properties }]);
-    if (written && !written.ok) throw written.error;
+    // The create's answer is the service's word as of the send (request-status.order.ts); shown
+    // unless another writer has shown a later one meanwhile.
+    const first = { status, readAt: sentAtOf(command) };
+    await this.requestStatus.showWithCreate(
+      ctx.brokerage.id,
+      requestId,
+      dealId,
+      first,
+      async (shownStatus) => {
+        const [written] = await crm.port.updateRecords('deal', [
+          { id: dealId, properties: { ...properties, ...shownStatus } },
+        ]);
+        if (written && !written.ok) throw written.error;
+      },
+    );
     if (created.inventory_property_id !== undefined)
       await this.links.upsertLinks(ctx.brokerage.id, LINK.requestInventory, [
         { remoteId: requestId, crmId: dealId, contentHash: String(created.inventory_property_id) },
       ]);
-    if (status && !statusLink) {
-      await this.links.upsertLinks(ctx.brokerage.id, LINK.requestStatus, [
-        // The create's answer is the service's word as of the send (request-status.order.ts).
-        { remoteId: requestId, crmId: dealId, contentHash: status, readAt: sentAtOf(command) },
-      ]);
-    }
   }
 
   async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
