@@ -12,6 +12,7 @@ import {
   postgresLedger,
   sqliteLedger,
   type LedgerReader,
+  type CounterGivenUp,
   type ReconcilePass,
   type TaskCreateRow,
   type LedgerView,
@@ -308,6 +309,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         counters,
         passes: await ledgerReader.passes('offers-reconcile'),
         creates,
+        countersGivenUp: await ledgerReader.countersGivenUp(),
         ...(daemon ? { lives } : {}),
       }),
     );
@@ -552,6 +554,7 @@ function taskFacts(
     counters: StoredCounter[];
     passes: ReconcilePass[];
     creates: TaskCreateRow[];
+    countersGivenUp: readonly CounterGivenUp[];
     lives?: readonly DaemonLife[];
   },
 ): TaskFacts {
@@ -570,8 +573,21 @@ function taskFacts(
     d.counterExpiresMs !== undefined &&
     d.counterExpiresMs <= Date.now();
   const movedAt = new Map<string, number>();
-  for (const d of world.decisions)
-    if (!notSent(d)) movedAt.set(d.offerId, Math.min(d.at, movedAt.get(d.offerId) ?? Infinity));
+  const answeredForAWhile = new Map<string, { fromMs: number; toMs: number }[]>();
+  for (const d of world.decisions) {
+    if (!notSent(d)) {
+      movedAt.set(d.offerId, Math.min(d.at, movedAt.get(d.offerId) ?? Infinity));
+      continue;
+    }
+    // Until the daemon gave it up (the first give-up after the move), or still standing.
+    const givenUp = seen.countersGivenUp
+      .filter((g) => g.offerId === d.offerId && g.givenUpMs >= d.at)
+      .reduce((first, g) => Math.min(first, g.givenUpMs), Infinity);
+    answeredForAWhile.set(d.offerId, [
+      ...(answeredForAWhile.get(d.offerId) ?? []),
+      { fromMs: d.at, toMs: givenUp },
+    ]);
+  }
   const records = new Map<string, CrmObject[]>();
   for (const d of deals) {
     const id = d.properties.cash_offer_offer_id?.trim();
@@ -588,6 +604,7 @@ function taskFacts(
     offers: offers.filter((f) => ours.has(f.offer_request_id)),
     tasks,
     movedAt,
+    answeredForAWhile,
     stageOf,
     recordMadeAt,
     nowMs: Date.now(),

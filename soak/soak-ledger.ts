@@ -47,11 +47,20 @@ export interface TaskCreateRow {
   skipped: string | null; // the executor's reason when it made no task (`{ skipped }` result)
 }
 
+// A counter the daemon gave up before sending it (its own expiry passed while it waited; the
+// command dead with `{ notSent: true }`): when, since the agent's record went back to the offer as
+// it is then (docs/crm-mapping.md).
+export interface CounterGivenUp {
+  offerId: string;
+  givenUpMs: number;
+}
+
 // The ledger as the soak reads it, whichever database holds it.
 export interface LedgerReader {
   read(): Promise<LedgerView>;
   passes(job: 'offers-reconcile' | 'marketplace'): Promise<ReconcilePass[]>;
   taskCreates(): Promise<TaskCreateRow[]>;
+  countersGivenUp(): Promise<CounterGivenUp[]>;
   // The outbox, the runs, the inbox and the links, whole, as JSON lines: written to the work dir,
   // since a PostgreSQL ledger is dropped with its database at the end of the run (a finding on
   // three workers is then read from this file: sweep 1440 run 1's stale best offer had no links).
@@ -97,6 +106,21 @@ const toTaskCreates = (rows: TaskCreateSqlRow[]): TaskCreateRow[] =>
       skipped: typeof result?.skipped === 'string' ? result.skipped : null,
     };
   });
+const COUNTERS_GIVEN_UP_SQL = (text: (column: string) => string): string =>
+  `SELECT payload, result, ${text('updated_at')} AS at FROM outbox_commands ` +
+  `WHERE operation = 'counter_offer' AND state = 'dead' ORDER BY id`;
+interface GivenUpSqlRow {
+  payload: string;
+  result: string | null;
+  at: string;
+}
+const toCountersGivenUp = (rows: GivenUpSqlRow[]): CounterGivenUp[] =>
+  rows.flatMap((r) => {
+    const result = r.result ? (JSON.parse(r.result) as { notSent?: unknown } | null) : null;
+    if (result?.notSent !== true) return [];
+    const payload = JSON.parse(r.payload) as { offerId?: unknown };
+    return [{ offerId: String(payload.offerId), givenUpMs: utcMs(r.at) }];
+  });
 const DUMP_TABLES = ['outbox_commands', 'runs', 'inbox_events', 'links'];
 const ERRORS_SQL =
   'SELECT record_kind, record_ref, field, message FROM record_errors WHERE resolved_at IS NULL ORDER BY id';
@@ -118,6 +142,16 @@ export function sqliteLedger(path: string): LedgerReader {
       try {
         return Promise.resolve(
           toTaskCreates(db.prepare(TASK_CREATES_SQL((c) => c)).all() as TaskCreateSqlRow[]),
+        );
+      } finally {
+        db.close();
+      }
+    },
+    countersGivenUp: () => {
+      const db = new Database(path, { readonly: true, fileMustExist: true });
+      try {
+        return Promise.resolve(
+          toCountersGivenUp(db.prepare(COUNTERS_GIVEN_UP_SQL((c) => c)).all() as GivenUpSqlRow[]),
         );
       } finally {
         db.close();
@@ -181,6 +215,16 @@ export function postgresLedger(url: string): LedgerReader {
         // payload and result are text (simple-json), as in SQLite
         const sql = TASK_CREATES_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`);
         return toTaskCreates((await client.query<TaskCreateSqlRow>(sql)).rows);
+      } finally {
+        await client.end();
+      }
+    },
+    countersGivenUp: async () => {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      try {
+        const sql = COUNTERS_GIVEN_UP_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`);
+        return toCountersGivenUp((await client.query<GivenUpSqlRow>(sql)).rows);
       } finally {
         await client.end();
       }

@@ -67,6 +67,32 @@ describe('checkTasks (the soak’s reading of docs/crm-mapping.md, "Offer clocks
     ).toEqual(['missing task']);
   });
 
+  it('owes nothing for a pass while a counter that could not be sent stood as the answer, and owes again once it was given up', () => {
+    // The agent countered at T0+20 s with a counter that ran out before the drain reached it; the
+    // daemon gave it up at T0+35 s, putting the record back (seen: offer 7034, seed 20261209). The
+    // pass at T0+30 s read the record in Counter requested: answered, rightly no task.
+    const standing = new Map([['7001', [{ fromMs: T0 + 20_000, toMs: T0 + 35_000 }]]]);
+    expect(checkTasks(facts({ offers: [undecided], answeredForAWhile: standing })).violations).toEqual([]);
+    const after = [...facts({}).passes, { startedMs: T0 + 40_000, finishedMs: T0 + 41_000 }];
+    expect(
+      checkTasks(
+        facts({ offers: [undecided], answeredForAWhile: standing, passes: after, nowMs: T0 + 3 * MINUTE }),
+      ).violations.map((v) => v.kind),
+    ).toEqual(['missing task']);
+    // Never given up (still waiting at the check): no pass since the move owes anything.
+    const stillStanding = new Map([['7001', [{ fromMs: T0 + 20_000, toMs: Infinity }]]]);
+    expect(
+      checkTasks(
+        facts({
+          offers: [undecided],
+          answeredForAWhile: stillStanding,
+          passes: after,
+          nowMs: T0 + 3 * MINUTE,
+        }),
+      ).violations,
+    ).toEqual([]);
+  });
+
   it('one task per key is right; two are a duplicate', () => {
     expect(
       checkTasks(facts({ offers: [undecided], tasks: [task('offer:7001:lead:12m')] })).violations,

@@ -7,16 +7,23 @@ import type { StoredOffer } from './soak-service';
 // task per (offer, lead time) whose time came while the offer was undecided, none left open once the
 // offer is answered or ran out, and an offer that ran out undecided shown Expired. Read from the
 // service and the CRM's tasks (the key each carries in its text), never from the daemon's ledger;
-// the rule is docs/crm-mapping.md's ("Offer clocks"), not the daemon's planner. Two things are read
-// from the ledger: whether a complete offers-reconcile pass ran in the window (when a task was owed),
-// and, for an owed task the CRM lacks, whether its create was queued and skipped because the offer
-// had run out before the drain sent it (when a missing task is excused).
+// the rule is docs/crm-mapping.md's ("Offer clocks"), not the daemon's planner. Three things are read
+// from the ledger: whether a complete offers-reconcile pass ran in the window (when a task was owed);
+// for an owed task the CRM lacks, whether its create was queued and skipped because the offer had
+// run out before the drain sent it (when a missing task is excused); and when the daemon gave up a
+// counter it could not send in time, putting the agent's record back (when the agent's move stopped
+// answering the offer).
 
 export interface TaskFacts {
   offers: StoredOffer[]; // this run's offers at the service
   tasks: SoakTask[]; // every task in the CRM
   // When the agent first moved each offer's record out of Incoming (offer id -> epoch ms).
   movedAt: ReadonlyMap<string, number>;
+  // Spans in which the agent's move stood as the offer's answer though it never reached the
+  // service (a counter whose own expiry passed while it waited): from the move until the daemon gave
+  // it up and put the record back. The clocks rightly read the record as answered then (a move is
+  // the agent's answer before it is sent: docs/crm-mapping.md), so a pass inside one owes nothing.
+  answeredForAWhile?: ReadonlyMap<string, readonly { fromMs: number; toMs: number }[]>;
   // The stage key each offer's record shows (offers with exactly one record).
   stageOf: ReadonlyMap<string, string>;
   // When each offer's record first appeared in the CRM (offer id -> epoch ms): a clock's task hangs
@@ -151,8 +158,12 @@ export function checkTasks(facts: TaskFacts): { violations: Violation[]; figures
       });
       for (const o of owed) {
         if (keys.has(o.key)) continue;
+        const standing = facts.answeredForAWhile?.get(id) ?? [];
         const passes = facts.passes.filter(
-          (p) => p.startedMs >= o.from && p.finishedMs <= Math.min(o.to, judged),
+          (p) =>
+            p.startedMs >= o.from &&
+            p.finishedMs <= Math.min(o.to, judged) &&
+            !standing.some((s) => p.startedMs < s.toMs && p.finishedMs > s.fromMs - MOVE_MARGIN_MS),
         );
         if (passes.length === 0) continue;
         // The daemon could queue it from the end of the first complete pass in the window, or from
