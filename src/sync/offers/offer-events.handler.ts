@@ -158,8 +158,13 @@ export class OfferEventsHandler {
       );
     const status = update.status ?? 'rejected';
     // Only a refusal is taken from the event; an acceptance is read from the buyer's new offer. A
-    // counter the seller's reject was taken to end takes its buyer's refusal all the same.
-    const answered = isAnsweredCounter(known.status) && known.endedBySeller === undefined;
+    // counter the seller's reject was taken to end takes its buyer's refusal all the same, and so
+    // does one shown lapsed: a lapse is read from the listings and the clock (an offer seen waiting
+    // before the counter's expiry and closed after it), where this is the buyer's own word, come late
+    // (seen in a crash soak: the UPDATE waited 84 s behind a kill-cut drain, and the record kept
+    // `expired` for a counter the buyer had refused before it ran out).
+    const shownLapsed = known.status.toLowerCase() === 'expired';
+    const answered = isAnsweredCounter(known.status) && known.endedBySeller === undefined && !shownLapsed;
     if (!isAnsweredCounter(status) || status === 'accepted' || answered) return;
     const id = known.id ?? (update.counterId !== undefined ? String(update.counterId) : undefined);
     await this.links.upsertLinks(brokerageId, LINK.counter, [

@@ -1,6 +1,7 @@
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NeutralSellerSteps } from '../../support/crm-agent';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { waitFor } from '../../support/wait-for';
 
 const HOUR = 3600_000;
 
@@ -292,5 +293,68 @@ describe('a counter refused after its expiry, at a service that lets no counter 
     // Before, `expired`: a lapse was all a late read could see.
     expect(await shownOn(second.offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
     expect(await shownOn(first.offer.offer_id)).toEqual(['countered', 'pending']);
+  });
+});
+
+// The buyer refuses the counter before it runs out, but the UPDATE saying so is applied only after a
+// pass has read the offer closed past the counter's expiry, which looks like a lapse. Seen in a
+// 200-kill Follow Up Boss soak (seed 20261209): the UPDATE waited 84 s behind kill-cut drains, and
+// the record kept counter status `expired` for a counter its buyer had refused.
+describe("a buyer's refusal applied after the listings were read as a lapse", () => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+
+  beforeAll(async () => {
+    t = await startSyncApp('hubspot');
+    steps = new NeutralSellerSteps(t);
+    await steps.sandbox.specReadings({
+      counteredOfferListedAs: 'countered',
+      counterRejectedCallback: 'flat',
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const shownOn = async (offerId: number) => {
+    const record = await steps.agent.offerRecord(offerId);
+    return [steps.agent.stageKey(record!), record!.properties[OFFER.counterStatus]];
+  };
+
+  it('shows the counter refused once the UPDATE is applied, not lapsed', async () => {
+    const { requestId } = await steps.activeRequest();
+    const offer = await steps.sandbox.makeOffer(requestId, {
+      offer_amount: 300_000,
+      offer_expires: new Date(t.nowMs() + 24 * HOUR).toISOString(),
+    });
+    await steps.applyEvents(1);
+    const record = await steps.agent.offerRecord(offer.offer_id);
+    await steps.agent.moveOffer(record!.id, 'counter_requested', {
+      cash_offer_counter_amount: '315000',
+      cash_offer_counter_expires: new Date(t.nowMs() + HOUR).toISOString(),
+    });
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect(await shownOn(offer.offer_id)).toEqual(['countered', 'pending']);
+    const counter = (await steps.sandbox.counters()).find((c) => c.offer_id === offer.offer_id)!;
+
+    // Refused within its hour; the UPDATE reaches the inbox and waits there.
+    await steps.sandbox.rejectCounter(counter.counter_offer_id);
+    await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
+      what: 'the UPDATE in the inbox',
+    });
+    await t.advanceClock(2 * HOUR);
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    // All the listings can tell: closed after the expiry, so lapsed.
+    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired']);
+
+    await t.run('inbox-drain');
+    // Before, `expired` stayed: an answered counter took no UPDATE.
+    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+    expect((await t.ledger.inbox.depth('acme')).flagged ?? 0).toBe(0);
   });
 });
