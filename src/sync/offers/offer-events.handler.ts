@@ -40,6 +40,10 @@ import { expiryMs, ranOutBy } from '../common/expiry';
 // what it says is read again from the service (GET /offers for that request), whose answer is what
 // lands in the CRM (save an offer that ran out and dropped off the list before its event could be
 // applied: showRanOut). A repeated or late event converges on the same records.
+// Counter statuses the daemon infers from the listings for a counter that ended with no word from
+// its buyer (offer-record.view.ts, counterStatusOf): a buyer's refusal read later replaces them.
+const ENDED_UNANSWERED = new Set(['expired', 'withdrawn']);
+
 @Injectable()
 export class OfferEventsHandler {
   constructor(
@@ -159,12 +163,12 @@ export class OfferEventsHandler {
     const status = update.status ?? 'rejected';
     // Only a refusal is taken from the event; an acceptance is read from the buyer's new offer. A
     // counter the seller's reject was taken to end takes its buyer's refusal all the same, and so
-    // does one shown lapsed: a lapse is read from the listings and the clock (an offer seen waiting
-    // before the counter's expiry and closed after it), where this is the buyer's own word, come late
-    // (seen in a crash soak: the UPDATE waited 84 s behind a kill-cut drain, and the record kept
-    // `expired` for a counter the buyer had refused before it ran out).
-    const shownLapsed = known.status.toLowerCase() === 'expired';
-    const answered = isAnsweredCounter(known.status) && known.endedBySeller === undefined && !shownLapsed;
+    // does one shown ended unanswered (lapsed, or its offer withdrawn): that end is read from the
+    // listings and the clock, where this is the buyer's own word, come late (seen in a crash soak:
+    // the UPDATE waited 84 s behind kill-cut drains, and the record kept `expired` for a counter the
+    // buyer had refused before it ran out).
+    const endedUnanswered = ENDED_UNANSWERED.has(known.status.toLowerCase());
+    const answered = isAnsweredCounter(known.status) && known.endedBySeller === undefined && !endedUnanswered;
     if (!isAnsweredCounter(status) || status === 'accepted' || answered) return;
     const id = known.id ?? (update.counterId !== undefined ? String(update.counterId) : undefined);
     await this.links.upsertLinks(brokerageId, LINK.counter, [

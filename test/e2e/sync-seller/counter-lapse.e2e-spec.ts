@@ -322,7 +322,8 @@ describe("a buyer's refusal applied after the listings were read as a lapse", ()
     return [steps.agent.stageKey(record!), record!.properties[OFFER.counterStatus]];
   };
 
-  it('shows the counter refused once the UPDATE is applied, not lapsed', async () => {
+  // An offer countered with a counter running out in an hour, sent and shown Countered.
+  const countered = async () => {
     const { requestId } = await steps.activeRequest();
     const offer = await steps.sandbox.makeOffer(requestId, {
       offer_amount: 300_000,
@@ -339,12 +340,18 @@ describe("a buyer's refusal applied after the listings were read as a lapse", ()
     expect((await t.run('offers-reconcile')).status).toBe('succeeded');
     expect(await shownOn(offer.offer_id)).toEqual(['countered', 'pending']);
     const counter = (await steps.sandbox.counters()).find((c) => c.offer_id === offer.offer_id)!;
-
-    // Refused within its hour; the UPDATE reaches the inbox and waits there.
-    await steps.sandbox.rejectCounter(counter.counter_offer_id);
-    await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
+    return { offer, counter };
+  };
+  const updateWaiting = () =>
+    waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
       what: 'the UPDATE in the inbox',
     });
+
+  it('shows the counter refused once the UPDATE is applied, not lapsed', async () => {
+    const { offer, counter } = await countered();
+    // Refused within its hour; the UPDATE reaches the inbox and waits there.
+    await steps.sandbox.rejectCounter(counter.counter_offer_id);
+    await updateWaiting();
     await t.advanceClock(2 * HOUR);
     expect((await t.run('offers-reconcile')).status).toBe('succeeded');
     // All the listings can tell: closed after the expiry, so lapsed.
@@ -356,5 +363,22 @@ describe("a buyer's refusal applied after the listings were read as a lapse", ()
     expect((await t.run('offers-reconcile')).status).toBe('succeeded');
     expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
     expect((await t.ledger.inbox.depth('acme')).flagged ?? 0).toBe(0);
+  });
+
+  it('shows the counter refused once the UPDATE is applied, not ended by the withdrawal read before it', async () => {
+    // A refused counter leaves its offer active, and the buyer then takes the offer back.
+    await steps.sandbox.specReadings({ counterRejectedOfferListedAs: 'active' });
+    const { offer, counter } = await countered();
+    await steps.sandbox.rejectCounter(counter.counter_offer_id);
+    await updateWaiting();
+    await steps.sandbox.withdrawOffer(offer.offer_id);
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    // All the listings can tell: the offer withdrawn while the counter waited on it.
+    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'withdrawn']);
+
+    await t.run('inbox-drain');
+    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
   });
 });
