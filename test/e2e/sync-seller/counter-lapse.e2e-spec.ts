@@ -5,6 +5,28 @@ import { waitFor } from '../../support/wait-for';
 
 const HOUR = 3600_000;
 
+// An offer running out in a day, countered with a counter running out in an hour: sent, and read
+// back by one pass.
+async function counteredForAnHour(t: SyncTestApp, steps: NeutralSellerSteps) {
+  const { requestId } = await steps.activeRequest();
+  const offer = await steps.sandbox.makeOffer(requestId, {
+    offer_amount: 300_000,
+    offer_expires: new Date(t.nowMs() + 24 * HOUR).toISOString(),
+  });
+  await steps.applyEvents(1);
+  const record = await steps.agent.offerRecord(offer.offer_id);
+  await steps.agent.moveOffer(record!.id, 'counter_requested', {
+    cash_offer_counter_amount: '315000',
+    cash_offer_counter_expires: new Date(t.nowMs() + HOUR).toISOString(),
+  });
+  expect((await t.run('crm-changes')).status).toBe('succeeded');
+  expect((await t.run('outbox-drain')).status).toBe('succeeded');
+  await t.run('inbox-drain');
+  expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+  const counter = (await steps.sandbox.counters()).find((c) => c.offer_id === offer.offer_id)!;
+  return { offer, counterId: counter.counter_offer_id };
+}
+
 // A counter that ends with no answer from its buyer: it runs out (what `counter_offer_expires` does
 // is not shown, sandbox reading `counterLapse`), or its buyer takes the countered offer back. No event
 // tells of either; the listings do, and the agent's record must follow them (docs/spec-decisions.md,
@@ -253,25 +275,7 @@ describe('a counter refused after its expiry, at a service that lets no counter 
     await t.run('inbox-drain');
     expect((await t.run('offers-reconcile')).status).toBe('succeeded');
   };
-  // An offer countered with a counter running out in an hour, sent and shown Countered.
-  const countered = async () => {
-    const { requestId } = await steps.activeRequest();
-    const offer = await steps.sandbox.makeOffer(requestId, {
-      offer_amount: 300_000,
-      offer_expires: new Date(t.nowMs() + 24 * HOUR).toISOString(),
-    });
-    await steps.applyEvents(1);
-    const record = await steps.agent.offerRecord(offer.offer_id);
-    await steps.agent.moveOffer(record!.id, 'counter_requested', {
-      cash_offer_counter_amount: '315000',
-      cash_offer_counter_expires: new Date(t.nowMs() + HOUR).toISOString(),
-    });
-    expect((await t.run('crm-changes')).status).toBe('succeeded');
-    expect((await t.run('outbox-drain')).status).toBe('succeeded');
-    await settle();
-    const counter = (await steps.sandbox.counters()).find((c) => c.offer_id === offer.offer_id)!;
-    return { offer, counterId: counter.counter_offer_id };
-  };
+  const countered = () => counteredForAnHour(t, steps);
   const shownOn = async (offerId: number) => {
     const record = await steps.agent.offerRecord(offerId);
     return [steps.agent.stageKey(record!), record!.properties[OFFER.counterStatus]];
@@ -322,25 +326,11 @@ describe("a buyer's refusal applied after the listings were read as a lapse", ()
     return [steps.agent.stageKey(record!), record!.properties[OFFER.counterStatus]];
   };
 
-  // An offer countered with a counter running out in an hour, sent and shown Countered.
+  // An offer countered for an hour, shown Countered.
   const countered = async () => {
-    const { requestId } = await steps.activeRequest();
-    const offer = await steps.sandbox.makeOffer(requestId, {
-      offer_amount: 300_000,
-      offer_expires: new Date(t.nowMs() + 24 * HOUR).toISOString(),
-    });
-    await steps.applyEvents(1);
-    const record = await steps.agent.offerRecord(offer.offer_id);
-    await steps.agent.moveOffer(record!.id, 'counter_requested', {
-      cash_offer_counter_amount: '315000',
-      cash_offer_counter_expires: new Date(t.nowMs() + HOUR).toISOString(),
-    });
-    expect((await t.run('crm-changes')).status).toBe('succeeded');
-    expect((await t.run('outbox-drain')).status).toBe('succeeded');
-    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    const { offer, counterId } = await counteredForAnHour(t, steps);
     expect(await shownOn(offer.offer_id)).toEqual(['countered', 'pending']);
-    const counter = (await steps.sandbox.counters()).find((c) => c.offer_id === offer.offer_id)!;
-    return { offer, counter };
+    return { offer, counterId };
   };
   const updateWaiting = () =>
     waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
@@ -348,9 +338,9 @@ describe("a buyer's refusal applied after the listings were read as a lapse", ()
     });
 
   it('shows the counter refused once the UPDATE is applied, not lapsed', async () => {
-    const { offer, counter } = await countered();
+    const { offer, counterId } = await countered();
     // Refused within its hour; the UPDATE reaches the inbox and waits there.
-    await steps.sandbox.rejectCounter(counter.counter_offer_id);
+    await steps.sandbox.rejectCounter(counterId);
     await updateWaiting();
     await t.advanceClock(2 * HOUR);
     expect((await t.run('offers-reconcile')).status).toBe('succeeded');
@@ -368,8 +358,8 @@ describe("a buyer's refusal applied after the listings were read as a lapse", ()
   it('shows the counter refused once the UPDATE is applied, not ended by the withdrawal read before it', async () => {
     // A refused counter leaves its offer active, and the buyer then takes the offer back.
     await steps.sandbox.specReadings({ counterRejectedOfferListedAs: 'active' });
-    const { offer, counter } = await countered();
-    await steps.sandbox.rejectCounter(counter.counter_offer_id);
+    const { offer, counterId } = await countered();
+    await steps.sandbox.rejectCounter(counterId);
     await updateWaiting();
     await steps.sandbox.withdrawOffer(offer.offer_id);
     expect((await t.run('offers-reconcile')).status).toBe('succeeded');
