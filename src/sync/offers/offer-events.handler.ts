@@ -34,16 +34,16 @@ import { isAnsweredCounter, isCounteredWord } from './offer-record.view';
 import { OffersService } from './offers.service';
 import { expiryMs, ranOutBy } from '../common/expiry';
 
+// Counter statuses the daemon infers from the listings for a counter that ended with no word from
+// its buyer (offer-record.view.ts, counterStatusOf): a buyer's refusal read later replaces them.
+const ENDED_UNANSWERED = new Set(['expired', 'withdrawn']);
+
 // Applies the service's events: a new offer (also a buyer accepting our counter), a buyer rejecting
 // our counter (UPDATE), a request approved. An event is a claim, not a fact (anyone who learns a
 // webhook URL can post one): it names a request this brokerage's ledger links, or it is refused; and
 // what it says is read again from the service (GET /offers for that request), whose answer is what
 // lands in the CRM (save an offer that ran out and dropped off the list before its event could be
 // applied: showRanOut). A repeated or late event converges on the same records.
-// Counter statuses the daemon infers from the listings for a counter that ended with no word from
-// its buyer (offer-record.view.ts, counterStatusOf): a buyer's refusal read later replaces them.
-const ENDED_UNANSWERED = new Set(['expired', 'withdrawn']);
-
 @Injectable()
 export class OfferEventsHandler {
   constructor(

@@ -87,9 +87,10 @@ export class RequestStatusService {
 
   // The create's write-back: the deal's first status rides in the one CRM write that carries the
   // request id (`write` gets the status property to add, or none). Taken in the same turn as every
-  // other status write, the create's answer (read at `readAt`, the send) never goes over a status another writer showed while the create was answered: a reconcile on
-  // another worker that read `active` from the active list, whose link would otherwise say `active`
-  // while the deal said `in_review`, and nothing would look again.
+  // other status write, the create's answer (read at `readAt`, the send) never goes over a status
+  // another writer showed while the create was answered: a reconcile on another worker that read
+  // `active` from the active list, whose link would otherwise say `active` while the deal said
+  // `in_review`, and nothing would look again.
   async showWithCreate(
     brokerageId: string,
     requestId: string,
