@@ -30,13 +30,9 @@ import {
   readCounterUpdate,
   type CounterUpdate,
 } from '../../cash-offer/counter-update.reader';
-import { isAnsweredCounter, isCounteredWord } from './offer-record.view';
+import { isAnsweredCounter, isCounteredWord, isInferredCounterEnd } from './offer-record.view';
 import { OffersService } from './offers.service';
 import { expiryMs, ranOutBy } from '../common/expiry';
-
-// Counter statuses the daemon infers from the listings for a counter that ended with no word from
-// its buyer (offer-record.view.ts, counterStatusOf): a buyer's refusal read later replaces them.
-const ENDED_UNANSWERED = new Set(['expired', 'withdrawn']);
 
 // Applies the service's events: a new offer (also a buyer accepting our counter), a buyer rejecting
 // our counter (UPDATE), a request approved. An event is a claim, not a fact (anyone who learns a
@@ -167,8 +163,10 @@ export class OfferEventsHandler {
     // listings and the clock, where this is the buyer's own word, come late (seen in a crash soak:
     // the UPDATE waited 84 s behind kill-cut drains, and the record kept `expired` for a counter the
     // buyer had refused before it ran out).
-    const endedUnanswered = ENDED_UNANSWERED.has(known.status.toLowerCase());
-    const answered = isAnsweredCounter(known.status) && known.endedBySeller === undefined && !endedUnanswered;
+    const answered =
+      isAnsweredCounter(known.status) &&
+      known.endedBySeller === undefined &&
+      !isInferredCounterEnd(known.status);
     if (!isAnsweredCounter(status) || status === 'accepted' || answered) return;
     const id = known.id ?? (update.counterId !== undefined ? String(update.counterId) : undefined);
     await this.links.upsertLinks(brokerageId, LINK.counter, [

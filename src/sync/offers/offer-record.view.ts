@@ -101,6 +101,12 @@ export function isAnsweredCounter(status: string | undefined): boolean {
   return status !== undefined && ANSWERED_COUNTER.has(status.toLowerCase());
 }
 
+// The ends counterStatusOf infers from the listings for a counter its buyer said nothing of (it
+// lapsed, or its offer was withdrawn): the buyer's own refusal, read later, replaces them.
+export function isInferredCounterEnd(status: string): boolean {
+  return ['expired', 'withdrawn'].includes(status.toLowerCase());
+}
+
 // A counter its buyer may still answer: one waiting, or one the seller's reject was taken to end (a
 // service may leave it standing).
 export function mayStillBeAnswered(counter: CounterKnowledge): boolean {

@@ -304,71 +304,78 @@ describe('a counter refused after its expiry, at a service that lets no counter 
 // pass has read the offer closed past the counter's expiry, which looks like a lapse. Seen in a
 // 200-kill Follow Up Boss soak (seed 20261209): the UPDATE waited 84 s behind kill-cut drains, and
 // the record kept counter status `expired` for a counter its buyer had refused.
-describe("a buyer's refusal applied after the listings were read as a lapse", () => {
-  let t: SyncTestApp;
-  let steps: NeutralSellerSteps;
+// Under each UPDATE shape a service may send (its payload is not shown) and each word for a
+// withdrawn offer.
+const LATE_REFUSAL_READINGS: Record<string, unknown>[] = [
+  { counterRejectedCallback: 'flat', withdrawnOfferListedAs: 'withdrawn' },
+  { counterRejectedCallback: 'nested', withdrawnOfferListedAs: 'cancelled' },
+  { counterRejectedCallback: 'string-ids', withdrawnOfferListedAs: 'withdrawn' },
+];
+describe.each(LATE_REFUSAL_READINGS.map((r) => [JSON.stringify(r), r] as const))(
+  "a buyer's refusal applied after the listings were read as a lapse, under %s",
+  (_name, readings) => {
+    let t: SyncTestApp;
+    let steps: NeutralSellerSteps;
 
-  beforeAll(async () => {
-    t = await startSyncApp('hubspot');
-    steps = new NeutralSellerSteps(t);
-    await steps.sandbox.specReadings({
-      counteredOfferListedAs: 'countered',
-      counterRejectedCallback: 'flat',
-    });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  const shownOn = async (offerId: number) => {
-    const record = await steps.agent.offerRecord(offerId);
-    return [steps.agent.stageKey(record!), record!.properties[OFFER.counterStatus]];
-  };
-
-  // An offer countered for an hour, shown Countered.
-  const countered = async () => {
-    const { offer, counterId } = await counteredForAnHour(t, steps);
-    expect(await shownOn(offer.offer_id)).toEqual(['countered', 'pending']);
-    return { offer, counterId };
-  };
-  const updateWaiting = () =>
-    waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
-      what: 'the UPDATE in the inbox',
+    beforeAll(async () => {
+      t = await startSyncApp('hubspot');
+      steps = new NeutralSellerSteps(t);
+      await steps.sandbox.specReadings({ counteredOfferListedAs: 'countered', ...readings });
     });
 
-  it('shows the counter refused once the UPDATE is applied, not lapsed', async () => {
-    const { offer, counterId } = await countered();
-    // Refused within its hour; the UPDATE reaches the inbox and waits there.
-    await steps.sandbox.rejectCounter(counterId);
-    await updateWaiting();
-    await t.advanceClock(2 * HOUR);
-    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-    // All the listings can tell: closed after the expiry, so lapsed.
-    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired']);
+    afterAll(async () => {
+      await t?.close();
+    });
 
-    await t.run('inbox-drain');
-    // Before, `expired` stayed: an answered counter took no UPDATE.
-    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
-    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
-    expect((await t.ledger.inbox.depth('acme')).flagged ?? 0).toBe(0);
-  });
+    const shownOn = async (offerId: number) => {
+      const record = await steps.agent.offerRecord(offerId);
+      return [steps.agent.stageKey(record!), record!.properties[OFFER.counterStatus]];
+    };
 
-  it('shows the counter refused once the UPDATE is applied, not ended by the withdrawal read before it', async () => {
-    // A refused counter leaves its offer active, and the buyer then takes the offer back.
-    await steps.sandbox.specReadings({ counterRejectedOfferListedAs: 'active' });
-    const { offer, counterId } = await countered();
-    await steps.sandbox.rejectCounter(counterId);
-    await updateWaiting();
-    await steps.sandbox.withdrawOffer(offer.offer_id);
-    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-    // All the listings can tell: the offer withdrawn while the counter waited on it.
-    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'withdrawn']);
+    // An offer countered for an hour, shown Countered.
+    const countered = async () => {
+      const { offer, counterId } = await counteredForAnHour(t, steps);
+      expect(await shownOn(offer.offer_id)).toEqual(['countered', 'pending']);
+      return { offer, counterId };
+    };
+    const updateWaiting = () =>
+      waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
+        what: 'the UPDATE in the inbox',
+      });
 
-    await t.run('inbox-drain');
-    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
-    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
-  });
-});
+    it('shows the counter refused once the UPDATE is applied, not lapsed', async () => {
+      const { offer, counterId } = await countered();
+      // Refused within its hour; the UPDATE reaches the inbox and waits there.
+      await steps.sandbox.rejectCounter(counterId);
+      await updateWaiting();
+      await t.advanceClock(2 * HOUR);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      // All the listings can tell: closed after the expiry, so lapsed.
+      expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired']);
+
+      await t.run('inbox-drain');
+      // Before, `expired` stayed: an answered counter took no UPDATE.
+      expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+      expect((await t.ledger.inbox.depth('acme')).flagged ?? 0).toBe(0);
+    });
+
+    it('shows the counter refused once the UPDATE is applied, not ended by the withdrawal read before it', async () => {
+      // A refused counter leaves its offer active, and the buyer then takes the offer back.
+      await steps.sandbox.specReadings({ counterRejectedOfferListedAs: 'active' });
+      const { offer, counterId } = await countered();
+      await steps.sandbox.rejectCounter(counterId);
+      await updateWaiting();
+      await steps.sandbox.withdrawOffer(offer.offer_id);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      // All the listings can tell: the offer withdrawn while the counter waited on it.
+      expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'withdrawn']);
+
+      await t.run('inbox-drain');
+      expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+    });
+  },
+);
