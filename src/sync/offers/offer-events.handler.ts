@@ -159,14 +159,15 @@ export class OfferEventsHandler {
     const status = update.status ?? 'rejected';
     // Only a refusal is taken from the event; an acceptance is read from the buyer's new offer. A
     // counter the seller's reject was taken to end takes its buyer's refusal all the same, and so
-    // does one shown ended unanswered (lapsed, or its offer withdrawn): that end is read from the
-    // listings and the clock, where this is the buyer's own word, come late (seen in a crash soak:
-    // the UPDATE waited 84 s behind kill-cut drains, and the record kept `expired` for a counter the
-    // buyer had refused before it ran out).
+    // does one shown ended unanswered (lapsed, or its offer withdrawn) when the UPDATE names our
+    // counter: that end is read from the listings and the clock, where this is the buyer's own word,
+    // come late (seen in a crash soak: the UPDATE waited 84 s behind kill-cut drains, and the record
+    // kept `expired` for a counter the buyer had refused before it ran out). One naming another
+    // counter id is no word about ours, whatever the listing.
     const answered =
       isAnsweredCounter(known.status) &&
       known.endedBySeller === undefined &&
-      !isInferredCounterEnd(known.status);
+      !(isInferredCounterEnd(known.status) && namesOurCounter);
     if (!isAnsweredCounter(status) || status === 'accepted' || answered) return;
     const id = known.id ?? (update.counterId !== undefined ? String(update.counterId) : undefined);
     await this.links.upsertLinks(brokerageId, LINK.counter, [

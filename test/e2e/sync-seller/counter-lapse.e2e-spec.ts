@@ -377,5 +377,33 @@ describe.each(LATE_REFUSAL_READINGS.map((r) => [JSON.stringify(r), r] as const))
       expect((await t.run('offers-reconcile')).status).toBe('succeeded');
       expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
     });
+
+    // Last: a counter seen waiting long past its expiry teaches that counters outlive it here.
+    it('a forged UPDATE naming another counter id leaves the lapse read from the listings', async () => {
+      const { offer, counterId } = await countered();
+      await t.advanceClock(2 * HOUR);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      expect(await shownOn(offer.offer_id)).toEqual(['countered', 'pending']);
+      // The counter lapses at a service that lets it, and a pass reads that.
+      await steps.sandbox.specReadings({ counterLapse: 'offer-expired' });
+      await t.advanceClock(60_000);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      await steps.sandbox.specReadings({ counterLapse: 'never' });
+      expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired']);
+      const forged = await fetch(t.hookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          event: 'UPDATE',
+          counter_offer_id: counterId + 1000,
+          offer_id: offer.offer_id,
+          offer_request_id: offer.offer_request_id,
+          counter_offer_status: 'rejected',
+        }),
+      });
+      expect(forged.status).toBe(200);
+      await t.run('inbox-drain');
+      expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired']);
+    });
   },
 );
