@@ -291,6 +291,7 @@ export class CounterOfferExecutor implements CommandExecutor {
       );
     }
     await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, {
+      of: command,
       answers: COUNTER_REQUEST,
       message: null,
       listed: read,
@@ -331,7 +332,11 @@ export class CounterOfferExecutor implements CommandExecutor {
       error.status === undefined
         ? `The counter on offer ${payload.offerId} was not sent: ${error.message}`
         : `The Cash Offer service refused the counter on offer ${payload.offerId}: ${error.message}`;
-    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, { answers: COUNTER_REQUEST, message });
+    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, {
+      of: command,
+      answers: COUNTER_REQUEST,
+      message,
+    });
   }
 
   // The service has no counter lookup: the countered offer and its request's other offers tell.

@@ -65,6 +65,7 @@ export class DecideOfferExecutor implements CommandExecutor {
     const concluded =
       payload.decision === 'rejected' && typeof status === 'string' && endedWithoutDecision(status);
     await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, {
+      of: command,
       answers: requestOf(payload),
       message: null,
       concluded,
@@ -75,6 +76,7 @@ export class DecideOfferExecutor implements CommandExecutor {
     const payload = command.payload as DecideOfferPayload;
     const message = `The Cash Offer service did not ${VERB[payload.decision]} offer ${payload.offerId}: ${error.message}`;
     await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, {
+      of: command,
       answers: requestOf(payload),
       message,
     });

@@ -1,16 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { CashOfferClient } from '../../cash-offer';
-import { CASH_OFFERS_PIPELINE } from '../../crm';
+import { CASH_OFFERS_PIPELINE, type CrmProperties } from '../../crm';
 import type { OffersRead } from '../common/offer-pages';
 import type { AgentRequest } from '../offers/agent-held-stage';
 import { alreadyIn, HeldStages } from '../offers/held-stages.service';
 import { OFFER, offerStageId } from '../offers/offer-record.properties';
 import { OffersService } from '../offers/offers.service';
-import type { DecisionTarget } from './decision.command';
+import { OutboxRepository, type OutboxCommand } from '../../ledger';
+import { COUNTER_OFFER, DECIDE_OFFER, decisionKey, type DecisionTarget } from './decision.command';
 
 // What a decision's outcome puts on its record.
 export interface OutcomeShown {
+  // The decision or counter command this is the outcome of.
+  of: OutboxCommand;
   // The agent's request this outcome answers: the record leaves that request's stage, and no newer
   // one the agent has moved it to since (HeldStages.besides).
   answers: AgentRequest;
@@ -36,6 +39,7 @@ export class OfferRecordOutcome {
   constructor(
     private readonly offers: OffersService,
     private readonly heldStages: HeldStages,
+    private readonly outbox: OutboxRepository,
   ) {}
 
   async show(
@@ -44,8 +48,15 @@ export class OfferRecordOutcome {
     target: DecisionTarget,
     shown: OutcomeShown,
   ): Promise<void> {
-    const { answers, message, listed, concluded = false } = shown;
+    const { of, answers, message, listed, concluded = false } = shown;
     await this.offers.applyOutcome(crm, client, target, listed, async (record) => {
+      // The Decision error is the latest decision's: an earlier one's outcome shown late (a counter's
+      // write-back retried after the CRM failed it) leaves the message of the agent's accept the
+      // service refused meanwhile (a full crash soak, seed 20261213: the accept's refusal was wiped
+      // and the record said nothing of why it was not carried out).
+      const error: CrmProperties = (await this.decidedSince(of, target.offerId))
+        ? {}
+        : { [OFFER.decisionError]: message };
       const moves = message !== null || concluded || !record?.stageOnCreateOnly;
       const offerKey = String(target.offerId);
       const { held, placed } =
@@ -54,10 +65,11 @@ export class OfferRecordOutcome {
       const shownStage = record && moves && !held ? offerStageId(crm.stages, record.stage) : undefined;
       // A record already in its stage is not moved: nothing the agent did meanwhile is written over.
       const stageId = shownStage && !alreadyIn(placed, pipelineId, shownStage) ? shownStage : undefined;
+      if (!stageId && Object.keys(error).length === 0) return;
       const [written] = await crm.port.updateRecords('deal', [
         {
           id: target.recordId,
-          properties: { [OFFER.decisionError]: message },
+          properties: error,
           ...(stageId ? { pipelineId, stageId, moveSentOnce: true } : {}),
         },
       ]);
@@ -67,5 +79,12 @@ export class OfferRecordOutcome {
           { offerKey, recordId: target.recordId, stageId, stageIdRead: placed?.stageId, answered: answers },
         ]);
     });
+  }
+
+  // Whether the agent made another decision on the offer (a counter, an accept or a reject) after `of`.
+  private async decidedSince(of: OutboxCommand, offerId: number): Promise<boolean> {
+    const other = of.operation === COUNTER_OFFER ? DECIDE_OFFER : COUNTER_OFFER;
+    const later = await this.outbox.findByKey(decisionKey(of.brokerageId, offerId, other));
+    return later !== null && later.id > of.id;
   }
 }

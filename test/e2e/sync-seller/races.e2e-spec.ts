@@ -278,6 +278,54 @@ describe.each(ledgerEngines())(
       expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
     });
 
+    // A counter's write-back retried after the agent's later decision on the offer was refused: the
+    // record keeps the service's refusal (before, the write-back's "no error" wiped it, and the agent
+    // saw Counter rejected with nothing saying their accept was not carried out: a full Follow Up
+    // Boss crash soak, seed 20261213, offer 7079).
+    it("a counter's late write-back leaves the refusal of the agent's later accept on the record", async () => {
+      const { offer, record } = await counterAsked('374000');
+      // The service takes the counter; the CRM refuses its write-back for now.
+      await hubspotFaults({ errorRate: 1, errorStatus: 502 });
+      await t.run('outbox-drain');
+      await hubspotFaults({ errorRate: 0 });
+      const [counter] = (await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id);
+      expect(counter).toBeDefined();
+
+      // The buyer refuses the counter; the agent, not yet seeing it, accepts the offer.
+      await steps.sandbox.rejectCounter(counter.counter_offer_id);
+      await moveTo(offer.offer_id, 'accept_requested');
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      const refused = await waitFor(
+        async () => {
+          await t.run('outbox-drain');
+          const shown = await steps.offerRecord(offer.offer_id);
+          return shown?.properties[OFFER.decisionError] ? shown : undefined;
+        },
+        { what: "the accept's refusal on the record", timeoutMs: 20_000, intervalMs: 200 },
+      );
+      const refusal = refused.properties[OFFER.decisionError];
+      expect(refusal).toContain(`did not accept offer ${offer.offer_id}`);
+      const [held] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offer.offer_id);
+      expect(held.offer_status).toBe('rejected');
+
+      const writeBack = async () =>
+        (await t.ledger.outbox.listByState('acme', ['pending', 'failed'])).filter(
+          (c) => c.operation === 'write_back' && c.recordRef === `deal:${record.id}`,
+        );
+      await waitFor(
+        async () => {
+          for (const c of await writeBack()) await dueNow(OutboxCommand, c.id);
+          await t.run('outbox-drain');
+          return (await writeBack()).length === 0;
+        },
+        { what: "the counter's write-back to run", timeoutMs: 20_000, intervalMs: 200 },
+      );
+      const shown = await steps.offerRecord(offer.offer_id);
+      expect(steps.stageKey(shown!)).toBe('counter_rejected');
+      expect(shown!.properties[OFFER.counterStatus]).toBe('rejected');
+      expect(shown!.properties[OFFER.decisionError]).toBe(refusal);
+    });
+
     it('an offer that arrives while its request is still being looked for waits, then lands once linked', async () => {
       const { dealId } = await steps.agent.listingDeal(VALID_LISTING);
       await steps.agent.requestCashOffer(dealId);

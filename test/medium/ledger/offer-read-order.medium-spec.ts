@@ -11,6 +11,7 @@ import {
   type CrmUpsertInput,
 } from '../../../src/crm';
 import type { MetricsService } from '../../../src/observability/metrics/metrics.service';
+import { DECIDE_OFFER, decisionKey } from '../../../src/sync/decisions/decision.command';
 import { OfferRecordOutcome } from '../../../src/sync/decisions/offer-record.outcome';
 import { DEAL, LINK } from '../../../src/sync/common/listing-deal.properties';
 import type { DecisionHistoryRecorder } from '../../../src/sync/history/decision-history.recorder';
@@ -250,13 +251,25 @@ describe.each(ledgerEngines())(
     it("a decision's outcome placed from a read older than the record is placed from a new read", async () => {
       // The agent asked to reject offer 1; the service refuses. The write-back read the request (offer
       // 1 active) and waited while the service accepted the offer and an event showed it.
-      const outcome = new OfferRecordOutcome(offers, new HeldStages(f.ledger.outbox, f.ledger.recordErrors));
+      const outcome = new OfferRecordOutcome(
+        offers,
+        new HeldStages(f.ledger.outbox, f.ledger.recordErrors),
+        f.ledger.outbox,
+      );
+      const { command: reject } = await f.ledger.outbox.enqueue({
+        brokerageId: BROKERAGE,
+        idempotencyKey: decisionKey(BROKERAGE, 1, DECIDE_OFFER),
+        operation: DECIDE_OFFER,
+        recordRef: `deal:${memory.byKey('1')!.id}`,
+        payload: {},
+      });
       const held = service.holdNextAnswer();
       const shown = outcome.show(
         crm,
         service.client(),
         { requestId: 7, offerId: 1, recordId: memory.byKey('1')!.id },
         {
+          of: reject,
           answers: { operation: 'decide_offer', decision: 'rejected' },
           message: 'The Cash Offer service did not reject offer 1: offer already accepted',
         },
