@@ -366,6 +366,15 @@ export class OutboxRepository {
     });
   }
 
+  // Whether a command on the record queued after command `afterId` was dead-lettered (refused, given
+  // up): its error is the record's latest word, which the success of an earlier command (or of its
+  // CRM write-back, retried later) must neither resolve nor clear.
+  refusedAfter(brokerageId: string, recordRef: string, afterId: number): Promise<boolean> {
+    return this.tx.exclusive((m) =>
+      m.exists(OutboxCommand, { where: { brokerageId, recordRef, state: 'dead', id: MoreThan(afterId) } }),
+    );
+  }
+
   // The brokerage's latest done commands of one operation, newest first (what earlier sends learnt).
   latestDone(brokerageId: string, operation: string, limit: number): Promise<OutboxCommand[]> {
     return this.tx.exclusive((m) =>

@@ -42,6 +42,12 @@ export class CrmWriteBackExecutor implements CommandExecutor {
     };
   }
 
+  // The id of the command a write-back command writes back; undefined for any other command.
+  static originOf(command: OutboxCommand): number | undefined {
+    if (command.operation !== WRITE_BACK_OPERATION) return undefined;
+    return (command.payload as WriteBackPayload | null)?.commandId;
+  }
+
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
     // The CRM write is this command's remote call: `sending` from here, so a failure counts an attempt.
     await ctx.call?.beforeSend?.();

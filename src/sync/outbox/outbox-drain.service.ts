@@ -418,6 +418,16 @@ export class OutboxDrainService {
     return this.clock.nowMs() - (command.sentAt ?? command.updatedAt).getTime();
   }
 
+  // The record went through: its open errors are resolved, unless a command on it queued later was
+  // refused (a counter's write-back retried after the agent's accept was refused: a full crash soak,
+  // seed 20261213, resolved the accept's refusal and the operator's list lost it).
+  private async resolveRecordErrors(command: OutboxCommand): Promise<void> {
+    const origin = CrmWriteBackExecutor.originOf(command) ?? command.id;
+    if (await this.outbox.refusedAfter(command.brokerageId, command.recordRef, origin)) return;
+    const { kind, id } = splitRecordRef(command.recordRef);
+    await this.recordErrors.resolve(command.brokerageId, kind, id);
+  }
+
   // The remote write is done: record what the ledger must know of it (recordDone) and its CRM
   // write-back as a command of its own (when its executor has them), then mark the write done, then
   // try the write-back. A crash anywhere in between leaves
@@ -433,8 +443,7 @@ export class OutboxDrainService {
     const record = await this.history.answerEntries(command, 'done', result);
     if (!executor?.writeBack) {
       await markDone(record);
-      const { kind, id } = splitRecordRef(command.recordRef);
-      await this.recordErrors.resolve(command.brokerageId, kind, id);
+      await this.resolveRecordErrors(command);
       return;
     }
     const { command: writeBack } = await this.outbox.enqueue(
@@ -445,7 +454,7 @@ export class OutboxDrainService {
     this.logger.log(
       `${command.brokerageId}: ${command.operation} for ${kind} ${id} done (outbox command ${command.id})`,
     );
-    await this.recordErrors.resolve(command.brokerageId, kind, id);
+    await this.resolveRecordErrors(command);
     const outcome = await this.execute(writeBack, ctx);
     if (outcome !== 'done')
       this.logger.warn(`outbox command ${command.id}: CRM write-back did not go through; retried later`);

@@ -122,10 +122,11 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
       this.logger.log(
         `deal ${dealId}: the photos the create could not carry follow in ${batches} media update(s)`,
       );
-    const properties: Record<string, string | null> = {
-      [DEAL.requestId]: requestId,
-      [DEAL.syncError]: null,
-    };
+    const properties: Record<string, string | null> = { [DEAL.requestId]: requestId };
+    // The create's own errors are cleared; not a refusal of the photos that followed it, shown on the
+    // deal while this write-back waited on the CRM.
+    if (!(await this.outbox.refusedAfter(ctx.brokerage.id, command.recordRef, command.id)))
+      properties[DEAL.syncError] = null;
     // Only the service's own time: a reconcile that found the request in an offer does not know it.
     const submittedAt = toCrmDateTime(created.offer_requested_at);
     if (submittedAt) properties[DEAL.submittedAt] = submittedAt;

@@ -324,6 +324,13 @@ describe.each(ledgerEngines())(
       expect(steps.stageKey(shown!)).toBe('counter_rejected');
       expect(shown!.properties[OFFER.counterStatus]).toBe('rejected');
       expect(shown!.properties[OFFER.decisionError]).toBe(refusal);
+      // The operator's list keeps it too.
+      const open = (await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).filter(
+        (e) => e.recordKind === 'deal' && e.recordRef === record.id,
+      );
+      expect(open.map((e) => e.message)).toEqual([
+        expect.stringContaining(`offer ${offer.offer_id} is rejected`),
+      ]);
     });
 
     it('an offer that arrives while its request is still being looked for waits, then lands once linked', async () => {

@@ -734,4 +734,76 @@ describe('a listing deal with more photos than the service takes in one call', (
       expect((await steps.agent.deal(dealId)).properties[DEAL.syncError] ?? '').toBe('');
     },
   );
+
+  // The photos the create could not carry go out before its CRM write-back (which carries the request
+  // id) has gone through: a refusal of them, shown on the deal, is not wiped by that write-back when
+  // it is retried later, nor resolved in the operator's list.
+  it("a refused photo update stays on the deal through the create's retried write-back", async () => {
+    await steps.sandbox.specReadings({ maxMediaItems: 10 });
+    const hubspotFaults = async (faults: Record<string, number>) =>
+      expect(
+        (await fetch(`${t.hubspot.url}/__control/faults`, { method: 'PUT', body: JSON.stringify(faults) }))
+          .ok,
+      ).toBe(true);
+    const commandsOf = async (dealId: string, operation: string) =>
+      (await t.ledger.outbox.listByState('acme', ['pending', 'failed', 'unknown', 'dead', 'done'])).filter(
+        (c) => c.recordRef === `deal:${dealId}` && c.operation === operation,
+      );
+    const setDue = (id: number, at: Date | null) =>
+      t.ledger.transactions.run((m) => m.update(OutboxCommand, { id }, { nextAttemptAt: at }));
+    try {
+      const { dealId } = await steps.agent.listingDeal({
+        ...NEUTRAL_LISTING,
+        [DEAL.photos]: photos.join('\n'),
+      });
+      await steps.agent.requestCashOffer(dealId);
+      await t.run('crm-changes');
+      // The request is created; its write-back fails on the CRM, its photo update on the service.
+      await hubspotFaults({ errorRate: 1, errorStatus: 502 });
+      await steps.sandbox.faults({ match: 'PATCH /offer-requests/', errorRate: 1, errorStatus: 429 });
+      await t.run('outbox-drain');
+      await hubspotFaults({ errorRate: 0 });
+      const [writeBack] = await commandsOf(dealId, 'write_back');
+      const [photoUpdate] = await commandsOf(dealId, 'add_offer_request_media');
+      expect(photoUpdate?.state).not.toBe('done');
+      expect(writeBack?.state).toBe('failed');
+
+      // The service refuses the photo update for good; the write-back waits meanwhile.
+      await steps.sandbox.faults({ match: 'PATCH /offer-requests/', errorRate: 1, errorStatus: 422 });
+      await setDue(writeBack.id, new Date(Date.now() + 3_600_000));
+      await waitFor(
+        async () => {
+          await setDue(photoUpdate.id, null);
+          await t.run('outbox-drain');
+          return (await t.ledger.outbox.get(photoUpdate.id))?.state === 'dead';
+        },
+        { what: 'the photo update to be refused', timeoutMs: 20_000, intervalMs: 200 },
+      );
+      const refusal = (await steps.agent.deal(dealId)).properties[DEAL.syncError];
+      expect(refusal).toBeTruthy();
+      await steps.sandbox.clearFaults();
+
+      await setDue(writeBack.id, null);
+      await waitFor(
+        async () => {
+          await t.run('outbox-drain');
+          return (await t.ledger.outbox.get(writeBack.id))?.state === 'done';
+        },
+        { what: "the create's write-back to go through", timeoutMs: 20_000, intervalMs: 200 },
+      );
+      const [request] = (await steps.sandbox.requests()).filter(
+        (r) => r.offer_request_external_id === dealId,
+      );
+      const deal = await steps.agent.deal(dealId);
+      expect(deal.properties[DEAL.requestId]).toBe(String(request.offer_request_id));
+      expect(deal.properties[DEAL.syncError]).toBe(refusal);
+      const open = (await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).filter(
+        (e) => e.recordRef === dealId,
+      );
+      expect(open.map((e) => e.message)).toContainEqual(refusal);
+    } finally {
+      await steps.sandbox.clearFaults();
+      await hubspotFaults({ errorRate: 0 });
+    }
+  });
 });
