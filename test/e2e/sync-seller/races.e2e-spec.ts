@@ -101,6 +101,21 @@ describe.each(ledgerEngines())(
       t.ledger.transactions.run((m) => m.delete(Link, { kind: LINK.offer, remoteId: String(offerId) }));
     const dueNow = (entity: typeof OutboxCommand | typeof InboxEvent, id: number) =>
       t.ledger.transactions.run((m) => m.update(entity, { id }, { nextAttemptAt: null }));
+    // The CRM write-back of an offer record, failed earlier, due now and run until it goes through.
+    const writeBackRetried = async (recordId: string) => {
+      const writeBack = async () =>
+        (await t.ledger.outbox.listByState('acme', ['pending', 'failed'])).filter(
+          (c) => c.operation === 'write_back' && c.recordRef === `deal:${recordId}`,
+        );
+      await waitFor(
+        async () => {
+          for (const c of await writeBack()) await dueNow(OutboxCommand, c.id);
+          await t.run('outbox-drain');
+          return (await writeBack()).length === 0;
+        },
+        { what: `the write-back of record ${recordId} to run`, timeoutMs: 20_000, intervalMs: 200 },
+      );
+    };
     const post = (payload: unknown) =>
       fetch(t.hookUrl, {
         method: 'POST',
@@ -180,18 +195,7 @@ describe.each(ledgerEngines())(
       // writes the counter's id and status, and leaves the agent's stage (before, it moved the
       // record to Countered and the reject was never read).
       await moveTo(offer.offer_id, 'reject_requested');
-      const writeBack = async () =>
-        (await t.ledger.outbox.listByState('acme', ['pending', 'failed'])).filter(
-          (c) => c.operation === 'write_back' && c.recordRef === `deal:${record.id}`,
-        );
-      await waitFor(
-        async () => {
-          for (const c of await writeBack()) await dueNow(OutboxCommand, c.id);
-          await t.run('outbox-drain');
-          return (await writeBack()).length === 0;
-        },
-        { what: "the counter's write-back to run", timeoutMs: 20_000, intervalMs: 200 },
-      );
+      await writeBackRetried(record.id);
       const kept = await steps.offerRecord(offer.offer_id);
       expect(steps.stageKey(kept!)).toBe('reject_requested');
       expect(kept!.properties[OFFER.counterStatus]).toBe('pending');
@@ -308,18 +312,7 @@ describe.each(ledgerEngines())(
       const [held] = (await steps.sandbox.offers()).filter((o) => o.offer_id === offer.offer_id);
       expect(held.offer_status).toBe('rejected');
 
-      const writeBack = async () =>
-        (await t.ledger.outbox.listByState('acme', ['pending', 'failed'])).filter(
-          (c) => c.operation === 'write_back' && c.recordRef === `deal:${record.id}`,
-        );
-      await waitFor(
-        async () => {
-          for (const c of await writeBack()) await dueNow(OutboxCommand, c.id);
-          await t.run('outbox-drain');
-          return (await writeBack()).length === 0;
-        },
-        { what: "the counter's write-back to run", timeoutMs: 20_000, intervalMs: 200 },
-      );
+      await writeBackRetried(record.id);
       const shown = await steps.offerRecord(offer.offer_id);
       expect(steps.stageKey(shown!)).toBe('counter_rejected');
       expect(shown!.properties[OFFER.counterStatus]).toBe('rejected');
