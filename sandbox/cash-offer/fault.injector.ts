@@ -30,7 +30,8 @@ export interface FaultConfig {
 // What the fault layer decided for one API call, before it is handled.
 export type FaultDecision =
   | { kind: 'drop' }
-  | { kind: 'rate-limit'; retryAfterSeconds: number }
+  // No retryAfterSeconds: a 429 with no Retry-After (the `rateLimit: per-second-bare` reading).
+  | { kind: 'rate-limit'; retryAfterSeconds?: number }
   | { kind: 'error'; status: number }
   | { kind: 'pass'; latencyMs: number; hangAfterCommitMs: number; errorAfterCommitStatus?: number };
 

@@ -181,7 +181,15 @@ export interface SpecReadingValues {
   // `once`: never tried again, as a fire-and-forget sender does, so an event sent while the
   // receiver is down or slow is lost.
   eventDelivery: 'retried' | 'once';
+  // Rate limits (not shown): none (ours), or at most RATE_LIMIT_PER_SECOND API calls a second per
+  // key, the rest answered 429 with a Retry-After in seconds (`per-second`) or with none
+  // (`per-second-bare`), as a gateway in front of the service may do.
+  rateLimit: 'none' | 'per-second' | 'per-second-bare';
 }
+
+// The steady limit of the `rateLimit` readings: half the daemon's own default pace (10 a second),
+// so a busy pass meets it.
+export const RATE_LIMIT_PER_SECOND = 5;
 
 export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   counterAnswer: 'record-201',
@@ -222,6 +230,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   counterAcceptedOriginalListedAs: 'rejected',
   eventDelivery: 'retried',
   counterLapse: 'never',
+  rateLimit: 'none',
   counteredOfferDecisions: 'reject-only',
   counterAfterSellerReject: 'ended',
 };
@@ -286,6 +295,7 @@ export const SPEC_READING_CHOICES: {
   counterLapse: ['never', 'offer-reopened', 'offer-expired'],
   counteredOfferDecisions: ['reject-only', 'accept-too', 'as-listed'],
   counterAfterSellerReject: ['ended', 'standing'],
+  rateLimit: ['none', 'per-second', 'per-second-bare'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

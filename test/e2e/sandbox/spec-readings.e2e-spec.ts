@@ -70,6 +70,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'eventDelivery',
       'counteredOfferDecisions',
       'counterAfterSellerReject',
+      'rateLimit',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -95,6 +96,32 @@ describe('Cash Offer sandbox: spec readings', () => {
       trailingSlash: 'either',
     });
     for (const cap of [0, 51, 2.5, null]) expect((await readings({ maxMediaItems: cap })).status).toBe(400);
+  });
+
+  it('rateLimit: at most 5 calls a second per key, the rest 429 with or without Retry-After', async () => {
+    const burst = async (key: string) =>
+      Promise.all(
+        Array.from({ length: 12 }, () => call(sandbox, 'GET', '/active-offer-requests', undefined, key)),
+      );
+    expect((await burst(AGENT.key)).map((a) => a.status)).toEqual(Array(12).fill(200));
+
+    await readings({ rateLimit: 'per-second' });
+    // Twelve calls at once fall in one or two seconds: five let through in each, the rest refused.
+    const limited = await burst(AGENT.key);
+    const refused = limited.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(2);
+    expect(limited.filter((a) => a.status === 200).length).toBe(12 - refused.length);
+    for (const answer of refused) {
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(answer.body).toMatchObject({ message: expect.stringContaining('too many requests') });
+    }
+    // Another key has its own count.
+    expect((await call(sandbox, 'GET', '/active-offer-requests', undefined, PARTNER.key)).status).toBe(200);
+
+    await readings({ rateLimit: 'per-second-bare' });
+    const bare = (await burst(AGENT.key)).filter((a) => a.status === 429);
+    expect(bare.length).toBeGreaterThanOrEqual(2);
+    for (const answer of bare) expect(answer.headers.get('retry-after')).toBeNull();
   });
 
   it('maxMediaItems: more photos in one call refused whole with 400 naming media, as many accepted', async () => {
