@@ -135,7 +135,9 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
     it('webhook faults: reordering within a window', async () => {
       const { offer_request_id: id } = await activeRequest(sandbox);
       await waitFor(() => receiver.received.length === 1, { what: 'the approval webhook' });
-      await control(sandbox, 'PUT', '/faults', { seed: 11, webhooks: { reorderWindowMs: 150 } });
+      // A window far wider than the time between two offers, so the inversion seed 11 draws (the
+      // seventh offer's delay is 900 ms shorter than the sixth's) survives a slow machine.
+      await control(sandbox, 'PUT', '/faults', { seed: 11, webhooks: { reorderWindowMs: 2000 } });
       const sent: number[] = [];
       for (let i = 0; i < 8; i++) sent.push((await buyerOffer(sandbox, id)).offer_id);
       const received = await waitFor(
