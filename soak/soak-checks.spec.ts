@@ -1,4 +1,9 @@
-import { offerRecordUnassociated, offerSummaryWrong, requestStatusWrong } from './soak-checks';
+import {
+  offerRecordUnassociated,
+  offerSummaryWrong,
+  overtakenShown,
+  requestStatusWrong,
+} from './soak-checks';
 
 describe('requestStatusWrong', () => {
   it.each([
@@ -74,5 +79,21 @@ describe('offerSummaryWrong', () => {
   it('does not judge the count where offers drop from the list, nor a request with none listed', () => {
     expect(offerSummaryWrong(listed, { count: '6', best: '320000' }, true)).toBeNull();
     expect(offerSummaryWrong([], { count: '', best: '' }, false)).toBeNull();
+  });
+});
+
+describe('overtakenShown', () => {
+  it('takes a record where the offer is: Expired, or Counter rejected where our counter ran out with it', () => {
+    expect(overtakenShown('reject', 'expired', undefined, false)).toBe(true);
+    // Sweep 1517: a countered offer run out with its counter (`counterLapse: offer-expired`).
+    expect(overtakenShown('reject', 'counterRejected', 'expired', false)).toBe(true);
+    expect(overtakenShown('reject', 'expired', 'expired', false)).toBe(false);
+    expect(overtakenShown('reject', 'rejectRequested', undefined, false)).toBe(false);
+  });
+
+  it('takes an accept or a counter only with the refusal on the record', () => {
+    expect(overtakenShown('accept', 'expired', undefined, false)).toBe(false);
+    expect(overtakenShown('accept', 'expired', undefined, true)).toBe(true);
+    expect(overtakenShown('counter', 'counterRejected', 'expired', true)).toBe(true);
   });
 });

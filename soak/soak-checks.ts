@@ -343,8 +343,8 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
       continue;
     }
     if (!sent && status === 'expired') {
-      const told = d.kind === 'reject' || decisionError !== '' || ledgerErrors.length > 0;
-      if (stage !== 'expired' || !told)
+      const told = decisionError !== '' || ledgerErrors.length > 0;
+      if (!overtakenShown(d.kind, stage, counters[0]?.counter_offer_status, told))
         add(
           'undone',
           at,
@@ -564,6 +564,19 @@ function checkOfferStates(
 }
 
 // The counter's own expiry had passed by the check, and no counter reached the service.
+// A decision the offer's expiry overtook (listed `expired`) is shown when its record is where the
+// offer is, Expired, or Counter rejected where our counter ran out with it (docs/crm-mapping.md), and
+// an accept or a counter that could not be made says so (`told`); a reject has what it wanted.
+export function overtakenShown(
+  kind: Decision['kind'],
+  stage: string,
+  counterStatus: string | undefined,
+  told: boolean,
+): boolean {
+  const where = expectedOfferRecord({ offerStatus: 'expired', counterStatus, fromAcceptedCounter: false });
+  return stage === where.stage && (kind === 'reject' || told);
+}
+
 function counterRanOut(d: Decision, nowMs: number): boolean {
   return d.kind === 'counter' && d.counterExpiresMs !== undefined && d.counterExpiresMs <= nowMs;
 }
