@@ -13,6 +13,7 @@ import {
   sqliteLedger,
   type LedgerReader,
   type CounterGivenUp,
+  type CounterRefusedAtMove,
   type ReconcilePass,
   type TaskCreateRow,
   type LedgerView,
@@ -35,6 +36,7 @@ import { SoakService } from './soak-service';
 import {
   checkTasks,
   latestMomentOf,
+  unsentCounterAnsweredUntil,
   type DaemonLife,
   type TaskFacts,
   type TaskFigures,
@@ -310,6 +312,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         passes: await ledgerReader.passes('offers-reconcile'),
         creates,
         countersGivenUp: await ledgerReader.countersGivenUp(),
+        countersRefusedAtMove: await ledgerReader.countersRefusedAtMove(),
         ...(daemon ? { lives } : {}),
       }),
     );
@@ -555,6 +558,7 @@ function taskFacts(
     passes: ReconcilePass[];
     creates: TaskCreateRow[];
     countersGivenUp: readonly CounterGivenUp[];
+    countersRefusedAtMove: readonly CounterRefusedAtMove[];
     lives?: readonly DaemonLife[];
   },
 ): TaskFacts {
@@ -579,13 +583,9 @@ function taskFacts(
       movedAt.set(d.offerId, Math.min(d.at, movedAt.get(d.offerId) ?? Infinity));
       continue;
     }
-    // Until the daemon gave it up (the first give-up after the move), or still standing.
-    const givenUp = seen.countersGivenUp
-      .filter((g) => g.offerId === d.offerId && g.givenUpMs >= d.at)
-      .reduce((first, g) => Math.min(first, g.givenUpMs), Infinity);
     answeredForAWhile.set(d.offerId, [
       ...(answeredForAWhile.get(d.offerId) ?? []),
-      { fromMs: d.at, toMs: givenUp },
+      { fromMs: d.at, toMs: unsentCounterAnsweredUntil(d, seen.countersGivenUp, seen.countersRefusedAtMove) },
     ]);
   }
   const records = new Map<string, CrmObject[]>();

@@ -55,12 +55,22 @@ export interface CounterGivenUp {
   givenUpMs: number;
 }
 
+// A counter the decision consumer refused at the agent's move because its expiry had already
+// passed (the record stays in Counter requested with Decision error set): the open ledger error on
+// the record, first and last seen (a later refusal of the same record only moves `lastMs`).
+export interface CounterRefusedAtMove {
+  recordId: string;
+  firstMs: number;
+  lastMs: number;
+}
+
 // The ledger as the soak reads it, whichever database holds it.
 export interface LedgerReader {
   read(): Promise<LedgerView>;
   passes(job: 'offers-reconcile' | 'marketplace'): Promise<ReconcilePass[]>;
   taskCreates(): Promise<TaskCreateRow[]>;
   countersGivenUp(): Promise<CounterGivenUp[]>;
+  countersRefusedAtMove(): Promise<CounterRefusedAtMove[]>;
   // The outbox, the runs, the inbox and the links, whole, as JSON lines: written to the work dir,
   // since a PostgreSQL ledger is dropped with its database at the end of the run (a finding on
   // three workers is then read from this file: sweep 1440 run 1's stale best offer had no links).
@@ -121,6 +131,16 @@ const toCountersGivenUp = (rows: GivenUpSqlRow[]): CounterGivenUp[] =>
     const payload = JSON.parse(r.payload) as { offerId?: unknown };
     return [{ offerId: String(payload.offerId), givenUpMs: utcMs(r.at) }];
   });
+const REFUSED_AT_MOVE_SQL = (text: (column: string) => string): string =>
+  `SELECT record_ref, ${text('first_seen_at')} AS first, ${text('last_seen_at')} AS last FROM record_errors ` +
+  `WHERE record_kind = 'deal' AND field = 'counter_offer_expires' ORDER BY id`;
+interface RefusedSqlRow {
+  record_ref: string;
+  first: string;
+  last: string;
+}
+const toRefusedAtMove = (rows: RefusedSqlRow[]): CounterRefusedAtMove[] =>
+  rows.map((r) => ({ recordId: r.record_ref, firstMs: utcMs(r.first), lastMs: utcMs(r.last) }));
 const DUMP_TABLES = ['outbox_commands', 'runs', 'inbox_events', 'links'];
 const ERRORS_SQL =
   'SELECT record_kind, record_ref, field, message FROM record_errors WHERE resolved_at IS NULL ORDER BY id';
@@ -152,6 +172,16 @@ export function sqliteLedger(path: string): LedgerReader {
       try {
         return Promise.resolve(
           toCountersGivenUp(db.prepare(COUNTERS_GIVEN_UP_SQL((c) => c)).all() as GivenUpSqlRow[]),
+        );
+      } finally {
+        db.close();
+      }
+    },
+    countersRefusedAtMove: () => {
+      const db = new Database(path, { readonly: true, fileMustExist: true });
+      try {
+        return Promise.resolve(
+          toRefusedAtMove(db.prepare(REFUSED_AT_MOVE_SQL((c) => c)).all() as RefusedSqlRow[]),
         );
       } finally {
         db.close();
@@ -225,6 +255,16 @@ export function postgresLedger(url: string): LedgerReader {
       try {
         const sql = COUNTERS_GIVEN_UP_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`);
         return toCountersGivenUp((await client.query<GivenUpSqlRow>(sql)).rows);
+      } finally {
+        await client.end();
+      }
+    },
+    countersRefusedAtMove: async () => {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      try {
+        const sql = REFUSED_AT_MOVE_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`);
+        return toRefusedAtMove((await client.query<RefusedSqlRow>(sql)).rows);
       } finally {
         await client.end();
       }

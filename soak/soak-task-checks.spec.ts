@@ -1,7 +1,13 @@
 import type { SoakTask } from './soak-clocks';
 import type { TaskCreateRow } from './soak-ledger';
 import type { StoredOffer } from './soak-service';
-import { checkTasks, latestMomentOf, liveMsBetween, type TaskFacts } from './soak-task-checks';
+import {
+  checkTasks,
+  latestMomentOf,
+  liveMsBetween,
+  unsentCounterAnsweredUntil,
+  type TaskFacts,
+} from './soak-task-checks';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-11-25T09:00:00Z');
@@ -272,5 +278,41 @@ describe('latestMomentOf', () => {
     expect(latestMomentOf('2026-11-30T15:49:46-06:00')).toBe(Date.parse('2026-11-30T21:49:46.999Z'));
     expect(latestMomentOf('2026-11-30T21:49:46.123Z')).toBe(Date.parse('2026-11-30T21:49:46.123Z'));
     expect(latestMomentOf('not a time')).toBeNaN();
+  });
+});
+
+describe('unsentCounterAnsweredUntil', () => {
+  const move = { at: 1_000, offerId: '7054', recordId: '21' };
+
+  it('ends at the first refusal after the move, at the drain or at the move', () => {
+    expect(unsentCounterAnsweredUntil(move, [], [])).toBe(Infinity);
+    expect(unsentCounterAnsweredUntil(move, [{ offerId: '7054', givenUpMs: 5_000 }], [])).toBe(5_000);
+    // Seed 20261216, offer 7054: refused at the move 0.7 s before the drain gave the counter up.
+    expect(
+      unsentCounterAnsweredUntil(
+        move,
+        [{ offerId: '7054', givenUpMs: 5_000 }],
+        [{ recordId: '21', firstMs: 4_300, lastMs: 4_300 }],
+      ),
+    ).toBe(4_300);
+  });
+
+  it("ignores other offers' refusals and those before the move; an earlier error seen again counts at its last sighting", () => {
+    expect(
+      unsentCounterAnsweredUntil(
+        move,
+        [
+          { offerId: '7055', givenUpMs: 2_000 },
+          { offerId: '7054', givenUpMs: 900 },
+        ],
+        [
+          { recordId: '22', firstMs: 2_000, lastMs: 2_000 },
+          { recordId: '21', firstMs: 100, lastMs: 800 },
+        ],
+      ),
+    ).toBe(Infinity);
+    expect(unsentCounterAnsweredUntil(move, [], [{ recordId: '21', firstMs: 100, lastMs: 3_000 }])).toBe(
+      3_000,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { SOAK_ESCALATE_MS, SOAK_LEADS, TASK_GRACE_MS, type SoakTask } from './soak-clocks';
 import type { Violation } from './soak-checks';
-import type { ReconcilePass, TaskCreateRow } from './soak-ledger';
+import type { CounterGivenUp, CounterRefusedAtMove, ReconcilePass, TaskCreateRow } from './soak-ledger';
 import type { StoredOffer } from './soak-service';
 
 // Issue 29's promise under kills, checked from outside once the daemon has settled: exactly one CRM
@@ -10,9 +10,28 @@ import type { StoredOffer } from './soak-service';
 // the rule is docs/crm-mapping.md's ("Offer clocks"), not the daemon's planner. Three things are read
 // from the ledger: whether a complete offers-reconcile pass ran in the window (when a task was owed);
 // for an owed task the CRM lacks, whether its create was queued and skipped because the offer had
-// run out before the drain sent it (when a missing task is excused); and when the daemon gave up a
-// counter it could not send in time, putting the agent's record back (when the agent's move stopped
+// run out before the drain sent it (when a missing task is excused); and when the daemon refused a
+// counter it could not send in time, at the drain or at the move (when the agent's move stopped
 // answering the offer).
+
+// Until when an unsent counter stood as the offer's answer: until the daemon gave it up at the drain
+// (the record put back where the offer is) or refused it at the move (the record left in Counter
+// requested with Decision error, which the clocks read as unanswered), whichever came first after
+// the move; Infinity while neither has. A ledger error first seen before this move was refused
+// again after it, at the latest by its last sighting.
+export function unsentCounterAnsweredUntil(
+  move: { at: number; offerId: string; recordId: string },
+  givenUp: readonly CounterGivenUp[],
+  refusedAtMove: readonly CounterRefusedAtMove[],
+): number {
+  const gaveUp = givenUp
+    .filter((g) => g.offerId === move.offerId && g.givenUpMs >= move.at)
+    .map((g) => g.givenUpMs);
+  const refused = refusedAtMove
+    .filter((r) => r.recordId === move.recordId && r.lastMs >= move.at)
+    .map((r) => (r.firstMs >= move.at ? r.firstMs : r.lastMs));
+  return Math.min(Infinity, ...gaveUp, ...refused);
+}
 
 export interface TaskFacts {
   offers: StoredOffer[]; // this run's offers at the service
@@ -20,8 +39,8 @@ export interface TaskFacts {
   // When the agent first moved each offer's record out of Incoming (offer id -> epoch ms).
   movedAt: ReadonlyMap<string, number>;
   // Spans in which the agent's move stood as the offer's answer though it never reached the
-  // service (a counter whose own expiry passed while it waited): from the move until the daemon gave
-  // it up and put the record back. The clocks rightly read the record as answered then (a move is
+  // service (a counter whose own expiry passed first): from the move until the daemon refused it
+  // (`unsentCounterAnsweredUntil`). The clocks rightly read the record as answered then (a move is
   // the agent's answer before it is sent: docs/crm-mapping.md), so a pass inside one owes nothing.
   answeredForAWhile?: ReadonlyMap<string, readonly { fromMs: number; toMs: number }[]>;
   // The stage key each offer's record shows (offers with exactly one record).

@@ -9,7 +9,7 @@ import { MetricsService } from '../../observability/metrics/metrics.service';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
 import { HeldStages } from '../offers/held-stages.service';
-import { offerStageId } from '../offers/offer-record.properties';
+import { OFFER, offerStageId } from '../offers/offer-record.properties';
 import { isCounteredWord, isWithdrawnOffer } from '../offers/offer-record.view';
 import {
   escalationTaskKey,
@@ -35,6 +35,17 @@ const ANSWERED = new Set(['accepted', 'rejected', 'declined']);
 // its buyer.
 function isClosed(status: string): boolean {
   return ANSWERED.has(status.toLowerCase()) || isCounteredWord(status) || isWithdrawnOffer(status);
+}
+
+const REQUESTED_STAGES = new Set(['accept_requested', 'reject_requested', 'counter_requested']);
+
+// An offer's answer is still owed while its record is in Incoming, or in a "… requested" stage whose
+// request could not go out (Decision error set there: a counter with a field to fix, such as an
+// expiry already past): the offer can still run out unanswered, so its tasks are made and it is
+// shown Expired when it does, as though the agent had not moved it.
+function stillOwed(stageKey: string, record: CrmRecord): boolean {
+  if (stageKey === 'incoming') return true;
+  return REQUESTED_STAGES.has(stageKey) && (record.properties[OFFER.decisionError] ?? '').trim() !== '';
 }
 
 export interface ClockPass {
@@ -147,7 +158,9 @@ export class OfferClocks {
     const byCrmId = new Map([...links.values()].map((l) => [l.crmId, Number(l.remoteId)]));
     const crmIds = [...byCrmId.keys()];
     for (let start = 0; start < crmIds.length; start += CRM_BATCH)
-      for (const record of await crm.port.getRecords('deal', crmIds.slice(start, start + CRM_BATCH), []))
+      for (const record of await crm.port.getRecords('deal', crmIds.slice(start, start + CRM_BATCH), [
+        OFFER.decisionError,
+      ]))
         found.set(byCrmId.get(record.id)!, { crm: record });
     return found;
   }
@@ -161,7 +174,7 @@ export class OfferClocks {
     const stage = crm.stages.resolve(record.pipelineId, record.stageId);
     const inCashOffers = stage?.pipelineKey === CASH_OFFERS_PIPELINE;
     if (inCashOffers && stage.stageKey === 'expired') return { ...clocked, state: 'expired' };
-    if (!inCashOffers || stage.stageKey !== 'incoming' || isClosed(status))
+    if (!inCashOffers || !stillOwed(stage.stageKey, record) || isClosed(status))
       return { ...clocked, state: status === 'expired' ? 'expired' : 'answered' };
     if (status === 'expired')
       return { ...clocked, expiresMs: Math.min(clocked.expiresMs ?? nowMs, nowMs), state: 'undecided' };

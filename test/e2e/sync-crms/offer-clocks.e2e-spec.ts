@@ -212,6 +212,36 @@ describe.each(CRM_VENDORS)('offer clocks against %s', (kind) => {
     await steps.sandbox.specReadings({ expiredOfferListedAs: 'expired' });
   });
 
+  // The agent's counter could not go out (its expiry already past at the move): the record waits in
+  // Counter requested with the field named, and the offer is still unanswered. Seen in the Follow Up
+  // Boss soak on seed 20261216 (offer 7054), where it ran out with no task made.
+  it('an offer whose counter was refused at the move is still owed its task, and shows Expired when it runs out', async () => {
+    const [offer] = await offersExpiringIn(90 * MINUTE);
+    await steps.agent.moveOffer((await recordOf(offer.offer_id)).id, 'counter_requested', {
+      cash_offer_counter_amount: '330000',
+      cash_offer_counter_expires: new Date(t.nowMs() - MINUTE).toISOString(),
+    });
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    const refused = await recordOf(offer.offer_id);
+    expect(steps.agent.stageKey(refused)).toBe('counter_requested');
+    expect(refused.properties[OFFER.decisionError]).toContain('has passed; set a later time');
+    await tick();
+    expect(await tasksOf(offer.offer_id)).toEqual([
+      expect.objectContaining({ key: `offer:${offer.offer_id}:lead:2h`, completed: false }),
+    ]);
+    await t.advanceClock(90 * MINUTE + 1000);
+    await tick();
+    await t.run('outbox-drain');
+    const ranOut = await recordOf(offer.offer_id);
+    expect(steps.agent.stageKey(ranOut)).toBe('expired');
+    // Why the counter never went out stays said.
+    expect(ranOut.properties[OFFER.decisionError]).toContain('counter_offer_expires');
+    expect((await tasksOf(offer.offer_id)).every((task) => task.completed)).toBe(true);
+    expect(await steps.sandbox.counters()).not.toContainEqual(
+      expect.objectContaining({ offer_id: offer.offer_id }),
+    );
+  });
+
   // HubSpot keeps a stage history: the agent's accept, made in the moment between the clocks' read of
   // the record and their move of it to Expired, is put back and answered (too late: the offer ran out),
   // so the agent is told rather than seeing the record jump to Expired with no word.
