@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { RemoteError } from '../../common/remote-error';
 import type { Offer } from '../../cash-offer/schema';
 import type { OutboxCommand } from '../../ledger';
@@ -22,6 +22,10 @@ import { decodeCounterLink, endCounterWithOffer } from '../offers/counter-link';
 import { LINK } from '../common/listing-deal.properties';
 import type { AgentRequest } from '../offers/agent-held-stage';
 import { LinkRepository } from '../../ledger';
+import { Clock } from '../../common/clock';
+import { ranOutBy } from '../common/expiry';
+import { errorMessage } from '../common/job-counts';
+import { OffersService } from '../offers/offers.service';
 
 const VERB = { accepted: 'accept', rejected: 'reject' } as const;
 
@@ -42,14 +46,39 @@ export class DecideOfferExecutor implements CommandExecutor {
     return decisionDeadline(command);
   }
 
+  private readonly logger = new Logger(DecideOfferExecutor.name);
+
   constructor(
     private readonly outcome: OfferRecordOutcome,
     private readonly links: LinkRepository,
+    private readonly offers: OffersService,
+    private readonly clock: Clock,
   ) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<Offer | null> {
     const payload = command.payload as DecideOfferPayload;
+    await this.readLapse(payload, ctx);
     return (await ctx.cashOffer.decideOffer(payload.offerId, payload.decision, ctx.call)) ?? null;
+  }
+
+  // Our counter on the offer waits past its own expiry: at a service that lets counters lapse it
+  // has, and only the listing tells (the next reconcile would read it). Decided first, the counter
+  // would be taken as ended by the decision (a reject ends it, an accept's cascade too) and shown
+  // `rejected` where the service says `expired` (readings sweep 1519). So in this one case the
+  // request's offers are read first, as a reconcile reads them. Best effort: the decision goes out
+  // whatever becomes of the read.
+  private async readLapse(payload: DecideOfferPayload, ctx: OutboxContext): Promise<void> {
+    const link = await this.links.find(ctx.brokerage.id, LINK.counter, String(payload.offerId));
+    if (!link) return;
+    const known = decodeCounterLink(link);
+    if (isAnsweredCounter(known.status) || !ranOutBy(known.expiresMs, this.clock.nowMs())) return;
+    try {
+      await this.offers.refreshRequest(await ctx.crm(), ctx.cashOffer, payload.requestId);
+    } catch (error) {
+      this.logger.warn(
+        `${ctx.brokerage.id}: offer ${payload.offerId}: could not read whether its counter lapsed before the ${VERB[payload.decision]}: ${errorMessage(error)}`,
+      );
+    }
   }
 
   // A reject the service carried out ends our counter on the offer, before the record is shown.

@@ -145,6 +145,36 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         ]).toEqual(['accepted', 'accepted', 'expired', '']);
       });
 
+    // The agent decides once the counter has lapsed, before any pass has read the listing that shows
+    // it: the decision must not be taken to have ended the counter (readings sweep 1519, run 2: the
+    // seller's reject sent after the lapse showed counter status rejected, the service said expired).
+    if (readings.counterLapse === 'offer-reopened' && !fillsExpiry)
+      it.each(['reject_requested', 'accept_requested'] as const)(
+        'a %s sent after the lapse, before any pass read it, shows the counter expired',
+        async (move) => {
+          const { offer, counterId } = await countered(24 * HOUR);
+          await t.advanceClock(2 * HOUR);
+          const record = await steps.agent.offerRecord(offer.offer_id);
+          await steps.agent.moveOffer(record!.id, move);
+          expect((await t.run('crm-changes')).status).toBe('succeeded');
+          expect((await t.run('outbox-drain')).status).toBe('succeeded');
+          const decided = move === 'reject_requested' ? 'rejected' : 'accepted';
+          const atService = (await steps.sandbox.counters()).find((c) => c.counter_offer_id === counterId);
+          expect(atService?.counter_offer_status).toBe('expired');
+          expect(await shownOn(offer.offer_id)).toEqual([
+            decided === 'rejected' ? 'counter_rejected' : 'accepted',
+            'expired',
+            decided,
+          ]);
+          await settle();
+          expect(await shownOn(offer.offer_id)).toEqual([
+            decided === 'rejected' ? 'counter_rejected' : 'accepted',
+            'expired',
+            decided,
+          ]);
+        },
+      );
+
     it('the buyer takes the countered offer back: Counter rejected, counter status withdrawn', async () => {
       const { offer } = await countered(24 * HOUR);
       await steps.sandbox.withdrawOffer(offer.offer_id);
