@@ -146,71 +146,53 @@ const ERRORS_SQL =
   'SELECT record_kind, record_ref, field, message FROM record_errors WHERE resolved_at IS NULL ORDER BY id';
 
 export function sqliteLedger(path: string): LedgerReader {
+  // One read-only connection per read: the daemon keeps writing the file between reads.
+  const withDb = <T>(read: (db: Database.Database) => T): Promise<T> => {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return Promise.resolve(read(db));
+    } finally {
+      db.close();
+    }
+  };
+  const rows = <R>(db: Database.Database, sql: string) => db.prepare(sql).all() as R[];
+  const asIs = (column: string) => column;
   return {
     read: () => Promise.resolve(readLedger(path)),
-    passes: (job) => {
-      const db = new Database(path, { readonly: true, fileMustExist: true });
-      try {
-        const rows = db.prepare(PASSES_SQL((c) => c, job)).all() as { started: string; finished: string }[];
-        return Promise.resolve(toPasses(rows));
-      } finally {
-        db.close();
-      }
-    },
-    taskCreates: () => {
-      const db = new Database(path, { readonly: true, fileMustExist: true });
-      try {
-        return Promise.resolve(
-          toTaskCreates(db.prepare(TASK_CREATES_SQL((c) => c)).all() as TaskCreateSqlRow[]),
-        );
-      } finally {
-        db.close();
-      }
-    },
-    countersGivenUp: () => {
-      const db = new Database(path, { readonly: true, fileMustExist: true });
-      try {
-        return Promise.resolve(
-          toCountersGivenUp(db.prepare(COUNTERS_GIVEN_UP_SQL((c) => c)).all() as GivenUpSqlRow[]),
-        );
-      } finally {
-        db.close();
-      }
-    },
-    countersRefusedAtMove: () => {
-      const db = new Database(path, { readonly: true, fileMustExist: true });
-      try {
-        return Promise.resolve(
-          toRefusedAtMove(db.prepare(REFUSED_AT_MOVE_SQL((c) => c)).all() as RefusedSqlRow[]),
-        );
-      } finally {
-        db.close();
-      }
-    },
-    dump: () => {
-      const db = new Database(path, { readonly: true, fileMustExist: true });
-      try {
-        const lines = DUMP_TABLES.flatMap((table) =>
-          db
-            .prepare(`SELECT * FROM ${table} ORDER BY id`)
-            .all()
-            .map((row) => JSON.stringify({ table, ...(row as object) })),
-        );
-        return Promise.resolve(lines.join('\n'));
-      } finally {
-        db.close();
-      }
-    },
+    passes: (job) =>
+      withDb((db) => toPasses(rows<{ started: string; finished: string }>(db, PASSES_SQL(asIs, job)))),
+    taskCreates: () => withDb((db) => toTaskCreates(rows<TaskCreateSqlRow>(db, TASK_CREATES_SQL(asIs)))),
+    countersGivenUp: () =>
+      withDb((db) => toCountersGivenUp(rows<GivenUpSqlRow>(db, COUNTERS_GIVEN_UP_SQL(asIs)))),
+    countersRefusedAtMove: () =>
+      withDb((db) => toRefusedAtMove(rows<RefusedSqlRow>(db, REFUSED_AT_MOVE_SQL(asIs)))),
+    dump: () =>
+      withDb((db) =>
+        DUMP_TABLES.flatMap((table) =>
+          rows<object>(db, `SELECT * FROM ${table} ORDER BY id`).map((row) =>
+            JSON.stringify({ table, ...row }),
+          ),
+        ).join('\n'),
+      ),
   };
 }
 
 // The workers' shared PostgreSQL ledger; a connection per read (a few a second while settling).
 export function postgresLedger(url: string): LedgerReader {
+  const withClient = async <T>(read: (client: Client) => Promise<T>): Promise<T> => {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      return await read(client);
+    } finally {
+      await client.end();
+    }
+  };
+  // Timestamps as SQLite's text, so one parser reads both.
+  const asText = (column: string) => `to_char(${column}, 'YYYY-MM-DD HH24:MI:SS.MS')`;
   return {
-    read: async () => {
-      const client = new Client({ connectionString: url });
-      await client.connect();
-      try {
+    read: () =>
+      withClient(async (client) => {
         const [outbox, inbox, openErrors, running] = [
           (await client.query<OutboxRow>(OUTBOX_SQL)).rows,
           (await client.query<{ id: number; status: string }>(INBOX_SQL)).rows,
@@ -224,55 +206,26 @@ export function postgresLedger(url: string): LedgerReader {
           openErrors,
           running: running.map((r) => ({ ...r, id: Number(r.id) })),
         };
-      } finally {
-        await client.end();
-      }
-    },
-    passes: async (job) => {
-      const client = new Client({ connectionString: url });
-      await client.connect();
-      try {
-        const sql = PASSES_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`, job);
-        return toPasses((await client.query<{ started: string; finished: string }>(sql)).rows);
-      } finally {
-        await client.end();
-      }
-    },
-    taskCreates: async () => {
-      const client = new Client({ connectionString: url });
-      await client.connect();
-      try {
-        // payload and result are text (simple-json), as in SQLite
-        const sql = TASK_CREATES_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`);
-        return toTaskCreates((await client.query<TaskCreateSqlRow>(sql)).rows);
-      } finally {
-        await client.end();
-      }
-    },
-    countersGivenUp: async () => {
-      const client = new Client({ connectionString: url });
-      await client.connect();
-      try {
-        const sql = COUNTERS_GIVEN_UP_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`);
-        return toCountersGivenUp((await client.query<GivenUpSqlRow>(sql)).rows);
-      } finally {
-        await client.end();
-      }
-    },
-    countersRefusedAtMove: async () => {
-      const client = new Client({ connectionString: url });
-      await client.connect();
-      try {
-        const sql = REFUSED_AT_MOVE_SQL((c) => `to_char(${c}, 'YYYY-MM-DD HH24:MI:SS.MS')`);
-        return toRefusedAtMove((await client.query<RefusedSqlRow>(sql)).rows);
-      } finally {
-        await client.end();
-      }
-    },
-    dump: async () => {
-      const client = new Client({ connectionString: url });
-      await client.connect();
-      try {
+      }),
+    passes: (job) =>
+      withClient(async (client) =>
+        toPasses((await client.query<{ started: string; finished: string }>(PASSES_SQL(asText, job))).rows),
+      ),
+    // payload and result are text (simple-json), as in SQLite
+    taskCreates: () =>
+      withClient(async (client) =>
+        toTaskCreates((await client.query<TaskCreateSqlRow>(TASK_CREATES_SQL(asText))).rows),
+      ),
+    countersGivenUp: () =>
+      withClient(async (client) =>
+        toCountersGivenUp((await client.query<GivenUpSqlRow>(COUNTERS_GIVEN_UP_SQL(asText))).rows),
+      ),
+    countersRefusedAtMove: () =>
+      withClient(async (client) =>
+        toRefusedAtMove((await client.query<RefusedSqlRow>(REFUSED_AT_MOVE_SQL(asText))).rows),
+      ),
+    dump: () =>
+      withClient(async (client) => {
         const lines: string[] = [];
         for (const table of DUMP_TABLES) {
           const sql = `SELECT row_to_json(t) AS row FROM ${table} t ORDER BY id`;
@@ -280,10 +233,7 @@ export function postgresLedger(url: string): LedgerReader {
             lines.push(JSON.stringify({ table, ...row }));
         }
         return lines.join('\n');
-      } finally {
-        await client.end();
-      }
-    },
+      }),
   };
 }
 
