@@ -140,6 +140,9 @@ export function settledListedAtSend(
 ): string | undefined {
   if (own === 'rejected' && settledHabit !== undefined) return settledHabit;
   if (own === 'active' && counteredSince) return 'countered';
+  // Never read (the counter reached the service as its own expiry passed, so no read could show how
+  // a waiting countered offer is listed): the way this service lists the others'.
+  if (own === undefined) return settledHabit;
   return own;
 }
 

@@ -585,12 +585,14 @@ export class OffersService {
       counters.filter(([, counter]) => counter.listedAtSend === listed).map(([offerId]) => offerId);
     const readRejected = readAs('rejected');
     const readActive = readAs('active');
-    if (readRejected.length === 0 && readActive.length === 0) return new Map(counters);
-    // `countered` or `active` read on any counter settles how this service lists one; an `active`
-    // read only by a `countered` one sent after it.
+    const neverRead = counters.some(([, counter]) => counter.listedAtSend === undefined);
+    if (readRejected.length === 0 && readActive.length === 0 && !neverRead) return new Map(counters);
+    // `countered` or `active` read on any counter settles how this service lists one (a `rejected`
+    // read, or none; failing those, `rejected` read on another settles none); an `active` read only
+    // by a `countered` one sent after it.
     const habit =
-      readRejected.length > 0
-        ? await counterListingHabit(this.links, brokerageId, ['countered', 'active'])
+      readRejected.length > 0 || neverRead
+        ? await counterListingHabit(this.links, brokerageId, ['countered', 'active', 'rejected'])
         : undefined;
     const counteredSince = await this.links.writtenBeforeContent(
       brokerageId,

@@ -1,3 +1,5 @@
+import { LINK } from '../../../src/sync/common/listing-deal.properties';
+import { decodeCounterLink, encodeCounterLink } from '../../../src/sync/offers/counter-link';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NeutralSellerSteps } from '../../support/crm-agent';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
@@ -174,6 +176,29 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
           ]);
         },
       );
+
+    // A counter that reached the service as its own expiry passed was never read waiting: the send's
+    // read and the write-back's came after the expiry and learnt nothing of how this service lists a
+    // countered offer (a replay of readings sweep 1519, run 2: it lapsed at once and the record stayed
+    // Countered, pending, for good). The brokerage's other counters tell.
+    if (readings.counterLapse === 'offer-reopened' && !fillsExpiry)
+      it("a lapsed counter never read waiting is read by the brokerage's other counters", async () => {
+        await countered(24 * HOUR); // a counter read waiting: how this service lists one
+        const { offer } = await countered(24 * HOUR);
+        const link = (await t.ledger.links.find('acme', LINK.counter, String(offer.offer_id)))!;
+        const { listedAtSend, ...neverRead } = decodeCounterLink(link);
+        expect(listedAtSend).toBeDefined();
+        await t.ledger.links.replaceContent(
+          'acme',
+          LINK.counter,
+          link.remoteId,
+          link.contentHash,
+          encodeCounterLink(neverRead),
+        );
+        await t.advanceClock(2 * HOUR);
+        await settle();
+        expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired', 'active']);
+      });
 
     it('the buyer takes the countered offer back: Counter rejected, counter status withdrawn', async () => {
       const { offer } = await countered(24 * HOUR);
