@@ -215,6 +215,9 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
     updates: InboxEvent[];
     // The offers' statuses read after refusals the ledger linked (counter links' `f`).
     linkedRefusals?: string[];
+    // The counter's own expiry, and whether a counter was seen waiting well past its own (`o`).
+    counterExpires?: string;
+    outlived?: boolean;
   }) {
     const reads: number[] = [];
     const cashOffer = {
@@ -233,9 +236,11 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
       countByContent: async (_b: string, _k: string, content: string) =>
         content === '"l":"rejected"'
           ? 1
-          : content === '"f":'
-            ? refusals.length
-            : refusals.filter((f) => content === `"f":"${f}"`).length,
+          : content === '"o":1'
+            ? Number(options.outlived ?? false)
+            : content === '"f":'
+              ? refusals.length
+              : refusals.filter((f) => content === `"f":"${f}"`).length,
     } as unknown as LinkRepository;
     const inbox = { list: async () => options.updates } as unknown as InboxRepository;
     const clock = { nowMs: () => Date.parse('2026-11-29T18:46:21Z') } as unknown as Clock;
@@ -246,7 +251,11 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
         offerId: 7013,
         requestId: 1006,
         recordId: '10025',
-        body: { offer_id: 7013, counter_offer_amount: 390_600 },
+        body: {
+          offer_id: 7013,
+          counter_offer_amount: 390_600,
+          ...(options.counterExpires ? { counter_offer_expires: options.counterExpires } : {}),
+        },
       },
       sentAt: new Date('2026-11-29T18:45:27Z'),
       updatedAt: new Date('2026-11-29T18:45:27Z'),
@@ -299,6 +308,36 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
       await reconcileWith({
         offersByRequest: { 1006: [offer(7013, 1006, 'active')], 1002: [offer(7005, 1002, 'rejected')] },
         updates: [update({ counter_offer_id: 9001, offer_id: 7005, offer_request_id: 1002 })],
+      }).reconcile(),
+    ).toMatchObject({ found: false, provablyAbsent: true });
+  });
+
+  // A replay of readings sweep 1519, run 2: the counter's answer was lost and it lapsed (the offer
+  // reopened) before the reconcile read the listing; taken for never arrived, it was refused as run
+  // out on the way out again, and the record said it was never sent while the service held it.
+  it("past the counter's own expiry, an active offer is the counter arrived and lapsed, unless counters are seen to outlive it", async () => {
+    const lapsed = { offersByRequest: { 1006: [offer(7013, 1006, 'active')] }, updates: [] };
+    expect(
+      await reconcileWith({
+        ...lapsed,
+        linkedRefusals: ['rejected'],
+        counterExpires: '2026-11-29T18:45:30Z',
+      }).reconcile(),
+    ).toEqual({ found: true, result: { counter_offer_status: 'expired' } });
+    // Before its expiry, or at a service that lets no counter lapse: absent, as before.
+    expect(
+      await reconcileWith({
+        ...lapsed,
+        linkedRefusals: ['rejected'],
+        counterExpires: '2026-11-29T19:45:30Z',
+      }).reconcile(),
+    ).toMatchObject({ found: false, provablyAbsent: true });
+    expect(
+      await reconcileWith({
+        ...lapsed,
+        linkedRefusals: ['rejected'],
+        counterExpires: '2026-11-29T18:45:30Z',
+        outlived: true,
       }).reconcile(),
     ).toMatchObject({ found: false, provablyAbsent: true });
   });

@@ -29,6 +29,7 @@ import {
   counterCrmId,
   counterProvablyAbsent,
   countersOfRequest,
+  countersOutliveExpiry,
   decodeCounterLink,
   encodeCounterLink,
   listedAtSendOf,
@@ -378,6 +379,8 @@ export class CounterOfferExecutor implements CommandExecutor {
       ctx.brokerage.config.cashOffer.unknownOutcomeWindowMinutes ?? DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES;
     const updateDueBy = (command.sentAt ?? command.updatedAt).getTime() + windowMinutes * 60_000;
     const windowPassed = this.clock.nowMs() >= updateDueBy;
+    if (await this.lapsedSinceSend(command, offer, habit))
+      return { found: true, result: { counter_offer_status: 'expired' } };
     if (counterProvablyAbsent(offer?.offer_status, habit, reopens, windowPassed))
       return {
         found: false,
@@ -402,6 +405,26 @@ export class CounterOfferExecutor implements CommandExecutor {
       provablyAbsent: false,
       hint: `offer ${payload.offerId} is ${offer?.offer_status ?? 'not listed'}; check its counter offers in the service before replaying command ${command.id}`,
     };
+  }
+
+  // A counter whose answer was lost, on an offer listed `active` again once the counter's own expiry
+  // has passed, where a waiting countered offer is listed otherwise: the listing reads the same
+  // whether the counter never arrived or arrived and lapsed (a service that reopens an offer whose
+  // counter ran out). A command is `sending` only once its request is about to leave, so a lost
+  // answer is almost always a counter that arrived; it is taken as arrived and lapsed, unless this
+  // service is known to let no counter lapse. Before, the `active` listing was taken for proof of
+  // absence, the counter was sent again, refused as run out, and the record said it was never sent
+  // while the service held it, expired (a replay of readings sweep 1519, run 2).
+  private async lapsedSinceSend(
+    command: OutboxCommand,
+    offer: Offer | undefined,
+    habit: string | undefined,
+  ): Promise<boolean> {
+    const payload = command.payload as CounterOfferPayload;
+    const expires = expiryMs(payload.body.counter_offer_expires);
+    if (offer?.offer_status !== 'active' || (habit !== 'countered' && habit !== 'rejected')) return false;
+    if (expires === null || !ranOutBy(expires, this.clock.nowMs())) return false;
+    return !(await countersOutliveExpiry(this.links, command.brokerageId));
   }
 
   // How this service lists an offer whose buyer refused a counter, as far as the ledger has seen:

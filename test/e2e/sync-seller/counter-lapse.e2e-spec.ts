@@ -1,4 +1,5 @@
 import { LINK } from '../../../src/sync/common/listing-deal.properties';
+import { COUNTER_OFFER, decisionKey } from '../../../src/sync/decisions/decision.command';
 import { decodeCounterLink, encodeCounterLink } from '../../../src/sync/offers/counter-link';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NeutralSellerSteps } from '../../support/crm-agent';
@@ -198,6 +199,43 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         await t.advanceClock(2 * HOUR);
         await settle();
         expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired', 'active']);
+      });
+
+    // A counter whose answer was lost (a gateway's 502 after the service stored it), reconciled only
+    // once it has lapsed: the `active` listing reads the same as a counter that never arrived. A
+    // replay of readings sweep 1519, run 2: taken for never arrived, it was refused as run out on the
+    // way out again, and the record said it was never sent while the service held it, expired.
+    if (readings.counterLapse === 'offer-reopened' && !fillsExpiry)
+      it('a counter whose answer was lost and that lapsed before the reconcile shows expired, sent once', async () => {
+        await countered(24 * HOUR); // a counter read waiting: how this service lists one
+        const { requestId } = await steps.activeRequest();
+        const offer = await steps.sandbox.makeOffer(requestId, {
+          offer_amount: 300_000,
+          offer_expires: new Date(t.nowMs() + 24 * HOUR).toISOString(),
+        });
+        await steps.applyEvents(1);
+        const record = await steps.agent.offerRecord(offer.offer_id);
+        await steps.agent.moveOffer(record!.id, 'counter_requested', {
+          cash_offer_counter_amount: '315000',
+          cash_offer_counter_expires: new Date(t.nowMs() + HOUR).toISOString(),
+        });
+        expect((await t.run('crm-changes')).status).toBe('succeeded');
+        await steps.sandbox.faults({ match: 'POST /counter-offers', errorAfterCommitRate: 1 });
+        try {
+          await t.run('outbox-drain');
+        } finally {
+          await steps.sandbox.clearFaults();
+        }
+        const key = decisionKey('acme', offer.offer_id, COUNTER_OFFER);
+        expect((await t.ledger.outbox.findByKey(key))?.state).toBe('unknown');
+        await t.advanceClock(2 * HOUR);
+        expect((await t.run('outbox-drain')).status).toBe('succeeded');
+        await settle();
+        const atService = (await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id);
+        expect(atService.map((c) => c.counter_offer_status)).toEqual(['expired']);
+        expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired', 'active']);
+        const shown = await steps.agent.offerRecord(offer.offer_id);
+        expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
       });
 
     it('the buyer takes the countered offer back: Counter rejected, counter status withdrawn', async () => {
