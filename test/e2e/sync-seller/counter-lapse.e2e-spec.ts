@@ -8,9 +8,8 @@ import { waitFor } from '../../support/wait-for';
 
 const HOUR = 3600_000;
 
-// An offer running out in a day, countered with a counter running out in an hour: sent, and read
-// back by one pass.
-async function counteredForAnHour(t: SyncTestApp, steps: NeutralSellerSteps) {
+// An offer running out in a day, and the agent's counter running out in an hour, read and queued.
+async function counterAskedForAnHour(t: SyncTestApp, steps: NeutralSellerSteps) {
   const { requestId } = await steps.activeRequest();
   const offer = await steps.sandbox.makeOffer(requestId, {
     offer_amount: 300_000,
@@ -23,6 +22,12 @@ async function counteredForAnHour(t: SyncTestApp, steps: NeutralSellerSteps) {
     cash_offer_counter_expires: new Date(t.nowMs() + HOUR).toISOString(),
   });
   expect((await t.run('crm-changes')).status).toBe('succeeded');
+  return offer;
+}
+
+// The same counter sent, and read back by one pass.
+async function counteredForAnHour(t: SyncTestApp, steps: NeutralSellerSteps) {
+  const offer = await counterAskedForAnHour(t, steps);
   expect((await t.run('outbox-drain')).status).toBe('succeeded');
   await t.run('inbox-drain');
   expect((await t.run('offers-reconcile')).status).toBe('succeeded');
@@ -208,18 +213,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
     if (readings.counterLapse === 'offer-reopened' && !fillsExpiry)
       it('a counter whose answer was lost and that lapsed before the reconcile shows expired, sent once', async () => {
         await countered(24 * HOUR); // a counter read waiting: how this service lists one
-        const { requestId } = await steps.activeRequest();
-        const offer = await steps.sandbox.makeOffer(requestId, {
-          offer_amount: 300_000,
-          offer_expires: new Date(t.nowMs() + 24 * HOUR).toISOString(),
-        });
-        await steps.applyEvents(1);
-        const record = await steps.agent.offerRecord(offer.offer_id);
-        await steps.agent.moveOffer(record!.id, 'counter_requested', {
-          cash_offer_counter_amount: '315000',
-          cash_offer_counter_expires: new Date(t.nowMs() + HOUR).toISOString(),
-        });
-        expect((await t.run('crm-changes')).status).toBe('succeeded');
+        const offer = await counterAskedForAnHour(t, steps);
         await steps.sandbox.faults({ match: 'POST /counter-offers', errorAfterCommitRate: 1 });
         try {
           await t.run('outbox-drain');
