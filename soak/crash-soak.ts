@@ -299,6 +299,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       ...(refusalCanBeSeen({ ...readings, counterRejectedCallback: 'none' })
         ? {}
         : { refusalsOnlyByUpdateLost: await world.service.updatesGivenUp() }),
+      updatesGivenUp: await world.service.updatesGivenUp(),
       notes: checkNotes,
     });
     const creates = await ledgerReader.taskCreates();

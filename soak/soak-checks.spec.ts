@@ -2,6 +2,7 @@ import {
   offerRecordUnassociated,
   offerSummaryWrong,
   overtakenShown,
+  refusalReadAsLapse,
   requestStatusWrong,
 } from './soak-checks';
 
@@ -95,5 +96,39 @@ describe('overtakenShown', () => {
     expect(overtakenShown('accept', 'expired', undefined, false)).toBe(false);
     expect(overtakenShown('accept', 'expired', undefined, true)).toBe(true);
     expect(overtakenShown('counter', 'counterRejected', 'expired', true)).toBe(true);
+  });
+});
+
+describe('refusalReadAsLapse', () => {
+  const counter = {
+    counter_offer_id: 9004,
+    offer_id: 7005,
+    counter_offer_status: 'rejected',
+    counter_offer_expires: '2026-12-02T05:59:59Z',
+  };
+  const after = Date.parse('2026-12-02T06:05:00Z');
+
+  // The CI crash soak on seed 20261122 (thirty-fifth session): the buyer refused counter 9004, its
+  // UPDATE never reached the daemon, and the first listing that showed the refusal came after the
+  // counter's expiry.
+  it('takes a refusal whose UPDATE was given up, shown expired once the counter ran out', () => {
+    expect(refusalReadAsLapse(counter, 'expired', after, new Set(['counter:9004']))).toBe(true);
+    expect(refusalReadAsLapse(counter, 'expired', after, new Set(['offer:7005']))).toBe(true);
+  });
+
+  it('not where the UPDATE was delivered, before the expiry, or for any other status shown', () => {
+    expect(refusalReadAsLapse(counter, 'expired', after, new Set())).toBe(false);
+    expect(
+      refusalReadAsLapse(counter, 'expired', Date.parse('2026-12-02T05:59:00Z'), new Set(['counter:9004'])),
+    ).toBe(false);
+    expect(refusalReadAsLapse(counter, 'pending', after, new Set(['counter:9004']))).toBe(false);
+    expect(
+      refusalReadAsLapse(
+        { ...counter, counter_offer_expires: null },
+        'expired',
+        after,
+        new Set(['counter:9004']),
+      ),
+    ).toBe(false);
   });
 });

@@ -44,6 +44,10 @@ export interface Observed {
   // UPDATE the service gave up delivering (soak-service.ts, updatesGivenUp): nothing can tell the
   // daemon of those refusals, so a record left Countered for one is noted, not counted.
   refusalsOnlyByUpdateLost?: ReadonlySet<string>;
+  // Under every reading: the counters and offers whose UPDATE the service gave up delivering. A
+  // refusal so lost, seen in the listings only after the counter's own expiry, reads the same as the
+  // counter's lapse (refusalReadAsLapse).
+  updatesGivenUp?: ReadonlySet<string>;
   // false: GET /active-offer-requests shows no request's status or id (SOAK_SPEC_READINGS
   // activeListShape declared), so an approval is known only by its event, which may be lost.
   activeListShowsStatus?: boolean;
@@ -544,6 +548,16 @@ function checkOfferStates(
       );
       continue;
     }
+    if (
+      !move &&
+      counter &&
+      refusalReadAsLapse(counter, shown.counterStatus, seen.nowMs, seen.updatesGivenUp ?? new Set())
+    ) {
+      seen.notes?.push(
+        `not counted: offer ${offer.offer_id} (record ${record.id}) shows counter ${quote(shown.counterStatus)}; its counter ${counter.counter_offer_id} was refused and the UPDATE given up by the service, so the listings alone told of it, after the counter's own expiry: a lapse reads the same (docs/spec-decisions.md)`,
+      );
+      continue;
+    }
     const why =
       counter?.counter_offer_status === 'rejected'
         ? acceptedBeside
@@ -575,6 +589,29 @@ export function overtakenShown(
 ): boolean {
   const where = expectedOfferRecord({ offerStatus: 'expired', counterStatus, fromAcceptedCounter: false });
   return stage === where.stage && (kind === 'reject' || told);
+}
+
+// A counter its buyer refused, whose UPDATE the service gave up delivering, shown `expired`: with no
+// word but the listings, a refusal first read after the counter's own expiry is what a lapse looks
+// like (offerRecordView reads it so unless this service was seen keeping counters past expiry), and
+// no connector can tell the two apart.
+export function refusalReadAsLapse(
+  counter: Pick<
+    StoredCounter,
+    'counter_offer_id' | 'offer_id' | 'counter_offer_status' | 'counter_offer_expires'
+  >,
+  shownCounterStatus: string,
+  nowMs: number,
+  givenUp: ReadonlySet<string>,
+): boolean {
+  const expires = Date.parse(counter.counter_offer_expires ?? '');
+  return (
+    counter.counter_offer_status === 'rejected' &&
+    shownCounterStatus === 'expired' &&
+    Number.isFinite(expires) &&
+    expires <= nowMs &&
+    (givenUp.has(`counter:${counter.counter_offer_id}`) || givenUp.has(`offer:${counter.offer_id}`))
+  );
 }
 
 function counterRanOut(d: Decision, nowMs: number): boolean {
