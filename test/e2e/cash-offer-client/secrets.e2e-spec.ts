@@ -54,8 +54,13 @@ describe('the API key never leaks (sandbox)', () => {
     await run(client.listOffers()); // 429 retried, logged, then RATE_LIMITED
     await h.faults({ match: 'GET /active-offer-requests', errorRate: 1, errorStatus: 503 });
     await run(client.listActiveOfferRequests()); // 503 retried, logged, UNAVAILABLE
-    await h.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 600 });
-    await run(client.createOfferRequest(offerRequestBody())); // timeout: OUTCOME_UNKNOWN
+    // A timeout long enough for the create to reach the sandbox on a loaded machine (at 200 ms a CI
+    // run aborted it before the sandbox took it, and the hung call never came to its log), and a hang
+    // well past it.
+    await h.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3_000 });
+    await run(
+      h.client({ timeoutMs: 1_000, retry: { maxAttempts: 1 } }).createOfferRequest(offerRequestBody()),
+    ); // timeout: OUTCOME_UNKNOWN
     await h.faults({ match: 'GET /offers', errorRate: 1, errorStatus: 500 });
     for (let i = 0; i < 3; i++) await run(client.listOffers()); // opens the breaker
     await run(client.listOffers()); // fails fast
