@@ -279,6 +279,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     const readings = await world.service.specReadings();
     const createAnswerHasInventory = !readings.createAnswer.startsWith('id-only');
     const checkNotes: string[] = [];
+    const updatesGivenUp = await world.service.updatesGivenUp();
     const violations = checkSoak(world, {
       requests,
       offers,
@@ -298,8 +299,8 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         readings.expiredOfferListedAs === 'dropped' || readings.withdrawnOfferListedAs === 'dropped',
       ...(refusalCanBeSeen({ ...readings, counterRejectedCallback: 'none' })
         ? {}
-        : { refusalsOnlyByUpdateLost: await world.service.updatesGivenUp() }),
-      updatesGivenUp: await world.service.updatesGivenUp(),
+        : { refusalsOnlyByUpdateLost: updatesGivenUp }),
+      updatesGivenUp,
       notes: checkNotes,
     });
     const creates = await ledgerReader.taskCreates();

@@ -577,7 +577,6 @@ function checkOfferStates(
   return violations;
 }
 
-// The counter's own expiry had passed by the check, and no counter reached the service.
 // A decision the offer's expiry overtook (listed `expired`) is shown when its record is where the
 // offer is, Expired, or Counter rejected where our counter ran out with it (docs/crm-mapping.md), and
 // an accept or a counter that could not be made says so (`told`); a reject has what it wanted.
@@ -614,6 +613,7 @@ export function refusalReadAsLapse(
   );
 }
 
+// The counter's own expiry had passed by the check, and no counter reached the service.
 function counterRanOut(d: Decision, nowMs: number): boolean {
   return d.kind === 'counter' && d.counterExpiresMs !== undefined && d.counterExpiresMs <= nowMs;
 }

@@ -368,6 +368,8 @@ export class CounterOfferExecutor implements CommandExecutor {
         return { found: true, result: { counter_offer_status: 'rejected' } };
       return { found: false, provablyAbsent: true, hint: 'another offer on the request was accepted' };
     }
+    if (await this.lapsedSinceSend(command, offer, habit))
+      return { found: true, result: { counter_offer_status: 'expired' } };
     // Only an active offer on a service that lists countered offers otherwise can prove anything.
     const afterRefusal =
       offer?.offer_status === 'active' && (habit === 'countered' || habit === 'rejected')
@@ -379,8 +381,6 @@ export class CounterOfferExecutor implements CommandExecutor {
       ctx.brokerage.config.cashOffer.unknownOutcomeWindowMinutes ?? DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES;
     const updateDueBy = (command.sentAt ?? command.updatedAt).getTime() + windowMinutes * 60_000;
     const windowPassed = this.clock.nowMs() >= updateDueBy;
-    if (await this.lapsedSinceSend(command, offer, habit))
-      return { found: true, result: { counter_offer_status: 'expired' } };
     if (counterProvablyAbsent(offer?.offer_status, habit, reopens, windowPassed))
       return {
         found: false,

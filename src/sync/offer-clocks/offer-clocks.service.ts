@@ -8,6 +8,7 @@ import { LinkRepository, RecordErrorRepository } from '../../ledger';
 import { MetricsService } from '../../observability/metrics/metrics.service';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
+import { agentRequestIn } from '../offers/agent-held-stage';
 import { HeldStages } from '../offers/held-stages.service';
 import { OFFER, offerStageId } from '../offers/offer-record.properties';
 import { isCounteredWord, isWithdrawnOffer } from '../offers/offer-record.view';
@@ -37,15 +38,15 @@ function isClosed(status: string): boolean {
   return ANSWERED.has(status.toLowerCase()) || isCounteredWord(status) || isWithdrawnOffer(status);
 }
 
-const REQUESTED_STAGES = new Set(['accept_requested', 'reject_requested', 'counter_requested']);
-
 // An offer's answer is still owed while its record is in Incoming, or in a "… requested" stage whose
 // request could not go out (Decision error set there: a counter with a field to fix, such as an
 // expiry already past): the offer can still run out unanswered, so its tasks are made and it is
 // shown Expired when it does, as though the agent had not moved it.
 function stillOwed(stageKey: string, record: CrmRecord): boolean {
   if (stageKey === 'incoming') return true;
-  return REQUESTED_STAGES.has(stageKey) && (record.properties[OFFER.decisionError] ?? '').trim() !== '';
+  return (
+    agentRequestIn(stageKey) !== undefined && (record.properties[OFFER.decisionError] ?? '').trim() !== ''
+  );
 }
 
 export interface ClockPass {
