@@ -12,6 +12,24 @@ import {
 } from './sandbox.types';
 
 type OffersOrder = SpecReadingValues['offersOrder'];
+type IdSequences = SpecReadingValues['idSequences'];
+type RecordKind = 'request' | 'property' | 'offer' | 'counter';
+
+// The last id given of each kind: ours in ranges apart, or every kind from 1 (spec reading idSequences).
+const apartSequences = () => ({
+  request: 1000,
+  property: 500_000,
+  offer: 7000,
+  counter: 9000,
+  email: 0,
+  delivery: 0,
+});
+const fromOneSequences = (): Record<RecordKind, number> => ({
+  request: 0,
+  property: 0,
+  offer: 0,
+  counter: 0,
+});
 
 // Long benchmarks would otherwise grow the call log without bound.
 const MAX_CALLS = 10_000;
@@ -39,21 +57,35 @@ export class SandboxStore {
   readonly activeOffers = new Set<StoredOffer>();
   // Requests made through the API (not seed-active): the autopilot's candidates.
   readonly apiRequests = new Set<StoredOfferRequest>();
-  private seq = { request: 1000, property: 500_000, offer: 7000, counter: 9000, email: 0, delivery: 0 };
+  private seq = apartSequences();
+  private fromOne = fromOneSequences();
 
   // The earliest expiry (offer or request) not yet swept; lets the per-call sweep be a comparison.
   nextExpiryMs = Number.POSITIVE_INFINITY;
 
-  constructor(readonly accounts: readonly SandboxAccount[]) {
+  // `idSequences`: asked at each new id, since a test may switch the reading while records exist.
+  constructor(
+    readonly accounts: readonly SandboxAccount[],
+    private readonly idSequences: () => IdSequences = () => 'apart',
+  ) {
     for (const account of accounts) this.accountsByKey.set(account.key, account);
   }
 
-  nextRequestId = (): number => ++this.seq.request;
-  nextPropertyId = (): number => ++this.seq.property;
-  nextOfferId = (): number => ++this.seq.offer;
-  nextCounterId = (): number => ++this.seq.counter;
+  nextRequestId = (): number => this.nextId('request', (id) => this.requests.has(id));
+  nextPropertyId = (): number => this.nextId('property', (id) => this.requestsByProperty.has(id));
+  nextOfferId = (): number => this.nextId('offer', (id) => this.offers.has(id));
+  nextCounterId = (): number => this.nextId('counter', (id) => this.counters.has(id));
   nextEmailId = (): number => ++this.seq.email;
   nextDeliveryId = (): number => ++this.seq.delivery;
+
+  // An id of its kind no record holds: the two numberings share each kind's ids, so one switched to
+  // mid-run skips those the other gave.
+  private nextId(kind: RecordKind, taken: (id: number) => boolean): number {
+    const seq = this.idSequences() === 'from-one' ? this.fromOne : this.seq;
+    let id = ++seq[kind];
+    while (taken(id)) id = ++seq[kind];
+    return id;
+  }
 
   accountOf(r: StoredOfferRequest): SandboxAccount | undefined {
     return this.accountsByKey.get(r.ownerKey);
@@ -118,6 +150,7 @@ export class SandboxStore {
     this.activeOffers.clear();
     this.apiRequests.clear();
     this.nextExpiryMs = Number.POSITIVE_INFINITY;
-    this.seq = { request: 1000, property: 500_000, offer: 7000, counter: 9000, email: 0, delivery: 0 };
+    this.seq = apartSequences();
+    this.fromOne = fromOneSequences();
   }
 }

@@ -185,6 +185,11 @@ export interface SpecReadingValues {
   // key, the rest answered 429 with a Retry-After in seconds (`per-second`) or with none
   // (`per-second-bare`), as a gateway in front of the service may do.
   rateLimit: 'none' | 'per-second' | 'per-second-bare';
+  // How ids are numbered (not shown): each kind in a range of its own (ours: requests from 1001,
+  // offers from 7001, counters from 9001, properties from 500001), or `from-one`: every kind counts
+  // from 1, as a table's own SERIAL or IDENTITY column does, so request 3, offer 3 and counter 3 exist
+  // at once and an id read as the wrong kind finds a real record.
+  idSequences: 'apart' | 'from-one';
 }
 
 // The steady limit of the `rateLimit` readings: half the daemon's own default pace (10 a second),
@@ -233,6 +238,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   rateLimit: 'none',
   counteredOfferDecisions: 'reject-only',
   counterAfterSellerReject: 'ended',
+  idSequences: 'apart',
 };
 
 export const SPEC_READING_CHOICES: {
@@ -296,6 +302,7 @@ export const SPEC_READING_CHOICES: {
   counteredOfferDecisions: ['reject-only', 'accept-too', 'as-listed'],
   counterAfterSellerReject: ['ended', 'standing'],
   rateLimit: ['none', 'per-second', 'per-second-bare'],
+  idSequences: ['apart', 'from-one'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

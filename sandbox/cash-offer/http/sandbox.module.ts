@@ -58,7 +58,11 @@ export class CashOfferSandboxModule implements NestModule {
         NotFoundController,
       ],
       providers: [
-        { provide: SandboxStore, useFactory: () => new SandboxStore(settings.accounts) },
+        {
+          provide: SandboxStore,
+          useFactory: () =>
+            new SandboxStore(settings.accounts, () => settings.specReadings.current.idSequences),
+        },
         { provide: AGENT_KEY, useValue: settings.agentKey },
         { provide: SpecReadings, useValue: settings.specReadings },
         {

@@ -71,6 +71,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'counteredOfferDecisions',
       'counterAfterSellerReject',
       'rateLimit',
+      'idSequences',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -633,6 +634,37 @@ describe('Cash Offer sandbox: spec readings', () => {
     // Undecided again: the seller accepts it (the cascade as for any offer).
     expect(await decide(reopened, 'accepted')).toBe(200);
     expect((await listed(reopened))?.offer_status).toBe('accepted');
+  });
+
+  it('idSequences from-one: requests, properties, offers and counters each counted from 1; each numbering goes on where it left off', async () => {
+    const made = async (): Promise<number[]> => {
+      const req = await activeRequest(sandbox);
+      const offer = await buyerOffer(sandbox, req.offer_request_id);
+      const counter = await call(sandbox, 'POST', '/counter-offers', {
+        offer_id: offer.offer_id,
+        counter_offer_amount: 270_000,
+      });
+      const ids: unknown[] = [
+        req.offer_request_id,
+        req.inventory_property_id,
+        offer.offer_id,
+        counter.body.counter_offer_id,
+      ];
+      return ids as number[];
+    };
+    expect(await made()).toEqual([1001, 500_001, 7001, 9001]);
+    await readings({ idSequences: 'from-one' });
+    expect(await made()).toEqual([1, 1, 1, 1]);
+    expect(await made()).toEqual([2, 2, 2, 2]);
+    // Back to ranges apart, and to from-one again: each goes on where it left off.
+    await readings({ idSequences: 'apart' });
+    expect(await made()).toEqual([1002, 500_002, 7002, 9002]);
+    await readings({ idSequences: 'from-one' });
+    expect(await made()).toEqual([3, 3, 3, 3]);
+    // A reset starts both numberings again.
+    await control(sandbox, 'POST', '/reset');
+    await readings({ idSequences: 'from-one' });
+    expect(await made()).toEqual([1, 1, 1, 1]);
   });
 
   it('counterAcceptedOriginalListedAs: the countered offer rejected with the others, or left as it was listed', async () => {

@@ -27,6 +27,8 @@ const READINGS: Record<string, unknown>[] = [
     errorCodes: 'all-422',
     expiredOfferListedAs: 'dropped',
     withdrawnOfferListedAs: 'dropped',
+    // Every kind of id counted from 1 (a table's own SERIAL): request 1, offer 1 and counter 1 at once.
+    idSequences: 'from-one',
   },
   // Pages capped at 25, a create answered as the spec's formal declaration lists it (no request id), 400
   // for everything refused, an error past the last page, an active list refusing limit over 25,

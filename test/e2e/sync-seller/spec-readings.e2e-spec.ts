@@ -82,6 +82,9 @@ const READINGS: Record<string, unknown>[] = [
     counterRejectedCallback: 'offer-only',
     counterRejectedOfferListedAs: 'countered',
     counterAnswer: 'empty-204',
+    // Every kind of id counted from 1: the offer the UPDATE names shares its number with a request
+    // and a counter.
+    idSequences: 'from-one',
   },
   // The counter answered with no body, so its id is first heard in the UPDATE, which names it and
   // the offer our counter is on; the offer stays listed `countered`.
@@ -90,6 +93,7 @@ const READINGS: Record<string, unknown>[] = [
     counterRejectedOfferListedAs: 'countered',
     counterAnswer: 'empty-204',
     offerNamesCounter: 'unnamed',
+    idSequences: 'from-one',
   },
   // A countered offer listed `rejected` at once, and left so when its buyer refuses the counter.
   {
