@@ -30,6 +30,13 @@ export class OfferRequestService {
     private readonly readings: SpecReadings,
   ) {}
 
+  // The account's request holding an external id (spec reading duplicateExternalId).
+  private heldBy(caller: SandboxAccount, externalId: string): StoredOfferRequest | undefined {
+    for (const r of this.store.requests.values())
+      if (r.ownerKey === caller.key && r.offer_request_external_id === externalId) return r;
+    return undefined;
+  }
+
   create(caller: SandboxAccount, body: unknown): OfferRequestRecord {
     if (isPlainObject(body) && body.assumptions !== undefined && caller.role !== 'buyer')
       throw forbidden(
@@ -42,6 +49,13 @@ export class OfferRequestService {
     if (this.readings.current.externalIdAt === 'body' && request.offer_request_external_id !== undefined)
       throw badRequest('request.offer_request_external_id is not a request field the service knows');
     const externalId = request.offer_request_external_id ?? b.offer_request_external_id ?? null;
+    if (externalId !== null && this.readings.current.duplicateExternalId === 'refused') {
+      const holder = this.heldBy(caller, externalId);
+      if (holder)
+        throw conflict(
+          `offer_request_external_id "${externalId}" is already used by offer request ${holder.offer_request_id}`,
+        );
+    }
     const property = { ...b.property };
     const nowMs = this.clock.nowMs();
     const now = new Date(nowMs).toISOString();

@@ -190,6 +190,11 @@ export interface SpecReadingValues {
   // from 1, as a table's own SERIAL or IDENTITY column does, so request 3, offer 3 and counter 3 exist
   // at once and an id read as the wrong kind finds a real record.
   idSequences: 'apart' | 'from-one';
+  // A create whose offer_request_external_id a request of the same account already holds (whether
+  // the id must be unique is not shown): stored as another request (ours), or `refused` as an
+  // impossible transition (409 under errorCodes ours, else that reading's code), naming the field and
+  // the request that holds it, as a service with a unique key on (account, external id) answers.
+  duplicateExternalId: 'stored' | 'refused';
 }
 
 // The steady limit of the `rateLimit` readings: half the daemon's own default pace (10 a second),
@@ -239,6 +244,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   counteredOfferDecisions: 'reject-only',
   counterAfterSellerReject: 'ended',
   idSequences: 'apart',
+  duplicateExternalId: 'stored',
 };
 
 export const SPEC_READING_CHOICES: {
@@ -303,6 +309,7 @@ export const SPEC_READING_CHOICES: {
   counterAfterSellerReject: ['ended', 'standing'],
   rateLimit: ['none', 'per-second', 'per-second-bare'],
   idSequences: ['apart', 'from-one'],
+  duplicateExternalId: ['stored', 'refused'],
 };
 
 // A partial set of readings, checked: each key known, each value one of its choices.

@@ -229,9 +229,20 @@ export class OutboxDrainService {
   }
 
   private async onSendError(command: OutboxCommand, error: unknown, ctx: OutboxContext): Promise<Outcome> {
+    const executor = this.executors.get(command.operation);
+    if (error instanceof RemoteError && executor?.heldAlready?.(error) === true) {
+      const held = await this.alreadyInEffect(command, ctx);
+      if (held) {
+        await this.finish(command, held.result, ctx, (record) =>
+          this.outbox.complete(command.id, held.result, record),
+        );
+        return 'done';
+      }
+      return this.lostAnswer(command, errorMessage(error));
+    }
     // A conflict may only mean the service is already where the command wanted it (offer B rejected
     // by the cascade of offer A's accept while B's own reject was in flight): then it is done.
-    if (mayAlreadyBeInEffect(error, this.executors.get(command.operation)?.refusalsReconciled === true)) {
+    if (mayAlreadyBeInEffect(error, executor?.refusalsReconciled === true)) {
       const settled = await this.alreadyInEffect(command, ctx);
       if (settled) {
         await this.finish(command, settled.result, ctx, (record) =>
@@ -263,14 +274,7 @@ export class OutboxDrainService {
       new Date(this.clock.nowMs() + outboxRetryDelayMs(Math.max(1, attempt), retryAfterMs));
     switch (decision.action) {
       case 'reconcile':
-        await this.outbox.recordUnknown(
-          command.id,
-          message,
-          new Date(this.clock.nowMs() + reconcileDelayMs(0)),
-          await this.history.answerEntries(command, 'unknown', undefined, message),
-        );
-        this.logger.warn(`outbox command ${command.id} (${command.operation}): outcome unknown, reconciling`);
-        return 'unknown';
+        return this.lostAnswer(command, message);
       case 'defer':
         await this.outbox.defer(command.id, `not sent: ${message}`, later(decision.retryAfterMs, 1));
         return 'skipped';
@@ -310,6 +314,18 @@ export class OutboxDrainService {
         return 'dead';
       }
     }
+  }
+
+  // The command may have taken effect and its answer says nothing of it: looked for from now on.
+  private async lostAnswer(command: OutboxCommand, message: string): Promise<Outcome> {
+    await this.outbox.recordUnknown(
+      command.id,
+      message,
+      new Date(this.clock.nowMs() + reconcileDelayMs(0)),
+      await this.history.answerEntries(command, 'unknown', undefined, message),
+    );
+    this.logger.warn(`outbox command ${command.id} (${command.operation}): outcome unknown, reconciling`);
+    return 'unknown';
   }
 
   // A 403 from the service that does not say whether the key or the record is refused (the spec

@@ -58,6 +58,10 @@ export interface CommandExecutor {
   // True when `reconcile` also tells a service's 400/422 refusal that only says the write is already
   // in effect (a service that answers an impossible transition so instead of 409; refusal.check.ts).
   readonly refusalsReconciled?: boolean;
+  // True when a refusal says the service already holds what the command makes (a create refused as a
+  // duplicate of the record an earlier, lost send made): the command was received after all, so the
+  // drain looks for it as for a lost answer instead of giving it up.
+  heldAlready?(error: RemoteError): boolean;
   // When the write stops being of use (epoch ms), if it ever does: a clock's reminder for an offer
   // that runs out then. The drain sends such commands ahead of the rest, the nearest first (send-order.ts).
   deadline?(command: OutboxCommand): number | undefined;

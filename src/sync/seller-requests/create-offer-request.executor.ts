@@ -24,7 +24,12 @@ import { findOfferRequestByExternalId, OfferRequestLocator } from './offer-reque
 import { waitingOfferEchoes } from './offer-echoes';
 import { photosSentOf, SellerRequestResult, toSellerRequestResult } from './seller-request.result';
 import { createWithPhotos } from './create-with-photos';
-import { nextPlacement, placeExternalId, type ExternalIdPlacement } from './external-id-placement';
+import {
+  nextPlacement,
+  placeExternalId,
+  saysExternalIdHeld,
+  type ExternalIdPlacement,
+} from './external-id-placement';
 import { PhotoBatchesQueue } from './photo-batches.queue';
 import { toCrmDateTime } from '../common/crm-values';
 import { RequestStatusService } from '../request-status/request-status.service';
@@ -49,6 +54,12 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     private readonly inbox: InboxRepository,
     private readonly requestStatus: RequestStatusService,
   ) {}
+
+  // A create refused because the service already holds a request with the deal's id was received
+  // before, by a send whose answer was lost: looked for, as that lost answer is, never given up.
+  heldAlready(error: RemoteError): boolean {
+    return saysExternalIdHeld(error);
+  }
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<SellerRequestResult> {
     const dealId = splitRecordRef(command.recordRef).id;

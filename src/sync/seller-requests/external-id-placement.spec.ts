@@ -1,6 +1,6 @@
 import { CashOfferError } from '../../cash-offer';
 import type { CreateOfferRequestBody } from '../../cash-offer/schema';
-import { nextPlacement, placeExternalId } from './external-id-placement';
+import { nextPlacement, placeExternalId, saysExternalIdHeld } from './external-id-placement';
 
 const body = {
   request: { offer_request_asking: 300_000, offer_request_external_id: 'deal-7' },
@@ -58,5 +58,47 @@ describe('nextPlacement', () => {
     });
     expect(nextPlacement(outage, 'request')).toBeUndefined();
     expect(nextPlacement(new Error('offer_request_external_id'), 'request')).toBeUndefined();
+  });
+});
+
+describe("a create refused because the deal's id is already used", () => {
+  const held = [
+    'offer_request_external_id "deal-7" is already used by offer request 12',
+    'offer_request_external_id has already been taken',
+    'duplicate key value violates unique constraint "offer_requests_offer_request_external_id_key"',
+  ];
+
+  it('is the service holding a request made with it, whatever the code, and never a reason to move or drop the id', () => {
+    for (const message of held) {
+      for (const [code, status] of [
+        ['CONFLICT', 409],
+        ['INVALID_RECORD', 400],
+        ['INVALID_RECORD', 422],
+      ] as const) {
+        const error = new CashOfferError({ code, operation: 'createOfferRequest', status, message });
+        expect(saysExternalIdHeld(error)).toBe(true);
+        expect(nextPlacement(error, 'request')).toBeUndefined();
+        expect(nextPlacement(error, 'body')).toBeUndefined();
+      }
+    }
+  });
+
+  it('is not a refusal of where the id goes, nor one that does not name it', () => {
+    expect(
+      saysExternalIdHeld(
+        refusal('request.offer_request_external_id is not a request field the service knows'),
+      ),
+    ).toBe(false);
+    expect(
+      saysExternalIdHeld(refusal('offer_request_external_id does not exist on the request object')),
+    ).toBe(false);
+    expect(saysExternalIdHeld(refusal('a request for this property already exists'))).toBe(false);
+    const outage = new CashOfferError({
+      code: 'UNAVAILABLE',
+      operation: 'x',
+      status: 503,
+      message: 'offer_request_external_id already used',
+    });
+    expect(saysExternalIdHeld(outage)).toBe(false);
   });
 });

@@ -33,6 +33,19 @@ export function nextPlacement(error: unknown, tried: ExternalIdPlacement): Exter
 export function refusesExternalId(error: unknown): boolean {
   if (!(error instanceof CashOfferError) || error.code !== 'INVALID_RECORD' || error.status === undefined)
     return false;
-  const said = error.serviceError?.message ?? error.message;
-  return /offer_request_external_id/i.test(said);
+  return /offer_request_external_id/i.test(saidBy(error)) && !saysExternalIdHeld(error);
+}
+
+// A refusal saying the deal's id is already used (whether it must be unique is not shown): the
+// service holds a request made with it, by an earlier send whose answer was lost. Never a matter of
+// where the id goes: a create sent again without it would be a second request for the deal.
+export function saysExternalIdHeld(error: unknown): boolean {
+  if (!(error instanceof CashOfferError) || error.status === undefined) return false;
+  if (error.code !== 'INVALID_RECORD' && error.code !== 'CONFLICT') return false;
+  const said = saidBy(error);
+  return /offer_request_external_id/i.test(said) && /\b(already|duplicate|unique|in use)\b/i.test(said);
+}
+
+function saidBy(error: CashOfferError): string {
+  return error.serviceError?.message ?? error.message;
 }

@@ -72,6 +72,7 @@ describe('Cash Offer sandbox: spec readings', () => {
       'counterAfterSellerReject',
       'rateLimit',
       'idSequences',
+      'duplicateExternalId',
     ]) {
       const res = await readings({ [key]: 'nonsense' });
       expect(res.status).toBe(400);
@@ -665,6 +666,28 @@ describe('Cash Offer sandbox: spec readings', () => {
     await control(sandbox, 'POST', '/reset');
     await readings({ idSequences: 'from-one' });
     expect(await made()).toEqual([1, 1, 1, 1]);
+  });
+
+  it("duplicateExternalId refused: a second create with an external id the account's request holds answered 409 naming both, or that reading's code", async () => {
+    const first = await call(sandbox, 'POST', '/offer-requests', createBody());
+    expect(first.status).toBe(201);
+    // Stored as another request (ours).
+    expect((await call(sandbox, 'POST', '/offer-requests', createBody())).status).toBe(201);
+    await readings({ duplicateExternalId: 'refused' });
+    const refused = await call(sandbox, 'POST', '/offer-requests', createBody());
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      `offer_request_external_id "crm-deal-1" is already used by offer request ${first.body.offer_request_id}`,
+    );
+    await readings({ errorCodes: 'all-422' });
+    expect((await call(sandbox, 'POST', '/offer-requests', createBody())).status).toBe(422);
+    // Another external id, or another account's request with the same one, is no duplicate.
+    await readings({ errorCodes: 'ours' });
+    const other = createBody({
+      request: { offer_request_asking: 250_000, offer_request_external_id: 'crm-deal-2' },
+    });
+    expect((await call(sandbox, 'POST', '/offer-requests', other)).status).toBe(201);
+    expect((await call(sandbox, 'POST', '/offer-requests', createBody(), PARTNER.key)).status).toBe(201);
   });
 
   it('counterAcceptedOriginalListedAs: the countered offer rejected with the others, or left as it was listed', async () => {

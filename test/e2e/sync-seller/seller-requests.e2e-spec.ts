@@ -227,6 +227,55 @@ describe('seller requests: listing deals become offer requests', () => {
     expect(deal.properties[DEAL.syncError] ?? '').toBe('');
   });
 
+  it.each(['ours', 'all-400'])(
+    "a create sent again after its window to a service that refuses a second request with the deal's id (%s codes): looked for still, never sent without the id, linked once listed",
+    async (errorCodes) => {
+      await sandbox.specReadings({ duplicateExternalId: 'refused', errorCodes });
+      try {
+        const { dealId } = await agent.listingDeal({
+          ...VALID_LISTING,
+          listing_street_number: errorCodes === 'ours' ? '50' : '51',
+          listing_street_name: 'Cedar Court',
+        });
+        const { stored, command } = await createAnswerLost(dealId);
+        const requestsBefore = (await sandbox.requests()).length;
+        // Still in review an hour later: the active list, which echoes the deal's id, does not show it,
+        // so the create is sent again, and the service refuses it as a second request with that id.
+        await t.ledger.transactions.run((m) =>
+          m.query('UPDATE outbox_commands SET sent_at = ?, next_attempt_at = NULL WHERE id = ?', [
+            new Date(Date.now() - 61 * 60_000).toISOString(),
+            command.id,
+          ]),
+        );
+        await t.run('outbox-drain');
+        const refused = await t.ledger.outbox.get(command.id);
+        expect(refused).toMatchObject({ state: 'unknown', attempts: 2 });
+        expect(refused?.lastError).toContain('is already used by offer request');
+        // Never sent again without the id (a second request for the deal), nor given up.
+        expect((await sandbox.requests()).length).toBe(requestsBefore);
+
+        // Approved and offered on: found by the deal's id, linked to the one request.
+        await sandbox.approve(stored.offer_request_id);
+        await sandbox.makeOffer(stored.offer_request_id);
+        await checkNow(command.id);
+        await t.run('outbox-drain');
+        expect((await t.ledger.outbox.get(command.id))?.state).toBe('done');
+        const deal = await waitFor(
+          async () => {
+            const d = await agent.deal(dealId, DEAL_PROPS);
+            return d.properties[DEAL.requestId] ? d : undefined;
+          },
+          { what: 'the request id on the deal' },
+        );
+        expect(deal.properties[DEAL.requestId]).toBe(String(stored.offer_request_id));
+        expect(deal.properties[DEAL.syncError] ?? '').toBe('');
+        expect(await requestsFor(dealId)).toHaveLength(1);
+      } finally {
+        await sandbox.specReadings({ duplicateExternalId: 'stored', errorCodes: 'ours' });
+      }
+    },
+  );
+
   it.each([
     ['declared', 'ours'],
     ['no-external-id', 'ours'],
