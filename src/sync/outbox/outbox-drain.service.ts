@@ -230,19 +230,11 @@ export class OutboxDrainService {
 
   private async onSendError(command: OutboxCommand, error: unknown, ctx: OutboxContext): Promise<Outcome> {
     const executor = this.executors.get(command.operation);
-    if (error instanceof RemoteError && executor?.heldAlready?.(error) === true) {
-      const held = await this.alreadyInEffect(command, ctx);
-      if (held) {
-        await this.finish(command, held.result, ctx, (record) =>
-          this.outbox.complete(command.id, held.result, record),
-        );
-        return 'done';
-      }
-      return this.lostAnswer(command, errorMessage(error));
-    }
+    // The service says it already holds what the command makes (a create a lost send made).
+    const held = error instanceof RemoteError && executor?.heldAlready?.(error) === true;
     // A conflict may only mean the service is already where the command wanted it (offer B rejected
     // by the cascade of offer A's accept while B's own reject was in flight): then it is done.
-    if (mayAlreadyBeInEffect(error, executor?.refusalsReconciled === true)) {
+    if (held || mayAlreadyBeInEffect(error, executor?.refusalsReconciled === true)) {
       const settled = await this.alreadyInEffect(command, ctx);
       if (settled) {
         await this.finish(command, settled.result, ctx, (record) =>
@@ -251,6 +243,8 @@ export class OutboxDrainService {
         return 'done';
       }
     }
+    // Held but not to be seen yet (a request still in review): looked for as a lost answer is.
+    if (held) return this.lostAnswer(command, errorMessage(error));
     return this.apply(command, error, ctx, true);
   }
 
