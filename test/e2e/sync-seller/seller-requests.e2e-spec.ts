@@ -30,6 +30,27 @@ describe('seller requests: listing deals become offer requests', () => {
     );
   const requestsFor = async (dealId: string) =>
     (await sandbox.requests()).filter((r) => r.offer_request_external_id === dealId);
+  // The create was sent over an hour ago: its window (60 minutes by default) has passed.
+  const windowPassed = (id: number) =>
+    t.ledger.transactions.run((m) =>
+      m.query('UPDATE outbox_commands SET sent_at = ?, next_attempt_at = NULL WHERE id = ?', [
+        new Date(Date.now() - 61 * 60_000).toISOString(),
+        id,
+      ]),
+    );
+  // The deal shows the one request the service holds for it, and no error.
+  const expectLinked = async (dealId: string, requestId: number) => {
+    const deal = await waitFor(
+      async () => {
+        const d = await agent.deal(dealId, DEAL_PROPS);
+        return d.properties[DEAL.requestId] ? d : undefined;
+      },
+      { what: 'the request id on the deal' },
+    );
+    expect(deal.properties[DEAL.requestId]).toBe(String(requestId));
+    expect(deal.properties[DEAL.syncError] ?? '').toBe('');
+    expect(await requestsFor(dealId)).toHaveLength(1);
+  };
   // The agent asks for a cash offer on the deal; the service stores the request, and its answer is
   // held past the client's time-out: the create is left `unknown`.
   const createAnswerLost = async (dealId: string) => {
@@ -212,12 +233,7 @@ describe('seller requests: listing deals become offer requests', () => {
     expect(await requestsFor(dealId)).toHaveLength(0);
 
     // Sent over an hour ago and still not listed: the service never received it.
-    await t.ledger.transactions.run((m) =>
-      m.query('UPDATE outbox_commands SET sent_at = ?, next_attempt_at = NULL WHERE id = ?', [
-        new Date(Date.now() - 61 * 60_000).toISOString(),
-        command.id,
-      ]),
-    );
+    await windowPassed(command.id);
     await t.run('outbox-drain');
     expect(await t.ledger.outbox.get(command.id)).toMatchObject({ state: 'done', attempts: 2 });
     const [created] = await requestsFor(dealId);
@@ -241,12 +257,7 @@ describe('seller requests: listing deals become offer requests', () => {
         const requestsBefore = (await sandbox.requests()).length;
         // Still in review an hour later: the active list, which echoes the deal's id, does not show it,
         // so the create is sent again, and the service refuses it as a second request with that id.
-        await t.ledger.transactions.run((m) =>
-          m.query('UPDATE outbox_commands SET sent_at = ?, next_attempt_at = NULL WHERE id = ?', [
-            new Date(Date.now() - 61 * 60_000).toISOString(),
-            command.id,
-          ]),
-        );
+        await windowPassed(command.id);
         await t.run('outbox-drain');
         const refused = await t.ledger.outbox.get(command.id);
         expect(refused).toMatchObject({ state: 'unknown', attempts: 2 });
@@ -260,16 +271,7 @@ describe('seller requests: listing deals become offer requests', () => {
         await checkNow(command.id);
         await t.run('outbox-drain');
         expect((await t.ledger.outbox.get(command.id))?.state).toBe('done');
-        const deal = await waitFor(
-          async () => {
-            const d = await agent.deal(dealId, DEAL_PROPS);
-            return d.properties[DEAL.requestId] ? d : undefined;
-          },
-          { what: 'the request id on the deal' },
-        );
-        expect(deal.properties[DEAL.requestId]).toBe(String(stored.offer_request_id));
-        expect(deal.properties[DEAL.syncError] ?? '').toBe('');
-        expect(await requestsFor(dealId)).toHaveLength(1);
+        await expectLinked(dealId, stored.offer_request_id);
       } finally {
         await sandbox.specReadings({ duplicateExternalId: 'stored', errorCodes: 'ours' });
       }
@@ -297,12 +299,7 @@ describe('seller requests: listing deals become offer requests', () => {
         const { stored, command } = await createAnswerLost(dealId);
         // Approved: on the active list, but nothing there says it is this deal's.
         await sandbox.approve(stored.offer_request_id);
-        await t.ledger.transactions.run((m) =>
-          m.query('UPDATE outbox_commands SET sent_at = ?, next_attempt_at = NULL WHERE id = ?', [
-            new Date(Date.now() - 61 * 60_000).toISOString(),
-            command.id,
-          ]),
-        );
+        await windowPassed(command.id);
         await t.run('outbox-drain');
         if (activeListShape === 'declared') {
           // Listed, but with nothing to link it by: not sent again, said on the deal.
@@ -329,16 +326,7 @@ describe('seller requests: listing deals become offer requests', () => {
         }
         // (no-external-id: the one listing at the deal's own address and asking price is its request.)
         expect(await t.ledger.outbox.get(command.id)).toMatchObject({ state: 'done', attempts: 1 });
-        const deal = await waitFor(
-          async () => {
-            const d = await agent.deal(dealId, DEAL_PROPS);
-            return d.properties[DEAL.requestId] ? d : undefined;
-          },
-          { what: 'the request id on the deal' },
-        );
-        expect(deal.properties[DEAL.requestId]).toBe(String(stored.offer_request_id));
-        expect(deal.properties[DEAL.syncError] ?? '').toBe('');
-        expect(await requestsFor(dealId)).toHaveLength(1);
+        await expectLinked(dealId, stored.offer_request_id);
       } finally {
         await sandbox.specReadings({ activeListShape: 'ours', offerListShape: 'ours' });
       }
