@@ -125,6 +125,13 @@ describe.each(FLOW_TARGETS)('seller flows against %s, ledger on %s', (kind, engi
         (e) => e.kind === 'record_shown',
       );
       expect(shown).toHaveLength(1);
+      // The event that met the outage is tried again once its back-off passes: no second record.
+      const records = t.world.countDeals();
+      await t.advanceClock(5 * 60_000);
+      await t.run('inbox-drain');
+      expect(await t.ledger.inbox.depth('acme')).toMatchObject({ pending: 0, failed: 0, dead: 0 });
+      expect(t.world.countDeals()).toBe(records);
+      expect((await steps.agent.offerRecord(offer.offer_id))!.id).toBe(alone.id);
     },
   );
 
