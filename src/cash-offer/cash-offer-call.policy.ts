@@ -26,8 +26,11 @@ export function cashOfferCallPolicy(spec: CashOfferCallPolicySpec): RemoteCallPo
     takeTurn: spec.takeTurn,
     timeout: { ms: options.timeoutMs, strategy: TimeoutStrategy.Cooperative },
     retry: {
-      allowanceFor: (e) => (isRetryableAttempt(e, r.maxRetryAfterMs) ? 'retryable' : undefined),
-      allowances: { retryable: r.maxAttempts - 1 },
+      allowanceFor: (e) => {
+        if (!isRetryableAttempt(e, r.maxRetryAfterMs)) return undefined;
+        return e instanceof CashOfferError && e.code === 'RATE_LIMITED' ? 'rateLimited' : 'retryable';
+      },
+      allowances: { retryable: r.maxAttempts - 1, rateLimited: r.maxRateLimitedAttempts - 1 },
       baseDelayMs: r.baseDelayMs,
       maxDelayMs: r.maxDelayMs,
       retryAfterMs: (e) => (e instanceof CashOfferError ? e.retryAfterMs : undefined),

@@ -24,8 +24,12 @@ export interface CashOfferClientOptions {
   // process's own limiter.
   sharedLimiter?: SharedAccountLimiter;
   retry?: {
-    // Total tries of one call, the first included.
+    // Total tries of one call that fails for want of the service (a 5xx, no answer), the first
+    // included.
     maxAttempts?: number;
+    // Total tries of one call the service keeps refusing as over its rate limit (429), the first
+    // included: more than maxAttempts, as a 429 did nothing and the key's pace slows at each.
+    maxRateLimitedAttempts?: number;
     baseDelayMs?: number;
     maxDelayMs?: number;
     // A Retry-After longer than this is not waited out in process: the call fails RATE_LIMITED
@@ -45,7 +49,13 @@ export interface ResolvedClientOptions {
   sharedLimiter?: SharedAccountLimiter;
   // Names the API key's account in the shared budget, without the key.
   account: string;
-  retry: { maxAttempts: number; baseDelayMs: number; maxDelayMs: number; maxRetryAfterMs: number };
+  retry: {
+    maxAttempts: number;
+    maxRateLimitedAttempts: number;
+    baseDelayMs: number;
+    maxDelayMs: number;
+    maxRetryAfterMs: number;
+  };
   breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
   onCall?: (event: CashOfferCallEvent) => void;
 }
@@ -53,7 +63,13 @@ export interface ResolvedClientOptions {
 export const CLIENT_DEFAULTS = {
   timeoutMs: 10_000,
   rateLimit: { max: 10, intervalMs: 1000 },
-  retry: { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterMs: 60_000 },
+  retry: {
+    maxAttempts: 5,
+    maxRateLimitedAttempts: 9,
+    baseDelayMs: 500,
+    maxDelayMs: 30_000,
+    maxRetryAfterMs: 60_000,
+  },
   breaker: { consecutiveFailures: 5, halfOpenAfterMs: 30_000 },
 } as const;
 
@@ -91,6 +107,9 @@ export function resolveClientOptions(options: CashOfferClientOptions): ResolvedC
     account: accountKey('cash-offer', options.baseUrl.replace(/\/+$/, ''), options.apiKey),
     retry: {
       maxAttempts: Math.floor(positive('retry.maxAttempts', retry.maxAttempts, id)),
+      maxRateLimitedAttempts: Math.floor(
+        positive('retry.maxRateLimitedAttempts', retry.maxRateLimitedAttempts, id),
+      ),
       baseDelayMs: positive('retry.baseDelayMs', retry.baseDelayMs, id),
       maxDelayMs: positive('retry.maxDelayMs', retry.maxDelayMs, id),
       maxRetryAfterMs: retry.maxRetryAfterMs,

@@ -36,7 +36,7 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
         apiKey: KEY,
         timeoutMs: 2000,
         rateLimit: { max: 1000, intervalMs: 1000 },
-        retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
+        retry: { maxAttempts: 3, maxRateLimitedAttempts: 5, baseDelayMs: 5, maxDelayMs: 20 },
         onCall: (e) => calls.push(e),
         ...extra,
       },
@@ -162,7 +162,7 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     expect(service.seen[1].at - service.seen[0].at).toBeGreaterThanOrEqual(990);
   });
 
-  it('reports RATE_LIMITED once attempts run out', async () => {
+  it('reports RATE_LIMITED once its own attempts run out, more of them than a 5xx gets', async () => {
     service.handler = (_r, res) =>
       json(res, 429, { error: 429, message: 'slow down' }, { 'retry-after': '0' });
     await expect(client.listOffers()).rejects.toMatchObject({
@@ -170,7 +170,37 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
       status: 429,
       retryable: true,
     });
+    expect(service.seen).toHaveLength(5);
+
+    service.seen.length = 0;
+    service.handler = (_r, res) => json(res, 503, { error: 503, message: 'down' });
+    await expect(client.listOffers()).rejects.toMatchObject({ code: 'UNAVAILABLE', status: 503 });
     expect(service.seen).toHaveLength(3);
+  });
+
+  it('slows the key down after a 429 that names no wait, says so once, and keeps to the slower pace', async () => {
+    const warnings: string[] = [];
+    build(
+      { rateLimit: { max: 4, intervalMs: 1000 } },
+      { ...quiet, warn: (message: string) => void warnings.push(message) },
+    );
+    // The first call is refused, with no Retry-After; every other one is answered.
+    let refused = false;
+    service.handler = (_r, res) => {
+      if (refused) return json(res, 200, []);
+      refused = true;
+      json(res, 429, { error: 429, message: 'slow down' });
+    };
+    await Promise.all([client.listOffers(), client.listOffers(), client.listOffers(), client.listOffers()]);
+    const slowed = warnings.filter((w) => w.includes('over its rate limit'));
+    expect(slowed).toEqual([
+      "brokerage b1: the service refused GET /offers as over its rate limit (429); this key's calls slowed from 4 to 2 per 1000 ms, one more every 5 s without a refusal",
+    ]);
+    // Now two calls a window: four more calls take two windows.
+    service.seen.length = 0;
+    await Promise.all([client.listOffers(), client.listOffers(), client.listOffers(), client.listOffers()]);
+    const times = service.seen.map((r) => r.at).sort((a, b) => a - b);
+    expect(times[2] - times[0]).toBeGreaterThanOrEqual(990);
   });
 
   it('does not wait out a Retry-After longer than allowed', async () => {

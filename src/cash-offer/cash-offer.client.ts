@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
-import { accountLimiter } from '../common/account-limiter.factory';
+import { accountLimiter, type AccountLimiter } from '../common/account-limiter.factory';
+import { PACE_RECOVERY_WINDOWS } from '../common/rolling-window.limiter';
 import { Clock } from '../common/clock';
 import type { RemoteCallPolicy } from '../common/remote-call.policy';
 import { AnswerChecker } from './answer.checker';
@@ -96,6 +97,7 @@ export class CashOfferClient {
   private readonly options: ResolvedClientOptions;
   private readonly transport: CashOfferTransport;
   private readonly policy: RemoteCallPolicy<string>;
+  private readonly limiter: AccountLimiter;
   private readonly answers: AnswerChecker;
   readonly #apiKey: string;
   private closed = false;
@@ -134,6 +136,7 @@ export class CashOfferClient {
       timeoutMs: this.options.timeoutMs,
       abortsAtTimeout: true,
     });
+    this.limiter = limiter;
     this.policy = cashOfferCallPolicy({
       options: this.options,
       takeTurn: () => limiter.acquire(),
@@ -449,6 +452,19 @@ export class CashOfferClient {
     }
   }
 
+  // The service's limit is not published: a 429 says this key's pace is over it, so the key's calls
+  // slow down (adaptive-pace.ts) whether or not the answer named a wait.
+  private slowDown(operation: string): void {
+    const cut = this.limiter.slowDown();
+    if (!cut || cut.to === cut.from) return;
+    const { intervalMs } = this.options.rateLimit;
+    this.logger.warn(
+      `brokerage ${this.brokerageId}: the service refused ${operation} as over its rate limit (429); ` +
+        `this key's calls slowed from ${cut.from} to ${cut.to} per ${intervalMs} ms, ` +
+        `one more every ${(PACE_RECOVERY_WINDOWS * intervalMs) / 1000} s without a refusal`,
+    );
+  }
+
   private closedError(operation: string): CashOfferError {
     return new CashOfferError({
       code: 'UNAVAILABLE',
@@ -496,8 +512,11 @@ export class CashOfferClient {
       masks,
     );
     this.report(op, response.status, started, attempt, failure.keyRefused);
-    // A 429 did nothing: while the policy waits for the service's Retry-After, nothing is on its way.
-    if (failure.code === 'RATE_LIMITED') await call.refusedBeforeRetry?.(failure.message);
+    if (failure.code === 'RATE_LIMITED') {
+      this.slowDown(op.name);
+      // A 429 did nothing: while the policy waits for the service's Retry-After, nothing is on its way.
+      await call.refusedBeforeRetry?.(failure.message);
+    }
     throw failure;
   }
 

@@ -1,3 +1,4 @@
+import type { PaceCut } from './adaptive-pace';
 import type { EndTurn, RateLimit } from './rate-limit';
 import { LONGEST_CALL_MS, RollingWindowLimiter } from './rolling-window.limiter';
 import type { SharedAccountLimiter } from './shared-account-limiter';
@@ -6,6 +7,9 @@ import type { SharedAccountLimiter } from './shared-account-limiter';
 // function that ends the call's turn once the call has settled (RemoteCallPolicy calls it).
 export interface AccountLimiter {
   acquire(): Promise<EndTurn>;
+  // The remote refused a call as over its limit: use fewer slots for a while (adaptive-pace.ts).
+  // Says the cut made, or undefined when a cut was made just before.
+  slowDown(): PaceCut | undefined;
 }
 
 // The one way a remote account's limiter is built (each HubSpot lane, a Follow Up Boss account,

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { LONGEST_CALL_MS, RollingWindowLimiter } from './rolling-window.limiter';
+import { LONGEST_CALL_MS, PACE_RECOVERY_WINDOWS, RollingWindowLimiter } from './rolling-window.limiter';
 
 interface Turn {
   grantedAt: number;
@@ -80,6 +80,18 @@ describe('RollingWindowLimiter', () => {
     expect(times.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
     expect(times.slice(5, 10)).toEqual([200, 200, 200, 200, 200]);
     expect(times[16]).toBe(600);
+  });
+
+  it('after slowDown gives only the slots its pace allows, and grows back a slot every PACE_RECOVERY_WINDOWS windows', async () => {
+    const limiter = new RollingWindowLimiter({ max: 4, intervalMs: 200 });
+    expect(limiter.slowDown()).toEqual({ from: 4, to: 2 });
+    const taken = await turns(limiter, Array(8).fill({ at: 0, outMs: 0 }), 5000);
+    const times = taken.map((t) => t.grantedAt);
+    // Two a window until the pace has grown (one slot a second here), then three.
+    expect(times).toEqual([0, 0, 200, 200, 400, 400, 600, 600]);
+    const later = await turns(limiter, Array(6).fill({ at: 0, outMs: 0 }), 5000);
+    expect(later.map((t) => t.grantedAt - 5000)).toEqual([0, 0, 0, 0, 200, 200]);
+    expect(PACE_RECOVERY_WINDOWS * 200).toBe(1000);
   });
 
   it("times a slot's window from its call's end, not from its turn", async () => {

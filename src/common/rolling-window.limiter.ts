@@ -1,3 +1,4 @@
+import { AdaptivePace, type PaceCut } from './adaptive-pace';
 import type { EndTurn, RateLimit } from './rate-limit';
 import type { SharedAccountLimiter } from './shared-account-limiter';
 
@@ -28,6 +29,9 @@ export const LONGEST_CALL_MS = 120_000;
 // windows open when a point is consumed, and its queue wakes a waiter on a timer for the window it
 // saw, not when a call settles. Slots are free at a time read from Date.now() on each wake: a
 // timer may fire a millisecond early by that clock, and the waiter then waits on.
+//
+// A remote that refuses calls below the limit given (slowDown) has the slots used cut (adaptive-pace.ts):
+// only the first `pace.allowed` slots are given, halved by each refusal and grown back one at a time.
 export class RollingWindowLimiter {
   // When each slot may be given again (Date.now() ms); Infinity while its turn is out.
   private readonly freeAt: number[];
@@ -36,6 +40,7 @@ export class RollingWindowLimiter {
   // The one timer for the next slot to come free; it is only set while someone waits, so an idle
   // limiter keeps no process alive.
   private wake: NodeJS.Timeout | undefined;
+  private readonly pace: AdaptivePace;
 
   constructor(
     private readonly limit: RateLimit,
@@ -44,6 +49,15 @@ export class RollingWindowLimiter {
     private readonly longestCallMs: number = LONGEST_CALL_MS,
   ) {
     this.freeAt = Array<number>(Math.max(1, Math.floor(limit.max))).fill(-Infinity);
+    this.pace = new AdaptivePace(this.freeAt.length, {
+      holdMs: limit.intervalMs,
+      recoverEveryMs: PACE_RECOVERY_WINDOWS * limit.intervalMs,
+    });
+  }
+
+  // The remote refused a call as over its limit (a 429): fewer slots from now on, for a while.
+  slowDown(): PaceCut | undefined {
+    return this.pace.slowDown(Date.now());
   }
 
   // Resolves when one more call may leave, with the function that ends its turn once it settled.
@@ -85,18 +99,22 @@ export class RollingWindowLimiter {
     clearTimeout(this.wake);
     this.wake = undefined;
     const now = Date.now();
-    for (let slot = 0; slot < this.freeAt.length && this.waiting.length > 0; slot++) {
+    const usable = this.pace.allowed(now);
+    for (let slot = 0; slot < usable && this.waiting.length > 0; slot++) {
       if (this.freeAt[slot] > now) continue;
       this.freeAt[slot] = Infinity;
       this.waiting.shift()!(slot);
     }
     if (this.waiting.length === 0) return;
-    const next = Math.min(...this.freeAt);
+    const next = Math.min(...this.freeAt.slice(0, usable));
     // Every slot's turn is out: the first to end calls grant.
     if (next === Infinity) return;
     this.wake = setTimeout(() => this.grant(), Math.max(1, Math.ceil(next - now)));
   }
 }
+
+// After a cut, the pace grows back by one slot every this many windows without a refusal.
+export const PACE_RECOVERY_WINDOWS = 5;
 
 function once(end: () => void): EndTurn {
   let ended = false;

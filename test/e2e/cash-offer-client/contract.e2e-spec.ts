@@ -202,7 +202,7 @@ describe('CashOfferClient contract (sandbox)', () => {
 
     it('RATE_LIMITED once retries run out', async () => {
       await h.faults({ match: 'GET /offers', rateLimit: { requests: 5, retryAfterSeconds: 0 } });
-      const impatient = h.client({ retry: { maxAttempts: 2, baseDelayMs: 1 } });
+      const impatient = h.client({ retry: { maxAttempts: 2, maxRateLimitedAttempts: 2, baseDelayMs: 1 } });
       await expect(impatient.listOffers()).rejects.toMatchObject({
         code: 'RATE_LIMITED',
         status: 429,
