@@ -3,10 +3,10 @@ import {
   decodeCounterLink,
   encodeCounterLink,
   listedAtSendOf,
-  OUTLIVED_AFTER_MS,
   settledListedAtSend,
   showsOutlivedExpiry,
 } from './counter-link';
+import { OUTLIVED_AFTER_MS } from './offer-record.view';
 
 describe('listedAtSendOf: how the service listed a countered offer when the counter was sent', () => {
   it.each([

@@ -1,6 +1,11 @@
 import { outboxKey, type Link, type LinkRepository } from '../../ledger';
 import { LINK } from '../common/listing-deal.properties';
-import { isAnsweredCounter, isCounteredWord, type CounterKnowledge } from './offer-record.view';
+import {
+  OUTLIVED_AFTER_MS,
+  isAnsweredCounter,
+  isCounteredWord,
+  type CounterKnowledge,
+} from './offer-record.view';
 
 // The ledger's link of a counter: remote id = the countered offer's id, CRM id = the service's
 // counter id (or a stand-in while the service has not named it), content = what is known of it.
@@ -199,10 +204,6 @@ export async function countersOutliveSellerReject(
 ): Promise<boolean> {
   return (await links.countByContent(brokerageId, LINK.counter, '"w":1')) > 0;
 }
-
-// How long past a counter's own expiry a listing must still show it waiting before that is taken as
-// this service's way: a service that lets counters lapse may end them on a schedule, a little late.
-export const OUTLIVED_AFTER_MS = 5 * 60_000;
 
 // Whether a listing read at `readAtMs` shows our counter outliving its own expiry: still waiting,
 // the offer listed as it was at the send, under a status a lapse would change (not `active`, which a

@@ -1,5 +1,5 @@
 import type { Offer } from '../../cash-offer/schema';
-import { learnCounter, offerRecordView, type CounterKnowledge } from './offer-record.view';
+import { OUTLIVED_AFTER_MS, learnCounter, offerRecordView, type CounterKnowledge } from './offer-record.view';
 import type { OfferStage } from './offer-record.properties';
 
 const offer = (id: number, status: string, extra: Partial<Offer> = {}): Offer =>
@@ -370,11 +370,20 @@ const ROWS: Row[] = [
     counterStatus: 'expired',
   },
   {
-    case: "listed active again, still seen waiting after our counter's expiry: not its lapse, the buyer refused it",
+    case: "listed active again, seen waiting seconds after our counter's expiry: a lapse the service made a little late",
     offer: offer(1, 'active'),
     counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 1_000 },
-    readAtMs: 3_000,
-    shownAsWasAtMs: 2_000,
+    readAtMs: 5_000,
+    shownAsWasAtMs: 3_600,
+    stage: 'counter_rejected',
+    counterStatus: 'expired',
+  },
+  {
+    case: "listed active again, still seen waiting well after our counter's expiry: not its lapse, the buyer refused it",
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 1_000 },
+    readAtMs: 1_000 + OUTLIVED_AFTER_MS + 2_000,
+    shownAsWasAtMs: 1_000 + OUTLIVED_AFTER_MS,
     stage: 'counter_rejected',
     counterStatus: 'rejected',
   },

@@ -234,11 +234,17 @@ function standsAfterSellerReject(
   return counter?.endedBySeller !== undefined && !isAnsweredCounter(shownStatus);
 }
 
+// How long past a counter's own expiry a listing must still show it waiting before that is taken as
+// this service's way: a service that lets counters lapse may end them on a schedule, a little late.
+export const OUTLIVED_AFTER_MS = 5 * 60_000;
+
 // A counter the listings show ended with no word of the buyer's: `expired` where its own expiry came
-// between the last read that showed it waiting and this one (a service that lets unanswered counters
-// lapse, as `counter_offer_expires` suggests, ends it so), else refused by the buyer: before the
-// expiry, after a read that still showed it waiting past the expiry, or at a service seen to keep
-// counters waiting past their expiry.
+// before this read and the last read that showed it waiting was no more than OUTLIVED_AFTER_MS past
+// the expiry (a service that lets unanswered counters lapse, as `counter_offer_expires` suggests, ends
+// them so, on a schedule that may run a little late: seen waiting seconds past its expiry, then
+// reopened, such a counter lapsed in two soaks), else refused by the buyer: before the expiry, after
+// a read that showed it waiting well past the expiry, or at a service seen to keep counters waiting
+// past their expiry.
 function refusedOrLapsed(
   counter: CounterKnowledge,
   {
@@ -248,7 +254,8 @@ function refusedOrLapsed(
   }: Pick<OfferRecordFacts, 'readAtMs' | 'shownAsWasAtMs' | 'countersOutliveExpiry'>,
 ): string {
   if (countersOutliveExpiry || !ranOutBy(counter.expiresMs, readAtMs)) return 'rejected';
-  return ranOutBy(counter.expiresMs, shownAsWasAtMs) ? 'rejected' : 'expired';
+  const lapseLatest = typeof counter.expiresMs === 'number' ? counter.expiresMs + OUTLIVED_AFTER_MS : null;
+  return ranOutBy(lapseLatest, shownAsWasAtMs) ? 'rejected' : 'expired';
 }
 
 // Statuses a countered offer cannot have been waiting under: the listing's undecided word, and
