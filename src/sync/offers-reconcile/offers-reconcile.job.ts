@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { BrokerageCrms } from '../../brokerages/brokerage-crms';
 import { CashOfferClients } from '../../brokerages/cash-offer-clients';
 import { LinkRepository } from '../../ledger';
 import { SyncJob, type SyncJobHandler } from '../../scheduler/sync-job.decorator';
-import { emptyCounts, type JobContext, type JobResult } from '../../scheduler/job.types';
+import { emptyCounts, type JobContext, type JobCounts, type JobResult } from '../../scheduler/job.types';
 import { addCounts } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
 import { Clock } from '../../common/clock';
@@ -14,6 +15,7 @@ import { OffersService } from '../offers/offers.service';
 import { CounterClocks } from '../offer-clocks/counter-clocks.service';
 import { OfferClocks } from '../offer-clocks/offer-clocks.service';
 import { OfferNumbers } from '../offer-clocks/offer-numbers';
+import type { CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
 import { UnlistedOffers } from '../offers/unlisted-offers';
 
@@ -39,9 +41,28 @@ export class OffersReconcileJob implements SyncJobHandler {
 
   async run(ctx: JobContext): Promise<JobResult> {
     const counts = emptyCounts();
+    const crm = await this.crms.get(ctx.brokerage.id);
+    const client = this.cashOffers.get(ctx.brokerage.id);
+    // The two reads stand apart: offers that cannot be read (a service refusing every page of them,
+    // say) leave the requests' statuses to be read all the same, and the run still fails on them.
+    let offersFailed: { error: unknown } | undefined;
+    try {
+      await this.reconcileOffers(ctx, crm, client, counts);
+    } catch (error) {
+      offersFailed = { error };
+    }
+    if (!ctx.signal.aborted) await this.reconcileStatuses(ctx, crm, client, counts);
+    if (offersFailed) throw offersFailed.error;
+    return { counts };
+  }
+
+  private async reconcileOffers(
+    ctx: JobContext,
+    crm: BrokerageCrm,
+    client: CashOfferClient,
+    counts: JobCounts,
+  ): Promise<void> {
     const id = ctx.brokerage.id;
-    const crm = await this.crms.get(id);
-    const client = this.cashOffers.get(id);
     const options = { runId: ctx.runId, dryRun: ctx.dryRun };
     const summaries = new OfferSummaries();
     const listed = new Set<string>();
@@ -65,7 +86,7 @@ export class OffersReconcileJob implements SyncJobHandler {
       if (!ctx.dryRun) await this.numbers.learnDecisions(id, page);
       ctx.progress(counts.read);
     }
-    if (ctx.signal.aborted) return { counts };
+    if (ctx.signal.aborted) return;
     await this.offers.applySummaries(crm, summaries, options);
     // A complete pass: offers it did not list may have expired off the list (unlisted-offers.ts).
     if (ctx.runId && !ctx.dryRun) {
@@ -78,6 +99,16 @@ export class OffersReconcileJob implements SyncJobHandler {
       counts.created += clocks.tasksQueued + counterClocks.tasksQueued;
       counts.updated += clocks.shownExpired + clocks.tasksClosed + counterClocks.tasksClosed;
     }
+  }
+
+  // Our requests' statuses in the active list, for a status event that was lost.
+  private async reconcileStatuses(
+    ctx: JobContext,
+    crm: BrokerageCrm,
+    client: CashOfferClient,
+    counts: JobCounts,
+  ): Promise<void> {
+    const id = ctx.brokerage.id;
     // Every status on the list was read after this moment: it replaces one shown from an earlier read.
     const listReadAt = this.clock.now();
     for await (const page of client.streamActiveOfferRequests({ pageSize: 100 })) {
@@ -100,6 +131,5 @@ export class OffersReconcileJob implements SyncJobHandler {
         counts[outcome] += 1;
       }
     }
-    return { counts };
   }
 }

@@ -86,4 +86,20 @@ describe('offers: every offer becomes one CRM offer record', () => {
     expect(second.counts).toMatchObject({ created: 0, updated: 0, failed: 0 });
     expect(second.counts.unchanged).toBe(second.counts.read);
   });
+
+  it("a pass whose offers cannot be read still shows its requests' statuses from the active list, and fails", async () => {
+    const { dealId, requestId } = await steps.activeRequest();
+    // The service reopens the request with no event; its offers cannot be read for now.
+    await steps.sandbox.moveRequest(requestId, 'active');
+    await steps.sandbox.faults({ match: 'GET /offers', errorRate: 1, errorStatus: 422 });
+    try {
+      const run = await t.run('offers-reconcile');
+      expect(run.status).toBe('failed');
+      expect(run.error).toContain('GET /offers');
+    } finally {
+      await steps.sandbox.clearFaults();
+    }
+    expect((await steps.agent.deal(dealId, DEAL_PROPS)).properties[DEAL.status]).toBe('active');
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+  });
 });
