@@ -13,7 +13,9 @@ import { envInt } from './soak-env';
 // run: '{"match":"POST","errorRate":0.3,"errorStatus":429}' answers 3 in 10 POSTs 429),
 // SOAK_HUBSPOT_FAULTS (the body of the HubSpot emulator's PUT /__control/faults, likewise; give it a
 // `match` of the daemon's endpoints, which the scripted agent does not call), SOAK_FUB_FAULTS (the
-// Follow Up Boss emulator's, likewise; `"systemOnly":true` keeps them to the daemon's calls).
+// Follow Up Boss emulator's, likewise; `"systemOnly":true` keeps them to the daemon's calls),
+// SOAK_SETTLE_MS (how long the daemon has to settle after the last start; default 180000: a
+// service answering far below the daemon's pace, `rateLimit` say, may need longer).
 // Exit code 1 on any violation, when the daemon did not settle, or on a failed or crashed CLI run.
 
 function envShape(): SoakShape {
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
     operatorRuns,
     reconsider: envInt('SOAK_RECONSIDER', 1) !== 0,
     keepDir: envInt('SOAK_KEEP', 0) !== 0,
+    ...(process.env.SOAK_SETTLE_MS ? { settleTimeoutMs: envInt('SOAK_SETTLE_MS', 180_000) } : {}),
     log: (line) => console.log(`[soak] ${line}`),
   });
   console.log(formatReport(result));
