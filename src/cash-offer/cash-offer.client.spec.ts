@@ -178,6 +178,16 @@ describe('CashOfferClient (against a scripted HTTP server)', () => {
     expect(service.seen).toHaveLength(3);
   });
 
+  it('tells a reader of offers when each try of its request leaves', async () => {
+    let tries = 0;
+    service.handler = (_r, res) =>
+      ++tries === 1 ? json(res, 503, { error: 503, message: 'busy' }) : json(res, 200, []);
+    const sent: number[] = [];
+    await client.listOffers({ offer_request_id: 3 }, { beforeSend: async () => void sent.push(tries) });
+    // Before the first try (none seen yet) and before the second (one seen).
+    expect(sent).toEqual([0, 1]);
+  });
+
   it('slows the key down after a 429 that names no wait, says so once, and keeps to the slower pace', async () => {
     const warnings: string[] = [];
     build(

@@ -286,17 +286,20 @@ export class CashOfferClient {
   // GET /offers in the form this brokerage's service takes: the spec shows no query parameters, so
   // a service may refuse the page size, the filters or any parameter at all; each refusal drops a
   // little more (list-query.negotiation.ts), for good, and the client applies the rest itself.
-  async listOffers(query: OffersQuery = {}): Promise<Offer[]> {
+  // `call.beforeSend` runs right before each attempt of the read's request (of its first page, when
+  // the service's form has this client read every offer page by page): a caller keeps the last one's
+  // time as when the service read its answer, after any wait for the rate limiter.
+  async listOffers(query: OffersQuery = {}, call: CallOptions = {}): Promise<Offer[]> {
     const violations = pageViolations(query.limit, query.offset, MAX_OFFERS_PAGE);
     if (violations.length > 0) throw CashOfferError.invalidRecord(OPERATIONS.listOffers.name, violations);
     for (;;) {
       const form = this.offersForm;
-      const call = offersCall(form, query, MAX_OFFERS_PAGE);
+      const offers = offersCall(form, query, MAX_OFFERS_PAGE);
       try {
-        return await this.listOffersAs(call, query);
+        return await this.listOffersAs(offers, query, call);
       } catch (error) {
         const next = refusesQuery(error)
-          ? nextOffersForm(form, call.sent, serviceMessageOf(error))
+          ? nextOffersForm(form, offers.sent, serviceMessageOf(error))
           : undefined;
         if (next === undefined) throw error;
         this.logger.warn(
@@ -314,29 +317,33 @@ export class CashOfferClient {
     return offersCall(this.offersForm, query, MAX_OFFERS_PAGE).kind !== 'page';
   }
 
-  private async listOffersAs(call: OffersCall, query: OffersQuery): Promise<Offer[]> {
-    if (call.kind === 'plain') return applyOffersQuery(await this.offersPage({}), query);
-    if (call.kind === 'every') return applyOffersQuery(await this.everyOffer(call.pageSize), query);
-    return this.offersPage({ ...query, limit: call.sent.limit });
+  private async listOffersAs(offers: OffersCall, query: OffersQuery, call: CallOptions): Promise<Offer[]> {
+    if (offers.kind === 'plain') return applyOffersQuery(await this.offersPage({}, call), query);
+    if (offers.kind === 'every') return applyOffersQuery(await this.everyOffer(offers.pageSize, call), query);
+    return this.offersPage({ ...query, limit: offers.sent.limit }, call);
   }
 
   // Every offer of the account, paged in the form the service takes (for filters applied here).
-  private async everyOffer(limit: number): Promise<Offer[]> {
+  private async everyOffer(limit: number, call: CallOptions): Promise<Offer[]> {
     const all: Offer[] = [];
-    for await (const page of offerListPages(
-      (size, at) => this.offersPage({ limit: size, offset: at }),
-      limit,
-    ))
+    let first = true;
+    for await (const page of offerListPages((size, at) => {
+      const hooks = first ? call : {};
+      first = false;
+      return this.offersPage({ limit: size, offset: at }, hooks);
+    }, limit))
       all.push(...page);
     return all;
   }
 
-  private async offersPage(query: OffersQuery): Promise<Offer[]> {
-    const offers = await this.send<Offer[]>(OPERATIONS.listOffers, [], {
-      method: 'GET',
-      path: '/offers',
-      query: { ...query },
-    });
+  private async offersPage(query: OffersQuery, call: CallOptions = {}): Promise<Offer[]> {
+    const offers = await this.send<Offer[]>(
+      OPERATIONS.listOffers,
+      [],
+      { method: 'GET', path: '/offers', query: { ...query } },
+      [],
+      call,
+    );
     return asList(offers, OPERATIONS.listOffers);
   }
 

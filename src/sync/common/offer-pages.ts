@@ -1,12 +1,16 @@
-import { offerListPages, type CashOfferClient } from '../../cash-offer';
+import { offerListPages, type CallOptions, type CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
 import type { Clock } from '../../common/clock';
 
 const PAGE = 500;
 
-// Offers and when they were read: the clock's time just before the request (before the first page's
-// request, for a read of several pages), so an answer is never taken for newer than it is. Writers
-// order their writes by it (LinkRepository.classify, `stale`).
+// Offers and when they were read: the clock's time just before the request left (before the first
+// page's request, for a read of several pages), after any wait for the rate limiter, so an answer is
+// never taken for newer than it is, nor for much older. Writers order their writes by it
+// (LinkRepository.classify, `stale`), and a counter's end is told a lapse when its expiry came before
+// it (offer-record.view.ts): timed before the limiter's wait, which a service at half our pace makes
+// seconds long, a listing the service made after a counter's expiry passed for one made before it,
+// and the 200-kill soak on seed 20261224 showed a lapsed counter as its buyer's refusal.
 export interface OffersRead {
   offers: Offer[];
   readAt: Date;
@@ -46,18 +50,36 @@ async function* offerPages(
   // call brings every matching offer (offers-query negotiation, cash-offer.client.ts).
   if (client.answersFromEveryOffer(query)) {
     if (signal?.aborted) return;
-    const readAt = clock?.now();
-    const offers = await client.listOffers({ ...query });
-    if (offers.length > 0) yield { offers, readAt };
+    const read = timedRead(clock);
+    const offers = await client.listOffers({ ...query }, read.hooks);
+    if (offers.length > 0) yield { offers, readAt: read.at() };
     return;
   }
   // Each page is yielded right after its own read, so this is that read's time.
   let readAt: Date | undefined;
-  const read = (limit: number, offset: number): Promise<Offer[]> => {
-    readAt = clock?.now();
-    return client.listOffers({ ...query, limit, offset });
+  const read = async (limit: number, offset: number): Promise<Offer[]> => {
+    const timed = timedRead(clock);
+    const offers = await client.listOffers({ ...query, limit, offset }, timed.hooks);
+    readAt = timed.at();
+    return offers;
   };
   for await (const offers of offerListPages(read, PAGE, signal)) yield { offers, readAt };
+}
+
+// When one read's request left: the clock at the last attempt's send (the one answered), or, should
+// the client never say, before the read was asked for. Undefined without a clock.
+function timedRead(clock: Clock | undefined): { hooks: CallOptions; at: () => Date | undefined } {
+  const asked = clock?.now();
+  let sent: Date | undefined;
+  return {
+    hooks: {
+      beforeSend: () => {
+        sent = clock?.now();
+        return Promise.resolve();
+      },
+    },
+    at: () => sent ?? asked,
+  };
 }
 
 export async function listAllOffers(client: CashOfferClient, offerRequestId: number): Promise<Offer[]> {
@@ -68,12 +90,20 @@ export async function listAllOffers(client: CashOfferClient, offerRequestId: num
   return all;
 }
 
-// One request's offers, read as of before the first page was asked for.
+// One request's offers, read as of when the first page's request left (before it was asked for,
+// when there was none).
 export async function readRequestOffers(
   client: CashOfferClient,
   clock: Clock,
   offerRequestId: number,
 ): Promise<OffersRead> {
-  const readAt = clock.now();
-  return { offers: await listAllOffers(client, offerRequestId), readAt };
+  const asked = clock.now();
+  const offers: Offer[] = [];
+  let readAt: Date | undefined;
+  for await (const page of streamOfferReads(client, clock, { offer_request_id: offerRequestId })) {
+    readAt ??= page.readAt;
+    // A service that ignores the filter lists every request's offers: only this request's count.
+    offers.push(...page.offers.filter((o) => o.offer_request_id === offerRequestId));
+  }
+  return { offers, readAt: readAt ?? asked };
 }

@@ -1,0 +1,65 @@
+import type { CallOptions, CashOfferClient } from '../../cash-offer';
+import type { Offer } from '../../cash-offer/schema';
+import { ManualClock } from '../../common/clock';
+import { readRequestOffers, streamOfferReads } from './offer-pages';
+
+const offer = (id: number, requestId = 1): Offer =>
+  ({ offer_id: id, offer_request_id: requestId, offer_status: 'active', offer_amount: 100 }) as Offer;
+
+// A client whose calls wait `waitMs` for the rate limiter, then try once (refused, `tries` - 1 times)
+// and are answered: the clock moves as the waits and tries would.
+function pacedClient(
+  clock: ManualClock,
+  pages: Offer[][],
+  { waitMs, tries = 1, everyOffer = false }: { waitMs: number; tries?: number; everyOffer?: boolean },
+): CashOfferClient {
+  let served = 0;
+  return {
+    answersFromEveryOffer: () => everyOffer,
+    listOffers: async (_query: unknown, call: CallOptions = {}) => {
+      for (let attempt = 1; attempt <= tries; attempt++) {
+        clock.advance(waitMs);
+        await call.beforeSend?.();
+        clock.advance(50);
+      }
+      if (everyOffer) return pages.flat();
+      return pages[served++] ?? [];
+    },
+  } as unknown as CashOfferClient;
+}
+
+describe('offer reads are timed when their request left, after the rate limiter', () => {
+  it('a page is read as of its answered try, not of before the limiter let it out', async () => {
+    const clock = new ManualClock(new Date('2026-12-02T12:00:00Z'));
+    const client = pacedClient(clock, [[offer(1), offer(2)]], { waitMs: 4_000, tries: 2 });
+    const reads = [];
+    for await (const read of streamOfferReads(client, clock)) reads.push(read);
+    expect(reads).toHaveLength(1);
+    // 4 s waited, a refused try (50 ms), 4 s waited again: the answered try left at 12:00:08.050.
+    expect(reads[0].readAt.toISOString()).toBe('2026-12-02T12:00:08.050Z');
+  });
+
+  it('a service read whole in one call: as of that call', async () => {
+    const clock = new ManualClock(new Date('2026-12-02T12:00:00Z'));
+    const client = pacedClient(clock, [[offer(1)], [offer(2)]], { waitMs: 3_000, everyOffer: true });
+    const reads = [];
+    for await (const read of streamOfferReads(client, clock)) reads.push(read);
+    expect(reads.map((r) => r.offers.length)).toEqual([2]);
+    expect(reads[0].readAt.toISOString()).toBe('2026-12-02T12:00:03.000Z');
+  });
+
+  it("one request's offers, read over pages: as of the first page's request", async () => {
+    const clock = new ManualClock(new Date('2026-12-02T12:00:00Z'));
+    const client = pacedClient(clock, [[offer(1), offer(2, 2)], []], { waitMs: 2_000, everyOffer: true });
+    const read = await readRequestOffers(client, clock, 1);
+    expect(read.offers.map((o) => o.offer_id)).toEqual([1]);
+    expect(read.readAt.toISOString()).toBe('2026-12-02T12:00:02.000Z');
+  });
+
+  it('no offers: as of before the read was asked for', async () => {
+    const clock = new ManualClock(new Date('2026-12-02T12:00:00Z'));
+    const client = pacedClient(clock, [], { waitMs: 2_000, everyOffer: true });
+    const read = await readRequestOffers(client, clock, 1);
+    expect(read).toEqual({ offers: [], readAt: new Date('2026-12-02T12:00:00Z') });
+  });
+});
