@@ -19,6 +19,14 @@ import type { CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
 import { UnlistedOffers } from '../offers/unlisted-offers';
 
+// One run's parts, as each of its two reads needs them.
+interface Pass {
+  ctx: JobContext;
+  crm: BrokerageCrm;
+  client: CashOfferClient;
+  counts: JobCounts;
+}
+
 // The `offers-reconcile` cron: every offer on our requests (GET /offers, page by page) and the status
 // of our requests in the active list, for whatever a lost webhook missed. Unchanged records cost nothing.
 // After a complete pass, what only a complete list can tell: offers gone from it (UnlistedOffers), the
@@ -43,25 +51,21 @@ export class OffersReconcileJob implements SyncJobHandler {
     const counts = emptyCounts();
     const crm = await this.crms.get(ctx.brokerage.id);
     const client = this.cashOffers.get(ctx.brokerage.id);
+    const pass: Pass = { ctx, crm, client, counts };
     // The two reads stand apart: offers that cannot be read (a service refusing every page of them,
     // say) leave the requests' statuses to be read all the same, and the run still fails on them.
     let offersFailed: { error: unknown } | undefined;
     try {
-      await this.reconcileOffers(ctx, crm, client, counts);
+      await this.reconcileOffers(pass);
     } catch (error) {
       offersFailed = { error };
     }
-    if (!ctx.signal.aborted) await this.reconcileStatuses(ctx, crm, client, counts);
+    if (!ctx.signal.aborted) await this.reconcileStatuses(pass);
     if (offersFailed) throw offersFailed.error;
     return { counts };
   }
 
-  private async reconcileOffers(
-    ctx: JobContext,
-    crm: BrokerageCrm,
-    client: CashOfferClient,
-    counts: JobCounts,
-  ): Promise<void> {
+  private async reconcileOffers({ ctx, crm, client, counts }: Pass): Promise<void> {
     const id = ctx.brokerage.id;
     const options = { runId: ctx.runId, dryRun: ctx.dryRun };
     const summaries = new OfferSummaries();
@@ -102,12 +106,7 @@ export class OffersReconcileJob implements SyncJobHandler {
   }
 
   // Our requests' statuses in the active list, for a status event that was lost.
-  private async reconcileStatuses(
-    ctx: JobContext,
-    crm: BrokerageCrm,
-    client: CashOfferClient,
-    counts: JobCounts,
-  ): Promise<void> {
+  private async reconcileStatuses({ ctx, crm, client, counts }: Pass): Promise<void> {
     const id = ctx.brokerage.id;
     // Every status on the list was read after this moment: it replaces one shown from an earlier read.
     const listReadAt = this.clock.now();
