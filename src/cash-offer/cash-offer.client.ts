@@ -132,14 +132,13 @@ export class CashOfferClient {
     this.#apiKey = options.apiKey;
     this.transport = new CashOfferTransport(this.options.baseUrl, options.apiKey);
     // Other workers calling with the same API key count against the same budget.
-    const limiter = accountLimiter(this.options.rateLimit, this.options.account, this.options.sharedLimiter, {
+    this.limiter = accountLimiter(this.options.rateLimit, this.options.account, this.options.sharedLimiter, {
       timeoutMs: this.options.timeoutMs,
       abortsAtTimeout: true,
     });
-    this.limiter = limiter;
     this.policy = cashOfferCallPolicy({
       options: this.options,
-      takeTurn: () => limiter.acquire(),
+      takeTurn: () => this.limiter.acquire(),
       logger: this.logger,
     });
     this.answers = new AnswerChecker(this.brokerageId, this.logger);

@@ -17,7 +17,7 @@ export interface PaceCut {
 }
 
 export class AdaptivePace {
-  // The last cut: when, and to how many slots; none while the pace is whole.
+  // The last cut: when, and to how many slots; none before the first.
   private cut: { at: number; to: number } | undefined;
 
   constructor(
@@ -29,9 +29,7 @@ export class AdaptivePace {
   allowed(now: number): number {
     if (!this.cut) return this.max;
     const grown = this.cut.to + Math.floor(Math.max(0, now - this.cut.at) / this.settings.recoverEveryMs);
-    if (grown < this.max) return grown;
-    this.cut = undefined;
-    return this.max;
+    return Math.min(this.max, grown);
   }
 
   // The remote refused a call as over its limit: halves the pace, unless it was cut within holdMs.

@@ -10,6 +10,7 @@ import { OFFER } from '../../src/sync/offers/offer-record.properties';
 import type { SyncTestApp } from './sync-app';
 import type { CrmWorld } from './sync-crm-world';
 import { waitFor } from './wait-for';
+import { applyNewEvents } from './apply-events';
 import { SandboxControl } from './sync-sandbox';
 
 // What an agent does in the CRM, whichever CRM it is: properties in the port's words (role names
@@ -130,16 +131,8 @@ export class NeutralSellerSteps {
     return { dealId, contactId, requestId: request.offer_request_id };
   }
 
-  // Waits until `count` new events are in the inbox (not one waiting for its retry), then runs one
-  // inbox-drain.
-  async applyEvents(count: number): Promise<void> {
-    await waitFor(
-      async () => {
-        const depth = await this.t.ledger.inbox.depth('acme');
-        return depth.pending >= count;
-      },
-      { what: `${count} new events in the inbox` },
-    );
-    await this.t.run('inbox-drain');
+  // Waits until `count` new events are in the inbox, then runs one inbox-drain (apply-events.ts).
+  applyEvents(count: number): Promise<void> {
+    return applyNewEvents(this.t, count);
   }
 }

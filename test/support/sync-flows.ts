@@ -4,7 +4,7 @@ import { OFFER } from '../../src/sync/offers/offer-record.properties';
 import type { SyncTestApp } from './sync-app';
 import { SyncAgent, VALID_LISTING } from './sync-agent';
 import { SandboxControl } from './sync-sandbox';
-import { waitFor } from './wait-for';
+import { applyNewEvents } from './apply-events';
 
 export const DEAL_PROPS = Object.values(DEAL);
 export const OFFER_PROPS = [...Object.values(OFFER), 'dealname', 'amount'];
@@ -34,18 +34,9 @@ export class SellerFlowSteps {
     return { dealId, contactId, requestId: request.offer_request_id };
   }
 
-  // Waits until `count` new events are in the inbox, then runs one inbox-drain. Only new ones: an event
-  // an earlier test left waiting for its retry is not one (a drain run before the awaited event arrived
-  // once retried such an event instead, and under a fault meant for the new one).
-  async applyEvents(count: number): Promise<void> {
-    await waitFor(
-      async () => {
-        const depth = await this.t.ledger.inbox.depth('acme');
-        return depth.pending >= count;
-      },
-      { what: `${count} new events in the inbox` },
-    );
-    await this.t.run('inbox-drain');
+  // Waits until `count` new events are in the inbox, then runs one inbox-drain (apply-events.ts).
+  applyEvents(count: number): Promise<void> {
+    return applyNewEvents(this.t, count);
   }
 
   async offerRecord(offerId: number): Promise<CrmRecord | undefined> {

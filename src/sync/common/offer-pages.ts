@@ -82,11 +82,14 @@ function timedRead(clock: Clock | undefined): { hooks: CallOptions; at: () => Da
   };
 }
 
+// A service that ignores the filter lists every request's offers: only this request's count.
+const ofRequest = (offers: Offer[], offerRequestId: number): Offer[] =>
+  offers.filter((o) => o.offer_request_id === offerRequestId);
+
 export async function listAllOffers(client: CashOfferClient, offerRequestId: number): Promise<Offer[]> {
   const all: Offer[] = [];
-  // A service that ignores the filter lists every request's offers: only this request's count.
   for await (const page of streamOffers(client, { offer_request_id: offerRequestId }))
-    all.push(...page.filter((o) => o.offer_request_id === offerRequestId));
+    all.push(...ofRequest(page, offerRequestId));
   return all;
 }
 
@@ -102,8 +105,7 @@ export async function readRequestOffers(
   let readAt: Date | undefined;
   for await (const page of streamOfferReads(client, clock, { offer_request_id: offerRequestId })) {
     readAt ??= page.readAt;
-    // A service that ignores the filter lists every request's offers: only this request's count.
-    offers.push(...page.offers.filter((o) => o.offer_request_id === offerRequestId));
+    offers.push(...ofRequest(page.offers, offerRequestId));
   }
   return { offers, readAt: readAt ?? asked };
 }
