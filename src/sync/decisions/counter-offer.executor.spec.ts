@@ -460,4 +460,31 @@ describe('sentBeforeAcceptance: a counter whose answer was lost, on an offer the
     expect(sentBeforeAcceptance(offers(null), 7003, new Date('2026-11-30T19:31:09Z'))).toBe(false);
     expect(sentBeforeAcceptance(offers('2026-11-30T19:31:17Z'), 7003, null)).toBe(false);
   });
+
+  // Readings sweep 1541 run 2: a service that keeps no decision time (offer_decided_at null).
+  describe('where the service keeps no decision time', () => {
+    const accepted = (createdAt: string) =>
+      [
+        { offer_id: 7003, offer_status: 'rejected' },
+        { offer_id: 7013, offer_status: 'accepted', offer_decided_at: null, created_at: createdAt },
+      ] as unknown as Offer[];
+    const sent = new Date('2026-11-30T19:31:09Z');
+
+    it('took it there when it left before the accepted offer was made (a buyer accepting a counter makes it accepted)', () => {
+      expect(sentBeforeAcceptance(accepted('2026-11-30T19:31:13Z'), 7003, sent)).toBe(true);
+      expect(sentBeforeAcceptance(accepted('2026-11-30 19:31:13.000000+00'), 7003, sent)).toBe(true);
+    });
+
+    it("took it there when it left before this daemon's accept of the other offer", () => {
+      const madeEarlier = accepted('2026-11-30T19:00:00Z');
+      expect(sentBeforeAcceptance(madeEarlier, 7003, sent)).toBe(false);
+      expect(sentBeforeAcceptance(madeEarlier, 7003, sent, new Date('2026-11-30T19:31:20Z'))).toBe(true);
+      expect(sentBeforeAcceptance(madeEarlier, 7003, sent, new Date('2026-11-30T19:31:01Z'))).toBe(false);
+    });
+
+    it('does not when the other offer was made and accepted by us before the counter left', () => {
+      expect(sentBeforeAcceptance(accepted('2026-11-30T19:31:01Z'), 7003, sent, null)).toBe(false);
+      expect(sentBeforeAcceptance(accepted('not a time'), 7003, sent)).toBe(false);
+    });
+  });
 });

@@ -38,7 +38,14 @@ import {
 import { positiveId } from '../../cash-offer/positive-id';
 import { counterListingHabit } from '../offers/counter-listing-habit';
 import { recentCounterUpdates } from '../offers/recent-counter-updates';
-import { COUNTER_OFFER, type DecisionTarget, decisionDeadline } from './decision.command';
+import {
+  COUNTER_OFFER,
+  DECIDE_OFFER,
+  type DecideOfferPayload,
+  type DecisionTarget,
+  decisionDeadline,
+  decisionKey,
+} from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
 import type { AgentRequest } from '../offers/agent-held-stage';
 import { isAnsweredCounter, isCounteredWord, mayAnswerCounter } from '../offers/offer-record.view';
@@ -364,7 +371,14 @@ export class CounterOfferExecutor implements CommandExecutor {
       // Sent before the service accepted the other offer: the counter was there, and the cascade
       // rejected it with "every other offer and counter offer" (soak sweep 1456: sent again, it was
       // refused 409 and the record showed the refusal of a counter the service held, rejected).
-      if (sentBeforeAcceptance(offers, payload.offerId, command.sentAt))
+      if (
+        sentBeforeAcceptance(
+          offers,
+          payload.offerId,
+          command.sentAt,
+          await this.ourAcceptSentAt(command, offers),
+        )
+      )
         return { found: true, result: { counter_offer_status: 'rejected' } };
       return { found: false, provablyAbsent: true, hint: 'another offer on the request was accepted' };
     }
@@ -405,6 +419,19 @@ export class CounterOfferExecutor implements CommandExecutor {
       provablyAbsent: false,
       hint: `offer ${payload.offerId} is ${offer?.offer_status ?? 'not listed'}; check its counter offers in the service before replaying command ${command.id}`,
     };
+  }
+
+  // When this daemon's accept of the offer the service lists accepted on the request left, where that
+  // accept is done: the service accepted it no earlier (sentBeforeAcceptance).
+  private async ourAcceptSentAt(command: OutboxCommand, offers: readonly Offer[]): Promise<Date | null> {
+    const offerId = (command.payload as CounterOfferPayload).offerId;
+    const accepted = offers.find((o) => o.offer_id !== offerId && o.offer_status === 'accepted');
+    if (!accepted) return null;
+    const accept = await this.outbox.findByKey(
+      decisionKey(command.brokerageId, accepted.offer_id, DECIDE_OFFER),
+    );
+    const decision = (accept?.payload as DecideOfferPayload | undefined)?.decision;
+    return accept?.state === 'done' && decision === 'accepted' ? accept.sentAt : null;
   }
 
   // A counter whose answer was lost, on an offer listed `active` again once the counter's own expiry
@@ -551,25 +578,35 @@ function asked(word: string): string | undefined {
 // How many of a brokerage's latest done counters the required fields are learnt from at start.
 const LEARNT_FROM_LATEST = 20;
 
+// Whether a counter whose answer was lost left before the service accepted another offer on the
+// request: then it reached the service, and the cascade rejected it. The acceptance came no earlier
+// than the accepted offer's `offer_decided_at`; where the service keeps no decision time (null),
+// no earlier than the offer was made (a buyer who accepts a counter makes a new offer, accepted at
+// once; any other is accepted after it was made), nor than this daemon's own accept of it left
+// (`acceptSentAt`: the send of the decide command that made it accepted). Unknown (false) where no
+// time tells; a send after it was refused. Readings sweep 1541 run 2: under a service with no
+// decision times, a counter sent 4 s before a buyer accepted another counter was sent again and
+// shown refused, where the service held it, rejected by the cascade.
+export function sentBeforeAcceptance(
+  offers: readonly Offer[],
+  offerId: number,
+  sentAt: Date | null | undefined,
+  acceptSentAt?: Date | null,
+): boolean {
+  if (!sentAt) return false;
+  const accepted = offers.find((o) => o.offer_id !== offerId && o.offer_status === 'accepted');
+  if (!accepted) return false;
+  const decidedMs = Date.parse(accepted.offer_decided_at ?? '');
+  if (Number.isFinite(decidedMs)) return sentAt.getTime() < decidedMs;
+  const acceptedNoEarlierThan = [Date.parse(accepted.created_at ?? ''), acceptSentAt?.getTime() ?? NaN];
+  return acceptedNoEarlierThan.some((ms) => Number.isFinite(ms) && sentAt.getTime() < ms);
+}
+
 // What the request's offers say of a counter on `offerId` (pure, see reconcile). The service has no
 // counter lookup, so: the offer is countered; or the buyer made an offer by accepting a counter on
 // the request (of our counter's amount, and no counter the ledger links to another offer); or the
 // offer is rejected with no other offer accepted (only our counter moved it: an agent makes one
 // decision per offer) — then the buyer refused it, unless this service lists countered offers as
-// Whether a counter whose answer was lost left before the service accepted another offer on the
-// request (by that offer's `offer_decided_at`): then it reached the service, and the cascade
-// rejected it. Unknown (false) where the service gives no decision time; a send after it was refused.
-export function sentBeforeAcceptance(
-  offers: readonly Offer[],
-  offerId: number,
-  sentAt: Date | null | undefined,
-): boolean {
-  if (!sentAt) return false;
-  const accepted = offers.find((o) => o.offer_id !== offerId && o.offer_status === 'accepted');
-  const decidedMs = Date.parse(accepted?.offer_decided_at ?? '');
-  return Number.isFinite(decidedMs) && sentAt.getTime() < decidedMs;
-}
-
 // rejected from the start. `moot`: another offer was accepted, so a counter now would be refused
 // whether or not ours arrived: sending it again gets the agent the service's own answer.
 export function counterVerdict(

@@ -16,7 +16,9 @@ export interface ShownOffer {
   offer: Offer;
   crmId: string;
   created: boolean;
-  stage: string;
+  // The stage written; null where the record was left in the stage it was in (an undecided offer
+  // only places a new record).
+  stage: string | null;
   counterId: string | null;
   counterStatus: string | null;
 }
@@ -157,7 +159,7 @@ export class DecisionHistoryRecorder {
           kind: cascade ? 'cascade' : 'record_shown',
           summary:
             (cascade ? `rejected by the service when offer ${acceptedOther} was accepted; ` : '') +
-            `CRM record ${crmId} ${created ? 'created' : 'updated'}: stage ${stage}, status ${offer.offer_status}, amount ${offer.offer_amount}${counter}` +
+            `CRM record ${crmId} ${created ? 'created' : 'updated'}: ${stage === null ? 'stage left as it was' : `stage ${stage}`}, status ${offer.offer_status}, amount ${offer.offer_amount}${counter}` +
             (offer.offer_is_counter_offer && offer.counter_offer_id
               ? ` (the buyer's acceptance of counter ${offer.counter_offer_id})`
               : ''),

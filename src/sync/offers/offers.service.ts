@@ -269,18 +269,22 @@ export class OffersService {
       });
       if (classes.get(item.record.key) === 'new')
         created.push({ key: item.record.key, offer: item.offer, crmId: result.id });
+      // An undecided or lapsed offer only places a new record: an existing one keeps the stage it is in.
+      const leftAsItWas = inputs[n].stageId === undefined && item.record.stageOnCreateOnly;
       shown.push({
         offer: item.offer,
         crmId: result.id,
         created: classes.get(item.record.key) === 'new',
-        stage: held.get(item.record.key) ?? item.record.stage,
+        stage: held.get(item.record.key) ?? (leftAsItWas ? null : item.record.stage),
         counterId: item.record.properties[OFFER.counterId] ?? null,
         counterStatus: item.record.properties[OFFER.counterStatus] ?? null,
       });
       counts[classes.get(item.record.key) === 'new' ? 'created' : 'updated'] += 1;
       const stage = held.has(item.record.key)
         ? `stage ${held.get(item.record.key)} kept: the agent's request waits; it would show ${item.record.stage}`
-        : `stage ${item.record.stage}`;
+        : leftAsItWas
+          ? `stage left as it was; ${item.record.stage} only places a new record`
+          : `stage ${item.record.stage}`;
       changes.push(
         `offer ${item.record.key} ${classes.get(item.record.key) === 'new' ? 'created as' : 'updated on'} CRM record ${result.id} (${stage})`,
       );

@@ -117,6 +117,8 @@ const READINGS: Record<string, unknown>[] = [
     counterRejectedCallback: 'none',
     counterRejectedOfferListedAs: 'active',
     counterAnswer: 'empty-204',
+    // No decision times (offer_decided_at null).
+    offerDecidedAt: 'null',
   },
   {
     counteredOfferListedAs: 'counter_offered',
@@ -253,31 +255,49 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
     // A counter whose answer was lost, then another offer accepted before the reconcile looked: the
     // cascade rejected our counter with the offer. It was sent before the acceptance, so it is taken
     // as there, never sent again (readings sweep 1456: sent again, refused 409, and the record showed
-    // the refusal of a counter the service held, rejected).
-    if (readings.offerDecidedAt !== 'null')
-      it('a counter whose answer was lost, then made moot by another accepted offer, shows Counter rejected and is not sent again', async () => {
-        const { requestId } = await steps.activeRequest();
-        const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 362_000 });
-        const other = await steps.sandbox.makeOffer(requestId, { offer_amount: 363_000 });
-        await steps.applyEvents(2);
-        const lost = await counterAnswerLost(offer.offer_id, '373000', { errorAfterCommitRate: 1 });
-        expect(await countersOn(offer.offer_id)).toHaveLength(1);
-        const posts = (await counterPosts()).length;
-        const otherRecord = await steps.agent.offerRecord(other.offer_id);
-        await steps.agent.moveOffer(otherRecord!.id, 'accept_requested');
-        expect((await t.run('crm-changes')).status).toBe('succeeded');
-        expect((await t.run('outbox-drain')).status).toBe('succeeded');
-        await lookAgain(lost.id);
-        await settle();
-        expect((await t.ledger.outbox.get(lost.id))?.state).toBe('done');
-        expect((await counterPosts()).length).toBe(posts);
-        const record = await steps.agent.offerRecord(offer.offer_id);
-        expect(record!.properties[OFFER.decisionError] ?? '').toBe('');
-        expect(steps.agent.stageKey(record!)).toBe('counter_rejected');
-        expect(record!.properties[OFFER.counterStatus]).toBe('rejected');
-        const [held] = await countersOn(offer.offer_id);
-        expect(held.counter_offer_status).toBe('rejected');
-      });
+    // the refusal of a counter the service held, rejected). Where the service keeps no decision time,
+    // the acceptance is dated by the accept this daemon sent (readings sweep 1541, run 2).
+    const expectLostCounterRejected = async (lost: OutboxCommand, offerId: number, posts: number) => {
+      await lookAgain(lost.id);
+      await settle();
+      expect((await t.ledger.outbox.get(lost.id))?.state).toBe('done');
+      expect((await counterPosts()).length).toBe(posts);
+      const record = await steps.agent.offerRecord(offerId);
+      expect(record!.properties[OFFER.decisionError] ?? '').toBe('');
+      expect(steps.agent.stageKey(record!)).toBe('counter_rejected');
+      expect(record!.properties[OFFER.counterStatus]).toBe('rejected');
+      const [held] = await countersOn(offerId);
+      expect(held.counter_offer_status).toBe('rejected');
+    };
+    it('a counter whose answer was lost, then made moot by another accepted offer, shows Counter rejected and is not sent again', async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 362_000 });
+      const other = await steps.sandbox.makeOffer(requestId, { offer_amount: 363_000 });
+      await steps.applyEvents(2);
+      const lost = await counterAnswerLost(offer.offer_id, '373000', { errorAfterCommitRate: 1 });
+      expect(await countersOn(offer.offer_id)).toHaveLength(1);
+      const posts = (await counterPosts()).length;
+      const otherRecord = await steps.agent.offerRecord(other.offer_id);
+      await steps.agent.moveOffer(otherRecord!.id, 'accept_requested');
+      expect((await t.run('crm-changes')).status).toBe('succeeded');
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      await expectLostCounterRejected(lost, offer.offer_id, posts);
+    });
+
+    // The same, the other offer accepted by its buyer taking the agent's counter on it: the offer
+    // that makes is accepted when made, which dates the acceptance where the service keeps no
+    // decision time.
+    it('a counter whose answer was lost, then made moot by a buyer accepting another counter, shows Counter rejected and is not sent again', async () => {
+      const { requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 364_000 });
+      const other = await steps.sandbox.makeOffer(requestId, { offer_amount: 365_000 });
+      await steps.applyEvents(2);
+      const otherCounter = await counterOn(other.offer_id, '375000');
+      const lost = await counterAnswerLost(offer.offer_id, '374000', { errorAfterCommitRate: 1 });
+      const posts = (await counterPosts()).length;
+      await steps.sandbox.acceptCounter(otherCounter);
+      await expectLostCounterRejected(lost, offer.offer_id, posts);
+    });
 
     // An offer countered by the agent and shown Countered, then moved by the agent to Reject requested.
     const rejectRequestedWhileCountered = async (amount: number) => {
