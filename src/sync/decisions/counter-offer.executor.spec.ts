@@ -14,6 +14,7 @@ import type { OfferRecordOutcome } from './offer-record.outcome';
 import {
   CounterOfferExecutor,
   sentBeforeAcceptance,
+  endedBeforeItsOwnExpiry,
   refusedOffersNamed,
   type CounterOfferPayload,
 } from './counter-offer.executor';
@@ -486,5 +487,28 @@ describe('sentBeforeAcceptance: a counter whose answer was lost, on an offer the
       expect(sentBeforeAcceptance(accepted('2026-11-30T19:31:01Z'), 7003, sent, null)).toBe(false);
       expect(sentBeforeAcceptance(accepted('not a time'), 7003, sent)).toBe(false);
     });
+  });
+});
+
+describe('endedBeforeItsOwnExpiry: an offer a counter lapse ended', () => {
+  const at = Date.parse('2026-12-02T15:04:01Z');
+  const listed = (status: string, expires: string | null) =>
+    ({ offer_id: 5, offer_status: status, offer_expires: expires }) as unknown as Offer;
+
+  it('is an offer listed expired while its own expiry is still well ahead (readings sweep 1541 run 1)', () => {
+    expect(endedBeforeItsOwnExpiry(listed('expired', '2026-12-09T15:02:33Z'), at)).toBe(true);
+    expect(endedBeforeItsOwnExpiry(listed('Expired', '2026-12-09 15:02:33.000000+00'), at)).toBe(true);
+  });
+
+  it('is not an offer that ran out by its own expiry, nor one within a minute of it (the clocks may differ)', () => {
+    expect(endedBeforeItsOwnExpiry(listed('expired', '2026-12-02T15:03:00Z'), at)).toBe(false);
+    expect(endedBeforeItsOwnExpiry(listed('expired', '2026-12-02T15:04:30Z'), at)).toBe(false);
+  });
+
+  it('is not an offer listed otherwise, nor one without a readable expiry', () => {
+    expect(endedBeforeItsOwnExpiry(listed('active', '2026-12-09T15:02:33Z'), at)).toBe(false);
+    expect(endedBeforeItsOwnExpiry(listed('withdrawn', '2026-12-09T15:02:33Z'), at)).toBe(false);
+    expect(endedBeforeItsOwnExpiry(listed('expired', null), at)).toBe(false);
+    expect(endedBeforeItsOwnExpiry(undefined, at)).toBe(false);
   });
 });

@@ -442,6 +442,11 @@ export class CounterOfferExecutor implements CommandExecutor {
   // service is known to let no counter lapse. Before, the `active` listing was taken for proof of
   // absence, the counter was sent again, refused as run out, and the record said it was never sent
   // while the service held it, expired (a replay of readings sweep 1519, run 2).
+  // Likewise an offer listed `expired` well before its own `offer_expires`, after the counter's
+  // expiry: nothing but the counter's lapse ends an offer early (a service that lets an unanswered
+  // counter run out with its offer), so the counter arrived (readings sweep 1541 run 1: the record
+  // kept Counter requested with "check its counter offers in the service", the service holding the
+  // counter, expired).
   private async lapsedSinceSend(
     command: OutboxCommand,
     offer: Offer | undefined,
@@ -449,8 +454,10 @@ export class CounterOfferExecutor implements CommandExecutor {
   ): Promise<boolean> {
     const payload = command.payload as CounterOfferPayload;
     const expires = expiryMs(payload.body.counter_offer_expires);
-    if (offer?.offer_status !== 'active' || (habit !== 'countered' && habit !== 'rejected')) return false;
-    if (expires === null || !ranOutBy(expires, this.clock.nowMs())) return false;
+    const now = this.clock.nowMs();
+    const reopened = offer?.offer_status === 'active' && (habit === 'countered' || habit === 'rejected');
+    if (!reopened && !endedBeforeItsOwnExpiry(offer, now)) return false;
+    if (expires === null || !ranOutBy(expires, now)) return false;
     return !(await countersOutliveExpiry(this.links, command.brokerageId));
   }
 
@@ -577,6 +584,17 @@ function asked(word: string): string | undefined {
 
 // How many of a brokerage's latest done counters the required fields are learnt from at start.
 const LEARNT_FROM_LATEST = 20;
+
+// How far ahead of its own `offer_expires` an offer must be listed expired to have ended early: the
+// two clocks, the service's and ours, need not agree to the second.
+const ENDED_EARLY_BY_MS = 60_000;
+
+// An offer listed `expired` while its own expiry is still well ahead.
+export function endedBeforeItsOwnExpiry(offer: Offer | undefined, atMs: number): boolean {
+  if (offer?.offer_status.toLowerCase() !== 'expired') return false;
+  const own = expiryMs(offer.offer_expires);
+  return own !== null && own - atMs > ENDED_EARLY_BY_MS;
+}
 
 // Whether a counter whose answer was lost left before the service accepted another offer on the
 // request: then it reached the service, and the cascade rejected it. The acceptance came no earlier
