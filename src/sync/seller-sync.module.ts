@@ -10,6 +10,7 @@ import { OfferEventsHandler } from './offers/offer-events.handler';
 import { OffersReconcileJob } from './offers-reconcile/offers-reconcile.job';
 import { OffersService } from './offers/offers.service';
 import { HeldStages } from './offers/held-stages.service';
+import { UnconfirmedOffers } from './offers/unconfirmed-offers';
 import { UnlistedOffers } from './offers/unlisted-offers';
 import { OutboxModule } from './outbox/outbox.module';
 import { CounterClocks } from './offer-clocks/counter-clocks.service';
@@ -42,6 +43,7 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
     OfferEventsHandler,
     OffersReconcileJob,
     UnlistedOffers,
+    UnconfirmedOffers,
     OfferRecordOutcome,
     DecideOfferExecutor,
     CounterOfferExecutor,

@@ -28,6 +28,11 @@ export const LINK = {
   offerSummary: 'offer_summary',
   // remote: offer id; CRM: offer record id; hash: the properties last written.
   offer: 'offer',
+  // remote: offer id; CRM: a placeholder, vouching for no record; hash: the offer as first read
+  // (OfferSeen). Written before an offer's first record is made: a create whose answer is lost, or a
+  // stop before its `offer` link is saved, leaves this to find the record by, should the offer leave
+  // GET /offers before another read lists it (OffersService.adoptUnconfirmed).
+  offerUnconfirmed: 'offer_unconfirmed',
   // remote: the countered offer's id; CRM: the counter offer id; hash: the counter's status.
   counter: 'counter_offer',
   // remote and CRM id: the offer id; hash: seconds from the offer to its decision (or "" when the

@@ -17,6 +17,7 @@ import { OfferClocks } from '../offer-clocks/offer-clocks.service';
 import { OfferNumbers } from '../offer-clocks/offer-numbers';
 import type { CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
+import { UnconfirmedOffers } from '../offers/unconfirmed-offers';
 import { UnlistedOffers } from '../offers/unlisted-offers';
 
 // One run's parts, as each of its two reads needs them.
@@ -41,6 +42,7 @@ export class OffersReconcileJob implements SyncJobHandler {
     private readonly status: RequestStatusService,
     private readonly links: LinkRepository,
     private readonly unlisted: UnlistedOffers,
+    private readonly unconfirmed: UnconfirmedOffers,
     private readonly clocks: OfferClocks,
     private readonly counterClocks: CounterClocks,
     private readonly numbers: OfferNumbers,
@@ -94,6 +96,9 @@ export class OffersReconcileJob implements SyncJobHandler {
     await this.offers.applySummaries(crm, summaries, options);
     // A complete pass: offers it did not list may have expired off the list (unlisted-offers.ts).
     if (ctx.runId && !ctx.dryRun) {
+      // Records made by a write whose answer was lost, of offers no longer listed: linked first, so
+      // that what became of them is shown with the rest.
+      await this.unconfirmed.adopt(crm, listed);
       counts.updated += await this.unlisted.show(crm, listed, ctx.runId);
       const clocks = await this.clocks.afterPass(crm, ctx.brokerage, { offers: clocked, listed });
       const counterClocks = await this.counterClocks.afterPass(crm, ctx.brokerage, { listed });

@@ -40,6 +40,7 @@ import {
   type CounterLinkContent,
 } from './counter-link';
 import { OFFER, offerStageId } from './offer-record.properties';
+import { offerSeenContent, unconfirmedCrmId } from './offer-seen';
 import { isAnsweredCounter, isRefusedCounter, learnCounter, mayStillBeAnswered } from './offer-record.view';
 import { ranOutBy } from '../common/expiry';
 
@@ -232,6 +233,17 @@ export class OffersService {
       };
     });
     await this.links.forgetContent(crm.brokerageId, LINK.offer, keysIn('changed'), options.readAt);
+    // A first record's placeholder, to find it by should its answer be lost and its offer leave the
+    // list before another read lists it (UnconfirmedOffers).
+    await this.links.upsertLinks(
+      crm.brokerageId,
+      LINK.offerUnconfirmed,
+      toWrite.filter(isNew).map((i) => ({
+        remoteId: i.record.key,
+        crmId: unconfirmedCrmId(i.record.key),
+        contentHash: offerSeenContent(i.offer),
+      })),
+    );
     const results = await crm.port.upsertRecords('deal', UNIQUE_OFFER_ID, inputs);
     // Moves of existing records: an agent's move made between the held-stage read and this write is
     // put back (HeldStages.putBackOverwritten).

@@ -1,4 +1,4 @@
-import { Link, OutboxCommand } from '../../../src/ledger';
+import { InboxEvent, Link, OutboxCommand } from '../../../src/ledger';
 import { DEAL, LINK } from '../../../src/sync/common/listing-deal.properties';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NEUTRAL_LISTING, NeutralSellerSteps } from '../../support/crm-agent';
@@ -379,6 +379,45 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       });
       expect((await t.run('inbox-drain')).status).toBe('succeeded');
       expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
+    });
+
+    // The same, with no event to name it (delivered once, while the daemon was down): the record was
+    // made by a write whose answer was lost (an error after HubSpot wrote it), and its offer ran out
+    // before another read listed it. Readings sweep 1543 run 2 (Follow Up Boss, offers dropped once
+    // expired): the record stayed in Incoming, associated with nothing, for good; a placeholder link
+    // written before the record's first write now finds it.
+    it('an offer record whose create answer was lost, its offer then run out and no event left, is linked, associated and shown Expired', async () => {
+      const { dealId, requestId } = await steps.activeRequest();
+      const offer = await steps.sandbox.makeOffer(requestId, {
+        offer_amount: 338_000,
+        offer_expires: new Date(t.nowMs() + 60_000).toISOString(),
+      });
+      await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
+        what: 'the new_offer event in the inbox',
+      });
+      await t.ledger.transactions.run((m) =>
+        m.delete(InboxEvent, { brokerageId: 'acme', status: 'pending' }),
+      );
+      await t.world.faults({ errorAfterCommitRate: 1, match: 'POST /crm/v3/objects/deals/batch/upsert' });
+      try {
+        await t.run('offers-reconcile');
+      } finally {
+        await t.world.faults({ errorAfterCommitRate: 0, match: null });
+      }
+      expect(await t.ledger.links.find('acme', LINK.offer, String(offer.offer_id))).toBeNull();
+      const made = (await steps.agent.offerRecord(offer.offer_id))!;
+      expect(steps.agent.stageKey(made)).toBe('incoming');
+      await t.advanceClock(120_000);
+      await sandboxExpired(offer.offer_id);
+
+      await expectShownExpired(offer.offer_id);
+      const record = (await steps.agent.offerRecord(offer.offer_id))!;
+      expect(record.id).toBe(made.id);
+      expect(record.associations?.deal).toContain(dealId);
+      expect(await t.ledger.links.find('acme', LINK.offer, String(offer.offer_id))).toMatchObject({
+        crmId: made.id,
+      });
+      expect(await t.ledger.links.listActive('acme', LINK.offerUnconfirmed)).toEqual([]);
     });
 
     // The daemon down (or killed again and again) for an offer's whole life: no pass listed it, and
