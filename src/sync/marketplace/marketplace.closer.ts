@@ -3,9 +3,9 @@ import type { CrmPort } from '../../crm/crm.port';
 import type { CrmStageMap } from '../../crm/crm-stage-map';
 import { MARKETPLACE_PIPELINE, UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
 import type { LinkRepository, RecordErrorRepository } from '../../ledger';
+import { isUnconfirmedCrmId } from '../common/unconfirmed-crm-id';
 import {
   CRM_BATCH_SIZE,
-  isUnconfirmedCrmId,
   MARKETPLACE_LINK_KIND,
   MARKETPLACE_STAGE_GONE,
   NO_LONGER_LISTED_STATUS,

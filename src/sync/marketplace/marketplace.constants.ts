@@ -4,12 +4,6 @@ export const MARKETPLACE_FLOW = 'marketplace';
 // Ledger link kind: remote id = the listing key, CRM id = the marketplace deal.
 export const MARKETPLACE_LINK_KIND = 'marketplace_listing';
 
-// The CRM id of a listing's link from just before its record's first write until that write's answer
-// (LinkRepository.linkBeforeCreate): the record, if the write landed, is found by its listing key.
-const UNCONFIRMED = 'unconfirmed:';
-export const unconfirmedCrmId = (listingKey: string): string => `${UNCONFIRMED}${listingKey}`;
-export const isUnconfirmedCrmId = (crmId: string): boolean => crmId.startsWith(UNCONFIRMED);
-
 export const MARKETPLACE_STAGE_ACTIVE = 'active';
 export const MARKETPLACE_STAGE_GONE = 'no_longer_listed';
 

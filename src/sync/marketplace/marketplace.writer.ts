@@ -4,7 +4,8 @@ import type { CrmWriteResult } from '../../crm/crm.types';
 import { UNIQUE_LISTING_KEY } from '../../crm/crm-schema';
 import type { LinkRepository, RecordErrorRepository } from '../../ledger';
 import type { MarketplaceRecord } from './listing-record.mapper';
-import { CRM_BATCH_SIZE, MARKETPLACE_LINK_KIND, unconfirmedCrmId } from './marketplace.constants';
+import { unconfirmedCrmId } from '../common/unconfirmed-crm-id';
+import { CRM_BATCH_SIZE, MARKETPLACE_LINK_KIND } from './marketplace.constants';
 
 export interface PendingListingWrite {
   record: MarketplaceRecord;

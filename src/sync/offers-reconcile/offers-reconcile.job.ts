@@ -98,7 +98,7 @@ export class OffersReconcileJob implements SyncJobHandler {
     if (ctx.runId && !ctx.dryRun) {
       // Records made by a write whose answer was lost, of offers no longer listed: linked first, so
       // that what became of them is shown with the rest.
-      await this.unconfirmed.adopt(crm, listed);
+      counts.updated += await this.unconfirmed.adopt(crm, listed);
       counts.updated += await this.unlisted.show(crm, listed, ctx.runId);
       const clocks = await this.clocks.afterPass(crm, ctx.brokerage, { offers: clocked, listed });
       const counterClocks = await this.counterClocks.afterPass(crm, ctx.brokerage, { listed });

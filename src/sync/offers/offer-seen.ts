@@ -42,5 +42,3 @@ export function offerOfSeen(offerId: string, content: string): Offer | undefined
     return undefined;
   }
 }
-
-export const unconfirmedCrmId = (offerId: string): string => `unconfirmed:${offerId}`;

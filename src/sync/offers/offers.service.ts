@@ -40,7 +40,8 @@ import {
   type CounterLinkContent,
 } from './counter-link';
 import { OFFER, offerStageId } from './offer-record.properties';
-import { offerSeenContent, unconfirmedCrmId } from './offer-seen';
+import { unconfirmedCrmId } from '../common/unconfirmed-crm-id';
+import { offerSeenContent } from './offer-seen';
 import { isAnsweredCounter, isRefusedCounter, learnCounter, mayStillBeAnswered } from './offer-record.view';
 import { ranOutBy } from '../common/expiry';
 
