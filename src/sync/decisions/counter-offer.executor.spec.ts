@@ -511,4 +511,14 @@ describe('endedBeforeItsOwnExpiry: an offer a counter lapse ended', () => {
     expect(endedBeforeItsOwnExpiry(listed('expired', null), at)).toBe(false);
     expect(endedBeforeItsOwnExpiry(undefined, at)).toBe(false);
   });
+
+  it('is an offer no longer listed while its own expiry, as last known, is still well ahead (targeted soak 1548001)', () => {
+    expect(endedBeforeItsOwnExpiry(undefined, at, '2026-12-09T15:02:33Z')).toBe(true);
+    expect(endedBeforeItsOwnExpiry(undefined, at, '2026-12-02T15:04:30Z')).toBe(false);
+    expect(endedBeforeItsOwnExpiry(undefined, at, null)).toBe(false);
+    // A listed offer is read by its own expiry, not the one last known.
+    expect(
+      endedBeforeItsOwnExpiry(listed('expired', '2026-12-02T15:03:00Z'), at, '2026-12-09T15:02:33Z'),
+    ).toBe(false);
+  });
 });

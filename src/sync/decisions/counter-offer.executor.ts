@@ -446,7 +446,10 @@ export class CounterOfferExecutor implements CommandExecutor {
   // expiry: nothing but the counter's lapse ends an offer early (a service that lets an unanswered
   // counter run out with its offer), so the counter arrived (readings sweep 1541 run 1: the record
   // kept Counter requested with "check its counter offers in the service", the service holding the
-  // counter, expired).
+  // counter, expired). And an offer no longer listed at all while its own expiry, as the agent's
+  // record showed it, is well ahead: a service that drops an expired offer from GET /offers drops the
+  // one the lapse ended (targeted soak 1548001: the record kept Counter requested, the command
+  // unknown).
   private async lapsedSinceSend(
     command: OutboxCommand,
     offer: Offer | undefined,
@@ -456,7 +459,7 @@ export class CounterOfferExecutor implements CommandExecutor {
     const expires = expiryMs(payload.body.counter_offer_expires);
     const now = this.clock.nowMs();
     const reopened = offer?.offer_status === 'active' && (habit === 'countered' || habit === 'rejected');
-    if (!reopened && !endedBeforeItsOwnExpiry(offer, now)) return false;
+    if (!reopened && !endedBeforeItsOwnExpiry(offer, now, payload.expiresAt)) return false;
     if (expires === null || !ranOutBy(expires, now)) return false;
     return !(await countersOutliveExpiry(this.links, command.brokerageId));
   }
@@ -589,10 +592,17 @@ const LEARNT_FROM_LATEST = 20;
 // two clocks, the service's and ours, need not agree to the second.
 const ENDED_EARLY_BY_MS = 60_000;
 
-// An offer listed `expired` while its own expiry is still well ahead.
-export function endedBeforeItsOwnExpiry(offer: Offer | undefined, atMs: number): boolean {
-  if (offer?.offer_status.toLowerCase() !== 'expired') return false;
-  const own = expiryMs(offer.offer_expires);
+// An offer listed `expired` while its own expiry is still well ahead; or, not listed at all, while
+// its own expiry as last known (`knownExpires`: the agent's record when the counter was asked for)
+// is: the spec shows no status beyond active, accepted and rejected, so a service may drop an offer
+// that ended from the list rather than list it expired.
+export function endedBeforeItsOwnExpiry(
+  offer: Offer | undefined,
+  atMs: number,
+  knownExpires?: string | null,
+): boolean {
+  if (offer !== undefined && offer.offer_status.toLowerCase() !== 'expired') return false;
+  const own = expiryMs(offer ? offer.offer_expires : knownExpires);
   return own !== null && own - atMs > ENDED_EARLY_BY_MS;
 }
 

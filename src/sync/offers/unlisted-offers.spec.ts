@@ -28,4 +28,85 @@ describe('unlistedOfferOutcome', () => {
     for (const status of ['accepted', 'rejected', 'expired', 'countered', '', null, undefined])
       expect(unlistedOfferOutcome({ status, expires: '2026-03-01T00:00:00Z' }, NOW)).toBe('settled');
   });
+
+  describe('an offer our counter waited on', () => {
+    const HOUR = 3600_000;
+    const counter = (status: string, expiresMs: number | null | undefined = NOW - HOUR) => ({
+      status,
+      expiresMs,
+    });
+    const dayAhead = '2026-03-11T12:00:00Z';
+
+    it("ended with the counter once the counter's expiry passed, its own still ahead (a lapse that ends the offer; targeted soak 1548001)", () => {
+      for (const status of ['active', 'countered', 'counter_offered', 'rejected'])
+        expect(unlistedOfferOutcome({ status, expires: dayAhead }, NOW, counter('pending'))).toBe(
+          'counter-ended',
+        );
+    });
+
+    it("ended with the counter once its own expiry passed, whatever the counter's", () => {
+      expect(
+        unlistedOfferOutcome(
+          { status: 'active', expires: '2026-03-10T11:00:00Z' },
+          NOW,
+          counter('pending', NOW + HOUR),
+        ),
+      ).toBe('counter-ended');
+      expect(
+        unlistedOfferOutcome(
+          { status: 'active', expires: '2026-03-10T11:00:00Z' },
+          NOW,
+          counter('pending', null),
+          true,
+        ),
+      ).toBe('counter-ended');
+    });
+
+    it("waits while the counter's expiry is ahead, where it has none, or where this service lets no counter lapse", () => {
+      expect(
+        unlistedOfferOutcome({ status: 'active', expires: dayAhead }, NOW, counter('pending', NOW + HOUR)),
+      ).toBe('wait');
+      expect(
+        unlistedOfferOutcome({ status: 'active', expires: dayAhead }, NOW, counter('pending', null)),
+      ).toBe('wait');
+      expect(unlistedOfferOutcome({ status: 'active', expires: dayAhead }, NOW, { status: 'pending' })).toBe(
+        'wait',
+      );
+      expect(
+        unlistedOfferOutcome({ status: 'active', expires: dayAhead }, NOW, counter('pending'), true),
+      ).toBe('wait');
+    });
+
+    it('shows a counter already known to have lapsed (a reconcile of a lost answer), until the record does', () => {
+      expect(unlistedOfferOutcome({ status: 'active', expires: dayAhead }, NOW, counter('expired'))).toBe(
+        'counter-ended',
+      );
+      expect(
+        unlistedOfferOutcome(
+          { status: 'expired', expires: dayAhead, counterStatus: 'expired' },
+          NOW,
+          counter('expired'),
+        ),
+      ).toBe('settled');
+      expect(
+        unlistedOfferOutcome(
+          { status: 'expired', expires: dayAhead, counterStatus: 'pending' },
+          NOW,
+          counter('pending'),
+        ),
+      ).toBe('counter-ended');
+    });
+
+    it("leaves a buyer's known answer to what the record shows", () => {
+      expect(unlistedOfferOutcome({ status: 'rejected', expires: dayAhead }, NOW, counter('rejected'))).toBe(
+        'settled',
+      );
+      expect(unlistedOfferOutcome({ status: 'active', expires: dayAhead }, NOW, counter('accepted'))).toBe(
+        'wait',
+      );
+      expect(unlistedOfferOutcome({ status: 'countered', expires: dayAhead }, NOW, counter('accepted'))).toBe(
+        'settled',
+      );
+    });
+  });
 });

@@ -2,29 +2,55 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { Clock } from '../../common/clock';
 import { CASH_OFFERS_PIPELINE } from '../../crm';
-import { LedgerTurns, LinkRepository, RecordErrorRepository } from '../../ledger';
+import { LedgerTurns, LinkRepository, RecordErrorRepository, type Link } from '../../ledger';
+import type { CrmRecord } from '../../crm';
+import { ranOutBy } from '../common/expiry';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
 import { HeldStages } from './held-stages.service';
 import { OFFER, offerStageId } from './offer-record.properties';
-import { stageFor } from './offer-record.view';
+import { isAnsweredCounter, stageFor } from './offer-record.view';
+import { countersOutliveExpiry, decodeCounterLink, encodeCounterLink } from './counter-link';
 
 const CRM_BATCH = 100;
 
-export type UnlistedOutcome = 'expired' | 'wait' | 'settled';
+export type UnlistedOutcome = 'expired' | 'counter-ended' | 'wait' | 'settled';
+
+// What the ledger knows of our counter on the offer (its counter link).
+export interface UnlistedCounter {
+  status: string;
+  expiresMs?: number | null;
+}
 
 // What an offer record shows once GET /offers no longer lists its offer. The spec shows no status
 // beyond active, accepted and rejected: a service may drop an offer past `offer_expires` from the
 // list instead of listing it `expired`. An offer the record still shows `active` whose own
 // expiry has passed is then shown as expired (never left Incoming for ever); one not yet past it is
 // looked at again by the next reconcile; a decided one keeps what it shows (nothing to change).
+// An offer our counter waited on ended with the counter, as a listing `expired` would show it
+// (offerRecordView): past its own expiry, or past the counter's, where the service lets counters
+// lapse (a lapse that ends its offer, dropped from the list like any expired one: targeted soak
+// 1548001 left such a record Countered, counter pending, for good); and a counter already known
+// to have lapsed shows so. A buyer's answer known (accepted, refused) says what the record shows.
 export function unlistedOfferOutcome(
-  shown: { status?: string | null; expires?: string | null },
+  shown: { status?: string | null; expires?: string | null; counterStatus?: string | null },
   nowMs: number,
+  counter?: UnlistedCounter,
+  countersOutliveExpiry = false,
 ): UnlistedOutcome {
-  if ((shown.status ?? '') !== 'active') return 'settled';
   const expiresMs = crmTimeMs(shown.expires);
-  return expiresMs !== undefined && expiresMs <= nowMs ? 'expired' : 'wait';
+  const ownExpiryPassed = expiresMs !== undefined && expiresMs <= nowMs;
+  if (counter) {
+    const waiting = !isAnsweredCounter(counter.status);
+    const ended = waiting
+      ? ownExpiryPassed || (!countersOutliveExpiry && ranOutBy(counter.expiresMs, nowMs))
+      : counter.status.toLowerCase() === 'expired';
+    if (ended)
+      return shown.status === 'expired' && shown.counterStatus === 'expired' ? 'settled' : 'counter-ended';
+    if (waiting) return 'wait';
+  }
+  if ((shown.status ?? '') !== 'active') return 'settled';
+  return ownExpiryPassed ? 'expired' : 'wait';
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -61,91 +87,157 @@ export class UnlistedOffers {
     const unlisted = (await this.links.listNotSeenIn(crm.brokerageId, LINK.offer, runId)).filter(
       (link) => !listed.has(link.remoteId),
     );
-    let expired = 0;
+    let shownEnded = 0;
     for (let start = 0; start < unlisted.length; start += CRM_BATCH) {
-      const batch = unlisted.slice(start, start + CRM_BATCH);
-      const records = new Map(
-        (
-          await crm.port.getRecords(
-            'deal',
-            batch.map((l) => l.crmId),
-            [OFFER.status, OFFER.expires],
-          )
-        ).map((r) => [r.id, r]),
-      );
-      const settled: string[] = [];
-      const updates = [];
-      for (const link of batch) {
-        const record = records.get(link.crmId);
-        // A record deleted in the CRM: nothing to show it on.
-        const outcome = record
-          ? unlistedOfferOutcome(
-              { status: record.properties[OFFER.status], expires: record.properties[OFFER.expires] },
-              this.clock.nowMs(),
-            )
-          : 'settled';
-        if (outcome === 'settled') settled.push(link.remoteId);
-        if (outcome !== 'expired') continue;
-        // Status always; the stage only out of Incoming: a record the agent moved stays where it is.
-        const stage = crm.stages.resolve(record!.pipelineId, record!.stageId);
-        const fromIncoming = stage?.pipelineKey === CASH_OFFERS_PIPELINE && stage.stageKey === 'incoming';
-        updates.push({
-          link,
-          input: this.expiredInput(crm, link.crmId, fromIncoming),
-          stageIdRead: record!.stageId,
-        });
-      }
-      const results =
-        updates.length > 0
-          ? await crm.port.updateRecords(
-              'deal',
-              updates.map((u) => u.input),
-            )
-          : [];
-      // An agent's move made since the read above, written over, is put back (HeldStages).
-      await this.heldStages.putBackOverwritten(
-        crm,
-        updates.flatMap(({ link, input, stageIdRead }, n) =>
-          results[n]?.ok && input.stageId !== undefined
-            ? [{ offerKey: link.remoteId, recordId: link.crmId, stageId: input.stageId, stageIdRead }]
-            : [],
-        ),
-      );
-      for (const [n, result] of results.entries()) {
-        const { link } = updates[n];
-        if (!result.ok) {
-          await this.recordErrors.record({
-            brokerageId: crm.brokerageId,
-            recordKind: 'offer',
-            recordRef: link.remoteId,
-            message: `offer ${link.remoteId} is past its expiry and no longer listed by the service, but its CRM record ${link.crmId} could not be shown as expired: ${errorMessage(result.error)}`,
-            code: result.error.code,
-          });
-          continue;
-        }
-        settled.push(link.remoteId);
-        expired += 1;
-        this.logger.log(
-          `${crm.brokerageId}: offer ${link.remoteId} is past its expiry and no longer listed; CRM record ${link.crmId} shows it expired`,
-        );
-      }
-      // Not looked at again; an offer the service lists again is written as listed (a link marked
-      // gone that shows up again counts as changed).
-      await this.links.markGone(crm.brokerageId, LINK.offer, settled);
+      shownEnded += await this.showBatch(crm, unlisted.slice(start, start + CRM_BATCH));
     }
-    return expired;
+    return shownEnded;
   }
 
-  private expiredInput(crm: BrokerageCrm, id: string, moveStage: boolean) {
-    return {
-      id,
-      properties: { [OFFER.status]: 'expired' },
-      ...(moveStage
-        ? {
-            pipelineId: crm.stages.pipelineId(CASH_OFFERS_PIPELINE),
-            stageId: offerStageId(crm.stages, stageFor('expired', undefined)),
-          }
-        : {}),
-    };
+  private async showBatch(crm: BrokerageCrm, batch: Link[]): Promise<number> {
+    const brokerageId = crm.brokerageId;
+    const records = new Map(
+      (
+        await crm.port.getRecords(
+          'deal',
+          batch.map((l) => l.crmId),
+          [OFFER.status, OFFER.expires, OFFER.counterStatus],
+        )
+      ).map((r) => [r.id, r]),
+    );
+    const counterLinks = await this.links.findMany(
+      brokerageId,
+      LINK.counter,
+      batch.map((l) => l.remoteId),
+    );
+    const counters = new Map([...counterLinks].map(([key, link]) => [key, decodeCounterLink(link)]));
+    // Asked only when a counter waits on one of these offers: the one case it decides.
+    const waiting = [...counters.values()].some((c) => !isAnsweredCounter(c.status));
+    const outlive = waiting && (await countersOutliveExpiry(this.links, brokerageId));
+    const now = this.clock.nowMs();
+    const settled: string[] = [];
+    const ends: Ending[] = [];
+    for (const link of batch) {
+      const record = records.get(link.crmId);
+      // A record deleted in the CRM: nothing to show it on.
+      const outcome = record
+        ? unlistedOfferOutcome(
+            {
+              status: record.properties[OFFER.status],
+              expires: record.properties[OFFER.expires],
+              counterStatus: record.properties[OFFER.counterStatus],
+            },
+            now,
+            counters.get(link.remoteId),
+            outlive,
+          )
+        : 'settled';
+      if (outcome === 'settled') settled.push(link.remoteId);
+      if (outcome === 'expired' || outcome === 'counter-ended') ends.push({ link, record: record!, outcome });
+    }
+    const shown = await this.showEnded(crm, ends, counterLinks);
+    settled.push(...shown);
+    // Not looked at again; an offer the service lists again is written as listed (a link marked
+    // gone that shows up again counts as changed).
+    await this.links.markGone(brokerageId, LINK.offer, settled);
+    return shown.length;
   }
+
+  // The records of offers that ended unlisted, shown so. Expired moves a record out of Incoming
+  // only; an offer that ended with our counter, as a listing would show it (Counter rejected), out of
+  // any stage but one holding the agent's newer request. Returns the offer keys shown.
+  private async showEnded(
+    crm: BrokerageCrm,
+    ends: Ending[],
+    counterLinks: ReadonlyMap<string, CounterLinkRow>,
+  ): Promise<string[]> {
+    if (ends.length === 0) return [];
+    const pipelineId = crm.stages.pipelineId(CASH_OFFERS_PIPELINE);
+    const withCounter = ends.filter((e) => e.outcome === 'counter-ended').map((e) => e.link.remoteId);
+    const { held } = await this.heldStages.among(crm, withCounter);
+    const updates = ends.map(({ link, record, outcome }) => {
+      const stage = crm.stages.resolve(record.pipelineId, record.stageId);
+      const inPipeline = stage?.pipelineKey === CASH_OFFERS_PIPELINE;
+      const counterEnded = outcome === 'counter-ended';
+      const to = counterEnded ? stageFor('expired', 'expired') : stageFor('expired', undefined);
+      const moves = counterEnded
+        ? !held.has(link.remoteId) && !(inPipeline && stage.stageKey === to)
+        : inPipeline && stage.stageKey === 'incoming';
+      return {
+        link,
+        outcome,
+        stageIdRead: record.stageId,
+        input: {
+          id: link.crmId,
+          properties: {
+            [OFFER.status]: 'expired',
+            ...(counterEnded ? { [OFFER.counterStatus]: 'expired' } : {}),
+          },
+          ...(moves ? { pipelineId, stageId: offerStageId(crm.stages, to) } : {}),
+        },
+      };
+    });
+    const results = await crm.port.updateRecords(
+      'deal',
+      updates.map((u) => u.input),
+    );
+    // An agent's move made since the read above, written over, is put back (HeldStages).
+    await this.heldStages.putBackOverwritten(
+      crm,
+      updates.flatMap(({ link, input, stageIdRead }, n) =>
+        results[n]?.ok && input.stageId !== undefined
+          ? [{ offerKey: link.remoteId, recordId: link.crmId, stageId: input.stageId, stageIdRead }]
+          : [],
+      ),
+    );
+    const shown: string[] = [];
+    for (const [n, result] of results.entries()) {
+      const { link, outcome } = updates[n];
+      const what =
+        outcome === 'counter-ended'
+          ? `ended with the counter on it (its own expiry or the counter's passed)`
+          : 'is past its expiry';
+      if (!result.ok) {
+        await this.recordErrors.record({
+          brokerageId: crm.brokerageId,
+          recordKind: 'offer',
+          recordRef: link.remoteId,
+          message: `offer ${link.remoteId} ${what} and is no longer listed by the service, but its CRM record ${link.crmId} could not be shown as expired: ${errorMessage(result.error)}`,
+          code: result.error.code,
+        });
+        continue;
+      }
+      if (outcome === 'counter-ended')
+        await this.counterEnded(crm.brokerageId, counterLinks.get(link.remoteId));
+      shown.push(link.remoteId);
+      this.logger.log(
+        `${crm.brokerageId}: offer ${link.remoteId} ${what} and is no longer listed; CRM record ${link.crmId} shows it expired${outcome === 'counter-ended' ? ', counter expired' : ''}`,
+      );
+    }
+    return shown;
+  }
+
+  // The counter's link says it lapsed, as the record now does: its reminders close, and a buyer's
+  // answer read later replaces it (isInferredCounterEnd). Compare-and-set: a buyer's answer written
+  // since the read is never overwritten.
+  private async counterEnded(brokerageId: string, link: CounterLinkRow | undefined): Promise<void> {
+    if (!link) return;
+    const counter = decodeCounterLink(link);
+    if (isAnsweredCounter(counter.status)) return;
+    await this.links.replaceContent(
+      brokerageId,
+      LINK.counter,
+      link.remoteId,
+      link.contentHash,
+      encodeCounterLink({ ...counter, status: 'expired' }),
+    );
+  }
+}
+
+type CounterLinkRow = Pick<Link, 'remoteId' | 'crmId' | 'contentHash'>;
+
+interface Ending {
+  link: Link;
+  record: CrmRecord;
+  outcome: 'expired' | 'counter-ended';
 }

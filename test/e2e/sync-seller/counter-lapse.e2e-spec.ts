@@ -46,6 +46,9 @@ const READINGS: Record<string, unknown>[] = [
   { counterLapse: 'offer-reopened', counteredOfferListedAs: 'rejected' },
   // The offer runs out with its counter, a countered offer listed `active` meanwhile.
   { counterLapse: 'offer-expired', counteredOfferListedAs: 'active' },
+  // The same on a service that drops an expired offer from GET /offers: the lapse ends the offer,
+  // and nothing lists it any more.
+  { counterLapse: 'offer-expired', counteredOfferListedAs: 'active', expiredOfferListedAs: 'dropped' },
   // The agent leaves the counter's expiry empty; the service requires one (422 naming it), so the
   // daemon sends the offer's own; the counter lapses at it and the offer is reopened.
   {
