@@ -77,7 +77,7 @@ describe('lapseCanBeSeen', () => {
     ['offer-expired', 'active', 'expired', true],
     ['offer-expired', 'countered', 'active', true],
     ['offer-expired', 'active', 'active', false],
-    ['offer-expired', 'countered', 'dropped', false],
+    ['offer-expired', 'countered', 'dropped', true],
   ])(
     'lapse %s, a countered offer listed %s, an expired one %s: %s',
     (counterLapse, counteredOfferListedAs, expiredOfferListedAs, seen) => {

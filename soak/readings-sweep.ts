@@ -52,10 +52,11 @@ export function refusalCanBeSeen(r: SpecReadingValues): boolean {
 }
 
 // Likewise a counter's lapse (counterLapse): no event tells of it, only the countered offer's listing
-// moving from the status it waited under, to active again or to what an expired offer is listed as.
-// A service that lists it the same before and after, or drops it from the list, is left out.
+// moving from the status it waited under, to active again or to what an expired offer is listed as,
+// or dropped from the list after the counter's expiry while its own is still ahead (UnlistedOffers).
+// A service that lists it the same before and after is left out.
 export function lapseCanBeSeen(r: SpecReadingValues): boolean {
   if (r.counterLapse === 'never') return true;
   const after = r.counterLapse === 'offer-reopened' ? 'active' : r.expiredOfferListedAs;
-  return after !== 'dropped' && after !== r.counteredOfferListedAs;
+  return after !== r.counteredOfferListedAs;
 }
