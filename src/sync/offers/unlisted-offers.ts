@@ -174,6 +174,9 @@ export class UnlistedOffers {
             ...(counterEnded ? { [OFFER.counterStatus]: 'expired' } : {}),
           },
           ...(moves ? { pipelineId, stageId: offerStageId(crm.stages, to) } : {}),
+          // Out of a stage the agent may be moving it from: never sent again after a lost answer
+          // (the next pass looks at the record again).
+          ...(moves && counterEnded ? { moveSentOnce: true } : {}),
         },
       };
     });
