@@ -1,16 +1,20 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import { Clock } from '../../common/clock';
-import { CASH_OFFERS_PIPELINE } from '../../crm';
+import { CASH_OFFERS_PIPELINE, type CrmRecord } from '../../crm';
 import { LedgerTurns, LinkRepository, RecordErrorRepository, type Link } from '../../ledger';
-import type { CrmRecord } from '../../crm';
 import { ranOutBy } from '../common/expiry';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
 import { HeldStages } from './held-stages.service';
 import { OFFER, offerStageId } from './offer-record.properties';
 import { isAnsweredCounter, stageFor } from './offer-record.view';
-import { countersOutliveExpiry, decodeCounterLink, encodeCounterLink } from './counter-link';
+import {
+  countersOutliveExpiry,
+  decodeCounterLink,
+  encodeCounterLink,
+  type CounterLinkContent,
+} from './counter-link';
 
 const CRM_BATCH = 100;
 
@@ -110,9 +114,11 @@ export class UnlistedOffers {
       LINK.counter,
       batch.map((l) => l.remoteId),
     );
-    const counters = new Map([...counterLinks].map(([key, link]) => [key, decodeCounterLink(link)]));
+    const counters = new Map(
+      [...counterLinks].map(([key, row]) => [key, { row, counter: decodeCounterLink(row) }]),
+    );
     // Asked only when a counter waits on one of these offers: the one case it decides.
-    const waiting = [...counters.values()].some((c) => !isAnsweredCounter(c.status));
+    const waiting = [...counters.values()].some((c) => !isAnsweredCounter(c.counter.status));
     const outlive = waiting && (await countersOutliveExpiry(this.links, brokerageId));
     const now = this.clock.nowMs();
     const settled: string[] = [];
@@ -128,14 +134,14 @@ export class UnlistedOffers {
               counterStatus: record.properties[OFFER.counterStatus],
             },
             now,
-            counters.get(link.remoteId),
+            counters.get(link.remoteId)?.counter,
             outlive,
           )
         : 'settled';
       if (outcome === 'settled') settled.push(link.remoteId);
       if (outcome === 'expired' || outcome === 'counter-ended') ends.push({ link, record: record!, outcome });
     }
-    const shown = await this.showEnded(crm, ends, counterLinks);
+    const shown = await this.showEnded(crm, ends, counters);
     settled.push(...shown);
     // Not looked at again; an offer the service lists again is written as listed (a link marked
     // gone that shows up again counts as changed).
@@ -149,7 +155,7 @@ export class UnlistedOffers {
   private async showEnded(
     crm: BrokerageCrm,
     ends: Ending[],
-    counterLinks: ReadonlyMap<string, CounterLinkRow>,
+    counters: ReadonlyMap<string, KnownCounter>,
   ): Promise<string[]> {
     if (ends.length === 0) return [];
     const pipelineId = crm.stages.pipelineId(CASH_OFFERS_PIPELINE);
@@ -210,8 +216,7 @@ export class UnlistedOffers {
         });
         continue;
       }
-      if (outcome === 'counter-ended')
-        await this.counterEnded(crm.brokerageId, counterLinks.get(link.remoteId));
+      if (outcome === 'counter-ended') await this.counterEnded(crm.brokerageId, counters.get(link.remoteId));
       shown.push(link.remoteId);
       this.logger.log(
         `${crm.brokerageId}: offer ${link.remoteId} ${what} and is no longer listed; CRM record ${link.crmId} shows it expired${outcome === 'counter-ended' ? ', counter expired' : ''}`,
@@ -223,21 +228,24 @@ export class UnlistedOffers {
   // The counter's link says it lapsed, as the record now does: its reminders close, and a buyer's
   // answer read later replaces it (isInferredCounterEnd). Compare-and-set: a buyer's answer written
   // since the read is never overwritten.
-  private async counterEnded(brokerageId: string, link: CounterLinkRow | undefined): Promise<void> {
-    if (!link) return;
-    const counter = decodeCounterLink(link);
-    if (isAnsweredCounter(counter.status)) return;
+  private async counterEnded(brokerageId: string, known: KnownCounter | undefined): Promise<void> {
+    if (!known || isAnsweredCounter(known.counter.status)) return;
+    const { row, counter } = known;
     await this.links.replaceContent(
       brokerageId,
       LINK.counter,
-      link.remoteId,
-      link.contentHash,
+      row.remoteId,
+      row.contentHash,
       encodeCounterLink({ ...counter, status: 'expired' }),
     );
   }
 }
 
-type CounterLinkRow = Pick<Link, 'remoteId' | 'crmId' | 'contentHash'>;
+// A counter link as read, and what it says.
+interface KnownCounter {
+  row: Pick<Link, 'remoteId' | 'contentHash'>;
+  counter: CounterLinkContent;
+}
 
 interface Ending {
   link: Link;
