@@ -192,9 +192,14 @@ export class OutboxRepository {
     );
   }
 
-  // Still neither found nor provably absent: look again from `nextCheckAt`.
-  postponeReconcile(id: number, note: string, nextCheckAt: Date): Promise<OutboxCommand> {
-    return this.transition(id, ['unknown'], 'unknown', { lastError: note, nextAttemptAt: nextCheckAt });
+  // Still neither found nor provably absent: look again from `nextCheckAt`. `seen`: what this look
+  // saw that the next must know, kept in the result (left as it is when undefined).
+  postponeReconcile(id: number, note: string, nextCheckAt: Date, seen?: unknown): Promise<OutboxCommand> {
+    return this.transition(id, ['unknown'], 'unknown', {
+      lastError: note,
+      nextAttemptAt: nextCheckAt,
+      ...(seen !== undefined ? { result: seen } : {}),
+    });
   }
 
   // New evidence of an unknown command's outcome has come (an offer event naming the deal whose

@@ -219,6 +219,9 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
     // The counter's own expiry, and whether a counter was seen waiting well past its own (`o`).
     counterExpires?: string;
     outlived?: boolean;
+    // When the look is made, and what an earlier look kept on the command.
+    now?: string;
+    kept?: unknown;
   }) {
     const reads: number[] = [];
     const cashOffer = {
@@ -244,7 +247,7 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
               : refusals.filter((f) => content === `"f":"${f}"`).length,
     } as unknown as LinkRepository;
     const inbox = { list: async () => options.updates } as unknown as InboxRepository;
-    const clock = { nowMs: () => Date.parse('2026-11-29T18:46:21Z') } as unknown as Clock;
+    const clock = { nowMs: () => Date.parse(options.now ?? '2026-11-29T18:46:21Z') } as unknown as Clock;
     const executor = new CounterOfferExecutor(undefined as never, links, clock, inbox, undefined as never);
     const command = {
       id: 22,
@@ -260,6 +263,7 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
       },
       sentAt: new Date('2026-11-29T18:45:27Z'),
       updatedAt: new Date('2026-11-29T18:45:27Z'),
+      result: options.kept ?? null,
     } as unknown as OutboxCommand;
     const ctx = {
       brokerage: { id: 'soak', config: { cashOffer: {} } },
@@ -341,6 +345,70 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
         outlived: true,
       }).reconcile(),
     ).toMatchObject({ found: false, provablyAbsent: true });
+  });
+
+  // A replay of readings sweep 1550, run 2: the worker was killed before the counter left; a look 3 s
+  // later found the offer active and waited for a refusal's UPDATE, and past the counter's expiry the
+  // same listing was read as the lapse: the record showed a counter that never left as sent and lapsed.
+  describe('an offer seen active well before the counter ran out', () => {
+    const sent = { offersByRequest: { 1006: [offer(7013, 1006, 'active')] }, updates: [] };
+    const counterExpires = '2026-11-29T18:47:30Z';
+    const before = '2026-11-29T18:45:30Z';
+    const after = '2026-11-29T18:48:00Z';
+
+    it('is kept on the command: the counter was not waiting at the service then', async () => {
+      expect(await reconcileWith({ ...sent, counterExpires, now: before }).reconcile()).toMatchObject({
+        found: false,
+        provablyAbsent: false,
+        note: { waitingSeenAbsentAt: Date.parse(before) },
+      });
+      // Within the clocks' margin of the expiry, a look proves nothing.
+      expect(
+        await reconcileWith({ ...sent, counterExpires, now: '2026-11-29T18:47:20Z' }).reconcile(),
+      ).not.toHaveProperty('note');
+    });
+
+    it('past the expiry, the active offer is then no lapse: the counter never arrived, or was answered', async () => {
+      const kept = { waitingSeenAbsentAt: Date.parse(before) };
+      expect(
+        await reconcileWith({
+          ...sent,
+          counterExpires,
+          now: after,
+          kept,
+          linkedRefusals: ['rejected'],
+        }).reconcile(),
+      ).toMatchObject({ found: false, provablyAbsent: true });
+      expect(await reconcileWith({ ...sent, counterExpires, now: after, kept }).reconcile()).toMatchObject({
+        found: false,
+        provablyAbsent: false,
+        note: kept,
+      });
+      // Nor is an offer listed expired early, or no longer listed.
+      expect(
+        await reconcileWith({
+          offersByRequest: {
+            1006: [{ ...offer(7013, 1006, 'expired'), offer_expires: '2026-12-29T00:00:00Z' }],
+          },
+          updates: [],
+          counterExpires,
+          now: after,
+          kept,
+        }).reconcile(),
+      ).toMatchObject({ found: false });
+    });
+
+    it('a note from before the send (a replay sent it again) says nothing of it', async () => {
+      expect(
+        await reconcileWith({
+          ...sent,
+          counterExpires,
+          now: after,
+          kept: { waitingSeenAbsentAt: Date.parse('2026-11-29T18:40:00Z') },
+          linkedRefusals: ['rejected'],
+        }).reconcile(),
+      ).toEqual({ found: true, result: { counter_offer_status: 'expired' } });
+    });
   });
 
   // Readings sweep 1421, run 6: the run's first refusal came while the daemon was down, its offer put

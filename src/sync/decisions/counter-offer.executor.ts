@@ -382,7 +382,9 @@ export class CounterOfferExecutor implements CommandExecutor {
         return { found: true, result: { counter_offer_status: 'rejected' } };
       return { found: false, provablyAbsent: true, hint: 'another offer on the request was accepted' };
     }
-    if (await this.lapsedSinceSend(command, offer, habit))
+    const waitingSeenAbsentAt = counterWaitingSeenAbsentAt(command, offer, habit, this.clock.nowMs());
+    const seen = waitingSeenAbsentAt === undefined ? {} : { note: { waitingSeenAbsentAt } };
+    if (waitingSeenAbsentAt === undefined && (await this.lapsedSinceSend(command, offer, habit)))
       return { found: true, result: { counter_offer_status: 'expired' } };
     // Only an active offer on a service that lists countered offers otherwise can prove anything.
     const afterRefusal =
@@ -407,6 +409,7 @@ export class CounterOfferExecutor implements CommandExecutor {
       return {
         found: false,
         provablyAbsent: false,
+        ...seen,
         hint:
           `offer ${payload.offerId} is active: ` +
           (afterRefusal === 'reopens'
@@ -417,6 +420,7 @@ export class CounterOfferExecutor implements CommandExecutor {
     return {
       found: false,
       provablyAbsent: false,
+      ...seen,
       hint: `offer ${payload.offerId} is ${offer?.offer_status ?? 'not listed'}; check its counter offers in the service before replaying command ${command.id}`,
     };
   }
@@ -604,6 +608,43 @@ export function endedBeforeItsOwnExpiry(
   if (offer !== undefined && offer.offer_status.toLowerCase() !== 'expired') return false;
   const own = expiryMs(offer ? offer.offer_expires : knownExpires);
   return own !== null && own - atMs > ENDED_EARLY_BY_MS;
+}
+
+// What a look at a counter whose answer was lost leaves for the next look (the command's result
+// until it is answered): when it found the counter not waiting at the service.
+interface CounterLookNote {
+  waitingSeenAbsentAt?: number;
+}
+
+// When a look found that a counter whose answer was lost was not waiting at the service: the offer
+// listed `active`, after the send and well before the counter's own expiry, where this service lists
+// a waiting countered offer otherwise (`habit`). Then the counter never arrived or was already
+// answered, so it cannot lapse later, and an `active` or ended offer past its expiry is no lapse.
+// Kept from an earlier look (`command.result`) or taken from this one (`offer` read by `nowMs`).
+// Readings sweep 1550 run 2: a worker killed before the request left; the look 3 s later saw the
+// offer active but waited for a refusal's UPDATE, and past the counter's 13-second expiry the same
+// listing was read as a lapse: the record showed the counter sent and lapsed, never having left.
+export function counterWaitingSeenAbsentAt(
+  command: Pick<OutboxCommand, 'payload' | 'result' | 'sentAt'>,
+  offer: Offer | undefined,
+  habit: string | undefined,
+  nowMs: number,
+): number | undefined {
+  if (!command.sentAt) return undefined;
+  const sentMs = command.sentAt.getTime();
+  const noted = (command.result as CounterLookNote | null | undefined)?.waitingSeenAbsentAt;
+  // A note from before a later send (a replay) says nothing of this one.
+  if (typeof noted === 'number' && noted > sentMs) return noted;
+  if (offer?.offer_status !== 'active' || (habit !== 'countered' && habit !== 'rejected')) return undefined;
+  const expires = expiryMs((command.payload as CounterOfferPayload).body.counter_offer_expires);
+  if (expires === null) return undefined;
+  return nowMs + clockMarginMs(expires - sentMs) < expires ? nowMs : undefined;
+}
+
+// How far before a counter's expiry a look must be to count as before it by the service's clock: a
+// minute, or a quarter of the counter's life where that is shorter (a counter meant to last seconds).
+function clockMarginMs(lifeMs: number): number {
+  return Math.min(ENDED_EARLY_BY_MS, Math.max(0, lifeMs) / 4);
 }
 
 // Whether a counter whose answer was lost left before the service accepted another offer on the

@@ -413,7 +413,7 @@ export class OutboxDrainService {
     const known =
       `${command.operation} was sent${sent} and its answer was lost (${command.lastError ?? 'no reason recorded'}); ` +
       `the service does not show it yet, so it is not sent again; looked for again from ${nextCheck.toISOString()}. ${answer.hint}`;
-    await this.outbox.postponeReconcile(command.id, command.lastError ?? known, nextCheck);
+    await this.outbox.postponeReconcile(command.id, command.lastError ?? known, nextCheck, answer.note);
     await this.recordErrors.record({
       brokerageId: command.brokerageId,
       recordKind: kind,

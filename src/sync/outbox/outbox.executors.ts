@@ -24,7 +24,9 @@ export type OutboxReconciliation =
   | { found: true; result: unknown }
   // provablyAbsent: the service certainly has no such record, so sending again is safe.
   // hint: what the operator should check when it is not provable either way.
-  | { found: false; provablyAbsent: boolean; hint: string };
+  // note: what this look saw that a later look at the same command must know (kept on the command,
+  // as its result, until the command is answered); absent, the note kept so far stays.
+  | { found: false; provablyAbsent: boolean; hint: string; note?: unknown };
 
 export type ReconcileCause = 'lost-answer' | 'refusal';
 

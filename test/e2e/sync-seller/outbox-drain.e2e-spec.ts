@@ -276,17 +276,22 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
   it('outcome unknown: never re-sent; found on reconcile, it is done and written back', async () => {
     const id = await enqueue([
       { fail: 'OUTCOME_UNKNOWN' },
-      { reconcile: { found: false, provablyAbsent: false, hint: 'look' } },
+      { reconcile: { found: false, provablyAbsent: false, hint: 'look', note: { offerSeenAt: 1 } } },
+      { reconcile: { found: false, provablyAbsent: false, hint: 'look again' } },
       { reconcile: { found: true, result: { seen: true } } },
     ]);
     await t.run('outbox-drain');
     expect((await state(id)).state).toBe('unknown');
     await checkNow(id);
     await t.run('outbox-drain');
-    expect((await state(id)).state).toBe('unknown');
+    // What a look saw that the next must know is kept on the command, until a look says otherwise.
+    expect(await state(id)).toMatchObject({ state: 'unknown', result: { offerSeenAt: 1 } });
     // Not due yet: the next drain does not look (nor send).
     await t.run('outbox-drain');
-    expect(scripts.get(id)).toHaveLength(1);
+    expect(scripts.get(id)).toHaveLength(2);
+    await checkNow(id);
+    await t.run('outbox-drain');
+    expect(await state(id)).toMatchObject({ state: 'unknown', result: { offerSeenAt: 1 } });
     await checkNow(id);
     await t.run('outbox-drain');
     expect(await state(id)).toMatchObject({ state: 'done', result: { seen: true } });
