@@ -305,7 +305,14 @@ export class LinkRepository {
     );
   }
 
-  async markGone(brokerageId: string, kind: string, remoteIds: readonly string[]): Promise<number> {
+  // `record`: the decision-history entries of what the records of these links were last shown as,
+  // appended in the same transaction (as upsertLinks's).
+  async markGone(
+    brokerageId: string,
+    kind: string,
+    remoteIds: readonly string[],
+    record: NewHistoryEntry[] = [],
+  ): Promise<number> {
     if (remoteIds.length === 0) return 0;
     return this.tx.run(async (m) => {
       let changed = 0;
@@ -317,6 +324,7 @@ export class LinkRepository {
         );
         changed += result.affected ?? 0;
       }
+      if (record.length > 0) await this.history?.append(record, m);
       return changed;
     });
   }

@@ -23,6 +23,15 @@ export interface ShownOffer {
   counterStatus: string | null;
 }
 
+// An offer record shown expired after its offer left the service's list (UnlistedOffers).
+export interface UnlistedShown {
+  offerId: string;
+  crmId: string;
+  // The stage written; null where the record was left in the stage it was in.
+  stage: string | null;
+  counterEnded: boolean;
+}
+
 // What the agent asked for by moving an offer record.
 export interface AgentMove {
   brokerageId: string;
@@ -178,6 +187,29 @@ export class DecisionHistoryRecorder {
       },
     );
     return [...entries, ...this.counterAcceptances(brokerageId, shown)];
+  }
+
+  // Offer records shown expired once the service stopped listing their offers (UnlistedOffers): for
+  // the links' markGone to append in its transaction.
+  unlistedShownEntries(brokerageId: string, shown: UnlistedShown[]): NewHistoryEntry[] {
+    return shown.map(({ offerId, crmId, stage, counterEnded }) => ({
+      brokerageId,
+      record: `offer:${offerId}`,
+      source: 'daemon' as const,
+      kind: 'record_shown',
+      summary:
+        `CRM record ${crmId} updated: ${stage === null ? 'stage left as it was' : `stage ${stage}`}, status expired` +
+        (counterEnded ? ', counter expired' : '') +
+        ` (no longer listed by the service; ${counterEnded ? 'ended with the counter on it' : 'past its expiry'})`,
+      detail: {
+        crmRecordId: crmId,
+        stage,
+        status: 'expired',
+        counterStatus: counterEnded ? 'expired' : null,
+        unlisted: true,
+      },
+      outcome: 'updated',
+    }));
   }
 
   // A new offer made by a buyer accepting our counter, written on the countered offer's history too:

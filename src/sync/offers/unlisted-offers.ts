@@ -6,6 +6,7 @@ import { LedgerTurns, LinkRepository, RecordErrorRepository, type Link } from '.
 import { ranOutBy } from '../common/expiry';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
+import { DecisionHistoryRecorder, type UnlistedShown } from '../history/decision-history.recorder';
 import { HeldStages } from './held-stages.service';
 import { OFFER, offerStageId } from './offer-record.properties';
 import { isAnsweredCounter, stageFor } from './offer-record.view';
@@ -80,6 +81,7 @@ export class UnlistedOffers {
     private readonly recordErrors: RecordErrorRepository,
     private readonly clock: Clock,
     private readonly heldStages: HeldStages,
+    private readonly history: DecisionHistoryRecorder,
   ) {}
 
   // `listed`: every offer id the pass read (valid only after a complete, error-free pass).
@@ -142,21 +144,26 @@ export class UnlistedOffers {
       if (outcome === 'expired' || outcome === 'counter-ended') ends.push({ link, record: record!, outcome });
     }
     const shown = await this.showEnded(crm, ends, counters);
-    settled.push(...shown);
+    settled.push(...shown.map((s) => s.offerId));
     // Not looked at again; an offer the service lists again is written as listed (a link marked
-    // gone that shows up again counts as changed).
-    await this.links.markGone(brokerageId, LINK.offer, settled);
+    // gone that shows up again counts as changed). The history tells what the shown ones now show.
+    await this.links.markGone(
+      brokerageId,
+      LINK.offer,
+      settled,
+      this.history.unlistedShownEntries(brokerageId, shown),
+    );
     return shown.length;
   }
 
   // The records of offers that ended unlisted, shown so. Expired moves a record out of Incoming
   // only; an offer that ended with our counter, as a listing would show it (Counter rejected), out of
-  // any stage but one holding the agent's newer request. Returns the offer keys shown.
+  // any stage but one holding the agent's newer request. Returns the records shown.
   private async showEnded(
     crm: BrokerageCrm,
     ends: Ending[],
     counters: ReadonlyMap<string, KnownCounter>,
-  ): Promise<string[]> {
+  ): Promise<UnlistedShown[]> {
     if (ends.length === 0) return [];
     const pipelineId = crm.stages.pipelineId(CASH_OFFERS_PIPELINE);
     const withCounter = ends.filter((e) => e.outcome === 'counter-ended').map((e) => e.link.remoteId);
@@ -172,6 +179,7 @@ export class UnlistedOffers {
       return {
         link,
         outcome,
+        stage: moves ? to : null,
         stageIdRead: record.stageId,
         input: {
           id: link.crmId,
@@ -199,9 +207,9 @@ export class UnlistedOffers {
           : [],
       ),
     );
-    const shown: string[] = [];
+    const shown: UnlistedShown[] = [];
     for (const [n, result] of results.entries()) {
-      const { link, outcome } = updates[n];
+      const { link, outcome, stage } = updates[n];
       const what =
         outcome === 'counter-ended'
           ? `ended with the counter on it (its own expiry or the counter's passed)`
@@ -217,7 +225,12 @@ export class UnlistedOffers {
         continue;
       }
       if (outcome === 'counter-ended') await this.counterEnded(crm.brokerageId, counters.get(link.remoteId));
-      shown.push(link.remoteId);
+      shown.push({
+        offerId: link.remoteId,
+        crmId: link.crmId,
+        stage,
+        counterEnded: outcome === 'counter-ended',
+      });
       this.logger.log(
         `${crm.brokerageId}: offer ${link.remoteId} ${what} and is no longer listed; CRM record ${link.crmId} shows it expired${outcome === 'counter-ended' ? ', counter expired' : ''}`,
       );

@@ -129,6 +129,11 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         'expired',
         fillsExpiry ? 'expired' : lapsedOfferStatus,
       ]);
+      // The decision history tells the same, listed or not.
+      const lastShown = (await t.ledger.history.list(`offer:${offer.offer_id}`))
+        .filter((e) => e.kind === 'record_shown')
+        .at(-1);
+      expect(JSON.parse(lastShown?.detail ?? '{}')).toMatchObject({ counterStatus: 'expired' });
       // Another pass writes nothing new and takes nothing back.
       await settle();
       const again = await steps.agent.offerRecord(offer.offer_id);

@@ -295,6 +295,11 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
           ? 'active'
           : 'expired';
       expect(record!.properties[OFFER.status]).toBe(shown);
+      // The decision history tells what the record shows, listed or not.
+      const lastShown = (await t.ledger.history.list(`offer:${offerId}`))
+        .filter((e) => e.kind === 'record_shown')
+        .at(-1);
+      expect(JSON.parse(lastShown?.detail ?? '{}')).toMatchObject({ status: shown });
       // A second pass changes nothing.
       expect((await t.run('offers-reconcile')).status).toBe('succeeded');
       expect((await steps.agent.offerRecord(offerId))!.properties[OFFER.status]).toBe(shown);
