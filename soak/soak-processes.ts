@@ -261,7 +261,10 @@ export interface CliProcess {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-export function startCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): CliProcess {
+// Past the timeout the run is taken for hung and SIGKILLed (a finding): a drain run ends on its time
+// budget (30 s, src/scheduler/drain-run.budget.ts) after the call in hand, which a throttled service
+// can stretch by tens of seconds of waited-out 429s.
+export function startCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): CliProcess {
   const child = spawn(process.execPath, [join(DIST, 'cli.js'), ...args], {
     cwd: ROOT,
     env,

@@ -4,6 +4,7 @@ import { Clock } from '../common/clock';
 import { InboxRepository } from '../ledger';
 import { MetricsService } from '../observability/metrics/metrics.service';
 import { backoffDelayMs } from '../common/backoff';
+import { DRAIN_RUN_BUDGET_MS, drainRunBudget } from '../scheduler/drain-run.budget';
 import { waitsOnRemote, type RemoteError } from '../common/remote-error';
 import { EventRefusedError } from './event-refused.error';
 import { InboxEventHandlers } from './inbox-event.handlers';
@@ -19,6 +20,8 @@ export interface InboxDrainOptions {
   // The longest wait between tries while the failure is the remote's: an outage's end is caught
   // within it, whatever its length.
   remoteRetryCapMs?: number;
+  // How long a run goes on claiming batches (drain-run.budget.ts); a claimed batch is finished.
+  runBudgetMs?: number;
 }
 
 export interface InboxDrainResult {
@@ -38,6 +41,7 @@ const DEFAULTS: Required<InboxDrainOptions> = {
   retryBaseMs: 2_000,
   retryCapMs: 10 * 60_000,
   remoteRetryCapMs: 60_000,
+  runBudgetMs: DRAIN_RUN_BUDGET_MS,
 };
 
 // Drains a brokerage's inbox: claims due events (one at a time per offer request, in order of
@@ -60,6 +64,7 @@ export class InboxProcessor {
   ): Promise<InboxDrainResult> {
     const opts = { ...DEFAULTS, ...options };
     const result: InboxDrainResult = { processed: 0, failed: 0, deadLettered: 0, flagged: 0 };
+    const budget = drainRunBudget(opts.runBudgetMs);
     // Checked between batches only: a claimed batch is always finished, so nothing is left half-applied.
     while (!signal.aborted) {
       const events = await this.inbox.claimDue(opts.batchSize, { brokerageId });
@@ -67,6 +72,12 @@ export class InboxProcessor {
       for (const event of events) {
         const outcome = await this.apply(event, brokerageId, signal, opts);
         result[outcome] += 1;
+      }
+      if (budget.spent()) {
+        this.logger.log(
+          `${brokerageId}: inbox drain ends on its time budget; what is still due goes to the next run`,
+        );
+        break;
       }
     }
     return result;

@@ -22,6 +22,7 @@ import { outboxDecision } from './outbox-decision';
 import { mayAlreadyBeInEffect } from './refusal.check';
 import { OutboxContext, OutboxExecutors } from './outbox.executors';
 import { sendOrder } from './send-order';
+import { drainRunBudget } from '../../scheduler/drain-run.budget';
 import {
   OUTBOX_MAX_ATTEMPTS,
   outboxRetryDelayMs,
@@ -64,7 +65,7 @@ export class OutboxDrainService {
     private readonly history: DecisionHistoryRecorder,
   ) {}
 
-  async drain(ctx: JobContext): Promise<JobCounts> {
+  async drain(ctx: JobContext, options: { runBudgetMs?: number } = {}): Promise<JobCounts> {
     const counts = emptyCounts();
     const brokerageId = ctx.brokerage.id;
     if (ctx.dryRun) {
@@ -88,6 +89,7 @@ export class OutboxDrainService {
         this.tally(counts, command, await this.reconcile(command, outbox));
       }
     };
+    const budget = drainRunBudget(options.runBudgetMs);
     await reconcileDue();
     for (;;) {
       if (ctx.signal.aborted) return counts;
@@ -106,6 +108,12 @@ export class OutboxDrainService {
         this.tally(counts, command, await this.execute(command, outbox));
       }
       await reconcileDue();
+      if (budget.spent()) {
+        this.logger.log(
+          `${brokerageId}: outbox drain ends on its time budget; what is still due goes to the next run`,
+        );
+        return counts;
+      }
     }
   }
 

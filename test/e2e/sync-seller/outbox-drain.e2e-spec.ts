@@ -1,4 +1,5 @@
 import { CashOfferError, type CashOfferErrorCode } from '../../../src/cash-offer';
+import { ConfigService } from '../../../src/config/config.service';
 import { OutboxCommand, outboxKey } from '../../../src/ledger';
 import {
   OutboxExecutors,
@@ -6,7 +7,7 @@ import {
   type OutboxReconciliation,
 } from '../../../src/sync/outbox/outbox.executors';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
-import { WRITE_BACK_OPERATION } from '../../../src/sync/outbox/outbox-drain.service';
+import { OutboxDrainService, WRITE_BACK_OPERATION } from '../../../src/sync/outbox/outbox-drain.service';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { VALID_LISTING } from '../../support/sync-agent';
 import { waitFor } from '../../support/wait-for';
@@ -346,6 +347,27 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     const from = sent.length;
     await t.run('outbox-drain');
     expect(sent.slice(from).filter((id) => ours.has(id))).toEqual([sooner, later, ...older]);
+  });
+
+  // A drain fed as fast as a throttled remote lets it empty would never end (drain-run.budget.ts):
+  // past its time budget it finishes the command in hand and ends; the next run sends the rest.
+  it('ends once its time budget is spent, the command in hand finished, the rest left due', async () => {
+    await t.run('outbox-drain');
+    // The first is slow enough (past the drain's 1 s look for newer deadlines) to end its batch.
+    const slow = new Promise<void>((resolve) => setTimeout(resolve, 1_200));
+    const ours = [await enqueue([{ hold: slow }]), await enqueue([]), await enqueue([])];
+    const from = sent.length;
+    const brokerage = t.app.get(ConfigService).get('acme')!;
+    await t.app
+      .get(OutboxDrainService)
+      .drain(
+        { brokerage, runId: null, signal: new AbortController().signal, dryRun: false, progress: () => {} },
+        { runBudgetMs: 0 },
+      );
+    expect(sent.slice(from)).toEqual([ours[0]]);
+    expect((await state(ours[1])).state).toBe('pending');
+    await t.run('outbox-drain');
+    expect(sent.slice(from)).toEqual(ours);
   });
 
   it('a crash between the remote write and its write-back leaves the write-back to the next drain', async () => {

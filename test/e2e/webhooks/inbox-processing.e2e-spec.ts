@@ -152,6 +152,24 @@ describe('inbox processing', () => {
     expect(dead.deadReason).toContain('no handler applies "offer_request_approved" events');
   });
 
+  // A run fed as fast as it empties would never end (drain-run.budget.ts): past its time budget it
+  // finishes the batch in hand and ends, and the next run takes the rest.
+  it('ends after the batch in hand once its time budget is spent, leaving the rest due', async () => {
+    for (let request = 71; request <= 75; request++) await deliver(offer(request * 10, request));
+    const ours = () => applied.filter((a) => /^7[1-5]:/.test(a));
+    const first = await drain({ batchSize: 2, runBudgetMs: 0 });
+    expect(first.processed + first.failed + first.deadLettered + first.flagged).toBe(2);
+    expect(ours().length).toBeLessThanOrEqual(2);
+    await drain();
+    expect(ours().sort()).toEqual([
+      '71:710:active',
+      '72:720:active',
+      '73:730:active',
+      '74:740:active',
+      '75:750:active',
+    ]);
+  });
+
   it('stops claiming new batches once aborted', async () => {
     await deliver(offer(61, 60));
     const controller = new AbortController();

@@ -1,0 +1,15 @@
+import { performance } from 'node:perf_hooks';
+
+// How long a drain run goes on taking new work. Agents and the service can feed a drain as fast as a
+// throttled remote lets it empty it (a readings sweep: a key shared with an operator's CLI under a
+// five-a-second limit), and a run that never ends reports nothing, keeps its job's slot from cron's
+// ticks, and never returns to the operator who started it with `cli sync`. Past this a run finishes
+// the work in hand and ends; what is left is still due, and the next run (cron's next tick, seconds
+// later) takes it.
+export const DRAIN_RUN_BUDGET_MS = 30_000;
+
+// Whether a run that started now has spent its budget: asked between items, never during one.
+export function drainRunBudget(budgetMs: number = DRAIN_RUN_BUDGET_MS): { spent(): boolean } {
+  const startedAt = performance.now();
+  return { spent: () => performance.now() - startedAt >= budgetMs };
+}
