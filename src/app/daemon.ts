@@ -14,6 +14,7 @@ import { AdminAccess } from '../ops/admin-access/admin-access.service';
 import { keepWebhooksOffAdmin, WebhookListener } from './http-listeners';
 import { heapLimitAdvice } from './heap-limit.advice';
 import { logStopSignals } from './lifecycle.logger';
+import { routeCronWarnings } from '../scheduler/cron-warnings.bridge';
 import type { DaemonExtension } from './daemon-extension';
 
 export interface StartDaemonOptions {
@@ -47,6 +48,7 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
   const { settings, config, logger } = parts;
   // Everything logged through Nest's Logger, the embedded simulators included, goes to pino from here.
   Logger.overrideLogger(logger);
+  routeCronWarnings(logger);
   const extensions = options.extensions ?? [];
   for (const extension of extensions) await extension.beforeCreate?.(parts);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts, options.plugins), {
