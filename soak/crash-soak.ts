@@ -113,7 +113,7 @@ export const CI_CLOCK_MOMENTS_AHEAD_MS = 20_000;
 
 // The CI-sized runs pace the operator slower than the full run (DEFAULT_OPERATOR: a round every 0.6
 // to 3 s): each CLI run is a process of its own, about 2.6 s of CPU with its sync, on a 2-core
-// machine that runs three soaks at once. The 30-kill HubSpot run made 35 CLI runs at the full pace
+// machine shared with jest's other workers. The 30-kill HubSpot run made 35 CLI runs at the full pace
 // (181 s of CPU in all) and 25 at a round every 2.5 to 6.5 s (155 s); this pace makes about 15.
 export const CI_OPERATOR: OperatorOptions = { ...DEFAULT_OPERATOR, minGapMs: 4000, maxGapMs: 10_000 };
 

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { formatBuyerReport, runBuyerSoak } from '../../../soak/buyer-soak';
+import { expectBuiltDaemon } from './soak-checks';
 
 // The CI-sized buyer soak (docs/operations.md, "Buyer soak"): a partner brokerage's daemon from dist/
 // (npm run build first) mirrors a marketplace whose listings come, go and come back, while a buyer
@@ -13,8 +12,7 @@ describe('the buyer side, killed 12 times with SIGKILL while listings change and
   it(
     'shows each listing once as the service lists it, and sends each lead at most once, shown or told on its contact',
     async () => {
-      const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
-      if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
+      expectBuiltDaemon();
       const result = await runBuyerSoak({ seed: SEED, kills: KILLS, settleTimeoutMs: 120_000 });
       if (result.violations.length > 0 || !result.settled) console.log(formatBuyerReport(result));
       expect(result.kills).toBe(KILLS);

@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { type CrashSoakResult, formatReport } from '../../../soak/crash-soak';
+
+// What every CI-sized soak case checks first and last, written once for the cases of soaks.e2e-spec.ts.
+
+// The soaks run the built daemon as child processes: a missing build is said, not timed out on.
+export function expectBuiltDaemon(): void {
+  const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
+  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
+}
+
+// A crash soak's clean result, in any shape: every kill made, no violation, settled, no CLI run that
+// failed, the offer clocks' tasks made (soak-clocks.ts), and the summary the full run prints.
+// Whether an offer also runs out undecided within a run this short depends on the machine's pace
+// (none did on an idle one); every one that does must show Expired.
+export function expectCleanCrashSoak(result: CrashSoakResult, kills: number): void {
+  if (result.violations.length > 0 || !result.settled || result.cliUnexpected > 0 || result.tasks.tasks === 0)
+    console.log(formatReport(result));
+  expect(result.kills).toBe(kills);
+  expect(result.violations.map((v) => `${v.kind} ${v.record}: ${v.detail}`)).toEqual([]);
+  expect(result.settled).toBe(true);
+  expect(result.cliUnexpected).toBe(0);
+  expect(result.tasks.tasks).toBeGreaterThan(0);
+  const expired = result.tasks.expiredUndecided;
+  expect(result.summary).toBe(
+    `kills ${kills}, deals ${result.deals}, lost 0, duplicate 0, undone 0, wrong state 0; ` +
+      `tasks ${result.tasks.tasks}: duplicate 0, missing 0, skipped past expiry ${result.tasks.skippedPastExpiry}, left open 0; ` +
+      `expired undecided ${expired}, shown Expired ${expired}`,
+  );
+}
