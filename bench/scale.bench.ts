@@ -138,7 +138,7 @@ async function round(
 // ran during the pause were skipped, and the next ones come at the next tick (up to 2 s later,
 // for some brokerages and not others, which moved the clock's start by a random second or two).
 async function pollEveryBrokerageNow(url: string, world: WorkerWorld): Promise<void> {
-  const boss = createPgBoss({ ledgerUrl: url, jobLeaseSeconds: 60 }, 'one-off');
+  const boss = await createPgBoss({ ledgerUrl: url, jobLeaseSeconds: 60 }, 'one-off');
   await boss.start();
   try {
     for (const b of world.brokerages) {

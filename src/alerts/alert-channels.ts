@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import axios from 'axios';
-import { createTransport } from 'nodemailer';
 import type { AlertSettings } from '../config/daemon-settings';
 import { noticeHeadline, noticeText, signBody, type AlertNotice } from './alert-notice';
 
@@ -138,6 +137,8 @@ class EmailChannel implements AlertChannel {
   async send(notice: AlertNotice, deliveryId: number): Promise<void> {
     const url = await this.smtpUrl();
     if (!url) throw new Error('the SMTP URL file is empty');
+    // Loaded on the first mail, not at start: most daemons send none (docs/architecture.md, "Tests").
+    const { createTransport } = await import('nodemailer');
     const transport = createTransport(url, {});
     try {
       await transport.sendMail({

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { DaemonSettings } from '../../config/daemon-settings';
 
 // pg-boss's schema in the ledger's database, apart from the ledger's own tables.
@@ -16,8 +16,11 @@ const logger = new Logger('PgBoss');
 
 // The one place a PgBoss is built, so every process of a fleet agrees on its schema and on how
 // often expired leases are looked for. Not started: the caller starts and stops it.
-export function createPgBoss(settings: PgBossSettings, role: PgBossRole): PgBoss {
+// pg-boss (and pg with it) is loaded here, not at start: a daemon or CLI run on SQLite never needs
+// it, and loading it costs every such process about 0.1 s of CPU (docs/architecture.md, "Tests").
+export async function createPgBoss(settings: PgBossSettings, role: PgBossRole): Promise<PgBoss> {
   if (!settings.ledgerUrl) throw new Error('pg-boss needs LEDGER_URL');
+  const { default: PgBoss } = await import('pg-boss');
   const common = { connectionString: settings.ledgerUrl, schema: PG_BOSS_SCHEMA };
   const boss = new PgBoss(
     role === 'worker'

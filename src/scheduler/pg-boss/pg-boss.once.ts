@@ -27,7 +27,7 @@ export class PgBossOnce {
 
   async run(brokerageId: string, job: JobName, options: RunOptions = {}): Promise<RunOutcome> {
     // No maintenance and no cron from a one-off command: the workers do both.
-    const boss = createPgBoss(this.settings, 'one-off');
+    const boss = await createPgBoss(this.settings, 'one-off');
     await boss.start();
     try {
       const name = jobKey(brokerageId, job);

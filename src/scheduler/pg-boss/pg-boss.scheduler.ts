@@ -73,7 +73,7 @@ export class PgBossScheduler extends SchedulerDriver {
 
   async start(): Promise<void> {
     this.jobs.assertHandled(this.scheduledJobs, 'cannot schedule');
-    const boss = createPgBoss(this.settings, 'worker');
+    const boss = await createPgBoss(this.settings, 'worker');
     await boss.start();
     this.boss = boss;
     this.dispatcher = new PgBossDispatcher(boss, this.settings.workerConcurrency, (data) =>

@@ -49,7 +49,7 @@ describe('sync --once on a PostgreSQL ledger', () => {
     const name = jobKey('alpha', 'inbox-drain');
 
     // A worker's run of alpha's inbox-drain, as pg-boss hands it to a worker.
-    boss = createPgBoss({ ledgerUrl: db.url, jobLeaseSeconds: 60 }, 'one-off');
+    boss = await createPgBoss({ ledgerUrl: db.url, jobLeaseSeconds: 60 }, 'one-off');
     await boss.start();
     await boss.createQueue(name, syncQueueOptions(name, 60));
     await boss.send(name, { brokerageId: 'alpha', job: 'inbox-drain' } satisfies SyncJobData);

@@ -32,7 +32,7 @@ import { waitFor } from '../../support/wait-for';
     beforeAll(async () => {
       db = await createTestPostgresDatabase('pgboss_tables');
       ledger = await openLedger({ databasePath: '', url: db.url });
-      boss = createPgBoss({ ledgerUrl: db.url, jobLeaseSeconds: 60 }, 'one-off');
+      boss = await createPgBoss({ ledgerUrl: db.url, jobLeaseSeconds: 60 }, 'one-off');
       await boss.start();
       tables = new PgBossTables(boss.getDb());
     });
