@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 // The repository, whether this file runs from test/support (jest) or dist/test/support (a bench).
@@ -7,6 +8,11 @@ const ROOT = basename(above) === 'dist' ? dirname(above) : above;
 
 // A compiled daemon (dist/src/main.js) as a child process, with its output kept for the test.
 export const DAEMON_MAIN_JS = join(ROOT, 'dist', 'src', 'main.js');
+
+// The suites that run the built daemon say a missing build at once, not after a start-up timeout.
+export function expectBuiltDaemon(): void {
+  if (!existsSync(DAEMON_MAIN_JS)) throw new Error(`${DAEMON_MAIN_JS} is missing: run npm run build first`);
+}
 
 export interface WorkerProcess {
   child: ChildProcess;

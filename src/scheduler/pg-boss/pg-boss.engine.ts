@@ -16,8 +16,8 @@ const logger = new Logger('PgBoss');
 
 // The one place a PgBoss is built, so every process of a fleet agrees on its schema and on how
 // often expired leases are looked for. Not started: the caller starts and stops it.
-// pg-boss (and pg with it) is loaded here, not at start: a daemon or CLI run on SQLite never needs
-// it, and loading it costs every such process about 0.1 s of CPU (docs/architecture.md, "Tests").
+// pg-boss is loaded here, not at start: a daemon or CLI run on SQLite never needs it, and loading
+// it at start cost every such process some 25 ms of CPU of its own (docs/architecture.md, "Tests").
 export async function createPgBoss(settings: PgBossSettings, role: PgBossRole): Promise<PgBoss> {
   if (!settings.ledgerUrl) throw new Error('pg-boss needs LEDGER_URL');
   const { default: PgBoss } = await import('pg-boss');

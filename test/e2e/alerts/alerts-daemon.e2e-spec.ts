@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -8,6 +8,7 @@ import { CASH_OFFER_CRM_SCHEMA } from '../../../src/crm';
 import { HubSpotCrmAdapter } from '../../../src/crm/hubspot';
 import { openLedger, type Ledger } from '../../../src/ledger/ledger';
 import { freePort } from '../../support/free-port';
+import { expectBuiltDaemon } from '../../support/worker-process';
 import { DAEMON_WAIT, MAIN_JS, startProcess, type RunningProcess } from '../daemon/daemon.fixtures';
 import { waitFor } from '../../support/wait-for';
 import { startSmtpReceiver, startWebhookReceiver } from '../../support/alert-receivers';
@@ -92,7 +93,7 @@ describe('alerts of the built daemon', () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run npm run build first`);
+    expectBuiltDaemon();
     dir = mkdtempSync(join(tmpdir(), 'cos-alerts-'));
     sandbox = await startCashOfferSandbox({ port: 0 });
     sandboxPort = sandbox.port;

@@ -1,5 +1,5 @@
 import { formatBuyerReport, runBuyerSoak } from '../../../soak/buyer-soak';
-import { expectBuiltDaemon } from './soak-checks';
+import { expectBuiltDaemon } from '../../support/worker-process';
 
 // The CI-sized buyer soak (docs/operations.md, "Buyer soak"): a partner brokerage's daemon from dist/
 // (npm run build first) mirrors a marketplace whose listings come, go and come back, while a buyer

@@ -1,5 +1,6 @@
 import { CI_CLOCK_MOMENTS_AHEAD_MS, CI_OPERATOR, runCrashSoak } from '../../../soak/crash-soak';
-import { expectBuiltDaemon, expectCleanCrashSoak } from './soak-checks';
+import { expectBuiltDaemon } from '../../support/worker-process';
+import { expectCleanCrashSoak } from './soak-checks';
 
 // The crash soak's sqlite-fub shape, CI-sized (docs/operations.md, "Crash soak"): the daemon on
 // SQLite for a brokerage on the Follow Up Boss emulator, the agent working through FUB's public /v1

@@ -1,5 +1,6 @@
 import { CI_CLOCK_MOMENTS_AHEAD_MS, runCrashSoak } from '../../../soak/crash-soak';
-import { expectBuiltDaemon, expectCleanCrashSoak } from './soak-checks';
+import { expectBuiltDaemon } from '../../support/worker-process';
+import { expectCleanCrashSoak } from './soak-checks';
 
 // The crash soak's postgres-workers shape, CI-sized (docs/operations.md, "Crash soak"): three
 // daemons from dist/ on one PostgreSQL ledger (a database of its own on jest's server), 12 SIGKILLs

@@ -1,5 +1,6 @@
 import { CI_CLOCK_MOMENTS_AHEAD_MS, CI_OPERATOR, runCrashSoak } from '../../../soak/crash-soak';
-import { expectBuiltDaemon, expectCleanCrashSoak } from './soak-checks';
+import { expectBuiltDaemon } from '../../support/worker-process';
+import { expectCleanCrashSoak } from './soak-checks';
 
 // The CI-sized crash soak (docs/operations.md, "Crash soak"): the simulators and the
 // daemon from dist/ (npm run build first) as child processes, 30 SIGKILLs at moments drawn from a

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CASH_OFFER_CRM_SCHEMA } from '../../../src/crm';
@@ -11,6 +11,7 @@ import { startHubSpotEmulator } from '../../../sandbox/hubspot';
 import type { HubSpotEmulator } from '../../../sandbox/hubspot';
 import { SUBMIT_BUYER_LEAD } from '../../../src/sync/buyer-leads/buyer-lead.constants';
 import { freePort } from '../../support/free-port';
+import { expectBuiltDaemon } from '../../support/worker-process';
 import { DAEMON_WAIT, MAIN_JS, startProcess } from '../daemon/daemon.fixtures';
 import { waitFor } from '../../support/wait-for';
 import type { RunningProcess } from '../daemon/daemon.fixtures';
@@ -69,7 +70,7 @@ describe('a buyer lead when the daemon is killed between the call and the write-
   };
 
   beforeAll(async () => {
-    if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run npm run build first`);
+    expectBuiltDaemon();
     dir = mkdtempSync(join(tmpdir(), 'cos-buyer-kill-'));
     sandbox = await startCashOfferSandbox({ port: 0 });
     emulator = await startHubSpotEmulator({ port: 0, token: TOKEN, rateLimit: null, searchPerSecond: null });

@@ -1,14 +1,4 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { type CrashSoakResult, formatReport } from '../../../soak/crash-soak';
-
-// What every CI-sized soak case checks first and last, written once for the cases of soaks.e2e-spec.ts.
-
-// The soaks run the built daemon as child processes: a missing build is said, not timed out on.
-export function expectBuiltDaemon(): void {
-  const main = join(__dirname, '..', '..', '..', 'dist', 'src', 'main.js');
-  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
-}
 
 // A crash soak's clean result, in any shape: every kill made, no violation, settled, no CLI run that
 // failed, the offer clocks' tasks made (soak-clocks.ts), and the summary the full run prints.

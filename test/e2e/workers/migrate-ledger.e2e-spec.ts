@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
 import { waitFor } from '../../support/wait-for';
-import { DAEMON_MAIN_JS, openRun } from '../../support/worker-process';
+import { DAEMON_MAIN_JS, expectBuiltDaemon, openRun } from '../../support/worker-process';
 import { WorkerWorld } from '../../support/worker-world';
 
 jest.setTimeout(240_000);
@@ -43,7 +42,7 @@ describe('migrate-ledger: from a populated SQLite ledger to PostgreSQL', () => {
   let db: TestPostgresDatabase;
   let world: WorkerWorld;
   beforeAll(async () => {
-    if (!existsSync(DAEMON_MAIN_JS)) throw new Error(`${DAEMON_MAIN_JS} is missing: run npm run build first`);
+    expectBuiltDaemon();
     db = await createTestPostgresDatabase('migrated');
     world = await WorkerWorld.start({
       brokerages: 2,

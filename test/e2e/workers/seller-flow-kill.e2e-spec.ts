@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { Client } from 'pg';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { CREATE_OFFER_REQUEST } from '../../../src/sync/seller-requests/create-offer-request.executor';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../../support/postgres-database';
 import { waitFor } from '../../support/wait-for';
-import { DAEMON_MAIN_JS, openRun } from '../../support/worker-process';
+import { expectBuiltDaemon, openRun } from '../../support/worker-process';
 import { WorkerWorld } from '../../support/worker-world';
 
 jest.setTimeout(240_000);
@@ -46,7 +45,7 @@ describe('the seller flow on three workers, one killed mid-run', () => {
   let db: TestPostgresDatabase;
   let world: WorkerWorld;
   beforeAll(async () => {
-    if (!existsSync(DAEMON_MAIN_JS)) throw new Error(`${DAEMON_MAIN_JS} is missing: run npm run build first`);
+    expectBuiltDaemon();
     db = await createTestPostgresDatabase('flow_workers');
     world = await WorkerWorld.start({
       brokerages: 3,
