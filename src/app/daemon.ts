@@ -16,6 +16,7 @@ import { heapLimitAdvice } from './heap-limit.advice';
 import { logStopSignals } from './lifecycle.logger';
 import { routeCronWarnings } from '../scheduler/cron-warnings.bridge';
 import type { DaemonExtension } from './daemon-extension';
+import { collectProcessMetrics } from '../observability/metrics/process-metrics';
 
 export interface StartDaemonOptions {
   env: Environment;
@@ -49,6 +50,7 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
   // Everything logged through Nest's Logger, the embedded simulators included, goes to pino from here.
   Logger.overrideLogger(logger);
   routeCronWarnings(logger);
+  collectProcessMetrics();
   const extensions = options.extensions ?? [];
   for (const extension of extensions) await extension.beforeCreate?.(parts);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(parts, options.plugins), {

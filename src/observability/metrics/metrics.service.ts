@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { withProcessMetrics } from './process-metrics';
 
 const RECORD_OUTCOMES = ['created', 'updated', 'unchanged', 'failed'] as const;
 type RecordOutcome = (typeof RECORD_OUTCOMES)[number];
@@ -171,10 +172,6 @@ export class MetricsService {
   });
   private pendingDepths: Promise<{ outbox: DepthRow[]; inbox: DepthRow[] } | undefined> | undefined;
 
-  constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'cash_offer_sync_' });
-  }
-
   recordsSynced(brokerageId: string, flow: string, outcome: string, count = 1): void {
     this.records.inc({ brokerage: brokerageId, flow, outcome }, count);
   }
@@ -234,7 +231,7 @@ export class MetricsService {
   }
 
   async render(): Promise<string> {
-    return this.registry.metrics();
+    return withProcessMetrics(this.registry).metrics();
   }
 
   // One ledger read serves both gauges of a scrape (prom-client collects them concurrently).

@@ -116,6 +116,9 @@ describe('daemon scheduler', () => {
     expect(metrics).toContain('# TYPE cash_offer_sync_records_total counter');
     expect(metrics).toContain('# TYPE cash_offer_sync_api_calls_total counter');
     expect(metrics).toContain('# TYPE cash_offer_sync_webhook_events_total counter');
+    // The process's own figures, started once by the entry point.
+    expect(metrics).toContain('# TYPE cash_offer_sync_process_cpu_user_seconds_total counter');
+    expect(metrics).toContain('# TYPE cash_offer_sync_nodejs_eventloop_lag_seconds gauge');
 
     const live = await fetch(`${started.url}/health/live`);
     expect(live.status).toBe(200);
