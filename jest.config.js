@@ -30,6 +30,10 @@ module.exports = {
   testSequencer: '<rootDir>/test/support/slow-first.sequencer.js',
   // Medium and end-to-end tests start servers and SQLite files on a shared 2-core machine.
   testTimeout: 60_000,
+  // A worker whose heap passed this after a test file is replaced: jest's own caches (every transformed
+  // module, source maps) grow with the files a worker runs, and a worker near 1 GB took longer than
+  // jest's half second to exit at the end of a run.
+  workerIdleMemoryLimit: '700MB',
   projects: [
     {
       ...common,
