@@ -58,6 +58,25 @@ function groupByRequest(offers: readonly Offer[]): Map<number, Offer[]> {
   return groups;
 }
 
+// The requests among `byRequest` with a counter of ours the buyer has not answered (or may still
+// answer, the seller's reject having perhaps left it standing). Not once the page shows an accepted
+// offer there: its cascade ended every counter on the request.
+function requestsAwaitingCounter(
+  byRequest: ReadonlyMap<number, Offer[]>,
+  counters: ReadonlyMap<string, CounterLinkContent>,
+): number[] {
+  return [...byRequest]
+    .filter(
+      ([, group]) =>
+        !group.some((o) => o.offer_status === 'accepted') &&
+        group.some((o) => {
+          const counter = counters.get(String(o.offer_id));
+          return counter !== undefined && mayStillBeAnswered(counter);
+        }),
+    )
+    .map(([requestId]) => requestId);
+}
+
 export interface ApplyOptions {
   runId?: number | null;
   dryRun?: boolean;
@@ -111,27 +130,45 @@ export class OffersService {
 
   // Offers of any requests (one page of GET /offers, or one request's offers).
   async applyOffers(crm: BrokerageCrm, offers: Offer[], options: ApplyOptions = {}): Promise<JobCounts> {
-    const { counts } = await this.turns.run(this.turnOf(crm), () => this.writeOffers(crm, offers, options));
+    const requestOffersOf = await this.readAheadOfTurn(crm.brokerageId, offers, options.requestOffersOf);
+    const { counts } = await this.turns.run(this.turnOf(crm), () =>
+      this.writeOffers(crm, offers, { ...options, requestOffersOf }),
+    );
     return counts;
   }
 
-  // Requests on this page with a counter of ours the buyer has not answered (or may still answer,
-  // the seller's reject having perhaps left it standing): their offers read whole (the page's own
-  // copies kept: they are what this read writes). Not once the page shows an accepted offer there:
-  // its cascade ended every counter on the request.
+  // The service is read before the turn, not in it: every writer of the brokerage's offer records
+  // waits on the turn, on every worker, and a read that hangs or is retried (11 s hangs and 429s in
+  // readings sweep 1572) held the agent's decisions up for 47 s while a reconcile completed its
+  // countered requests. A request whose counter was linked after this read (a counter sent meanwhile)
+  // is still read in the turn, as before.
+  private async readAheadOfTurn(
+    brokerageId: string,
+    offers: Offer[],
+    requestOffersOf: ApplyOptions['requestOffersOf'],
+  ): Promise<ApplyOptions['requestOffersOf']> {
+    if (!requestOffersOf) return undefined;
+    const ours = await this.onLinkedRequests(brokerageId, offers);
+    const counters = await this.countersOn(brokerageId, ours);
+    const read = new Map<number, Offer[]>();
+    for (const requestId of requestsAwaitingCounter(groupByRequest(ours), counters))
+      read.set(requestId, await requestOffersOf(requestId));
+    return (requestId) => {
+      const ahead = read.get(requestId);
+      return ahead ? Promise.resolve(ahead) : requestOffersOf(requestId);
+    };
+  }
+
+  // Requests on this page with a counter of ours the buyer has not answered (or may still answer):
+  // their offers read whole (the page's own copies kept: they are what this read writes).
   private async completeCounteredRequests(
     byRequest: Map<number, Offer[]>,
     counters: ReadonlyMap<string, CounterLinkContent>,
     requestOffersOf: ApplyOptions['requestOffersOf'],
   ): Promise<void> {
     if (!requestOffersOf) return;
-    for (const [requestId, group] of byRequest) {
-      if (group.some((o) => o.offer_status === 'accepted')) continue;
-      const waiting = group.some((o) => {
-        const counter = counters.get(String(o.offer_id));
-        return counter !== undefined && mayStillBeAnswered(counter);
-      });
-      if (!waiting) continue;
+    for (const requestId of requestsAwaitingCounter(byRequest, counters)) {
+      const group = byRequest.get(requestId) ?? [];
       const onPage = new Set(group.map((o) => o.offer_id));
       const others = (await requestOffersOf(requestId)).filter((o) => !onPage.has(o.offer_id));
       byRequest.set(requestId, [...group, ...others]);

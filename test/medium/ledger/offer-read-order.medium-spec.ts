@@ -15,11 +15,14 @@ import { DECIDE_OFFER, decisionKey } from '../../../src/sync/decisions/decision.
 import { OfferRecordOutcome } from '../../../src/sync/decisions/offer-record.outcome';
 import { DEAL, LINK } from '../../../src/sync/common/listing-deal.properties';
 import type { DecisionHistoryRecorder } from '../../../src/sync/history/decision-history.recorder';
+import { encodeCounterLink } from '../../../src/sync/offers/counter-link';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { OffersService } from '../../../src/sync/offers/offers.service';
 import { HeldStages } from '../../../src/sync/offers/held-stages.service';
 import type { RequestStatusService } from '../../../src/sync/request-status/request-status.service';
+import type { Ledger } from '../../../src/ledger';
 import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
+import { waitFor } from '../../support/wait-for';
 
 // Two writers of one brokerage's offer records: one read the service, then waited its turn while
 // the other read it later and wrote. The one holding the older answer must not write it over the
@@ -166,22 +169,7 @@ describe.each(ledgerEngines())(
         },
       });
       crm = { brokerageId: BROKERAGE, port: memory.port(), stages } as unknown as BrokerageCrm;
-      const status = {
-        listingDealOf: () => Promise.resolve(LISTING_DEAL),
-        apply: () => Promise.resolve('unchanged'),
-      } as unknown as RequestStatusService;
-      const metrics = { recordsSyncedInRun: () => undefined } as unknown as MetricsService;
-      const history = { shownEntries: () => [] } as unknown as DecisionHistoryRecorder;
-      offers = new OffersService(
-        f.ledger.turns,
-        f.ledger.links,
-        f.ledger.recordErrors,
-        status,
-        metrics,
-        history,
-        f.clock,
-        new HeldStages(f.ledger.outbox, f.ledger.recordErrors),
-      );
+      offers = offersServiceOn(f.ledger);
       await f.ledger.links.upsertLinks(BROKERAGE, LINK.offerRequest, [
         { remoteId: '7', crmId: LISTING_DEAL, contentHash: 'request' },
       ]);
@@ -193,6 +181,26 @@ describe.each(ledgerEngines())(
     afterEach(async () => {
       await f.cleanup();
     });
+
+    // The offers service of one process of the ledger (another worker: another `Ledger`).
+    function offersServiceOn(ledger: Ledger): OffersService {
+      const status = {
+        listingDealOf: () => Promise.resolve(LISTING_DEAL),
+        apply: () => Promise.resolve('unchanged'),
+      } as unknown as RequestStatusService;
+      const metrics = { recordsSyncedInRun: () => undefined } as unknown as MetricsService;
+      const history = { shownEntries: () => [] } as unknown as DecisionHistoryRecorder;
+      return new OffersService(
+        ledger.turns,
+        ledger.links,
+        ledger.recordErrors,
+        status,
+        metrics,
+        history,
+        f.clock,
+        new HeldStages(ledger.outbox, ledger.recordErrors),
+      );
+    }
 
     const stageOf = (offerId: number) =>
       stages.resolve('pipe', memory.byKey(String(offerId))?.stageId)?.stageKey;
@@ -284,6 +292,50 @@ describe.each(ledgerEngines())(
       await shown;
       expect([statusOf(1), stageOf(1)]).toEqual(['accepted', 'accepted']);
       expect(memory.byKey('1')?.properties[OFFER.decisionError]).toMatch(/did not reject/);
+    });
+
+    it("a reconcile reading a countered request's other offers holds no worker's writers up while the service is slow", async () => {
+      // Readings sweep 1572 (three workers, 11 s hangs, a per-second limit): a reconcile's page read
+      // the whole of a request our counter waits on inside the offer records' turn, and the agent's
+      // decisions waited 47 s behind its retries.
+      await f.ledger.links.upsertLinks(BROKERAGE, LINK.counter, [
+        {
+          remoteId: '1',
+          crmId: '901',
+          contentHash: encodeCounterLink({ status: 'pending', requestId: 7, listedAtSend: 'countered' }),
+        },
+      ]);
+      service.offers = [offer(1, 300_000, 'countered'), offer(2, 350_000, 'active')];
+      await offers.refreshRequest(crm, service.client(), 7);
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let readsWaiting = 0;
+      const pageReadAt = f.clock.now();
+      const reconcile = offers.applyOffers(crm, [offer(1, 300_000, 'countered')], {
+        readAt: pageReadAt,
+        requestOffersOf: async () => {
+          readsWaiting += 1;
+          await gate;
+          return [offer(1, 300_000, 'countered'), offer(2, 350_000, 'active')];
+        },
+      });
+      await waitFor(() => readsWaiting === 1, { timeoutMs: 5000, what: "the reconcile's read of request 7" });
+      // Meanwhile the buyer of offer 2 raised it and an event shows it: on PostgreSQL in another
+      // worker, on SQLite in the daemon itself (its one process runs every job; a second ledger in
+      // this process would count as the same holder of the turn).
+      f.clock.advance(1000);
+      service.offers = [offer(1, 300_000, 'countered'), offer(2, 360_000, 'active')];
+      const writer = engine === 'postgres' ? offersServiceOn(await f.openAnother()) : offers;
+      let shown = false;
+      const event = writer.refreshRequest(crm, service.client(), 7).then(() => (shown = true));
+      try {
+        await waitFor(() => shown, { timeoutMs: 5000, what: "the event's write" });
+      } finally {
+        release();
+        await Promise.all([reconcile, event]);
+      }
+      expect(memory.byKey('2')?.properties[OFFER.amount]).toBe('360000');
+      expect(summary()).toEqual({ count: '2', best: '360000' });
     });
   },
 );
