@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { withCallPriority, type CallPriority } from './call-priority';
 import { LONGEST_CALL_MS, PACE_RECOVERY_WINDOWS, RollingWindowLimiter } from './rolling-window.limiter';
 
 interface Turn {
@@ -92,6 +93,33 @@ describe('RollingWindowLimiter', () => {
     const later = await turns(limiter, Array(6).fill({ at: 0, outMs: 0 }), 5000);
     expect(later.map((t) => t.grantedAt - 5000)).toEqual([0, 0, 0, 0, 200, 200]);
     expect(PACE_RECOVERY_WINDOWS * 200).toBe(1000);
+  });
+
+  it('gives a freed slot to the foreground callers first, each priority in its order', async () => {
+    const limiter = new RollingWindowLimiter({ max: 1, intervalMs: 200 });
+    const granted: string[] = [];
+    const ask = (name: string, priority: CallPriority) =>
+      withCallPriority(priority, () =>
+        limiter.acquire().then((end) => {
+          granted.push(name);
+          end();
+        }),
+      );
+    // A reconcile's pages queued first, then an agent's decision and its re-read.
+    const all = [
+      ask('page 1', 'background'),
+      ask('page 2', 'background'),
+      ask('page 3', 'background'),
+      ask('decision', 'foreground'),
+      ask('re-read', 'foreground'),
+      limiter.acquire().then((end) => {
+        granted.push('unmarked');
+        end();
+      }),
+    ];
+    await jest.advanceTimersByTimeAsync(2000);
+    await Promise.all(all);
+    expect(granted).toEqual(['page 1', 'decision', 're-read', 'unmarked', 'page 2', 'page 3']);
   });
 
   it("times a slot's window from its call's end, not from its turn", async () => {

@@ -1,4 +1,5 @@
 import { AdaptivePace, type PaceCut } from './adaptive-pace';
+import { currentCallPriority, type CallPriority } from './call-priority';
 import type { EndTurn, RateLimit } from './rate-limit';
 import type { SharedAccountLimiter } from './shared-account-limiter';
 
@@ -35,8 +36,13 @@ export const LONGEST_CALL_MS = 120_000;
 export class RollingWindowLimiter {
   // When each slot may be given again (Date.now() ms); Infinity while its turn is out.
   private readonly freeAt: number[];
-  // Callers waiting for a slot, longest first.
-  private readonly waiting: ((slot: number) => void)[] = [];
+  // Callers waiting for a slot, longest first, by priority (call-priority.ts): a slot goes to the
+  // foreground callers first. (In the budget shared by workers, each worker's turn is taken in
+  // order: the priority holds among one worker's calls.)
+  private readonly waiting: Record<CallPriority, ((slot: number) => void)[]> = {
+    foreground: [],
+    background: [],
+  };
   // The one timer for the next slot to come free; it is only set while someone waits, so an idle
   // limiter keeps no process alive.
   private wake: NodeJS.Timeout | undefined;
@@ -62,8 +68,9 @@ export class RollingWindowLimiter {
 
   // Resolves when one more call may leave, with the function that ends its turn once it settled.
   async acquire(): Promise<EndTurn> {
+    const priority = currentCallPriority();
     const slot = await new Promise<number>((granted) => {
-      this.waiting.push(granted);
+      this.waiting[priority].push(granted);
       this.grant();
     });
     const endLocal = this.turnOf(slot);
@@ -83,6 +90,10 @@ export class RollingWindowLimiter {
     }
   }
 
+  private waitingCount(): number {
+    return this.waiting.foreground.length + this.waiting.background.length;
+  }
+
   private turnOf(slot: number): EndTurn {
     const end = once(() => {
       clearTimeout(longest);
@@ -94,18 +105,19 @@ export class RollingWindowLimiter {
     return end;
   }
 
-  // Gives the free slots to the callers waiting longest, then waits for the next window to end.
+  // Gives the free slots to the callers waiting longest, foreground first, then waits for the next
+  // window to end.
   private grant(): void {
     clearTimeout(this.wake);
     this.wake = undefined;
     const now = Date.now();
     const usable = this.pace.allowed(now);
-    for (let slot = 0; slot < usable && this.waiting.length > 0; slot++) {
+    for (let slot = 0; slot < usable && this.waitingCount() > 0; slot++) {
       if (this.freeAt[slot] > now) continue;
       this.freeAt[slot] = Infinity;
-      this.waiting.shift()!(slot);
+      (this.waiting.foreground.shift() ?? this.waiting.background.shift())!(slot);
     }
-    if (this.waiting.length === 0) return;
+    if (this.waitingCount() === 0) return;
     const next = Math.min(...this.freeAt.slice(0, usable));
     // Every slot's turn is out: the first to end calls grant.
     if (next === Infinity) return;

@@ -9,6 +9,7 @@ jest.mock('@nestjs/core', () =>
 );
 
 import { waitFor } from '../../test/support/wait-for';
+import { currentCallPriority } from '../common/call-priority';
 import { ManualClock } from '../common/clock';
 import type { ConfigService } from '../config/config.service';
 import type { LoadedBrokerage } from '../config/config.loader';
@@ -16,7 +17,7 @@ import { LedgerStateError } from '../ledger/repositories/ledger-state.error';
 import { MetricsService } from '../observability/metrics/metrics.service';
 import { JobRegistry } from './job.registry';
 import { JobRunner } from './job-runner.service';
-import type { JobContext, JobCounts } from './job.types';
+import { JOB_NAMES, type JobContext, type JobCounts } from './job.types';
 import type { PauseStore } from './pause-store.port';
 import type { FinishedRunStatus, RunStore, RunStoreClaim } from './run-store.port';
 
@@ -116,6 +117,27 @@ describe('JobRunner', () => {
     const outcome = await runner.run('acme', 'marketplace');
     expect(outcome).toMatchObject({ status: 'succeeded', runId: 1, counts });
     expect(store.finished.get(1)).toEqual({ status: 'succeeded', counts, error: undefined });
+  });
+
+  it("runs the catch-up passes' calls in the background and every other job's in the foreground", async () => {
+    const { registry, runner } = setup();
+    const seen: Record<string, string> = {};
+    for (const job of JOB_NAMES)
+      registry.register(job, async () => {
+        // After an await, as a handler's remote calls are made.
+        await Promise.resolve();
+        seen[job] = currentCallPriority();
+        return { counts };
+      });
+    for (const job of JOB_NAMES) await runner.run('acme', job);
+    expect(seen).toEqual({
+      'crm-changes': 'foreground',
+      'offers-reconcile': 'background',
+      marketplace: 'background',
+      'outbox-drain': 'foreground',
+      'inbox-drain': 'foreground',
+    });
+    expect(currentCallPriority()).toBe('foreground');
   });
 
   it('skips a second run of the same brokerage and job while the first is running', async () => {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
+import { withCallPriority } from '../common/call-priority';
 import { Clock } from '../common/clock';
 import { CredentialSuspicions } from '../common/credential-suspicions';
 import { ConfigService } from '../config/config.service';
@@ -10,7 +11,7 @@ import { MetricsService } from '../observability/metrics/metrics.service';
 import { isJobKeyOf, jobKey, type JobPair } from './job-key';
 import { JobRegistry } from './job.registry';
 import type { LoadedBrokerage } from '../config/config.loader';
-import { emptyCounts, type JobCounts, type JobHandler, type JobName } from './job.types';
+import { CALL_PRIORITY, emptyCounts, type JobCounts, type JobHandler, type JobName } from './job.types';
 import { PAUSE_STORE, type PauseStore } from './pause-store.port';
 import { RUN_STORE, type FinishedRunStatus, type RunStore } from './run-store.port';
 
@@ -161,7 +162,7 @@ export class JobRunner implements OnModuleDestroy {
       if ('status' in admitted) return admitted;
       slot.runId = admitted.runId;
       return await withLogContext({ brokerageId, job, runId: slot.runId ?? 'dry-run' }, () =>
-        this.execute(slot, brokerage, job, handler, options),
+        withCallPriority(CALL_PRIORITY[job], () => this.execute(slot, brokerage, job, handler, options)),
       );
     } catch (caught) {
       // The ledger itself failed (start or finish): report it as a failed run without an id.

@@ -1,3 +1,4 @@
+import type { CallPriority } from '../common/call-priority';
 import type { LoadedBrokerage } from '../config/config.loader';
 
 export const JOB_NAMES = [
@@ -19,6 +20,16 @@ export const SCHEDULE_KEY: Record<
   marketplace: 'marketplace',
   'outbox-drain': 'outboxDrain',
   'inbox-drain': 'inboxDrain',
+};
+
+// The catch-up passes (call-priority.ts): their calls give way to those of the jobs that carry an
+// agent's action or a service's event when a remote's budget is short.
+export const CALL_PRIORITY: Record<JobName, CallPriority> = {
+  'crm-changes': 'foreground',
+  'offers-reconcile': 'background',
+  marketplace: 'background',
+  'outbox-drain': 'foreground',
+  'inbox-drain': 'foreground',
 };
 
 export function isJobName(value: string): value is JobName {
