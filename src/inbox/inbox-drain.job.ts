@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InboxRepository } from '../ledger';
 import { SyncJob, type SyncJobHandler } from '../scheduler/sync-job.decorator';
 import { emptyCounts, JobContext, JobResult } from '../scheduler/job.types';
+import { leftForNextRun } from '../scheduler/drain-run.budget';
 import { InboxProcessor } from './inbox.processor';
 
 // The `inbox-drain` job: applies stored webhook events. A dry run only counts what is due.
@@ -24,6 +25,14 @@ export class InboxDrainJob implements SyncJobHandler {
     counts.read = result.processed + result.failed + result.deadLettered + result.flagged;
     counts.updated = result.processed;
     counts.failed = result.failed + result.deadLettered + result.flagged;
-    return { counts };
+    if (!result.endedOnBudget) return { counts };
+    const depth = await this.inbox.depth(ctx.brokerage.id);
+    return {
+      counts,
+      left: leftForNextRun('webhook event', {
+        pending: depth.pending,
+        'failed, to be retried': depth.failed,
+      }),
+    };
   }
 }

@@ -24,11 +24,16 @@ export interface InboxDrainOptions {
   runBudgetMs?: number;
 }
 
+// What became of one event of a run.
+type InboxOutcome = 'processed' | 'failed' | 'deadLettered' | 'flagged';
+
 export interface InboxDrainResult {
   processed: number;
   failed: number;
   deadLettered: number;
   flagged: number;
+  // The run ended on its time budget (drain-run.budget.ts), perhaps with events still due.
+  endedOnBudget?: true;
 }
 
 const DEFAULTS: Required<InboxDrainOptions> = {
@@ -77,6 +82,7 @@ export class InboxProcessor {
         this.logger.log(
           `${brokerageId}: inbox drain ends on its time budget; what is still due goes to the next run`,
         );
+        result.endedOnBudget = true;
         break;
       }
     }
@@ -88,7 +94,7 @@ export class InboxProcessor {
     brokerageId: string,
     signal: AbortSignal,
     opts: Required<InboxDrainOptions>,
-  ): Promise<keyof InboxDrainResult> {
+  ): Promise<InboxOutcome> {
     const handler = this.handlers.get(event.eventType);
     if (!handler) {
       await this.inbox.deadLetter(event.id, `no handler applies "${event.eventType}" events`);

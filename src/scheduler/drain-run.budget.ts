@@ -13,3 +13,13 @@ export function drainRunBudget(budgetMs: number = DRAIN_RUN_BUDGET_MS): { spent(
   const startedAt = performance.now();
   return { spent: () => performance.now() - startedAt >= budgetMs };
 }
+
+// What a drain run that ended on its budget left for the next one, in words for the operator who
+// ran it (`cli sync`): the work still waiting, by state. Undefined when nothing waits.
+export function leftForNextRun(kind: string, waiting: Record<string, number>): string | undefined {
+  const parts = Object.entries(waiting).filter(([, count]) => count > 0);
+  const total = parts.reduce((sum, [, count]) => sum + count, 0);
+  if (total === 0) return undefined;
+  const states = parts.map(([state, count]) => `${count} ${state}`).join(', ');
+  return `the run ended on its time budget with ${total} ${kind}${total === 1 ? '' : 's'} still waiting (${states}); the next run takes them as they come due`;
+}

@@ -140,6 +140,15 @@ describe('JobRunner', () => {
     expect(currentCallPriority()).toBe('foreground');
   });
 
+  it('passes on what a run left for the next one, for the operator who ran it', async () => {
+    const { registry, runner } = setup();
+    const left = 'the run ended on its time budget with 3 outbox commands still waiting (3 pending)';
+    registry.register('outbox-drain', async () => ({ counts, left }));
+    expect(await runner.run('acme', 'outbox-drain')).toMatchObject({ status: 'succeeded', left });
+    registry.register('inbox-drain', async () => ({ counts }));
+    expect(await runner.run('acme', 'inbox-drain')).not.toHaveProperty('left');
+  });
+
   it('skips a second run of the same brokerage and job while the first is running', async () => {
     const { registry, store, runner } = setup();
     const gate = deferred();

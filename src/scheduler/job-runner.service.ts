@@ -24,6 +24,8 @@ export interface RunOutcome {
   runId: number | null;
   counts: JobCounts;
   error?: string;
+  // What the run left for the next one (JobResult.left).
+  left?: string;
   // Why a run was skipped, in words for the operator.
   reason?: string;
   // Skipped because the operator paused the job or its brokerage (ignorePause runs it anyway).
@@ -76,6 +78,7 @@ interface HandlerResult {
   status: FinishedRunStatus;
   counts: JobCounts;
   error?: string;
+  left?: string;
 }
 
 // Runs one (brokerage, job), for cron and the CLI alike: never two at once, each recorded in the
@@ -254,6 +257,7 @@ export class JobRunner implements OnModuleDestroy {
       return {
         status: signal.aborted ? 'interrupted' : 'succeeded',
         counts: { ...emptyCounts(), ...result.counts },
+        ...(result.left ? { left: result.left } : {}),
       };
     } catch (caught) {
       return {

@@ -56,6 +56,9 @@ export interface JobContext {
 
 export interface JobResult {
   counts: JobCounts;
+  // What the run left for the next one, in words for the operator (a drain that ended on its time
+  // budget with work still waiting): `cli sync` prints it.
+  left?: string;
 }
 
 export type JobHandler = (ctx: JobContext) => Promise<JobResult>;

@@ -74,6 +74,7 @@ export class SyncCommand extends CommandRunner {
       if (options.dryRun)
         this.output.print('dry run: the counts say what would be created or updated; nothing was written');
       if (outcome.reason) this.output.print(outcome.reason);
+      if (outcome.left) this.output.print(outcome.left);
       if (outcome.paused) this.output.print('(to run it anyway once: add --force)');
       if (outcome.error) this.output.error(`error: ${outcome.error}`);
     }

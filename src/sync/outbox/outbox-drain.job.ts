@@ -10,6 +10,6 @@ export class OutboxDrainJob implements SyncJobHandler {
   constructor(private readonly drain: OutboxDrainService) {}
 
   async run(ctx: JobContext): Promise<JobResult> {
-    return { counts: await this.drain.drain(ctx) };
+    return this.drain.drain(ctx);
   }
 }

@@ -14,7 +14,7 @@ import {
   type NewHistoryEntry,
 } from '../../ledger';
 import { MetricsService } from '../../observability/metrics/metrics.service';
-import { emptyCounts, type JobContext, type JobCounts } from '../../scheduler/job.types';
+import { emptyCounts, type JobContext, type JobCounts, type JobResult } from '../../scheduler/job.types';
 import { errorMessage } from '../common/job-counts';
 import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { CrmWriteBackExecutor } from './crm-write-back.executor';
@@ -22,7 +22,7 @@ import { outboxDecision } from './outbox-decision';
 import { mayAlreadyBeInEffect } from './refusal.check';
 import { OutboxContext, OutboxExecutors } from './outbox.executors';
 import { sendOrder } from './send-order';
-import { drainRunBudget } from '../../scheduler/drain-run.budget';
+import { drainRunBudget, leftForNextRun } from '../../scheduler/drain-run.budget';
 import {
   OUTBOX_MAX_ATTEMPTS,
   outboxRetryDelayMs,
@@ -65,13 +65,13 @@ export class OutboxDrainService {
     private readonly history: DecisionHistoryRecorder,
   ) {}
 
-  async drain(ctx: JobContext, options: { runBudgetMs?: number } = {}): Promise<JobCounts> {
+  async drain(ctx: JobContext, options: { runBudgetMs?: number } = {}): Promise<JobResult> {
     const counts = emptyCounts();
     const brokerageId = ctx.brokerage.id;
     if (ctx.dryRun) {
       const depth = await this.outbox.depth(brokerageId);
       counts.read = depth.pending + depth.failed + depth.unknown;
-      return counts;
+      return { counts };
     }
     const outbox = this.context(ctx.brokerage, ctx.signal);
     // Unknown outcomes first, then again between batches: a long drain (a backlog, a slow remote)
@@ -92,15 +92,15 @@ export class OutboxDrainService {
     const budget = drainRunBudget(options.runBudgetMs);
     await reconcileDue();
     for (;;) {
-      if (ctx.signal.aborted) return counts;
+      if (ctx.signal.aborted) return { counts };
       const due = sendOrder(
         (await this.claimDue(brokerageId)).filter((c) => !seen.has(c.id)),
         (c) => this.executors.get(c.operation)?.deadline?.(c),
       );
-      if (due.length === 0) return counts;
+      if (due.length === 0) return { counts };
       const claimedAt = performance.now();
       for (const command of due) {
-        if (ctx.signal.aborted) return counts;
+        if (ctx.signal.aborted) return { counts };
         // The rest of the batch stays due and is claimed again, behind anything with a deadline.
         if (performance.now() - claimedAt > RECLAIM_AFTER_MS) break;
         seen.add(command.id);
@@ -112,7 +112,13 @@ export class OutboxDrainService {
         this.logger.log(
           `${brokerageId}: outbox drain ends on its time budget; what is still due goes to the next run`,
         );
-        return counts;
+        const depth = await this.outbox.depth(brokerageId);
+        const left = leftForNextRun('outbox command', {
+          pending: depth.pending,
+          'failed, to be retried': depth.failed,
+          'of unknown outcome, to be looked up': depth.unknown,
+        });
+        return { counts, left };
       }
     }
   }

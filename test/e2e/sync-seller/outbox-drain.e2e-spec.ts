@@ -358,7 +358,7 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     const ours = [await enqueue([{ hold: slow }]), await enqueue([]), await enqueue([])];
     const from = sent.length;
     const brokerage = t.app.get(ConfigService).get('acme')!;
-    await t.app
+    const ended = await t.app
       .get(OutboxDrainService)
       .drain(
         { brokerage, runId: null, signal: new AbortController().signal, dryRun: false, progress: () => {} },
@@ -366,8 +366,13 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
       );
     expect(sent.slice(from)).toEqual([ours[0]]);
     expect((await state(ours[1])).state).toBe('pending');
-    await t.run('outbox-drain');
+    // What waits is said, for the operator who ran it with `cli sync`.
+    expect(ended.left).toMatch(
+      /^the run ended on its time budget with \d+ outbox commands still waiting \(\d+ pending[,)]/,
+    );
+    const next = await t.run('outbox-drain');
     expect(sent.slice(from)).toEqual(ours);
+    expect(next.left).toBeUndefined();
   });
 
   it('a crash between the remote write and its write-back leaves the write-back to the next drain', async () => {

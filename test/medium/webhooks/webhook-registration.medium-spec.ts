@@ -132,14 +132,16 @@ describe('webhook registration as an outbox command (medium: a real SQLite ledge
     );
     return {
       onStart: () => new WebhookRegistrationOnConfig(config, queue, trigger).onApplicationBootstrap(),
-      drain: () =>
-        drain.drain({
-          brokerage: current,
-          runId: null,
-          signal: new AbortController().signal,
-          dryRun: false,
-          progress: () => undefined,
-        }),
+      drain: async () =>
+        (
+          await drain.drain({
+            brokerage: current,
+            runId: null,
+            signal: new AbortController().signal,
+            dryRun: false,
+            progress: () => undefined,
+          })
+        ).counts,
       executeNow: (command: OutboxCommand) =>
         drain.executeNow(current, command, new AbortController().signal),
     };
@@ -274,7 +276,7 @@ describe('webhook registration as an outbox command (medium: a real SQLite ledge
     expect((await commands()).map((c) => c.state)).toEqual(['done', 'done', 'done']);
   });
 
-  it("takes the other method when a service refuses one (which /wh method sets the URL when is not shown)", async () => {
+  it('takes the other method when a service refuses one (which /wh method sets the URL when is not shown)', async () => {
     const said = (code: 'CONFLICT' | 'INVALID_RECORD', status: number) =>
       new CashOfferError({ code, operation: 'webhook', message: `webhook: ${status}`, status });
     const daemon = start();
