@@ -29,8 +29,10 @@ describe('daemon environment', () => {
       logLevel: 'debug',
       retentionDays: 30,
       retentionDeadDays: 90,
+      drainRunBudgetMs: 30_000,
       ledgerUrl: undefined,
     });
+    expect(readDaemonSettings({ DRAIN_RUN_SECONDS: '120' }).drainRunBudgetMs).toBe(120_000);
   });
 
   it('names the variable, the allowed range and what was given', () => {
@@ -39,6 +41,9 @@ describe('daemon environment', () => {
     ]);
     expect(problemsOf({ SHUTDOWN_TIMEOUT_MS: '600001' })).toEqual([
       'environment: SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000, got "600001"',
+    ]);
+    expect(problemsOf({ DRAIN_RUN_SECONDS: '0' })).toEqual([
+      'environment: DRAIN_RUN_SECONDS must be an integer from 1 to 3600, got "0"',
     ]);
     expect(problemsOf({ RETENTION_DAYS: '1.5' })).toEqual([
       'environment: RETENTION_DAYS must be an integer from 1 to 3650, got "1.5"',

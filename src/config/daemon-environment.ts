@@ -28,6 +28,7 @@ export const DAEMON_DEFAULTS = {
   LOG_LEVEL: 'info',
   CONFIG_DIR: 'config/brokerages',
   SHUTDOWN_TIMEOUT_MS: '25000',
+  DRAIN_RUN_SECONDS: '30',
   RETENTION_DAYS: '30',
   RETENTION_DEAD_DAYS: '90',
   HISTORY_RETENTION_DAYS: '2555',
@@ -251,6 +252,10 @@ export class DaemonEnvironment {
 
   @IntegerSetting('SHUTDOWN_TIMEOUT_MS', 0, 600_000)
   SHUTDOWN_TIMEOUT_MS: number;
+
+  // How long a drain run takes new work (scheduler/drain-run.budget.ts).
+  @IntegerSetting('DRAIN_RUN_SECONDS', 1, 3600)
+  DRAIN_RUN_SECONDS: number;
 
   @IntegerSetting('RETENTION_DAYS', 1, 3650)
   RETENTION_DAYS: number;

@@ -32,6 +32,8 @@ export interface DaemonSettings {
   logLevel: LogLevel;
   configDir: string;
   shutdownTimeoutMs: number;
+  // How long an outbox or inbox drain run takes new work (DRAIN_RUN_SECONDS; drain-run.budget.ts).
+  drainRunBudgetMs: number;
   // Ledger retention (pruned at start and hourly, or by `cli prune`): finished history, and the
   // dead and flagged webhook bodies kept as evidence.
   retentionDays: number;
@@ -110,6 +112,7 @@ export function readDaemonSettings(env: Environment, options: ReadSettingsOption
     logLevel: e.LOG_LEVEL,
     configDir: resolve(e.CONFIG_DIR),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    drainRunBudgetMs: e.DRAIN_RUN_SECONDS * 1000,
     retentionDays: e.RETENTION_DAYS,
     retentionDeadDays: e.RETENTION_DEAD_DAYS,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { DAEMON_SETTINGS, type DaemonSettings } from '../config/daemon-settings';
 import { InboxRepository } from '../ledger';
 import { SyncJob, type SyncJobHandler } from '../scheduler/sync-job.decorator';
 import { emptyCounts, JobContext, JobResult } from '../scheduler/job.types';
@@ -12,6 +13,7 @@ export class InboxDrainJob implements SyncJobHandler {
   constructor(
     private readonly processor: InboxProcessor,
     private readonly inbox: InboxRepository,
+    @Inject(DAEMON_SETTINGS) private readonly settings: Pick<DaemonSettings, 'drainRunBudgetMs'>,
   ) {}
 
   async run(ctx: JobContext): Promise<JobResult> {
@@ -21,7 +23,9 @@ export class InboxDrainJob implements SyncJobHandler {
       counts.read = depth.pending + depth.failed;
       return { counts };
     }
-    const result = await this.processor.drain(ctx.brokerage.id, ctx.signal);
+    const result = await this.processor.drain(ctx.brokerage.id, ctx.signal, {
+      runBudgetMs: this.settings.drainRunBudgetMs,
+    });
     counts.read = result.processed + result.failed + result.deadLettered + result.flagged;
     counts.updated = result.processed;
     counts.failed = result.failed + result.deadLettered + result.flagged;

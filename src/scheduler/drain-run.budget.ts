@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 // five-a-second limit), and a run that never ends reports nothing, keeps its job's slot from cron's
 // ticks, and never returns to the operator who started it with `cli sync`. Past this a run finishes
 // the work in hand and ends; what is left is still due, and the next run (cron's next tick, seconds
-// later) takes it.
+// later) takes it. The daemon's own budget is DRAIN_RUN_SECONDS (this by default).
 export const DRAIN_RUN_BUDGET_MS = 30_000;
 
 // Whether a run that started now has spent its budget: asked between items, never during one.

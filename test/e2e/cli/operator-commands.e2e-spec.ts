@@ -4,9 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLedger } from '../../../src/ledger/ledger';
+import { DECIDE_OFFER, decisionKey } from '../../../src/sync/decisions/decision.command';
 import { startSimulators, Simulators } from '../../../sandbox/simulators';
 import { runCli } from '../daemon/daemon.fixtures';
 import { freePort } from '../../support/free-port';
+import { SandboxControl } from '../../support/sync-sandbox';
 import { writeBrokerageConfigs } from '../../support/webhook-app';
 
 // setup-crm, register-webhooks and sync --once against the bundled simulators, as an operator runs
@@ -166,6 +168,37 @@ describe('operator commands', () => {
     expect(
       (JSON.parse(runs.stdout) as { runs: { job: string }[] }).runs.filter((r) => r.job === 'marketplace'),
     ).toHaveLength(1);
+  });
+
+  it('sync of a drain that ends on its time budget (DRAIN_RUN_SECONDS) says what it left waiting', async () => {
+    // Three of the agent's decisions queued, and a service that takes 1.5 s to answer each.
+    const ledger = await openLedger({ databasePath: join(dir, 'ledger.sqlite') });
+    try {
+      for (const offerId of [990_001, 990_002, 990_003])
+        await ledger.outbox.enqueue({
+          brokerageId: 'nowhere',
+          idempotencyKey: decisionKey('nowhere', offerId, DECIDE_OFFER),
+          operation: DECIDE_OFFER,
+          recordRef: `deal:${offerId}`,
+          payload: { offerId, requestId: 1, recordId: String(offerId), decision: 'rejected' },
+        });
+    } finally {
+      await ledger.close();
+    }
+    const sandbox = new SandboxControl(sims.cashOffer.controlUrl);
+    await sandbox.faults({ match: 'PATCH /offers', latencyMs: 1500 });
+    try {
+      const run = await runCli(['sync', '--brokerage', 'nowhere', '--job', 'outbox-drain'], {
+        ...env,
+        DRAIN_RUN_SECONDS: '1',
+      });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(
+        /the run ended on its time budget with 2 outbox commands still waiting \(2 pending\); the next run takes them as they come due/,
+      );
+    } finally {
+      await sandbox.clearFaults();
+    }
   });
 
   it('refuses a sync without its brokerage or job, and names an unknown brokerage', async () => {
