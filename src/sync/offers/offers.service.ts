@@ -148,10 +148,10 @@ export class OffersService {
     requestOffersOf: ApplyOptions['requestOffersOf'],
   ): Promise<ApplyOptions['requestOffersOf']> {
     if (!requestOffersOf) return undefined;
-    const ours = await this.onLinkedRequests(brokerageId, offers);
-    const counters = await this.countersOn(brokerageId, ours);
+    // Only offers on this brokerage's own requests carry its counters: no need to sort them out first.
+    const counters = await this.countersOn(brokerageId, offers);
     const read = new Map<number, Offer[]>();
-    for (const requestId of requestsAwaitingCounter(groupByRequest(ours), counters))
+    for (const requestId of requestsAwaitingCounter(groupByRequest(offers), counters))
       read.set(requestId, await requestOffersOf(requestId));
     return (requestId) => {
       const ahead = read.get(requestId);
