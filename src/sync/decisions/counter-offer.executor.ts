@@ -396,7 +396,10 @@ export class CounterOfferExecutor implements CommandExecutor {
     const windowMinutes =
       ctx.brokerage.config.cashOffer.unknownOutcomeWindowMinutes ?? DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES;
     const updateDueBy = (command.sentAt ?? command.updatedAt).getTime() + windowMinutes * 60_000;
-    const windowPassed = this.clock.nowMs() >= updateDueBy;
+    // No UPDATE within the window proves nothing on a service never seen sending one for a refusal
+    // (readings sweep 1576 run 3, a service that sends none: the counter was sent twice).
+    const updatesCome = updates.length > 0;
+    const windowPassed = this.clock.nowMs() >= updateDueBy && updatesCome;
     if (counterProvablyAbsent(offer?.offer_status, habit, reopens, windowPassed))
       return {
         found: false,
@@ -415,7 +418,9 @@ export class CounterOfferExecutor implements CommandExecutor {
           (afterRefusal === 'reopens'
             ? 'this service puts an offer back to active when its buyer refuses a counter'
             : 'this brokerage has not yet seen how the service lists an offer whose buyer refused a counter (it may put it back to active)') +
-          `, so the counter may have arrived and been refused; without an UPDATE naming it, it is sent again from ${new Date(updateDueBy).toISOString()}`,
+          (updatesCome
+            ? `, so the counter may have arrived and been refused; without an UPDATE naming it, it is sent again from ${new Date(updateDueBy).toISOString()}`
+            : `, so the counter may have arrived and been refused, and this service has sent no UPDATE for a refusal yet; check its counter offers in the service before replaying command ${command.id}`),
       };
     return {
       found: false,

@@ -710,6 +710,36 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         expect(countered!.properties[OFFER.decisionError] ?? '').toBe('');
       });
 
+    // A service that sends no UPDATE for a refusal at all (before any test here posts one): the window
+    // passing with none proves nothing (readings sweep 1576 run 3 sent such a counter a second time).
+    if (ownWord && readings.counterRejectedCallback === 'none')
+      it('a counter whose answer was lost, refused before it was looked for, is not sent again after the window where no UPDATE has ever come', async () => {
+        await withRefusalsReopened(async () => {
+          const { requestId } = await steps.activeRequest();
+          const first = await steps.sandbox.makeOffer(requestId, { offer_amount: 323_000 });
+          const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 324_000 });
+          await steps.applyEvents(2);
+          // One counter answered and listed: how this service lists a countered offer is known.
+          await counterOn(first.offer_id, '336000');
+          await settle();
+          const lost = await counterAnswerLost(offer.offer_id, '337000', { hangAfterCommitMs: 3000 });
+          const counters = () => countersOn(offer.offer_id);
+          const [arrived] = await counters();
+          await steps.sandbox.rejectCounter(arrived.counter_offer_id);
+
+          // The unknown-outcome window passes; no UPDATE comes, as none ever does from this service.
+          await t.advanceClock(61 * 60_000);
+          await lookAgain(lost.id);
+          await t.run('outbox-drain');
+          expect(await counters()).toHaveLength(1);
+          expect((await t.ledger.outbox.get(lost.id))?.state).toBe('unknown');
+          // The deal says why it waits, and what the agent can do.
+          const errors = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
+          expect(errors.map((e) => e.message).join('\n')).toMatch(
+            /has sent no UPDATE for a refusal yet; check its counter offers in the service before replaying command/,
+          );
+        });
+      });
     // The same service, once it has been seen putting a refused offer back to active: a counter whose
     // answer was lost, refused before the reconcile looked for it, leaves an offer that looks never
     // countered. It must not be sent a second time.
