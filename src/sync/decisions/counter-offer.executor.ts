@@ -399,8 +399,8 @@ export class CounterOfferExecutor implements CommandExecutor {
     // No UPDATE within the window proves nothing on a service never seen sending one for a refusal
     // (readings sweep 1576 run 3, a service that sends none: the counter was sent twice).
     const updatesCome = updates.length > 0;
-    const windowPassed = this.clock.nowMs() >= updateDueBy && updatesCome;
-    if (counterProvablyAbsent(offer?.offer_status, habit, reopens, windowPassed))
+    const silenceProves = updatesCome && this.clock.nowMs() >= updateDueBy;
+    if (counterProvablyAbsent(offer?.offer_status, habit, reopens, silenceProves))
       return {
         found: false,
         provablyAbsent: true,
