@@ -204,15 +204,16 @@ export class OutboxRepository {
 
   // New evidence of an unknown command's outcome has come (an offer event naming the deal whose
   // create's answer was lost): its next look is brought forward to now, where it was later, and the
-  // listeners told. Answers whether it was. A command no longer unknown is left alone.
-  async lookForSoon(id: number): Promise<boolean> {
+  // listeners told. Answers whether it was. A command in none of `states` is left alone (a failed
+  // one: a write-back waiting for the service to name the request the event names).
+  async lookForSoon(id: number, states: readonly OutboxState[] = ['unknown']): Promise<boolean> {
     const now = this.clock.now();
     const moved = await this.tx.run(async (m) => {
       const result = await m
         .createQueryBuilder()
         .update(OutboxCommand)
         .set({ nextAttemptAt: now, updatedAt: now })
-        .where({ id, state: 'unknown', nextAttemptAt: MoreThan(now) })
+        .where({ id, state: In([...states]), nextAttemptAt: MoreThan(now) })
         .execute();
       return (result.affected ?? 0) === 1 ? m.findOne(OutboxCommand, { where: { id } }) : null;
     });

@@ -18,6 +18,7 @@ import { LINK } from '../common/listing-deal.properties';
 import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { createKey } from '../seller-requests/seller-requests.consumer';
+import { CrmWriteBackExecutor } from '../outbox/crm-write-back.executor';
 import {
   counterCommandKey,
   counterCrmId,
@@ -256,10 +257,17 @@ export class OfferEventsHandler {
   }
 
   // An event that waits for a command whose answer was lost is evidence its reconcile reads (the
-  // create's offer echoes, the counter's UPDATEs): that reconcile is brought forward to now.
+  // create's offer echoes, the counter's UPDATEs): that reconcile is brought forward to now. So is
+  // the write-back of a create answered without its request id, which reads the same echoes.
   private async lookedForNow(command: OutboxCommand): Promise<string> {
-    return command.state === 'unknown' && (await this.outbox.lookForSoon(command.id))
-      ? ', looked for now'
+    if (command.state === 'unknown')
+      return (await this.outbox.lookForSoon(command.id)) ? ', looked for now' : '';
+    if (command.state !== 'done') return '';
+    const writeBack = await this.outbox.findByKey(
+      CrmWriteBackExecutor.commandFor(command, null).idempotencyKey,
+    );
+    return writeBack && (await this.outbox.lookForSoon(writeBack.id, ['failed']))
+      ? ', its write-back tried now'
       : '';
   }
 

@@ -1,5 +1,6 @@
 import { CashOfferError, type CashOfferErrorCode } from '../../cash-offer/cash-offer.error';
 import { CrmError } from '../../crm/crm.error';
+import { AwaitingEvidenceError } from './awaiting-evidence.error';
 import { outboxDecision } from './outbox-decision';
 
 const service = (code: CashOfferErrorCode, status?: number, retryAfterMs?: number) =>
@@ -52,6 +53,13 @@ describe('outboxDecision', () => {
       { action: 'dead', code: 'UNAVAILABLE', gaveUp: true },
     ],
     ['held back by the breaker', service('UNAVAILABLE'), false, 0, { action: 'defer' }],
+    [
+      'waiting for the service to name what it made, past the last attempt',
+      new AwaitingEvidenceError('the request id is not known yet'),
+      true,
+      25,
+      { action: 'retry' },
+    ],
     [
       'a CRM write-back refused for a bad record',
       new CrmError('INVALID_RECORD', 'no such stage'),

@@ -1,5 +1,6 @@
 import { RemoteError } from '../../common/remote-error';
 import { CrmError } from '../../crm/crm.error';
+import { AwaitingEvidenceError } from './awaiting-evidence.error';
 
 // What the drain does with a command whose remote call failed, once a conflict has been checked
 // against the remote's state (mayAlreadyBeInEffect). Pure: the table in outbox-decision.spec.ts.
@@ -25,6 +26,8 @@ export interface FailedCall {
 }
 
 export function outboxDecision({ error, sent, attempts, maxAttempts }: FailedCall): OutboxDecision {
+  // Waiting for the service to show what finishes it: more tries cannot hurry that, nor end it.
+  if (error instanceof AwaitingEvidenceError) return { action: 'retry' };
   const remote = error instanceof RemoteError ? error : undefined;
   if (remote?.code === 'OUTCOME_UNKNOWN') return sent ? { action: 'reconcile' } : { action: 'defer' };
   if (remote && credentialsRefused(remote)) return { action: 'wait-for-credentials' };

@@ -14,6 +14,7 @@ import {
 import { contentHash } from '../common/content-hash';
 import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
+import { AwaitingEvidenceError } from '../outbox/awaiting-evidence.error';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import { splitRecordRef } from '../outbox/outbox-retry.policy';
@@ -107,8 +108,12 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
         (created.inventory_property_id === undefined
           ? undefined
           : await this.locatorOf(ctx).byInventoryId(created.inventory_property_id, sentAtOf(command)));
-      if (!found)
-        throw new Error(`deal ${dealId}: the offer request was created but its id is not known yet`);
+      if (!found) {
+        await this.showIdNotKnown(dealId, sentAtOf(command), created, ctx);
+        throw new AwaitingEvidenceError(
+          `deal ${dealId}: the offer request was created but its id is not known yet`,
+        );
+      }
       created = { ...created, ...found };
     }
     const requestId = String(created.offer_request_id);
@@ -262,6 +267,36 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
         `until ${resendAt.toISOString()}, then sent again.`,
       ctx,
     );
+  }
+
+  // The service took the request, but neither its answer nor anything it lists names the request by
+  // the deal yet: a request in review is listed by nobody, and a service whose lists never echo the
+  // deal's id names it only in offers (its offer events may have been lost while the daemon was
+  // down). The agent sees why the deal shows no offers; the write-back waits for the service to name
+  // it however long that takes (AwaitingEvidenceError). Written once (the text does not change).
+  private async showIdNotKnown(
+    dealId: string,
+    sentAt: Date,
+    answered: SellerRequestResult,
+    ctx: OutboxContext,
+  ): Promise<void> {
+    const crm = await ctx.crm();
+    const [deal] = await crm.port.getRecords('deal', [dealId], [DEAL.syncError]);
+    if (!deal) return;
+    const property =
+      answered.inventory_property_id === undefined
+        ? ''
+        : ` (inventory property ${answered.inventory_property_id})`;
+    await this.issues.report(crm, deal, DEAL.syncError, [
+      {
+        message:
+          `The service took the offer request sent at ${sentAt.toISOString()}${property}; its answer named no request id, ` +
+          `and nothing the service lists names this deal's request yet, so its status and offers cannot be shown. ` +
+          `The deal is linked as soon as the service names it: in its active list once approved, or in an offer on the request ` +
+          `(the offers list or an offer event). Nothing is sent again.`,
+        code: 'REQUEST_ID_UNKNOWN',
+      },
+    ]);
   }
 
   // Not known yet whether the service has it: the deal says why and how an operator who knows it

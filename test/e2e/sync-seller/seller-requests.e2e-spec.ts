@@ -1,5 +1,6 @@
 import { UNIQUE_OFFER_ID } from '../../../src/crm';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
+import { OUTBOX_MAX_ATTEMPTS } from '../../../src/sync/outbox/outbox-retry.policy';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { SyncAgent, VALID_LISTING } from '../../support/sync-agent';
 import { waitFor } from '../../support/wait-for';
@@ -380,6 +381,89 @@ describe('seller requests: listing deals become offer requests', () => {
       expect(await requestsFor(dealId)).toHaveLength(1);
     } finally {
       await sandbox.specReadings({ activeListShape: 'ours' });
+    }
+  });
+
+  // Readings sweep 1577 run 1: a create answered without its request id (the spec's declared
+  // record), an active list that carries only the declared request object, offers listed without
+  // the deal's echoed id, and the offer events lost while the worker that receives them was down:
+  // nothing the service showed named the deal's request. The write-back gave up after its tenth
+  // try with nothing on the deal, and the deal was never linked.
+  it('a create answered without its id, on a service whose lists never name the deal, says so on the deal and is linked by the first offer naming it, however many tries that took', async () => {
+    await sandbox.specReadings({
+      createAnswer: 'declared-201',
+      activeListShape: 'declared',
+      offerListShape: 'without-webhook-fields',
+    });
+    try {
+      const { dealId } = await agent.listingDeal({
+        ...VALID_LISTING,
+        listing_street_number: '44',
+        listing_street_name: 'Birch Lane',
+      });
+      await agent.requestCashOffer(dealId);
+      await t.run('crm-changes');
+      await t.run('outbox-drain');
+      const [stored] = await requestsFor(dealId);
+      await sandbox.approve(stored.offer_request_id);
+      const [writeBack] = (await t.ledger.outbox.listByState('acme', ['failed'])).filter(
+        (c) => c.operation === 'write_back' && c.recordRef === `deal:${dealId}`,
+      );
+      expect(writeBack).toBeDefined();
+      // Tried past the outbox's last attempt: the service still names nothing, and more tries
+      // cannot change that, nor end the wait.
+      for (let i = 0; i < OUTBOX_MAX_ATTEMPTS; i++) {
+        await checkNow(writeBack.id);
+        await t.run('outbox-drain');
+      }
+      const waited = await t.ledger.outbox.get(writeBack.id);
+      expect(waited).toMatchObject({ state: 'failed' });
+      expect(waited!.attempts).toBeGreaterThan(OUTBOX_MAX_ATTEMPTS);
+      const waiting = await agent.deal(dealId, DEAL_PROPS);
+      expect(waiting.properties[DEAL.requestId] ?? '').toBe('');
+      expect(waiting.properties[DEAL.syncError]).toContain(
+        `(inventory property ${stored.inventory_property_id}); its answer named no request id`,
+      );
+      expect(waiting.properties[DEAL.syncError]).toContain('Nothing is sent again.');
+
+      // The first offer's event names the deal: it waits for the link and has the write-back tried
+      // now, not at the end of its back-off.
+      const offer = await sandbox.makeOffer(stored.offer_request_id);
+      await waitFor(
+        async () =>
+          (await t.ledger.inbox.list({ brokerageId: 'acme', eventType: 'new_offer', limit: 500 })).some(
+            (e) => (JSON.parse(e.payload) as { offer_id?: number }).offer_id === offer.offer_id,
+          ),
+        { what: "the offer's new_offer event in the inbox" },
+      );
+      await t.run('inbox-drain');
+      expect((await t.ledger.outbox.get(writeBack.id))!.nextAttemptAt!.getTime()).toBeLessThanOrEqual(
+        Date.now(),
+      );
+      await t.run('outbox-drain');
+      expect(await t.ledger.outbox.get(writeBack.id)).toMatchObject({ state: 'done' });
+      await expectLinked(dealId, stored.offer_request_id);
+      expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
+      const record = await waitFor(
+        async () => {
+          await t.run('inbox-drain');
+          const [found] = await t.crm.findByUniqueValues(
+            'deal',
+            UNIQUE_OFFER_ID,
+            [String(offer.offer_id)],
+            [],
+          );
+          return found;
+        },
+        { what: "the offer's CRM record" },
+      );
+      expect(record.id).toBeTruthy();
+    } finally {
+      await sandbox.specReadings({
+        createAnswer: 'record-201',
+        activeListShape: 'ours',
+        offerListShape: 'ours',
+      });
     }
   });
 

@@ -83,6 +83,15 @@ describe.each(ledgerEngines())('OutboxRepository (%s)', (engine) => {
     });
   });
 
+  it('brings a failed command forward only when asked for failed ones', async () => {
+    const { command: c } = await f.ledger.outbox.enqueue(command('deal:1'));
+    await f.ledger.outbox.markSending(c.id);
+    await f.ledger.outbox.fail(c.id, 'request id not known yet', new Date(f.clock.nowMs() + 60_000));
+    expect(await f.ledger.outbox.lookForSoon(c.id)).toBe(false);
+    expect(await f.ledger.outbox.lookForSoon(c.id, ['failed'])).toBe(true);
+    expect((await f.ledger.outbox.claimDue('b1', 10)).map((x) => x.id)).toEqual([c.id]);
+  });
+
   it("appends an answer's history entries in the same transaction as the command's new state, and none when the move is refused", async () => {
     const entry = (outcome: string) => ({
       brokerageId: 'b1',
