@@ -18,6 +18,7 @@ import { emptyCounts, type JobContext, type JobCounts, type JobResult } from '..
 import { errorMessage } from '../common/job-counts';
 import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { CrmWriteBackExecutor } from './crm-write-back.executor';
+import { AwaitingEvidenceError } from './awaiting-evidence.error';
 import { outboxDecision } from './outbox-decision';
 import { mayAlreadyBeInEffect } from './refusal.check';
 import { OutboxContext, OutboxExecutors } from './outbox.executors';
@@ -286,14 +287,18 @@ export class OutboxDrainService {
       case 'defer':
         await this.outbox.defer(command.id, `not sent: ${message}`, later(decision.retryAfterMs, 1));
         return 'skipped';
-      case 'retry':
+      case 'retry': {
+        // A wait for the service to show something says the same each try, for days perhaps: the
+        // history is told once, not every 15 minutes.
+        const same = error instanceof AwaitingEvidenceError && command.lastError === message;
         await this.outbox.fail(
           command.id,
           message,
           later(decision.retryAfterMs),
-          await this.history.answerEntries(command, 'retry', undefined, message),
+          same ? [] : await this.history.answerEntries(command, 'retry', undefined, message),
         );
         return 'failed';
+      }
       case 'wait-for-credentials':
         // The credential watch pauses the brokerage until they work; the command waits, its record told.
         if (sent)

@@ -425,6 +425,11 @@ describe('seller requests: listing deals become offer requests', () => {
         `(inventory property ${stored.inventory_property_id}); its answer named no request id`,
       );
       expect(waiting.properties[DEAL.syncError]).toContain('Nothing is sent again.');
+      // The decision history is told of the wait once, not at every try.
+      const retries = (await t.ledger.history.list(`deal:${dealId}`)).filter(
+        (e) => e.kind === 'write_back' && e.outcome === 'retry',
+      );
+      expect(retries).toHaveLength(1);
 
       // The first offer's event names the deal: it waits for the link and has the write-back tried
       // now, not at the end of its back-off.
