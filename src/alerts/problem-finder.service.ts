@@ -115,7 +115,9 @@ export class ProblemFinder {
     now: number,
     a: AlertSettings,
   ): Promise<Omit<Problem, 'key' | 'kind' | 'brokerageId'> | null> {
-    const command = await this.outbox.oldest(id, ['pending', 'failed', 'sending']);
+    const command = await this.outbox.oldest(id, ['pending', 'failed', 'sending'], {
+      exceptAwaitingEvidence: true,
+    });
     const event = await this.inbox.oldest(id, ['pending', 'failed', 'processing']);
     const parts: string[] = [];
     if (command && now - command.createdAt.getTime() >= a.workAgeMs)

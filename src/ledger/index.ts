@@ -18,6 +18,7 @@ export type { InboxListFilter, NewInboxEvent, StatusCounts } from './repositorie
 export { LinkRepository } from './repositories/link.repository';
 export type { LinkClass, LinkInput, LinkOutcome } from './repositories/link.repository';
 export {
+  AWAITING_EVIDENCE_NOTE,
   didNothing,
   OutboxRepository,
   wasNotSent,

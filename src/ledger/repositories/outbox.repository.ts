@@ -1,4 +1,4 @@
-import { Brackets, In, MoreThan } from 'typeorm';
+import { Brackets, In, IsNull, Like, MoreThan, Not } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { OUTBOX_STATES, OutboxCommand, OutboxState } from '../entities';
 import { LedgerTransactions } from '../ledger-transactions';
@@ -7,6 +7,11 @@ import { sendingToUnknown } from '../interrupted-work';
 import type { StatusCounts } from './inbox.repository';
 import type { HistoryRepository, NewHistoryEntry } from './history.repository';
 import { LedgerStateError } from './ledger-state.error';
+
+// How the last error of a command waiting for the service to show what finishes it begins (a
+// create's write-back waiting for the request id: sync/outbox/awaiting-evidence.error.ts). Such a
+// command is not stuck work: the stale-work alert passes it by, and its record says what it waits for.
+export const AWAITING_EVIDENCE_NOTE = 'waiting for the service to show it: ';
 
 export interface NewOutboxCommand {
   brokerageId: string;
@@ -393,10 +398,22 @@ export class OutboxRepository {
   }
 
   // The brokerage's oldest command in one of these states (what the alerts measure age by).
-  oldest(brokerageId: string, states: OutboxState[]): Promise<OutboxCommand | null> {
+  // `exceptAwaitingEvidence`: leaving out those waiting for the service to show what finishes them
+  // (AWAITING_EVIDENCE_NOTE), which no person can hurry.
+  oldest(
+    brokerageId: string,
+    states: OutboxState[],
+    { exceptAwaitingEvidence = false } = {},
+  ): Promise<OutboxCommand | null> {
+    const where = { brokerageId, state: In(states) };
     return this.tx.exclusive((m) =>
       m.findOne(OutboxCommand, {
-        where: { brokerageId, state: In(states) },
+        where: exceptAwaitingEvidence
+          ? [
+              { ...where, lastError: IsNull() },
+              { ...where, lastError: Not(Like(`${AWAITING_EVIDENCE_NOTE}%`)) },
+            ]
+          : where,
         order: { createdAt: 'ASC', id: 'ASC' },
       }),
     );

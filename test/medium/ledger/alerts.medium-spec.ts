@@ -11,6 +11,7 @@ import type { NoticeBuilder } from '../../../src/ledger/repositories/alert.repos
 import { outboxKey } from '../../../src/ledger/outbox-key';
 import type { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import { JobPauseService } from '../../../src/scheduler/job-pause.service';
+import { AwaitingEvidenceError } from '../../../src/sync/outbox/awaiting-evidence.error';
 import { startWebhookReceiver } from '../../support/alert-receivers';
 import { ledgerEngines, openTestLedger, type LedgerFixture } from '../../support/ledger-fixture';
 
@@ -213,6 +214,42 @@ describe.each(ledgerEngines())('alerts in the ledger (%s)', (engine) => {
     expect(after.problems.find((p) => p.key === 'credential_refused:acme:crm')?.summary).toContain(
       'the CRM refused the token',
     );
+  });
+
+  it('does not call a command waiting for the service to name what it made stale work; a CRM write failing as long is', async () => {
+    const settings = readDaemonSettings({ ALERT_WORK_AGE_MINUTES: '30' });
+    const config = {
+      brokerages: () => [{ id: 'acme', config: { enabled: true } }],
+      unreadyBrokerages: () => new Map(),
+      get: (id: string) => ({ id, config: { enabled: true } }),
+    } as unknown as ConfigService;
+    const finder = new ProblemFinder(
+      config,
+      new JobPauseService(f.ledger.pauses, config),
+      f.ledger.runs,
+      f.ledger.outbox,
+      f.ledger.inbox,
+      f.clock,
+      settings,
+    );
+    const writeBack = async (ref: string, error: Error) => {
+      const { command } = await f.ledger.outbox.enqueue({
+        brokerageId: 'acme',
+        idempotencyKey: outboxKey('acme', ref, 'write_back:1'),
+        operation: 'write_back',
+        recordRef: ref,
+        payload: {},
+      });
+      await f.ledger.outbox.markSending(command.id);
+      await f.ledger.outbox.fail(command.id, error.message, new Date(f.clock.nowMs() + 60_000));
+    };
+    await writeBack('deal:1', new AwaitingEvidenceError('deal 1: the request id is not known yet'));
+    f.clock.advance(31 * 60_000);
+    expect((await finder.observe()).problems.map((p) => p.key)).toEqual([]);
+    await writeBack('deal:2', new Error('the CRM answered 503'));
+    f.clock.advance(31 * 60_000);
+    const stale = (await finder.observe()).problems.find((p) => p.key === 'work_stale:acme');
+    expect(stale?.summary).toContain('write_back for deal:2');
   });
 
   it('retries a notification the receiver refused, shows the channel failing meanwhile, and delivers it', async () => {
