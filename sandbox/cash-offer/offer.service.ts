@@ -215,7 +215,7 @@ export class OfferService {
     if (original?.offer_status === 'countered') this.afterRefusedCounter(original);
     const r = this.store.requests.get(c.offer_request_id)!;
     const shape = this.readings.current.counterRejectedCallback;
-    const update = counterRejectedUpdate(c, r, now, shape);
+    const update = counterRejectedUpdate(c, r, now, shape, this.readings.current.counterRefusedWord);
     if (update) this.notifier.event(r, update, counterRejectedMethod(shape));
     return { ...c };
   }

@@ -53,13 +53,14 @@ export function counterRejectedUpdate(
   r: StoredOfferRequest,
   now: string,
   shape: SpecReadingValues['counterRejectedCallback'],
+  word: SpecReadingValues['counterRefusedWord'] = 'rejected',
 ): JsonObject | undefined {
   const counter = {
     counter_offer_id: c.counter_offer_id,
     offer_id: c.offer_id,
     offer_request_id: c.offer_request_id,
     offer_request_external_id: r.offer_request_external_id,
-    counter_offer_status: 'rejected',
+    counter_offer_status: word,
     updated_at: now,
   };
   switch (shape) {
@@ -68,7 +69,7 @@ export function counterRejectedUpdate(
     case 'nested':
       return { event: 'UPDATE', counter_offer: counter };
     case 'offer-only':
-      return { event: 'UPDATE', offer_id: c.offer_id, counter_offer_status: 'rejected' };
+      return { event: 'UPDATE', offer_id: c.offer_id, counter_offer_status: word };
     case 'named-event':
       return { event: 'counter_offer_rejected', ...counter };
     case 'patch-no-event':

@@ -24,6 +24,10 @@ export interface SpecReadingValues {
   counterRejectedOfferListedAs: 'rejected' | 'active' | 'countered';
   // The word for a counter the buyer has not answered.
   counterPendingWord: 'pending' | 'open';
+  // The counter's status word in the UPDATE sent when its buyer rejects it (the values of
+  // counter_offer_status are not shown): `rejected` (ours, the word offers use), `declined`, or
+  // `buyer_rejected` (a word naming who refused).
+  counterRefusedWord: 'rejected' | 'declined' | 'buyer_rejected';
   // The most GET /active-offer-requests returns in one page, whatever `limit` asked (null: no cap).
   activeLimitMax: number | null;
   // What a `limit` over activeLimitMax gets: a page of activeLimitMax (ours, silently capped), or a
@@ -207,6 +211,7 @@ export const DEFAULT_SPEC_READINGS: Readonly<SpecReadingValues> = {
   counterRejectedCallback: 'flat',
   counterRejectedOfferListedAs: 'rejected',
   counterPendingWord: 'pending',
+  counterRefusedWord: 'rejected',
   activeLimitMax: null,
   activeLimitOver: 'capped',
   pageAfterLast: 'empty',
@@ -263,6 +268,7 @@ export const SPEC_READING_CHOICES: {
   ],
   counterRejectedOfferListedAs: ['rejected', 'active', 'countered'],
   counterPendingWord: ['pending', 'open'],
+  counterRefusedWord: ['rejected', 'declined', 'buyer_rejected'],
   activeLimitMax: 'limit',
   activeLimitOver: ['capped', 'refused'],
   pageAfterLast: ['empty', '404', '400'],

@@ -1,4 +1,4 @@
-import { Brackets, EntityManager, In, MoreThan } from 'typeorm';
+import { Brackets, EntityManager, In, IsNull, MoreThan } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { INBOX_STATUSES, InboxEvent, InboxStatus } from '../entities';
 import { GroupCommitter } from '../group-commit';
@@ -152,15 +152,21 @@ export class InboxRepository {
   }
 
   // Failed events of one ordering key made due now: what they waited for (a request's link, a
-  // counter's) has just been written, so they need not sit out the rest of their back-off.
-  async retryWaitingNow(brokerageId: string, orderingKey: string): Promise<number> {
+  // counter's) has just been written, so they need not sit out the rest of their back-off. `null`:
+  // those that name no request (an UPDATE naming only the offer has no ordering key).
+  async retryWaitingNow(brokerageId: string, orderingKey: string | null): Promise<number> {
     const now = this.clock.now();
     return this.tx.run(async (m) => {
       const result = await m
         .createQueryBuilder()
         .update(InboxEvent)
         .set({ nextAttemptAt: now })
-        .where({ brokerageId, orderingKey, status: 'failed', nextAttemptAt: MoreThan(now) })
+        .where({
+          brokerageId,
+          orderingKey: orderingKey ?? IsNull(),
+          status: 'failed',
+          nextAttemptAt: MoreThan(now),
+        })
         .execute();
       return result.affected ?? 0;
     });

@@ -328,8 +328,10 @@ export class CounterOfferExecutor implements CommandExecutor {
         }),
       },
     ]);
-    // A buyer's answer (an UPDATE) that waited for this link is applied at the inbox's next pass.
+    // A buyer's answer (an UPDATE) that waited for this link is applied at the inbox's next pass,
+    // whether it named the request or only the offer (no ordering key).
     await this.inbox.retryWaitingNow(brokerageId, requestOrderingKey(payload.requestId));
+    await this.inbox.retryWaitingNow(brokerageId, null);
   }
 
   async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {

@@ -157,7 +157,7 @@ export class OfferEventsHandler {
       throw new EventRefusedError(
         `UPDATE refused: the service still shows offer ${link.remoteId} ${countered ? countered.offer_status : 'not listed'} on offer request ${requestId}`,
       );
-    const status = update.status ?? 'rejected';
+    const status = refusalWord(update.status);
     // Only a refusal is taken from the event; an acceptance is read from the buyer's new offer. A
     // counter the seller's reject was taken to end takes its buyer's refusal all the same, and so
     // does one shown ended unanswered (lapsed, or its offer withdrawn) when the UPDATE names our
@@ -210,7 +210,10 @@ export class OfferEventsHandler {
       const byOffer = await this.links.find(brokerageId, LINK.counter, String(update.offerId));
       if (byOffer) return byOffer;
     }
-    if (update.requestId !== undefined) {
+    // Only an UPDATE that names no offer is matched by its request: one naming an offer whose counter
+    // is not linked (its answer lost) is about that offer, never another offer's unnamed counter on
+    // the same request (readings sweep 1580 run 2 showed a refusal of one offer's counter on another).
+    if (update.requestId !== undefined && update.offerId === undefined) {
       const requestId = update.requestId;
       const links = await this.links.findByContent(brokerageId, LINK.counter, `"r":${requestId}`);
       const unnamed = countersOfRequest(links, requestId).filter(
@@ -295,6 +298,19 @@ export class OfferEventsHandler {
     return offers;
   }
 }
+
+// The spec's one word on the UPDATE: it is made when the buyer rejects a counter. A word in it that
+// says the counter was accepted, or still waits, is taken at that; a refusal word the records know
+// (declined, expired...) is kept; any other word (buyer_rejected, refused), or none, is that
+// refusal, shown `rejected` (a CRM's counter status may take only the words it knows).
+function refusalWord(status: string | undefined): string {
+  if (status === undefined) return 'rejected';
+  if (isAnsweredCounter(status) || STILL_WAITING.has(status)) return status;
+  return 'rejected';
+}
+
+// A counter's words for "not answered yet" (the spec shows none): never taken as the buyer's answer.
+const STILL_WAITING = new Set(['pending', 'open']);
 
 function newOfferWords(offer: Offer): string {
   const counter =

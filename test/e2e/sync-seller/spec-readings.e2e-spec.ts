@@ -31,6 +31,8 @@ const READINGS: Record<string, unknown>[] = [
     counterOmittedFields: 'defaults',
     // Each event delivered once, never again.
     eventDelivery: 'once',
+    // The UPDATE calls the refused counter `buyer_rejected` (the counter's words are not shown).
+    counterRefusedWord: 'buyer_rejected',
   },
   // Counters answered with their id only, the pending word 'open', an UPDATE naming only the offer;
   // offers pages capped at 25, 422 for refusals.
@@ -708,6 +710,40 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         const countered = await steps.agent.offerRecord(second.offer_id);
         expect(steps.agent.stageKey(countered!)).toBe('countered');
         expect(countered!.properties[OFFER.decisionError] ?? '').toBe('');
+      });
+
+    // Readings sweep 1580 run 2: one offer's counter answered with no id (linked, unnamed), another's
+    // answer lost on the same request, and its buyer's refusal came as an UPDATE naming that other
+    // offer and its counter. The UPDATE was matched by its request to the one unnamed counter there,
+    // the first offer's: that record showed the refusal and the other counter's id.
+    if (
+      ['empty-204', 'empty-200'].includes(readings.counterAnswer as string) &&
+      readings.counterRejectedCallback !== 'none'
+    )
+      it("a refusal of a counter whose answer was lost is not taken for another offer's counter on the same request", async () => {
+        const { requestId } = await steps.activeRequest();
+        const first = await steps.sandbox.makeOffer(requestId, { offer_amount: 327_000 });
+        const second = await steps.sandbox.makeOffer(requestId, { offer_amount: 328_000 });
+        await steps.applyEvents(2);
+        await counterOn(first.offer_id, '341000');
+        await settle();
+        expect(steps.agent.stageKey((await steps.agent.offerRecord(first.offer_id))!)).toBe('countered');
+        const lost = await counterAnswerLost(second.offer_id, '342000', { hangAfterCommitMs: 3000 });
+        const [arrived] = await countersOn(second.offer_id);
+        await steps.sandbox.rejectCounter(arrived.counter_offer_id);
+        await steps.applyEvents(1);
+        await settle();
+        await lookAgain(lost.id);
+        await settle();
+
+        const untouched = await steps.agent.offerRecord(first.offer_id);
+        expect(steps.agent.stageKey(untouched!)).toBe('countered');
+        expect(untouched!.properties[OFFER.counterId] ?? '').not.toBe(String(arrived.counter_offer_id));
+        expect(untouched!.properties[OFFER.counterStatus]).not.toBe('rejected');
+        expect((await t.ledger.outbox.get(lost.id))?.state).toBe('done');
+        const refused = await steps.agent.offerRecord(second.offer_id);
+        expect(steps.agent.stageKey(refused!)).toBe('counter_rejected');
+        expect(await countersOn(second.offer_id)).toHaveLength(1);
       });
 
     // A service that sends no UPDATE for a refusal at all (before any test here posts one): the window
