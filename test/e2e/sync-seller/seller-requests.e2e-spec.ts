@@ -52,6 +52,26 @@ describe('seller requests: listing deals become offer requests', () => {
     expect(deal.properties[DEAL.syncError] ?? '').toBe('');
     expect(await requestsFor(dealId)).toHaveLength(1);
   };
+  // The offer's new_offer event, delivered by the sandbox, is in the inbox.
+  const offerEventReceived = (offerId: number) =>
+    waitFor(
+      async () =>
+        (await t.ledger.inbox.list({ brokerageId: 'acme', eventType: 'new_offer', limit: 500 })).some(
+          (e) => (JSON.parse(e.payload) as { offer_id?: number }).offer_id === offerId,
+        ),
+      { what: "the offer's new_offer event in the inbox" },
+    );
+  // The offer's CRM record, once the inbox has applied its event (a waiting event is applied on a
+  // later try).
+  const offerRecordShown = (offerId: number) =>
+    waitFor(
+      async () => {
+        await t.run('inbox-drain');
+        const [found] = await t.crm.findByUniqueValues('deal', UNIQUE_OFFER_ID, [String(offerId)], []);
+        return found;
+      },
+      { what: "the offer's CRM record" },
+    );
   // The agent asks for a cash offer on the deal; the service stores the request, and its answer is
   // held past the client's time-out: the create is left `unknown`.
   const createAnswerLost = async (dealId: string) => {
@@ -349,31 +369,13 @@ describe('seller requests: listing deals become offer requests', () => {
       expect(command.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 10_000);
       await sandbox.approve(stored.offer_request_id);
       const offer = await sandbox.makeOffer(stored.offer_request_id);
-      await waitFor(
-        async () =>
-          (await t.ledger.inbox.list({ brokerageId: 'acme', eventType: 'new_offer', limit: 500 })).some(
-            (e) => (JSON.parse(e.payload) as { offer_id?: number }).offer_id === offer.offer_id,
-          ),
-        { what: "the offer's new_offer event in the inbox" },
-      );
+      await offerEventReceived(offer.offer_id);
       // The event waits for the create, and has it looked for now rather than in 30 s.
       await t.run('inbox-drain');
       await t.run('outbox-drain');
       expect(await t.ledger.outbox.get(command.id)).toMatchObject({ state: 'done', attempts: 1 });
       // The waiting event is applied on a later try: the agent sees the offer and its request.
-      const record = await waitFor(
-        async () => {
-          await t.run('inbox-drain');
-          const [found] = await t.crm.findByUniqueValues(
-            'deal',
-            UNIQUE_OFFER_ID,
-            [String(offer.offer_id)],
-            [],
-          );
-          return found;
-        },
-        { what: "the offer's CRM record" },
-      );
+      const record = await offerRecordShown(offer.offer_id);
       expect(record.id).toBeTruthy();
       const deal = await agent.deal(dealId, DEAL_PROPS);
       expect(deal.properties[DEAL.requestId]).toBe(String(stored.offer_request_id));
@@ -434,13 +436,7 @@ describe('seller requests: listing deals become offer requests', () => {
       // The first offer's event names the deal: it waits for the link and has the write-back tried
       // now, not at the end of its back-off.
       const offer = await sandbox.makeOffer(stored.offer_request_id);
-      await waitFor(
-        async () =>
-          (await t.ledger.inbox.list({ brokerageId: 'acme', eventType: 'new_offer', limit: 500 })).some(
-            (e) => (JSON.parse(e.payload) as { offer_id?: number }).offer_id === offer.offer_id,
-          ),
-        { what: "the offer's new_offer event in the inbox" },
-      );
+      await offerEventReceived(offer.offer_id);
       await t.run('inbox-drain');
       expect((await t.ledger.outbox.get(writeBack.id))!.nextAttemptAt!.getTime()).toBeLessThanOrEqual(
         Date.now(),
@@ -449,19 +445,7 @@ describe('seller requests: listing deals become offer requests', () => {
       expect(await t.ledger.outbox.get(writeBack.id)).toMatchObject({ state: 'done' });
       await expectLinked(dealId, stored.offer_request_id);
       expect(await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).toEqual([]);
-      const record = await waitFor(
-        async () => {
-          await t.run('inbox-drain');
-          const [found] = await t.crm.findByUniqueValues(
-            'deal',
-            UNIQUE_OFFER_ID,
-            [String(offer.offer_id)],
-            [],
-          );
-          return found;
-        },
-        { what: "the offer's CRM record" },
-      );
+      const record = await offerRecordShown(offer.offer_id);
       expect(record.id).toBeTruthy();
     } finally {
       await sandbox.specReadings({

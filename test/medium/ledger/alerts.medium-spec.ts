@@ -133,6 +133,17 @@ describe.each(ledgerEngines())('alerts in the ledger (%s)', (engine) => {
     expect(await other.alerts.claimDue(10, 60_000)).toHaveLength(4);
   });
 
+  const finderOf = (config: ConfigService, settings: DaemonSettings) =>
+    new ProblemFinder(
+      config,
+      new JobPauseService(f.ledger.pauses, config),
+      f.ledger.runs,
+      f.ledger.outbox,
+      f.ledger.inbox,
+      f.clock,
+      settings,
+    );
+
   it('finds what needs a person in the ledger: dead work, work waiting too long, unknown outcomes, failing jobs', async () => {
     const settings = readDaemonSettings({
       ALERT_WORK_AGE_MINUTES: '30',
@@ -147,15 +158,7 @@ describe.each(ledgerEngines())('alerts in the ledger (%s)', (engine) => {
       unreadyBrokerages: () => new Map([['gamma', [{ file: 'gamma.yaml', message: 'crm.kind is missing' }]]]),
       get: (id: string) => (id === 'gamma' ? undefined : { id, config: { enabled: true } }),
     } as unknown as ConfigService;
-    const finder = new ProblemFinder(
-      config,
-      new JobPauseService(f.ledger.pauses, config),
-      f.ledger.runs,
-      f.ledger.outbox,
-      f.ledger.inbox,
-      f.clock,
-      settings,
-    );
+    const finder = finderOf(config, settings);
     const enqueue = async (brokerageId: string, ref: string) =>
       (
         await f.ledger.outbox.enqueue({
@@ -223,15 +226,7 @@ describe.each(ledgerEngines())('alerts in the ledger (%s)', (engine) => {
       unreadyBrokerages: () => new Map(),
       get: (id: string) => ({ id, config: { enabled: true } }),
     } as unknown as ConfigService;
-    const finder = new ProblemFinder(
-      config,
-      new JobPauseService(f.ledger.pauses, config),
-      f.ledger.runs,
-      f.ledger.outbox,
-      f.ledger.inbox,
-      f.clock,
-      settings,
-    );
+    const finder = finderOf(config, settings);
     const writeBack = async (ref: string, error: Error) => {
       const { command } = await f.ledger.outbox.enqueue({
         brokerageId: 'acme',
