@@ -292,6 +292,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
       activeListShowsStatus: readings.activeListShape !== 'declared',
       decidedAtListed: readings.offerDecidedAt !== 'null',
       counterPendingWord: readings.counterPendingWord,
+      counterRefusedWord: readings.counterRefusedWord,
       countersAcceptable:
         readings.counteredOfferDecisions === 'accept-too' ||
         (readings.counteredOfferDecisions === 'as-listed' && readings.counteredOfferListedAs === 'active'),

@@ -1,4 +1,5 @@
 import {
+  counterWordShown,
   offerRecordUnassociated,
   offerSummaryWrong,
   overtakenShown,
@@ -130,5 +131,20 @@ describe('refusalReadAsLapse', () => {
         new Set(['counter:9004']),
       ),
     ).toBe(false);
+  });
+});
+
+describe('counterWordShown', () => {
+  const seen = { counterPendingWord: 'open', counterRefusedWord: 'declined' };
+  it.each([
+    ['pending', 'pending', true],
+    ['pending', 'open', true],
+    ['rejected', 'rejected', true],
+    ['rejected', 'declined', true],
+    ['rejected', 'open', false],
+    ['pending', 'declined', false],
+    ['accepted', 'declined', false],
+  ])('the service holds %s, the record shows %s: %s', (expected, shown, matches) => {
+    expect(counterWordShown(expected, shown, seen)).toBe(matches);
   });
 });

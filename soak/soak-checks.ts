@@ -61,6 +61,9 @@ export interface Observed {
   // counterPendingWord; it stores `pending`): the daemon shows the word a counter's answer carried
   // (docs/spec-decisions.md), or `pending` where the answer carried none.
   counterPendingWord?: string;
+  // The word the service's UPDATE gives a counter its buyer refused (SOAK_SPEC_READINGS
+  // counterRefusedWord; it stores `rejected`): the daemon keeps a refusal word it knows (`declined`).
+  counterRefusedWord?: string;
   // Whether the service takes the seller's accept of an offer whose counter waits on its buyer
   // (SOAK_SPEC_READINGS counteredOfferDecisions; not shown): where it does, such an accept must be
   // carried out; where not, it must be refused and the refusal shown on the record.
@@ -518,13 +521,11 @@ function checkOfferStates(
       text(record.properties.cash_offer_decision_error) !== ''
     )
       continue;
-    const pendingShown =
-      expected.counterStatus === 'pending' &&
-      [expected.counterStatus, seen.counterPendingWord].includes(shown.counterStatus);
     const differs =
       shown.stage !== expected.stage ||
       shown.offerStatus !== expected.offerStatus ||
-      (expected.counterStatus !== null && shown.counterStatus !== expected.counterStatus && !pendingShown);
+      (expected.counterStatus !== null &&
+        !counterWordShown(expected.counterStatus, shown.counterStatus, seen));
     if (!differs) continue;
     const move = pending.get(record.id);
     // A counter rejected beside an accepted offer of the same request may have been withdrawn by that
@@ -623,4 +624,18 @@ function lastDecisionPerRecord(decisions: readonly Decision[]): Map<string, Deci
   const last = new Map<string, Decision>();
   for (const d of decisions) last.set(d.recordId, d);
   return last;
+}
+
+// Whether a record shows the counter status the service holds (`expected`, in the sandbox's own
+// words): the same word, or the word the service's API gave it where that differs (the pending
+// word of a counter's answer, the refusal word of its UPDATE), which the daemon shows as sent.
+export function counterWordShown(
+  expected: string,
+  shown: string,
+  seen: { counterPendingWord?: string; counterRefusedWord?: string },
+): boolean {
+  if (shown === expected) return true;
+  if (expected === 'pending') return shown === seen.counterPendingWord;
+  if (expected === 'rejected') return shown === seen.counterRefusedWord;
+  return false;
 }
