@@ -266,9 +266,7 @@ export class OfferEventsHandler {
     if (command.state === 'unknown')
       return (await this.outbox.lookForSoon(command.id)) ? ', looked for now' : '';
     if (command.state !== 'done') return '';
-    const writeBack = await this.outbox.findByKey(
-      CrmWriteBackExecutor.commandFor(command, null).idempotencyKey,
-    );
+    const writeBack = await this.outbox.findByKey(CrmWriteBackExecutor.keyOf(command));
     return writeBack && (await this.outbox.lookForSoon(writeBack.id, ['failed']))
       ? ', its write-back tried now'
       : '';

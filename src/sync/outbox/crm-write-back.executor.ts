@@ -31,15 +31,16 @@ export class CrmWriteBackExecutor implements CommandExecutor {
   static commandFor(command: OutboxCommand, result: unknown): NewOutboxCommand {
     return {
       brokerageId: command.brokerageId,
-      idempotencyKey: outboxKey(
-        command.brokerageId,
-        command.recordRef,
-        `${WRITE_BACK_OPERATION}:${command.id}`,
-      ),
+      idempotencyKey: CrmWriteBackExecutor.keyOf(command),
       operation: WRITE_BACK_OPERATION,
       recordRef: command.recordRef,
       payload: { commandId: command.id, result: result ?? null } satisfies WriteBackPayload,
     };
+  }
+
+  // The idempotency key of `command`'s write-back.
+  static keyOf(command: OutboxCommand): string {
+    return outboxKey(command.brokerageId, command.recordRef, `${WRITE_BACK_OPERATION}:${command.id}`);
   }
 
   // The id of the command a write-back command writes back; undefined for any other command.

@@ -13,7 +13,7 @@ import {
 } from '../../ledger';
 import { contentHash } from '../common/content-hash';
 import { DEAL, LINK } from '../common/listing-deal.properties';
-import { RecordIssues } from '../common/record-issues';
+import { RecordIssues, type RecordIssue } from '../common/record-issues';
 import { AwaitingEvidenceError } from '../outbox/awaiting-evidence.error';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
@@ -280,14 +280,12 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     answered: SellerRequestResult,
     ctx: OutboxContext,
   ): Promise<void> {
-    const crm = await ctx.crm();
-    const [deal] = await crm.port.getRecords('deal', [dealId], [DEAL.syncError]);
-    if (!deal) return;
     const property =
       answered.inventory_property_id === undefined
         ? ''
         : ` (inventory property ${answered.inventory_property_id})`;
-    await this.issues.report(crm, deal, DEAL.syncError, [
+    await this.tellDeal(
+      dealId,
       {
         message:
           `The service took the offer request sent at ${sentAt.toISOString()}${property}; its answer named no request id, ` +
@@ -296,7 +294,8 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
           `(the offers list or an offer event). Nothing is sent again.`,
         code: 'REQUEST_ID_UNKNOWN',
       },
-    ]);
+      ctx,
+    );
   }
 
   // Not known yet whether the service has it: the deal says why and how an operator who knows it
@@ -316,16 +315,23 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
   }
 
   // The agent sees why nothing seems to happen; written once (the text does not change).
-  private async showUnknown(dealId: string, sentAt: Date, hint: string, ctx: OutboxContext): Promise<void> {
-    const crm = await ctx.crm();
-    const [deal] = await crm.port.getRecords('deal', [dealId], [DEAL.syncError]);
-    if (!deal) return;
-    await this.issues.report(crm, deal, DEAL.syncError, [
+  private showUnknown(dealId: string, sentAt: Date, hint: string, ctx: OutboxContext): Promise<void> {
+    return this.tellDeal(
+      dealId,
       {
         message: `The offer request was sent at ${sentAt.toISOString()} but the answer was lost, so it is not known yet whether the service received it. ${hint}`,
         code: 'OUTCOME_UNKNOWN',
       },
-    ]);
+      ctx,
+    );
+  }
+
+  // The deal's sync error says `issue` (RecordIssues writes it only when its text changes).
+  private async tellDeal(dealId: string, issue: RecordIssue, ctx: OutboxContext): Promise<void> {
+    const crm = await ctx.crm();
+    const [deal] = await crm.port.getRecords('deal', [dealId], [DEAL.syncError]);
+    if (!deal) return;
+    await this.issues.report(crm, deal, DEAL.syncError, [issue]);
   }
 }
 
