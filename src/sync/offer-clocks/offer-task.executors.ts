@@ -31,6 +31,8 @@ export interface CompleteOfferTaskPayload {
 @Injectable()
 @OutboxExecutor(CREATE_OFFER_TASK)
 export class CreateOfferTaskExecutor implements CommandExecutor {
+  readonly crmOnly = true;
+
   constructor(
     private readonly links: LinkRepository,
     private readonly recordErrors: RecordErrorRepository,
@@ -101,6 +103,8 @@ export class CreateOfferTaskExecutor implements CommandExecutor {
 @Injectable()
 @OutboxExecutor(COMPLETE_OFFER_TASK)
 export class CompleteOfferTaskExecutor implements CommandExecutor {
+  readonly crmOnly = true;
+
   constructor(private readonly links: LinkRepository) {}
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {

@@ -67,6 +67,11 @@ export interface CommandExecutor {
   // When the write stops being of use (epoch ms), if it ever does: a clock's reminder for an offer
   // that runs out then. The drain sends such commands ahead of the rest, the nearest first (send-order.ts).
   deadline?(command: OutboxCommand): number | undefined;
+  // True when the command writes the CRM alone and never calls the Cash Offer service (an offer
+  // clock's task). The drain sends such commands beside the service's: a slow or rate-limited
+  // service, each of its writes taking seconds, would otherwise keep a task open on an offer that
+  // was answered minutes ago (readings sweep 1583).
+  readonly crmOnly?: boolean;
 }
 
 // Every @OutboxExecutor provider, found at start; the drain looks them up by operation.

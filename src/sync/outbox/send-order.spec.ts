@@ -1,4 +1,4 @@
-import { sendOrder } from './send-order';
+import { sendLanes, sendOrder } from './send-order';
 
 describe('sendOrder', () => {
   const cmd = (id: number, deadline?: number) => ({ id, deadline });
@@ -17,5 +17,30 @@ describe('sendOrder', () => {
 
   it('treats an unreadable deadline as none', () => {
     expect(order([cmd(1), cmd(2, Number.NaN), cmd(3, 10)])).toEqual([3, 1, 2]);
+  });
+});
+
+describe('sendLanes', () => {
+  const lanes = (commands: { id: number; crm: boolean }[]) =>
+    sendLanes(commands, (c) => c.crm).map((lane) => lane.map((c) => c.id));
+
+  it("puts the CRM's own commands in a lane beside the service's, each in the batch's order", () => {
+    expect(
+      lanes([
+        { id: 5, crm: false },
+        { id: 2, crm: true },
+        { id: 1, crm: false },
+        { id: 4, crm: true },
+      ]),
+    ).toEqual([
+      [5, 1],
+      [2, 4],
+    ]);
+  });
+
+  it('leaves an empty lane out', () => {
+    expect(lanes([{ id: 1, crm: true }])).toEqual([[1]]);
+    expect(lanes([{ id: 1, crm: false }])).toEqual([[1]]);
+    expect(lanes([])).toEqual([]);
   });
 });

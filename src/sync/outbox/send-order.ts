@@ -17,3 +17,12 @@ export function sendOrder<T extends { id: number }>(
   });
   return keyed.sort((a, b) => a.deadline - b.deadline || a.command.id - b.command.id).map((k) => k.command);
 }
+
+// The claimed batch, in send order, as the lanes a drain works through side by side: the commands
+// that call the Cash Offer service, and those that write the CRM alone (CommandExecutor.crmOnly).
+// Each lane keeps the batch's order; an empty lane is left out.
+export function sendLanes<T>(ordered: readonly T[], crmOnly: (command: T) => boolean): T[][] {
+  const service = ordered.filter((c) => !crmOnly(c));
+  const crm = ordered.filter(crmOnly);
+  return [service, crm].filter((lane) => lane.length > 0);
+}

@@ -85,6 +85,8 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
       ...scripted,
       deadline: (command: OutboxCommand) => (command.payload as { deadline: number }).deadline,
     });
+    // The same, writing the CRM alone (as an offer clock's task does).
+    t.app.get(OutboxExecutors).register('scripted-crm', { ...scripted, crmOnly: true });
   });
 
   afterAll(async () => {
@@ -156,6 +158,17 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
       operation: 'scripted-deadline',
       recordRef: `deal:s${n}`,
       payload: { n, deadline },
+    });
+    return command.id;
+  };
+  const enqueueCrmOnly = async (): Promise<number> => {
+    n += 1;
+    const { command } = await t.ledger.outbox.enqueue({
+      brokerageId: 'acme',
+      idempotencyKey: outboxKey('acme', `offer:s${n}`, 'scripted-crm'),
+      operation: 'scripted-crm',
+      recordRef: `offer:s${n}`,
+      payload: { n },
     });
     return command.id;
   };
@@ -347,6 +360,27 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     const from = sent.length;
     await t.run('outbox-drain');
     expect(sent.slice(from).filter((id) => ours.has(id))).toEqual([sooner, later, ...older]);
+  });
+
+  it("a command that writes the CRM alone is not held behind the service's slow ones", async () => {
+    await t.run('outbox-drain');
+    // The service's write waits (a rate limiter, a slow answer) until the CRM's task is done.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = await enqueue([{ hold: held }]);
+    const task = await enqueueCrmOnly();
+    const drain = t.run('outbox-drain');
+    try {
+      await waitFor(async () => (await state(task)).state === 'done', {
+        what: "the CRM's command to be done while the service's waits",
+        timeoutMs: 10_000,
+      });
+      expect((await state(slow)).state).toBe('pending');
+    } finally {
+      release();
+      await drain;
+    }
+    expect(await state(slow)).toMatchObject({ state: 'done', attempts: 1 });
   });
 
   // A drain fed as fast as a throttled remote lets it empty would never end (drain-run.budget.ts):
