@@ -138,40 +138,29 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
   });
 
   let n = 0;
+  // One command of a scripted operation, on a record of its own.
+  const enqueueAs = async (
+    operation: 'scripted' | 'scripted-deadline' | 'scripted-crm',
+    extra: Record<string, unknown> = {},
+  ): Promise<number> => {
+    n += 1;
+    const recordRef = operation === 'scripted-crm' ? `offer:s${n}` : `deal:s${n}`;
+    const { command } = await t.ledger.outbox.enqueue({
+      brokerageId: 'acme',
+      idempotencyKey: outboxKey('acme', recordRef, operation),
+      operation,
+      recordRef,
+      payload: { n, ...extra },
+    });
+    return command.id;
+  };
   const enqueue = async (steps: Script[]): Promise<number> => {
-    n += 1;
-    const { command } = await t.ledger.outbox.enqueue({
-      brokerageId: 'acme',
-      idempotencyKey: outboxKey('acme', `deal:s${n}`, 'scripted'),
-      operation: 'scripted',
-      recordRef: `deal:s${n}`,
-      payload: { n },
-    });
-    scripts.set(command.id, steps);
-    return command.id;
+    const id = await enqueueAs('scripted');
+    scripts.set(id, steps);
+    return id;
   };
-  const enqueueWithDeadline = async (deadline: number): Promise<number> => {
-    n += 1;
-    const { command } = await t.ledger.outbox.enqueue({
-      brokerageId: 'acme',
-      idempotencyKey: outboxKey('acme', `deal:s${n}`, 'scripted-deadline'),
-      operation: 'scripted-deadline',
-      recordRef: `deal:s${n}`,
-      payload: { n, deadline },
-    });
-    return command.id;
-  };
-  const enqueueCrmOnly = async (): Promise<number> => {
-    n += 1;
-    const { command } = await t.ledger.outbox.enqueue({
-      brokerageId: 'acme',
-      idempotencyKey: outboxKey('acme', `offer:s${n}`, 'scripted-crm'),
-      operation: 'scripted-crm',
-      recordRef: `offer:s${n}`,
-      payload: { n },
-    });
-    return command.id;
-  };
+  const enqueueWithDeadline = (deadline: number) => enqueueAs('scripted-deadline', { deadline });
+  const enqueueCrmOnly = () => enqueueAs('scripted-crm');
   const state = async (id: number) => (await t.ledger.outbox.get(id))!;
   // An unknown outcome is looked for again only from its next check (30 s and more after the send):
   // the tests bring that moment forward instead of waiting for it.
