@@ -22,7 +22,7 @@ import { AwaitingEvidenceError } from './awaiting-evidence.error';
 import { outboxDecision } from './outbox-decision';
 import { mayAlreadyBeInEffect } from './refusal.check';
 import { OutboxContext, OutboxExecutors } from './outbox.executors';
-import { sendLanes, sendOrder } from './send-order';
+import { runLanes, sendLanes, sendOrder } from './send-order';
 import { drainRunBudget, leftForNextRun } from '../../scheduler/drain-run.budget';
 import {
   OUTBOX_MAX_ATTEMPTS,
@@ -101,17 +101,15 @@ export class OutboxDrainService {
       if (due.length === 0) return { counts };
       const claimedAt = performance.now();
       const lanes = sendLanes(due, (c) => this.executors.get(c.operation)?.crmOnly === true);
-      await Promise.all(
-        lanes.map(async (lane) => {
-          for (const command of lane) {
-            if (ctx.signal.aborted) return;
-            // The rest of the batch stays due and is claimed again, behind anything with a deadline.
-            if (performance.now() - claimedAt > RECLAIM_AFTER_MS) return;
-            seen.add(command.id);
-            counts.read += 1;
-            this.tally(counts, command, await this.execute(command, outbox));
-          }
-        }),
+      await runLanes(
+        lanes,
+        async (command) => {
+          seen.add(command.id);
+          counts.read += 1;
+          this.tally(counts, command, await this.execute(command, outbox));
+        },
+        // The rest of the batch stays due and is claimed again, behind anything with a deadline.
+        () => !ctx.signal.aborted && performance.now() - claimedAt <= RECLAIM_AFTER_MS,
       );
       if (ctx.signal.aborted) return { counts };
       await reconcileDue();

@@ -1,4 +1,4 @@
-import { sendLanes, sendOrder } from './send-order';
+import { runLanes, sendLanes, sendOrder } from './send-order';
 
 describe('sendOrder', () => {
   const cmd = (id: number, deadline?: number) => ({ id, deadline });
@@ -42,5 +42,50 @@ describe('sendLanes', () => {
     expect(lanes([{ id: 1, crm: true }])).toEqual([[1]]);
     expect(lanes([{ id: 1, crm: false }])).toEqual([[1]]);
     expect(lanes([])).toEqual([]);
+  });
+});
+
+describe('runLanes', () => {
+  it('works through each lane in its order, side by side, while go() allows', async () => {
+    const done: string[] = [];
+    let asked = 0;
+    await runLanes(
+      [
+        ['s1', 's2', 's3'],
+        ['c1', 'c2'],
+      ],
+      async (c) => {
+        await Promise.resolve();
+        done.push(c);
+      },
+      // Asked before each step: the fourth is refused, so each lane ends where it stands.
+      () => (asked += 1) <= 3,
+    );
+    // Both lanes began before either finished a step.
+    expect(done).toEqual(['s1', 'c1', 's2']);
+  });
+
+  it('a step that throws stops the other lane after its step in hand, and throws once that is done', async () => {
+    const done: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let settled = false;
+    const run = runLanes(
+      [
+        ['slow', 'next'],
+        ['broken', 'never'],
+      ],
+      async (c) => {
+        if (c === 'broken') throw new Error('the ledger is gone');
+        if (c === 'slow') await held;
+        done.push(c);
+      },
+      () => true,
+    ).finally(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve)); // every step that can run has
+    expect(settled).toBe(false); // the slow step is still in hand
+    release();
+    await expect(run).rejects.toThrow('the ledger is gone');
+    expect(done).toEqual(['slow']);
   });
 });

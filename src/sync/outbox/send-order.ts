@@ -26,3 +26,30 @@ export function sendLanes<T>(ordered: readonly T[], crmOnly: (command: T) => boo
   const crm = ordered.filter(crmOnly);
   return [service, crm].filter((lane) => lane.length > 0);
 }
+
+// Works through the lanes side by side, each in its order, while `go()` allows. Settled, not raced:
+// a step that throws (the ledger gone) stops the other lanes after the step each has in hand, and
+// the error is thrown only once they have, so nothing a drain run began is still sending after the
+// run has ended.
+export async function runLanes<T>(
+  lanes: readonly (readonly T[])[],
+  step: (command: T) => Promise<void>,
+  go: () => boolean,
+): Promise<void> {
+  let failed = false;
+  const settled = await Promise.allSettled(
+    lanes.map(async (lane) => {
+      for (const command of lane) {
+        if (failed || !go()) return;
+        try {
+          await step(command);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    }),
+  );
+  const rejected = settled.find((lane) => lane.status === 'rejected');
+  if (rejected) throw rejected.reason;
+}
