@@ -33,6 +33,7 @@ import {
 } from '../../cash-offer/counter-update.reader';
 import { isAnsweredCounter, isCounteredWord, isInferredCounterEnd } from './offer-record.view';
 import { OffersService } from './offers.service';
+import { UnlistedOffers } from './unlisted-offers';
 import { expiryMs, ranOutBy } from '../common/expiry';
 
 // Applies the service's events: a new offer (also a buyer accepting our counter), a buyer rejecting
@@ -52,6 +53,7 @@ export class OfferEventsHandler {
     private readonly outbox: OutboxRepository,
     private readonly history: DecisionHistoryRecorder,
     private readonly clock: Clock,
+    private readonly unlisted: UnlistedOffers,
   ) {}
 
   @InboxHandler('new_offer')
@@ -153,7 +155,11 @@ export class OfferEventsHandler {
       update.counterId !== undefined && known.id !== undefined
         ? known.id === String(update.counterId)
         : update.offerId !== undefined && String(update.offerId) === link.remoteId;
-    if (!countered || (isCounteredWord(countered.offer_status) && !namesOurCounter))
+    // Not listed at all, the offer may have run out and dropped off (a service that drops expired
+    // offers from GET /offers) while the UPDATE waited: one naming our counter is still its buyer's
+    // word (a 200-kill soak, seed 20261233, refused such an UPDATE delayed two minutes behind kills,
+    // and the record kept `expired` for a counter its buyer had refused).
+    if (countered ? isCounteredWord(countered.offer_status) && !namesOurCounter : !namesOurCounter)
       throw new EventRefusedError(
         `UPDATE refused: the service still shows offer ${link.remoteId} ${countered ? countered.offer_status : 'not listed'} on offer request ${requestId}`,
       );
@@ -182,12 +188,15 @@ export class OfferEventsHandler {
           requestId,
           // Listed `rejected` by the seller's reject, which says nothing of how a refusal lists it.
           listedAfterRefusal:
-            known.endedBySeller === undefined ? countered.offer_status : known.listedAfterRefusal,
+            known.endedBySeller === undefined && countered
+              ? countered.offer_status
+              : known.listedAfterRefusal,
           endedBySeller: undefined,
         }),
       },
     ]);
-    await this.refreshRequest(crm, requestId);
+    if (countered) await this.refreshRequest(crm, requestId);
+    else await this.unlisted.showAgain(crm, link.remoteId);
     await this.history.eventApplied(
       brokerageId,
       `offer:${link.remoteId}`,

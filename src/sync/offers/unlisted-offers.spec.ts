@@ -1,4 +1,4 @@
-import { unlistedOfferOutcome } from './unlisted-offers';
+import { counterWordOf, unlistedOfferOutcome } from './unlisted-offers';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 
@@ -95,6 +95,47 @@ describe('unlistedOfferOutcome', () => {
           counter('pending'),
         ),
       ).toBe('counter-ended');
+    });
+
+    // An UPDATE applied after the offer ran out and dropped off the list (a 200-kill soak, seed
+    // 20261233: the record kept `expired` for a counter its buyer had refused).
+    it("shows a buyer's refusal known only after the offer ran out, until the record does", () => {
+      const past = '2026-03-10T11:00:00Z';
+      expect(
+        unlistedOfferOutcome(
+          { status: 'expired', expires: past, counterStatus: 'expired' },
+          NOW,
+          counter('rejected'),
+        ),
+      ).toBe('counter-ended');
+      expect(
+        unlistedOfferOutcome(
+          { status: 'active', expires: past, counterStatus: 'pending' },
+          NOW,
+          counter('declined'),
+        ),
+      ).toBe('counter-ended');
+      expect(
+        unlistedOfferOutcome(
+          { status: 'expired', expires: past, counterStatus: 'rejected' },
+          NOW,
+          counter('rejected'),
+        ),
+      ).toBe('settled');
+      // The seller's own decision keeps its word; an offer still ahead of its expiry is waited for.
+      expect(unlistedOfferOutcome({ status: 'rejected', expires: past }, NOW, counter('rejected'))).toBe(
+        'settled',
+      );
+      expect(unlistedOfferOutcome({ status: 'active', expires: dayAhead }, NOW, counter('rejected'))).toBe(
+        'wait',
+      );
+    });
+
+    it("shows the counter ended with the buyer's refusal where known, else as lapsed", () => {
+      expect(counterWordOf({ status: 'declined' })).toBe('declined');
+      expect(counterWordOf({ status: 'expired' })).toBe('expired');
+      expect(counterWordOf({ status: 'pending' })).toBe('expired');
+      expect(counterWordOf({ status: 'accepted' })).toBe('expired');
     });
 
     it("leaves a buyer's known answer to what the record shows", () => {

@@ -9,7 +9,7 @@ import { LINK } from '../common/listing-deal.properties';
 import { DecisionHistoryRecorder, type UnlistedShown } from '../history/decision-history.recorder';
 import { HeldStages } from './held-stages.service';
 import { OFFER, offerStageId } from './offer-record.properties';
-import { isAnsweredCounter, stageFor } from './offer-record.view';
+import { isAnsweredCounter, isCounteredWord, stageFor } from './offer-record.view';
 import {
   countersOutliveExpiry,
   decodeCounterLink,
@@ -49,13 +49,34 @@ export function unlistedOfferOutcome(
     const waiting = !isAnsweredCounter(counter.status);
     const ended = waiting
       ? ownExpiryPassed || (!countersOutliveExpiry && ranOutBy(counter.expiresMs, nowMs))
-      : counter.status.toLowerCase() === 'expired';
+      : counter.status.toLowerCase() === 'expired' || (ownExpiryPassed && refusalToShow(shown, counter));
     if (ended)
-      return shown.status === 'expired' && shown.counterStatus === 'expired' ? 'settled' : 'counter-ended';
+      return shown.status === 'expired' && shown.counterStatus === counterWordOf(counter)
+        ? 'settled'
+        : 'counter-ended';
     if (waiting) return 'wait';
   }
   if ((shown.status ?? '') !== 'active') return 'settled';
   return ownExpiryPassed ? 'expired' : 'wait';
+}
+
+// The counter status an unlisted offer's record shows once it ended: the buyer's refusal where one
+// is known, else the lapse the listings and the clock tell of.
+export function counterWordOf(counter: UnlistedCounter): string {
+  return isAnsweredCounter(counter.status) && counter.status.toLowerCase() !== 'accepted'
+    ? counter.status
+    : 'expired';
+}
+
+// A buyer's refusal the record does not show yet, on an offer the record shows open or run out: an
+// UPDATE applied after the offer dropped off the list (an offer the seller decided keeps its word).
+function refusalToShow(
+  shown: { status?: string | null; counterStatus?: string | null },
+  counter: UnlistedCounter,
+): boolean {
+  const status = (shown.status ?? '').toLowerCase();
+  const open = status === 'active' || status === 'expired' || isCounteredWord(status);
+  return counter.status.toLowerCase() !== 'accepted' && open && shown.counterStatus !== counter.status;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -87,6 +108,16 @@ export class UnlistedOffers {
   // `listed`: every offer id the pass read (valid only after a complete, error-free pass).
   show(crm: BrokerageCrm, listed: ReadonlySet<string>, runId: number): Promise<number> {
     return this.turns.run(`offers:${crm.brokerageId}`, () => this.showUnlisted(crm, listed, runId));
+  }
+
+  // One offer the service no longer lists, looked at again now that the ledger knows more of its
+  // counter (a buyer's refusal applied after the offer dropped off): no later pass would, as an
+  // offer shown ended is not looked at again.
+  showAgain(crm: BrokerageCrm, offerId: string): Promise<number> {
+    return this.turns.run(`offers:${crm.brokerageId}`, async () => {
+      const link = await this.links.find(crm.brokerageId, LINK.offer, offerId);
+      return link ? this.showBatch(crm, [link]) : 0;
+    });
   }
 
   private async showUnlisted(crm: BrokerageCrm, listed: ReadonlySet<string>, runId: number): Promise<number> {
@@ -172,7 +203,9 @@ export class UnlistedOffers {
       const stage = crm.stages.resolve(record.pipelineId, record.stageId);
       const inPipeline = stage?.pipelineKey === CASH_OFFERS_PIPELINE;
       const counterEnded = outcome === 'counter-ended';
-      const to = counterEnded ? stageFor('expired', 'expired') : stageFor('expired', undefined);
+      const known = counters.get(link.remoteId)?.counter;
+      const counterWord = known ? counterWordOf(known) : 'expired';
+      const to = counterEnded ? stageFor('expired', counterWord) : stageFor('expired', undefined);
       const moves = counterEnded
         ? !held.has(link.remoteId) && !(inPipeline && stage.stageKey === to)
         : inPipeline && stage.stageKey === 'incoming';
@@ -185,7 +218,7 @@ export class UnlistedOffers {
           id: link.crmId,
           properties: {
             [OFFER.status]: 'expired',
-            ...(counterEnded ? { [OFFER.counterStatus]: 'expired' } : {}),
+            ...(counterEnded ? { [OFFER.counterStatus]: counterWord } : {}),
           },
           ...(moves ? { pipelineId, stageId: offerStageId(crm.stages, to) } : {}),
           // Out of a stage the agent may be moving it from: never sent again after a lost answer

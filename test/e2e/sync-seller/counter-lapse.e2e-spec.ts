@@ -477,6 +477,31 @@ describe.each(LATE_REFUSAL_READINGS.map((r) => [JSON.stringify(r), r] as const))
       expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
     });
 
+    // A 200-kill soak on three workers (seed 20261233) refused such an UPDATE, "the service still
+    // shows offer 51 not listed": the buyer refused the counter a second after it was sent, the
+    // UPDATE waited 2 minutes behind kill-cut drains, and by then the offer had run out and the
+    // service, which drops expired offers from GET /offers, no longer listed it.
+    it('shows the counter refused once the UPDATE is applied, though its offer ran out and is no longer listed', async () => {
+      await steps.sandbox.specReadings({
+        counterRejectedOfferListedAs: 'active',
+        expiredOfferListedAs: 'dropped',
+      });
+      const { offer, counterId } = await countered();
+      await steps.sandbox.rejectCounter(counterId);
+      await updateWaiting();
+      await t.advanceClock(25 * HOUR);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      // All the listings can tell: the offer gone after the counter's expiry and its own.
+      expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired']);
+
+      await t.run('inbox-drain');
+      expect((await t.ledger.inbox.depth('acme')).flagged ?? 0).toBe(0);
+      expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+      await steps.sandbox.specReadings({ expiredOfferListedAs: 'expired' });
+    });
+
     // Last: a counter seen waiting long past its expiry teaches that counters outlive it here.
     it('a forged UPDATE naming another counter id leaves the lapse read from the listings', async () => {
       const { offer, counterId } = await countered();
