@@ -29,7 +29,9 @@ export interface UnlistedShown {
   crmId: string;
   // The stage written; null where the record was left in the stage it was in.
   stage: string | null;
-  counterEnded: boolean;
+  // The counter status written where the offer ended with our counter on it (the lapse, or its
+  // buyer's refusal known late), else null.
+  counterStatus: string | null;
 }
 
 // What the agent asked for by moving an offer record.
@@ -192,20 +194,20 @@ export class DecisionHistoryRecorder {
   // Offer records shown expired once the service stopped listing their offers (UnlistedOffers): for
   // the links' markGone to append in its transaction.
   unlistedShownEntries(brokerageId: string, shown: UnlistedShown[]): NewHistoryEntry[] {
-    return shown.map(({ offerId, crmId, stage, counterEnded }) => ({
+    return shown.map(({ offerId, crmId, stage, counterStatus }) => ({
       brokerageId,
       record: `offer:${offerId}`,
       source: 'daemon' as const,
       kind: 'record_shown',
       summary:
         `CRM record ${crmId} updated: ${stage === null ? 'stage left as it was' : `stage ${stage}`}, status expired` +
-        (counterEnded ? ', counter expired' : '') +
-        ` (no longer listed by the service; ${counterEnded ? 'ended with the counter on it' : 'past its expiry'})`,
+        (counterStatus !== null ? `, counter ${counterStatus}` : '') +
+        ` (no longer listed by the service; ${unlistedWhy(counterStatus)})`,
       detail: {
         crmRecordId: crmId,
         stage,
         status: 'expired',
-        counterStatus: counterEnded ? 'expired' : null,
+        counterStatus,
         unlisted: true,
       },
       outcome: 'updated',
@@ -302,4 +304,11 @@ function idsIn(result: unknown): Record<string, unknown> {
       (typeof value === 'number' || typeof value === 'string'),
   );
   return kept.length > 0 ? { answer: Object.fromEntries(kept) } : {};
+}
+
+// Why an unlisted offer's record was shown ended (UnlistedOffers).
+function unlistedWhy(counterStatus: string | null): string {
+  if (counterStatus === null) return 'past its expiry';
+  if (counterStatus === 'expired') return 'ended with the counter on it';
+  return 'ran out after its buyer answered the counter on it';
 }

@@ -212,6 +212,7 @@ export class UnlistedOffers {
       return {
         link,
         outcome,
+        counterStatus: counterEnded ? counterWord : null,
         stage: moves ? to : null,
         stageIdRead: record.stageId,
         input: {
@@ -242,11 +243,13 @@ export class UnlistedOffers {
     );
     const shown: UnlistedShown[] = [];
     for (const [n, result] of results.entries()) {
-      const { link, outcome, stage } = updates[n];
+      const { link, outcome, stage, counterStatus } = updates[n];
       const what =
-        outcome === 'counter-ended'
+        counterStatus === 'expired'
           ? `ended with the counter on it (its own expiry or the counter's passed)`
-          : 'is past its expiry';
+          : counterStatus !== null
+            ? `ran out after its buyer's answer to the counter on it (${counterStatus})`
+            : 'is past its expiry';
       if (!result.ok) {
         await this.recordErrors.record({
           brokerageId: crm.brokerageId,
@@ -262,10 +265,10 @@ export class UnlistedOffers {
         offerId: link.remoteId,
         crmId: link.crmId,
         stage,
-        counterEnded: outcome === 'counter-ended',
+        counterStatus,
       });
       this.logger.log(
-        `${crm.brokerageId}: offer ${link.remoteId} ${what} and is no longer listed; CRM record ${link.crmId} shows it expired${outcome === 'counter-ended' ? ', counter expired' : ''}`,
+        `${crm.brokerageId}: offer ${link.remoteId} ${what} and is no longer listed; CRM record ${link.crmId} shows it expired${counterStatus !== null ? `, counter ${counterStatus}` : ''}`,
       );
     }
     return shown;

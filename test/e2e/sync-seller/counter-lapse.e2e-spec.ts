@@ -497,6 +497,14 @@ describe.each(LATE_REFUSAL_READINGS.map((r) => [JSON.stringify(r), r] as const))
       await t.run('inbox-drain');
       expect((await t.ledger.inbox.depth('acme')).flagged ?? 0).toBe(0);
       expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+      // The decision history tells the same.
+      const lastShown = (await t.ledger.history.list(`offer:${offer.offer_id}`))
+        .filter((e) => e.kind === 'record_shown')
+        .at(-1);
+      expect(JSON.parse(lastShown?.detail ?? '{}')).toMatchObject({
+        status: 'expired',
+        counterStatus: 'rejected',
+      });
       expect((await t.run('offers-reconcile')).status).toBe('succeeded');
       expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
       await steps.sandbox.specReadings({ expiredOfferListedAs: 'expired' });
