@@ -122,13 +122,22 @@ describe('unlistedOfferOutcome', () => {
           counter('rejected'),
         ),
       ).toBe('settled');
-      // The seller's own decision keeps its word; an offer still ahead of its expiry is waited for.
+      // Ended as a waiting counter is: once the offer's own expiry or the counter's has passed.
+      expect(
+        unlistedOfferOutcome(
+          { status: 'countered', expires: dayAhead, counterStatus: 'pending' },
+          NOW,
+          counter('rejected'),
+        ),
+      ).toBe('counter-ended');
+      // The seller's own decision keeps its word; an offer and a counter both ahead of their
+      // expiries are waited for.
       expect(unlistedOfferOutcome({ status: 'rejected', expires: past }, NOW, counter('rejected'))).toBe(
         'settled',
       );
-      expect(unlistedOfferOutcome({ status: 'active', expires: dayAhead }, NOW, counter('rejected'))).toBe(
-        'wait',
-      );
+      expect(
+        unlistedOfferOutcome({ status: 'active', expires: dayAhead }, NOW, counter('rejected', NOW + HOUR)),
+      ).toBe('wait');
     });
 
     it("shows the counter ended with the buyer's refusal where known, else as lapsed", () => {

@@ -49,7 +49,8 @@ export function unlistedOfferOutcome(
     const waiting = !isAnsweredCounter(counter.status);
     const ended = waiting
       ? ownExpiryPassed || (!countersOutliveExpiry && ranOutBy(counter.expiresMs, nowMs))
-      : counter.status.toLowerCase() === 'expired' || (ownExpiryPassed && refusalToShow(shown, counter));
+      : counter.status.toLowerCase() === 'expired' ||
+        ((ownExpiryPassed || ranOutBy(counter.expiresMs, nowMs)) && refusalToShow(shown, counter));
     if (ended)
       return shown.status === 'expired' && shown.counterStatus === counterWordOf(counter)
         ? 'settled'
