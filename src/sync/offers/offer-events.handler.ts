@@ -159,7 +159,7 @@ export class OfferEventsHandler {
     // offers from GET /offers) while the UPDATE waited: one naming our counter is still its buyer's
     // word (a 200-kill soak, seed 20261233, refused such an UPDATE delayed two minutes behind kills,
     // and the record kept `expired` for a counter its buyer had refused).
-    if (countered ? isCounteredWord(countered.offer_status) && !namesOurCounter : !namesOurCounter)
+    if (!namesOurCounter && (!countered || isCounteredWord(countered.offer_status)))
       throw new EventRefusedError(
         `UPDATE refused: the service still shows offer ${link.remoteId} ${countered ? countered.offer_status : 'not listed'} on offer request ${requestId}`,
       );
