@@ -143,7 +143,7 @@ export class ProblemFinder {
     const count = (await this.outbox.depth(id)).unknown;
     return {
       summary: `brokerage ${id}: ${count} command(s) sent with no known outcome, the oldest (${command.operation} for ${command.recordRef}, #${command.id}) since ${stamp(command.sentAt ?? command.createdAt)}; the daemon could not tell whether the service applied them`,
-      more: `npm run cli -- errors --brokerage ${id}; once checked, npm run cli -- replay --unknown --id <n> --confirm-absent`,
+      more: `npm run cli -- errors --brokerage ${id}; once checked in the service, npm run cli -- confirm-received --id <n> (it is there) or npm run cli -- replay --commands --unknown --confirm-absent --id <n> (it never arrived)`,
     };
   }
 

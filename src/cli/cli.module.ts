@@ -4,6 +4,7 @@ import { FLOW_MODULES } from '../app/flow-modules';
 import { CrmOnlineCheck } from '../brokerages/crm-online.check';
 import { CrmPortFactory } from '../brokerages/crm-port.factory';
 import { SchedulerModule } from '../scheduler/scheduler.module';
+import { OutboxModule } from '../sync/outbox/outbox.module';
 import { OfferFiguresReader } from '../sync/offer-clocks/offer-figures';
 import { StatusSnapshotService } from '../status/status-snapshot.service';
 import { CONFIG_COMMANDS, LEDGER_COMMANDS } from './commands';
@@ -18,7 +19,16 @@ export class CliModule {
     return {
       module: CliModule,
       imports: options.ledger
-        ? [core, logging, config, ...withLedger, SchedulerModule.forRoot({ cron: false }), ...FLOW_MODULES]
+        ? [
+            core,
+            logging,
+            config,
+            ...withLedger,
+            SchedulerModule.forRoot({ cron: false }),
+            ...FLOW_MODULES,
+            // The flows' outbox, for confirm-received (the same module instance the flows import).
+            OutboxModule,
+          ]
         : [core, logging, config],
       providers: [
         { provide: CliOutput, useValue: new CliOutput() },

@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { CommandRunner } from 'nest-commander';
 import { AlertsCommand } from './alerts.command';
 import { BackupCommand } from './backup.command';
+import { ConfirmReceivedCommand } from './confirm-received.command';
 import { ErrorsCommand } from './errors.command';
 import { HistoryCommand } from './history.command';
 import { MigrateLedgerCommand } from './migrate-ledger.command';
@@ -41,6 +42,7 @@ export const LEDGER_COMMAND_NAMES = [
   'errors',
   'inbox',
   'replay',
+  'confirm-received',
   'sync',
   'setup-crm',
   'register-webhooks',
@@ -55,6 +57,7 @@ export const LEDGER_COMMANDS: Type<CommandRunner>[] = [
   RunsCommand,
   ErrorsCommand,
   ReplayCommand,
+  ConfirmReceivedCommand,
   SyncCommand,
   SetupCrmCommand,
   RegisterWebhooksCommand,

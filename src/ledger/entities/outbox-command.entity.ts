@@ -53,4 +53,10 @@ export class OutboxCommand {
 
   @Column({ name: 'completed_at', type: Date, nullable: true })
   completedAt: Date | null;
+
+  // When an operator, having checked the service, said it holds this command's write though its
+  // answer was lost (`cli confirm-received`): the next drain finishes the command as answered with
+  // no body, where nothing the service lists could show it. Null otherwise.
+  @Column({ name: 'received_confirmed_at', type: Date, nullable: true })
+  receivedConfirmedAt: Date | null;
 }

@@ -10,6 +10,7 @@ import { DecisionHistory1764700000000 } from './1764700000000-decision-history.m
 import { LinkReadTimes1764800000000 } from './1764800000000-link-read-times.migration';
 import { WorkerHeartbeats1764900000000 } from './1764900000000-worker-heartbeats.migration';
 import { WorkerSessions1765000000000 } from './1765000000000-worker-sessions.migration';
+import { ReceivedConfirmations1765100000000 } from './1765100000000-received-confirmations.migration';
 
 // In order of application; listed explicitly so jest and the compiled build load the same set.
 export const LEDGER_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const LEDGER_MIGRATIONS = [
   LinkReadTimes1764800000000,
   WorkerHeartbeats1764900000000,
   WorkerSessions1765000000000,
+  ReceivedConfirmations1765100000000,
 ];

@@ -125,9 +125,11 @@ export class OutboxRepository {
   // becomes `unknown`, never blindly re-sent.
   markSending(id: number): Promise<OutboxCommand> {
     const now = this.clock.now();
+    // A send of its own voids an operator's word about an earlier one (confirmReceived).
     return this.transition(id, ['pending', 'failed'], 'sending', {
       sentAt: now,
       attempts: () => 'attempts + 1',
+      receivedConfirmedAt: null,
     });
   }
 
@@ -224,6 +226,22 @@ export class OutboxRepository {
     });
     if (moved) for (const listener of this.queuedListeners) listener(moved);
     return moved !== null;
+  }
+
+  // An operator checked the service and says it holds this unknown command's write: the next drain
+  // finishes it as answered with no body (OutboxDrainService), due at once. Only an unknown command;
+  // anything else (the drain found it meanwhile, or it was replayed) throws LedgerStateError.
+  async confirmReceived(id: number, record: NewHistoryEntry[] = []): Promise<OutboxCommand> {
+    const now = this.clock.now();
+    const confirmed = await this.transition(
+      id,
+      ['unknown'],
+      'unknown',
+      { receivedConfirmedAt: now, nextAttemptAt: now },
+      record,
+    );
+    for (const listener of this.queuedListeners) listener(confirmed);
+    return confirmed;
   }
 
   // Unknown commands whose next reconcile is due, oldest first.
@@ -328,7 +346,13 @@ export class OutboxRepository {
       const query = m
         .createQueryBuilder()
         .update(OutboxCommand)
-        .set({ state: 'pending', nextAttemptAt: null, attempts: 0, updatedAt: this.clock.now() })
+        .set({
+          state: 'pending',
+          nextAttemptAt: null,
+          attempts: 0,
+          receivedConfirmedAt: null,
+          updatedAt: this.clock.now(),
+        })
         .where('state IN (:...states)', { states });
       if (filter.brokerageId !== undefined)
         query.andWhere('brokerage_id = :brokerageId', { brokerageId: filter.brokerageId });

@@ -103,7 +103,9 @@ export function commandsTable(b: BrokerageView, token: string): Html {
                   c.state === 'unknown'
                     ? html`<span class="hint"
                         >may have reached the service: check it, then
-                        <code>cli replay --commands --unknown --confirm-absent --id ${c.id}</code></span
+                        <code>cli confirm-received --id ${c.id}</code> (it is there) or
+                        <code>cli replay --commands --unknown --confirm-absent --id ${c.id}</code> (it never
+                        arrived)</span
                       >`
                     : actionForm(token, {
                         action: 'replay',

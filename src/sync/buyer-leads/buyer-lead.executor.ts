@@ -35,6 +35,11 @@ export class BuyerLeadExecutor implements CommandExecutor {
   // Unknown outcomes are looked at on every drain; the contact is told once per process.
   private readonly toldUnknown = new Set<number>();
 
+  // Confirmed received by the operator: a lead answered with no body (no lead id to show).
+  receivedWithoutAnswer(): BuyerLeadResult {
+    return { lead_id: null, created_at: null };
+  }
+
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<BuyerLeadResult> {
     const lead = await ctx.cashOffer.submitBuyerLead(payloadOf(command).body, ctx.call);
     return { lead_id: lead?.lead_id ?? null, created_at: lead?.created_at ?? null };

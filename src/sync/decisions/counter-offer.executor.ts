@@ -23,6 +23,7 @@ import { Clock } from '../../common/clock';
 import { DEFAULT_UNKNOWN_OUTCOME_WINDOW_MINUTES } from '../../config';
 import { listAllOffers, readRequestOffers } from '../common/offer-pages';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
+import { unknownOutcomeChoices } from '../outbox/unknown-outcome.choices';
 import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
 import type { Offer } from '../../cash-offer/schema';
 import {
@@ -78,6 +79,12 @@ export class CounterOfferExecutor implements CommandExecutor {
     private readonly inbox: InboxRepository,
     private readonly outbox: OutboxRepository,
   ) {}
+
+  // Confirmed received by the operator (the drain's confirmedReceived): a counter answered with no
+  // body, linked by its offer and named by the buyer's answer, as a 204 is.
+  receivedWithoutAnswer(): CounterAnswer {
+    return {};
+  }
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<CounterAnswer> {
     const payload = command.payload as CounterOfferPayload;
@@ -422,13 +429,13 @@ export class CounterOfferExecutor implements CommandExecutor {
             : 'this brokerage has not yet seen how the service lists an offer whose buyer refused a counter (it may put it back to active)') +
           (updatesCome
             ? `, so the counter may have arrived and been refused; without an UPDATE naming it, it is sent again from ${new Date(updateDueBy).toISOString()}`
-            : `, so the counter may have arrived and been refused, and this service has sent no UPDATE for a refusal yet; check its counter offers in the service before replaying command ${command.id}`),
+            : `, so the counter may have arrived and been refused, and this service has sent no UPDATE for a refusal yet; check its counter offers in the service: ${unknownOutcomeChoices(command.id)}`),
       };
     return {
       found: false,
       provablyAbsent: false,
       ...seen,
-      hint: `offer ${payload.offerId} is ${offer?.offer_status ?? 'not listed'}; check its counter offers in the service before replaying command ${command.id}`,
+      hint: `offer ${payload.offerId} is ${offer?.offer_status ?? 'not listed'}; check its counter offers in the service: ${unknownOutcomeChoices(command.id)}`,
     };
   }
 

@@ -3,6 +3,7 @@ import type { RemoteError } from '../../common/remote-error';
 import type { Offer } from '../../cash-offer/schema';
 import type { OutboxCommand } from '../../ledger';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
+import { unknownOutcomeChoices } from '../outbox/unknown-outcome.choices';
 import type {
   CommandExecutor,
   OutboxContext,
@@ -54,6 +55,12 @@ export class DecideOfferExecutor implements CommandExecutor {
     private readonly offers: OffersService,
     private readonly clock: Clock,
   ) {}
+
+  // Confirmed received by the operator: answered with no body, as a 204; the record's stage is read
+  // from GET /offers as after any decision.
+  receivedWithoutAnswer(): null {
+    return null;
+  }
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<Offer | null> {
     const payload = command.payload as DecideOfferPayload;
@@ -152,7 +159,7 @@ export class DecideOfferExecutor implements CommandExecutor {
     return {
       found: false,
       provablyAbsent: false,
-      hint: `offer ${payload.offerId} is ${offer?.offer_status ?? 'not listed'}; check it in the service before replaying command ${command.id}`,
+      hint: `offer ${payload.offerId} is ${offer?.offer_status ?? 'not listed'}; check it in the service: ${unknownOutcomeChoices(command.id)}`,
     };
   }
 

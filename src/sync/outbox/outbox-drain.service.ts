@@ -34,6 +34,9 @@ import {
 // Re-exported for the tests and tools that look for write-back commands in the ledger.
 export { WRITE_BACK_OPERATION } from './crm-write-back.executor';
 const BATCH = 200;
+// What the history and the record say of a command finished on the operator's word.
+const CONFIRMED_RECEIVED =
+  'the operator confirmed the service received it (its answer was lost; cli confirm-received)';
 // How long a drain works through the batch it claimed before it looks again for commands with a
 // deadline queued meanwhile (an agent's decision, a reminder for an offer about to run out), so a
 // backlog delays them by about this much, not by the whole batch (send-order.ts).
@@ -410,6 +413,7 @@ export class OutboxDrainService {
   private async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<Outcome> {
     const executor = this.executors.get(command.operation);
     if (!executor) return 'skipped';
+    if (command.receivedConfirmedAt) return this.confirmedReceived(command, ctx);
     const nextCheck = new Date(this.clock.nowMs() + reconcileDelayMs(this.sinceSentMs(command)));
     let answer;
     try {
@@ -447,6 +451,35 @@ export class OutboxDrainService {
     return 'unknown';
   }
 
+  // The operator checked the service and says it holds the write (`cli confirm-received`): finished
+  // as answered with no body, without a look of the drain's own, whose "not shown" is what left it
+  // unknown and whose "provably absent" would send it again against the operator's word.
+  private async confirmedReceived(command: OutboxCommand, ctx: OutboxContext): Promise<Outcome> {
+    const executor = this.executors.get(command.operation);
+    if (!executor?.receivedWithoutAnswer) {
+      // Confirmed by a newer worker that knows this operation so: left to it, looked at again later.
+      const nextCheck = new Date(this.clock.nowMs() + reconcileDelayMs(this.sinceSentMs(command)));
+      await this.outbox.postponeReconcile(
+        command.id,
+        `confirmed received by the operator, but ${command.operation} cannot be finished without its answer here`,
+        nextCheck,
+      );
+      return 'unknown';
+    }
+    const result = executor.receivedWithoutAnswer(command);
+    await this.finish(
+      command,
+      result,
+      ctx,
+      (record) => this.outbox.resolveUnknown(command.id, { outcome: 'done', result }, record),
+      CONFIRMED_RECEIVED,
+    );
+    this.logger.log(
+      `outbox command ${command.id} (${command.operation}): done, the operator confirmed the service received it`,
+    );
+    return 'done';
+  }
+
   private sinceSentMs(command: OutboxCommand): number {
     return this.clock.nowMs() - (command.sentAt ?? command.updatedAt).getTime();
   }
@@ -464,16 +497,18 @@ export class OutboxDrainService {
   // The remote write is done: record what the ledger must know of it (recordDone) and its CRM
   // write-back as a command of its own (when its executor has them), then mark the write done, then
   // try the write-back. A crash anywhere in between leaves
-  // the write-back pending for the next drain, and the remote write is never repeated.
+  // the write-back pending for the next drain, and the remote write is never repeated. `how`: how it
+  // came to be known done, where not from the service's answer (the history says it).
   private async finish(
     command: OutboxCommand,
     result: unknown,
     ctx: OutboxContext,
     markDone: (record: NewHistoryEntry[]) => Promise<OutboxCommand>,
+    how?: string,
   ): Promise<void> {
     const executor = this.executors.get(command.operation);
     await executor?.recordDone?.(command, result, ctx);
-    const record = await this.history.answerEntries(command, 'done', result);
+    const record = await this.history.answerEntries(command, 'done', result, how);
     if (!executor?.writeBack) {
       await markDone(record);
       await this.resolveRecordErrors(command);

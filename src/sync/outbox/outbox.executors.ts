@@ -60,6 +60,12 @@ export interface CommandExecutor {
   // True when `reconcile` also tells a service's 400/422 refusal that only says the write is already
   // in effect (a service that answers an impossible transition so instead of 409; refusal.check.ts).
   readonly refusalsReconciled?: boolean;
+  // The result this command finishes with when an operator, having checked the service, confirms it
+  // received the write whose answer was lost (`cli confirm-received`): what `send` returns for a 2xx
+  // with no body. Absent where the result must carry what only the service's answer gives (a CRM
+  // task's id) or where the command is safely sent again instead (a webhook URL): such a command is
+  // not confirmed that way.
+  receivedWithoutAnswer?(command: OutboxCommand): unknown;
   // True when a refusal says the service already holds what the command makes (a create refused as a
   // duplicate of the record an earlier, lost send made): the command was received after all, so the
   // drain looks for it as for a lost answer instead of giving it up.

@@ -6,10 +6,12 @@ import { CrmWriteBackExecutor } from './crm-write-back.executor';
 import { OutboxDrainJob } from './outbox-drain.job';
 import { OutboxDrainService } from './outbox-drain.service';
 import { OutboxExecutors } from './outbox.executors';
+import { ReceivedConfirmations } from './received-confirmations';
 
 // The `outbox-drain` job, the registry that finds every @OutboxExecutor, the CRM write-back, and the
 // decision history's recorder (the drain and the offer flows write it).
-// OutboxDrainService is exported for callers that run one command at once (`register-webhooks`).
+// OutboxDrainService is exported for callers that run one command at once (`register-webhooks`),
+// ReceivedConfirmations for the CLI's `confirm-received`.
 @Module({
   imports: [DiscoveryModule, BrokeragesModule],
   providers: [
@@ -18,7 +20,14 @@ import { OutboxExecutors } from './outbox.executors';
     OutboxDrainJob,
     CrmWriteBackExecutor,
     DecisionHistoryRecorder,
+    ReceivedConfirmations,
   ],
-  exports: [OutboxExecutors, OutboxDrainService, BrokeragesModule, DecisionHistoryRecorder],
+  exports: [
+    OutboxExecutors,
+    OutboxDrainService,
+    BrokeragesModule,
+    DecisionHistoryRecorder,
+    ReceivedConfirmations,
+  ],
 })
 export class OutboxModule {}

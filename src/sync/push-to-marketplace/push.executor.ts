@@ -16,6 +16,11 @@ export interface PushPayload {
 @Injectable()
 @OutboxExecutor(PUSH_TO_MARKETPLACE)
 export class PushToMarketplaceExecutor implements CommandExecutor {
+  // Confirmed received by the operator: a push answered with no body.
+  receivedWithoutAnswer(): null {
+    return null;
+  }
+
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<PushToMarketplaceResult | null> {
     return (await ctx.cashOffer.pushToMarketplace(payloadOf(command).body, ctx.call)) ?? null;
   }

@@ -67,6 +67,11 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
     return { earlier: chain.slice(0, generation - 1), later: chain.slice(generation) };
   }
 
+  // Confirmed received by the operator: the update's answer carries nothing the deal needs.
+  receivedWithoutAnswer(): null {
+    return null;
+  }
+
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<UpdateResult | null> {
     const payload = command.payload as UpdateOfferRequestPayload;
     const { earlier: before, later } = await this.neighbours(command.brokerageId, payload);

@@ -29,6 +29,11 @@ export function photosOf(payload: AddMediaPayload): string[] {
 export class AddMediaExecutor implements CommandExecutor {
   constructor(private readonly issues: RecordIssues) {}
 
+  // Confirmed received by the operator: the media update's answer carries nothing.
+  receivedWithoutAnswer(): null {
+    return null;
+  }
+
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
     const payload = command.payload as AddMediaPayload;
     await ctx.cashOffer.addMedia(payload.requestId, photosOf(payload), ctx.call);

@@ -62,6 +62,12 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     return saysExternalIdHeld(error);
   }
 
+  // Confirmed received by the operator: a create answered without its id, which the write-back then
+  // waits for the service to list (never sent again); the photos noted before the send go with it.
+  receivedWithoutAnswer(command: OutboxCommand): SellerRequestResult {
+    return { ...photosSentOf(command.result) };
+  }
+
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<SellerRequestResult> {
     const dealId = splitRecordRef(command.recordRef).id;
     for (let placement = this.placements.get(ctx.brokerage.id) ?? 'request'; ;) {
@@ -309,7 +315,8 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     const dealId = splitRecordRef(command.recordRef).id;
     const hint =
       `${why} An operator who knows the service has no request with offer_request_external_id "${dealId}" can send it now: ` +
-      `cash-offer-sync replay --commands --id ${command.id} --unknown --confirm-absent (payload hash ${contentHash(command.payload)}).`;
+      `cash-offer-sync replay --commands --id ${command.id} --unknown --confirm-absent (payload hash ${contentHash(command.payload)}); ` +
+      `one who sees it there, not yet linked: cash-offer-sync confirm-received --id ${command.id} (never sent again; linked once the service lists it).`;
     await this.showUnknown(dealId, sentAt, hint, ctx);
     return { found: false, provablyAbsent: false, hint };
   }

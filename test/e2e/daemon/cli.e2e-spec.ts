@@ -235,4 +235,58 @@ describe('cli commands', () => {
     const acme = JSON.parse(await cli('status', '--json')).brokerages[0];
     expect(acme.outbox).toMatchObject({ unknown: 0, pending: 3 });
   });
+
+  it('confirm-received: by id, only a command of unknown outcome its executor can finish without an answer', async () => {
+    const ledger = await openLedger({ databasePath: ws.ledgerPath });
+    let counter: number;
+    try {
+      const { command } = await ledger.outbox.enqueue({
+        brokerageId: 'acme',
+        idempotencyKey: 'cmd-counter-unknown',
+        operation: 'counter_offer',
+        recordRef: 'deal:77',
+        payload: { offerId: 7001, requestId: 501 },
+      });
+      await ledger.outbox.markSending(command.id);
+      await ledger.outbox.recordUnknown(command.id, 'the gateway answered 502');
+      counter = command.id;
+    } finally {
+      await ledger.close();
+    }
+
+    const noId = await runCli(['confirm-received', '--brokerage', 'acme'], env);
+    expect(noId.code).toBe(1);
+    expect(noId.stderr).toContain('confirm-received needs --id <n>');
+    // Another brokerage's command, one done, one no executor finishes without an answer: refused
+    // each with why, nothing changed.
+    const refused = await runCli(
+      ['confirm-received', '--id', `${counter},${ids.deadCommand}`, '--brokerage', 'bolt'],
+      env,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`not confirmed: command ${counter} belongs to brokerage acme, not bolt`);
+    const notUnknown = await runCli(['confirm-received', '--id', String(ids.deadCommand)], env);
+    expect(notUnknown.stderr).toContain(
+      `not confirmed: command ${ids.deadCommand} is pending, not of unknown outcome`,
+    );
+
+    expect(await cli('confirm-received', '--id', String(counter))).toContain(
+      `confirmed received: command ${counter} (counter_offer for deal:77); the daemon's next outbox drain finishes it`,
+    );
+    const again = await runCli(['confirm-received', '--id', String(counter), '--json'], env);
+    expect(JSON.parse(again.stdout)).toEqual([
+      { id: counter, confirmed: true, operation: 'counter_offer', recordRef: 'deal:77', brokerageId: 'acme' },
+    ]);
+    const check = await openLedger({ databasePath: ws.ledgerPath });
+    try {
+      // Still unknown until a drain finishes it, due at once; never sent again.
+      expect(await check.outbox.get(counter)).toMatchObject({
+        state: 'unknown',
+        attempts: 1,
+        receivedConfirmedAt: expect.any(Date),
+      });
+    } finally {
+      await check.close();
+    }
+  });
 });

@@ -8,6 +8,8 @@ import {
 } from '../../../src/sync/outbox/outbox.executors';
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
 import { OutboxDrainService, WRITE_BACK_OPERATION } from '../../../src/sync/outbox/outbox-drain.service';
+import { ReceivedConfirmations } from '../../../src/sync/outbox/received-confirmations';
+import { ReplayService } from '../../../src/ops/actions/replay.service';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { VALID_LISTING } from '../../support/sync-agent';
 import { waitFor } from '../../support/wait-for';
@@ -78,6 +80,7 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
       },
       reconcile: async (command: OutboxCommand) =>
         scripts.get(command.id)?.shift()?.reconcile ?? { found: false, provablyAbsent: false, hint: 'ask' },
+      receivedWithoutAnswer: (command: OutboxCommand) => ({ answerless: command.id }),
     };
     t.app.get(OutboxExecutors).register('scripted', scripted);
     // The same, with a moment after which the write is of no use (as a clock's reminder has).
@@ -87,6 +90,11 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     });
     // The same, writing the CRM alone (as an offer clock's task does).
     t.app.get(OutboxExecutors).register('scripted-crm', { ...scripted, crmOnly: true });
+    // The same, with a result only the remote's answer can give (as a CRM task's id).
+    t.app.get(OutboxExecutors).register('scripted-answer-needed', {
+      ...scripted,
+      receivedWithoutAnswer: undefined,
+    });
   });
 
   afterAll(async () => {
@@ -140,7 +148,7 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
   let n = 0;
   // One command of a scripted operation, on a record of its own.
   const enqueueAs = async (
-    operation: 'scripted' | 'scripted-deadline' | 'scripted-crm',
+    operation: 'scripted' | 'scripted-deadline' | 'scripted-crm' | 'scripted-answer-needed',
     extra: Record<string, unknown> = {},
   ): Promise<number> => {
     n += 1;
@@ -311,6 +319,75 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     await checkNow(id);
     await t.run('outbox-drain');
     expect(await state(id)).toMatchObject({ state: 'done', attempts: 2 });
+    expect(sent.filter((s) => s === id)).toHaveLength(2);
+  });
+
+  // The operator's word for what nothing the remote lists can show (cli confirm-received).
+  it('outcome unknown, confirmed received by the operator: finished as answered with no body, never looked for or sent again', async () => {
+    const id = await enqueue([{ fail: 'OUTCOME_UNKNOWN' }]);
+    await t.run('outbox-drain');
+    expect((await state(id)).state).toBe('unknown');
+    const confirmations = t.app.get(ReceivedConfirmations);
+
+    expect(await confirmations.confirm([id], 'acme')).toEqual([
+      { id, confirmed: true, operation: 'scripted', recordRef: expect.any(String), brokerageId: 'acme' },
+    ]);
+    // Due at once; the drain does not ask the executor to look (its script has none left).
+    await t.run('outbox-drain');
+    expect(await state(id)).toMatchObject({ state: 'done', result: { answerless: id }, attempts: 1 });
+    expect(sent.filter((s) => s === id)).toHaveLength(1);
+    expect(written).toContain(id);
+    const history = await t.ledger.history.list((await state(id)).recordRef, 'acme');
+    expect(history.map((e) => e.summary).join('\n')).toMatch(
+      new RegExp(`outbox command ${id}, attempt 1\\): done: the operator confirmed the service received it`),
+    );
+
+    // Nothing left to confirm, said as such; nor a command of another brokerage, nor one never sent.
+    expect(await confirmations.confirm([id])).toEqual([
+      { id, confirmed: false, reason: expect.stringMatching(/is done already/) },
+    ]);
+    const other = await enqueue([{ fail: 'OUTCOME_UNKNOWN' }]);
+    await t.run('outbox-drain');
+    expect(await confirmations.confirm([other], 'globex')).toEqual([
+      { id: other, confirmed: false, reason: `command ${other} belongs to brokerage acme, not globex` },
+    ]);
+    const waiting = await enqueue([{ notSent: 'UNAVAILABLE' }]);
+    await t.run('outbox-drain');
+    expect(await confirmations.confirm([waiting, 999_999])).toEqual([
+      { id: waiting, confirmed: false, reason: expect.stringMatching(/is pending, not of unknown outcome/) },
+      { id: 999_999, confirmed: false, reason: 'there is no outbox command 999999' },
+    ]);
+  });
+
+  it("a command whose result needs the remote's answer is not confirmed received; a replay voids a confirmation", async () => {
+    const confirmations = t.app.get(ReceivedConfirmations);
+    const needsAnswer = await enqueueAs('scripted-answer-needed');
+    scripts.set(needsAnswer, [{ fail: 'OUTCOME_UNKNOWN' }]);
+    await t.run('outbox-drain');
+    expect(await confirmations.confirm([needsAnswer])).toEqual([
+      {
+        id: needsAnswer,
+        confirmed: false,
+        reason: expect.stringMatching(/cannot be finished without the answer only the remote gives/),
+      },
+    ]);
+    expect((await state(needsAnswer)).receivedConfirmedAt).toBeNull();
+
+    // Confirmed, then sent again by the operator's replay before any drain: that send's own outcome
+    // counts, and when its answer is lost too it is looked for, not finished on the earlier word.
+    const id = await enqueue([
+      { fail: 'OUTCOME_UNKNOWN' },
+      { fail: 'OUTCOME_UNKNOWN' },
+      { reconcile: { found: false, provablyAbsent: false, hint: 'look' } },
+    ]);
+    await t.run('outbox-drain');
+    expect((await confirmations.confirm([id]))[0].confirmed).toBe(true);
+    expect(await t.app.get(ReplayService).replayCommands({ ids: [id] }, { unknown: true })).toBe(1);
+    expect((await state(id)).receivedConfirmedAt).toBeNull();
+    await t.run('outbox-drain');
+    await checkNow(id);
+    await t.run('outbox-drain');
+    expect(await state(id)).toMatchObject({ state: 'unknown', receivedConfirmedAt: null });
     expect(sent.filter((s) => s === id)).toHaveLength(2);
   });
 

@@ -772,7 +772,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
           // The deal says why it waits, and what the agent can do.
           const errors = await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' });
           expect(errors.map((e) => e.message).join('\n')).toMatch(
-            /has sent no UPDATE for a refusal yet; check its counter offers in the service before replaying command/,
+            /has sent no UPDATE for a refusal yet; check its counter offers in the service: if it is there, cash-offer-sync confirm-received --id \d+ .*; if it never arrived, cash-offer-sync replay --commands --unknown --confirm-absent --id \d+/,
           );
         });
       });

@@ -28,6 +28,7 @@ describe.each(ledgerEngines())('ledger connection and transactions (%s)', (engin
       'LinkReadTimes1764800000000',
       'WorkerHeartbeats1764900000000',
       'WorkerSessions1765000000000',
+      'ReceivedConfirmations1765100000000',
     ]);
     // What `synchronize` would change if it were on: nothing, or the migration and entities disagree.
     const pending = await f.ledger.dataSource.driver.createSchemaBuilder().log();
@@ -41,7 +42,7 @@ describe.each(ledgerEngines())('ledger connection and transactions (%s)', (engin
     try {
       expect((await reopened.links.find('b1', 'offer', 'r1'))?.crmId).toBe('c1');
       const migrations: unknown[] = await reopened.dataSource.query('SELECT name FROM migrations');
-      expect(migrations).toHaveLength(12);
+      expect(migrations).toHaveLength(13);
     } finally {
       await reopened.close();
     }
