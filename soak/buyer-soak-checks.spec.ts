@@ -56,7 +56,7 @@ describe('checkBuyerSoak', () => {
   it('finds nothing when each listing shows once as the service lists it and each lead is shown or told', () => {
     const { violations, figures } = checkBuyerSoak(facts());
     expect(violations).toEqual([]);
-    expect(figures).toEqual({ leadsShown: 1, leadsInDoubt: 0, leadsRefused: 1 });
+    expect(figures).toEqual({ leadsShown: 1, leadsInDoubt: 0, leadsRefused: 1, leadsDeclined: 0 });
   });
 
   it('counts two records of one listing key as a duplicate', () => {
@@ -117,6 +117,17 @@ describe('checkBuyerSoak', () => {
     expect(kinds(facts({ contacts: shown }))).toEqual(['wrong state contact c1 (Buyerc1) on request 1']);
     const none = new Map([contact('c1'), contact('c2', '', 'refused')]);
     expect(kinds(facts({ contacts: none }))).toEqual(['wrong state contact c1 (Buyerc1) on request 1']);
+  });
+
+  // A contact the daemon declined for a field it carries: the daemon misread it, whatever the
+  // service would have made of the lead.
+  it('counts a complete contact the daemon declined as lacking what a lead needs as wrong, an incomplete one as told', () => {
+    const declined = 'contact c2 has neither an email nor a phone; a buyer lead needs one of them';
+    const contacts = new Map([contact('c1', 'L1'), contact('c2', '', declined)]);
+    expect(kinds(facts({ contacts }))).toEqual(['wrong state contact c2 (Buyerc2) on request 2']);
+    const incomplete = checkBuyerSoak(facts({ contacts, asks: [ask('c1', 1), ask('c2', 2, false)] }));
+    expect(incomplete.violations).toEqual([]);
+    expect(incomplete.figures).toMatchObject({ leadsRefused: 1, leadsDeclined: 1 });
   });
 
   it('counts an ask with no lead and nothing said on its contact as lost', () => {

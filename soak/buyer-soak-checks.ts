@@ -63,10 +63,14 @@ export interface BuyerSoakFigures {
   leadsShown: number; // sent once, the contact showing its id
   leadsInDoubt: number; // sent or not, the contact saying its answer was lost (the operator's to check)
   leadsRefused: number; // not sent, the contact saying why
+  leadsDeclined: number; // of those, declined by the daemon itself as lacking what a lead needs
 }
 
 // What a contact says of a lead whose answer was lost (the service has no lead lookup).
 export const IN_DOUBT = /may already have been submitted/;
+// What a contact says when the daemon itself declined the lead for want of what a lead needs (both
+// names, an email or a phone): wrong on a contact that carries them, whoever else refuses leads.
+export const DECLINED_AS_INCOMPLETE = /has no first name|has no last name|has neither an email nor a phone/;
 
 export function checkBuyerSoak(facts: BuyerSoakFacts): {
   violations: Violation[];
@@ -191,6 +195,12 @@ export function leadsWrong(facts: BuyerSoakFacts): Violation[] {
         record,
         detail: `the contact shows lead ${shown.leadId}, the service has none`,
       });
+    else if (ask.complete && DECLINED_AS_INCOMPLETE.test(shown.error))
+      violations.push({
+        kind: 'wrong state',
+        record,
+        detail: `the contact carries both names and an email or a phone, yet says: ${shown.error}`,
+      });
     else if (shown.error === '')
       violations.push({
         kind: 'lost',
@@ -204,12 +214,15 @@ export function leadsWrong(facts: BuyerSoakFacts): Violation[] {
 }
 
 function leadFigures(facts: BuyerSoakFacts): BuyerSoakFigures {
-  const figures: BuyerSoakFigures = { leadsShown: 0, leadsInDoubt: 0, leadsRefused: 0 };
+  const figures: BuyerSoakFigures = { leadsShown: 0, leadsInDoubt: 0, leadsRefused: 0, leadsDeclined: 0 };
   for (const ask of facts.asks) {
     const shown = facts.contacts.get(ask.contactId);
     if (IN_DOUBT.test(shown?.error ?? '')) figures.leadsInDoubt++;
     else if (shown?.leadId) figures.leadsShown++;
-    else if (shown?.error) figures.leadsRefused++;
+    else if (shown?.error) {
+      figures.leadsRefused++;
+      if (DECLINED_AS_INCOMPLETE.test(shown.error)) figures.leadsDeclined++;
+    }
   }
   return figures;
 }
