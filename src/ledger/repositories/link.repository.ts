@@ -55,6 +55,17 @@ export class LinkRepository {
     );
   }
 
+  // The latest `limit` links (by when each was first written) whose content holds a fragment.
+  latestByContent(brokerageId: string, kind: string, fragment: string, limit: number): Promise<Link[]> {
+    return this.tx.exclusive((m) =>
+      m.find(Link, {
+        where: { brokerageId, kind, contentHash: Like(`%${fragment}%`) },
+        order: { id: 'DESC' },
+        take: limit,
+      }),
+    );
+  }
+
   countByContent(brokerageId: string, kind: string, fragment: string): Promise<number> {
     return this.tx.exclusive((m) =>
       m.count(Link, { where: { brokerageId, kind, contentHash: Like(`%${fragment}%`) } }),

@@ -145,7 +145,7 @@ describe('CounterOfferExecutor.send, a counter that runs out between its send an
     const executor = new CounterOfferExecutor(
       undefined as never,
       // No counter of this brokerage has shown how its service lists one yet.
-      { countByContent: async () => 0 } as unknown as LinkRepository,
+      { countByContent: async () => 0, latestByContent: async () => [] } as unknown as LinkRepository,
       { nowMs } as unknown as Clock,
       undefined as never,
       { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository,
@@ -237,6 +237,13 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
     const refusals = options.linkedRefusals ?? [];
     const links = {
       findByContent: async () => [],
+      latestByContent: async () => [
+        {
+          remoteId: '1',
+          crmId: 'unnamed:1',
+          contentHash: encodeCounterLink({ status: 'pending', listedAtSend: 'rejected' }),
+        },
+      ],
       countByContent: async (_b: string, _k: string, content: string) =>
         content === '"l":"rejected"'
           ? 1
@@ -465,6 +472,7 @@ describe('CounterOfferExecutor.writeBack: how the offer is listed right after th
     const links = {
       find: async () => link(),
       countByContent: async () => 0,
+      latestByContent: async () => [],
       replaceContent: async (_b: string, _k: string, _id: string, _old: string, next: string) => {
         content = next;
       },

@@ -130,9 +130,10 @@ export function listedAtSendOf(listedNow: string, habit: string | undefined, lat
 }
 
 // How a countered offer was listed when its counter was sent, weighed against the brokerage's other
-// counters. A service lists countered offers one way: `countered` or `active` seen on any counter
-// settles it, so a `rejected` taken on another was the buyer's refusal landing before that read (a
-// slow send, or a read after a restart), not this service's way of listing a countered offer.
+// counters. A service lists countered offers one way: the way most counters read it (`countered`
+// read on any settles it; counterListingHabit), so a `rejected` taken on another was the buyer's
+// refusal landing before that read (a slow send, or a read after a restart), not this service's way
+// of listing a countered offer.
 // An `active` read is settled only by counters sent after it (`counteredSince`: one of them read
 // `countered`): the service took the counter (it answered 2xx) and lists waiting counters
 // `countered`, so that offer was already back on the market, its buyer having refused within the

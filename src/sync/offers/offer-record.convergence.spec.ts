@@ -1,6 +1,7 @@
 import type { Offer } from '../../cash-offer/schema';
 import { classifyLink, type LinkVersion } from '../../ledger/repositories/link-order';
 import { counterVerdict } from '../decisions/counter-offer.executor';
+import { habitOf } from './counter-listing-habit';
 import type { OfferStage } from './offer-record.properties';
 import { isAnsweredCounter, learnCounter, offerRecordView, type CounterKnowledge } from './offer-record.view';
 
@@ -247,8 +248,7 @@ class World {
 
   // As CounterOfferExecutor.listingHabit reads it from the ledger.
   habit(): string | undefined {
-    const seen = new Set([...this.ledger.values()].map((c) => c.listedAtSend));
-    return ['countered', 'active', 'rejected'].find((l) => seen.has(l));
+    return habitOf([...this.ledger.values()], ['countered', 'active', 'rejected']);
   }
 
   otherCounters(offerId: number): { ids: Set<string>; unnamed: number } {

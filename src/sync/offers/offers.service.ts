@@ -641,9 +641,9 @@ export class OffersService {
     const readActive = readAs('active');
     const neverRead = counters.some(([, counter]) => counter.listedAtSend === undefined);
     if (readRejected.length === 0 && readActive.length === 0 && !neverRead) return new Map(counters);
-    // `countered` or `active` read on any counter settles how this service lists one (a `rejected`
-    // read, or none; failing those, `rejected` read on another settles none); an `active` read only
-    // by a `countered` one sent after it.
+    // How this service lists a waiting countered offer, as most counters read it (`countered` read
+    // on any settles it; counterListingHabit), settles a `rejected` read, or none; an `active` read
+    // only by a `countered` one sent after it.
     const habit =
       readRejected.length > 0 || neverRead
         ? await counterListingHabit(this.links, brokerageId, ['countered', 'active', 'rejected'])

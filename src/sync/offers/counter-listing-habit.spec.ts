@@ -1,0 +1,37 @@
+import { habitOf } from './counter-listing-habit';
+
+const READINGS = ['countered', 'active', 'rejected'];
+// `l` read at the send, `f` how the service listed the offer once its buyer's refusal was known.
+const counters = (...reads: string[]) =>
+  reads.map((read) => {
+    const [l, f] = read.split('/');
+    return { listedAtSend: l, ...(f ? { listedAfterRefusal: f } : {}) };
+  });
+const habit = (...reads: string[]) => habitOf(counters(...reads), READINGS);
+
+describe('habitOf', () => {
+  it.each([
+    [[], undefined],
+    [['rejected'], 'rejected'],
+    [['active'], 'active'],
+    // `countered` is read only while a counter waits: one read settles it.
+    [['countered', 'active', 'active', 'rejected/rejected'], 'countered'],
+    [['countered/countered'], 'countered'],
+    // One buyer who refused within the send, on a service that lists a waiting counter's offer
+    // `rejected` and puts a refused one back to `active` (readings sweep 1594 run 3), and the mirror:
+    // the reads of counters that waited outweigh it before the refusal is known...
+    [['rejected', 'rejected', 'active'], 'rejected'],
+    [['active', 'active', 'rejected'], 'active'],
+    // ...and once it is, a read equal to the listing after the refusal counts for nothing.
+    [['rejected/active', 'active/active', 'active/active'], 'rejected'],
+    [['active/rejected', 'rejected/rejected', 'rejected/rejected'], 'active'],
+    // Unless every read is such: a service that lists a countered offer as it lists a refused one.
+    [['active/active', 'active/active'], 'active'],
+    // A tie goes to the earlier reading, the safe one: under `active` no listing proves a counter absent.
+    [['active', 'rejected'], 'active'],
+    // A word none of the readings is (a read of `expired`) is not counted.
+    [['expired', 'expired', 'rejected'], 'rejected'],
+  ])('reads %j as %s', (reads, expected) => {
+    expect(habit(...(reads as string[]))).toBe(expected);
+  });
+});

@@ -1,0 +1,116 @@
+import { OutboxCommand } from '../../../src/ledger';
+import { LINK } from '../../../src/sync/common/listing-deal.properties';
+import { decodeCounterLink } from '../../../src/sync/offers/counter-link';
+import { OFFER } from '../../../src/sync/offers/offer-record.properties';
+import { NeutralSellerSteps } from '../../support/crm-agent';
+import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { waitFor } from '../../support/wait-for';
+
+// How a service lists a countered offer is learnt from the reads taken right after each counter is
+// sent. A buyer who refuses within the send leaves one read showing the refused offer instead:
+// `active`, on a service that lists a countered offer `rejected` and puts a refused one back on the
+// market. Readings sweep 1594 run 3: that one read outweighed every earlier one, and a counter whose
+// answer was lost, its offer listed `rejected` (waiting, on this service), was taken as refused by
+// its buyer: the record showed Counter rejected while the service held it pending.
+const READING = {
+  counteredOfferListedAs: 'rejected',
+  counterRejectedOfferListedAs: 'active',
+  counterAnswer: 'empty-204',
+  counterRejectedCallback: 'offer-only',
+};
+
+describe('the way this service lists a countered offer, read on many counters', () => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+
+  beforeAll(async () => {
+    t = await startSyncApp('hubspot');
+    steps = new NeutralSellerSteps(t);
+    await steps.sandbox.specReadings(READING);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const countersOn = async (offerId: number) =>
+    (await steps.sandbox.counters()).filter((c) => c.offer_id === offerId);
+  const listedAtSend = async (offerId: number) =>
+    decodeCounterLink((await t.ledger.links.find('acme', LINK.counter, String(offerId)))!).listedAtSend;
+  const askCounter = async (offerId: number, amount: string) => {
+    const record = await steps.agent.offerRecord(offerId);
+    await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: amount });
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    return record!;
+  };
+
+  it('one read taken after a buyer refused within the send does not outweigh the others', async () => {
+    const { requestId } = await steps.activeRequest();
+    const offers = [];
+    for (const amount of [341_000, 342_000, 343_000, 344_000])
+      offers.push(await steps.sandbox.makeOffer(requestId, { offer_amount: amount }));
+    await steps.applyEvents(offers.length);
+    const [first, second, refusedWithinSend, lost] = offers;
+
+    // Two counters read as this service lists a waiting one: `rejected`.
+    for (const [offer, amount] of [
+      [first, '351000'],
+      [second, '352000'],
+    ] as const) {
+      await askCounter(offer.offer_id, amount);
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      expect(await listedAtSend(offer.offer_id)).toBe('rejected');
+    }
+
+    // The third: its answer held while the buyer refuses it, so the read after the send shows the
+    // offer back on the market. The buyer's refusal (an UPDATE) is not applied yet.
+    await askCounter(refusedWithinSend.offer_id, '353000');
+    await steps.sandbox.faults({ match: 'POST /counter-offers', hangAfterCommitMs: 1100 });
+    const drain = t.run('outbox-drain');
+    const [arrived] = await waitFor(
+      async () => {
+        const counters = await countersOn(refusedWithinSend.offer_id);
+        return counters.length > 0 && counters;
+      },
+      { what: 'the third counter at the service' },
+    );
+    await steps.sandbox.rejectCounter(arrived.counter_offer_id);
+    expect((await drain).status).toBe('succeeded');
+    await steps.sandbox.clearFaults();
+    expect(await listedAtSend(refusedWithinSend.offer_id)).toBe('active');
+
+    // The fourth reaches the service, its answer does not; looked for, its offer is listed
+    // `rejected`: waiting for its buyer, as the two reads before say.
+    await askCounter(lost.offer_id, '354000');
+    await steps.sandbox.faults({ match: 'POST /counter-offers', errorAfterCommitRate: 1 });
+    await t.run('outbox-drain');
+    await steps.sandbox.clearFaults();
+    const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+      (c) => (c.payload as { offerId?: number }).offerId === lost.offer_id,
+    );
+    expect(command).toBeDefined();
+    await t.ledger.transactions.run((m) =>
+      m.update(OutboxCommand, { id: command.id }, { nextAttemptAt: null }),
+    );
+    await t.run('outbox-drain');
+
+    expect((await t.ledger.outbox.get(command.id))?.state).toBe('done');
+    expect((await countersOn(lost.offer_id)).map((c) => c.counter_offer_status)).toEqual(['pending']);
+    const waiting = await steps.agent.offerRecord(lost.offer_id);
+    expect(steps.agent.stageKey(waiting!)).toBe('countered');
+    expect(waiting!.properties[OFFER.counterStatus]).toBe('pending');
+
+    // Once the events are in and the listings read, each record shows what the service holds.
+    await t.run('inbox-drain');
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    await t.run('outbox-drain');
+    expect(steps.agent.stageKey((await steps.agent.offerRecord(refusedWithinSend.offer_id))!)).toBe(
+      'counter_rejected',
+    );
+    for (const offer of [first, second, lost]) {
+      const record = await steps.agent.offerRecord(offer.offer_id);
+      expect(steps.agent.stageKey(record!)).toBe('countered');
+      expect(record!.properties[OFFER.counterStatus]).toBe('pending');
+    }
+  });
+});
