@@ -287,7 +287,10 @@ export class CounterOfferExecutor implements CommandExecutor {
     // counter was sent again (readings sweep 1427, run 3). Only `countered` is unambiguous.
     const answeredFirst = isAnsweredCounter(link.status) && !isCounteredWord(listed?.offer_status);
     const ranOut = ranOutBy(link.expiresMs, read.readAt.getTime());
-    if (link.listedAtSend === undefined && listed && !answeredFirst && !ranOut) {
+    // Found by a reconcile from a listing that may be a waiting counter or a refused one: left for
+    // the brokerage's other counters to settle (counterVerdict).
+    const unsettled = (result as CounterAnswer | null)?.listing_unsettled === true;
+    if (link.listedAtSend === undefined && listed && !answeredFirst && !ranOut && !unsettled) {
       const listedAtSend = listedAtSendOf(
         listed.offer_status,
         await this.listingHabit(ctx.brokerage.id),
@@ -581,6 +584,9 @@ export interface CounterAnswer {
   counter_offer_status?: string;
   // Set by reconcile: how the service lists a countered offer (see listingHabit).
   listed_at_send?: string;
+  // Set by reconcile: found from a `rejected` listing before any counter showed how this service
+  // lists a waiting one, so that listing is not learnt as the habit (counterVerdict).
+  listing_unsettled?: boolean;
   // Every field this brokerage's service is known to require of a counter (see post).
   required_fields?: string[];
   // The counter_offer_status word the service asked for when it refused another (see post).
@@ -730,12 +736,19 @@ export function counterVerdict(
     };
   const otherAccepted = offers.some((o) => o.offer_id !== offerId && o.offer_status === 'accepted');
   if (otherAccepted) return { found: false, moot: true };
-  // Before any counter has shown this service's habit, a rejected offer is read as the spec's own
-  // flow has it: the buyer refused the counter.
-  if (offer.offer_status === 'rejected')
+  // The counter arrived: nothing else moves an undecided offer to `rejected`. Where this service
+  // lists a waiting countered offer otherwise, its buyer refused it. Before any counter has shown how
+  // it lists one, the listing may be either (a service that lists a countered offer `rejected` at
+  // once): no status is kept, and the record reads the listing as the brokerage's counters come to
+  // show it (the spec's own flow, the buyer's refusal, until then). Before, the refusal was kept, and
+  // on such a service the brokerage's first counter, its answer lost, showed Counter rejected while
+  // it waited, whatever later counters showed (a replay of readings sweep 1594 run 3).
+  if (offer.offer_status === 'rejected') {
+    if (context.habit === undefined) return { found: true, result: { listing_unsettled: true } };
     return {
       found: true,
       result: context.habit === 'rejected' ? { ...habit } : { counter_offer_status: 'rejected', ...habit },
     };
+  }
   return { found: false, moot: false };
 }

@@ -221,14 +221,18 @@ class World {
         !verdict.result.counter_offer_id
       )
         // Nothing the service shows tells a refused counter from a pending one here (the first
-        // counter of a service that lists countered offers rejected): not checked.
+        // counter of a service that lists countered offers rejected): not checked until another
+        // counter has shown how this service lists a waiting one.
         this.undecidable.add(offerId);
       this.ledger.set(offerId, {
         amount: counterAmount(counterId),
         id: id === undefined ? undefined : String(id),
         status: verdict.result.counter_offer_status ?? this.reading.pendingWord,
-        listedAtSend:
-          verdict.result.listed_at_send ?? this.listing().find((o) => o.offer_id === offerId)?.offer_status,
+        // The write-back's read, learnt unless the verdict left it unsettled.
+        listedAtSend: verdict.result.listing_unsettled
+          ? undefined
+          : (verdict.result.listed_at_send ??
+            this.listing().find((o) => o.offer_id === offerId)?.offer_status),
       });
     }
     this.applyUpdates();
@@ -242,7 +246,7 @@ class World {
         counter: known,
         otherCounters: this.otherCounters(offer.offer_id),
       });
-      this.ledger.set(offer.offer_id, learnCounter(known, view));
+      this.ledger.set(offer.offer_id, learnCounter(known, view, offer.offer_status));
     }
   }
 
@@ -264,7 +268,10 @@ class World {
     if (offer.status === 'accepted') return { stage: 'accepted' };
     // A counter whose outcome is still unknown: the record stays in Counter requested, the
     // command and its record error are shown to the operator (not a stage to check here).
-    if (this.unknown.has(offer.id) || this.undecidable.has(offer.id)) return null;
+    // A counter found from a listing no counter had yet shown the meaning of is decided once one has
+    // (the habit): from then on the record must show the truth.
+    if (this.unknown.has(offer.id) || (this.undecidable.has(offer.id) && this.habit() === undefined))
+      return null;
     // A refusal no UPDATE told, then the offer withdrawn before a read showed the refusal: the listing
     // shows only the withdrawal, so the counter's word may be either; the stage is the same.
     if (

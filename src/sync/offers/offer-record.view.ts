@@ -332,14 +332,24 @@ export function offerRecordView(facts: OfferRecordFacts): OfferRecordView {
 export function learnCounter(
   known: CounterKnowledge,
   view: Pick<OfferRecordView, 'counterId' | 'counterStatus'>,
+  listedNow?: string,
 ): CounterKnowledge {
   // A counter taken as ended by the seller's reject keeps that in the ledger while it is shown still
-  // standing: only its buyer's answer replaces it.
+  // standing: only its buyer's answer replaces it. A refusal read from a `rejected` listing of a
+  // counter no read showed waiting, before any counter has shown how this service lists a waiting
+  // one, may be the waiting itself (a service that lists a countered offer `rejected` at once):
+  // shown, not kept, so a pass after a later counter has shown the habit reads it again.
+  const unsettledRefusal =
+    known.listedAtSend === undefined &&
+    listedNow === 'rejected' &&
+    isRefusedCounter(view.counterStatus) &&
+    !isAnsweredCounter(known.status);
   return {
     ...known,
     id: known.id ?? view.counterId,
-    status: standsAfterSellerReject(known, view.counterStatus)
-      ? known.status
-      : (view.counterStatus ?? known.status),
+    status:
+      standsAfterSellerReject(known, view.counterStatus) || unsettledRefusal
+        ? known.status
+        : (view.counterStatus ?? known.status),
   };
 }

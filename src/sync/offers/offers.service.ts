@@ -675,11 +675,15 @@ export class OffersService {
     const learnt = records.flatMap((record) => {
       const known = counters.get(record.key);
       if (!known) return [];
-      const now = learnCounter(known, {
-        counterId: record.properties[OFFER.counterId] ?? undefined,
-        counterStatus: record.properties[OFFER.counterStatus] ?? undefined,
-      });
       const listedNow = record.properties[OFFER.status] ?? undefined;
+      const now = learnCounter(
+        known,
+        {
+          counterId: record.properties[OFFER.counterId] ?? undefined,
+          counterStatus: record.properties[OFFER.counterStatus] ?? undefined,
+        },
+        listedNow,
+      );
       if (now.status === known.status && now.id === known.id) return [];
       // A refusal read from the listings: how the offer is listed now is how this service lists
       // an offer whose counter its buyer refused.

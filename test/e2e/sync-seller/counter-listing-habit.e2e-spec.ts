@@ -114,3 +114,55 @@ describe('the way this service lists a countered offer, read on many counters', 
     }
   });
 });
+
+// The brokerage's first counter, its answer lost: nothing yet shows how this service lists a waiting
+// countered offer, so its `rejected` listing may be the counter waiting or its buyer's refusal. It is
+// shown as the spec's flow has it (refused) until a later counter shows the habit; then the record
+// tells the truth. Before, the refusal was kept for good (a replay of readings sweep 1594 run 3).
+describe("the brokerage's first counter, its answer lost, on a service that lists a countered offer rejected", () => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+
+  beforeAll(async () => {
+    t = await startSyncApp('hubspot');
+    steps = new NeutralSellerSteps(t);
+    await steps.sandbox.specReadings(READING);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('shows Countered once a later counter shows how this service lists a waiting one', async () => {
+    const { requestId } = await steps.activeRequest();
+    const first = await steps.sandbox.makeOffer(requestId, { offer_amount: 361_000 });
+    const second = await steps.sandbox.makeOffer(requestId, { offer_amount: 362_000 });
+    await steps.applyEvents(2);
+
+    const record = await steps.agent.offerRecord(first.offer_id);
+    await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: '371000' });
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    await steps.sandbox.faults({ match: 'POST /counter-offers', errorAfterCommitRate: 1 });
+    await t.run('outbox-drain');
+    await steps.sandbox.clearFaults();
+    const [lost] = await t.ledger.outbox.listByState('acme', ['unknown']);
+    expect(lost).toBeDefined();
+    await t.ledger.transactions.run((m) => m.update(OutboxCommand, { id: lost.id }, { nextAttemptAt: null }));
+    await t.run('outbox-drain');
+    expect((await t.ledger.outbox.get(lost.id))?.state).toBe('done');
+    expect((await steps.sandbox.counters()).map((c) => c.counter_offer_status)).toEqual(['pending']);
+
+    // The second counter's answer comes: its offer read `rejected` right after the send.
+    const other = await steps.agent.offerRecord(second.offer_id);
+    await steps.agent.moveOffer(other!.id, 'counter_requested', { cash_offer_counter_amount: '372000' });
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+
+    for (const offer of [first, second]) {
+      const shown = await steps.agent.offerRecord(offer.offer_id);
+      expect(steps.agent.stageKey(shown!)).toBe('countered');
+      expect(shown!.properties[OFFER.counterStatus]).toBe('pending');
+    }
+  });
+});
