@@ -61,8 +61,7 @@ export class ReceivedConfirmations {
 
   // Why this command cannot be confirmed received, if it cannot.
   private refusal(id: number, operation: string, state: string | undefined): string | undefined {
-    if (state === 'done')
-      return `command ${id} is done already (the daemon found its outcome); nothing to confirm`;
+    if (state === 'done') return `command ${id} is done already (its outcome is known); nothing to confirm`;
     if (state !== 'unknown')
       return `command ${id} is ${state ?? 'gone'}, not of unknown outcome; only a command sent with no known outcome can be confirmed received`;
     if (!this.executors.get(operation)?.receivedWithoutAnswer)
