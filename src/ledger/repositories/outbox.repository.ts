@@ -231,15 +231,12 @@ export class OutboxRepository {
   // An operator checked the service and says it holds this unknown command's write: the next drain
   // finishes it as answered with no body (OutboxDrainService), due at once. Only an unknown command;
   // anything else (the drain found it meanwhile, or it was replayed) throws LedgerStateError.
-  async confirmReceived(id: number, record: NewHistoryEntry[] = []): Promise<OutboxCommand> {
+  async confirmReceived(id: number): Promise<OutboxCommand> {
     const now = this.clock.now();
-    const confirmed = await this.transition(
-      id,
-      ['unknown'],
-      'unknown',
-      { receivedConfirmedAt: now, nextAttemptAt: now },
-      record,
-    );
+    const confirmed = await this.transition(id, ['unknown'], 'unknown', {
+      receivedConfirmedAt: now,
+      nextAttemptAt: now,
+    });
     for (const listener of this.queuedListeners) listener(confirmed);
     return confirmed;
   }
