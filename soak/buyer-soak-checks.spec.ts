@@ -56,7 +56,13 @@ describe('checkBuyerSoak', () => {
   it('finds nothing when each listing shows once as the service lists it and each lead is shown or told', () => {
     const { violations, figures } = checkBuyerSoak(facts());
     expect(violations).toEqual([]);
-    expect(figures).toEqual({ leadsShown: 1, leadsInDoubt: 0, leadsRefused: 1, leadsDeclined: 0 });
+    expect(figures).toEqual({
+      leadsShown: 1,
+      leadsInDoubt: 0,
+      leadsRefused: 1,
+      leadsDeclined: 0,
+      leadsUnnamed: 0,
+    });
   });
 
   it('counts two records of one listing key as a duplicate', () => {
@@ -128,6 +134,15 @@ describe('checkBuyerSoak', () => {
     const incomplete = checkBuyerSoak(facts({ contacts, asks: [ask('c1', 1), ask('c2', 2, false)] }));
     expect(incomplete.violations).toEqual([]);
     expect(incomplete.figures).toMatchObject({ leadsRefused: 1, leadsDeclined: 1 });
+  });
+
+  it('counts an ask on a listing the service gave no request id for as told, and says how many there were', () => {
+    const unnamed =
+      "the marketplace listing 1 Main St carries no offer request id, so a lead cannot name it (the Cash Offer service's active list gave none for it; nothing on the contact can supply it)";
+    const contacts = new Map([contact('c1', 'L1'), contact('c2', '', unnamed)]);
+    const result = checkBuyerSoak(facts({ contacts }));
+    expect(result.violations).toEqual([]);
+    expect(result.figures).toMatchObject({ leadsRefused: 1, leadsDeclined: 0, leadsUnnamed: 1 });
   });
 
   it('counts an ask with no lead and nothing said on its contact as lost', () => {

@@ -64,6 +64,9 @@ export interface BuyerSoakFigures {
   leadsInDoubt: number; // sent or not, the contact saying its answer was lost (the operator's to check)
   leadsRefused: number; // not sent, the contact saying why
   leadsDeclined: number; // of those, declined by the daemon itself as lacking what a lead needs
+  // Of those, on a listing the service's active list gave no request id for (activeListShape
+  // `declared`): no lead can name it, so a run of such asks tests the explanation, not the send.
+  leadsUnnamed: number;
 }
 
 // What a contact says of a lead whose answer was lost (the service has no lead lookup).
@@ -71,6 +74,8 @@ export const IN_DOUBT = /may already have been submitted/;
 // What a contact says when the daemon itself declined the lead for want of what a lead needs (both
 // names, an email or a phone): wrong on a contact that carries them, whoever else refuses leads.
 export const DECLINED_AS_INCOMPLETE = /has no first name|has no last name|has neither an email nor a phone/;
+// What a contact says when its listing carries no request id a lead could name.
+export const LISTING_UNNAMED = /carries no offer request id/;
 
 export function checkBuyerSoak(facts: BuyerSoakFacts): {
   violations: Violation[];
@@ -214,7 +219,13 @@ export function leadsWrong(facts: BuyerSoakFacts): Violation[] {
 }
 
 function leadFigures(facts: BuyerSoakFacts): BuyerSoakFigures {
-  const figures: BuyerSoakFigures = { leadsShown: 0, leadsInDoubt: 0, leadsRefused: 0, leadsDeclined: 0 };
+  const figures: BuyerSoakFigures = {
+    leadsShown: 0,
+    leadsInDoubt: 0,
+    leadsRefused: 0,
+    leadsDeclined: 0,
+    leadsUnnamed: 0,
+  };
   for (const ask of facts.asks) {
     const shown = facts.contacts.get(ask.contactId);
     if (IN_DOUBT.test(shown?.error ?? '')) figures.leadsInDoubt++;
@@ -222,6 +233,7 @@ function leadFigures(facts: BuyerSoakFacts): BuyerSoakFigures {
     else if (shown?.error) {
       figures.leadsRefused++;
       if (DECLINED_AS_INCOMPLETE.test(shown.error)) figures.leadsDeclined++;
+      if (LISTING_UNNAMED.test(shown.error)) figures.leadsUnnamed++;
     }
   }
   return figures;

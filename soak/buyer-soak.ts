@@ -289,7 +289,7 @@ export async function runBuyerSoak(options: BuyerSoakOptions): Promise<BuyerSoak
     const { violations, figures } = checkBuyerSoak({ listings, leads, records, asks: agent.asks, contacts });
     notes.push(
       `marketplace: ${records.length} records, ${listings.filter((l) => l.offer_request_status === 'active').length} listings active at the service, ${market.changes} market changes`,
-      `leads: ${agent.asks.length} asks, ${leads.length} at the service; shown ${figures.leadsShown}, in doubt ${figures.leadsInDoubt}, refused or unsendable ${figures.leadsRefused} (${figures.leadsDeclined} declined by the daemon as incomplete)`,
+      `leads: ${agent.asks.length} asks, ${leads.length} at the service; shown ${figures.leadsShown}, in doubt ${figures.leadsInDoubt}, refused or unsendable ${figures.leadsRefused} (${figures.leadsDeclined} declined by the daemon as incomplete, ${figures.leadsUnnamed} on listings the service gave no request id for)`,
       `outbox: ${countBy(view.outbox.map((c) => `${c.operation} ${c.state}`))}`,
     );
     const keep = violations.length > 0 || !settled || o.keepDir === true;

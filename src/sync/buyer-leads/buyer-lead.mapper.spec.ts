@@ -33,7 +33,7 @@ describe('toBuyerLead', () => {
       problems: [
         'contact 901 has no last name; a buyer lead needs one',
         'contact 901 has neither an email nor a phone; a buyer lead needs one of them',
-        'the marketplace listing 12 N Main St #4B carries no offer request id, so a lead cannot name it',
+        "the marketplace listing 12 N Main St #4B carries no offer request id, so a lead cannot name it (the Cash Offer service's active list gave none for it; nothing on the contact can supply it)",
         'the marketplace listing 12 N Main St #4B is no longer listed; leads are taken only on active listings',
       ],
     });

@@ -32,7 +32,10 @@ export function toBuyerLead({ contact, listing }: BuyerLeadInput): BuyerLeadMapp
   if (!email && !phone)
     problems.push(`contact ${contact.id} has neither an email nor a phone; a buyer lead needs one of them`);
   if (requestId === undefined)
-    problems.push(`the marketplace listing ${place} carries no offer request id, so a lead cannot name it`);
+    problems.push(
+      `the marketplace listing ${place} carries no offer request id, so a lead cannot name it ` +
+        "(the Cash Offer service's active list gave none for it; nothing on the contact can supply it)",
+    );
   if (text(l.cash_offer_listing_status) === NO_LONGER_LISTED_STATUS)
     problems.push(
       `the marketplace listing ${place} is no longer listed; leads are taken only on active listings`,
