@@ -354,6 +354,10 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     if (keep) {
       const status = await runCli(['status', '--brokerage', SOAK_BROKERAGE], env);
       writeFileSync(join(dir, 'status.txt'), status.output);
+      await world
+        .crmWriteHistory()
+        .then((history) => writeFileSync(join(dir, 'crm-writes.json'), JSON.stringify(history, null, 1)))
+        .catch((error: unknown) => notes.push(`crm-writes.json not written: ${String(error)}`));
     }
     await daemon?.stop();
     await workers?.stopAll();

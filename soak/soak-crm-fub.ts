@@ -161,6 +161,12 @@ export class FubSoakCrm implements SoakCrm {
     return stored.map(asCrmObject);
   }
 
+  // FUB keeps no history of a deal's values, so the emulator's own log of the writes it took, each
+  // with its body and whether the daemon (a registered system) or an agent made it.
+  writeHistory(): Promise<unknown> {
+    return httpJson<unknown[]>('GET', `${this.account.url}/__control/writes`);
+  }
+
   // FUB's /v1/tasks: the key ends the name (a task has no description), isCompleted as stored.
   async allTasks(): Promise<SoakTask[]> {
     const stored = await httpJson<{ id: number; name?: string; isCompleted?: unknown }[]>(

@@ -61,6 +61,9 @@ export interface SoakCrm {
   allDeals(): Promise<CrmObject[]>;
   // Every task as stored, with the daemon's key read from its text (the control view).
   allTasks(): Promise<SoakTask[]>;
+  // For a kept work dir: who wrote what on the deals and when, as the CRM keeps it, so a record left
+  // in the wrong state can be traced to the write that left it so.
+  writeHistory(): Promise<unknown>;
 }
 
 const OFFER_PROPERTIES = [
@@ -72,6 +75,15 @@ const OFFER_PROPERTIES = [
   'cash_offer_decision_error',
   'pipeline',
   'dealstage',
+];
+
+// The properties the soak's checks read on a deal (soak-checks.ts), whose history a kept dir holds.
+const CHECKED_PROPERTIES = [
+  ...OFFER_PROPERTIES,
+  'cash_offer_request_id',
+  'cash_offer_request_status',
+  'cash_offer_offer_count',
+  'cash_offer_best_offer',
 ];
 
 export class HubSpotSoakCrm implements SoakCrm {
@@ -159,6 +171,27 @@ export class HubSpotSoakCrm implements SoakCrm {
       );
       if (page.results.length < 500) return all;
     }
+  }
+
+  // HubSpot keeps each property's values with when and by whom (propertiesWithHistory on a batch read,
+  // https://developers.hubspot.com/docs/api-reference/latest/crm/objects/objects/batch/get-objects).
+  async writeHistory(): Promise<unknown> {
+    const ids = (await this.allDeals()).map((d) => d.id);
+    const history: unknown[] = [];
+    for (let i = 0; i < ids.length; i += 100) {
+      const { results } = await httpJson<{ results: unknown[] }>(
+        'POST',
+        `${this.sim.hubspotUrl}/crm/v3/objects/deals/batch/read`,
+        {
+          inputs: ids.slice(i, i + 100).map((id) => ({ id })),
+          properties: [],
+          propertiesWithHistory: CHECKED_PROPERTIES,
+        },
+        this.auth,
+      );
+      history.push(...results);
+    }
+    return history;
   }
 
   // HubSpot's task object (https://developers.hubspot.com/docs/api/crm/tasks): the key is in the

@@ -388,6 +388,10 @@ export class SoakWorld {
   }
 
   // Every deal in the CRM, through the emulator's read-only control view (not rate limited).
+  crmWriteHistory(): Promise<unknown> {
+    return this.crm.writeHistory();
+  }
+
   crmDeals(): Promise<CrmObject[]> {
     return this.crm.allDeals();
   }

@@ -68,7 +68,12 @@ export interface RequestLogEntry {
   path: string;
   status: number;
   ms: number;
+  // When the call arrived.
   at: string;
+  // The X-System of a call made as a registered system (the daemon); null for a user's (an agent's).
+  system: string | null;
+  // A write's body as the emulator parsed it (in /__control/writes only).
+  body?: unknown;
 }
 
 export class FubHttpError extends Error {

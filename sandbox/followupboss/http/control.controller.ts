@@ -81,6 +81,11 @@ export class ControlController {
     return this.log.entries;
   }
 
+  @Get('writes')
+  writeLog() {
+    return this.log.writes;
+  }
+
   // API answers by "METHOD status" since the last reset (the log keeps the last 10,000 only).
   @Get('stats')
   stats() {

@@ -148,6 +148,24 @@ describe('Follow Up Boss emulator conformance', () => {
     expect((await api('GET', '/deals/99999')).status).toBe(404);
   });
 
+  it('the control log keeps every write with its body and caller, reads apart', async () => {
+    const pipelines = (await api('GET', '/pipelines')).body.pipelines as { stages: { id: number }[] }[];
+    const made = await api('POST', '/deals', { name: 'Listing', stageId: pipelines[1].stages[0].id });
+    const agent = headers(fub.apiKey, {});
+    await api('PUT', `/deals/${String(made.body.id)}`, { price: 410000 }, agent);
+    await api('PUT', `/deals/${String(made.body.id)}`, { price: 'lots' });
+    const writes = (await (await control('GET', 'writes')).json()) as Record<string, unknown>[];
+    expect(writes).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/v1/deals', status: 201, system: fub.system }),
+      expect.objectContaining({ method: 'PUT', status: 200, system: null, body: { price: 410000 } }),
+      expect.objectContaining({ method: 'PUT', status: 400, system: fub.system, body: { price: 'lots' } }),
+    ]);
+    expect(writes[0].body).toMatchObject({ name: 'Listing' });
+    const log = (await (await control('GET', 'log')).json()) as Record<string, unknown>[];
+    expect(log.map((e) => e.method)).toEqual(['GET', 'POST', 'PUT', 'PUT']);
+    expect(log.every((e) => !('body' in e))).toBe(true);
+  });
+
   it('pipelines are created with named stages; a stage without a name is refused as FUB words it', async () => {
     const bad = await api('POST', '/pipelines', { name: 'Test', stages: [{ color: '#fff' }] });
     expect(bad.status).toBe(400);
