@@ -178,12 +178,13 @@ export class HubSpotSoakCrm implements SoakCrm {
   async writeHistory(): Promise<unknown> {
     const ids = (await this.allDeals()).map((d) => d.id);
     const history: unknown[] = [];
-    for (let i = 0; i < ids.length; i += 100) {
+    // HubSpot reads the histories of at most 50 records a batch (its 400 says so).
+    for (let i = 0; i < ids.length; i += 50) {
       const { results } = await httpJson<{ results: unknown[] }>(
         'POST',
         `${this.sim.hubspotUrl}/crm/v3/objects/deals/batch/read`,
         {
-          inputs: ids.slice(i, i + 100).map((id) => ({ id })),
+          inputs: ids.slice(i, i + 50).map((id) => ({ id })),
           properties: [],
           propertiesWithHistory: CHECKED_PROPERTIES,
         },
