@@ -23,6 +23,7 @@ import { PhotoBatchesQueue } from './seller-requests/photo-batches.queue';
 import { RequestUpdatesConsumer } from './request-updates/request-updates.consumer';
 import { UpdateOfferRequestExecutor } from './request-updates/update-offer-request.executor';
 import { RequestStatusService } from './request-status/request-status.service';
+import { EvidenceLooks } from './seller-requests/evidence-looks';
 import { CreateOfferRequestExecutor } from './seller-requests/create-offer-request.executor';
 import { SellerRequestsConsumer } from './seller-requests/seller-requests.consumer';
 
@@ -32,6 +33,7 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
   providers: [
     RecordIssues,
     CreateOfferRequestExecutor,
+    EvidenceLooks,
     SellerRequestsConsumer,
     UpdateOfferRequestExecutor,
     AddMediaExecutor,

@@ -19,6 +19,7 @@ import type { CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
 import { UnconfirmedOffers } from '../offers/unconfirmed-offers';
 import { UnlistedOffers } from '../offers/unlisted-offers';
+import { EvidenceLooks } from '../seller-requests/evidence-looks';
 
 // One run's parts, as each of its two reads needs them.
 interface Pass {
@@ -47,6 +48,7 @@ export class OffersReconcileJob implements SyncJobHandler {
     private readonly counterClocks: CounterClocks,
     private readonly numbers: OfferNumbers,
     private readonly clock: Clock,
+    private readonly looks: EvidenceLooks,
   ) {}
 
   async run(ctx: JobContext): Promise<JobResult> {
@@ -89,7 +91,10 @@ export class OffersReconcileJob implements SyncJobHandler {
         listed.add(String(offer.offer_id));
         if (this.clocks.concerns(ctx.brokerage, offer)) clocked.push(offer);
       }
-      if (!ctx.dryRun) await this.numbers.learnDecisions(id, page);
+      if (!ctx.dryRun) {
+        await this.numbers.learnDecisions(id, page);
+        await this.lookForCreatesNamedBy(id, page);
+      }
       ctx.progress(counts.read);
     }
     if (ctx.signal.aborted) return;
@@ -110,6 +115,15 @@ export class OffersReconcileJob implements SyncJobHandler {
     }
   }
 
+  // Offers that echo the deal's id, on a request not linked yet: the deal's unfinished create looks
+  // now (EvidenceLooks), so they are written from the next pass.
+  private async lookForCreatesNamedBy(brokerageId: string, page: readonly Offer[]): Promise<void> {
+    const named = new Map<number, string>();
+    for (const offer of page)
+      if (offer.offer_request_external_id) named.set(offer.offer_request_id, offer.offer_request_external_id);
+    for (const [requestId, dealId] of named) await this.looks.requestListed(brokerageId, requestId, dealId);
+  }
+
   // Our requests' statuses in the active list, for a status event that was lost.
   private async reconcileStatuses({ ctx, crm, client, counts }: Pass): Promise<void> {
     const id = ctx.brokerage.id;
@@ -123,6 +137,11 @@ export class OffersReconcileJob implements SyncJobHandler {
           request.offer_request_external_id ??
           (await this.links.find(id, LINK.offerRequest, String(request.offer_request_id)))?.crmId;
         if (!ours) continue;
+        // Listed under the deal's id before its create was finished (its answer lost, or without the
+        // id): the create's look comes now, so its offers are written from the next pass rather than
+        // after the back-off, by when one may have expired off the list with no record made.
+        if (request.offer_request_external_id && !ctx.dryRun)
+          await this.looks.requestListed(id, request.offer_request_id, request.offer_request_external_id);
         const outcome = await this.status.apply(crm, request.offer_request_id, request.offer_request_status, {
           externalId: ours,
           dryRun: ctx.dryRun,

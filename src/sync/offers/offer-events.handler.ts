@@ -8,7 +8,7 @@ import {
   type JsonObject,
   type Offer,
 } from '../../cash-offer/schema';
-import { LinkRepository, OutboxRepository, type Link, type OutboxCommand } from '../../ledger';
+import { LinkRepository, OutboxRepository, type Link } from '../../ledger';
 import { Clock } from '../../common/clock';
 import { EventRefusedError } from '../../inbox/event-refused.error';
 import { readEventPayload } from '../../inbox/event-payload.reader';
@@ -17,8 +17,7 @@ import { InboxHandler } from '../../inbox/inbox-handler.decorator';
 import { LINK } from '../common/listing-deal.properties';
 import { DecisionHistoryRecorder } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';
-import { createKey } from '../seller-requests/seller-requests.consumer';
-import { CrmWriteBackExecutor } from '../outbox/crm-write-back.executor';
+import { EvidenceLooks } from '../seller-requests/evidence-looks';
 import {
   counterCommandKey,
   counterCrmId,
@@ -54,6 +53,7 @@ export class OfferEventsHandler {
     private readonly history: DecisionHistoryRecorder,
     private readonly clock: Clock,
     private readonly unlisted: UnlistedOffers,
+    private readonly looks: EvidenceLooks,
   ) {}
 
   @InboxHandler('new_offer')
@@ -129,7 +129,7 @@ export class OfferEventsHandler {
       if (sent && sent.state !== 'dead')
         throw new Error(
           `UPDATE on offer ${update.offerId}: our counter on it is ${sent.state === 'done' ? 'done, its link not written yet' : sent.state}` +
-            `${await this.lookedForNow(sent)}; tried again once it is linked`,
+            `${await this.looks.lookNow(sent)}; tried again once it is linked`,
         );
     }
     if (!link)
@@ -256,29 +256,13 @@ export class OfferEventsHandler {
     const dealId = claimed.offer_request_external_id;
     if (typeof dealId !== 'string' || dealId === '') return;
     if (await this.links.find(brokerageId, LINK.offerRequest, String(claimed.offer_request_id))) return;
-    const create = await this.outbox.findByKey(createKey(brokerageId, dealId, 1));
-    if (
-      create &&
-      create.state !== 'dead' &&
-      !(await this.links.findByCrmId(brokerageId, LINK.offerRequest, dealId))
-    )
+    // The event is evidence the create's look reads (its offer echoes): brought forward to now.
+    const create = await this.looks.pendingCreateOf(brokerageId, dealId);
+    if (create)
       throw new Error(
         `offer ${claimed.offer_id}: offer request ${claimed.offer_request_id} is not linked yet; the create for deal ${dealId} is ${create.state}` +
-          `${await this.lookedForNow(create)}; tried again later`,
+          `${await this.looks.lookNow(create)}; tried again later`,
       );
-  }
-
-  // An event that waits for a command whose answer was lost is evidence its reconcile reads (the
-  // create's offer echoes, the counter's UPDATEs): that reconcile is brought forward to now. So is
-  // the write-back of a create answered without its request id, which reads the same echoes.
-  private async lookedForNow(command: OutboxCommand): Promise<string> {
-    if (command.state === 'unknown')
-      return (await this.outbox.lookForSoon(command.id)) ? ', looked for now' : '';
-    if (command.state !== 'done') return '';
-    const writeBack = await this.outbox.findByKey(CrmWriteBackExecutor.keyOf(command));
-    return writeBack && (await this.outbox.lookForSoon(writeBack.id, ['failed']))
-      ? ', its write-back tried now'
-      : '';
   }
 
   private async requireLinked(brokerageId: string, requestId: number, what: string): Promise<void> {

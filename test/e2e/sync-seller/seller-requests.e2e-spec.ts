@@ -456,6 +456,70 @@ describe('seller requests: listing deals become offer requests', () => {
     }
   });
 
+  // Seen in a 200-kill soak: a create answered without its id waited out its write-back's back-off
+  // (a minute and more) although the reconcile had already found the request in the active list under
+  // the deal's id; meanwhile the offers pass skipped every offer on the unlinked request, and one
+  // that expired off the list, its one event lost, never had a record.
+  it.each([
+    {
+      shows: 'the active list',
+      activeListShape: 'ours',
+      offerListShape: 'without-webhook-fields',
+      street: '46',
+    },
+    { shows: 'the offers list', activeListShape: 'declared', offerListShape: 'ours', street: '48' },
+  ])(
+    'a create answered without its id is linked as soon as $shows names the deal, and its offers get their records from the next pass',
+    async ({ activeListShape, offerListShape, street }) => {
+      await sandbox.specReadings({ createAnswer: 'declared-201', activeListShape, offerListShape });
+      try {
+        const { dealId } = await agent.listingDeal({
+          ...VALID_LISTING,
+          listing_street_number: street,
+          listing_street_name: 'Birch Lane',
+        });
+        await agent.requestCashOffer(dealId);
+        await t.run('crm-changes');
+        await t.run('outbox-drain');
+        const [stored] = await requestsFor(dealId);
+        const [writeBack] = (await t.ledger.outbox.listByState('acme', ['failed'])).filter(
+          (c) => c.operation === 'write_back' && c.recordRef === `deal:${dealId}`,
+        );
+        expect(writeBack.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
+        await sandbox.approve(stored.offer_request_id);
+        // The offer's one event is lost: only the offers list shows it.
+        await sandbox.faults({ webhooks: { dropRate: 1 } });
+        const offer = await sandbox.makeOffer(stored.offer_request_id);
+        await sandbox.clearFaults();
+
+        // The pass reads the offer on a request not linked (no record) and finds the deal named by the
+        // offer or by the active list: the write-back is due now, not after its back-off.
+        await t.run('offers-reconcile');
+        expect((await t.ledger.outbox.get(writeBack.id))!.nextAttemptAt!.getTime()).toBeLessThanOrEqual(
+          Date.now(),
+        );
+        await t.run('outbox-drain');
+        expect(await t.ledger.outbox.get(writeBack.id)).toMatchObject({ state: 'done' });
+        await expectLinked(dealId, stored.offer_request_id);
+        await t.run('offers-reconcile');
+        const [record] = await t.crm.findByUniqueValues(
+          'deal',
+          UNIQUE_OFFER_ID,
+          [String(offer.offer_id)],
+          [],
+        );
+        expect(record?.id).toBeTruthy();
+      } finally {
+        await sandbox.clearFaults();
+        await sandbox.specReadings({
+          createAnswer: 'record-201',
+          activeListShape: 'ours',
+          offerListShape: 'ours',
+        });
+      }
+    },
+  );
+
   // A listing deal deleted in the CRM while its request is still active at the service: the
   // reconcile cannot show that request's status, and says so, but shows every other request's.
   it("a listing deal the agent deleted does not stop the reconcile from showing the other requests' status", async () => {
