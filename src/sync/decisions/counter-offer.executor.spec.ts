@@ -126,11 +126,52 @@ describe('CounterOfferExecutor.send, a counter that ran out while it waited to b
   });
 });
 
+describe('CounterOfferExecutor.send, a counter that runs out while the offer is read', () => {
+  // A 200-kill soak sent one 4 s past its expiry (the offer's read waited on the rate limit): the
+  // service ended it on arrival, and the offer dropped off the list before any read showed it.
+  it('is not posted: its expiry is checked again before the POST', async () => {
+    let now = Date.parse('2026-12-01T09:58:58Z');
+    const calls: string[] = [];
+    const cashOffer = {
+      answersFromEveryOffer: () => false,
+      listOffers: async () => {
+        calls.push('GET /offers');
+        now = Date.parse('2026-12-01T09:59:03Z');
+        return [];
+      },
+      counterOffer: async () => void calls.push('POST /counter-offers'),
+    } as unknown as CashOfferClient;
+    const executor = new CounterOfferExecutor(
+      undefined as never,
+      undefined as never,
+      { nowMs: () => now } as unknown as Clock,
+      undefined as never,
+      { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository,
+    );
+    const payload = {
+      ...counterOn7,
+      body: { ...counterOn7.body, counter_offer_expires: '2026-12-01T09:59:00Z' },
+    };
+    const ctx = { brokerage: { id: 'b1' }, cashOffer } as unknown as OutboxContext;
+
+    const refused = await executor
+      .send({ payload } as unknown as OutboxCommand, ctx)
+      .catch((e: unknown) => e);
+
+    expect((refused as Error).message).toBe(
+      'POST /counter-offers not sent: counter_offer_expires 2026-12-01T09:59:00.000Z passed before the counter could be sent; nothing was sent',
+    );
+    expect(calls).toEqual(['GET /offers']);
+  });
+});
+
 describe('CounterOfferExecutor.send, a counter that runs out between its send and the listing read', () => {
   it('learns nothing of how the service lists a countered offer from that read', async () => {
     const sentAt = Date.parse('2026-12-01T10:00:00Z');
     const nowMs = jest
       .fn()
+      // Read before the offer's read and again before the POST; the clock moves on after it.
+      .mockReturnValueOnce(sentAt)
       .mockReturnValueOnce(sentAt)
       .mockReturnValue(sentAt + 120_000);
     const reads: string[] = [];

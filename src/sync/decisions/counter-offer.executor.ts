@@ -88,7 +88,7 @@ export class CounterOfferExecutor implements CommandExecutor {
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<CounterAnswer> {
     const payload = command.payload as CounterOfferPayload;
-    this.refuseIfRunOut(payload);
+    this.refuseIfRunOut(payload.body);
     const offer = await this.counteredOffer(ctx, payload);
     const {
       answer: counter,
@@ -117,10 +117,11 @@ export class CounterOfferExecutor implements CommandExecutor {
 
   // A counter whose own expiry passed while it waited to be sent (the daemon down, the service
   // unreachable) is not sent: no buyer could accept it, and a service that lets counters lapse would
-  // end it on arrival with nothing to tell the agent. Refused here, before any request, the record
-  // says why.
-  private refuseIfRunOut(payload: CounterOfferPayload): void {
-    const expires = expiryMs(payload.body.counter_offer_expires);
+  // end it on arrival with nothing to tell the agent. Refused here, before any request and again
+  // before each POST (the offer's read, a refused try and the rate limit take seconds: a 200-kill
+  // soak sent one 4 s past its expiry, which the service ended on arrival), the record says why.
+  private refuseIfRunOut(counter: CounterOfferBody): void {
+    const expires = expiryMs(counter.counter_offer_expires);
     // No expiry, no clock to read.
     if (expires === null || !ranOutBy(expires, this.clock.nowMs())) return;
     throw CashOfferError.invalidRecord(OPERATIONS.counterOffer.name, [
@@ -197,6 +198,8 @@ export class CounterOfferExecutor implements CommandExecutor {
     let body = withFieldsFilled(counter, offer, [...known.fields], statusWord)?.body ?? counter;
     const required = new Set(known.fields);
     for (let refusals = 0; ; refusals++) {
+      // The agent's own expiry (one filled in from the offer is the offer's clock, not the counter's).
+      this.refuseIfRunOut(counter);
       try {
         const answer = await ctx.cashOffer.counterOffer(body, ctx.call);
         const learnt = { fields: required, statusWord: asked(statusWord) ?? known.statusWord };
