@@ -78,6 +78,7 @@ export class OffersReconcileJob implements SyncJobHandler {
     // Each page is written as of when it was read: a page read before an event's re-read of the same
     // offers, and written after it, leaves that newer write alone.
     for await (const { offers: page, readAt } of streamOfferReads(client, this.clock, {}, ctx.signal)) {
+      if (!ctx.dryRun) await this.linkCreatesNamedBy(id, page);
       addCounts(
         counts,
         await this.offers.applyOffers(crm, page, {
@@ -91,10 +92,7 @@ export class OffersReconcileJob implements SyncJobHandler {
         listed.add(String(offer.offer_id));
         if (this.clocks.concerns(ctx.brokerage, offer)) clocked.push(offer);
       }
-      if (!ctx.dryRun) {
-        await this.numbers.learnDecisions(id, page);
-        await this.lookForCreatesNamedBy(id, page);
-      }
+      if (!ctx.dryRun) await this.numbers.learnDecisions(id, page);
       ctx.progress(counts.read);
     }
     if (ctx.signal.aborted) return;
@@ -115,13 +113,13 @@ export class OffersReconcileJob implements SyncJobHandler {
     }
   }
 
-  // Offers that echo the deal's id, on a request not linked yet: the deal's unfinished create looks
-  // now (EvidenceLooks), so they are written from the next pass.
-  private async lookForCreatesNamedBy(brokerageId: string, page: readonly Offer[]): Promise<void> {
+  // Offers that echo the deal's id, on a request not linked yet: the request is linked to the deal
+  // whose create the service took (EvidenceLooks), so that they are written by this very pass.
+  private async linkCreatesNamedBy(brokerageId: string, page: readonly Offer[]): Promise<void> {
     const named = new Map<number, string>();
     for (const offer of page)
       if (offer.offer_request_external_id) named.set(offer.offer_request_id, offer.offer_request_external_id);
-    for (const [requestId, dealId] of named) await this.looks.requestListed(brokerageId, requestId, dealId);
+    for (const [requestId, dealId] of named) await this.looks.requestNamed(brokerageId, requestId, dealId);
   }
 
   // Our requests' statuses in the active list, for a status event that was lost.
@@ -138,10 +136,10 @@ export class OffersReconcileJob implements SyncJobHandler {
           (await this.links.find(id, LINK.offerRequest, String(request.offer_request_id)))?.crmId;
         if (!ours) continue;
         // Listed under the deal's id before its create was finished (its answer lost, or without the
-        // id): the create's look comes now, so its offers are written from the next pass rather than
-        // after the back-off, by when one may have expired off the list with no record made.
+        // id): linked now, so its offers are written from the next pass rather than once the create's
+        // look comes round, by when one may have expired off the list with no record made.
         if (request.offer_request_external_id && !ctx.dryRun)
-          await this.looks.requestListed(id, request.offer_request_id, request.offer_request_external_id);
+          await this.looks.requestNamed(id, request.offer_request_id, request.offer_request_external_id);
         const outcome = await this.status.apply(crm, request.offer_request_id, request.offer_request_status, {
           externalId: ours,
           dryRun: ctx.dryRun,

@@ -1,20 +1,28 @@
-import { Injectable } from '@nestjs/common';
-import { LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
+import { Injectable, Logger } from '@nestjs/common';
+import type { CreateOfferRequestBody } from '../../cash-offer/schema';
+import { InboxRepository, LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
+import { requestOrderingKey } from '../../ledger/inbox-ordering';
 import { LINK } from '../common/listing-deal.properties';
+import { updatableHash } from '../common/updatable-fields';
 import { CrmWriteBackExecutor } from '../outbox/crm-write-back.executor';
 import { createKey } from './seller-requests.consumer';
 
-// The service has just shown what a waiting command looks for: an offer event or the active list
-// naming a deal's request while that deal's create is unfinished (its answer lost, or answered
-// without the request id), a buyer's UPDATE on a counter whose answer was lost. The command reads it
-// at its next look, which the outbox's back-off may put a minute and more away; an offer on that
-// request that expires meanwhile can drop from GET /offers with no record ever made of it. So the
-// look is brought forward to now (the daemon drains at once: drain-when-queued.ts).
+// The service has just shown what a waiting command looks for: an offer event, an offer in
+// GET /offers or the active list naming a deal's request while that deal's create is unfinished (its
+// answer lost, or answered without the request id), a buyer's UPDATE on a counter whose answer was
+// lost. The command reads it at its next look, which the outbox's back-off, a backlog or a daemon
+// killed every few seconds may put minutes away; an offer on that request that expires meanwhile can
+// drop from GET /offers with no record ever made of it. So the look is brought forward to now (the
+// daemon drains at once: drain-when-queued.ts), and a request the reconcile finds named by the deal's
+// id is linked there and then, as the create's own look would link it.
 @Injectable()
 export class EvidenceLooks {
+  private readonly logger = new Logger(EvidenceLooks.name);
+
   constructor(
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
+    private readonly inbox: InboxRepository,
   ) {}
 
   // The deal's create, while its request is not linked yet; undefined once linked or never sent.
@@ -38,10 +46,25 @@ export class EvidenceLooks {
       : '';
   }
 
-  // The service lists `requestId` under `dealId`'s id: the deal's unfinished create, if any, looks now.
-  async requestListed(brokerageId: string, requestId: number, dealId: string): Promise<boolean> {
-    if (await this.links.find(brokerageId, LINK.offerRequest, String(requestId))) return false;
+  // The service lists `requestId` under `dealId`'s id, which it echoes to the request's owner only
+  // (the same evidence the create's own look takes: offer-request.finder.ts). A deal whose create the
+  // service took (done without the id, or its answer lost) and that no request is linked to yet is
+  // linked to it now, offer events waiting for the link are tried now, and the create's look comes
+  // now to finish the rest (the deal's request id, status and photos). Answers whether it linked.
+  async requestNamed(brokerageId: string, requestId: number, dealId: string): Promise<boolean> {
+    const remoteId = String(requestId);
+    if (await this.links.find(brokerageId, LINK.offerRequest, remoteId)) return false;
     const create = await this.pendingCreateOf(brokerageId, dealId);
-    return create !== undefined && (await this.lookNow(create)) !== '';
+    if (!create || (create.state !== 'done' && create.state !== 'unknown')) return false;
+    const body = create.payload as CreateOfferRequestBody;
+    await this.links.upsertLinks(brokerageId, LINK.offerRequest, [
+      { remoteId, crmId: dealId, contentHash: updatableHash(body.property) },
+    ]);
+    await this.inbox.retryWaitingNow(brokerageId, requestOrderingKey(requestId));
+    const looked = await this.lookNow(create);
+    this.logger.log(
+      `deal ${dealId}: offer request ${requestId} linked, as the service lists it under the deal's id (the create is ${create.state}${looked})`,
+    );
+    return true;
   }
 }
