@@ -1,7 +1,7 @@
 import type { CallOptions, CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
 import { ManualClock } from '../../common/clock';
-import { readRequestOffers, streamOfferReads } from './offer-pages';
+import { passRequestOffers, readRequestOffers, streamOfferReads } from './offer-pages';
 
 const offer = (id: number, requestId = 1): Offer =>
   ({ offer_id: id, offer_request_id: requestId, offer_status: 'active', offer_amount: 100 }) as Offer;
@@ -61,5 +61,46 @@ describe('offer reads are timed when their request left, after the rate limiter'
     const client = pacedClient(clock, [], { waitMs: 2_000, everyOffer: true });
     const read = await readRequestOffers(client, clock, 1);
     expect(read).toEqual({ offers: [], readAt: new Date('2026-12-02T12:00:00Z') });
+  });
+});
+
+describe("one reconcile pass's reads of single requests' offers", () => {
+  // A service that ignores the request filter (and paging) without refusing it: every read is the book.
+  function ignoringClient(book: Offer[]): { client: CashOfferClient; calls: () => number } {
+    let calls = 0;
+    const client = {
+      answersFromEveryOffer: () => false,
+      listOffers: async () => {
+        calls += 1;
+        return book;
+      },
+    } as unknown as CashOfferClient;
+    return { client, calls: () => calls };
+  }
+
+  it('reads the book once where the service answers a request filter with every offer', async () => {
+    const { client, calls } = ignoringClient([offer(1, 1), offer(2, 2), offer(3, 1), offer(4, 3)]);
+    const requestOffersOf = passRequestOffers(client);
+    expect((await requestOffersOf(1)).map((o) => o.offer_id)).toEqual([1, 3]);
+    const afterFirst = calls();
+    expect((await requestOffersOf(2)).map((o) => o.offer_id)).toEqual([2]);
+    expect((await requestOffersOf(3)).map((o) => o.offer_id)).toEqual([4]);
+    expect(calls()).toBe(afterFirst);
+  });
+
+  it('reads each request where the service honours the filter', async () => {
+    let calls = 0;
+    const client = {
+      answersFromEveryOffer: () => false,
+      listOffers: async (query: { offer_request_id?: number; offset?: number }) => {
+        calls += 1;
+        return query.offset ? [] : [offer(10 + (query.offer_request_id ?? 0), query.offer_request_id)];
+      },
+    } as unknown as CashOfferClient;
+    const requestOffersOf = passRequestOffers(client);
+    expect((await requestOffersOf(1)).map((o) => o.offer_id)).toEqual([11]);
+    const afterFirst = calls;
+    expect((await requestOffersOf(2)).map((o) => o.offer_id)).toEqual([12]);
+    expect(calls).toBeGreaterThan(afterFirst);
   });
 });

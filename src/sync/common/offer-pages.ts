@@ -93,6 +93,23 @@ export async function listAllOffers(client: CashOfferClient, offerRequestId: num
   return all;
 }
 
+// One reconcile pass's reads of single requests' offers (the requests whose counter may still be
+// answered, whose offers span pages). A service that ignores the request filter without refusing it
+// answers each such read with every offer of the account (`offersQuery: ignored`), and a pass with a
+// dozen counters out read the whole book twice a dozen times under a rate limit, long enough for a
+// daemon killed every few seconds to finish no pass. Such an answer, once seen, serves the pass's
+// other requests: it is as fresh as the pages the pass is writing.
+export function passRequestOffers(client: CashOfferClient): (offerRequestId: number) => Promise<Offer[]> {
+  let book: Offer[] | undefined;
+  return async (offerRequestId) => {
+    if (book) return ofRequest(book, offerRequestId);
+    const all: Offer[] = [];
+    for await (const page of streamOffers(client, { offer_request_id: offerRequestId })) all.push(...page);
+    if (all.some((o) => o.offer_request_id !== offerRequestId)) book = all;
+    return ofRequest(all, offerRequestId);
+  };
+}
+
 // One request's offers, read as of when the first page's request left (before it was asked for,
 // when there was none).
 export async function readRequestOffers(

@@ -8,7 +8,7 @@ import { emptyCounts, type JobContext, type JobCounts, type JobResult } from '..
 import { addCounts } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
 import { Clock } from '../../common/clock';
-import { listAllOffers, streamOfferReads } from '../common/offer-pages';
+import { passRequestOffers, streamOfferReads } from '../common/offer-pages';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { OfferSummaries } from '../offers/offer-summary';
 import { OffersService } from '../offers/offers.service';
@@ -75,6 +75,7 @@ export class OffersReconcileJob implements SyncJobHandler {
     const summaries = new OfferSummaries();
     const listed = new Set<string>();
     const clocked: Offer[] = [];
+    const requestOffersOf = passRequestOffers(client);
     // Each page is written as of when it was read: a page read before an event's re-read of the same
     // offers, and written after it, leaves that newer write alone.
     for await (const { offers: page, readAt } of streamOfferReads(client, this.clock, {}, ctx.signal)) {
@@ -84,7 +85,7 @@ export class OffersReconcileJob implements SyncJobHandler {
         await this.offers.applyOffers(crm, page, {
           ...options,
           readAt,
-          requestOffersOf: (requestId) => listAllOffers(client, requestId),
+          requestOffersOf,
         }),
       );
       for (const offer of page) {
