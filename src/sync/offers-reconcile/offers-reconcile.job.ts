@@ -56,16 +56,20 @@ export class OffersReconcileJob implements SyncJobHandler {
     const crm = await this.crms.get(ctx.brokerage.id);
     const client = this.cashOffers.get(ctx.brokerage.id);
     const pass: Pass = { ctx, crm, client, counts };
-    // The two reads stand apart: offers that cannot be read (a service refusing every page of them,
-    // say) leave the requests' statuses to be read all the same, and the run still fails on them.
-    let offersFailed: { error: unknown } | undefined;
+    // The two reads stand apart: an active list that cannot be read (a service refusing every page
+    // of it, say) leaves the offers to be read all the same, and the run still fails on it. The
+    // statuses come first: a request they find under a deal whose create is unfinished is linked
+    // there (EvidenceLooks), and this pass's offers on it are then written, not skipped until the
+    // next (a 200-kill soak lost an offer made 3 s after its create and expired 44 s later, whose
+    // one complete pass linked its request 5 s too late).
+    let statusesFailed: { error: unknown } | undefined;
     try {
-      await this.reconcileOffers(pass);
+      await this.reconcileStatuses(pass);
     } catch (error) {
-      offersFailed = { error };
+      statusesFailed = { error };
     }
-    if (!ctx.signal.aborted) await this.reconcileStatuses(pass);
-    if (offersFailed) throw offersFailed.error;
+    if (!ctx.signal.aborted) await this.reconcileOffers(pass);
+    if (statusesFailed) throw statusesFailed.error;
     return { counts };
   }
 
