@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkSoak, type Violation } from './soak-checks';
+import { checkSoak, unseeableOffers, type Violation } from './soak-checks';
 import { refusalCanBeSeen } from './readings-sweep';
 import { clocksBusy, MOMENT_AHEAD_MS } from './soak-clocks';
 import { waitUntil } from './soak-http';
@@ -280,6 +280,13 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
     const createAnswerHasInventory = !readings.createAnswer.startsWith('id-only');
     const checkNotes: string[] = [];
     const updatesGivenUp = await world.service.updatesGivenUp();
+    const passes = await ledgerReader.passes('offers-reconcile');
+    const unseeable = unseeableOffers(offers, {
+      expiredDropAndEventsOnce:
+        readings.expiredOfferListedAs === 'dropped' && readings.eventDelivery === 'once',
+      delivered: await world.service.offersDelivered(),
+      passes,
+    });
     const violations = checkSoak(world, {
       requests,
       offers,
@@ -302,6 +309,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         ? {}
         : { refusalsOnlyByUpdateLost: updatesGivenUp }),
       updatesGivenUp,
+      unseeable,
       notes: checkNotes,
     });
     const creates = await ledgerReader.taskCreates();
@@ -312,7 +320,7 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         deals,
         tasks,
         counters,
-        passes: await ledgerReader.passes('offers-reconcile'),
+        passes,
         creates,
         countersGivenUp: await ledgerReader.countersGivenUp(),
         countersRefusedAtMove: await ledgerReader.countersRefusedAtMove(),

@@ -5,6 +5,7 @@ import {
   overtakenShown,
   refusalReadAsLapse,
   requestStatusWrong,
+  unseeableOffers,
 } from './soak-checks';
 
 describe('requestStatusWrong', () => {
@@ -146,5 +147,42 @@ describe('counterWordShown', () => {
     ['accepted', 'declined', false],
   ])('the service holds %s, the record shows %s: %s', (expected, shown, matches) => {
     expect(counterWordShown(expected, shown, seen)).toBe(matches);
+  });
+});
+
+describe('unseeableOffers', () => {
+  const expired = (id: number, made: string, expires: string) => ({
+    offer_id: id,
+    offer_status: 'expired',
+    created_at: made,
+    offer_expires: expires,
+  });
+  const offers = [
+    expired(1, '2026-12-05T13:09:09Z', '2026-12-05T13:09:53Z'),
+    expired(2, '2026-12-05T13:10:00Z', '2026-12-05T13:11:00Z'),
+    expired(3, '2026-12-05T13:12:00Z', '2026-12-05T13:13:00Z'),
+    { ...expired(4, '2026-12-05T13:14:00Z', '2026-12-05T13:15:00Z'), offer_status: 'rejected' },
+  ];
+  const passes = [
+    // Began before offer 1 was made: it could not list it.
+    { startedMs: Date.parse('2026-12-05T13:09:05Z'), finishedMs: Date.parse('2026-12-05T13:09:20Z') },
+    // Began while offer 2 was listed.
+    { startedMs: Date.parse('2026-12-05T13:10:30Z'), finishedMs: Date.parse('2026-12-05T13:10:40Z') },
+  ];
+
+  it('is an expired offer no pass began to read while it was listed, whose event never arrived', () => {
+    const unseeable = unseeableOffers(offers, {
+      expiredDropAndEventsOnce: true,
+      delivered: new Set([3]),
+      passes,
+    });
+    expect([...unseeable.keys()]).toEqual([1]);
+    expect(unseeable.get(1)).toContain('no complete offers pass began in that time');
+  });
+
+  it('is none where expired offers stay listed or events are retried', () => {
+    expect(
+      unseeableOffers(offers, { expiredDropAndEventsOnce: false, delivered: new Set(), passes }).size,
+    ).toBe(0);
   });
 });

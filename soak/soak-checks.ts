@@ -68,6 +68,9 @@ export interface Observed {
   // (SOAK_SPEC_READINGS counteredOfferDecisions; not shown): where it does, such an accept must be
   // carried out; where not, it must be refused and the refusal shown on the record.
   countersAcceptable?: boolean;
+  // The offers nothing could show the daemon (unseeableOffers): one without a record is noted, not
+  // counted lost.
+  unseeable?: ReadonlyMap<number, string>;
   // Where the check notes what it did not count.
   notes?: string[];
 }
@@ -275,7 +278,11 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
     if (!ours.has(offer.offer_request_id)) continue;
     const records = recordsOfOffer.get(String(offer.offer_id)) ?? [];
     const at = `offer ${offer.offer_id} (request ${offer.offer_request_id})`;
-    if (records.length === 0) add('lost', at, `no CRM offer record; service status ${offer.offer_status}`);
+    const unseeable = seen.unseeable?.get(offer.offer_id);
+    if (records.length === 0 && unseeable !== undefined)
+      seen.notes?.push(`${at}: no CRM offer record, and nothing could show it: ${unseeable}`);
+    else if (records.length === 0)
+      add('lost', at, `no CRM offer record; service status ${offer.offer_status}`);
     if (records.length > 1)
       add('duplicate', at, `${records.length} CRM offer records: ${records.map((r) => r.id).join(', ')}`);
     // Opened from its listing deal and its seller (docs/crm-mapping.md): associated with both.
@@ -638,4 +645,39 @@ export function counterWordShown(
   if (expected === 'pending') return shown === seen.counterPendingWord;
   if (expected === 'rejected') return shown === seen.counterRefusedWord;
   return false;
+}
+
+// Offers no reader of the service could have seen: under readings where an offer past its expiry
+// drops from GET /offers and an event is sent once, never again (expiredOfferListedAs: dropped,
+// eventDelivery: once), an offer that expired undecided, whose new_offer event never reached the
+// daemon (it was down, or a fault swallowed it), and during whose listed life (made to expiry) no
+// complete offers pass began: a daemon killed every few seconds may finish none for a minute. Such an
+// offer leaves no trace anywhere the daemon can read; each is given with why.
+export function unseeableOffers(
+  offers: readonly {
+    offer_id: number;
+    offer_status: string;
+    created_at?: string | null;
+    offer_expires?: string | null;
+  }[],
+  facts: {
+    expiredDropAndEventsOnce: boolean;
+    delivered: ReadonlySet<number>;
+    passes: readonly { startedMs: number; finishedMs: number }[];
+  },
+): Map<number, string> {
+  const unseeable = new Map<number, string>();
+  if (!facts.expiredDropAndEventsOnce) return unseeable;
+  for (const offer of offers) {
+    if (offer.offer_status !== 'expired' || facts.delivered.has(offer.offer_id)) continue;
+    const madeMs = Date.parse(offer.created_at ?? '');
+    const expiresMs = Date.parse(offer.offer_expires ?? '');
+    if (!Number.isFinite(madeMs) || !Number.isFinite(expiresMs)) continue;
+    if (facts.passes.some((p) => p.startedMs >= madeMs && p.startedMs < expiresMs)) continue;
+    unseeable.set(
+      offer.offer_id,
+      `listed from ${new Date(madeMs).toISOString()} to its expiry at ${new Date(expiresMs).toISOString()}, when it dropped from GET /offers; its one new_offer event never reached the daemon, and no complete offers pass began in that time`,
+    );
+  }
+  return unseeable;
 }

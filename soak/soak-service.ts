@@ -152,6 +152,11 @@ export class SoakService {
     return this.control('GET', '/spec-readings');
   }
 
+  // The offers whose new_offer event reached the daemon (offersDelivered).
+  async offersDelivered(): Promise<Set<number>> {
+    return offersDelivered(await this.control<WebhookDelivery[]>('GET', '/webhook-deliveries'));
+  }
+
   // The counters and offers named by an UPDATE the service gave up delivering (updatesGivenUp).
   async updatesGivenUp(): Promise<Set<string>> {
     return updatesGivenUp(await this.control<WebhookDelivery[]>('GET', '/webhook-deliveries'));
@@ -205,6 +210,14 @@ export class SoakService {
 export interface WebhookDelivery {
   event: Record<string, unknown>;
   outcome: string;
+}
+
+// The offers whose new_offer event reached the daemon: an attempt it answered 2xx.
+export function offersDelivered(deliveries: readonly WebhookDelivery[]): Set<number> {
+  const delivered = new Set<number>();
+  for (const d of deliveries)
+    if (d.outcome === 'delivered' && d.event.event === 'new_offer') delivered.add(Number(d.event.offer_id));
+  return delivered;
 }
 
 // The counters and offers named by an UPDATE callback (a buyer's refusal of a counter) the service
