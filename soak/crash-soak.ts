@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkSoak, unseeableOffers, type Violation } from './soak-checks';
+import { checkSoak, decidedAtUnseeable, unseeableOffers, type Violation } from './soak-checks';
 import { refusalCanBeSeen } from './readings-sweep';
 import { clocksBusy, MOMENT_AHEAD_MS } from './soak-clocks';
 import { waitUntil } from './soak-http';
@@ -310,6 +310,10 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         : { refusalsOnlyByUpdateLost: updatesGivenUp }),
       updatesGivenUp,
       unseeable,
+      decidedAtUnseeable: decidedAtUnseeable(offers, counters, {
+        expiredDrops: readings.expiredOfferListedAs === 'dropped',
+        passes,
+      }),
       notes: checkNotes,
     });
     const creates = await ledgerReader.taskCreates();

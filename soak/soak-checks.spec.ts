@@ -6,6 +6,7 @@ import {
   refusalReadAsLapse,
   requestStatusWrong,
   unseeableOffers,
+  decidedAtUnseeable,
 } from './soak-checks';
 
 describe('requestStatusWrong', () => {
@@ -184,5 +185,34 @@ describe('unseeableOffers', () => {
     expect(
       unseeableOffers(offers, { expiredDropAndEventsOnce: false, delivered: new Set(), passes }).size,
     ).toBe(0);
+  });
+});
+
+describe('decidedAtUnseeable', () => {
+  // Offer 30 of the 200-kill replay of seed 20261238: countered at 13:34:38 (answered 502 after the
+  // service took it), the counter lapsed at 13:34:53 and the offer with it, dropped from the list.
+  const offer = {
+    offer_id: 30,
+    offer_status: 'expired',
+    offer_expires: '2026-12-05T13:36:50Z',
+    offer_decided_at: '2026-12-05T13:34:38.386Z',
+  };
+  const counters = [
+    { offer_id: 30, counter_offer_status: 'expired', counter_offer_expires: '2026-12-05T13:34:53Z' },
+  ];
+  const at = (iso: string) => ({ startedMs: Date.parse(iso), finishedMs: Date.parse(iso) + 5_000 });
+
+  it('is an expired offer no pass began to read between its decision and its counter lapsing', () => {
+    const passes = [at('2026-12-05T13:34:29Z'), at('2026-12-05T13:35:00Z')];
+    const unseeable = decidedAtUnseeable([offer], counters, { expiredDrops: true, passes });
+    expect(unseeable.get(30)).toContain('dropped from GET /offers at 2026-12-05T13:34:53.000Z');
+  });
+
+  it('is not one a pass began to read in that time, nor one under a reading that keeps expired offers', () => {
+    expect(
+      decidedAtUnseeable([offer], counters, { expiredDrops: true, passes: [at('2026-12-05T13:34:45Z')] })
+        .size,
+    ).toBe(0);
+    expect(decidedAtUnseeable([offer], counters, { expiredDrops: false, passes: [] }).size).toBe(0);
   });
 });

@@ -71,6 +71,9 @@ export interface Observed {
   // The offers nothing could show the daemon (unseeableOffers): one without a record is noted, not
   // counted lost.
   unseeable?: ReadonlyMap<number, string>;
+  // The offers whose decision time nothing could show the daemon (decidedAtUnseeable): a record
+  // without it is noted, not counted.
+  decidedAtUnseeable?: ReadonlyMap<number, string>;
   // Where the check notes what it did not count.
   notes?: string[];
 }
@@ -309,7 +312,11 @@ export function checkSoak(world: SoakWorld, seen: Observed): Violation[] {
         ['cash_offer_offer_decided_at', seen.decidedAtListed === false ? null : offer.offer_decided_at],
       ] as const) {
         const shown = text(record.properties[field]);
-        if (given && Date.parse(shown) !== Date.parse(given))
+        const unseen =
+          field === 'cash_offer_offer_decided_at' ? seen.decidedAtUnseeable?.get(offer.offer_id) : undefined;
+        if (given && shown === '' && unseen !== undefined)
+          seen.notes?.push(`${at}, record ${record.id}: no ${field}, and nothing could show it: ${unseen}`);
+        else if (given && Date.parse(shown) !== Date.parse(given))
           add(
             'wrong state',
             `${at}, record ${record.id}`,
@@ -677,6 +684,48 @@ export function unseeableOffers(
     unseeable.set(
       offer.offer_id,
       `listed from ${new Date(madeMs).toISOString()} to its expiry at ${new Date(expiresMs).toISOString()}, when it dropped from GET /offers; its one new_offer event never reached the daemon, and no complete offers pass began in that time`,
+    );
+  }
+  return unseeable;
+}
+
+// Offers whose decision time no reader could have seen: under a reading where an offer past its
+// expiry drops from GET /offers (expiredOfferListedAs: dropped), an offer that ended expired, whose
+// `offer_decided_at` (the service stamps a counter's arrival there) was listed only from that moment
+// until it dropped (its own expiry, or its counter's where the counter lapsed with it), and in which
+// time no complete offers pass began. No event carries the decision time, and a counter answered
+// 502 after the service took it gives no read of the offer either. Each is given with why.
+export function decidedAtUnseeable(
+  offers: readonly {
+    offer_id: number;
+    offer_status: string;
+    offer_expires?: string | null;
+    offer_decided_at?: string | null;
+  }[],
+  counters: readonly {
+    offer_id: number;
+    counter_offer_status: string;
+    counter_offer_expires?: string | null;
+  }[],
+  facts: { expiredDrops: boolean; passes: readonly { startedMs: number; finishedMs: number }[] },
+): Map<number, string> {
+  const unseeable = new Map<number, string>();
+  if (!facts.expiredDrops) return unseeable;
+  for (const offer of offers) {
+    const decidedMs = Date.parse(offer.offer_decided_at ?? '');
+    if (offer.offer_status !== 'expired' || !Number.isFinite(decidedMs)) continue;
+    const ends = [
+      Date.parse(offer.offer_expires ?? ''),
+      ...counters
+        .filter((c) => c.offer_id === offer.offer_id && c.counter_offer_status === 'expired')
+        .map((c) => Date.parse(c.counter_offer_expires ?? '')),
+    ].filter(Number.isFinite);
+    if (ends.length === 0) continue;
+    const endMs = Math.min(...ends);
+    if (facts.passes.some((p) => p.startedMs >= decidedMs && p.startedMs < endMs)) continue;
+    unseeable.set(
+      offer.offer_id,
+      `decided at ${new Date(decidedMs).toISOString()}, dropped from GET /offers at ${new Date(endMs).toISOString()} when it expired, and no complete offers pass began in that time`,
     );
   }
   return unseeable;
