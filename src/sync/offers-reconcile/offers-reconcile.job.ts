@@ -141,8 +141,8 @@ export class OffersReconcileJob implements SyncJobHandler {
           (await this.links.find(id, LINK.offerRequest, String(request.offer_request_id)))?.crmId;
         if (!ours) continue;
         // Listed under the deal's id before its create was finished (its answer lost, or without the
-        // id): linked now, so its offers are written from the next pass rather than once the create's
-        // look comes round, by when one may have expired off the list with no record made.
+        // id): linked now, so this pass writes its offers rather than waiting for the create's look,
+        // by when one may have expired off the list with no record made.
         if (request.offer_request_external_id && !ctx.dryRun)
           await this.looks.requestNamed(id, request.offer_request_id, request.offer_request_external_id);
         const outcome = await this.status.apply(crm, request.offer_request_id, request.offer_request_status, {
