@@ -639,3 +639,36 @@ describe('endedBeforeItsOwnExpiry: an offer a counter lapse ended', () => {
     ).toBe(false);
   });
 });
+
+describe('CounterOfferExecutor: whether the service keeps an offer closed when its buyer refuses a counter', () => {
+  // Readings sweep 1601 run 1: the one refusal the ledger had was read after its offer was accepted
+  // (`"f":"accepted"`); taken for "kept closed", it let a lost counter on a reopened offer be sent
+  // twice.
+  const executorWith = (links: string[]) =>
+    new CounterOfferExecutor(
+      undefined as never,
+      {
+        countByContent: async (_b: string, _k: string, fragment: string) =>
+          links.filter((l) => l.includes(fragment)).length,
+      } as unknown as LinkRepository,
+      { nowMs: () => Date.parse('2026-12-01T10:00:00Z') } as unknown as Clock,
+      undefined as never,
+      undefined as never,
+    );
+  const ask = (links: string[]) =>
+    (
+      executorWith(links) as unknown as {
+        listedAfterRefusal: (...args: unknown[]) => Promise<string>;
+      }
+    ).listedAfterRefusal({ brokerage: { id: 'b1' } }, counterOn7, [], []);
+
+  it.each([
+    [['{"s":"rejected","f":"accepted"}'], 'unknown'],
+    [['{"s":"rejected","f":"expired"}'], 'unknown'],
+    [['{"s":"rejected","f":"countered"}'], 'kept-closed'],
+    [['{"s":"rejected","f":"rejected"}'], 'kept-closed'],
+    [['{"s":"rejected","f":"active"}', '{"s":"rejected","f":"countered"}'], 'reopens'],
+  ])('links %j: %s', async (links, expected) => {
+    expect(await ask(links)).toBe(expected);
+  });
+});

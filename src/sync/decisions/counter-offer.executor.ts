@@ -58,6 +58,9 @@ export interface CounterOfferPayload extends DecisionTarget {
   body: CounterOfferBody;
 }
 
+// How a service that keeps an offer closed when its buyer refuses our counter lists it then.
+const KEPT_CLOSED_WORDS = ['countered', 'rejected'] as const;
+
 // Flow 6: POST /counter-offers from the counter fields of an offer record, then the record shows
 // the counter (countered, counter id and status).
 @Injectable()
@@ -505,7 +508,14 @@ export class CounterOfferExecutor implements CommandExecutor {
   ): Promise<'reopens' | 'kept-closed' | 'unknown'> {
     const brokerageId = ctx.brokerage.id;
     if ((await this.links.countByContent(brokerageId, LINK.counter, '"f":"active"')) > 0) return 'reopens';
-    let keptClosed = (await this.links.countByContent(brokerageId, LINK.counter, '"f":')) > 0;
+    // Kept closed: listed as countered or rejected right after its buyer refused. An offer read as
+    // accepted, expired or withdrawn after the refusal was decided since, which says nothing of how
+    // the service lists a refused one (readings sweep 1601 run 1 took an `accepted` for it, and sent
+    // a counter twice on a service that reopens).
+    let keptClosed = false;
+    for (const word of KEPT_CLOSED_WORDS)
+      if ((await this.links.countByContent(brokerageId, LINK.counter, `"f":"${word}"`)) > 0)
+        keptClosed = true;
     const listed = new Map<number, readonly Offer[]>([[payload.requestId, offers]]);
     const listedAs = (offerId: number) =>
       [...listed.values()]
@@ -519,7 +529,8 @@ export class CounterOfferExecutor implements CommandExecutor {
       }
       const statuses = listedAs(refusal.offerId);
       if (statuses.includes('active')) return 'reopens';
-      if (statuses.length > 0) keptClosed = true;
+      if (statuses.some((status) => (KEPT_CLOSED_WORDS as readonly string[]).includes(status)))
+        keptClosed = true;
     }
     return keptClosed ? 'kept-closed' : 'unknown';
   }
