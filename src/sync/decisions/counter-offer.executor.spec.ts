@@ -89,13 +89,18 @@ describe('CounterOfferExecutor.send after a refusal naming missing fields', () =
   });
 });
 
-describe('CounterOfferExecutor.send, a counter that ran out while it waited to be sent', () => {
-  it('is refused before any request, naming counter_offer_expires', async () => {
+describe('CounterOfferExecutor.send, a counter whose own expiry passes before it is posted', () => {
+  const NOT_SENT =
+    'POST /counter-offers not sent: counter_offer_expires 2026-12-01T09:59:00.000Z passed before the counter could be sent; nothing was sent';
+
+  // Sends a counter expiring at 09:59:00 with the clock at `nowMs`; `onRead` runs as the offer is read.
+  async function sendCounter(nowMs: () => number, onRead: () => void = () => undefined) {
     const calls: string[] = [];
     const cashOffer = {
       answersFromEveryOffer: () => false,
       listOffers: async () => {
         calls.push('GET /offers');
+        onRead();
         return [];
       },
       counterOffer: async () => void calls.push('POST /counter-offers'),
@@ -103,7 +108,7 @@ describe('CounterOfferExecutor.send, a counter that ran out while it waited to b
     const executor = new CounterOfferExecutor(
       undefined as never,
       undefined as never,
-      { nowMs: () => Date.parse('2026-12-01T10:00:00Z') } as unknown as Clock,
+      { nowMs } as unknown as Clock,
       undefined as never,
       { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository,
     );
@@ -112,55 +117,31 @@ describe('CounterOfferExecutor.send, a counter that ran out while it waited to b
       body: { ...counterOn7.body, counter_offer_expires: '2026-12-01T09:59:00Z' },
     };
     const ctx = { brokerage: { id: 'b1' }, cashOffer } as unknown as OutboxContext;
-
     const refused = await executor
       .send({ payload } as unknown as OutboxCommand, ctx)
       .catch((e: unknown) => e);
+    return { refused, calls };
+  }
+
+  it('ran out while it waited to be sent: is refused before any request, naming counter_offer_expires', async () => {
+    const { refused, calls } = await sendCounter(() => Date.parse('2026-12-01T10:00:00Z'));
 
     expect(refused).toBeInstanceOf(CashOfferError);
     expect(refused).toMatchObject({ code: 'INVALID_RECORD', status: undefined });
-    expect((refused as Error).message).toBe(
-      'POST /counter-offers not sent: counter_offer_expires 2026-12-01T09:59:00.000Z passed before the counter could be sent; nothing was sent',
-    );
+    expect((refused as Error).message).toBe(NOT_SENT);
     expect(calls).toEqual([]);
   });
-});
 
-describe('CounterOfferExecutor.send, a counter that runs out while the offer is read', () => {
   // A 200-kill soak sent one 4 s past its expiry (the offer's read waited on the rate limit): the
   // service ended it on arrival, and the offer dropped off the list before any read showed it.
-  it('is not posted: its expiry is checked again before the POST', async () => {
+  it('runs out while the offer is read: is not posted, its expiry checked again before the POST', async () => {
     let now = Date.parse('2026-12-01T09:58:58Z');
-    const calls: string[] = [];
-    const cashOffer = {
-      answersFromEveryOffer: () => false,
-      listOffers: async () => {
-        calls.push('GET /offers');
-        now = Date.parse('2026-12-01T09:59:03Z');
-        return [];
-      },
-      counterOffer: async () => void calls.push('POST /counter-offers'),
-    } as unknown as CashOfferClient;
-    const executor = new CounterOfferExecutor(
-      undefined as never,
-      undefined as never,
-      { nowMs: () => now } as unknown as Clock,
-      undefined as never,
-      { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository,
+    const { refused, calls } = await sendCounter(
+      () => now,
+      () => (now = Date.parse('2026-12-01T09:59:03Z')),
     );
-    const payload = {
-      ...counterOn7,
-      body: { ...counterOn7.body, counter_offer_expires: '2026-12-01T09:59:00Z' },
-    };
-    const ctx = { brokerage: { id: 'b1' }, cashOffer } as unknown as OutboxContext;
 
-    const refused = await executor
-      .send({ payload } as unknown as OutboxCommand, ctx)
-      .catch((e: unknown) => e);
-
-    expect((refused as Error).message).toBe(
-      'POST /counter-offers not sent: counter_offer_expires 2026-12-01T09:59:00.000Z passed before the counter could be sent; nothing was sent',
-    );
+    expect((refused as Error).message).toBe(NOT_SENT);
     expect(calls).toEqual(['GET /offers']);
   });
 });
