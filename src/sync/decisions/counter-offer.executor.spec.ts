@@ -24,7 +24,7 @@ const executorFor = () =>
   new CounterOfferExecutor(
     undefined as never,
     undefined as never,
-    undefined as never,
+    { nowMs: () => Date.parse('2026-12-01T10:00:00Z') } as unknown as Clock,
     undefined as never,
     { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository,
   );
@@ -183,6 +183,46 @@ describe('CounterOfferExecutor.send, a counter that runs out between its send an
     expect(answer).toMatchObject({ counter_offer_id: 41 });
     expect(answer).not.toHaveProperty('listed_at_send');
     expect(reads.length).toBeGreaterThan(0); // the countered offer's terms, read before the send
+  });
+});
+
+// Readings sweep 1601 run 1's replay: the POST's answer held 11 s at the gateway, the buyer refused
+// the counter meanwhile (no UPDATE from that service), and the send's read found the offer `active`
+// again. Taken for how the service lists a countered offer, it hid the refusal for good.
+describe("CounterOfferExecutor.send, the listing read's timing against the POST", () => {
+  async function listedAtSendAfter(answerTakesMs: number): Promise<unknown> {
+    let nowMs = Date.parse('2026-12-05T15:50:32Z');
+    const cashOffer = {
+      answersFromEveryOffer: () => false,
+      listOffers: async () => [{ offer_id: 7, offer_request_id: 3, offer_status: 'active' }],
+      counterOffer: async () => {
+        nowMs += answerTakesMs;
+        return undefined; // answered 204: no counter record
+      },
+    } as unknown as CashOfferClient;
+    // An earlier counter of the brokerage was read `countered`: this service's way while one waits.
+    const earlier = {
+      crmId: 'unnamed:5',
+      contentHash: encodeCounterLink({ status: 'rejected', listedAtSend: 'countered' }),
+    };
+    const executor = new CounterOfferExecutor(
+      undefined as never,
+      { latestByContent: async () => [earlier] } as unknown as LinkRepository,
+      { nowMs: () => nowMs } as unknown as Clock,
+      undefined as never,
+      { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository,
+    );
+    const ctx = { brokerage: { id: 'b1' }, cashOffer } as unknown as OutboxContext;
+    const answer = await executor.send({ payload: counterOn7 } as unknown as OutboxCommand, ctx);
+    return (answer as { listed_at_send?: unknown }).listed_at_send;
+  }
+
+  it('read at once, an active offer stands as how this service listed it at the send', async () => {
+    expect(await listedAtSendAfter(200)).toBe('active');
+  });
+
+  it('read seconds after the POST, an active offer where earlier counters were listed countered is the buyer having refused', async () => {
+    expect(await listedAtSendAfter(11_000)).toBe('countered');
   });
 });
 

@@ -98,12 +98,16 @@ export class CounterOfferExecutor implements CommandExecutor {
       required,
       statusWord,
       sent,
+      postedAtMs,
     } = await this.post(ctx, withOfferTerms(payload.body, offer), offer);
-    // How the service lists the offer the moment after the counter, before any buyer can answer:
-    // one read, best effort (the write-back reads it again when this one fails).
-    const listedAtSend = await this.listedAtSend(ctx, payload, expiryMs(sent.counter_offer_expires)).catch(
-      () => undefined,
-    );
+    // How the service lists the offer the moment after the counter: one read, best effort (the
+    // write-back reads it again when this one fails).
+    const listedAtSend = await this.listedAtSend(
+      ctx,
+      payload,
+      expiryMs(sent.counter_offer_expires),
+      postedAtMs,
+    ).catch(() => undefined);
     return {
       counter_offer_id: counter?.counter_offer_id,
       counter_offer_status: counter?.counter_offer_status,
@@ -195,6 +199,7 @@ export class CounterOfferExecutor implements CommandExecutor {
     required: string[];
     statusWord?: string;
     sent: CounterOfferBody;
+    postedAtMs: number;
   }> {
     const known = await this.learntOf(ctx.brokerage.id);
     let statusWord = known.statusWord ?? DEFAULT_COUNTER_STATUS_WORD;
@@ -204,10 +209,11 @@ export class CounterOfferExecutor implements CommandExecutor {
       // The agent's own expiry (one filled in from the offer is the offer's clock, not the counter's).
       this.refuseIfRunOut(counter);
       try {
+        const postedAtMs = this.clock.nowMs();
         const answer = await ctx.cashOffer.counterOffer(body, ctx.call);
         const learnt = { fields: required, statusWord: asked(statusWord) ?? known.statusWord };
         this.learnt.set(ctx.brokerage.id, Promise.resolve(learnt));
-        return { answer, required: [...required], statusWord: learnt.statusWord, sent: body };
+        return { answer, required: [...required], statusWord: learnt.statusWord, sent: body, postedAtMs };
       } catch (error) {
         if (
           !(error instanceof CashOfferError) ||
@@ -242,16 +248,22 @@ export class CounterOfferExecutor implements CommandExecutor {
   // the offer) shows the lapse, not how this service lists a waiting countered offer: nothing is
   // learnt from it (a targeted soak learnt `active` so and took a later counter's `rejected`
   // listing for its buyer's refusal).
+  // A read that came back more than SEND_READ_IN_TIME_MS after the POST went out (a slow gateway, a
+  // rate limit) is late as the write-back's is: the buyer may have answered in between (readings
+  // sweep 1601 run 1's replay: the POST's answer held 11 s, the buyer refused meanwhile, the read
+  // showed the offer back to `active`, and with no UPDATE the record stayed Countered for good).
   private async listedAtSend(
     ctx: OutboxContext,
     payload: CounterOfferPayload,
     expiresMs: number | null,
+    postedAtMs: number,
   ): Promise<string | undefined> {
     if (expiresMs !== null && ranOutBy(expiresMs, this.clock.nowMs())) return undefined;
     const offers = await listAllOffers(ctx.cashOffer, payload.requestId);
     const listed = offers.find((o) => o.offer_id === payload.offerId);
     if (!listed) return undefined;
-    return listedAtSendOf(listed.offer_status, await this.listingHabit(ctx.brokerage.id));
+    const late = this.clock.nowMs() - postedAtMs > SEND_READ_IN_TIME_MS;
+    return listedAtSendOf(listed.offer_status, await this.listingHabit(ctx.brokerage.id), late);
   }
 
   // The counter's link, written before the command is marked done: the buyer's answer (an UPDATE
@@ -548,6 +560,10 @@ export class CounterOfferExecutor implements CommandExecutor {
     return counterListingHabit(this.links, brokerageId, ['countered', 'active', 'rejected']);
   }
 }
+
+// How soon after the POST went out the send's own listing read must come back to show the offer
+// before any buyer could answer: a person answers a counter in minutes, not seconds.
+export const SEND_READ_IN_TIME_MS = 3_000;
 
 // How many other requests' offers a counter's reconcile reads to see whether refused offers reopen.
 const REOPENING_REQUESTS_READ = 3;

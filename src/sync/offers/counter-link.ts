@@ -120,9 +120,10 @@ export function otherCountersOf(
 // original offer rejected as the buyer accepted): the way this service listed the brokerage's earlier
 // counters (`habit`) tells, when there were any (seen in the crash soak: a write-back delayed by a
 // kill read `rejected` after the buyer's refusal, and the record stayed Countered). `late`: a read
-// taken after the send's own failed (the write-back's), when a buyer may have answered already: there
-// `active` where this service lists countered offers as `countered` is the offer put back to active
-// after the buyer refused the counter. The send's own read, taken before a buyer can answer, stands.
+// taken when a buyer may have answered already (the write-back's, after the send's own failed; or
+// the send's own, come back seconds after the POST): there `active` where this service lists
+// countered offers as `countered` is the offer put back to active after the buyer refused the
+// counter. The send's own read, taken before a buyer can answer, stands.
 export function listedAtSendOf(listedNow: string, habit: string | undefined, late = false): string {
   if (isCounteredWord(listedNow)) return 'countered';
   if (listedNow === 'active') return late && habit === 'countered' ? habit : listedNow;
