@@ -30,6 +30,7 @@ export { CREDENTIAL_REMOTES, credentialOfPause, credentialPauseJob, WHOLE_BROKER
 export type { CredentialRemote } from './pause.entity';
 export { INBOX_STATUSES } from './inbox-event.entity';
 export type { InboxStatus } from './inbox-event.entity';
+export { LINK_CONTENT_WIDTH } from './link.entity';
 export type { LinkState } from './link.entity';
 export { OUTBOX_STATES } from './outbox-command.entity';
 export type { OutboxState } from './outbox-command.entity';

@@ -3,6 +3,9 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 export type LinkState = 'active' | 'gone';
 
 // A remote record (offer request, offer, marketplace listing ...) and the CRM record it was written to.
+// The width of `content_hash` (LinkContentWidth1765200000000).
+export const LINK_CONTENT_WIDTH = 512;
+
 @Entity({ name: 'links' })
 @Index('uq_links_remote', ['brokerageId', 'kind', 'remoteId'], { unique: true })
 @Index('uq_links_crm', ['brokerageId', 'kind', 'crmId'], { unique: true })
@@ -22,8 +25,9 @@ export class Link {
   @Column({ name: 'crm_id', type: 'varchar', length: 255 })
   crmId: string;
 
-  // Hash of what was last written to the CRM: equal hash, no write.
-  @Column({ name: 'content_hash', type: 'varchar', length: 128 })
+  // Hash of what was last written to the CRM: equal hash, no write. A counter's link keeps short
+  // JSON here instead (counter-link.ts), hence the width.
+  @Column({ name: 'content_hash', type: 'varchar', length: LINK_CONTENT_WIDTH })
   contentHash: string;
 
   @Column({ type: 'varchar', length: 16, default: 'active' })

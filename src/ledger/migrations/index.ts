@@ -11,6 +11,7 @@ import { LinkReadTimes1764800000000 } from './1764800000000-link-read-times.migr
 import { WorkerHeartbeats1764900000000 } from './1764900000000-worker-heartbeats.migration';
 import { WorkerSessions1765000000000 } from './1765000000000-worker-sessions.migration';
 import { ReceivedConfirmations1765100000000 } from './1765100000000-received-confirmations.migration';
+import { LinkContentWidth1765200000000 } from './1765200000000-link-content-width.migration';
 
 // In order of application; listed explicitly so jest and the compiled build load the same set.
 export const LEDGER_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const LEDGER_MIGRATIONS = [
   WorkerHeartbeats1764900000000,
   WorkerSessions1765000000000,
   ReceivedConfirmations1765100000000,
+  LinkContentWidth1765200000000,
 ];

@@ -9,7 +9,7 @@ import type {
   OutboxRepository,
 } from '../../ledger';
 import type { OutboxContext } from '../outbox/outbox.executors';
-import { decodeCounterLink, encodeCounterLink } from '../offers/counter-link';
+import { decodeCounterLink, encodeCounterLink, serviceMark } from '../offers/counter-link';
 import type { OfferRecordOutcome } from './offer-record.outcome';
 import {
   CounterOfferExecutor,
@@ -186,11 +186,13 @@ describe('CounterOfferExecutor.send, a counter that runs out between its send an
   });
 });
 
-// Readings sweep 1601 run 1's replay: the POST's answer held 11 s at the gateway, the buyer refused
-// the counter meanwhile (no UPDATE from that service), and the send's read found the offer `active`
-// again. Taken for how the service lists a countered offer, it hid the refusal for good.
-describe("CounterOfferExecutor.send, the listing read's timing against the POST", () => {
-  async function listedAtSendAfter(answerTakesMs: number): Promise<unknown> {
+// Readings sweep 1601 run 1's replays: the buyer refused the counter before the send's own read
+// (within an answer the gateway held 11 s; within 0.5 s of a prompt one), on a service that sends no
+// UPDATE and lists a waiting countered offer `countered`; the read found the offer `active` again.
+// Taken for how the service lists a countered offer, it hid the refusal for good.
+describe("CounterOfferExecutor.send, an active offer read after the POST, where an earlier counter's was countered", () => {
+  const baseUrl = 'https://cash-offer.example/api/v2';
+  async function listedAtSend(answerTakesMs: number, earlierSentTo?: string): Promise<unknown> {
     let nowMs = Date.parse('2026-12-05T15:50:32Z');
     const cashOffer = {
       answersFromEveryOffer: () => false,
@@ -200,29 +202,45 @@ describe("CounterOfferExecutor.send, the listing read's timing against the POST"
         return undefined; // answered 204: no counter record
       },
     } as unknown as CashOfferClient;
-    // An earlier counter of the brokerage was read `countered`: this service's way while one waits.
     const earlier = {
       crmId: 'unnamed:5',
-      contentHash: encodeCounterLink({ status: 'rejected', listedAtSend: 'countered' }),
+      contentHash: encodeCounterLink({
+        status: 'rejected',
+        listedAtSend: 'countered',
+        ...(earlierSentTo !== undefined ? { service: serviceMark(earlierSentTo) } : {}),
+      }),
     };
+    const links = {
+      latestByContent: async (_b: string, _k: string, fragment: string) =>
+        earlier.contentHash.includes(fragment) ? [earlier] : [],
+    } as unknown as LinkRepository;
     const executor = new CounterOfferExecutor(
       undefined as never,
-      { latestByContent: async () => [earlier] } as unknown as LinkRepository,
+      links,
       { nowMs: () => nowMs } as unknown as Clock,
       undefined as never,
       { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository,
     );
-    const ctx = { brokerage: { id: 'b1' }, cashOffer } as unknown as OutboxContext;
+    const ctx = {
+      brokerage: { id: 'b1', config: { cashOffer: { baseUrl } } },
+      cashOffer,
+    } as unknown as OutboxContext;
     const answer = await executor.send({ payload: counterOn7 } as unknown as OutboxCommand, ctx);
     return (answer as { listed_at_send?: unknown }).listed_at_send;
   }
 
-  it('read at once, an active offer stands as how this service listed it at the send', async () => {
-    expect(await listedAtSendAfter(200)).toBe('active');
+  it('sent to the same service: the buyer refused already, however soon the read', async () => {
+    expect(await listedAtSend(200, 'https://CASH-OFFER.example/api/v2/')).toBe('countered');
   });
 
-  it('read seconds after the POST, an active offer where earlier counters were listed countered is the buyer having refused', async () => {
-    expect(await listedAtSendAfter(11_000)).toBe('countered');
+  it('sent to another service, or to one not recorded (an older ledger), read at once: the active offer stands', async () => {
+    expect(await listedAtSend(200, 'http://127.0.0.1:4010/api/v2')).toBe('active');
+    expect(await listedAtSend(200)).toBe('active');
+  });
+
+  it('read seconds after the POST: the buyer may have answered in between, whichever service the earlier met', async () => {
+    expect(await listedAtSend(11_000, 'http://127.0.0.1:4010/api/v2')).toBe('countered');
+    expect(await listedAtSend(11_000)).toBe('countered');
   });
 });
 

@@ -35,9 +35,10 @@ import {
   encodeCounterLink,
   listedAtSendOf,
   otherCountersOf,
+  serviceMark,
 } from '../offers/counter-link';
 import { positiveId } from '../../cash-offer/positive-id';
-import { counterListingHabit } from '../offers/counter-listing-habit';
+import { counterListingHabit, counterListingHabitAt } from '../offers/counter-listing-habit';
 import { recentCounterUpdates } from '../offers/recent-counter-updates';
 import {
   COUNTER_OFFER,
@@ -262,8 +263,18 @@ export class CounterOfferExecutor implements CommandExecutor {
     const offers = await listAllOffers(ctx.cashOffer, payload.requestId);
     const listed = offers.find((o) => o.offer_id === payload.offerId);
     if (!listed) return undefined;
-    const late = this.clock.nowMs() - postedAtMs > SEND_READ_IN_TIME_MS;
+    const late =
+      this.clock.nowMs() - postedAtMs > SEND_READ_IN_TIME_MS ||
+      (await this.sameServiceHabit(ctx)) === 'countered';
     return listedAtSendOf(listed.offer_status, await this.listingHabit(ctx.brokerage.id), late);
+  }
+
+  // How the counters sent to this same service were listed while they waited. Where that was
+  // `countered`, an `active` read right after a counter it took (2xx) is the offer back on the
+  // market: its buyer refused already (readings sweep 1601 run 1's replay, again: a bot buyer
+  // refused 0.5 s after the POST, and with no UPDATE the record stayed Countered).
+  private sameServiceHabit(ctx: OutboxContext): Promise<string | undefined> {
+    return counterListingHabitAt(this.links, ctx.brokerage.id, serviceOf(ctx), LISTING_READINGS);
   }
 
   // The counter's link, written before the command is marked done: the buyer's answer (an UPDATE
@@ -279,6 +290,7 @@ export class CounterOfferExecutor implements CommandExecutor {
       status: counter.counter_offer_status ?? 'pending',
       listedAtSend: counter.listed_at_send,
       expires: counter.expires_sent,
+      service: serviceOf(ctx),
     });
   }
 
@@ -337,7 +349,13 @@ export class CounterOfferExecutor implements CommandExecutor {
   private async writeLink(
     brokerageId: string,
     payload: CounterOfferPayload,
-    counter: { id?: number | string; status: string; listedAtSend?: string; expires?: string },
+    counter: {
+      id?: number | string;
+      status: string;
+      listedAtSend?: string;
+      expires?: string;
+      service: string;
+    },
   ): Promise<void> {
     await this.links.upsertLinks(brokerageId, LINK.counter, [
       {
@@ -353,6 +371,7 @@ export class CounterOfferExecutor implements CommandExecutor {
           expiresMs: expiryMs(counter.expires ?? payload.body.counter_offer_expires),
           knownSinceMs: this.clock.nowMs(),
           ...(counter.listedAtSend !== undefined ? { listedAtSend: counter.listedAtSend } : {}),
+          service: counter.service,
         }),
       },
     ]);
@@ -557,8 +576,15 @@ export class CounterOfferExecutor implements CommandExecutor {
   // How this brokerage's service lists an offer right after it was countered (`countered`, `active`
   // or `rejected`), as seen on the counters it answered; undefined before the first.
   private listingHabit(brokerageId: string): Promise<string | undefined> {
-    return counterListingHabit(this.links, brokerageId, ['countered', 'active', 'rejected']);
+    return counterListingHabit(this.links, brokerageId, LISTING_READINGS);
   }
+}
+
+// The listings a countered offer may have while its counter waits.
+const LISTING_READINGS = ['countered', 'active', 'rejected'];
+
+function serviceOf(ctx: OutboxContext): string {
+  return serviceMark(ctx.brokerage.config.cashOffer.baseUrl);
 }
 
 // How soon after the POST went out the send's own listing read must come back to show the offer

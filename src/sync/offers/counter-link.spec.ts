@@ -4,8 +4,10 @@ import {
   encodeCounterLink,
   listedAtSendOf,
   settledListedAtSend,
+  serviceMark,
   showsOutlivedExpiry,
 } from './counter-link';
+import { LINK_CONTENT_WIDTH } from '../../ledger';
 import { OUTLIVED_AFTER_MS } from './offer-record.view';
 
 describe('listedAtSendOf: how the service listed a countered offer when the counter was sent', () => {
@@ -58,19 +60,23 @@ describe('the counter link keeps the counter expiry', () => {
   });
 });
 
-describe('the counter link keeps when the ledger came to know of the counter', () => {
-  it('to the millisecond, within the content column', () => {
+describe('the counter link keeps when the ledger came to know of the counter, and the service it was sent to', () => {
+  it('to the millisecond, within the content column with every field set', () => {
     const content = {
-      status: 'cancelled',
+      status: 'buyer_rejected',
       requestId: 2147483647,
       listedAtSend: 'countered',
       amount: 99999999.99,
       expiresMs: Date.parse('2026-11-26T14:00:00Z'),
       listedAfterRefusal: 'cancelled',
       knownSinceMs: Date.parse('2026-11-26T13:59:30.250Z'),
+      outlivedExpiry: true,
+      endedBySeller: 'counter_pending',
+      outlivedSellerReject: true,
+      service: serviceMark('https://cash-offer.example/api/v2'),
     };
     const encoded = encodeCounterLink(content);
-    expect(encoded.length).toBeLessThanOrEqual(128);
+    expect(encoded.length).toBeLessThanOrEqual(LINK_CONTENT_WIDTH);
     expect(decodeCounterLink({ crmId: '55', contentHash: encoded })).toEqual({ id: '55', ...content });
   });
 });
@@ -207,5 +213,21 @@ describe("the counter link keeps the seller's reject it was taken to end with, a
     const plain = decodeCounterLink({ crmId: '55', contentHash: encodeCounterLink({ status: 'pending' }) });
     expect(plain.endedBySeller).toBeUndefined();
     expect(plain.outlivedSellerReject).toBeUndefined();
+  });
+});
+
+describe('serviceMark: which service a counter was sent to', () => {
+  it("is the base URL's host and path, whatever their case or trailing slash", () => {
+    const mark = serviceMark('https://cash-offer.example/api/v2');
+    expect(serviceMark('https://CASH-OFFER.example/api/v2/')).toBe(mark);
+    expect(serviceMark(' https://cash-offer.example/api/v2 ')).toBe(mark);
+    expect(mark).toMatch(/^[0-9a-f]{10}$/);
+  });
+
+  it('differs for another host, port or path', () => {
+    const mark = serviceMark('https://cash-offer.example/api/v2');
+    expect(serviceMark('https://sandbox.cash-offer.example/api/v2')).not.toBe(mark);
+    expect(serviceMark('https://cash-offer.example:8443/api/v2')).not.toBe(mark);
+    expect(serviceMark('https://cash-offer.example/api/v3')).not.toBe(mark);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { outboxKey, type Link, type LinkRepository } from '../../ledger';
 import { LINK } from '../common/listing-deal.properties';
 import {
@@ -21,6 +22,9 @@ export interface CounterLinkContent extends CounterKnowledge {
   // The buyer accepted this counter after the seller had turned its offer down: this service leaves
   // a waiting counter standing through the seller's reject (countersOutliveSellerReject).
   outlivedSellerReject?: boolean;
+  // The service the counter was sent to (serviceMark of its base URL): how the brokerage's earlier
+  // counters were listed tells of this one only where they met the same service.
+  service?: string;
 }
 
 const UNNAMED_PREFIX = 'unnamed:';
@@ -52,6 +56,7 @@ export function encodeCounterLink(content: CounterLinkContent): string {
     ...(content.outlivedExpiry ? { o: 1 } : {}),
     ...(content.endedBySeller !== undefined ? { x: content.endedBySeller } : {}),
     ...(content.outlivedSellerReject ? { w: 1 } : {}),
+    ...(content.service !== undefined ? { u: content.service } : {}),
   });
 }
 
@@ -65,7 +70,7 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     parsed = undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return { id, status: link.contentHash };
-  const { s, r, l, a, e, f, k, o, x, w } = parsed as {
+  const { s, r, l, a, e, f, k, o, x, w, u } = parsed as {
     s?: unknown;
     r?: unknown;
     l?: unknown;
@@ -76,6 +81,7 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     o?: unknown;
     x?: unknown;
     w?: unknown;
+    u?: unknown;
   };
   return {
     id,
@@ -89,7 +95,22 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     ...(o === 1 ? { outlivedExpiry: true } : {}),
     ...(typeof x === 'string' ? { endedBySeller: x } : {}),
     ...(w === 1 ? { outlivedSellerReject: true } : {}),
+    ...(typeof u === 'string' ? { service: u } : {}),
   };
+}
+
+// A short mark of the service a counter was sent to, kept on its link: the base URL's host and
+// path, so a brokerage's ledger that outlives a move to another service (the demo sandbox, then the
+// real one) never reads the earlier service's habit into counters sent to the new one.
+export function serviceMark(baseUrl: string): string {
+  let key = baseUrl.trim();
+  try {
+    const url = new URL(key);
+    key = `${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    // A base URL the config validation let through is a URL; any other string is its own key.
+  }
+  return createHash('sha256').update(key).digest('hex').slice(0, 10);
 }
 
 // The counters of one request, from links found by their content (`"r":7` also matches 70).

@@ -20,6 +20,17 @@ export async function counterListingHabit(
   return habitOf(read.map(decodeCounterLink), readings);
 }
 
+// The same, from the counters sent to one service (`service`, a serviceMark) only.
+export async function counterListingHabitAt(
+  links: LinkRepository,
+  brokerageId: string,
+  service: string,
+  readings: readonly string[],
+): Promise<string | undefined> {
+  const read = await links.latestByContent(brokerageId, LINK.counter, `"u":"${service}"`, COUNTERS_READ);
+  return habitOf(read.map(decodeCounterLink), readings);
+}
+
 // `countered` if any counter read it; else whichever of `readings` most counters read (a tie to the
 // earlier in `readings`), else undefined. A buyer who refuses within the send leaves a read of the
 // refused offer instead (`rejected`; or `active`, on a service that lists a countered offer

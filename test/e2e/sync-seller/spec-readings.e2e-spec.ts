@@ -638,20 +638,23 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         });
       });
 
-    // The same service, answering counters with no body, where the buyer refuses the brokerage's
-    // first counter while its answer is still on the way: the read taken just after the send shows
-    // the offer back to `active`, as if waiting under a service that lists countered offers active.
-    // The next counter, read `countered`, tells which it was (seen in readings sweep 1204: it stayed
-    // Countered, pending, for good).
+    // The same service, answering counters with no body, where the buyer refuses a counter while its
+    // answer is still on the way: the read taken just after the send shows the offer back to
+    // `active`, as if waiting under a service that lists countered offers active. Seen in readings
+    // sweep 1204 on the brokerage's first counter (it stayed Countered, pending, for good; there the
+    // next counter, read `countered`, tells which it was), and in readings sweep 1601 run 1's replays
+    // with earlier counters to this same service read `countered`, which tell it at once.
     if (readings.counterRejectedCallback === 'offer-only' && readings.counterAnswer === 'empty-204')
-      it('a counter its buyer refused within its send shows Counter rejected once a later counter shows how this service lists one', async () => {
+      it('a counter its buyer refused within its send shows Counter rejected at once where earlier counters to this service were listed countered', async () => {
         await withRefusalsReopened(async () => {
+          const earlier = await t.ledger.links.latestByContent('acme', LINK.counter, '"l":"countered"', 50);
+          expect(earlier.map((l) => decodeCounterLink(l).service).filter(Boolean).length).toBeGreaterThan(0);
           const { requestId } = await steps.activeRequest();
           const first = await steps.sandbox.makeOffer(requestId, { offer_amount: 343_000 });
           const second = await steps.sandbox.makeOffer(requestId, { offer_amount: 344_000 });
           await steps.applyEvents(2);
 
-          // The answer held (within the client's time-out) while the buyer refuses.
+          // The answer held (within the client's time-out, and under the send's 3 s) while the buyer refuses.
           const record = await steps.agent.offerRecord(first.offer_id);
           await steps.agent.moveOffer(record!.id, 'counter_requested', {
             cash_offer_counter_amount: '353000',
@@ -670,13 +673,18 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
           expect((await drain).status).toBe('succeeded');
           await steps.sandbox.clearFaults();
           const link = await t.ledger.links.find('acme', LINK.counter, String(first.offer_id));
-          expect(decodeCounterLink(link!).listedAtSend).toBe('active');
-
-          await counterOn(second.offer_id, '354000');
+          expect(decodeCounterLink(link!).listedAtSend).toBe('countered');
           await settle();
           const refused = await steps.agent.offerRecord(first.offer_id);
           expect(steps.agent.stageKey(refused!)).toBe('counter_rejected');
           expect(refused!.properties[OFFER.counterStatus]).toBe('rejected');
+
+          // A later counter on the same request waits, shown so.
+          await counterOn(second.offer_id, '354000');
+          await settle();
+          expect(steps.agent.stageKey((await steps.agent.offerRecord(first.offer_id))!)).toBe(
+            'counter_rejected',
+          );
           expect(steps.agent.stageKey((await steps.agent.offerRecord(second.offer_id))!)).toBe('countered');
         });
       });

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { Link } from '../../../src/ledger/entities';
+import { LINK_CONTENT_WIDTH, Link } from '../../../src/ledger/entities';
 import { openLedger } from '../../../src/ledger/ledger';
 import { NestedLedgerWorkError } from '../../../src/ledger/ledger-transactions';
 import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
@@ -29,10 +29,20 @@ describe.each(ledgerEngines())('ledger connection and transactions (%s)', (engin
       'WorkerHeartbeats1764900000000',
       'WorkerSessions1765000000000',
       'ReceivedConfirmations1765100000000',
+      'LinkContentWidth1765200000000',
     ]);
     // What `synchronize` would change if it were on: nothing, or the migration and entities disagree.
     const pending = await f.ledger.dataSource.driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+  });
+
+  it("keeps a link's content up to the column's width (a counter's link with every field set)", async () => {
+    const content = `{"s":"${'x'.repeat(LINK_CONTENT_WIDTH - 8)}"}`;
+    expect(content).toHaveLength(LINK_CONTENT_WIDTH);
+    await f.ledger.links.upsertLinks('b1', 'counter_offer', [
+      { remoteId: '7', crmId: 'unnamed:7', contentHash: content },
+    ]);
+    expect((await f.ledger.links.find('b1', 'counter_offer', '7'))?.contentHash).toBe(content);
   });
 
   it('reopens an existing file without re-running migrations and keeps the data', async () => {
@@ -42,7 +52,7 @@ describe.each(ledgerEngines())('ledger connection and transactions (%s)', (engin
     try {
       expect((await reopened.links.find('b1', 'offer', 'r1'))?.crmId).toBe('c1');
       const migrations: unknown[] = await reopened.dataSource.query('SELECT name FROM migrations');
-      expect(migrations).toHaveLength(13);
+      expect(migrations).toHaveLength(14);
     } finally {
       await reopened.close();
     }
