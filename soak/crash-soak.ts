@@ -1,7 +1,13 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkSoak, decidedAtUnseeable, unseeableOffers, type Violation } from './soak-checks';
+import {
+  checkSoak,
+  decidedAtUnseeable,
+  refusalsUnknowable,
+  unseeableOffers,
+  type Violation,
+} from './soak-checks';
 import { refusalCanBeSeen } from './readings-sweep';
 import { clocksBusy, MOMENT_AHEAD_MS } from './soak-clocks';
 import { waitUntil } from './soak-http';
@@ -309,6 +315,14 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         ? {}
         : { refusalsOnlyByUpdateLost: updatesGivenUp }),
       updatesGivenUp,
+      refusalsUnknowable: refusalsUnknowable(counters, {
+        refusalOnlyByMoveToActive:
+          readings.counterRejectedCallback === 'none' &&
+          readings.counterRejectedOfferListedAs === 'active' &&
+          ['countered', 'counter_offered'].includes(readings.counteredOfferListedAs),
+        passes,
+        countersSeenWaiting: await ledgerReader.countersSeenWaiting(),
+      }),
       unseeable,
       decidedAtUnseeable: decidedAtUnseeable(offers, counters, {
         expiredDrops: readings.expiredOfferListedAs === 'dropped',

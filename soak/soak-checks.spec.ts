@@ -6,6 +6,7 @@ import {
   refusalReadAsLapse,
   requestStatusWrong,
   unseeableOffers,
+  refusalsUnknowable,
   decidedAtUnseeable,
 } from './soak-checks';
 
@@ -185,6 +186,45 @@ describe('unseeableOffers', () => {
     expect(
       unseeableOffers(offers, { expiredDropAndEventsOnce: false, delivered: new Set(), passes }).size,
     ).toBe(0);
+  });
+});
+
+describe('refusalsUnknowable', () => {
+  // Readings sweep 1601 run 1's third replay: both counters refused within their sends (bot buyers),
+  // on a service that sends no UPDATE and lists a refused counter's offer active again.
+  const counter = (id: number, status: string, made: string, answered: string | null) => ({
+    counter_offer_id: id,
+    counter_offer_status: status,
+    created_at: made,
+    updated_at: answered,
+  });
+  const refusedFast = [
+    counter(1, 'rejected', '2026-12-05T16:29:08.400Z', '2026-12-05T16:29:09.100Z'),
+    counter(2, 'rejected', '2026-12-05T16:29:54.000Z', '2026-12-05T16:29:55.000Z'),
+  ];
+  const pass = (start: string, end: string) => ({
+    startedMs: Date.parse(start),
+    finishedMs: Date.parse(end),
+  });
+  const passes = [pass('2026-12-05T16:29:09.000Z', '2026-12-05T16:29:10.000Z')];
+  const facts = { refusalOnlyByMoveToActive: true, passes, countersSeenWaiting: 0 };
+
+  it('is every refused counter where none waited through a complete pass and the ledger read none waiting', () => {
+    const unknowable = refusalsUnknowable(refusedFast, facts);
+    expect([...unknowable.keys()]).toEqual([1, 2]);
+    expect(unknowable.get(1)).toContain('nothing showed how this service lists a countered offer');
+  });
+
+  it('is none once any counter waited through a complete pass, still pending or answered after it', () => {
+    const waited = counter(3, 'accepted', '2026-12-05T16:29:08.000Z', '2026-12-05T16:29:11.000Z');
+    expect(refusalsUnknowable([...refusedFast, waited], facts).size).toBe(0);
+    const pending = counter(4, 'pending', '2026-12-05T16:29:08.000Z', null);
+    expect(refusalsUnknowable([...refusedFast, pending], facts).size).toBe(0);
+  });
+
+  it("is none where the daemon's ledger read a counter waiting, or the readings tell a refusal otherwise", () => {
+    expect(refusalsUnknowable(refusedFast, { ...facts, countersSeenWaiting: 1 }).size).toBe(0);
+    expect(refusalsUnknowable(refusedFast, { ...facts, refusalOnlyByMoveToActive: false }).size).toBe(0);
   });
 });
 

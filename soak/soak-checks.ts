@@ -44,6 +44,9 @@ export interface Observed {
   // UPDATE the service gave up delivering (soak-service.ts, updatesGivenUp): nothing can tell the
   // daemon of those refusals, so a record left Countered for one is noted, not counted.
   refusalsOnlyByUpdateLost?: ReadonlySet<string>;
+  // The counters whose buyer's refusal nothing could show the daemon (refusalsUnknowable): a record
+  // left Countered for one is noted, not counted.
+  refusalsUnknowable?: ReadonlyMap<number, string>;
   // Under every reading: the counters and offers whose UPDATE the service gave up delivering. A
   // refusal so lost, seen in the listings only after the counter's own expiry, reads the same as the
   // counter's lapse (refusalReadAsLapse).
@@ -563,6 +566,13 @@ function checkOfferStates(
       );
       continue;
     }
+    const unknowable = counter ? seen.refusalsUnknowable?.get(counter.counter_offer_id) : undefined;
+    if (!move && !acceptedBeside && unknowable !== undefined) {
+      seen.notes?.push(
+        `not counted: offer ${offer.offer_id} (record ${record.id}) shows stage ${shown.stage}, counter ${quote(shown.counterStatus)}; its counter ${counter!.counter_offer_id} was refused, ${unknowable}`,
+      );
+      continue;
+    }
     if (
       !move &&
       counter &&
@@ -687,6 +697,45 @@ export function unseeableOffers(
     );
   }
   return unseeable;
+}
+
+// Counters whose refusal no reader could have told from a countered offer waiting: under readings
+// where no UPDATE comes (counterRejectedCallback none) and a refused counter's offer is listed
+// `active` again, only the move from the service's waiting word (`countered`) back to `active` tells
+// a refusal, and only to a daemon that has seen a counter waiting under that word. Where every
+// counter was refused before any complete offers pass began while it waited, and the daemon's ledger
+// shows no counter ever read `countered` (its send's own read included), each refused counter's
+// offer looked to the daemon as a countered offer does on a service that lists one `active`
+// (docs/spec-decisions.md). Each is given with why.
+export function refusalsUnknowable(
+  counters: readonly {
+    counter_offer_id: number;
+    counter_offer_status: string;
+    created_at?: string | null;
+    updated_at?: string | null;
+  }[],
+  facts: {
+    refusalOnlyByMoveToActive: boolean;
+    passes: readonly { startedMs: number; finishedMs: number }[];
+    countersSeenWaiting: number;
+  },
+): Map<number, string> {
+  const unknowable = new Map<number, string>();
+  if (!facts.refusalOnlyByMoveToActive || facts.countersSeenWaiting > 0) return unknowable;
+  const seenWaiting = counters.some((c) => {
+    const madeMs = Date.parse(c.created_at ?? '');
+    const answeredMs = c.counter_offer_status === 'pending' ? Infinity : Date.parse(c.updated_at ?? '');
+    return facts.passes.some((p) => p.startedMs >= madeMs && p.finishedMs <= answeredMs);
+  });
+  if (seenWaiting) return unknowable;
+  for (const c of counters) {
+    if (c.counter_offer_status !== 'rejected') continue;
+    unknowable.set(
+      c.counter_offer_id,
+      `at ${c.updated_at ?? 'an unknown time'}, with no UPDATE under these readings and its offer listed active again; no counter of the brokerage waited through a complete offers pass, and the daemon's ledger shows none read waiting, so nothing showed how this service lists a countered offer (it may list one active)`,
+    );
+  }
+  return unknowable;
 }
 
 // Offers whose decision time no reader could have seen: under a reading where an offer past its

@@ -71,6 +71,9 @@ export interface LedgerReader {
   taskCreates(): Promise<TaskCreateRow[]>;
   countersGivenUp(): Promise<CounterGivenUp[]>;
   countersRefusedAtMove(): Promise<CounterRefusedAtMove[]>;
+  // How many of the daemon's counter links keep a read of their offer listed `countered` while the
+  // counter waited (`"l":"countered"`): whether the daemon ever learnt how this service lists one.
+  countersSeenWaiting(): Promise<number>;
   // The outbox, the runs, the inbox and the links, whole, as JSON lines: written to the work dir,
   // since a PostgreSQL ledger is dropped with its database at the end of the run (a finding on
   // three workers is then read from this file: sweep 1440 run 1's stale best offer had no links).
@@ -141,6 +144,7 @@ interface RefusedSqlRow {
 }
 const toRefusedAtMove = (rows: RefusedSqlRow[]): CounterRefusedAtMove[] =>
   rows.map((r) => ({ recordId: r.record_ref, firstMs: utcMs(r.first), lastMs: utcMs(r.last) }));
+const COUNTERS_SEEN_WAITING_SQL = `SELECT count(*) AS n FROM links WHERE kind = 'counter_offer' AND content_hash LIKE '%"l":"countered"%'`;
 const DUMP_TABLES = ['outbox_commands', 'runs', 'inbox_events', 'links'];
 const ERRORS_SQL =
   'SELECT record_kind, record_ref, field, message FROM record_errors WHERE resolved_at IS NULL ORDER BY id';
@@ -166,6 +170,8 @@ export function sqliteLedger(path: string): LedgerReader {
       withDb((db) => toCountersGivenUp(rows<GivenUpSqlRow>(db, COUNTERS_GIVEN_UP_SQL(asIs)))),
     countersRefusedAtMove: () =>
       withDb((db) => toRefusedAtMove(rows<RefusedSqlRow>(db, REFUSED_AT_MOVE_SQL(asIs)))),
+    countersSeenWaiting: () =>
+      withDb((db) => Number(rows<{ n: number }>(db, COUNTERS_SEEN_WAITING_SQL)[0].n)),
     dump: () =>
       withDb((db) =>
         DUMP_TABLES.flatMap((table) =>
@@ -223,6 +229,11 @@ export function postgresLedger(url: string): LedgerReader {
     countersRefusedAtMove: () =>
       withClient(async (client) =>
         toRefusedAtMove((await client.query<RefusedSqlRow>(REFUSED_AT_MOVE_SQL(asText))).rows),
+      ),
+    // count(*) is a bigint, text from pg
+    countersSeenWaiting: () =>
+      withClient(async (client) =>
+        Number((await client.query<{ n: string }>(COUNTERS_SEEN_WAITING_SQL)).rows[0].n),
       ),
     dump: () =>
       withClient(async (client) => {

@@ -38,6 +38,8 @@ export interface StoredCounter {
   counter_offer_status: string;
   counter_offer_amount?: number;
   counter_offer_expires?: string | null;
+  created_at?: string | null;
+  updated_at?: string | null; // when its buyer answered it, or it lapsed
 }
 
 export class SoakService {
