@@ -38,7 +38,7 @@ import {
   serviceMark,
 } from '../offers/counter-link';
 import { positiveId } from '../../cash-offer/positive-id';
-import { counterListingHabit, counterListingHabitAt } from '../offers/counter-listing-habit';
+import { counterListingHabit } from '../offers/counter-listing-habit';
 import { recentCounterUpdates } from '../offers/recent-counter-updates';
 import {
   COUNTER_OFFER,
@@ -263,9 +263,11 @@ export class CounterOfferExecutor implements CommandExecutor {
     const offers = await listAllOffers(ctx.cashOffer, payload.requestId);
     const listed = offers.find((o) => o.offer_id === payload.offerId);
     if (!listed) return undefined;
+    // Only an `active` read can be late (listedAtSendOf): the service's habit is read for it alone.
     const late =
-      this.clock.nowMs() - postedAtMs > SEND_READ_IN_TIME_MS ||
-      (await this.sameServiceHabit(ctx)) === 'countered';
+      listed.offer_status === 'active' &&
+      (this.clock.nowMs() - postedAtMs > SEND_READ_IN_TIME_MS ||
+        (await this.sameServiceHabit(ctx)) === 'countered');
     return listedAtSendOf(listed.offer_status, await this.listingHabit(ctx.brokerage.id), late);
   }
 
@@ -274,7 +276,7 @@ export class CounterOfferExecutor implements CommandExecutor {
   // market: its buyer refused already (readings sweep 1601 run 1's replay, again: a bot buyer
   // refused 0.5 s after the POST, and with no UPDATE the record stayed Countered).
   private sameServiceHabit(ctx: OutboxContext): Promise<string | undefined> {
-    return counterListingHabitAt(this.links, ctx.brokerage.id, serviceOf(ctx), LISTING_READINGS);
+    return counterListingHabit(this.links, ctx.brokerage.id, LISTING_READINGS, serviceOf(ctx));
   }
 
   // The counter's link, written before the command is marked done: the buyer's answer (an UPDATE

@@ -10,24 +10,16 @@ const ONLY_WHILE_WAITING = 'countered';
 const COUNTERS_READ = 50;
 
 // How this brokerage's service lists an offer right after it was countered, as read on its latest
-// counters (the `l` of their links): see habitOf.
+// counters (the `l` of their links): see habitOf. With `service` (a serviceMark), only the counters
+// sent to that service are read.
 export async function counterListingHabit(
   links: LinkRepository,
   brokerageId: string,
   readings: readonly string[],
+  service?: string,
 ): Promise<string | undefined> {
-  const read = await links.latestByContent(brokerageId, LINK.counter, '"l":"', COUNTERS_READ);
-  return habitOf(read.map(decodeCounterLink), readings);
-}
-
-// The same, from the counters sent to one service (`service`, a serviceMark) only.
-export async function counterListingHabitAt(
-  links: LinkRepository,
-  brokerageId: string,
-  service: string,
-  readings: readonly string[],
-): Promise<string | undefined> {
-  const read = await links.latestByContent(brokerageId, LINK.counter, `"u":"${service}"`, COUNTERS_READ);
+  const fragment = service === undefined ? '"l":"' : `"u":"${service}"`;
+  const read = await links.latestByContent(brokerageId, LINK.counter, fragment, COUNTERS_READ);
   return habitOf(read.map(decodeCounterLink), readings);
 }
 
