@@ -207,8 +207,14 @@ export class HistoryRepository {
     return chain;
   }
 
-  private async verifyChain(chain: HistoryChain): Promise<{ checked: number; broken: HistoryBreak | null }> {
-    const { brokerageId } = chain;
+  // The chain is read while the daemon may go on appending (or a maintenance run pruning) between
+  // verify's reads: an append writes its entries and moves the head in one transaction, so entries
+  // past the head read at the start are the chain grown since, checked against the head read again;
+  // a prune that moved the anchor past where the walk stood starts it again from the new anchor.
+  // Only an entry past the head in the same snapshot as the head (one statement) is one no append made.
+  private async verifyChain(start: HistoryChain): Promise<{ checked: number; broken: HistoryBreak | null }> {
+    const { brokerageId } = start;
+    let chain = start;
     let expectedSeq = chain.anchorSeq + 1;
     let prevHash = chain.anchorHash;
     let checked = 0;
@@ -220,11 +226,26 @@ export class HistoryRepository {
       const page = await this.tx.exclusive((m) =>
         m
           .createQueryBuilder(HistoryEntry, 'h')
-          .where('h.brokerageId = :brokerageId AND h.seq >= :from', { brokerageId, from: expectedSeq })
+          .where('h.brokerageId = :brokerageId AND h.seq >= :from AND h.seq <= :head', {
+            brokerageId,
+            from: expectedSeq,
+            head: chain.headSeq,
+          })
           .orderBy('h.seq', 'ASC')
           .take(PAGE)
           .getMany(),
       );
+      // Not the entry the walk expects (or none where the head says there are more): a prune may
+      // have moved the anchor past it meanwhile.
+      if (expectedSeq <= chain.headSeq && page[0]?.seq !== expectedSeq) {
+        const now = await this.chainNow(brokerageId);
+        if (now && now.anchorSeq >= expectedSeq) {
+          chain = now;
+          expectedSeq = now.anchorSeq + 1;
+          prevHash = now.anchorHash;
+          continue;
+        }
+      }
       for (const entry of page) {
         if (entry.seq !== expectedSeq)
           return broken(entry, entry.seq, `entry ${expectedSeq} of the chain is missing (removed)`);
@@ -240,14 +261,47 @@ export class HistoryRepository {
         prevHash = entry.hash;
         expectedSeq += 1;
       }
-      if (page.length < PAGE) break;
+      if (page.length === PAGE) continue;
+      if (expectedSeq - 1 !== chain.headSeq || prevHash !== chain.headHash)
+        return broken(
+          null,
+          chain.headSeq,
+          `the chain ends at entry ${expectedSeq - 1} but its head is entry ${chain.headSeq} (the last entries were removed)`,
+        );
+      const now = await this.chainNow(brokerageId);
+      if (now && now.headSeq > chain.headSeq) {
+        chain = now;
+        continue;
+      }
+      if (now && now.lastSeq !== null && now.lastSeq > now.headSeq) {
+        const extra = await this.tx.exclusive((m) =>
+          m.findOne(HistoryEntry, { where: { brokerageId, seq: now.headSeq + 1 } }),
+        );
+        return broken(
+          extra,
+          now.headSeq + 1,
+          `an entry past the chain's head (entry ${now.headSeq}) that no append made (added by hand)`,
+        );
+      }
+      return { checked, broken: null };
     }
-    if (expectedSeq - 1 !== chain.headSeq || prevHash !== chain.headHash)
-      return broken(
-        null,
-        chain.headSeq,
-        `the chain ends at entry ${expectedSeq - 1} but its head is entry ${chain.headSeq} (the last entries were removed)`,
-      );
-    return { checked, broken: null };
+  }
+
+  // The chain row and its last entry's seq in one statement, so one snapshot on either engine.
+  private async chainNow(brokerageId: string): Promise<(HistoryChain & { lastSeq: number | null }) | null> {
+    const row = await this.tx.exclusive((m) =>
+      m
+        .createQueryBuilder(HistoryChain, 'c')
+        .addSelect(
+          (sub) => sub.select('MAX(h.seq)').from(HistoryEntry, 'h').where('h.brokerage_id = c.brokerage_id'),
+          'last_seq',
+        )
+        .where('c.brokerageId = :brokerageId', { brokerageId })
+        .getRawAndEntities(),
+    );
+    const [chain] = row.entities;
+    if (!chain) return null;
+    const last = (row.raw[0] as { last_seq?: number | string | null } | undefined)?.last_seq;
+    return Object.assign(chain, { lastSeq: last === null || last === undefined ? null : Number(last) });
   }
 }

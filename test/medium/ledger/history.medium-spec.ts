@@ -1,5 +1,6 @@
 import type { NewHistoryEntry } from '../../../src/ledger/repositories/history.repository';
 import { LedgerFixture, ledgerEngines, openTestLedger } from '../../support/ledger-fixture';
+import type { LedgerTransactions } from '../../../src/ledger/ledger-transactions';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -94,6 +95,64 @@ describe.each(ledgerEngines())('decision history (%s)', (engine) => {
     const end = await f.ledger.history.verify();
     expect(end.ok).toBe(false);
     expect(end.broken?.reason).toMatch(/head is entry 4/);
+  });
+
+  // An operator verifies while the daemon (or another worker) goes on appending: entries that arrive
+  // between verify's reads are the chain growing, not a tamper. The 200-kill soak on seed 20261239
+  // ran `history --verify` beside three live workers and was told "the last entries were removed".
+  describe('while another process appends or prunes', () => {
+    // Runs `meanwhile` right after verify's `n`th read of the ledger has finished.
+    const between = (n: number, meanwhile: () => Promise<unknown>) => {
+      const tx = (f.ledger.history as unknown as { tx: LedgerTransactions }).tx;
+      const read = tx.exclusive.bind(tx);
+      let reads = 0;
+      jest.spyOn(tx, 'exclusive').mockImplementation(async (work) => {
+        const result = await read(work);
+        reads += 1;
+        if (reads === n) await meanwhile();
+        return result;
+      });
+    };
+
+    it('takes entries appended after it read the head as the chain grown, and checks them too', async () => {
+      await f.ledger.history.append([entry(1), entry(2)]);
+      const other = await f.openAnother();
+      between(1, () => other.history.append([entry(3), entry(4)]));
+      await expect(f.ledger.history.verify('acme')).resolves.toEqual({
+        ok: true,
+        checked: 4,
+        brokerages: 1,
+        broken: null,
+      });
+    });
+
+    it('starts again from the new anchor when a prune removed the entries it was about to read', async () => {
+      await f.ledger.history.append([entry(1), entry(2)]);
+      f.clock.advance(10 * DAY_MS);
+      await f.ledger.history.append([entry(3)]);
+      const other = await f.openAnother();
+      between(1, () =>
+        other.retention.prune({
+          olderThan: f.clock.now(),
+          historyOlderThan: new Date(f.clock.nowMs() - DAY_MS),
+        }),
+      );
+      await expect(f.ledger.history.verify('acme')).resolves.toMatchObject({ ok: true, checked: 1 });
+    });
+
+    it('still names an entry past the head that no append made', async () => {
+      await f.ledger.history.append([entry(1), entry(2)]);
+      const [, second] = await f.ledger.history.list('offer:7012');
+      await f.ledger.dataSource.query(
+        `INSERT INTO history_entries (brokerage_id, seq, at, record, source, kind, summary, detail, outcome, prev_hash, hash)
+         SELECT brokerage_id, 3, at, record, source, kind, 'accepted at a better price', detail, outcome, hash, hash
+         FROM history_entries WHERE id = ${second.id}`,
+      );
+      const result = await f.ledger.history.verify('acme');
+      expect(result.ok).toBe(false);
+      expect(result.broken).toMatchObject({ seq: 3, record: 'offer:7012' });
+      expect(result.broken?.reason).toMatch(/past the chain's head \(entry 2\)/);
+    });
   });
 
   it('prunes whole prefixes older than the history cutoff, leaves a chain verify accepts, and ignores RETENTION_DAYS', async () => {
