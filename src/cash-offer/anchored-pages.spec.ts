@@ -135,6 +135,7 @@ describe('anchoredPages', () => {
 
   describe('a service that ignores offset (every page is the first)', () => {
     const ignoring = (items: number[]) => (limit: number) => Promise.resolve(items.slice(0, limit));
+    const ending = (size: number) => ({ whenNothingNew: 'end' as const, limit: () => size });
 
     it('ends after the first page when every item is on it', async () => {
       await expect(
@@ -143,6 +144,38 @@ describe('anchoredPages', () => {
       await expect(all(anchoredPages(paging(ignoring([5]), { whenNothingNew: 'end' })))).resolves.toEqual([
         5,
       ]);
+    });
+
+    // A GET /offers written from the spec alone (it shows no query parameters) is likeliest to take
+    // none: each pass read the whole book three times to learn what the last one already showed.
+    it('reads one page in later passes once a pass has seen the first page repeated', async () => {
+      const items = range(0, 7);
+      const reads: number[] = [];
+      const read = (limit: number, offset: number) => {
+        reads.push(offset);
+        return Promise.resolve(items.slice(0, limit));
+      };
+      const memory = { firstPageRepeats: false };
+      await expect(all(anchoredPages(paging(read, { ...ending(10), memory })))).resolves.toEqual(items);
+      expect(memory.firstPageRepeats).toBe(true);
+      expect(reads).toEqual([0, 6, 7]);
+      reads.length = 0;
+      await expect(all(anchoredPages(paging(read, { ...ending(10), memory })))).resolves.toEqual(items);
+      expect(reads).toEqual([0]);
+    });
+
+    it('still pages on where the first page is full, or where a page only looked like the first', async () => {
+      const memory = { firstPageRepeats: true };
+      const svc = service(range(0, 12));
+      await expect(all(anchoredPages(paging(svc.read, { ...ending(5), memory })))).resolves.toEqual(
+        range(0, 12),
+      );
+      const honouring = service(range(0, 4));
+      const fresh = { firstPageRepeats: false };
+      await expect(
+        all(anchoredPages(paging(honouring.read, { ...ending(10), memory: fresh }))),
+      ).resolves.toEqual(range(0, 4));
+      expect(fresh.firstPageRepeats).toBe(false);
     });
 
     it('fails where the pass must know it saw everything', async () => {

@@ -29,7 +29,7 @@ import {
   TransportResponse,
   queryString,
 } from './cash-offer.transport';
-import { activeItemKey, anchoredPages, offerListPages } from './anchored-pages';
+import { activeItemKey, anchoredPages, offerListPages, type PagingMemory } from './anchored-pages';
 import { slashRedirectTarget } from './slash-redirect';
 import {
   Masks,
@@ -114,6 +114,8 @@ export class CashOfferClient {
   // way from then on, so each call is one round trip again.
   private trailingSlash: 'add' | 'strip' | undefined;
   private offersForm: OffersQueryForm = FULL_OFFERS_QUERY;
+  // What reads of GET /offers have learned of its paging (anchored-pages.ts), for every later read.
+  readonly offersPaging: PagingMemory = { firstPageRepeats: false };
   // How the Authorization header carries the key (key-form.ts): as configured, until a refusal is
   // answered by the other form.
   private keyForm: KeyForm = 'as-configured';
@@ -326,11 +328,16 @@ export class CashOfferClient {
   private async everyOffer(limit: number, call: CallOptions): Promise<Offer[]> {
     const all: Offer[] = [];
     let first = true;
-    for await (const page of offerListPages((size, at) => {
-      const hooks = first ? call : {};
-      first = false;
-      return this.offersPage({ limit: size, offset: at }, hooks);
-    }, limit))
+    for await (const page of offerListPages(
+      (size, at) => {
+        const hooks = first ? call : {};
+        first = false;
+        return this.offersPage({ limit: size, offset: at }, hooks);
+      },
+      limit,
+      undefined,
+      this.offersPaging,
+    ))
       all.push(...page);
     return all;
   }

@@ -63,7 +63,8 @@ async function* offerPages(
     readAt = timed.at();
     return offers;
   };
-  for await (const offers of offerListPages(read, PAGE, signal)) yield { offers, readAt };
+  for await (const offers of offerListPages(read, PAGE, signal, client.offersPaging))
+    yield { offers, readAt };
 }
 
 // When one read's request left: the clock at the last attempt's send (the one answered), or, should

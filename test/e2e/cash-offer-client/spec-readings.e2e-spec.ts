@@ -190,6 +190,32 @@ describe('CashOfferClient under other spec readings (sandbox)', () => {
     },
   );
 
+  // The likeliest GET /offers of a service written from the spec alone (which shows no query
+  // parameters) takes none: a read asks again past the first page to be sure, and learns from it.
+  it('offersQuery ignored: after one read has seen the first page given again, each read is one GET', async () => {
+    const a = await activeRequestId();
+    const b = await activeRequestId();
+    const onA: number[] = [];
+    for (let i = 0; i < 4; i++) onA.push((await offerOn(a, 210_000 + i)).offer_id);
+    const onB = (await offerOn(b)).offer_id;
+    await readings({ offersQuery: 'ignored' });
+    const client = h.client();
+    const reads = async (read: () => Promise<unknown>) => {
+      await h.control('DELETE', '/calls');
+      await read();
+      return (await h.calls()).filter((c) => c.method === 'GET').length;
+    };
+    expect(await reads(async () => expect(await listAllOffers(client, a)).toEqual(expect.any(Array)))).toBe(
+      3,
+    );
+    expect(
+      await reads(async () => expect((await listAllOffers(client, b)).map((o) => o.offer_id)).toEqual([onB])),
+    ).toBe(1);
+    expect(
+      await reads(async () => expect((await listAllOffers(client, a)).map((o) => o.offer_id)).toEqual(onA)),
+    ).toBe(1);
+  });
+
   it.each([
     ['newest-first', 'capped-25'],
     ['updated-last', 'capped-25'],
