@@ -160,16 +160,34 @@ describe('anchoredPages', () => {
       expect(memory.firstPageRepeats).toBe(true);
       expect(reads).toEqual([0, 6, 7]);
       reads.length = 0;
-      await expect(all(anchoredPages(paging(read, { ...ending(10), memory })))).resolves.toEqual(items);
+      const relying = { ...ending(10), memory, reliesOnMemory: true };
+      await expect(all(anchoredPages(paging(read, relying)))).resolves.toEqual(items);
       expect(reads).toEqual([0]);
+      // A pass that does not rely on it reads on, as the first did.
+      reads.length = 0;
+      await expect(all(anchoredPages(paging(read, { ...ending(10), memory })))).resolves.toEqual(items);
+      expect(reads).toEqual([0, 6, 7]);
+    });
+
+    it('unlearns it when a pass that checks finds items past the first page (the service pages now)', async () => {
+      const memory = { firstPageRepeats: true };
+      const capped = service(range(0, 30), { cap: 25 });
+      const relying = { ...ending(100), memory, reliesOnMemory: true };
+      // Relied on, the capped first page passes for the whole list: one pass cut short ...
+      await expect(all(anchoredPages(paging(capped.read, relying)))).resolves.toEqual(range(0, 25));
+      // ... until a pass that checks reads past it.
+      await expect(all(anchoredPages(paging(capped.read, { ...ending(100), memory })))).resolves.toEqual(
+        range(0, 30),
+      );
+      expect(memory.firstPageRepeats).toBe(false);
+      await expect(all(anchoredPages(paging(capped.read, relying)))).resolves.toEqual(range(0, 30));
     });
 
     it('still pages on where the first page is full, or where a page only looked like the first', async () => {
       const memory = { firstPageRepeats: true };
       const svc = service(range(0, 12));
-      await expect(all(anchoredPages(paging(svc.read, { ...ending(5), memory })))).resolves.toEqual(
-        range(0, 12),
-      );
+      const relying = { ...ending(5), memory, reliesOnMemory: true };
+      await expect(all(anchoredPages(paging(svc.read, relying)))).resolves.toEqual(range(0, 12));
       const honouring = service(range(0, 4));
       const fresh = { firstPageRepeats: false };
       await expect(

@@ -14,8 +14,12 @@ export interface AnchoredPaging<T> {
   whenNothingNew: 'end' | 'fail';
   fail(message: string): Error;
   signal?: AbortSignal;
-  // What passes over this service's list have learned, kept by the caller from one pass to the next.
+  // What passes over this service's list have learned, kept by the caller from one pass to the next,
+  // and whether this pass may rely on it. A pass that does not (a complete reconcile) checks it: a
+  // page past the first that brings items unlearns it, so a service that starts paging (upgraded
+  // under a running daemon) cuts the reads that rely on it short for one pass at most.
   memory?: PagingMemory;
+  reliesOnMemory?: boolean;
 }
 
 // `firstPageRepeats`: a pass was answered its first page again where it asked further on, twice (the
@@ -62,7 +66,7 @@ export async function* anchoredPages<T>(paging: AnchoredPaging<T>): AsyncIterabl
     const keys = page.map((item) => paging.keyOf(item));
     if (offset === 0) {
       firstKeys = keys.join('\n');
-      if (paging.memory?.firstPageRepeats && page.length < limit) {
+      if (paging.reliesOnMemory && paging.memory?.firstPageRepeats && page.length < limit) {
         if (page.length > 0) yield page;
         return;
       }
@@ -88,6 +92,7 @@ export async function* anchoredPages<T>(paging: AnchoredPaging<T>): AsyncIterabl
       if (!joined.has(keys[i])) fresh.push(item);
       joined.add(keys[i]);
     });
+    if (fresh.length > 0 && offset > 0 && paging.memory) paging.memory.firstPageRepeats = false;
     if (fresh.length > 0) yield fresh;
     fullest = Math.max(fullest, page.length);
     if (isForward && offset > 0 && fresh.length === 0) {
@@ -138,7 +143,7 @@ export function offerListPages(
   read: (limit: number, offset: number) => Promise<Offer[]>,
   pageSize: number,
   signal?: AbortSignal,
-  memory?: PagingMemory,
+  memory?: { state: PagingMemory; relied: boolean },
 ): AsyncIterable<Offer[]> {
   return anchoredPages<Offer>({
     read,
@@ -147,7 +152,8 @@ export function offerListPages(
     whenNothingNew: 'end',
     fail: (message) => new Error(`GET /offers: ${message}`),
     signal,
-    memory,
+    memory: memory?.state,
+    reliesOnMemory: memory?.relied,
   });
 }
 

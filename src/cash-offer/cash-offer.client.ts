@@ -320,12 +320,18 @@ export class CashOfferClient {
 
   private async listOffersAs(offers: OffersCall, query: OffersQuery, call: CallOptions): Promise<Offer[]> {
     if (offers.kind === 'plain') return applyOffersQuery(await this.offersPage({}, call), query);
-    if (offers.kind === 'every') return applyOffersQuery(await this.everyOffer(offers.pageSize, call), query);
+    if (offers.kind === 'every')
+      return applyOffersQuery(
+        await this.everyOffer(offers.pageSize, call, query.offer_request_id !== undefined),
+        query,
+      );
     return this.offersPage({ ...query, limit: offers.sent.limit }, call);
   }
 
   // Every offer of the account, paged in the form the service takes (for filters applied here).
-  private async everyOffer(limit: number, call: CallOptions): Promise<Offer[]> {
+  // A read for one request relies on what earlier reads learned of the paging; a read of the whole
+  // book (a complete pass) checks it (PagingMemory).
+  private async everyOffer(limit: number, call: CallOptions, forOneRequest: boolean): Promise<Offer[]> {
     const all: Offer[] = [];
     let first = true;
     for await (const page of offerListPages(
@@ -336,7 +342,7 @@ export class CashOfferClient {
       },
       limit,
       undefined,
-      this.offersPaging,
+      { state: this.offersPaging, relied: forOneRequest },
     ))
       all.push(...page);
     return all;

@@ -63,7 +63,10 @@ async function* offerPages(
     readAt = timed.at();
     return offers;
   };
-  for await (const offers of offerListPages(read, PAGE, signal, client.offersPaging))
+  for await (const offers of offerListPages(read, PAGE, signal, {
+    state: client.offersPaging,
+    relied: query.offer_request_id !== undefined,
+  }))
     yield { offers, readAt };
 }
 

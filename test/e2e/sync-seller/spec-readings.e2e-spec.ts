@@ -298,6 +298,9 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       const lost = await counterAnswerLost(offer.offer_id, '374000', { errorAfterCommitRate: 1 });
       const posts = (await counterPosts()).length;
       await steps.sandbox.acceptCounter(otherCounter);
+      // The offer the buyer's acceptance makes is sent as a new_offer event: applied here, not left
+      // in the inbox for the next test's wait for its own event to count.
+      await steps.applyEvents(1);
       await expectLostCounterRejected(lost, offer.offer_id, posts);
     });
 
