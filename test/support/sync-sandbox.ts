@@ -1,4 +1,5 @@
 import type { Offer, OfferRequestRecord } from '../../src/cash-offer/schema';
+import type { WebhookDeliveryRecord } from '../../sandbox/cash-offer/sandbox.types';
 
 export interface StoredRequest extends OfferRequestRecord {
   offer_request_id: number;
@@ -76,7 +77,7 @@ export class SandboxControl {
     return this.call('DELETE', '/faults');
   }
 
-  deliveries(): Promise<{ event: string; outcome: string; duplicate?: boolean }[]> {
+  deliveries(): Promise<WebhookDeliveryRecord[]> {
     return this.call('GET', '/webhook-deliveries');
   }
 }

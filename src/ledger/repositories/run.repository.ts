@@ -1,4 +1,4 @@
-import { EntityManager, In, MoreThan } from 'typeorm';
+import { EntityManager, In, LessThanOrEqual, MoreThan, MoreThanOrEqual } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Run, RunStatus } from '../entities';
 import { interruptRuns, recoverPairClaims, type Recovered } from '../interrupted-work';
@@ -209,6 +209,24 @@ export class RunRepository {
         });
     }
     return streaks;
+  }
+
+  // Runs of (brokerage, job) wholly inside [from, to] that succeeded with no record failing: each
+  // read everything its job reads in that span and wrote all it read.
+  cleanRunsWithin(brokerageId: string, job: string, from: Date, to: Date): Promise<Run[]> {
+    return this.tx.exclusive((m) =>
+      m.find(Run, {
+        where: {
+          brokerageId,
+          job,
+          status: 'succeeded',
+          failedCount: 0,
+          startedAt: MoreThanOrEqual(from),
+          finishedAt: LessThanOrEqual(to),
+        },
+        order: { id: 'ASC' },
+      }),
+    );
   }
 
   lastSuccess(brokerageId: string, job?: string): Promise<Run | null> {

@@ -8,7 +8,7 @@ import {
   type JsonObject,
   type Offer,
 } from '../../cash-offer/schema';
-import { LinkRepository, OutboxRepository, type Link } from '../../ledger';
+import { LinkRepository, OutboxRepository, RunRepository, type Link } from '../../ledger';
 import { Clock } from '../../common/clock';
 import { EventRefusedError } from '../../inbox/event-refused.error';
 import { readEventPayload } from '../../inbox/event-payload.reader';
@@ -35,6 +35,9 @@ import { OffersService } from './offers.service';
 import { UnlistedOffers } from './unlisted-offers';
 import { expiryMs, ranOutBy } from '../common/expiry';
 
+// The job whose complete passes read every offer (offers-reconcile.job.ts).
+const OFFERS_PASS_JOB = 'offers-reconcile';
+
 // Applies the service's events: a new offer (also a buyer accepting our counter), a buyer rejecting
 // our counter (UPDATE), a request approved. An event is a claim, not a fact (anyone who learns a
 // webhook URL can post one): it names a request this brokerage's ledger links, or it is refused; and
@@ -54,13 +57,18 @@ export class OfferEventsHandler {
     private readonly clock: Clock,
     private readonly unlisted: UnlistedOffers,
     private readonly looks: EvidenceLooks,
+    private readonly runs: RunRepository,
   ) {}
 
   @InboxHandler('new_offer')
   async onNewOffer(payload: JsonObject, { brokerageId, receivedAt }: InboxEventContext): Promise<void> {
     const claimed = readEventPayload(NewOfferEvent, payload, 'new_offer');
     await this.awaitCreateOf(brokerageId, claimed);
-    await this.requireLinked(brokerageId, claimed.offer_request_id, `offer ${claimed.offer_id}`);
+    const requestLink = await this.requireLinked(
+      brokerageId,
+      claimed.offer_request_id,
+      `offer ${claimed.offer_id}`,
+    );
     const crm = await this.crms.get(brokerageId);
     const listed = await this.refreshRequest(crm, claimed.offer_request_id);
     const offer = listed.find((o) => o.offer_id === claimed.offer_id);
@@ -68,7 +76,7 @@ export class OfferEventsHandler {
     // reconcile settles it (UnlistedOffers), once linked (a stop may have cut the link); the event,
     // a late or repeated delivery, has nothing to add and is no refusal for the operator to read.
     if (!offer && (await this.offers.recordOfUnlistedOffer(crm, offerOfEvent(claimed)))) return;
-    if (!offer && ranOutBeforeApplied(claimed, receivedAt, this.clock.nowMs()))
+    if (!offer && (await this.ranOutBeforeApplied(claimed, requestLink, receivedAt)))
       return this.showRanOut(crm, claimed, receivedAt!);
     if (!offer)
       throw new EventRefusedError(
@@ -89,12 +97,13 @@ export class OfferEventsHandler {
     );
   }
 
-  // An offer the service no longer lists, delivered while it was live and applied only after it ran
-  // out (the daemon down, or killed again and again, for the offer's whole life, under a service that
-  // drops expired offers from GET /offers): the event is all that is left of it, so its record is
-  // made from the event, Expired, rather than the offer going unseen. A forged event gets this far
-  // only if it names a linked request and is applied after the expiry it claims, which a drain that
-  // runs every second makes a matter of luck; the record it could make is an Expired one.
+  // An offer the service no longer lists, that ran out before its event could be applied (the daemon
+  // down, or killed again and again, for the offer's whole life, under a service that drops expired
+  // offers from GET /offers; the event delivered while the offer was live, or a retry of it after):
+  // the event is all that is left of it, so its record is made from the event, Expired, rather than
+  // the offer going unseen. A forged event gets this far only if it names a linked request, claims a
+  // life after that request was asked for, and no clean complete pass ran in that life, which passes
+  // every few minutes make a narrow gap; the record it could make is an Expired one.
   private async showRanOut(crm: BrokerageCrm, claimed: NewOfferEvent, receivedAt: Date): Promise<void> {
     const offer = offerOfEvent(claimed, 'expired');
     const counts = await this.offers.applyOffers(crm, [offer], { readAt: receivedAt });
@@ -265,12 +274,37 @@ export class OfferEventsHandler {
       );
   }
 
-  private async requireLinked(brokerageId: string, requestId: number, what: string): Promise<void> {
+  private async requireLinked(brokerageId: string, requestId: number, what: string): Promise<Link> {
     const link = await this.links.find(brokerageId, LINK.offerRequest, String(requestId));
     if (!link)
       throw new EventRefusedError(
         `${what} names offer request ${requestId}, which no listing deal of brokerage ${brokerageId} is linked to`,
       );
+    return link;
+  }
+
+  // Whether an offer its event names, and the service no longer lists, ran out and dropped off the
+  // list before the event could be applied: the claim fits what the ledger knows of its request
+  // (ranOutCheckSpan), and no clean complete offers pass ran while it says the offer was live.
+  private async ranOutBeforeApplied(
+    claimed: NewOfferEvent,
+    requestLink: Link,
+    receivedAt: Date | undefined,
+  ): Promise<boolean> {
+    const span = ranOutCheckSpan(claimed, {
+      receivedAt,
+      nowMs: this.clock.nowMs(),
+      requestAskedAt: await this.looks.requestAskedAt(requestLink),
+      requestLinkedAt: requestLink.createdAt,
+    });
+    if (!span) return false;
+    const passes = await this.runs.cleanRunsWithin(
+      requestLink.brokerageId,
+      OFFERS_PASS_JOB,
+      new Date(span.fromMs),
+      new Date(span.toMs),
+    );
+    return passes.length === 0;
   }
 
   // What an event makes the daemon write is ordered by when this re-read was asked for (readAt in
@@ -311,24 +345,45 @@ function newOfferWords(offer: Offer): string {
   return `offer ${offer.offer_id} of ${offer.offer_amount} on request ${offer.offer_request_id} (${offer.offer_status}${counter})`;
 }
 
-// Whether an offer its event names, and the service no longer lists, can have dropped off the list
-// by running out between the event's delivery and now: delivered before its own expiry, made no
-// later than delivered, and past that expiry now (with an amount, the one field a record needs).
-export function ranOutBeforeApplied(
+// A clean complete offers pass wholly inside an offer's claimed life would have listed it (and made
+// its record, once the request was linked). The service's times are read against the daemon's clock,
+// so a pass counts as inside only with this much to spare at either end.
+const CLOCK_SLACK_MS = 10_000;
+
+// What the ledger knows of the request an event names, against which its claim is checked.
+export interface RanOutEvidence {
+  // When the webhook came (the inbox row's received_at).
+  receivedAt: Date | undefined;
+  nowMs: number;
+  // No offer on the request is older: the deal's first create was queued then (its link, if none).
+  requestAskedAt: Date;
+  // From then on a complete pass writes the request's offers.
+  requestLinkedAt: Date;
+}
+
+// For an offer its event names and the service no longer lists: when it can have run out and dropped
+// off the list before the event could be applied, the span (ms) a clean complete offers pass must
+// not lie wholly within for the event to stand (such a pass would have listed the offer); null when
+// it cannot. It can when it has an amount (the one field a record needs), is past its expiry now, was
+// made no later than delivered and not before its request was asked for, and either was delivered
+// while live (the daemon then down, or killed again and again, until it ran out) or, delivered only
+// after its expiry (a retry of a delivery that failed while the daemon was down), gives when it was
+// made, so that its whole life can be checked against the passes.
+export function ranOutCheckSpan(
   claimed: { offer_expires?: string | null; created_at?: string | null; offer_amount?: number },
-  receivedAt: Date | undefined,
-  nowMs: number,
-): boolean {
-  if (!receivedAt) return false;
+  evidence: RanOutEvidence,
+): { fromMs: number; toMs: number } | null {
+  const { receivedAt, nowMs, requestAskedAt, requestLinkedAt } = evidence;
+  if (!receivedAt || typeof claimed.offer_amount !== 'number') return null;
   const expires = expiryMs(claimed.offer_expires);
   const created = expiryMs(claimed.created_at);
   const receivedMs = receivedAt.getTime();
-  return (
-    typeof claimed.offer_amount === 'number' &&
-    !ranOutBy(expires, receivedMs) &&
-    ranOutBy(expires, nowMs) &&
-    (created === null || created <= receivedMs)
-  );
+  if (expires === null || !ranOutBy(expires, nowMs)) return null;
+  if (created !== null && (created > receivedMs || created < requestAskedAt.getTime() - CLOCK_SLACK_MS))
+    return null;
+  if (created === null && ranOutBy(expires, receivedMs)) return null;
+  const liveFrom = Math.max(created ?? receivedMs, requestLinkedAt.getTime());
+  return { fromMs: liveFrom + CLOCK_SLACK_MS, toMs: expires - CLOCK_SLACK_MS };
 }
 
 // The offer a new_offer event describes, under the status given (by default, its own).

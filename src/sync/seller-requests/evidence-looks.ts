@@ -1,6 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { CreateOfferRequestBody } from '../../cash-offer/schema';
-import { InboxRepository, LinkRepository, OutboxRepository, type OutboxCommand } from '../../ledger';
+import {
+  InboxRepository,
+  LinkRepository,
+  OutboxRepository,
+  type Link,
+  type OutboxCommand,
+} from '../../ledger';
 import { requestOrderingKey } from '../../ledger/inbox-ordering';
 import { LINK } from '../common/listing-deal.properties';
 import { updatableHash } from '../common/updatable-fields';
@@ -31,6 +37,14 @@ export class EvidenceLooks {
     if (!create || create.state === 'dead') return undefined;
     if (await this.links.findByCrmId(brokerageId, LINK.offerRequest, dealId)) return undefined;
     return create;
+  }
+
+  // The earliest a linked request can have been made at the service: when its deal's first create
+  // was queued, or, for a request the ledger holds no create of (pruned, or linked by an earlier
+  // install), when it was linked.
+  async requestAskedAt(requestLink: Link): Promise<Date> {
+    const first = await this.outbox.findByKey(createKey(requestLink.brokerageId, requestLink.crmId, 1));
+    return first && first.createdAt < requestLink.createdAt ? first.createdAt : requestLink.createdAt;
   }
 
   // Brings forward the look `command` waits on: its reconcile while its answer is unknown, its

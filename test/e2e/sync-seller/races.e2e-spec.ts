@@ -383,6 +383,11 @@ describe.each(ledgerEngines())(
       await steps.sandbox.approve(foreign.offer_request_id);
       const theirs = await steps.sandbox.makeOffer(foreign.offer_request_id);
       const { requestId } = await steps.activeRequest();
+      const asked = t.nowMs();
+      // A clean complete offers pass a minute after the request went out.
+      await t.advanceClock(30_000);
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      await t.advanceClock(60_000);
       const dealsBefore = t.hubspot.state.count('deals');
 
       const forged = [
@@ -406,6 +411,16 @@ describe.each(ledgerEngines())(
           created_at: new Date(t.nowMs() - 3_600_000).toISOString(),
           offer_expires: new Date(t.nowMs() - 60_000).toISOString(),
         },
+        // Made after the request and delivered after it ran out, as a retried delivery would be;
+        // but the pass above, inside the life it claims, did not list it.
+        {
+          event: 'new_offer',
+          ...theirs,
+          offer_id: 990_005,
+          offer_request_id: requestId,
+          created_at: new Date(asked + 5_000).toISOString(),
+          offer_expires: new Date(asked + 80_000).toISOString(),
+        },
       ];
       for (const payload of forged) expect((await post(payload)).status).toBe(200);
       await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= forged.length, {
@@ -424,9 +439,10 @@ describe.each(ledgerEngines())(
           expect.stringContaining('offer_amount must be a whole, non-negative number of dollars; got -5000'),
           expect.stringContaining(`the service does not list offer 990003 on offer request ${requestId}`),
           expect.stringContaining(`the service does not list offer 990004 on offer request ${requestId}`),
+          expect.stringContaining(`the service does not list offer 990005 on offer request ${requestId}`),
         ]),
       );
-      for (const id of [theirs.offer_id, 990_001, 990_002, 990_003, 990_004])
+      for (const id of [theirs.offer_id, 990_001, 990_002, 990_003, 990_004, 990_005])
         expect(offerRecordsFor(id)).toBe(0);
       // The real listing's approval is the only deal the daemon changed; no offer record was added.
       expect(t.hubspot.state.count('deals')).toBe(dealsBefore);

@@ -452,6 +452,48 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       await expectShownExpired(offer.offer_id);
     });
 
+    // Its first delivery failed (the daemon down) and the service's retry came only after the offer
+    // had run out, with no pass in its life to list it. The 200-kill soak on seed 20261240 (a 22 s
+    // offer whose retried event came 9 s after it ran out, under offers dropped once expired) flagged
+    // the event as naming an offer the service does not list, and the offer got no record.
+    it('an offer whose event comes again only after it ran out gets a record, Expired', async () => {
+      const { requestId } = await steps.activeRequest();
+      await steps.sandbox.faults({ webhooks: { dropRate: 1 } });
+      const offer = await steps.sandbox.makeOffer(requestId, {
+        offer_amount: 338_000,
+        offer_expires: new Date(t.nowMs() + 60_000).toISOString(),
+      });
+      const dropped = await waitFor(
+        async () =>
+          (await steps.sandbox.deliveries()).find(
+            (d) => d.event.offer_id === offer.offer_id && d.outcome === 'dropped',
+          ),
+        { what: "the offer's first delivery to fail" },
+      );
+      await steps.sandbox.clearFaults();
+      await t.advanceClock(120_000);
+      await sandboxExpired(offer.offer_id);
+
+      // The service's retry: the same body, at the same URL.
+      const retry = await fetch(t.hookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(dropped.event),
+      });
+      expect(retry.status).toBe(200);
+      await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
+        what: 'the retried new_offer event in the inbox',
+      });
+      expect((await t.run('inbox-drain')).status).toBe('succeeded');
+      expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
+      const record = await steps.agent.offerRecord(offer.offer_id);
+      expect([steps.agent.stageKey(record!), record!.properties[OFFER.amount]]).toEqual([
+        { rejected: 'rejected', active: 'incoming' }[readings.expiredOfferListedAs as string] ?? 'expired',
+        '338000',
+      ]);
+      await expectShownExpired(offer.offer_id);
+    });
+
     it("an offer its buyer withdraws leaves Incoming with the service's word, and an accept of it is not sent", async () => {
       const { requestId } = await steps.activeRequest();
       const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 331_000 });

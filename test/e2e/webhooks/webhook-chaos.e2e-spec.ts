@@ -20,12 +20,7 @@ describe('webhook delivery faults end in the same CRM state as clean delivery', 
     await t.close();
   });
 
-  const deliveries = async () =>
-    (await steps.sandbox.deliveries()) as unknown as {
-      event: Record<string, unknown>;
-      outcome: string;
-      duplicate: boolean;
-    }[];
+  const deliveries = () => steps.sandbox.deliveries();
 
   const drainUntilQuiet = async (): Promise<void> => {
     for (let i = 0; i < 20; i++) {

@@ -72,6 +72,33 @@ describe.each(ledgerEngines())('RunRepository (%s)', (engine) => {
     ]);
   });
 
+  it('finds the clean runs wholly inside a span', async () => {
+    const from = f.clock.now();
+    const finishAfter = async (job: string, ms: number, status: 'succeeded' | 'failed', failed = 0) => {
+      const run = await f.ledger.runs.start('b1', job);
+      f.clock.advance(ms);
+      await f.ledger.runs.finish(run.id, { counts: { ...counts, failed }, status });
+      f.clock.advance(1000);
+      return run.id;
+    };
+    const clean = await finishAfter('offers-reconcile', 2000, 'succeeded');
+    await finishAfter('offers-reconcile', 2000, 'succeeded', 1);
+    await finishAfter('offers-reconcile', 2000, 'failed');
+    await finishAfter('marketplace', 2000, 'succeeded');
+    const straddling = await f.ledger.runs.start('b1', 'offers-reconcile');
+    const to = f.clock.now();
+    f.clock.advance(5000);
+    await f.ledger.runs.finish(straddling.id, { counts: { ...counts, failed: 0 }, status: 'succeeded' });
+
+    const within = (a: Date, b: Date) =>
+      f.ledger.runs.cleanRunsWithin('b1', 'offers-reconcile', a, b).then((runs) => runs.map((r) => r.id));
+    expect(await within(from, to)).toEqual([clean]);
+    expect(await within(new Date(from.getTime() + 1), to)).toEqual([]);
+    expect(await within(from, new Date(from.getTime() + 1999))).toEqual([]);
+    expect(await within(from, new Date(to.getTime() + 5000))).toEqual([clean, straddling.id]);
+    expect(await f.ledger.runs.cleanRunsWithin('b2', 'offers-reconcile', from, to)).toEqual([]);
+  });
+
   it('marks runs a crash cut short as interrupted', async () => {
     const run = await f.ledger.runs.start('b1', 'marketplace');
     expect(await f.ledger.runs.recoverInterrupted()).toBe(1);
