@@ -1,7 +1,7 @@
 import type { CallOptions, CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
 import { ManualClock } from '../../common/clock';
-import { passRequestOffers, readRequestOffers, streamOfferReads } from './offer-pages';
+import { passRequestOffers, readRequestOffers, SharedBookRead, streamOfferReads } from './offer-pages';
 
 const offer = (id: number, requestId = 1): Offer =>
   ({ offer_id: id, offer_request_id: requestId, offer_status: 'active', offer_amount: 100 }) as Offer;
@@ -102,5 +102,47 @@ describe("one reconcile pass's reads of single requests' offers", () => {
     const afterFirst = calls;
     expect((await requestOffersOf(2)).map((o) => o.offer_id)).toEqual([12]);
     expect(calls).toBeGreaterThan(afterFirst);
+  });
+});
+
+describe('SharedBookRead: events read the whole book once, from a read asked for after they came', () => {
+  const start = new Date('2026-12-02T12:00:00Z');
+  const book = [[offer(1, 1), offer(2, 2), offer(3, 3)]];
+
+  it('a read asked for no earlier than an event came serves it; one asked before does not', async () => {
+    const clock = new ManualClock(start);
+    const client = pacedClient(clock, book, { waitMs: 1_000, everyOffer: true });
+    const calls = jest.spyOn(client, 'listOffers');
+    const shared = new SharedBookRead(client, clock);
+    const received = clock.now();
+    clock.advance(500);
+    const first = await shared.requestOffers(1, received);
+    expect(first.offers.map((o) => o.offer_id)).toEqual([1]);
+    // The service refused the filter: the book is asked for whole, not filtered by the client.
+    expect(calls.mock.calls[0][0]).toEqual({});
+    const second = await shared.requestOffers(2, received);
+    expect(second).toEqual({ offers: [offer(2, 2)], readAt: first.readAt });
+    expect(calls).toHaveBeenCalledTimes(1);
+
+    // An event that came after that read was asked for is read again, and so is a read with no bound.
+    const later = clock.now();
+    expect((await shared.requestOffers(3, later)).offers).toEqual([offer(3, 3)]);
+    expect(calls).toHaveBeenCalledTimes(2);
+    await shared.requestOffers(3);
+    expect(calls).toHaveBeenCalledTimes(3);
+  });
+
+  it('a service that honours the filter is read per request', async () => {
+    const clock = new ManualClock(start);
+    const client = pacedClient(clock, [[offer(1, 1)], [], [offer(2, 2)], []], { waitMs: 1_000 });
+    const calls = jest.spyOn(client, 'listOffers');
+    const shared = new SharedBookRead(client, clock);
+    const received = clock.now();
+    clock.advance(500);
+    expect((await shared.requestOffers(1, received)).offers).toEqual([offer(1, 1)]);
+    expect((await shared.requestOffers(2, received)).offers).toEqual([offer(2, 2)]);
+    expect(
+      calls.mock.calls.map(([query]) => (query as { offer_request_id?: number }).offer_request_id),
+    ).toEqual([1, 1, 2, 2]);
   });
 });

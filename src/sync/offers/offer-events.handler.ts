@@ -70,7 +70,7 @@ export class OfferEventsHandler {
       `offer ${claimed.offer_id}`,
     );
     const crm = await this.crms.get(brokerageId);
-    const listed = await this.refreshRequest(crm, claimed.offer_request_id);
+    const listed = await this.refreshRequest(crm, claimed.offer_request_id, receivedAt);
     const offer = listed.find((o) => o.offer_id === claimed.offer_id);
     // An offer gone from the list (it may have expired and dropped off) that has a record: the
     // reconcile settles it (UnlistedOffers), once linked (a stop may have cut the link); the event,
@@ -122,7 +122,7 @@ export class OfferEventsHandler {
   // are read wherever a plausible shape puts them (readCounterUpdate), and the counter is found in
   // the ledger by its id, by the countered offer, or as the one unnamed counter on the request.
   @InboxHandler('UPDATE')
-  async onUpdate(payload: JsonObject, { brokerageId }: InboxEventContext): Promise<void> {
+  async onUpdate(payload: JsonObject, { brokerageId, receivedAt }: InboxEventContext): Promise<void> {
     // The spec shows no UPDATE payload, so none is refused for its shape (OfferUpdateEvent is only
     // our reading of it): its ids are read wherever a plausible payload puts them, as numbers or as
     // digits in a string, and the claim is checked against the service's listing below.
@@ -153,7 +153,7 @@ export class OfferEventsHandler {
       );
     await this.requireLinked(brokerageId, requestId, `counter on offer ${link.remoteId}`);
     const crm = await this.crms.get(brokerageId);
-    const listed = await this.refreshRequest(crm, requestId);
+    const listed = await this.refreshRequest(crm, requestId, receivedAt);
     const countered = listed.find((o) => String(o.offer_id) === link.remoteId);
     // An UPDATE naming our counter by the id the service gave it, or the offer our one counter is on
     // (an agent counters an offer once) with no other counter's id, is the service's word about that
@@ -314,9 +314,9 @@ export class OfferEventsHandler {
   // read time would be the webhook's receipt (the inbox row's received_at): the service sent them at
   // or before that instant, and claiming any later time (the drain's) would rank an answer that sat
   // in the inbox above one read from the service meanwhile.
-  private async refreshRequest(crm: BrokerageCrm, requestId: number): Promise<Offer[]> {
+  private async refreshRequest(crm: BrokerageCrm, requestId: number, receivedAt?: Date): Promise<Offer[]> {
     const client = this.cashOffers.get(crm.brokerageId);
-    const { counts, offers } = await this.offers.refreshRequest(crm, client, requestId);
+    const { counts, offers } = await this.offers.refreshRequest(crm, client, requestId, receivedAt);
     // Failed records make the event fail, so the inbox retries it with backoff.
     if (counts.failed > 0)
       throw new Error(`${counts.failed} offer record(s) of request ${requestId} could not be written`);

@@ -21,7 +21,7 @@ import { emptyCounts, type JobCounts } from '../../scheduler/job.types';
 import { contentHash } from '../common/content-hash';
 import { errorMessage } from '../common/job-counts';
 import { DEAL, LINK } from '../common/listing-deal.properties';
-import { readRequestOffers, type OffersRead } from '../common/offer-pages';
+import { readRequestOffers, SharedBookRead, type OffersRead } from '../common/offer-pages';
 import { DecisionHistoryRecorder, type ShownOffer } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { alreadyIn, HeldStages, type StageMove } from './held-stages.service';
@@ -116,6 +116,8 @@ function summariesOf(read: OffersRead): OfferSummaries {
 @Injectable()
 export class OffersService {
   private readonly logger = new Logger(OffersService.name);
+  // Per brokerage client, the last read of one request's offers that brought the whole book.
+  private readonly bookReads = new WeakMap<CashOfferClient, SharedBookRead>();
 
   constructor(
     private readonly turns: LedgerTurns,
@@ -369,16 +371,24 @@ export class OffersService {
 
   // Re-reads one request's offers from the service and brings their records and the listing deal
   // in step: how an event lands in the CRM. The service's list is the truth; an event only says
-  // which request to read.
+  // which request to read. `notBefore`: the read may be one already made, if asked for no earlier
+  // (the event's receipt), where the service answers every such read with the whole book.
   async refreshRequest(
     crm: BrokerageCrm,
     client: CashOfferClient,
     requestId: number,
+    notBefore?: Date,
   ): Promise<{ counts: JobCounts; offers: Offer[] }> {
-    const read = await readRequestOffers(client, this.clock, requestId);
+    const read = await this.bookReadOf(client).requestOffers(requestId, notBefore);
     const counts = await this.applyOffers(crm, read.offers, { readAt: read.readAt });
     await this.applySummaries(crm, summariesOf(read));
     return { counts, offers: read.offers };
+  }
+
+  private bookReadOf(client: CashOfferClient): SharedBookRead {
+    let shared = this.bookReads.get(client);
+    if (!shared) this.bookReads.set(client, (shared = new SharedBookRead(client, this.clock)));
+    return shared;
   }
 
   // The CRM record of an offer the service no longer lists, by its id, linked. A record a stop cut

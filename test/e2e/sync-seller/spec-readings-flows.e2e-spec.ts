@@ -494,6 +494,39 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       await expectShownExpired(offer.offer_id);
     });
 
+    // A service that answers every read of one request's offers with the whole book (the filter
+    // ignored or refused) is read once for a drain's events, each received before that read was
+    // asked for; one honouring the filter is read per request, as before.
+    it('one drain reads the offers once for events on three requests where each read brings the whole book', async () => {
+      const requests = [];
+      for (let i = 0; i < 4; i++) requests.push((await steps.activeRequest()).requestId);
+      const offersReads = async () =>
+        (await steps.sandbox.calls()).filter((c) => c.method === 'GET' && c.path.startsWith('/api/v2/offers'))
+          .length;
+      const drainOffersOn = async (requestIds: number[]) => {
+        const offers = [];
+        for (const requestId of requestIds) offers.push(await steps.sandbox.makeOffer(requestId));
+        await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= requestIds.length, {
+          what: 'the new_offer events in the inbox',
+        });
+        const before = await offersReads();
+        expect((await t.run('inbox-drain')).status).toBe('succeeded');
+        for (const offer of offers) expect(await steps.agent.offerRecord(offer.offer_id)).toBeDefined();
+        return (await offersReads()) - before;
+      };
+      // The first reads learn how the service takes the query (offers-query negotiation) and pages
+      // (a short first page is the whole book under `ignored`, PagingMemory).
+      await drainOffersOn(requests.slice(0, 1));
+      await drainOffersOn(requests.slice(0, 1));
+      const one = await drainOffersOn(requests.slice(0, 1));
+      const three = await drainOffersOn(requests.slice(1));
+      expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
+      const wholeBook = ['ignored', 'paging-only'].includes(readings.offersQuery as string);
+      // Filtered, each event's request is read on its own.
+      if (wholeBook) expect(three).toBe(one);
+      else expect(three).toBeGreaterThanOrEqual(3);
+    });
+
     it("an offer its buyer withdraws leaves Incoming with the service's word, and an accept of it is not sent", async () => {
       const { requestId } = await steps.activeRequest();
       const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 331_000 });
