@@ -302,6 +302,8 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
     // When the look is made, and what an earlier look kept on the command.
     now?: string;
     kept?: unknown;
+    // The fields this service required of the brokerage's done counters.
+    required?: string[];
   }) {
     const reads: number[] = [];
     const cashOffer = {
@@ -335,7 +337,10 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
     } as unknown as LinkRepository;
     const inbox = { list: async () => options.updates } as unknown as InboxRepository;
     const clock = { nowMs: () => Date.parse(options.now ?? '2026-11-29T18:46:21Z') } as unknown as Clock;
-    const executor = new CounterOfferExecutor(undefined as never, links, clock, inbox, undefined as never);
+    const outbox = {
+      latestDone: async () => [{ result: { required_fields: options.required ?? [] } }],
+    } as unknown as OutboxRepository;
+    const executor = new CounterOfferExecutor(undefined as never, links, clock, inbox, outbox);
     const command = {
       id: 22,
       payload: {
@@ -358,6 +363,39 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
     } as unknown as OutboxContext;
     return { reconcile: () => executor.reconcile(command, ctx), reads };
   }
+
+  // A 200-kill soak (seed 20261241): a counter found after its answer was lost, on a service that
+  // requires an expiry, had none on its link, and when it lapsed with its offer it was shown refused.
+  describe('a counter found after its answer was lost keeps the expiry the send filled in', () => {
+    const expires = '2026-11-29T19:30:00.000Z';
+    const countered = { ...offer(7013, 1006, 'countered'), offer_expires: expires } as Offer;
+
+    it("the offer's, where this service requires one and the agent gave none", async () => {
+      const { reconcile } = reconcileWith({
+        offersByRequest: { 1006: [countered] },
+        updates: [],
+        required: ['counter_offer_terms', 'counter_offer_expires'],
+      });
+      expect(await reconcile()).toEqual({
+        found: true,
+        result: { listed_at_send: 'countered', expires_sent: expires },
+      });
+    });
+
+    it("none where the service does not require one, or the agent's own went", async () => {
+      for (const options of [
+        { required: ['counter_offer_terms'] },
+        { counterExpires: '2026-11-29T19:00:00Z' },
+      ]) {
+        const { reconcile } = reconcileWith({
+          offersByRequest: { 1006: [countered] },
+          updates: [],
+          ...options,
+        });
+        expect(await reconcile()).toEqual({ found: true, result: { listed_at_send: 'countered' } });
+      }
+    });
+  });
 
   it('a refusal of another offer that the service lists active again: not proof of absence, it waits for the UPDATE', async () => {
     const { reconcile, reads } = reconcileWith({

@@ -398,6 +398,22 @@ export class CounterOfferExecutor implements CommandExecutor {
     });
   }
 
+  // The expiry a counter found after its answer was lost went with, where the agent gave none and
+  // this service requires one: the send filled in the offer's (counter-terms.ts), and an answered
+  // counter keeps it (expires_sent), so that its lapse is told from its buyer's refusal. A 200-kill
+  // soak (seed 20261241) showed such a counter, lapsed with its offer, as refused: its link had no
+  // expiry. Where the service does not require one, the counter went without.
+  private async expirySentWith(
+    ctx: OutboxContext,
+    payload: CounterOfferPayload,
+    offer: Offer | undefined,
+  ): Promise<Pick<CounterAnswer, 'expires_sent'>> {
+    if (payload.body.counter_offer_expires !== undefined) return {};
+    if (!(await this.learntOf(ctx.brokerage.id)).fields.has('counter_offer_expires')) return {};
+    const expires = offer?.offer_expires ?? payload.expiresAt;
+    return typeof expires === 'string' ? { expires_sent: expires } : {};
+  }
+
   // The service has no counter lookup: the countered offer and its request's other offers tell.
   // Found: the offer is countered, the buyer made an offer by accepting a counter on this request,
   // or the offer left `active` with no other offer accepted (only our counter moves it: an agent
@@ -414,10 +430,14 @@ export class CounterOfferExecutor implements CommandExecutor {
       amount: payload.body.counter_offer_amount,
       habit,
     });
-    if (verdict.found) return { found: true, result: verdict.result };
+    const found = async (result: CounterAnswer): Promise<OutboxReconciliation> => ({
+      found: true,
+      result: { ...result, ...(await this.expirySentWith(ctx, payload, offer)) },
+    });
+    if (verdict.found) return found(verdict.result);
     const updates = await recentCounterUpdates(this.inbox, ctx.brokerage.id);
     const answered = answeredCounterOf(payload, updates, others);
-    if (answered) return { found: true, result: answered };
+    if (answered) return found(answered);
     if (verdict.moot) {
       // Sent before the service accepted the other offer: the counter was there, and the cascade
       // rejected it with "every other offer and counter offer" (soak sweep 1456: sent again, it was
@@ -430,13 +450,13 @@ export class CounterOfferExecutor implements CommandExecutor {
           await this.ourAcceptSentAt(command, offers),
         )
       )
-        return { found: true, result: { counter_offer_status: 'rejected' } };
+        return found({ counter_offer_status: 'rejected' });
       return { found: false, provablyAbsent: true, hint: 'another offer on the request was accepted' };
     }
     const waitingSeenAbsentAt = counterWaitingSeenAbsentAt(command, offer, habit, this.clock.nowMs());
     const seen = waitingSeenAbsentAt === undefined ? {} : { note: { waitingSeenAbsentAt } };
     if (waitingSeenAbsentAt === undefined && (await this.lapsedSinceSend(command, offer, habit)))
-      return { found: true, result: { counter_offer_status: 'expired' } };
+      return found({ counter_offer_status: 'expired' });
     // Only an active offer on a service that lists countered offers otherwise can prove anything.
     const afterRefusal =
       offer?.offer_status === 'active' && (habit === 'countered' || habit === 'rejected')

@@ -305,6 +305,20 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect((await steps.agent.offerRecord(offerId))!.properties[OFFER.status]).toBe(shown);
     };
 
+    // An offer that ran out before its event was applied, after the drain: a record of the event's
+    // amount, out of Incoming once a reconcile has run, and nothing flagged.
+    const expectEventShownExpired = async (offerId: number, amount: string) => {
+      expect((await t.run('inbox-drain')).status).toBe('succeeded');
+      expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
+      const record = await steps.agent.offerRecord(offerId);
+      expect([steps.agent.stageKey(record!), record!.properties[OFFER.amount]]).toEqual([
+        // Listed still (rejected, or active until a pass's clocks move it): the event's usual path.
+        { rejected: 'rejected', active: 'incoming' }[readings.expiredOfferListedAs as string] ?? 'expired',
+        amount,
+      ]);
+      await expectShownExpired(offerId);
+    };
+
     it('an offer past its expiry leaves Incoming however the list shows it', async () => {
       const { requestId } = await steps.activeRequest();
       const expires = new Date(t.nowMs() + 4000).toISOString();
@@ -441,15 +455,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       await t.advanceClock(120_000);
       await sandboxExpired(offer.offer_id);
 
-      expect((await t.run('inbox-drain')).status).toBe('succeeded');
-      expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
-      const record = await steps.agent.offerRecord(offer.offer_id);
-      expect([steps.agent.stageKey(record!), record!.properties[OFFER.amount]]).toEqual([
-        // Listed still (rejected, or active until a pass's clocks move it): the event's usual path.
-        { rejected: 'rejected', active: 'incoming' }[readings.expiredOfferListedAs as string] ?? 'expired',
-        '337000',
-      ]);
-      await expectShownExpired(offer.offer_id);
+      await expectEventShownExpired(offer.offer_id, '337000');
     });
 
     // Its first delivery failed (the daemon down) and the service's retry came only after the offer
@@ -484,14 +490,7 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
         what: 'the retried new_offer event in the inbox',
       });
-      expect((await t.run('inbox-drain')).status).toBe('succeeded');
-      expect(await t.ledger.inbox.list({ brokerageId: 'acme', statuses: ['flagged', 'failed'] })).toEqual([]);
-      const record = await steps.agent.offerRecord(offer.offer_id);
-      expect([steps.agent.stageKey(record!), record!.properties[OFFER.amount]]).toEqual([
-        { rejected: 'rejected', active: 'incoming' }[readings.expiredOfferListedAs as string] ?? 'expired',
-        '338000',
-      ]);
-      await expectShownExpired(offer.offer_id);
+      await expectEventShownExpired(offer.offer_id, '338000');
     });
 
     // A service that answers every read of one request's offers with the whole book (the filter
