@@ -368,7 +368,7 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
   // requires an expiry, had none on its link, and when it lapsed with its offer it was shown refused.
   describe('a counter found after its answer was lost keeps the expiry the send filled in', () => {
     const expires = '2026-11-29T19:30:00.000Z';
-    const countered = { ...offer(7013, 1006, 'countered'), offer_expires: expires } as Offer;
+    const countered = { ...offer(7013, 1006, 'countered'), offer_expires: expires };
 
     it("the offer's, where this service requires one and the agent gave none", async () => {
       const { reconcile } = reconcileWith({
