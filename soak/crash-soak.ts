@@ -316,10 +316,13 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
         : { refusalsOnlyByUpdateLost: updatesGivenUp }),
       updatesGivenUp,
       refusalsUnknowable: refusalsUnknowable(counters, {
-        refusalOnlyByMoveToActive:
+        refusalOnlyByMoveTo:
           readings.counterRejectedCallback === 'none' &&
-          readings.counterRejectedOfferListedAs === 'active' &&
-          ['countered', 'counter_offered'].includes(readings.counteredOfferListedAs),
+          ['countered', 'counter_offered'].includes(readings.counteredOfferListedAs) &&
+          (readings.counterRejectedOfferListedAs === 'active' ||
+            readings.counterRejectedOfferListedAs === 'rejected')
+            ? readings.counterRejectedOfferListedAs
+            : undefined,
         passes,
         countersSeenWaiting: await ledgerReader.countersSeenWaiting(),
       }),

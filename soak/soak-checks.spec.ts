@@ -207,7 +207,7 @@ describe('refusalsUnknowable', () => {
     finishedMs: Date.parse(end),
   });
   const passes = [pass('2026-12-05T16:29:09.000Z', '2026-12-05T16:29:10.000Z')];
-  const facts = { refusalOnlyByMoveToActive: true, passes, countersSeenWaiting: 0 };
+  const facts = { refusalOnlyByMoveTo: 'active' as const, passes, countersSeenWaiting: 0 };
 
   it('is every refused counter where none waited through a complete pass and the ledger read none waiting', () => {
     const unknowable = refusalsUnknowable(refusedFast, facts);
@@ -224,7 +224,17 @@ describe('refusalsUnknowable', () => {
 
   it("is none where the daemon's ledger read a counter waiting, or the readings tell a refusal otherwise", () => {
     expect(refusalsUnknowable(refusedFast, { ...facts, countersSeenWaiting: 1 }).size).toBe(0);
-    expect(refusalsUnknowable(refusedFast, { ...facts, refusalOnlyByMoveToActive: false }).size).toBe(0);
+    expect(refusalsUnknowable(refusedFast, { ...facts, refusalOnlyByMoveTo: undefined }).size).toBe(0);
+  });
+
+  // A targeted run on the readings of the full soak on seed 20261241: the one counter that reached
+  // the service was refused within its send (0.5 s), its offer listed `rejected`, no UPDATE; the
+  // send's read took `rejected` for this service's way of listing a countered offer.
+  it("is the same where a refused counter's offer is listed rejected", () => {
+    const unknowable = refusalsUnknowable(refusedFast, { ...facts, refusalOnlyByMoveTo: 'rejected' });
+    expect([...unknowable.keys()]).toEqual([1, 2]);
+    expect(unknowable.get(1)).toContain('its offer listed rejected;');
+    expect(unknowable.get(1)).toContain('it may list one rejected at once');
   });
 });
 

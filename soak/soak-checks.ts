@@ -701,12 +701,12 @@ export function unseeableOffers(
 
 // Counters whose refusal no reader could have told from a countered offer waiting: under readings
 // where no UPDATE comes (counterRejectedCallback none) and a refused counter's offer is listed
-// `active` again, only the move from the service's waiting word (`countered`) back to `active` tells
-// a refusal, and only to a daemon that has seen a counter waiting under that word. Where every
-// counter was refused before any complete offers pass began while it waited, and the daemon's ledger
-// shows no counter ever read `countered` (its send's own read included), each refused counter's
-// offer looked to the daemon as a countered offer does on a service that lists one `active`
-// (docs/spec-decisions.md). Each is given with why.
+// `active` again, or `rejected`, only the move from the service's waiting word (`countered`) to that
+// word tells a refusal, and only to a daemon that has seen a counter waiting under the waiting word.
+// Where every counter was refused before any complete offers pass began while it waited, and the
+// daemon's ledger shows no counter ever read `countered` (its send's own read included), each refused
+// counter's offer looked to the daemon as a countered offer does on a service that lists one so
+// (`active`, or `rejected` at once: docs/spec-decisions.md). Each is given with why.
 export function refusalsUnknowable(
   counters: readonly {
     counter_offer_id: number;
@@ -715,13 +715,16 @@ export function refusalsUnknowable(
     updated_at?: string | null;
   }[],
   facts: {
-    refusalOnlyByMoveToActive: boolean;
+    // The word a refused counter's offer is listed under, where only the move to it from the
+    // service's waiting word tells a refusal; undefined where the readings tell one otherwise.
+    refusalOnlyByMoveTo: 'active' | 'rejected' | undefined;
     passes: readonly { startedMs: number; finishedMs: number }[];
     countersSeenWaiting: number;
   },
 ): Map<number, string> {
   const unknowable = new Map<number, string>();
-  if (!facts.refusalOnlyByMoveToActive || facts.countersSeenWaiting > 0) return unknowable;
+  const word = facts.refusalOnlyByMoveTo;
+  if (word === undefined || facts.countersSeenWaiting > 0) return unknowable;
   const seenWaiting = counters.some((c) => {
     const madeMs = Date.parse(c.created_at ?? '');
     const answeredMs = c.counter_offer_status === 'pending' ? Infinity : Date.parse(c.updated_at ?? '');
@@ -732,7 +735,7 @@ export function refusalsUnknowable(
     if (c.counter_offer_status !== 'rejected') continue;
     unknowable.set(
       c.counter_offer_id,
-      `at ${c.updated_at ?? 'an unknown time'}, with no UPDATE under these readings and its offer listed active again; no counter of the brokerage waited through a complete offers pass, and the daemon's ledger shows none read waiting, so nothing showed how this service lists a countered offer (it may list one active)`,
+      `at ${c.updated_at ?? 'an unknown time'}, with no UPDATE under these readings and its offer listed ${word === 'active' ? 'active again' : 'rejected'}; no counter of the brokerage waited through a complete offers pass, and the daemon's ledger shows none read waiting, so nothing showed how this service lists a countered offer (it may list one ${word === 'active' ? 'active' : 'rejected at once'})`,
     );
   }
   return unknowable;
