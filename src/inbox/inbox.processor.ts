@@ -7,6 +7,7 @@ import { backoffDelayMs } from '../common/backoff';
 import { DRAIN_RUN_BUDGET_MS, drainRunBudget } from '../scheduler/drain-run.budget';
 import { waitsOnRemote, type RemoteError } from '../common/remote-error';
 import { EventRefusedError } from './event-refused.error';
+import { EventWaitsError } from './event-waits.error';
 import { InboxEventHandlers } from './inbox-event.handlers';
 
 export interface InboxDrainOptions {
@@ -123,10 +124,13 @@ export class InboxProcessor {
       const message = error instanceof Error ? error.message : String(error);
       // An outage of the service or the CRM (or a key refused until the operator fixes it) is not
       // the event's fault: it is retried, at most `remoteRetryCapMs` apart (or when the remote said),
-      // until the remote answers, for up to `maxRemoteWaitMs`. Failures of its own give up after
+      // until the remote answers, for up to `maxRemoteWaitMs`; so is an event that waits on the
+      // daemon's own unfinished work (EventWaitsError). Failures of its own give up after
       // `maxAttempts`.
+      const waitsOnWork = error instanceof EventWaitsError;
       const waiting =
-        waitsOnRemote(error) && this.clock.nowMs() - event.receivedAt.getTime() < opts.maxRemoteWaitMs;
+        (waitsOnRemote(error) || waitsOnWork) &&
+        this.clock.nowMs() - event.receivedAt.getTime() < opts.maxRemoteWaitMs;
       if (event.attempts >= opts.maxAttempts && !waiting) {
         await this.inbox.deadLetter(event.id, `gave up after ${event.attempts} attempts: ${message}`);
         this.metrics.webhookEvent(brokerageId, 'dead');
@@ -138,7 +142,11 @@ export class InboxProcessor {
       const delay = waiting ? Math.max(backoff, (error as RemoteError).retryAfterMs ?? 0) : backoff;
       await this.inbox.markFailed(event.id, message, new Date(this.clock.nowMs() + delay));
       this.metrics.webhookEvent(brokerageId, 'failed');
-      const until = waiting ? '; retried until the remote answers' : '';
+      const until = !waiting
+        ? ''
+        : waitsOnWork
+          ? '; retried while it waits'
+          : '; retried until the remote answers';
       this.logger.warn(
         `${event.eventType} event ${event.id} failed (attempt ${event.attempts}${until}): ${message}`,
       );

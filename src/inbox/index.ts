@@ -4,3 +4,4 @@ export * from './inbox.processor';
 export * from './inbox-handler.decorator';
 export * from './event-refused.error';
 export * from './event-payload.reader';
+export * from './event-waits.error';

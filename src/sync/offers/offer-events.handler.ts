@@ -11,6 +11,7 @@ import {
 import { LinkRepository, OutboxRepository, RunRepository, type Link } from '../../ledger';
 import { Clock } from '../../common/clock';
 import { EventRefusedError } from '../../inbox/event-refused.error';
+import { EventWaitsError } from '../../inbox/event-waits.error';
 import { readEventPayload } from '../../inbox/event-payload.reader';
 import type { InboxEventContext } from '../../inbox/inbox-event.handlers';
 import { InboxHandler } from '../../inbox/inbox-handler.decorator';
@@ -136,7 +137,7 @@ export class OfferEventsHandler {
       // the counter's reconcile reads (CounterOfferExecutor.updatesOf).
       const sent = await this.outbox.findByKey(counterCommandKey(brokerageId, update.offerId));
       if (sent && sent.state !== 'dead')
-        throw new Error(
+        throw new EventWaitsError(
           `UPDATE on offer ${update.offerId}: our counter on it is ${sent.state === 'done' ? 'done, its link not written yet' : sent.state}` +
             `${await this.looks.lookNow(sent)}; tried again once it is linked`,
         );
@@ -268,7 +269,7 @@ export class OfferEventsHandler {
     // The event is evidence the create's look reads (its offer echoes): brought forward to now.
     const create = await this.looks.pendingCreateOf(brokerageId, dealId);
     if (create)
-      throw new Error(
+      throw new EventWaitsError(
         `offer ${claimed.offer_id}: offer request ${claimed.offer_request_id} is not linked yet; the create for deal ${dealId} is ${create.state}` +
           `${await this.looks.lookNow(create)}; tried again later`,
       );

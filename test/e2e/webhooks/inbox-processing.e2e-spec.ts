@@ -1,6 +1,7 @@
 import { CrmError } from '../../../src/crm/crm.error';
 import { InboxEventHandlers } from '../../../src/inbox/inbox-event.handlers';
 import { InboxProcessor } from '../../../src/inbox/inbox.processor';
+import { EventWaitsError } from '../../../src/inbox/event-waits.error';
 import { waitFor } from '../../support/wait-for';
 import { startWebhookApp, WebhookTestApp } from '../../support/webhook-app';
 
@@ -21,6 +22,7 @@ describe('inbox processing', () => {
   const applied: string[] = [];
   let failuresLeft = new Map<number, number>();
   let outageLeft = new Map<number, number>();
+  let waitsLeft = new Map<number, number>();
 
   beforeAll(async () => {
     t = await startWebhookApp([{ id: 'acme', secret: SECRET }]);
@@ -34,6 +36,11 @@ describe('inbox processing', () => {
         throw new CrmError('UNAVAILABLE', `the CRM is down (503) while applying offer ${id}`, {
           status: 503,
         });
+      }
+      const waits = waitsLeft.get(id) ?? 0;
+      if (waits > 0) {
+        waitsLeft.set(id, waits - 1);
+        throw new EventWaitsError(`offer ${id}: its request is not linked yet; the create is unknown`);
       }
       const left = failuresLeft.get(id) ?? 0;
       if (left > 0) {
@@ -52,6 +59,7 @@ describe('inbox processing', () => {
     applied.length = 0;
     failuresLeft = new Map();
     outageLeft = new Map();
+    waitsLeft = new Map();
   });
 
   const deliver = async (body: unknown): Promise<void> => {
@@ -120,6 +128,21 @@ describe('inbox processing', () => {
     expect(applied).toContain('70:71:active');
     const [event] = await t.ledger.inbox.list({ orderingKey: 'offer_request:70' });
     expect(event).toMatchObject({ status: 'done', attempts: 7 });
+  });
+
+  // The 200-kill soak on seed 20261242 gave up on offer events after nine tries in 51 s while their
+  // creates' looks waited behind a slow service lane, and ten deals never learned their request id.
+  it("never gives up on an event while it waits on the daemon's own unfinished work, and applies it once done", async () => {
+    waitsLeft.set(65, 6);
+    await deliver(offer(65, 64));
+    expect(await drain({ maxAttempts: 3 })).toEqual({ processed: 1, failed: 6, deadLettered: 0, flagged: 0 });
+    expect(applied).toContain('64:65:active');
+  });
+
+  it('gives up on an event that waits on unfinished work once it has waited the longest it may', async () => {
+    waitsLeft.set(67, 100);
+    await deliver(offer(67, 66));
+    expect(await drain({ maxAttempts: 3, maxRemoteWaitMs: 0 })).toMatchObject({ failed: 2, deadLettered: 1 });
   });
 
   it('tries an event the remote fails again within the remote retry cap, however long its own backoff has grown', async () => {
