@@ -11,6 +11,7 @@ import { OffersReconcileJob } from './offers-reconcile/offers-reconcile.job';
 import { OffersService } from './offers/offers.service';
 import { HeldStages } from './offers/held-stages.service';
 import { UnconfirmedOffers } from './offers/unconfirmed-offers';
+import { OffersOnUnlinkedRequests } from './offers/offers-on-unlinked-requests';
 import { UnlistedOffers } from './offers/unlisted-offers';
 import { OutboxModule } from './outbox/outbox.module';
 import { CounterClocks } from './offer-clocks/counter-clocks.service';
@@ -46,6 +47,7 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
     OffersReconcileJob,
     UnlistedOffers,
     UnconfirmedOffers,
+    OffersOnUnlinkedRequests,
     OfferRecordOutcome,
     DecideOfferExecutor,
     CounterOfferExecutor,

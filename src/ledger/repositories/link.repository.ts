@@ -196,10 +196,19 @@ export class LinkRepository {
     kind: string,
     items: readonly { remoteId: string; crmId: string; runId?: number }[],
   ): Promise<void> {
+    await this.insertMissing(
+      brokerageId,
+      kind,
+      items.map((i) => ({ ...i, contentHash: UNVOUCHED })),
+    );
+  }
+
+  // Links written only where the ledger has none for the remote record, active or gone: what was
+  // written first is kept, and one already settled is not brought back.
+  async insertMissing(brokerageId: string, kind: string, items: readonly LinkInput[]): Promise<void> {
     if (items.length === 0) return;
-    const rows = items.map((i) => ({ ...i, contentHash: UNVOUCHED }));
     await this.tx.run((m) =>
-      writeLinkRows(m, brokerageId, kind, rows, this.clock.now(), { keepExisting: true }),
+      writeLinkRows(m, brokerageId, kind, items, this.clock.now(), { keepExisting: true }),
     );
   }
 

@@ -33,6 +33,11 @@ export const LINK = {
   // stop before its `offer` link is saved, leaves this to find the record by, should the offer leave
   // GET /offers before another read lists it (OffersService.adoptUnconfirmed).
   offerUnconfirmed: 'offer_unconfirmed',
+  // remote: offer id; CRM: a placeholder, vouching for no record; hash: the offer as first read
+  // (OfferSeen), with its read time. An open offer a complete pass read on a request no listing deal
+  // is linked to yet, kept so that it is shown should the request be linked after the offer left
+  // GET /offers (OffersOnUnlinkedRequests).
+  offerOnUnlinkedRequest: 'offer_unlinked_request',
   // remote: the countered offer's id; CRM: the counter offer id; hash: the counter's status.
   counter: 'counter_offer',
   // remote and CRM id: the offer id; hash: seconds from the offer to its decision (or "" when the

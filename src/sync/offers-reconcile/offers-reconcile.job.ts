@@ -18,6 +18,7 @@ import { OfferNumbers } from '../offer-clocks/offer-numbers';
 import type { CashOfferClient } from '../../cash-offer';
 import type { Offer } from '../../cash-offer/schema';
 import { UnconfirmedOffers } from '../offers/unconfirmed-offers';
+import { OffersOnUnlinkedRequests } from '../offers/offers-on-unlinked-requests';
 import { UnlistedOffers } from '../offers/unlisted-offers';
 import { EvidenceLooks } from '../seller-requests/evidence-looks';
 
@@ -44,6 +45,7 @@ export class OffersReconcileJob implements SyncJobHandler {
     private readonly links: LinkRepository,
     private readonly unlisted: UnlistedOffers,
     private readonly unconfirmed: UnconfirmedOffers,
+    private readonly onUnlinked: OffersOnUnlinkedRequests,
     private readonly clocks: OfferClocks,
     private readonly counterClocks: CounterClocks,
     private readonly numbers: OfferNumbers,
@@ -84,6 +86,7 @@ export class OffersReconcileJob implements SyncJobHandler {
     // offers, and written after it, leaves that newer write alone.
     for await (const { offers: page, readAt } of streamOfferReads(client, this.clock, {}, ctx.signal)) {
       if (!ctx.dryRun) await this.linkCreatesNamedBy(id, page);
+      if (!ctx.dryRun) await this.onUnlinked.keep(id, page, readAt);
       addCounts(
         counts,
         await this.offers.applyOffers(crm, page, {
@@ -107,6 +110,8 @@ export class OffersReconcileJob implements SyncJobHandler {
       // Records made by a write whose answer was lost, of offers no longer listed: linked first, so
       // that what became of them is shown with the rest.
       counts.updated += await this.unconfirmed.adopt(crm, listed);
+      // Offers read while their request was not linked, gone from the list by the time it was.
+      counts.created += await this.onUnlinked.showLinked(crm, listed);
       counts.updated += await this.unlisted.show(crm, listed, ctx.runId);
       const clocks = await this.clocks.afterPass(crm, ctx.brokerage, { offers: clocked, listed });
       const counterClocks = await this.counterClocks.afterPass(crm, ctx.brokerage, { listed });

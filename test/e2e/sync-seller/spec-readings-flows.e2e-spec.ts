@@ -439,6 +439,39 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       expect(await t.ledger.links.listActive('acme', LINK.offerUnconfirmed)).toEqual([]);
     });
 
+    // A pass read the offer while its request was not linked yet (a create whose answer was lost, or
+    // came without the id, is linked only once its look finds the request), and the offer ran out
+    // and left the list before that; its one event was delivered while the daemon was down. Targeted
+    // soak 4646 (offers dropped once expired, a create cut by a kill and found 110 s later): the
+    // offers were read by passes, but once the request was linked they were gone, and never shown.
+    it('an offer a pass read before its request was linked, gone from the list by then, gets a record', async () => {
+      const { requestId } = await steps.activeRequest();
+      const requestLink = (await t.ledger.links.find('acme', LINK.offerRequest, String(requestId)))!;
+      // The ledger as it stands while the create's look has not found the request yet.
+      await t.ledger.transactions.run((m) => m.delete(Link, { id: requestLink.id }));
+      const offer = await steps.sandbox.makeOffer(requestId, {
+        offer_amount: 339_000,
+        offer_expires: new Date(t.nowMs() + 60_000).toISOString(),
+      });
+      await waitFor(async () => (await t.ledger.inbox.depth('acme')).pending >= 1, {
+        what: 'the new_offer event in the inbox',
+      });
+      await t.ledger.transactions.run((m) =>
+        m.delete(InboxEvent, { brokerageId: 'acme', status: 'pending' }),
+      );
+      expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+      await t.advanceClock(120_000);
+      await sandboxExpired(offer.offer_id);
+      // The look finds the request (or a pass linked it already, where the list names the deal).
+      await t.ledger.links.insertMissing('acme', LINK.offerRequest, [
+        { remoteId: requestLink.remoteId, crmId: requestLink.crmId, contentHash: requestLink.contentHash },
+      ]);
+
+      await expectShownExpired(offer.offer_id);
+      expect((await steps.agent.offerRecord(offer.offer_id))!.properties[OFFER.amount]).toBe('339000');
+      expect(await t.ledger.links.listActive('acme', LINK.offerOnUnlinkedRequest)).toEqual([]);
+    });
+
     // The daemon down (or killed again and again) for an offer's whole life: no pass listed it, and
     // its new_offer event, delivered while it was live, is applied only after it ran out. Readings
     // sweep 1471 run 2 (offers dropped once expired, a 21 s offer under kills every 4 s): the event
