@@ -304,6 +304,8 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
     kept?: unknown;
     // The fields this service required of the brokerage's done counters.
     required?: string[];
+    // The offer's expiry as its record showed it when the agent countered.
+    offerExpires?: string;
   }) {
     const reads: number[] = [];
     const cashOffer = {
@@ -347,6 +349,7 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
         offerId: 7013,
         requestId: 1006,
         recordId: '10025',
+        ...(options.offerExpires ? { expiresAt: options.offerExpires } : {}),
         body: {
           offer_id: 7013,
           counter_offer_amount: 390_600,
@@ -361,7 +364,11 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
       brokerage: { id: 'soak', config: { cashOffer: {} } },
       cashOffer,
     } as unknown as OutboxContext;
-    return { reconcile: () => executor.reconcile(command, ctx), reads };
+    return {
+      reconcile: () => executor.reconcile(command, ctx),
+      confirmReceived: () => executor.receivedWithoutAnswer(command, ctx),
+      reads,
+    };
   }
 
   // A 200-kill soak (seed 20261241): a counter found after its answer was lost, on a service that
@@ -394,6 +401,21 @@ describe('CounterOfferExecutor.reconcile, on an offer listed active again', () =
         });
         expect(await reconcile()).toEqual({ found: true, result: { listed_at_send: 'countered' } });
       }
+    });
+
+    // The operator's `confirm-received` finishes such a counter too: it kept no expiry either.
+    it('and one the operator confirmed received, from the offer as the agent countered it', async () => {
+      const required = ['counter_offer_terms', 'counter_offer_expires'];
+      const confirmed = (options: { required: string[]; counterExpires?: string }) =>
+        reconcileWith({
+          offersByRequest: {},
+          updates: [],
+          offerExpires: expires,
+          ...options,
+        }).confirmReceived();
+      expect(await confirmed({ required })).toEqual({ expires_sent: expires });
+      expect(await confirmed({ required: ['counter_offer_terms'] })).toEqual({});
+      expect(await confirmed({ required, counterExpires: '2026-11-29T19:00:00Z' })).toEqual({});
     });
   });
 

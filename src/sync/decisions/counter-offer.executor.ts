@@ -85,9 +85,10 @@ export class CounterOfferExecutor implements CommandExecutor {
   ) {}
 
   // Confirmed received by the operator (the drain's confirmedReceived): a counter answered with no
-  // body, linked by its offer and named by the buyer's answer, as a 204 is.
-  receivedWithoutAnswer(): CounterAnswer {
-    return {};
+  // body, linked by its offer and named by the buyer's answer, as a 204 is; with the expiry the send
+  // filled in where this service requires one, as one found by the reconcile keeps it.
+  async receivedWithoutAnswer(command: OutboxCommand, ctx: OutboxContext): Promise<CounterAnswer> {
+    return this.expirySentWith(ctx, command.payload as CounterOfferPayload, undefined);
   }
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<CounterAnswer> {

@@ -466,7 +466,7 @@ export class OutboxDrainService {
       );
       return 'unknown';
     }
-    const result = executor.receivedWithoutAnswer(command);
+    const result: unknown = await executor.receivedWithoutAnswer(command, ctx);
     await this.finish(
       command,
       result,

@@ -65,7 +65,7 @@ export interface CommandExecutor {
   // with no body. Absent where the result must carry what only the service's answer gives (a CRM
   // task's id) or where the command is safely sent again instead (a webhook URL): such a command is
   // not confirmed that way.
-  receivedWithoutAnswer?(command: OutboxCommand): unknown;
+  receivedWithoutAnswer?(command: OutboxCommand, ctx: OutboxContext): unknown;
   // True when a refusal says the service already holds what the command makes (a create refused as a
   // duplicate of the record an earlier, lost send made): the command was received after all, so the
   // drain looks for it as for a lost answer instead of giving it up.
