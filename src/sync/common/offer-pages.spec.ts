@@ -88,6 +88,23 @@ describe("one reconcile pass's reads of single requests' offers", () => {
     expect(calls()).toBe(afterFirst);
   });
 
+  it('reads the book once, whole, where the service refused the filter', async () => {
+    const queries: unknown[] = [];
+    const client = {
+      answersFromEveryOffer: () => true,
+      listOffers: async (query: { offset?: number }) => {
+        queries.push(query);
+        return query.offset ? [] : [offer(1, 1), offer(2, 2), offer(3, 1)];
+      },
+    } as unknown as CashOfferClient;
+    const requestOffersOf = passRequestOffers(client);
+    expect((await requestOffersOf(1)).map((o) => o.offer_id)).toEqual([1, 3]);
+    expect((await requestOffersOf(2)).map((o) => o.offer_id)).toEqual([2]);
+    expect(await requestOffersOf(3)).toEqual([]);
+    expect(queries.every((q) => !Object.hasOwn(q as object, 'offer_request_id'))).toBe(true);
+    expect(queries.length).toBeLessThanOrEqual(2);
+  });
+
   it('reads each request where the service honours the filter', async () => {
     let calls = 0;
     const client = {

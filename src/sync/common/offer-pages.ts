@@ -102,14 +102,18 @@ export async function listAllOffers(client: CashOfferClient, offerRequestId: num
 // answers each such read with every offer of the account (`offersQuery: ignored`), and a pass with a
 // dozen counters out read the whole book twice a dozen times under a rate limit, long enough for a
 // daemon killed every few seconds to finish no pass. Such an answer, once seen, serves the pass's
-// other requests: it is as fresh as the pages the pass is writing.
+// other requests: it is as fresh as the pages the pass is writing. A service that refused the
+// filter is asked for the book whole once (the client, asked with the filter, would read the whole
+// book for each request and keep that request's offers).
 export function passRequestOffers(client: CashOfferClient): (offerRequestId: number) => Promise<Offer[]> {
   let book: Offer[] | undefined;
   return async (offerRequestId) => {
     if (book) return ofRequest(book, offerRequestId);
+    const refused = client.answersFromEveryOffer({ offer_request_id: offerRequestId });
     const all: Offer[] = [];
-    for await (const page of streamOffers(client, { offer_request_id: offerRequestId })) all.push(...page);
-    if (all.some((o) => o.offer_request_id !== offerRequestId)) book = all;
+    for await (const page of streamOffers(client, refused ? {} : { offer_request_id: offerRequestId }))
+      all.push(...page);
+    if (refused || all.some((o) => o.offer_request_id !== offerRequestId)) book = all;
     return ofRequest(all, offerRequestId);
   };
 }
