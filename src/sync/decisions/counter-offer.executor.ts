@@ -38,7 +38,7 @@ import {
   serviceMark,
 } from '../offers/counter-link';
 import { positiveId } from '../../cash-offer/positive-id';
-import { counterListingHabit } from '../offers/counter-listing-habit';
+import { counterListing, counterListingHabit } from '../offers/counter-listing-habit';
 import { recentCounterUpdates } from '../offers/recent-counter-updates';
 import {
   COUNTER_OFFER,
@@ -269,7 +269,14 @@ export class CounterOfferExecutor implements CommandExecutor {
       listed.offer_status === 'active' &&
       (this.clock.nowMs() - postedAtMs > SEND_READ_IN_TIME_MS ||
         (await this.sameServiceHabit(ctx)) === 'countered');
-    return listedAtSendOf(listed.offer_status, await this.listingHabit(ctx.brokerage.id), late);
+    return this.listedAtSendOf(ctx, listed.offer_status, late);
+  }
+
+  // How the offer was listed at the send, from a read of it now, weighed against the brokerage's
+  // other counters (listedAtSendOf).
+  private async listedAtSendOf(ctx: OutboxContext, listedNow: string, late: boolean): Promise<string> {
+    const { habit, refusedListedAs } = await counterListing(this.links, ctx.brokerage.id, LISTING_READINGS);
+    return listedAtSendOf(listedNow, habit, late, refusedListedAs);
   }
 
   // How the counters sent to this same service were listed while they waited. Where that was
@@ -324,11 +331,7 @@ export class CounterOfferExecutor implements CommandExecutor {
     // the brokerage's other counters to settle (counterVerdict).
     const unsettled = (result as CounterAnswer | null)?.listing_unsettled === true;
     if (link.listedAtSend === undefined && listed && !answeredFirst && !ranOut && !unsettled) {
-      const listedAtSend = listedAtSendOf(
-        listed.offer_status,
-        await this.listingHabit(ctx.brokerage.id),
-        true,
-      );
+      const listedAtSend = await this.listedAtSendOf(ctx, listed.offer_status, true);
       await this.links.replaceContent(
         ctx.brokerage.id,
         LINK.counter,

@@ -29,6 +29,23 @@ describe('listedAtSendOf: how the service listed a countered offer when the coun
   });
 });
 
+// Readings sweep 1613 run 1: countered offers listed `rejected`, refused ones back to `active`; the
+// first counters' buyers refused within their sends, so every read so far was `active`.
+describe('listedAtSendOf, against a habit read only as refused offers were listed', () => {
+  it.each([
+    // [listed now, habit, refused offers seen listed as, taken as listed at send]
+    ['rejected', 'active', ['active'], 'rejected'],
+    // A refused offer was seen listed `rejected` too: the read may be a refusal, the habit tells.
+    ['rejected', 'active', ['active', 'rejected'], 'active'],
+    ['rejected', 'active', ['rejected'], 'active'],
+    // No refusal seen yet: as before.
+    ['rejected', 'active', [], 'active'],
+    ['rejected', 'countered', ['countered'], 'countered'],
+  ])('%s with habit %s, refusals listed %j: %s', (listedNow, habit, refused, expected) => {
+    expect(listedAtSendOf(listedNow, habit, false, new Set(refused))).toBe(expected);
+  });
+});
+
 describe("listedAtSendOf, read late (the send's own read failed): a buyer may have answered", () => {
   it.each([
     // A service that lists countered offers `countered`: `active` is the offer put back after the

@@ -145,9 +145,28 @@ export function otherCountersOf(
 // the send's own, come back seconds after the POST): there `active` where this service lists
 // countered offers as `countered` is the offer put back to active after the buyer refused the
 // counter. The send's own read, taken before a buyer can answer, stands.
-export function listedAtSendOf(listedNow: string, habit: string | undefined, late = false): string {
+// `refusedListedAs`: how this service was seen listing offers whose buyers refused our counters. A
+// habit that is one of those was read only on offers listed as refused ones are (counterListingHabit:
+// every read was such), so a read that is none of them is how this service lists a waiting countered
+// offer and stands (readings sweep 1613 run 1: the first two counters refused within their sends
+// were read `active`, as refused offers were listed, and the third's `rejected` read, its counter
+// waiting, was taken for a refusal; so were every later counter's).
+export function listedAtSendOf(
+  listedNow: string,
+  habit: string | undefined,
+  late = false,
+  refusedListedAs: ReadonlySet<string> = new Set(),
+): string {
   if (isCounteredWord(listedNow)) return 'countered';
   if (listedNow === 'active') return late && habit === 'countered' ? habit : listedNow;
+  // (`countered` is read only while a counter waits, however refused offers are listed.)
+  if (
+    habit !== undefined &&
+    habit !== 'countered' &&
+    refusedListedAs.has(habit) &&
+    !refusedListedAs.has(listedNow)
+  )
+    return listedNow;
   return habit ?? listedNow;
 }
 

@@ -18,27 +18,43 @@ export async function counterListingHabit(
   readings: readonly string[],
   service?: string,
 ): Promise<string | undefined> {
+  return (await counterListing(links, brokerageId, readings, service)).habit;
+}
+
+// The habit, with how the same counters' offers were listed once their buyers refused them.
+export async function counterListing(
+  links: LinkRepository,
+  brokerageId: string,
+  readings: readonly string[],
+  service?: string,
+): Promise<{ habit: string | undefined; refusedListedAs: Set<string> }> {
   const fragment = service === undefined ? '"l":"' : `"u":"${service}"`;
   const read = await links.latestByContent(brokerageId, LINK.counter, fragment, COUNTERS_READ);
-  return habitOf(read.map(decodeCounterLink), readings);
+  const counters = read.map(decodeCounterLink);
+  return { habit: habitOf(counters, readings), refusedListedAs: refusedListings(counters) };
 }
 
 // `countered` if any counter read it; else whichever of `readings` most counters read (a tie to the
 // earlier in `readings`), else undefined. A buyer who refuses within the send leaves a read of the
 // refused offer instead (`rejected`; or `active`, on a service that lists a countered offer
-// `rejected` and puts a refused one back on the market): once the refusal is known, a read equal to
-// how the service listed the offer after it proves nothing and is left out, unless every read is
-// such; before it is known, the reads of the counters that waited outweigh it. Before, any `active`
-// read settled it, and one such read made a lost counter's offer, listed `rejected` while it waited,
-// look refused by its buyer (readings sweep 1594 run 3: Counter rejected, the service holding the
-// counter pending).
+// `rejected` and puts a refused one back on the market): once a refusal is known, a read equal to
+// how the service listed an offer after its buyer's refusal, on any counter, proves nothing and is
+// left out, unless every read is such (a service that lists a countered offer as it lists a refused
+// one; such a habit gives way to a read that differs: listedAtSendOf). Before the refusal is known,
+// the reads of the counters that waited outweigh it. Before, any `active` read settled it, and one
+// such read made a lost counter's offer, listed `rejected` while it waited, look refused by its
+// buyer (readings sweep 1594 run 3: Counter rejected, the service holding the counter pending).
+// And only the counter's own refusal was weighed: readings sweep 1613 run 1 (countered offers
+// listed `rejected`, refused ones `active`) had a counter read `active` as its buyer accepted it
+// outweigh a later one read `rejected` while it waited.
 export function habitOf(
   counters: readonly Pick<CounterLinkContent, 'listedAtSend' | 'listedAfterRefusal'>[],
   readings: readonly string[],
 ): string | undefined {
   const reads = counters.filter((c) => c.listedAtSend !== undefined && readings.includes(c.listedAtSend));
   if (reads.some((c) => c.listedAtSend === ONLY_WHILE_WAITING)) return ONLY_WHILE_WAITING;
-  const telling = reads.filter((c) => c.listedAtSend !== c.listedAfterRefusal);
+  const refused = refusedListings(counters);
+  const telling = reads.filter((c) => !refused.has(c.listedAtSend ?? ''));
   const counted = telling.length > 0 ? telling : reads;
   let habit: string | undefined;
   let most = 0;
@@ -47,4 +63,11 @@ export function habitOf(
     if (count > most) [habit, most] = [listed, count];
   }
   return habit;
+}
+
+// How this service was seen listing an offer once its buyer refused our counter on it.
+export function refusedListings(
+  counters: readonly Pick<CounterLinkContent, 'listedAfterRefusal'>[],
+): Set<string> {
+  return new Set(counters.flatMap((c) => (c.listedAfterRefusal !== undefined ? [c.listedAfterRefusal] : [])));
 }

@@ -166,3 +166,75 @@ describe("the brokerage's first counter, its answer lost, on a service that list
     }
   });
 });
+
+// Readings sweep 1613 run 1: the brokerage's first counters were each refused within their sends,
+// so every read so far showed the offer back on the market (`active`), as refused offers are listed
+// here; `active` became the habit, and every later counter's `rejected` read, its counter waiting,
+// was taken for its buyer's refusal: three records showed Counter rejected while the service held
+// their counters pending.
+describe('the first counters refused within their sends, on a service that lists a countered offer rejected', () => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+
+  beforeAll(async () => {
+    t = await startSyncApp('hubspot');
+    steps = new NeutralSellerSteps(t);
+    await steps.sandbox.specReadings(READING);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const countersOn = async (offerId: number) =>
+    (await steps.sandbox.counters()).filter((c) => c.offer_id === offerId);
+  const askCounter = async (offerId: number, amount: string) => {
+    const record = await steps.agent.offerRecord(offerId);
+    await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: amount });
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+  };
+
+  it('a later counter read rejected as it waits is shown waiting, not refused', async () => {
+    const { requestId } = await steps.activeRequest();
+    const offers = [];
+    for (const amount of [361_000, 362_000, 363_000])
+      offers.push(await steps.sandbox.makeOffer(requestId, { offer_amount: amount }));
+    await steps.applyEvents(offers.length);
+    const [first, second, waits] = offers;
+
+    for (const [offer, amount] of [
+      [first, '371000'],
+      [second, '372000'],
+    ] as const) {
+      await askCounter(offer.offer_id, amount);
+      await steps.sandbox.faults({ match: 'POST /counter-offers', hangAfterCommitMs: 1100 });
+      const drain = t.run('outbox-drain');
+      const [arrived] = await waitFor(
+        async () => {
+          const counters = await countersOn(offer.offer_id);
+          return counters.length > 0 && counters;
+        },
+        { what: `the counter on offer ${offer.offer_id} at the service` },
+      );
+      await steps.sandbox.rejectCounter(arrived.counter_offer_id);
+      expect((await drain).status).toBe('succeeded');
+      await steps.sandbox.clearFaults();
+      // The buyer's refusal (an UPDATE) applied: how a refused offer is listed here is known.
+      await steps.applyEvents(1);
+      const refused = await steps.agent.offerRecord(offer.offer_id);
+      expect(steps.agent.stageKey(refused!)).toBe('counter_rejected');
+    }
+
+    await askCounter(waits.offer_id, '373000');
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+    expect(
+      decodeCounterLink((await t.ledger.links.find('acme', LINK.counter, String(waits.offer_id)))!)
+        .listedAtSend,
+    ).toBe('rejected');
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect((await countersOn(waits.offer_id)).map((c) => c.counter_offer_status)).toEqual(['pending']);
+    const record = await steps.agent.offerRecord(waits.offer_id);
+    expect(steps.agent.stageKey(record!)).toBe('countered');
+    expect(record!.properties[OFFER.counterStatus]).toBe('pending');
+  });
+});
