@@ -3,7 +3,13 @@ import type { Offer } from '../../cash-offer/schema';
 import { ManualClock } from '../../common/clock';
 import type { LinkInput, LinkRepository } from '../../ledger';
 import { LINK } from '../common/listing-deal.properties';
-import { OffersOnUnlinkedRequests, UNLINKED_OFFER_KEPT_MS } from './offers-on-unlinked-requests';
+import { LINK_CONTENT_WIDTH } from '../../ledger';
+import {
+  keptOfferContent,
+  offerOfKept,
+  OffersOnUnlinkedRequests,
+  UNLINKED_OFFER_KEPT_MS,
+} from './offers-on-unlinked-requests';
 import type { OffersService } from './offers.service';
 
 interface FakeLink extends LinkInput {
@@ -52,6 +58,7 @@ const offer = (id: number, requestId: number, status = 'active'): Offer =>
     offer_amount: 300_000 + id,
     offer_status: status,
     offer_expires: '2026-03-01T12:01:00.000Z',
+    created_at: '2026-03-01T11:59:00.000Z',
   }) as unknown as Offer;
 
 describe('OffersOnUnlinkedRequests', () => {
@@ -89,7 +96,7 @@ describe('OffersOnUnlinkedRequests', () => {
     );
     await kept.keep('acme', [offer(20, 2, 'countered')], new Date(readAt.getTime() + 1000));
     expect(
-      links.kept().map((k) => [k.remoteId, (JSON.parse(k.contentHash) as { s: string }).s, k.readAt]),
+      links.kept().map((k) => [k.remoteId, (JSON.parse(k.contentHash) as Offer).offer_status, k.readAt]),
     ).toEqual([['20', 'active', readAt]]);
   });
 
@@ -144,5 +151,42 @@ describe('OffersOnUnlinkedRequests', () => {
     expect(links.kept()).toEqual([]);
     await kept.keep('acme', [offer(20, 2)], clock.now());
     expect(links.kept()).toEqual([]);
+  });
+
+  // Targeted soak 4747: a record made from the first kept form (request, amount, status, expiry)
+  // showed no creation time.
+  describe('the kept offer', () => {
+    it('is the offer as read, where it fits', () => {
+      const read = {
+        ...offer(20, 2),
+        earnest_money: 5000,
+        offer_memo: 'Cash, quick close',
+      } as unknown as Offer;
+      expect(offerOfKept('20', keptOfferContent(read))).toEqual(read);
+    });
+
+    it('gives up its longest other fields, never its essentials, to fit a link', () => {
+      const read = {
+        ...offer(20, 2),
+        earnest_money: 5000,
+        offer_memo: 'x'.repeat(500),
+        additional_terms: { note: 'y'.repeat(400) },
+      } as unknown as Offer;
+      const content = keptOfferContent(read);
+      expect(content.length).toBeLessThanOrEqual(LINK_CONTENT_WIDTH);
+      const kept = offerOfKept('20', content) as unknown as Record<string, unknown>;
+      expect(kept).toMatchObject({ ...offer(20, 2), earnest_money: 5000 });
+      expect(kept.offer_memo).toBeUndefined();
+      expect(kept.additional_terms).toBeUndefined();
+    });
+
+    it('reads the short form of a link written before', () => {
+      expect(offerOfKept('20', '{"r":2,"a":300020,"s":"active","e":null}')).toMatchObject({
+        offer_id: 20,
+        offer_request_id: 2,
+        offer_amount: 300_020,
+      });
+      expect(offerOfKept('20', 'not json')).toBeUndefined();
+    });
   });
 });

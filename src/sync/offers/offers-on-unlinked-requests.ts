@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { BrokerageCrm } from '../../brokerages/brokerage-crm';
 import type { Offer } from '../../cash-offer/schema';
 import { Clock } from '../../common/clock';
-import { LinkRepository } from '../../ledger';
+import { LINK_CONTENT_WIDTH, LinkRepository } from '../../ledger';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
 import { offerOfSeen, offerSeenContent } from './offer-seen';
@@ -17,6 +17,47 @@ export const UNLINKED_OFFER_KEPT_MS = 24 * 60 * 60_000;
 // The placeholder CRM id of a kept offer: unique per offer, vouching for no record.
 function keptCrmId(offerId: string): string {
   return `unlinked:${offerId}`;
+}
+
+// What the record is made from, should the offer be gone by the time its request is linked: never
+// given up to fit a link's content.
+const ESSENTIAL = [
+  'offer_id',
+  'offer_request_id',
+  'offer_amount',
+  'offer_status',
+  'offer_expires',
+  'created_at',
+];
+
+// The offer as read, in a link's content: whole where it fits, else without its longest other
+// fields (free text, terms) until it does; an offer whose essentials alone do not fit keeps what an
+// offer's first record needs (OfferSeen).
+export function keptOfferContent(offer: Offer): string {
+  const kept: Record<string, unknown> = { ...offer };
+  const size = (key: string) => JSON.stringify(kept[key] ?? null).length;
+  const givenUp = Object.keys(kept)
+    .filter((key) => !ESSENTIAL.includes(key))
+    .sort((a, b) => size(b) - size(a));
+  let content = JSON.stringify(kept);
+  for (const key of givenUp) {
+    if (content.length <= LINK_CONTENT_WIDTH) break;
+    delete kept[key];
+    content = JSON.stringify(kept);
+  }
+  return content.length <= LINK_CONTENT_WIDTH ? content : offerSeenContent(offer);
+}
+
+// The offer a kept link holds; undefined when its content is not one (a ledger edited by hand).
+export function offerOfKept(offerId: string, content: string): Offer | undefined {
+  try {
+    const kept = JSON.parse(content) as Partial<Offer> | null;
+    if (kept && String(kept.offer_id) === offerId && typeof kept.offer_request_id === 'number')
+      return kept as Offer;
+  } catch {
+    return undefined;
+  }
+  return offerOfSeen(offerId, content);
 }
 
 // Offers a complete offers pass read on a request no listing deal is linked to yet: a create whose
@@ -61,7 +102,7 @@ export class OffersOnUnlinkedRequests {
       unlinked.map((offer) => ({
         remoteId: String(offer.offer_id),
         crmId: keptCrmId(String(offer.offer_id)),
-        contentHash: offerSeenContent(offer),
+        contentHash: keptOfferContent(offer),
         readAt,
       })),
     );
@@ -75,7 +116,7 @@ export class OffersOnUnlinkedRequests {
     let shown = 0;
     for (const kept of await this.links.listActive(brokerageId, LINK.offerOnUnlinkedRequest)) {
       const key = kept.remoteId;
-      const offer = offerOfSeen(key, kept.contentHash);
+      const offer = offerOfKept(key, kept.contentHash);
       if (!offer || (await this.links.find(brokerageId, LINK.offer, key))) {
         settled.push(key);
         continue;

@@ -468,7 +468,13 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       ]);
 
       await expectShownExpired(offer.offer_id);
-      expect((await steps.agent.offerRecord(offer.offer_id))!.properties[OFFER.amount]).toBe('339000');
+      // The offer as the pass read it: its amount and when it was made (targeted soak 4747 showed
+      // a record made from the first, shorter form of the kept read without its creation time).
+      const record = (await steps.agent.offerRecord(offer.offer_id))!;
+      expect(record.properties[OFFER.amount]).toBe('339000');
+      expect(Date.parse(String(record.properties[OFFER.createdAt]))).toBe(
+        Date.parse(String(offer.created_at)),
+      );
       expect(await t.ledger.links.listActive('acme', LINK.offerOnUnlinkedRequest)).toEqual([]);
     });
 
