@@ -6,6 +6,7 @@ import { LINK_CONTENT_WIDTH, LinkRepository } from '../../ledger';
 import { errorMessage } from '../common/job-counts';
 import { LINK } from '../common/listing-deal.properties';
 import { offerOfSeen, offerSeenContent } from './offer-seen';
+import { linkedRequestIds } from './linked-requests';
 import { closedWithoutSale } from './offer-record.view';
 import { OffersService } from './offers.service';
 
@@ -85,17 +86,8 @@ export class OffersOnUnlinkedRequests {
     const open = page.filter(
       (o) => o.offer_status !== 'accepted' && !closedWithoutSale(o.offer_status ?? ''),
     );
-    const unlinked: Offer[] = [];
-    const linked = new Map<number, boolean>();
-    for (const offer of open) {
-      const requestId = offer.offer_request_id;
-      if (!linked.has(requestId))
-        linked.set(
-          requestId,
-          (await this.links.find(brokerageId, LINK.offerRequest, String(requestId))) !== null,
-        );
-      if (!linked.get(requestId)) unlinked.push(offer);
-    }
+    const linked = await linkedRequestIds(this.links, brokerageId, open);
+    const unlinked = open.filter((o) => !linked.has(o.offer_request_id));
     await this.links.insertMissing(
       brokerageId,
       LINK.offerOnUnlinkedRequest,

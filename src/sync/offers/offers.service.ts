@@ -42,6 +42,7 @@ import {
 import { OFFER, offerStageId } from './offer-record.properties';
 import { unconfirmedCrmId } from '../common/unconfirmed-crm-id';
 import { offerSeenContent } from './offer-seen';
+import { linkedRequestIds } from './linked-requests';
 import { isAnsweredCounter, isRefusedCounter, learnCounter, mayStillBeAnswered } from './offer-record.view';
 import { ranOutBy } from '../common/expiry';
 
@@ -546,14 +547,8 @@ export class OffersService {
 
   // Offers whose request a listing deal of this brokerage is linked to in the ledger.
   private async onLinkedRequests(brokerageId: string, offers: Offer[]): Promise<Offer[]> {
-    const linked = new Map<number, boolean>();
-    for (const requestId of new Set(offers.map((o) => o.offer_request_id))) {
-      linked.set(
-        requestId,
-        (await this.links.find(brokerageId, LINK.offerRequest, String(requestId))) !== null,
-      );
-    }
-    return offers.filter((o) => linked.get(o.offer_request_id));
+    const linked = await linkedRequestIds(this.links, brokerageId, offers);
+    return offers.filter((o) => linked.has(o.offer_request_id));
   }
 
   // Offer records already in the CRM although the ledger has no link for them: a crash after their

@@ -19,32 +19,46 @@ const READING = {
   counterRejectedCallback: 'offer-only',
 };
 
-describe('the way this service lists a countered offer, read on many counters', () => {
-  let t: SyncTestApp;
-  let steps: NeutralSellerSteps;
+interface CounterApp {
+  t: SyncTestApp;
+  steps: NeutralSellerSteps;
+}
 
+// A HubSpot daemon on SQLite against the sandbox under READING, for one describe block.
+function startedUnderReading(): CounterApp {
+  const app = {} as CounterApp;
   beforeAll(async () => {
-    t = await startSyncApp('hubspot');
-    steps = new NeutralSellerSteps(t);
-    await steps.sandbox.specReadings(READING);
+    app.t = await startSyncApp('hubspot');
+    app.steps = new NeutralSellerSteps(app.t);
+    await app.steps.sandbox.specReadings(READING);
   });
-
   afterAll(async () => {
-    await t?.close();
+    await app.t?.close();
   });
+  return app;
+}
 
-  const countersOn = async (offerId: number) =>
-    (await steps.sandbox.counters()).filter((c) => c.offer_id === offerId);
+const countersAt = async ({ steps }: CounterApp, offerId: number) =>
+  (await steps.sandbox.counters()).filter((c) => c.offer_id === offerId);
+
+// The agent asks for a counter on the offer's record; the CRM's change is queued.
+async function counterAsked({ t, steps }: CounterApp, offerId: number, amount: string) {
+  const record = await steps.agent.offerRecord(offerId);
+  await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: amount });
+  expect((await t.run('crm-changes')).status).toBe('succeeded');
+  return record!;
+}
+
+describe('the way this service lists a countered offer, read on many counters', () => {
+  const app = startedUnderReading();
+
+  const countersOn = (offerId: number) => countersAt(app, offerId);
+  const askCounter = (offerId: number, amount: string) => counterAsked(app, offerId, amount);
   const listedAtSend = async (offerId: number) =>
-    decodeCounterLink((await t.ledger.links.find('acme', LINK.counter, String(offerId)))!).listedAtSend;
-  const askCounter = async (offerId: number, amount: string) => {
-    const record = await steps.agent.offerRecord(offerId);
-    await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: amount });
-    expect((await t.run('crm-changes')).status).toBe('succeeded');
-    return record!;
-  };
+    decodeCounterLink((await app.t.ledger.links.find('acme', LINK.counter, String(offerId)))!).listedAtSend;
 
   it('one read taken after a buyer refused within the send does not outweigh the others', async () => {
+    const { t, steps } = app;
     const { requestId } = await steps.activeRequest();
     const offers = [];
     for (const amount of [341_000, 342_000, 343_000, 344_000])
@@ -120,20 +134,10 @@ describe('the way this service lists a countered offer, read on many counters', 
 // shown as the spec's flow has it (refused) until a later counter shows the habit; then the record
 // tells the truth. Before, the refusal was kept for good (a replay of readings sweep 1594 run 3).
 describe("the brokerage's first counter, its answer lost, on a service that lists a countered offer rejected", () => {
-  let t: SyncTestApp;
-  let steps: NeutralSellerSteps;
-
-  beforeAll(async () => {
-    t = await startSyncApp('hubspot');
-    steps = new NeutralSellerSteps(t);
-    await steps.sandbox.specReadings(READING);
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
+  const app = startedUnderReading();
 
   it('shows Countered once a later counter shows how this service lists a waiting one', async () => {
+    const { t, steps } = app;
     const { requestId } = await steps.activeRequest();
     const first = await steps.sandbox.makeOffer(requestId, { offer_amount: 361_000 });
     const second = await steps.sandbox.makeOffer(requestId, { offer_amount: 362_000 });
@@ -173,28 +177,13 @@ describe("the brokerage's first counter, its answer lost, on a service that list
 // was taken for its buyer's refusal: three records showed Counter rejected while the service held
 // their counters pending.
 describe('the first counters refused within their sends, on a service that lists a countered offer rejected', () => {
-  let t: SyncTestApp;
-  let steps: NeutralSellerSteps;
+  const app = startedUnderReading();
 
-  beforeAll(async () => {
-    t = await startSyncApp('hubspot');
-    steps = new NeutralSellerSteps(t);
-    await steps.sandbox.specReadings(READING);
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  const countersOn = async (offerId: number) =>
-    (await steps.sandbox.counters()).filter((c) => c.offer_id === offerId);
-  const askCounter = async (offerId: number, amount: string) => {
-    const record = await steps.agent.offerRecord(offerId);
-    await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: amount });
-    expect((await t.run('crm-changes')).status).toBe('succeeded');
-  };
+  const countersOn = (offerId: number) => countersAt(app, offerId);
+  const askCounter = (offerId: number, amount: string) => counterAsked(app, offerId, amount);
 
   it('a later counter read rejected as it waits is shown waiting, not refused', async () => {
+    const { t, steps } = app;
     const { requestId } = await steps.activeRequest();
     const offers = [];
     for (const amount of [361_000, 362_000, 363_000])
