@@ -46,6 +46,7 @@ import {
   type DecideOfferPayload,
   type DecisionTarget,
   decisionDeadline,
+  decisionOrderingKey,
   decisionKey,
 } from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
@@ -74,6 +75,10 @@ export class CounterOfferExecutor implements CommandExecutor {
   // Of no use once the offer has run out: sent ahead of the drain's backlog (send-order.ts).
   deadline(command: OutboxCommand): number | undefined {
     return decisionDeadline(command);
+  }
+
+  orderingKey(command: OutboxCommand): string {
+    return decisionOrderingKey(command);
   }
 
   constructor(

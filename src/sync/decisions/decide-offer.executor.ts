@@ -11,7 +11,12 @@ import type {
   ReconcileCause,
 } from '../outbox/outbox.executors';
 import { listAllOffers } from '../common/offer-pages';
-import { DECIDE_OFFER, decisionDeadline, type DecideOfferPayload } from './decision.command';
+import {
+  DECIDE_OFFER,
+  decisionDeadline,
+  decisionOrderingKey,
+  type DecideOfferPayload,
+} from './decision.command';
 import { OfferRecordOutcome } from './offer-record.outcome';
 import {
   closedWithoutSale,
@@ -45,6 +50,10 @@ export class DecideOfferExecutor implements CommandExecutor {
   // Of no use once the offer has run out: sent ahead of the drain's backlog (send-order.ts).
   deadline(command: OutboxCommand): number | undefined {
     return decisionDeadline(command);
+  }
+
+  orderingKey(command: OutboxCommand): string {
+    return decisionOrderingKey(command);
   }
 
   private readonly logger = new Logger(DecideOfferExecutor.name);

@@ -1,5 +1,6 @@
 import { sendOrder } from '../outbox/send-order';
-import { decisionDeadline } from './decision.command';
+import type { OutboxCommand } from '../../ledger';
+import { decisionDeadline, decisionOrderingKey } from './decision.command';
 
 describe('decisionDeadline: a decision goes out before its offer runs out', () => {
   const command = (id: number, expiresAt?: string) => ({
@@ -25,5 +26,22 @@ describe('decisionDeadline: a decision goes out before its offer runs out', () =
       command(4, '2026-11-29T00:00:00Z'),
     ];
     expect(sendOrder(backlog, decisionDeadline).map((c) => c.id)).toEqual([4, 2, 1, 3]);
+  });
+});
+
+describe("decisionOrderingKey: one offer request's decisions go to the service in order", () => {
+  const command = (recordRef: string, payload: unknown) => ({ recordRef, payload }) as OutboxCommand;
+
+  it('is the offer request, whichever offer record the decision is for', () => {
+    expect(decisionOrderingKey(command('deal:r1', { offerId: 1, requestId: 7, recordId: 'r1' }))).toBe(
+      'offer_request:7',
+    );
+    expect(decisionOrderingKey(command('deal:r2', { offerId: 2, requestId: 7, recordId: 'r2' }))).toBe(
+      'offer_request:7',
+    );
+  });
+
+  it('is the record for a command that names no request', () => {
+    expect(decisionOrderingKey(command('deal:r3', { offerId: 3, recordId: 'r3' }))).toBe('deal:r3');
   });
 });

@@ -1,4 +1,5 @@
-import { outboxKey } from '../../ledger';
+import { outboxKey, type OutboxCommand } from '../../ledger';
+import { offerRequestOrderingKey } from '../outbox/outbox.executors';
 import { expiryMs } from '../common/expiry';
 
 export { DECIDE_OFFER_OPERATION as DECIDE_OFFER } from '../offers/agent-held-stage';
@@ -18,6 +19,14 @@ export interface DecisionTarget {
 // A decision reaches the service in time or not at all: past the offer's expiry the service refuses it.
 export function decisionDeadline(command: { payload: unknown }): number | undefined {
   return expiryMs((command.payload as DecisionTarget).expiresAt) ?? undefined;
+}
+
+// A decision or counter goes to the service in order with every other write of its offer request
+// (the drain's lanes, send-order.ts): an accept and the cascade it starts, a counter and a reject of
+// another offer, never in hand together.
+export function decisionOrderingKey(command: OutboxCommand): string {
+  const { requestId } = command.payload as Partial<DecisionTarget>;
+  return typeof requestId === 'number' ? offerRequestOrderingKey(requestId) : command.recordRef;
 }
 
 export interface DecideOfferPayload extends DecisionTarget {

@@ -21,7 +21,7 @@ import { CrmWriteBackExecutor } from './crm-write-back.executor';
 import { AwaitingEvidenceError } from './awaiting-evidence.error';
 import { outboxDecision } from './outbox-decision';
 import { mayAlreadyBeInEffect } from './refusal.check';
-import { OutboxContext, OutboxExecutors } from './outbox.executors';
+import { OutboxContext, OutboxExecutors, orderingKeyOf } from './outbox.executors';
 import { runLanes, sendLanes, sendOrder } from './send-order';
 import { drainRunBudget, leftForNextRun } from '../../scheduler/drain-run.budget';
 import {
@@ -41,6 +41,10 @@ const CONFIRMED_RECEIVED =
 // deadline queued meanwhile (an agent's decision, a reminder for an offer about to run out), so a
 // backlog delays them by about this much, not by the whole batch (send-order.ts).
 const RECLAIM_AFTER_MS = 1000;
+// Service commands a drain has in hand at once, one per ordering key (send-order.ts). Three keeps a
+// held answer from stalling the rest without crowding a service's per-second limit (the client's
+// limiter paces them all).
+const SERVICE_LANE_WIDTH = 3;
 // Unknown outcomes looked at per drain run: a budget, so a backlog of them never turns every drain
 // into a long scan of the service's lists.
 const RECONCILE_BUDGET = 50;
@@ -103,7 +107,11 @@ export class OutboxDrainService {
       );
       if (due.length === 0) return { counts };
       const claimedAt = performance.now();
-      const lanes = sendLanes(due, (c) => this.executors.get(c.operation)?.crmOnly === true);
+      const lanes = sendLanes(due, {
+        crmOnly: (c) => this.executors.get(c.operation)?.crmOnly === true,
+        keyOf: (c) => orderingKeyOf(c, this.executors.get(c.operation)),
+        serviceWidth: SERVICE_LANE_WIDTH,
+      });
       await runLanes(
         lanes,
         async (command) => {

@@ -78,6 +78,20 @@ export interface CommandExecutor {
   // service, each of its writes taking seconds, would otherwise keep a task open on an offer that
   // was answered minutes ago (readings sweep 1583).
   readonly crmOnly?: boolean;
+  // What two of the drain's commands in hand at once must never share (send-order.ts), where it is
+  // more than the record the command is queued for: an offer request's decisions, counters, updates
+  // and photos, queued for different CRM records, go to the service one after another in order.
+  orderingKey?(command: OutboxCommand): string;
+}
+
+// The drain's ordering key of a command: its executor's, else the record it is queued for.
+export function orderingKeyOf(command: OutboxCommand, executor: CommandExecutor | undefined): string {
+  return executor?.orderingKey?.(command) ?? command.recordRef;
+}
+
+// The ordering key of every command that writes an offer request or its offers.
+export function offerRequestOrderingKey(requestId: number): string {
+  return `offer_request:${requestId}`;
 }
 
 // Every @OutboxExecutor provider, found at start; the drain looks them up by operation.

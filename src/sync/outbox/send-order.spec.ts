@@ -22,7 +22,9 @@ describe('sendOrder', () => {
 
 describe('sendLanes', () => {
   const lanes = (commands: { id: number; crm: boolean }[]) =>
-    sendLanes(commands, (c) => c.crm).map((lane) => lane.map((c) => c.id));
+    sendLanes(commands, { crmOnly: (c) => c.crm, keyOf: (c) => String(c.id), serviceWidth: 3 }).map(
+      (lane) => ({ ids: lane.commands.map((c) => c.id), width: lane.width }),
+    );
 
   it("puts the CRM's own commands in a lane beside the service's, each in the batch's order", () => {
     expect(
@@ -33,27 +35,37 @@ describe('sendLanes', () => {
         { id: 4, crm: true },
       ]),
     ).toEqual([
-      [5, 1],
-      [2, 4],
+      { ids: [5, 1], width: 3 },
+      { ids: [2, 4], width: 1 },
     ]);
   });
 
   it('leaves an empty lane out', () => {
-    expect(lanes([{ id: 1, crm: true }])).toEqual([[1]]);
-    expect(lanes([{ id: 1, crm: false }])).toEqual([[1]]);
+    expect(lanes([{ id: 1, crm: true }])).toEqual([{ ids: [1], width: 1 }]);
+    expect(lanes([{ id: 1, crm: false }])).toEqual([{ ids: [1], width: 3 }]);
     expect(lanes([])).toEqual([]);
   });
 });
 
 describe('runLanes', () => {
+  // Commands named "<key>.<n>".
+  const lane = (commands: string[], width = 1) => ({
+    commands,
+    width,
+    keyOf: (c: string) => c.split('.')[0],
+  });
+  const gate = () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { open, opened };
+  };
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
   it('works through each lane in its order, side by side, while go() allows', async () => {
     const done: string[] = [];
     let asked = 0;
     await runLanes(
-      [
-        ['s1', 's2', 's3'],
-        ['c1', 'c2'],
-      ],
+      [lane(['s1', 's2', 's3']), lane(['c1', 'c2'])],
       async (c) => {
         await Promise.resolve();
         done.push(c);
@@ -65,27 +77,70 @@ describe('runLanes', () => {
     expect(done).toEqual(['s1', 'c1', 's2']);
   });
 
-  it('a step that throws stops the other lane after its step in hand, and throws once that is done', async () => {
+  it('has up to its width in hand at once, never two of one key, each key in order', async () => {
+    const begun: string[] = [];
+    const gates = new Map<string, ReturnType<typeof gate>>();
+    const run = runLanes(
+      [lane(['a.1', 'a.2', 'b.1', 'c.1', 'd.1', 'b.2'], 3)],
+      async (c) => {
+        begun.push(c);
+        const g = gate();
+        gates.set(c, g);
+        await g.opened;
+      },
+      () => true,
+    );
+    await settle();
+    // a.2 waits for a.1: the third place takes c.1, the first free command after it.
+    expect(begun).toEqual(['a.1', 'b.1', 'c.1']);
+    gates.get('b.1')!.open();
+    await settle();
+    // The freed place takes the first command whose key is not in hand: d.1, not a.2 (a.1 in hand)
+    // and ahead of b.2, which comes later in the order.
+    expect(begun).toEqual(['a.1', 'b.1', 'c.1', 'd.1']);
+    gates.get('a.1')!.open();
+    await settle();
+    expect(begun).toEqual(['a.1', 'b.1', 'c.1', 'd.1', 'a.2']);
+    gates.get('c.1')!.open();
+    await settle();
+    expect(begun).toEqual(['a.1', 'b.1', 'c.1', 'd.1', 'a.2', 'b.2']);
+    for (const g of gates.values()) g.open();
+    await run;
+  });
+
+  it('a place waiting for a key in hand ends once its lane has nothing left', async () => {
     const done: string[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    await runLanes(
+      [lane(['a.1', 'a.2', 'a.3'], 3)],
+      async (c) => {
+        await Promise.resolve();
+        done.push(c);
+      },
+      () => true,
+    );
+    expect(done).toEqual(['a.1', 'a.2', 'a.3']);
+  });
+
+  it('a step that throws stops every lane after its steps in hand, and throws once they are done', async () => {
+    const done: string[] = [];
+    const held = gate();
     let settled = false;
     const run = runLanes(
-      [
-        ['slow', 'next'],
-        ['broken', 'never'],
-      ],
+      [lane(['slow', 'next']), lane(['x.1', 'broken', 'x.2', 'never'], 2)],
       async (c) => {
-        if (c === 'broken') throw new Error('the ledger is gone');
-        if (c === 'slow') await held;
+        if (c === 'broken') {
+          await Promise.resolve();
+          throw new Error('the ledger is gone');
+        }
+        if (c === 'slow' || c === 'x.1') await held.opened;
         done.push(c);
       },
       () => true,
     ).finally(() => (settled = true));
-    await new Promise((resolve) => setImmediate(resolve)); // every step that can run has
-    expect(settled).toBe(false); // the slow step is still in hand
-    release();
+    await settle(); // every step that can run has
+    expect(settled).toBe(false); // the slow steps are still in hand
+    held.open();
     await expect(run).rejects.toThrow('the ledger is gone');
-    expect(done).toEqual(['slow']);
+    expect(done.sort()).toEqual(['slow', 'x.1']);
   });
 });

@@ -16,6 +16,11 @@ export interface PushPayload {
 @Injectable()
 @OutboxExecutor(PUSH_TO_MARKETPLACE)
 export class PushToMarketplaceExecutor implements CommandExecutor {
+  // Its deal's, as the deal's create is queued (send-order.ts).
+  orderingKey(command: OutboxCommand): string {
+    return `deal:${payloadOf(command).dealId}`;
+  }
+
   // Confirmed received by the operator: a push answered with no body.
   receivedWithoutAnswer(): null {
     return null;

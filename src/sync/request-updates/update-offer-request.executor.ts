@@ -8,7 +8,12 @@ import { DEAL, LINK } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
 import { errorMessage } from '../common/job-counts';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
-import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
+import {
+  offerRequestOrderingKey,
+  type CommandExecutor,
+  type OutboxContext,
+  type OutboxReconciliation,
+} from '../outbox/outbox.executors';
 import { refusalWantsCreateShape, updateAsCreate } from './update-as-create';
 
 import { commandGenerations } from '../common/command-generations';
@@ -52,6 +57,11 @@ export class UpdateOfferRequestExecutor implements CommandExecutor {
     private readonly outbox: OutboxRepository,
     private readonly clock: Clock,
   ) {}
+
+  // In order with the request's decisions and photos (send-order.ts).
+  orderingKey(command: OutboxCommand): string {
+    return offerRequestOrderingKey((command.payload as UpdateOfferRequestPayload).requestId);
+  }
 
   // The deal's chain of updates, read once: the updates before this one and after it (none for a
   // command queued by an earlier version, keyed by its hash).

@@ -4,7 +4,12 @@ import type { OutboxCommand } from '../../ledger';
 import { DEAL } from '../common/listing-deal.properties';
 import { RecordIssues } from '../common/record-issues';
 import { OutboxExecutor } from '../outbox/outbox-executor.decorator';
-import type { CommandExecutor, OutboxContext, OutboxReconciliation } from '../outbox/outbox.executors';
+import {
+  offerRequestOrderingKey,
+  type CommandExecutor,
+  type OutboxContext,
+  type OutboxReconciliation,
+} from '../outbox/outbox.executors';
 
 export const ADD_OFFER_REQUEST_MEDIA = 'add_offer_request_media';
 
@@ -28,6 +33,11 @@ export function photosOf(payload: AddMediaPayload): string[] {
 @OutboxExecutor(ADD_OFFER_REQUEST_MEDIA)
 export class AddMediaExecutor implements CommandExecutor {
   constructor(private readonly issues: RecordIssues) {}
+
+  // In order with the request's updates and decisions (send-order.ts).
+  orderingKey(command: OutboxCommand): string {
+    return offerRequestOrderingKey((command.payload as AddMediaPayload).requestId);
+  }
 
   // Confirmed received by the operator: the media update's answer carries nothing.
   receivedWithoutAnswer(): null {

@@ -21,6 +21,8 @@ interface Script {
   notSent?: CashOfferErrorCode;
   // Waits here before the request leaves, as a call waits for the rate limiter.
   hold?: Promise<void>;
+  // A remote this slow, from the moment the command is sent.
+  slowMs?: number;
   fail?: CashOfferErrorCode;
   retryAfterMs?: number;
   reconcile?: OutboxReconciliation;
@@ -49,6 +51,7 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
       send: async (command: OutboxCommand, ctx: OutboxContext) => {
         const step = scripts.get(command.id)?.shift();
         await step?.hold;
+        if (step?.slowMs) await new Promise((resolve) => setTimeout(resolve, step.slowMs));
         if (step?.notSent)
           throw new CashOfferError({
             code: step.notSent,
@@ -81,6 +84,8 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
       reconcile: async (command: OutboxCommand) =>
         scripts.get(command.id)?.shift()?.reconcile ?? { found: false, provablyAbsent: false, hint: 'ask' },
       receivedWithoutAnswer: (command: OutboxCommand) => ({ answerless: command.id }),
+      // Commands queued with one `key` go one after another, as an offer request's decisions do.
+      orderingKey: (command: OutboxCommand) => (command.payload as { key?: string }).key ?? command.recordRef,
     };
     t.app.get(OutboxExecutors).register('scripted', scripted);
     // The same, with a moment after which the write is of no use (as a clock's reminder has).
@@ -162,12 +167,13 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     });
     return command.id;
   };
-  const enqueue = async (steps: Script[]): Promise<number> => {
-    const id = await enqueueAs('scripted');
+  const enqueue = async (steps: Script[], key?: string): Promise<number> => {
+    const id = await enqueueAs('scripted', key === undefined ? {} : { key });
     scripts.set(id, steps);
     return id;
   };
-  const enqueueWithDeadline = (deadline: number) => enqueueAs('scripted-deadline', { deadline });
+  const enqueueWithDeadline = (deadline: number, key?: string) =>
+    enqueueAs('scripted-deadline', key === undefined ? { deadline } : { deadline, key });
   const enqueueCrmOnly = () => enqueueAs('scripted-crm');
   const state = async (id: number) => (await t.ledger.outbox.get(id))!;
   // An unknown outcome is looked for again only from its next check (30 s and more after the send):
@@ -419,9 +425,10 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     // Within one claimed batch: a drain already under way (the webhook registration's, at start)
     // is let finish first, so the four are claimed together.
     await t.run('outbox-drain');
-    const older = [await enqueue([]), await enqueue([])];
-    const later = await enqueueWithDeadline(Date.now() + 60_000);
-    const sooner = await enqueueWithDeadline(Date.now() + 10_000);
+    // On one ordering key, so they go one at a time and the order they went in shows.
+    const older = [await enqueue([], 'one'), await enqueue([], 'one')];
+    const later = await enqueueWithDeadline(Date.now() + 60_000, 'one');
+    const sooner = await enqueueWithDeadline(Date.now() + 10_000, 'one');
     const ours = new Set([...older, later, sooner]);
     const from = sent.length;
     await t.run('outbox-drain');
@@ -449,13 +456,40 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     expect(await state(slow)).toMatchObject({ state: 'done', attempts: 1 });
   });
 
+  it("a service command held up does not hold back another request's; one request's wait for each other", async () => {
+    await t.run('outbox-drain');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = await enqueue([{ hold: held }], 'request-1');
+    const behind = await enqueue([], 'request-1');
+    const other = await enqueue([], 'request-2');
+    const drain = t.run('outbox-drain');
+    try {
+      await waitFor(async () => (await state(other)).state === 'done', {
+        what: "another request's command to be done while the first request's waits",
+        timeoutMs: 10_000,
+      });
+      expect((await state(slow)).state).toBe('pending');
+      expect((await state(behind)).state).toBe('pending');
+    } finally {
+      release();
+      await drain;
+    }
+    const order = sent.filter((id) => id === slow || id === behind);
+    expect(order).toEqual([slow, behind]);
+  });
+
   // A drain fed as fast as a throttled remote lets it empty would never end (drain-run.budget.ts):
   // past its time budget it finishes the command in hand and ends; the next run sends the rest.
   it('ends once its time budget is spent, the command in hand finished, the rest left due', async () => {
     await t.run('outbox-drain');
     // The first is slow enough (past the drain's 1 s look for newer deadlines) to end its batch.
-    const slow = new Promise<void>((resolve) => setTimeout(resolve, 1_200));
-    const ours = [await enqueue([{ hold: slow }]), await enqueue([]), await enqueue([])];
+    // On one ordering key: one in hand at a time (others would be sent beside it).
+    const ours = [
+      await enqueue([{ slowMs: 1_200 }], 'one'),
+      await enqueue([], 'one'),
+      await enqueue([], 'one'),
+    ];
     const from = sent.length;
     const brokerage = t.app.get(ConfigService).get('acme')!;
     const ended = await t.app
@@ -464,14 +498,16 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
         { brokerage, runId: null, signal: new AbortController().signal, dryRun: false, progress: () => {} },
         { runBudgetMs: 0 },
       );
-    expect(sent.slice(from)).toEqual([ours[0]]);
+    // (An earlier test's command, due again meanwhile, may be sent beside them.)
+    const oursSent = () => sent.slice(from).filter((id) => ours.includes(id));
+    expect(oursSent()).toEqual([ours[0]]);
     expect((await state(ours[1])).state).toBe('pending');
     // What waits is said, for the operator who ran it with `cli sync`.
     expect(ended.left).toMatch(
       /^the run ended on its time budget with \d+ outbox commands still waiting \(\d+ pending[,)]/,
     );
     const next = await t.run('outbox-drain');
-    expect(sent.slice(from)).toEqual(ours);
+    expect(oursSent()).toEqual(ours);
     expect(next.left).toBeUndefined();
   });
 
