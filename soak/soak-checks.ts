@@ -664,6 +664,11 @@ export function counterWordShown(
   return false;
 }
 
+// A complete offers pass began in [fromMs, toMs): it read whatever GET /offers listed then.
+function passBeganBetween(passes: readonly { startedMs: number }[], fromMs: number, toMs: number): boolean {
+  return passes.some((p) => p.startedMs >= fromMs && p.startedMs < toMs);
+}
+
 // Offers no reader of the service could have seen: under readings where an offer past its expiry
 // drops from GET /offers and an event is sent once, never again (expiredOfferListedAs: dropped,
 // eventDelivery: once), an offer that expired undecided, whose new_offer event never reached the
@@ -690,7 +695,7 @@ export function unseeableOffers(
     const madeMs = Date.parse(offer.created_at ?? '');
     const expiresMs = Date.parse(offer.offer_expires ?? '');
     if (!Number.isFinite(madeMs) || !Number.isFinite(expiresMs)) continue;
-    if (facts.passes.some((p) => p.startedMs >= madeMs && p.startedMs < expiresMs)) continue;
+    if (passBeganBetween(facts.passes, madeMs, expiresMs)) continue;
     unseeable.set(
       offer.offer_id,
       `listed from ${new Date(madeMs).toISOString()} to its expiry at ${new Date(expiresMs).toISOString()}, when it dropped from GET /offers; its one new_offer event never reached the daemon, and no complete offers pass began in that time`,
@@ -774,7 +779,7 @@ export function decidedAtUnseeable(
     ].filter(Number.isFinite);
     if (ends.length === 0) continue;
     const endMs = Math.min(...ends);
-    if (facts.passes.some((p) => p.startedMs >= decidedMs && p.startedMs < endMs)) continue;
+    if (passBeganBetween(facts.passes, decidedMs, endMs)) continue;
     unseeable.set(
       offer.offer_id,
       `decided at ${new Date(decidedMs).toISOString()}, dropped from GET /offers at ${new Date(endMs).toISOString()} when it expired, and no complete offers pass began in that time`,
