@@ -112,8 +112,9 @@ describe.each(FLOW_TARGETS)('decisions and counters made in the CRM (%s, ledger 
       const { requestId } = await steps.activeRequest();
       const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 312_000 });
       await steps.applyEvents(1);
-      // A backlog: new listings whose creates the service is slow to take.
-      for (let i = 0; i < 6; i++)
+      // A backlog: new listings whose creates the service is slow to take, long enough that the
+      // drain (three service commands at once) looks again for deadlines while creates are left.
+      for (let i = 0; i < 12; i++)
         await steps.agent.requestCashOffer((await steps.agent.listingDeal(NEUTRAL_LISTING)).dealId);
       expect((await t.run('crm-changes')).status).toBe('succeeded');
       const creates = async () =>
@@ -121,8 +122,8 @@ describe.each(FLOW_TARGETS)('decisions and counters made in the CRM (%s, ledger 
           (c) => c.operation === 'create_offer_request',
         );
       const backlog = (await creates()).filter((c) => c.state === 'pending').map((c) => c.id);
-      expect(backlog).toHaveLength(6);
-      await steps.sandbox.faults({ match: 'POST /offer-requests', latencyMs: 400 });
+      expect(backlog).toHaveLength(12);
+      await steps.sandbox.faults({ match: 'POST /offer-requests', latencyMs: 1_000 });
       try {
         const drain = t.run('outbox-drain');
         await waitFor(
