@@ -49,6 +49,16 @@ const SERVICE_LANE_WIDTH = 3;
 // into a long scan of the service's lists.
 const RECONCILE_BUDGET = 50;
 
+// Resolves RECLAIM_AFTER_MS from now, or sooner when `ended` does.
+async function lookAgainSoon(ended: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    ended,
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, RECLAIM_AFTER_MS))),
+  ]);
+  clearTimeout(timer);
+}
+
 type Outcome = 'done' | 'failed' | 'unknown' | 'dead' | 'skipped';
 
 // Another drain marked the command `sending` between this one's read and its own mark (a second
@@ -99,54 +109,108 @@ export class OutboxDrainService {
     };
     const budget = drainRunBudget(options.runBudgetMs);
     await reconcileDue();
+    // The CRM's tasks are sent beside the service's commands, in a loop of their own: a batch waits
+    // for its slowest command before it looks again for what is due, and a service answer held for
+    // seconds, three times over (full soak 20261246: a lost create's look read GET /offers through
+    // two 11 s hangs), held a reminder queued meanwhile until its offer had run out. Until the
+    // service's loop ends, the CRM's looks again every RECLAIM_AFTER_MS when nothing of its own is due.
+    const stopped = { by: undefined as unknown };
+    const services = this.sendDue(ctx, outbox, counts, seen, budget, stopped, {
+      crmOnly: false,
+      afterBatch: reconcileDue,
+    });
+    const servicesEnded = services.then(
+      () => undefined,
+      () => undefined,
+    );
+    const loops = await Promise.allSettled([
+      services,
+      this.sendDue(ctx, outbox, counts, seen, budget, stopped, { crmOnly: true, alongside: servicesEnded }),
+    ]);
+    const failed = loops.find((loop) => loop.status === 'rejected');
+    if (failed) throw failed.reason;
+    if (ctx.signal.aborted || !loops.some((loop) => loop.status === 'fulfilled' && loop.value))
+      return { counts };
+    this.logger.log(
+      `${brokerageId}: outbox drain ends on its time budget; what is still due goes to the next run`,
+    );
+    const depth = await this.outbox.depth(brokerageId);
+    const left = leftForNextRun('outbox command', {
+      pending: depth.pending,
+      'failed, to be retried': depth.failed,
+      'of unknown outcome, to be looked up': depth.unknown,
+    });
+    return { counts, left };
+  }
+
+  // Sends the due commands of one kind (the CRM's alone, or the rest) batch by batch, until none is
+  // due; true when it stopped on the run's time budget. A loop that throws (the ledger gone) stops
+  // the other at its next step; both end before the run does.
+  private async sendDue(
+    ctx: JobContext,
+    outbox: OutboxContext,
+    counts: JobCounts,
+    seen: Set<number>,
+    budget: { spent(): boolean },
+    stopped: { by: unknown },
+    kind: { crmOnly: boolean; afterBatch?: () => Promise<void>; alongside?: Promise<void> },
+  ): Promise<boolean> {
+    let alongsideEnded = kind.alongside === undefined;
+    void kind.alongside?.then(() => (alongsideEnded = true));
+    const crmOnly = (c: OutboxCommand) => this.executors.get(c.operation)?.crmOnly === true;
+    const crmOperations = this.executors
+      .operations()
+      .filter((op) => this.executors.get(op)?.crmOnly === true);
+    if (kind.crmOnly && crmOperations.length === 0) return false;
+    const halted = () => ctx.signal.aborted || stopped.by !== undefined;
     for (;;) {
-      if (ctx.signal.aborted) return { counts };
+      if (halted()) return false;
+      const claimed = await this.claimDue(ctx.brokerage.id, kind.crmOnly ? crmOperations : undefined);
       const due = sendOrder(
-        (await this.claimDue(brokerageId)).filter((c) => !seen.has(c.id)),
+        claimed.filter((c) => !seen.has(c.id) && crmOnly(c) === kind.crmOnly),
         (c) => this.executors.get(c.operation)?.deadline?.(c),
       );
-      if (due.length === 0) return { counts };
+      if (due.length === 0) {
+        if (alongsideEnded || kind.alongside === undefined) return false;
+        await lookAgainSoon(kind.alongside);
+        continue;
+      }
       const claimedAt = performance.now();
       const lanes = sendLanes(due, {
-        crmOnly: (c) => this.executors.get(c.operation)?.crmOnly === true,
+        crmOnly,
         keyOf: (c) => orderingKeyOf(c, this.executors.get(c.operation)),
         serviceWidth: SERVICE_LANE_WIDTH,
       });
-      await runLanes(
-        lanes,
-        async (command) => {
-          seen.add(command.id);
-          counts.read += 1;
-          this.tally(counts, command, await this.execute(command, outbox));
-        },
-        // The rest of the batch stays due and is claimed again, behind anything with a deadline.
-        () => !ctx.signal.aborted && performance.now() - claimedAt <= RECLAIM_AFTER_MS,
-      );
-      if (ctx.signal.aborted) return { counts };
-      await reconcileDue();
-      if (budget.spent()) {
-        this.logger.log(
-          `${brokerageId}: outbox drain ends on its time budget; what is still due goes to the next run`,
+      try {
+        await runLanes(
+          lanes,
+          async (command) => {
+            seen.add(command.id);
+            counts.read += 1;
+            this.tally(counts, command, await this.execute(command, outbox));
+          },
+          // The rest of the batch stays due and is claimed again, behind anything with a deadline.
+          () => !halted() && performance.now() - claimedAt <= RECLAIM_AFTER_MS,
         );
-        const depth = await this.outbox.depth(brokerageId);
-        const left = leftForNextRun('outbox command', {
-          pending: depth.pending,
-          'failed, to be retried': depth.failed,
-          'of unknown outcome, to be looked up': depth.unknown,
-        });
-        return { counts, left };
+      } catch (error) {
+        stopped.by ??= error;
+        throw error;
       }
+      if (halted()) return false;
+      await kind.afterBatch?.();
+      if (budget.spent()) return true;
     }
   }
 
   // The oldest due commands, and the oldest of those with a deadline however far behind them they
   // were queued: a backlog larger than a batch hides no decision or reminder.
-  private async claimDue(brokerageId: string): Promise<OutboxCommand[]> {
-    const withDeadline = this.executors
-      .operations()
-      .filter((operation) => this.executors.get(operation)?.deadline !== undefined);
+  // With `operations`, only commands of those operations.
+  private async claimDue(brokerageId: string, operations?: readonly string[]): Promise<OutboxCommand[]> {
+    const withDeadline = (operations ?? this.executors.operations()).filter(
+      (operation) => this.executors.get(operation)?.deadline !== undefined,
+    );
     const [oldest, urgent] = await Promise.all([
-      this.outbox.claimDue(brokerageId, BATCH),
+      this.outbox.claimDue(brokerageId, BATCH, operations),
       this.outbox.claimDue(brokerageId, BATCH, withDeadline),
     ]);
     return [...new Map([...oldest, ...urgent].map((c) => [c.id, c])).values()];

@@ -33,7 +33,8 @@ export interface Lane<T> {
 // request behind it (full soak 20261241: 10-20 commands a minute, edits and a reject still pending
 // at its deadline). Commands of one ordering key (CommandExecutor.orderingKey: an offer request's
 // decisions and updates) are never in hand together and keep the batch's order. An empty lane is
-// left out.
+// left out. (The drain claims the CRM's commands in a loop of its own, so that a batch of service
+// commands waiting on its slowest never holds a reminder queued meanwhile: OutboxDrainService.)
 export function sendLanes<T>(
   ordered: readonly T[],
   options: { crmOnly: (command: T) => boolean; keyOf: (command: T) => string; serviceWidth: number },

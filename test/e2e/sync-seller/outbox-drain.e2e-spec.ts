@@ -21,6 +21,8 @@ interface Script {
   notSent?: CashOfferErrorCode;
   // Waits here before the request leaves, as a call waits for the rate limiter.
   hold?: Promise<void>;
+  // Told when the drain has the command in hand (before any hold).
+  inHand?: () => void;
   // A remote this slow, from the moment the command is sent.
   slowMs?: number;
   fail?: CashOfferErrorCode;
@@ -50,6 +52,7 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
       // Like every executor, its one remote call passes the drain's hook just before it leaves.
       send: async (command: OutboxCommand, ctx: OutboxContext) => {
         const step = scripts.get(command.id)?.shift();
+        step?.inHand?.();
         await step?.hold;
         if (step?.slowMs) await new Promise((resolve) => setTimeout(resolve, step.slowMs));
         if (step?.notSent)
@@ -446,6 +449,30 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     try {
       await waitFor(async () => (await state(task)).state === 'done', {
         what: "the CRM's command to be done while the service's waits",
+        timeoutMs: 10_000,
+      });
+      expect((await state(slow)).state).toBe('pending');
+    } finally {
+      release();
+      await drain;
+    }
+    expect(await state(slow)).toMatchObject({ state: 'done', attempts: 1 });
+  });
+
+  it("a CRM task queued while the service's command is held up is sent without waiting for it", async () => {
+    await t.run('outbox-drain');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inHand!: () => void;
+    const slowInHand = new Promise<void>((resolve) => (inHand = resolve));
+    const slow = await enqueue([{ inHand, hold: held }]);
+    const drain = t.run('outbox-drain');
+    try {
+      await slowInHand;
+      // Queued after the drain claimed its batch (a reminder for an offer about to run out).
+      const task = await enqueueCrmOnly();
+      await waitFor(async () => (await state(task)).state === 'done', {
+        what: "the CRM's task queued meanwhile to be done while the service's command is held",
         timeoutMs: 10_000,
       });
       expect((await state(slow)).state).toBe('pending');
