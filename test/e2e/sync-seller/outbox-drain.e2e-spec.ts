@@ -438,50 +438,35 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     expect(sent.slice(from).filter((id) => ours.has(id))).toEqual([sooner, later, ...older]);
   });
 
-  it("a command that writes the CRM alone is not held behind the service's slow ones", async () => {
-    await t.run('outbox-drain');
-    // The service's write waits (a rate limiter, a slow answer) until the CRM's task is done.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const slow = await enqueue([{ hold: held }]);
-    const task = await enqueueCrmOnly();
-    const drain = t.run('outbox-drain');
-    try {
-      await waitFor(async () => (await state(task)).state === 'done', {
-        what: "the CRM's command to be done while the service's waits",
-        timeoutMs: 10_000,
-      });
-      expect((await state(slow)).state).toBe('pending');
-    } finally {
-      release();
-      await drain;
-    }
-    expect(await state(slow)).toMatchObject({ state: 'done', attempts: 1 });
-  });
-
-  it("a CRM task queued while the service's command is held up is sent without waiting for it", async () => {
-    await t.run('outbox-drain');
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let inHand!: () => void;
-    const slowInHand = new Promise<void>((resolve) => (inHand = resolve));
-    const slow = await enqueue([{ inHand, hold: held }]);
-    const drain = t.run('outbox-drain');
-    try {
-      await slowInHand;
-      // Queued after the drain claimed its batch (a reminder for an offer about to run out).
-      const task = await enqueueCrmOnly();
-      await waitFor(async () => (await state(task)).state === 'done', {
-        what: "the CRM's task queued meanwhile to be done while the service's command is held",
-        timeoutMs: 10_000,
-      });
-      expect((await state(slow)).state).toBe('pending');
-    } finally {
-      release();
-      await drain;
-    }
-    expect(await state(slow)).toMatchObject({ state: 'done', attempts: 1 });
-  });
+  // Queued with the service's held command, or after the drain claimed its batch (a reminder for an
+  // offer about to run out, queued while a service answer is held).
+  it.each(['with it', 'while the drain holds it'] as const)(
+    "a command that writes the CRM alone, queued %s, is not held behind the service's slow one",
+    async (queued) => {
+      await t.run('outbox-drain');
+      // The service's write waits (a rate limiter, a slow answer) until the CRM's task is done.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let inHand!: () => void;
+      const slowInHand = new Promise<void>((resolve) => (inHand = resolve));
+      const slow = await enqueue([{ inHand, hold: held }]);
+      const earlyTask = queued === 'with it' ? await enqueueCrmOnly() : undefined;
+      const drain = t.run('outbox-drain');
+      try {
+        await slowInHand;
+        const task = earlyTask ?? (await enqueueCrmOnly());
+        await waitFor(async () => (await state(task)).state === 'done', {
+          what: "the CRM's command to be done while the service's waits",
+          timeoutMs: 10_000,
+        });
+        expect((await state(slow)).state).toBe('pending');
+      } finally {
+        release();
+        await drain;
+      }
+      expect(await state(slow)).toMatchObject({ state: 'done', attempts: 1 });
+    },
+  );
 
   it("a service command held up does not hold back another request's; one request's wait for each other", async () => {
     await t.run('outbox-drain');
