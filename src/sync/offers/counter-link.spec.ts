@@ -91,6 +91,7 @@ describe('the counter link keeps when the ledger came to know of the counter, an
       endedBySeller: 'counter_pending',
       outlivedSellerReject: true,
       service: serviceMark('https://cash-offer.example/api/v2'),
+      endedPastExpiry: true,
     };
     const encoded = encodeCounterLink(content);
     expect(encoded.length).toBeLessThanOrEqual(LINK_CONTENT_WIDTH);

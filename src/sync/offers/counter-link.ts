@@ -16,6 +16,9 @@ export interface CounterLinkContent extends CounterKnowledge {
   // or `active` where the service puts the offer back on the market): a service that reopens
   // offers this way makes an `active` listing no proof that a counter never arrived.
   listedAfterRefusal?: string;
+  // That end was read from a listing taken after the counter's own expiry, where it may have lapsed:
+  // its listing tells nothing of how this service lists a refusal (refusalListingsTold).
+  endedPastExpiry?: boolean;
   // A listing read well past the counter's own expiry still showed the offer waiting as it was at
   // the send (never where a lapse would look the same): this service lets no counter lapse.
   outlivedExpiry?: boolean;
@@ -57,6 +60,7 @@ export function encodeCounterLink(content: CounterLinkContent): string {
     ...(content.endedBySeller !== undefined ? { x: content.endedBySeller } : {}),
     ...(content.outlivedSellerReject ? { w: 1 } : {}),
     ...(content.service !== undefined ? { u: content.service } : {}),
+    ...(content.endedPastExpiry ? { z: 1 } : {}),
   });
 }
 
@@ -70,7 +74,7 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     parsed = undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return { id, status: link.contentHash };
-  const { s, r, l, a, e, f, k, o, x, w, u } = parsed as {
+  const { s, r, l, a, e, f, k, o, x, w, u, z } = parsed as {
     s?: unknown;
     r?: unknown;
     l?: unknown;
@@ -82,6 +86,7 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     x?: unknown;
     w?: unknown;
     u?: unknown;
+    z?: unknown;
   };
   return {
     id,
@@ -96,6 +101,7 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     ...(typeof x === 'string' ? { endedBySeller: x } : {}),
     ...(w === 1 ? { outlivedSellerReject: true } : {}),
     ...(typeof u === 'string' ? { service: u } : {}),
+    ...(z === 1 ? { endedPastExpiry: true } : {}),
   };
 }
 

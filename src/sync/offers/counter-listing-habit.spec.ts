@@ -1,4 +1,4 @@
-import { habitOf } from './counter-listing-habit';
+import { habitOf, refusalListingsApartFromLapses } from './counter-listing-habit';
 
 const READINGS = ['countered', 'active', 'rejected'];
 // `l` read at the send, `f` how the service listed the offer once its buyer's refusal was known.
@@ -38,5 +38,35 @@ describe('habitOf', () => {
     [['expired', 'expired', 'rejected'], 'rejected'],
   ])('reads %j as %s', (reads, expected) => {
     expect(habit(...reads)).toBe(expected);
+  });
+});
+
+describe('refusalListingsApartFromLapses', () => {
+  // `status/f`, with `*` where the end was read past the counter's expiry.
+  const ended = (...ends: string[]) =>
+    ends.map((end) => {
+      const [status, listed] = end.replace('*', '').split('/');
+      return { status, listedAfterRefusal: listed, ...(end.endsWith('*') ? { endedPastExpiry: true } : {}) };
+    });
+  it.each([
+    [[], []],
+    // Refusals seen, no lapse: nothing tells them apart yet.
+    [['rejected/rejected'], []],
+    // A lapse listed as refusals are: no telling either.
+    [['rejected/rejected', 'expired/rejected*'], []],
+    // Each seen its own way: the refusals' listing tells.
+    [['rejected/rejected', 'expired/active*'], ['rejected']],
+    [['declined/rejected', 'expired/active*'], ['rejected']],
+    // An offer listed `expired` may have run out on its own clock: no lapse's listing.
+    [['declined/active', 'expired/expired*'], []],
+    // A refusal read past the expiry may have been a lapse: it tells nothing of refusals.
+    [['rejected/rejected*', 'expired/active*'], []],
+    // An UPDATE's refusal (read whenever) and the cascade count as refusals.
+    [
+      ['rejected/active', 'rejected/rejected', 'expired/reopened*'],
+      ['active', 'rejected'],
+    ],
+  ])('%j: %j', (ends, expected) => {
+    expect([...refusalListingsApartFromLapses(ended(...ends))].sort()).toEqual(expected);
   });
 });

@@ -1,6 +1,7 @@
 import { LINK } from '../common/listing-deal.properties';
 import type { LinkRepository } from '../../ledger';
 import { decodeCounterLink, type CounterLinkContent } from './counter-link';
+import { isRefusedCounter } from './offer-record.view';
 
 // The one reading that only a waiting counter's offer shows: seen on any counter, it settles how
 // this service lists a countered offer.
@@ -70,4 +71,32 @@ export function refusedListings(
   counters: readonly Pick<CounterLinkContent, 'listedAfterRefusal'>[],
 ): Set<string> {
   return new Set(counters.flatMap((c) => (c.listedAfterRefusal !== undefined ? [c.listedAfterRefusal] : [])));
+}
+
+// How this service lists an offer whose buyer refused our counter, where that tells a refusal from a
+// lapse: the listings of refusals that were no lapse (read before the counter's expiry, or told by an
+// UPDATE), once a counter taken as lapsed was seen listed otherwise. Empty until both are seen, or
+// where lapses and refusals are listed alike. A buyer may refuse a counter seconds after its expiry
+// on a service that lapses counters on a schedule (full soak 20261241: refused 3 s past it, listed
+// `rejected` as refusals are, where lapsed counters reopen their offer; shown `expired`).
+export function refusalListingsApartFromLapses(
+  counters: readonly Pick<CounterLinkContent, 'status' | 'listedAfterRefusal' | 'endedPastExpiry'>[],
+): Set<string> {
+  const listed = (keep: (c: (typeof counters)[number]) => boolean) =>
+    new Set(
+      counters
+        .filter(keep)
+        .flatMap((c) => (c.listedAfterRefusal !== undefined ? [c.listedAfterRefusal] : [])),
+    );
+  const refusals = listed((c) => c.status !== 'expired' && isRefusedCounter(c.status) && !c.endedPastExpiry);
+  // An offer listed `expired` may have run out on its own clock, its counter with it, whatever this
+  // service does with a counter's own expiry: it tells nothing of how a lapse is listed.
+  const lapses = listed((c) => c.status === 'expired' && c.listedAfterRefusal !== 'expired');
+  return [...lapses].some((l) => !refusals.has(l)) ? refusals : new Set();
+}
+
+// refusalListingsApartFromLapses over the brokerage's latest counters that ended.
+export async function refusalListingsTold(links: LinkRepository, brokerageId: string): Promise<Set<string>> {
+  const read = await links.latestByContent(brokerageId, LINK.counter, '"f":"', COUNTERS_READ);
+  return refusalListingsApartFromLapses(read.map(decodeCounterLink));
 }

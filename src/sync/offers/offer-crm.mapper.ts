@@ -17,6 +17,7 @@ export interface OfferCrmInput {
   // The last read that showed this record as it was (OfferRecordFacts.shownAsWasAtMs).
   shownAsWasAt?: Date | null;
   countersOutliveExpiry?: boolean;
+  refusalListings?: ReadonlySet<string>;
   countersOutliveSellerReject?: boolean;
 }
 
@@ -42,6 +43,7 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
     readAtMs: input.readAt?.getTime(),
     shownAsWasAtMs: input.shownAsWasAt?.getTime(),
     countersOutliveExpiry: input.countersOutliveExpiry,
+    refusalListings: input.refusalListings,
     countersOutliveSellerReject: input.countersOutliveSellerReject,
   });
   const money = offerEconomics(offer);

@@ -201,6 +201,8 @@ export class OfferEventsHandler {
             known.endedBySeller === undefined && countered
               ? countered.offer_status
               : known.listedAfterRefusal,
+          // The buyer's own word: a refusal, whenever it came.
+          endedPastExpiry: undefined,
           endedBySeller: undefined,
         }),
       },

@@ -27,6 +27,7 @@ interface Row {
   readAtMs?: number;
   shownAsWasAtMs?: number;
   countersOutliveExpiry?: boolean;
+  refusalListings?: ReadonlySet<string>;
   countersOutliveSellerReject?: boolean;
 }
 
@@ -398,6 +399,26 @@ const ROWS: Row[] = [
     counterStatus: 'rejected',
   },
   {
+    case: "listed rejected just past our counter's expiry, as this service lists refusals and not lapses: the buyer refused it",
+    offer: offer(1, 'rejected'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 1_000 },
+    readAtMs: 3_000,
+    shownAsWasAtMs: 900,
+    refusalListings: new Set(['rejected']),
+    stage: 'counter_rejected',
+    counterStatus: 'rejected',
+  },
+  {
+    case: "listed active just past our counter's expiry, where refusals are listed rejected: a lapse",
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 1_000 },
+    readAtMs: 3_000,
+    shownAsWasAtMs: 900,
+    refusalListings: new Set(['rejected']),
+    stage: 'counter_rejected',
+    counterStatus: 'expired',
+  },
+  {
     case: 'listed active by a read made before the counter was known: the offer as it was, nothing inferred',
     offer: offer(1, 'active'),
     counter: { id: '90', status: 'pending', listedAtSend: 'rejected', knownSinceMs: 2_000 },
@@ -473,6 +494,7 @@ describe('offerRecordView: what an offer record shows', () => {
       readAtMs: row.readAtMs,
       shownAsWasAtMs: row.shownAsWasAtMs,
       countersOutliveExpiry: row.countersOutliveExpiry,
+      refusalListings: row.refusalListings,
       countersOutliveSellerReject: row.countersOutliveSellerReject,
     });
     expect(view.stage).toBe(row.stage);

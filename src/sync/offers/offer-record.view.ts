@@ -43,6 +43,10 @@ export interface OfferRecordFacts {
   // (`outlivedExpiry` on a counter link): it lets no counter lapse, so a counter seen ended after its
   // expiry was refused by its buyer.
   countersOutliveExpiry?: boolean;
+  // How this brokerage's service lists an offer whose buyer refused a counter, where lapsed counters
+  // were seen listed otherwise (refusalListingsApartFromLapses): a counter seen ended so after its
+  // expiry was refused.
+  refusalListings?: ReadonlySet<string>;
   // This brokerage's service has been seen leaving a counter standing through the seller's reject of
   // its offer (a buyer accepted one after it): a counter the seller's reject was taken to end still
   // waits on its buyer.
@@ -243,17 +247,23 @@ export const OUTLIVED_AFTER_MS = 5 * 60_000;
 // the expiry (a service that lets unanswered counters lapse, as `counter_offer_expires` suggests, ends
 // them so, on a schedule that may run a little late: seen waiting seconds past its expiry, then
 // reopened, such a counter lapsed in two soaks), else refused by the buyer: before the expiry, after
-// a read that showed it waiting well past the expiry, or at a service seen to keep counters waiting
-// past their expiry.
+// a read that showed it waiting well past the expiry, at a service seen to keep counters waiting
+// past their expiry, or listed as this service lists refusals and not as it lists lapses.
 function refusedOrLapsed(
   counter: CounterKnowledge,
   {
+    offer,
     readAtMs,
     shownAsWasAtMs,
     countersOutliveExpiry,
-  }: Pick<OfferRecordFacts, 'readAtMs' | 'shownAsWasAtMs' | 'countersOutliveExpiry'>,
+    refusalListings,
+  }: Pick<
+    OfferRecordFacts,
+    'offer' | 'readAtMs' | 'shownAsWasAtMs' | 'countersOutliveExpiry' | 'refusalListings'
+  >,
 ): string {
   if (countersOutliveExpiry || !ranOutBy(counter.expiresMs, readAtMs)) return 'rejected';
+  if (refusalListings?.has(offer.offer_status.toLowerCase())) return 'rejected';
   const lapseLatest = typeof counter.expiresMs === 'number' ? counter.expiresMs + OUTLIVED_AFTER_MS : null;
   return ranOutBy(lapseLatest, shownAsWasAtMs) ? 'rejected' : 'expired';
 }

@@ -25,7 +25,7 @@ import { readRequestOffers, SharedBookRead, type OffersRead } from '../common/of
 import { DecisionHistoryRecorder, type ShownOffer } from '../history/decision-history.recorder';
 import { RequestStatusService } from '../request-status/request-status.service';
 import { alreadyIn, HeldStages, type StageMove } from './held-stages.service';
-import { counterListingHabit } from './counter-listing-habit';
+import { counterListingHabit, refusalListingsTold } from './counter-listing-habit';
 import { mapOfferToCrm, type OfferCrmInput, type OfferCrmRecord } from './offer-crm.mapper';
 import { OfferSummaries, type OfferSummary } from './offer-summary';
 import {
@@ -195,12 +195,15 @@ export class OffersService {
     const shownAsWas = await this.lapsedCountersShownAsWas(crm.brokerageId, ours, counters, readAt);
     // Asked only when a counter here is past its expiry: the one case it decides.
     const outlive = shownAsWas.size > 0 && (await countersOutliveExpiry(this.links, crm.brokerageId));
+    const refusalListings =
+      shownAsWas.size > 0 ? await refusalListingsTold(this.links, crm.brokerageId) : undefined;
     const outliveReject = await this.outliveSellerReject(crm.brokerageId, counters.values());
     const mapped = ours.map((offer) => ({
       offer,
       record: this.recordWith(offer, byRequest.get(offer.offer_request_id) ?? [offer], counters, readAt, {
         shownAsWasAt: shownAsWas.get(String(offer.offer_id)),
         countersOutliveExpiry: outlive,
+        refusalListings,
         countersOutliveSellerReject: outliveReject,
       }),
     }));
@@ -353,6 +356,7 @@ export class OffersService {
       crm.brokerageId,
       toWrite.map((i) => i.record),
       counters,
+      readAt,
     );
     await this.links.upsertLinks(
       crm.brokerageId,
@@ -573,6 +577,7 @@ export class OffersService {
     const pastExpiry = counter !== undefined && ranOutBy(counter.expiresMs, readAt.getTime());
     return this.recordWith(offer, requestOffers, counters, readAt, {
       countersOutliveExpiry: pastExpiry && (await countersOutliveExpiry(this.links, crm.brokerageId)),
+      refusalListings: pastExpiry ? await refusalListingsTold(this.links, crm.brokerageId) : undefined,
       countersOutliveSellerReject: await this.outliveSellerReject(crm.brokerageId, [counter]),
     });
   }
@@ -612,7 +617,10 @@ export class OffersService {
     requestOffers: readonly Offer[],
     counters: ReadonlyMap<string, CounterLinkContent>,
     readAt: Date,
-    seen: Pick<OfferCrmInput, 'shownAsWasAt' | 'countersOutliveExpiry' | 'countersOutliveSellerReject'> = {},
+    seen: Pick<
+      OfferCrmInput,
+      'shownAsWasAt' | 'countersOutliveExpiry' | 'refusalListings' | 'countersOutliveSellerReject'
+    > = {},
   ): OfferCrmRecord {
     const counter = counters.get(String(offer.offer_id));
     if (!counter) return mapOfferToCrm({ offer, requestOffers });
@@ -676,6 +684,7 @@ export class OffersService {
     brokerageId: string,
     records: OfferCrmRecord[],
     counters: ReadonlyMap<string, CounterLinkContent>,
+    readAt: Date,
   ): Promise<void> {
     const learnt = records.flatMap((record) => {
       const known = counters.get(record.key);
@@ -691,10 +700,13 @@ export class OffersService {
       );
       if (now.status === known.status && now.id === known.id) return [];
       // A refusal read from the listings: how the offer is listed now is how this service lists
-      // an offer whose counter its buyer refused.
+      // an offer whose counter its buyer refused; past the counter's expiry, or a lapse.
       const refusal =
         isRefusedCounter(now.status) && !isRefusedCounter(known.status) && listedNow
-          ? { listedAfterRefusal: listedNow }
+          ? {
+              listedAfterRefusal: listedNow,
+              ...(ranOutBy(known.expiresMs, readAt.getTime()) ? { endedPastExpiry: true } : {}),
+            }
           : {};
       // The buyer accepted a counter the seller's reject was taken to end: this service leaves such
       // counters standing, which every later reject of a countered offer is read by.

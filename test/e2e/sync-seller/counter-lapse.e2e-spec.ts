@@ -399,6 +399,64 @@ describe('a counter refused after its expiry, at a service that lets no counter 
   });
 });
 
+// A counter refused near its expiry and read only past it looks like a lapse. With no UPDATE, what
+// tells them apart is how this service lists each, once both were seen: refused offers `rejected`,
+// lapsed ones reopened. Full soak 20261241: a counter refused around its expiry was shown `expired`.
+describe('a counter refused near its expiry and read past it, at a service that lists lapses apart from refusals', () => {
+  let t: SyncTestApp;
+  let steps: NeutralSellerSteps;
+
+  beforeAll(async () => {
+    t = await startSyncApp('hubspot');
+    steps = new NeutralSellerSteps(t);
+    await steps.sandbox.specReadings({
+      counterLapse: 'offer-reopened',
+      counteredOfferListedAs: 'countered',
+      counterRejectedOfferListedAs: 'rejected',
+      counterRejectedCallback: 'none',
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const settle = async () => {
+    await t.run('inbox-drain');
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+  };
+  const countered = () => counteredForAnHour(t, steps);
+  const shownOn = async (offerId: number) => {
+    const record = await steps.agent.offerRecord(offerId);
+    return [steps.agent.stageKey(record!), record!.properties[OFFER.counterStatus]];
+  };
+
+  it('is shown refused once a refusal and a lapse were each seen listed their own way', async () => {
+    // A refusal before the expiry: listed `rejected`.
+    const refused = await countered();
+    await steps.sandbox.rejectCounter(refused.counterId);
+    await settle();
+    expect(await shownOn(refused.offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+    // A lapse: the offer reopened.
+    const lapsed = await countered();
+    await t.advanceClock(2 * HOUR);
+    await settle();
+    expect(await shownOn(lapsed.offer.offer_id)).toEqual(['counter_rejected', 'expired']);
+
+    // Refused a minute before its expiry, read only past it (the daemon down across it; or a buyer
+    // answering just past it at a service that lapses counters on a schedule).
+    const late = await countered();
+    await t.advanceClock(HOUR - 60_000);
+    await steps.sandbox.rejectCounter(late.counterId);
+    await t.advanceClock(2 * 60_000);
+    const atService = (await steps.sandbox.counters()).find((c) => c.counter_offer_id === late.counterId);
+    expect(atService?.counter_offer_status).toBe('rejected');
+    await settle();
+    expect(await shownOn(late.offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
+    expect(await shownOn(lapsed.offer.offer_id)).toEqual(['counter_rejected', 'expired']);
+  });
+});
+
 // The buyer refuses the counter before it runs out, but the UPDATE saying so is applied only after a
 // pass has read the offer closed past the counter's expiry, which looks like a lapse. Seen in a
 // 200-kill Follow Up Boss soak (seed 20261209): the UPDATE waited 84 s behind kill-cut drains, and
