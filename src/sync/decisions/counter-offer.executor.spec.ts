@@ -15,6 +15,7 @@ import {
   CounterOfferExecutor,
   sentBeforeAcceptance,
   endedBeforeItsOwnExpiry,
+  ranOutWithItsOffer,
   refusedOffersNamed,
   type CounterOfferPayload,
 } from './counter-offer.executor';
@@ -769,5 +770,26 @@ describe('CounterOfferExecutor: whether the service keeps an offer closed when i
     [['{"s":"rejected","f":"active"}', '{"s":"rejected","f":"countered"}'], 'reopens'],
   ])('links %j: %s', async (links, expected) => {
     expect(await ask(links)).toBe(expected);
+  });
+});
+
+describe('ranOutWithItsOffer: an offer that ran out on its own clock, a counter on it with it', () => {
+  const at = Date.parse('2026-12-02T15:04:01Z');
+  const listed = (status: string, expires: string | null) =>
+    ({ offer_id: 5, offer_status: status, offer_expires: expires }) as unknown as Offer;
+
+  it('is an offer listed expired, or no longer listed, past its own expiry (full soak 20261246)', () => {
+    expect(ranOutWithItsOffer(listed('expired', '2026-12-02T15:04:00Z'), at)).toBe(true);
+    expect(ranOutWithItsOffer(listed('EXPIRED', '2026-12-02 15:00:00+00'), at)).toBe(true);
+    expect(ranOutWithItsOffer(undefined, at, '2026-12-02T15:04:00Z')).toBe(true);
+  });
+
+  it('is not one whose own expiry is ahead, one listed otherwise, nor one without a readable expiry', () => {
+    expect(ranOutWithItsOffer(listed('expired', '2026-12-02T15:05:00Z'), at)).toBe(false);
+    expect(ranOutWithItsOffer(listed('active', '2026-12-02T15:00:00Z'), at)).toBe(false);
+    expect(ranOutWithItsOffer(listed('rejected', '2026-12-02T15:00:00Z'), at)).toBe(false);
+    expect(ranOutWithItsOffer(listed('expired', null), at)).toBe(false);
+    expect(ranOutWithItsOffer(undefined, at, null)).toBe(false);
+    expect(ranOutWithItsOffer(undefined, at)).toBe(false);
   });
 });

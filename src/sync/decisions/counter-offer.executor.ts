@@ -538,7 +538,7 @@ export class CounterOfferExecutor implements CommandExecutor {
   // counter, expired). And an offer no longer listed at all while its own expiry, as the agent's
   // record showed it, is well ahead: a service that drops an expired offer from GET /offers drops the
   // one the lapse ended (targeted soak 1548001: the record kept Counter requested, the command
-  // unknown).
+  // unknown). And an offer that ran out on its own clock (ranOutWithItsOffer).
   private async lapsedSinceSend(
     command: OutboxCommand,
     offer: Offer | undefined,
@@ -547,6 +547,7 @@ export class CounterOfferExecutor implements CommandExecutor {
     const payload = command.payload as CounterOfferPayload;
     const expires = expiryMs(payload.body.counter_offer_expires);
     const now = this.clock.nowMs();
+    if (ranOutWithItsOffer(offer, now, payload.expiresAt)) return true;
     const reopened = offer?.offer_status === 'active' && (habit === 'countered' || habit === 'rejected');
     if (!reopened && !endedBeforeItsOwnExpiry(offer, now, payload.expiresAt)) return false;
     if (expires === null || !ranOutBy(expires, now)) return false;
@@ -715,6 +716,21 @@ export function endedBeforeItsOwnExpiry(
   if (offer !== undefined && offer.offer_status.toLowerCase() !== 'expired') return false;
   const own = expiryMs(offer ? offer.offer_expires : knownExpires);
   return own !== null && own - atMs > ENDED_EARLY_BY_MS;
+}
+
+// An offer listed `expired`, or no longer listed, past its own expiry (as listed; or as last known,
+// `knownExpires`): a counter on it ended with it, whether or not it arrived (the record shows a
+// counter on an expired offer ended so, offerRecordView), and one sent now would be refused. Where
+// the counter's expiry is the offer's own (the daemon fills it in for a service that requires one),
+// the listing reads the same either way (full soak 20261246: the command stayed unknown, the record
+// Counter requested, the service holding the counter, expired with its offer).
+export function ranOutWithItsOffer(
+  offer: Offer | undefined,
+  atMs: number,
+  knownExpires?: string | null,
+): boolean {
+  if (offer !== undefined && offer.offer_status.toLowerCase() !== 'expired') return false;
+  return ranOutBy(expiryMs(offer ? offer.offer_expires : knownExpires), atMs);
 }
 
 // What a look at a counter whose answer was lost leaves for the next look (the command's result

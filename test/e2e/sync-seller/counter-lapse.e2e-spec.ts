@@ -244,6 +244,39 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
       });
 
+    // The same where the counter's expiry is the offer's own (the service requires one, the agent left
+    // it empty, the daemon sent the offer's): the offer runs out with the counter, as it would have
+    // without it, so its listing tells nothing of whether the counter arrived. Either way it ended
+    // with the offer. Full soak 20261246: the command stayed unknown and the record Counter requested.
+    if (fillsExpiry)
+      it('a counter whose answer was lost and that ran out with its offer before the reconcile shows expired, sent once', async () => {
+        await countered(HOUR); // a counter read waiting: how this service lists one
+        const { requestId } = await steps.activeRequest();
+        const offer = await steps.sandbox.makeOffer(requestId, {
+          offer_amount: 300_000,
+          offer_expires: new Date(t.nowMs() + HOUR).toISOString(),
+        });
+        await steps.applyEvents(1);
+        const record = await steps.agent.offerRecord(offer.offer_id);
+        await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: '315000' });
+        expect((await t.run('crm-changes')).status).toBe('succeeded');
+        await steps.sandbox.faults({ match: 'POST /counter-offers', errorAfterCommitRate: 1 });
+        try {
+          await t.run('outbox-drain');
+        } finally {
+          await steps.sandbox.clearFaults();
+        }
+        const key = decisionKey('acme', offer.offer_id, COUNTER_OFFER);
+        expect((await t.ledger.outbox.findByKey(key))?.state).toBe('unknown');
+        await t.advanceClock(2 * HOUR);
+        expect((await t.run('outbox-drain')).status).toBe('succeeded');
+        await settle();
+        const atService = (await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id);
+        expect(atService.map((c) => c.counter_offer_status)).toEqual(['expired']);
+        expect((await t.ledger.outbox.findByKey(key))?.state).toBe('done');
+        expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired', 'expired']);
+      });
+
     it('the buyer takes the countered offer back: Counter rejected, counter status withdrawn', async () => {
       const { offer } = await countered(24 * HOUR);
       await steps.sandbox.withdrawOffer(offer.offer_id);
