@@ -380,50 +380,55 @@ describe('a counter that runs out before it is sent', () => {
   });
 });
 
+// HubSpot on SQLite under `readings`, started before a describe's cases and closed after them, with
+// what the late-refusal cases do: a pass, a counter running out in an hour, and what its record shows.
+function lateRefusalCases(readings: Record<string, unknown>) {
+  const app = {} as { t: SyncTestApp; steps: NeutralSellerSteps };
+  beforeAll(async () => {
+    app.t = await startSyncApp('hubspot');
+    app.steps = new NeutralSellerSteps(app.t);
+    await app.steps.sandbox.specReadings(readings);
+  });
+  afterAll(async () => {
+    await app.t?.close();
+  });
+  return {
+    app,
+    settle: async () => {
+      await app.t.run('inbox-drain');
+      expect((await app.t.run('offers-reconcile')).status).toBe('succeeded');
+    },
+    countered: () => counteredForAnHour(app.t, app.steps),
+    shownOn: async (offerId: number) => {
+      const record = await app.steps.agent.offerRecord(offerId);
+      return [app.steps.agent.stageKey(record!), record!.properties[OFFER.counterStatus]];
+    },
+  };
+}
+
 // A service that lets no counter lapse (counter_offer_expires only informs), whose buyer refuses a
 // counter after its expiry, with no UPDATE: the listing back to active is the only word. Read only
 // after the expiry, it looks like a lapse; once the brokerage has seen a counter of its own still
 // waiting well past its expiry, it is read as the refusal it is.
 describe('a counter refused after its expiry, at a service that lets no counter lapse', () => {
-  let t: SyncTestApp;
-  let steps: NeutralSellerSteps;
-
-  beforeAll(async () => {
-    t = await startSyncApp('hubspot');
-    steps = new NeutralSellerSteps(t);
-    await steps.sandbox.specReadings({
-      counterLapse: 'never',
-      counteredOfferListedAs: 'countered',
-      counterRejectedOfferListedAs: 'active',
-      counterRejectedCallback: 'none',
-    });
+  const { app, settle, countered, shownOn } = lateRefusalCases({
+    counterLapse: 'never',
+    counteredOfferListedAs: 'countered',
+    counterRejectedOfferListedAs: 'active',
+    counterRejectedCallback: 'none',
   });
-
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  const settle = async () => {
-    await t.run('inbox-drain');
-    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-  };
-  const countered = () => counteredForAnHour(t, steps);
-  const shownOn = async (offerId: number) => {
-    const record = await steps.agent.offerRecord(offerId);
-    return [steps.agent.stageKey(record!), record!.properties[OFFER.counterStatus]];
-  };
 
   it('a counter seen waiting well past its expiry teaches that counters do not lapse here; a later refusal read late is shown as refused', async () => {
     const first = await countered();
-    await t.advanceClock(2 * HOUR);
+    await app.t.advanceClock(2 * HOUR);
     await settle();
     expect(await shownOn(first.offer.offer_id)).toEqual(['countered', 'pending']);
 
     // Nothing read between the second counter's expiry and its buyer's refusal.
     const second = await countered();
-    await t.advanceClock(2 * HOUR);
-    await steps.sandbox.rejectCounter(second.counterId);
-    const refused = (await steps.sandbox.counters()).find((c) => c.counter_offer_id === second.counterId);
+    await app.t.advanceClock(2 * HOUR);
+    await app.steps.sandbox.rejectCounter(second.counterId);
+    const refused = (await app.steps.sandbox.counters()).find((c) => c.counter_offer_id === second.counterId);
     expect(refused?.counter_offer_status).toBe('rejected');
     await settle();
     // Before, `expired`: a lapse was all a late read could see.
@@ -436,53 +441,32 @@ describe('a counter refused after its expiry, at a service that lets no counter 
 // tells them apart is how this service lists each, once both were seen: refused offers `rejected`,
 // lapsed ones reopened. Full soak 20261241: a counter refused around its expiry was shown `expired`.
 describe('a counter refused near its expiry and read past it, at a service that lists lapses apart from refusals', () => {
-  let t: SyncTestApp;
-  let steps: NeutralSellerSteps;
-
-  beforeAll(async () => {
-    t = await startSyncApp('hubspot');
-    steps = new NeutralSellerSteps(t);
-    await steps.sandbox.specReadings({
-      counterLapse: 'offer-reopened',
-      counteredOfferListedAs: 'countered',
-      counterRejectedOfferListedAs: 'rejected',
-      counterRejectedCallback: 'none',
-    });
+  const { app, settle, countered, shownOn } = lateRefusalCases({
+    counterLapse: 'offer-reopened',
+    counteredOfferListedAs: 'countered',
+    counterRejectedOfferListedAs: 'rejected',
+    counterRejectedCallback: 'none',
   });
-
-  afterAll(async () => {
-    await t?.close();
-  });
-
-  const settle = async () => {
-    await t.run('inbox-drain');
-    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
-  };
-  const countered = () => counteredForAnHour(t, steps);
-  const shownOn = async (offerId: number) => {
-    const record = await steps.agent.offerRecord(offerId);
-    return [steps.agent.stageKey(record!), record!.properties[OFFER.counterStatus]];
-  };
 
   it('is shown refused once a refusal and a lapse were each seen listed their own way', async () => {
     // A refusal before the expiry: listed `rejected`.
     const refused = await countered();
-    await steps.sandbox.rejectCounter(refused.counterId);
+    await app.steps.sandbox.rejectCounter(refused.counterId);
     await settle();
     expect(await shownOn(refused.offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
     // A lapse: the offer reopened.
     const lapsed = await countered();
-    await t.advanceClock(2 * HOUR);
+    await app.t.advanceClock(2 * HOUR);
     await settle();
     expect(await shownOn(lapsed.offer.offer_id)).toEqual(['counter_rejected', 'expired']);
 
     // Refused a minute before its expiry, read only past it (the daemon down across it; or a buyer
     // answering just past it at a service that lapses counters on a schedule).
     const late = await countered();
-    await t.advanceClock(HOUR - 60_000);
-    await steps.sandbox.rejectCounter(late.counterId);
-    await t.advanceClock(2 * 60_000);
-    const atService = (await steps.sandbox.counters()).find((c) => c.counter_offer_id === late.counterId);
+    await app.t.advanceClock(HOUR - 60_000);
+    await app.steps.sandbox.rejectCounter(late.counterId);
+    await app.t.advanceClock(2 * 60_000);
+    const atService = (await app.steps.sandbox.counters()).find((c) => c.counter_offer_id === late.counterId);
     expect(atService?.counter_offer_status).toBe('rejected');
     await settle();
     expect(await shownOn(late.offer.offer_id)).toEqual(['counter_rejected', 'rejected']);
