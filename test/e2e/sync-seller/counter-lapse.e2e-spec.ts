@@ -83,7 +83,8 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
     const fillsExpiry = readings.counterOmittedFields === 'required';
     // An offer running out in `offerMs`, countered with a counter running out in an hour (or, where
     // the service fills it, at the offer's own expiry); the counter sent and shown Countered.
-    const countered = async (offerMs: number) => {
+    // The same, read and queued but not sent.
+    const counterAsked = async (offerMs: number) => {
       const { requestId } = await steps.activeRequest();
       const offer = await steps.sandbox.makeOffer(requestId, {
         offer_amount: 300_000,
@@ -96,6 +97,10 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
         ...(fillsExpiry ? {} : { cash_offer_counter_expires: new Date(t.nowMs() + HOUR).toISOString() }),
       });
       expect((await t.run('crm-changes')).status).toBe('succeeded');
+      return offer;
+    };
+    const countered = async (offerMs: number) => {
+      const offer = await counterAsked(offerMs);
       expect((await t.run('outbox-drain')).status).toBe('succeeded');
       const counter = (await steps.sandbox.counters()).find((c) => c.offer_id === offer.offer_id);
       expect(counter?.counter_offer_status).toBe('pending');
@@ -221,61 +226,37 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
     // the lapse ends the offer too, it is listed expired a day before its own expiry, which only the
     // counter's lapse does (readings sweep 1541, run 1: the record kept Counter requested, with
     // "check its counter offers in the service", and the command stayed unknown).
-    if (!fillsExpiry)
-      it('a counter whose answer was lost and that lapsed before the reconcile shows expired, sent once', async () => {
-        await countered(24 * HOUR); // a counter read waiting: how this service lists one
-        const offer = await counterAskedForAnHour(t, steps);
-        await steps.sandbox.faults({ match: 'POST /counter-offers', errorAfterCommitRate: 1 });
-        try {
-          await t.run('outbox-drain');
-        } finally {
-          await steps.sandbox.clearFaults();
-        }
-        const key = decisionKey('acme', offer.offer_id, COUNTER_OFFER);
-        expect((await t.ledger.outbox.findByKey(key))?.state).toBe('unknown');
-        await t.advanceClock(2 * HOUR);
-        expect((await t.run('outbox-drain')).status).toBe('succeeded');
-        await settle();
-        const atService = (await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id);
-        expect(atService.map((c) => c.counter_offer_status)).toEqual(['expired']);
-        expect((await t.ledger.outbox.findByKey(key))?.state).toBe('done');
-        expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired', lapsedOfferStatus]);
-        const shown = await steps.agent.offerRecord(offer.offer_id);
-        expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
-      });
-
-    // The same where the counter's expiry is the offer's own (the service requires one, the agent left
-    // it empty, the daemon sent the offer's): the offer runs out with the counter, as it would have
-    // without it, so its listing tells nothing of whether the counter arrived. Either way it ended
-    // with the offer. Full soak 20261246: the command stayed unknown and the record Counter requested.
-    if (fillsExpiry)
-      it('a counter whose answer was lost and that ran out with its offer before the reconcile shows expired, sent once', async () => {
-        await countered(HOUR); // a counter read waiting: how this service lists one
-        const { requestId } = await steps.activeRequest();
-        const offer = await steps.sandbox.makeOffer(requestId, {
-          offer_amount: 300_000,
-          offer_expires: new Date(t.nowMs() + HOUR).toISOString(),
-        });
-        await steps.applyEvents(1);
-        const record = await steps.agent.offerRecord(offer.offer_id);
-        await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: '315000' });
-        expect((await t.run('crm-changes')).status).toBe('succeeded');
-        await steps.sandbox.faults({ match: 'POST /counter-offers', errorAfterCommitRate: 1 });
-        try {
-          await t.run('outbox-drain');
-        } finally {
-          await steps.sandbox.clearFaults();
-        }
-        const key = decisionKey('acme', offer.offer_id, COUNTER_OFFER);
-        expect((await t.ledger.outbox.findByKey(key))?.state).toBe('unknown');
-        await t.advanceClock(2 * HOUR);
-        expect((await t.run('outbox-drain')).status).toBe('succeeded');
-        await settle();
-        const atService = (await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id);
-        expect(atService.map((c) => c.counter_offer_status)).toEqual(['expired']);
-        expect((await t.ledger.outbox.findByKey(key))?.state).toBe('done');
-        expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired', 'expired']);
-      });
+    // Where the counter's expiry is the offer's own (the service requires one, the agent left it
+    // empty, the daemon sent the offer's), the offer runs out with the counter, as it would have
+    // without it, so its listing tells nothing of whether the counter arrived; either way it ended
+    // with the offer (full soak 20261246: the command stayed unknown, the record Counter requested).
+    it(`a counter whose answer was lost and that ${fillsExpiry ? 'ran out with its offer' : 'lapsed'} before the reconcile shows expired, sent once`, async () => {
+      // The offer lasts a day, or, where the counter takes the offer's expiry, an hour.
+      const offerMs = fillsExpiry ? HOUR : 24 * HOUR;
+      await countered(offerMs); // a counter read waiting: how this service lists one
+      const offer = await counterAsked(offerMs);
+      await steps.sandbox.faults({ match: 'POST /counter-offers', errorAfterCommitRate: 1 });
+      try {
+        await t.run('outbox-drain');
+      } finally {
+        await steps.sandbox.clearFaults();
+      }
+      const key = decisionKey('acme', offer.offer_id, COUNTER_OFFER);
+      expect((await t.ledger.outbox.findByKey(key))?.state).toBe('unknown');
+      await t.advanceClock(2 * HOUR);
+      expect((await t.run('outbox-drain')).status).toBe('succeeded');
+      await settle();
+      const atService = (await steps.sandbox.counters()).filter((c) => c.offer_id === offer.offer_id);
+      expect(atService.map((c) => c.counter_offer_status)).toEqual(['expired']);
+      expect((await t.ledger.outbox.findByKey(key))?.state).toBe('done');
+      expect(await shownOn(offer.offer_id)).toEqual([
+        'counter_rejected',
+        'expired',
+        fillsExpiry ? 'expired' : lapsedOfferStatus,
+      ]);
+      const shown = await steps.agent.offerRecord(offer.offer_id);
+      expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
+    });
 
     it('the buyer takes the countered offer back: Counter rejected, counter status withdrawn', async () => {
       const { offer } = await countered(24 * HOUR);
