@@ -61,6 +61,17 @@ async function lookAgainSoon(ended: Promise<void>): Promise<void> {
 
 type Outcome = 'done' | 'failed' | 'unknown' | 'dead' | 'skipped';
 
+// What the two loops of one drain run share: the commands either has taken up (`seen`), its time
+// budget, and the error that stopped one of them (the other stops at its next step).
+interface DrainRun {
+  ctx: JobContext;
+  outbox: OutboxContext;
+  counts: JobCounts;
+  seen: Set<number>;
+  budget: { spent(): boolean };
+  stopped: { by?: unknown };
+}
+
 // Another drain marked the command `sending` between this one's read and its own mark (a second
 // worker, or `register-webhooks` in another process): the command is that drain's to finish.
 class TakenByAnotherDrain extends Error {}
@@ -114,8 +125,8 @@ export class OutboxDrainService {
     // seconds, three times over (full soak 20261246: a lost create's look read GET /offers through
     // two 11 s hangs), held a reminder queued meanwhile until its offer had run out. Until the
     // service's loop ends, the CRM's looks again every RECLAIM_AFTER_MS when nothing of its own is due.
-    const stopped = { by: undefined as unknown };
-    const services = this.sendDue(ctx, outbox, counts, seen, budget, stopped, {
+    const run: DrainRun = { ctx, outbox, counts, seen, budget, stopped: { by: undefined } };
+    const services = this.sendDue(run, {
       crmOnly: false,
       afterBatch: reconcileDue,
     });
@@ -125,7 +136,7 @@ export class OutboxDrainService {
     );
     const loops = await Promise.allSettled([
       services,
-      this.sendDue(ctx, outbox, counts, seen, budget, stopped, { crmOnly: true, alongside: servicesEnded }),
+      this.sendDue(run, { crmOnly: true, alongside: servicesEnded }),
     ]);
     const failed = loops.find((loop) => loop.status === 'rejected');
     if (failed) throw failed.reason;
@@ -147,15 +158,10 @@ export class OutboxDrainService {
   // due; true when it stopped on the run's time budget. A loop that throws (the ledger gone) stops
   // the other at its next step; both end before the run does.
   private async sendDue(
-    ctx: JobContext,
-    outbox: OutboxContext,
-    counts: JobCounts,
-    seen: Set<number>,
-    budget: { spent(): boolean },
-    stopped: { by: unknown },
+    { ctx, outbox, counts, seen, budget, stopped }: DrainRun,
     kind: { crmOnly: boolean; afterBatch?: () => Promise<void>; alongside?: Promise<void> },
   ): Promise<boolean> {
-    let alongsideEnded = kind.alongside === undefined;
+    let alongsideEnded = false;
     void kind.alongside?.then(() => (alongsideEnded = true));
     const crmOnly = (c: OutboxCommand) => this.executors.get(c.operation)?.crmOnly === true;
     const crmOperations = this.executors
@@ -171,7 +177,7 @@ export class OutboxDrainService {
         (c) => this.executors.get(c.operation)?.deadline?.(c),
       );
       if (due.length === 0) {
-        if (alongsideEnded || kind.alongside === undefined) return false;
+        if (!kind.alongside || alongsideEnded) return false;
         await lookAgainSoon(kind.alongside);
         continue;
       }

@@ -203,6 +203,15 @@ describe('Cash Offer sandbox: webhook delivery and faults', () => {
       });
       await expect(attempt).rejects.toThrow();
       expect(await storedRequests()).toHaveLength(1);
+      // The hung call is logged once its late answer goes out; wait for it so it cannot land in
+      // a later test's calls log.
+      await waitFor(
+        async () => {
+          const calls = (await control(sandbox, 'GET', '/calls')).body as Json[];
+          return calls.some((c) => c.fault === 'hang-after-commit') || undefined;
+        },
+        { what: 'the hung call to be logged' },
+      );
     });
 
     it('errorAfterCommitRate stores the effect, then answers the gateway error instead', async () => {
