@@ -4,6 +4,7 @@ import { decodeCounterLink, encodeCounterLink } from '../../../src/sync/offers/c
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NeutralSellerSteps } from '../../support/crm-agent';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { sellerAppUnderReadings } from '../../support/seller-app-under-readings';
 import { waitFor } from '../../support/wait-for';
 
 const HOUR = 3600_000;
@@ -361,18 +362,10 @@ describe('a counter that runs out before it is sent', () => {
   });
 });
 
-// HubSpot on SQLite under `readings`, started before a describe's cases and closed after them, with
-// what the late-refusal cases do: a pass, a counter running out in an hour, and what its record shows.
+// HubSpot on SQLite under `readings` for one describe block, with what the late-refusal cases do: a
+// pass, a counter running out in an hour, and what its record shows.
 function lateRefusalCases(readings: Record<string, unknown>) {
-  const app = {} as { t: SyncTestApp; steps: NeutralSellerSteps };
-  beforeAll(async () => {
-    app.t = await startSyncApp('hubspot');
-    app.steps = new NeutralSellerSteps(app.t);
-    await app.steps.sandbox.specReadings(readings);
-  });
-  afterAll(async () => {
-    await app.t?.close();
-  });
+  const app = sellerAppUnderReadings(readings);
   return {
     app,
     settle: async () => {

@@ -2,8 +2,7 @@ import { OutboxCommand } from '../../../src/ledger';
 import { LINK } from '../../../src/sync/common/listing-deal.properties';
 import { decodeCounterLink } from '../../../src/sync/offers/counter-link';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
-import { NeutralSellerSteps } from '../../support/crm-agent';
-import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { sellerAppUnderReadings, type SellerApp } from '../../support/seller-app-under-readings';
 import { waitFor } from '../../support/wait-for';
 
 // How a service lists a countered offer is learnt from the reads taken right after each counter is
@@ -19,30 +18,11 @@ const READING = {
   counterRejectedCallback: 'offer-only',
 };
 
-interface CounterApp {
-  t: SyncTestApp;
-  steps: NeutralSellerSteps;
-}
-
-// A HubSpot daemon on SQLite against the sandbox under READING, for one describe block.
-function startedUnderReading(): CounterApp {
-  const app = {} as CounterApp;
-  beforeAll(async () => {
-    app.t = await startSyncApp('hubspot');
-    app.steps = new NeutralSellerSteps(app.t);
-    await app.steps.sandbox.specReadings(READING);
-  });
-  afterAll(async () => {
-    await app.t?.close();
-  });
-  return app;
-}
-
-const countersAt = async ({ steps }: CounterApp, offerId: number) =>
+const countersAt = async ({ steps }: SellerApp, offerId: number) =>
   (await steps.sandbox.counters()).filter((c) => c.offer_id === offerId);
 
 // The agent asks for a counter on the offer's record; the CRM's change is queued.
-async function counterAsked({ t, steps }: CounterApp, offerId: number, amount: string) {
+async function counterAsked({ t, steps }: SellerApp, offerId: number, amount: string) {
   const record = await steps.agent.offerRecord(offerId);
   await steps.agent.moveOffer(record!.id, 'counter_requested', { cash_offer_counter_amount: amount });
   expect((await t.run('crm-changes')).status).toBe('succeeded');
@@ -50,7 +30,7 @@ async function counterAsked({ t, steps }: CounterApp, offerId: number, amount: s
 }
 
 describe('the way this service lists a countered offer, read on many counters', () => {
-  const app = startedUnderReading();
+  const app = sellerAppUnderReadings(READING);
 
   const countersOn = (offerId: number) => countersAt(app, offerId);
   const askCounter = (offerId: number, amount: string) => counterAsked(app, offerId, amount);
@@ -134,7 +114,7 @@ describe('the way this service lists a countered offer, read on many counters', 
 // shown as the spec's flow has it (refused) until a later counter shows the habit; then the record
 // tells the truth. Before, the refusal was kept for good (a replay of readings sweep 1594 run 3).
 describe("the brokerage's first counter, its answer lost, on a service that lists a countered offer rejected", () => {
-  const app = startedUnderReading();
+  const app = sellerAppUnderReadings(READING);
 
   it('shows Countered once a later counter shows how this service lists a waiting one', async () => {
     const { t, steps } = app;
@@ -177,7 +157,7 @@ describe("the brokerage's first counter, its answer lost, on a service that list
 // was taken for its buyer's refusal: three records showed Counter rejected while the service held
 // their counters pending.
 describe('the first counters refused within their sends, on a service that lists a countered offer rejected', () => {
-  const app = startedUnderReading();
+  const app = sellerAppUnderReadings(READING);
 
   const countersOn = (offerId: number) => countersAt(app, offerId);
   const askCounter = (offerId: number, amount: string) => counterAsked(app, offerId, amount);
