@@ -4,7 +4,7 @@ import { decodeCounterLink, encodeCounterLink } from '../../../src/sync/offers/c
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NeutralSellerSteps } from '../../support/crm-agent';
 import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
-import { sellerAppUnderReadings } from '../../support/seller-app-under-readings';
+import { sellerAppUnderReadings } from './seller-app-under-readings';
 import { waitFor } from '../../support/wait-for';
 
 const HOUR = 3600_000;

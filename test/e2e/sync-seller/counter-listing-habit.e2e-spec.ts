@@ -2,7 +2,7 @@ import { OutboxCommand } from '../../../src/ledger';
 import { LINK } from '../../../src/sync/common/listing-deal.properties';
 import { decodeCounterLink } from '../../../src/sync/offers/counter-link';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
-import { sellerAppUnderReadings, type SellerApp } from '../../support/seller-app-under-readings';
+import { sellerAppUnderReadings, type SellerApp } from './seller-app-under-readings';
 import { waitFor } from '../../support/wait-for';
 
 // How a service lists a countered offer is learnt from the reads taken right after each counter is

@@ -1,5 +1,5 @@
-import { NeutralSellerSteps } from './crm-agent';
-import { startSyncApp, type SyncTestApp } from './sync-app';
+import { NeutralSellerSteps } from '../../support/crm-agent';
+import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 
 export interface SellerApp {
   t: SyncTestApp;
