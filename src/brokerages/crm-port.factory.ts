@@ -50,6 +50,9 @@ export class CrmPortFactory {
           ...(crm.baseUrl ? { basePath: crm.baseUrl.replace(/\/+$/, '') } : {}),
           ...(crm.rateLimit ? { rateLimit: perSecond(crm.rateLimit.requestsPerSecond) } : {}),
           ...(crm.accountTier ? { accountTier: crm.accountTier } : {}),
+          ...(crm.searchRateLimit
+            ? { searchRateLimit: perSecond(crm.searchRateLimit.requestsPerSecond) }
+            : {}),
         },
         this.clock,
       );

@@ -23,6 +23,7 @@ import {
 } from 'class-validator';
 import { IsCronExpression } from './cron-expression.validator';
 import { NotRead } from './not-read.validator';
+import { OnlyForCrm } from './only-for-crm.validator';
 import { IsStringRecord } from './string-record.validator';
 
 // The shape of one file in CONFIG_DIR. Secrets appear only as environment variable NAMES (`*Env`) or
@@ -170,6 +171,15 @@ export class CrmConfig {
   @ValidateNested()
   @Type(() => RateLimitConfig)
   rateLimit?: RateLimitConfig;
+
+  // HubSpot: the limit of its search endpoints, apart from rateLimit; default 5 a second, the
+  // published "five requests per second per account". The account's other apps share it (an older
+  // changelog says 4 a second per token), so an operator may leave them room.
+  @IsOptional()
+  @OnlyForCrm('hubspot', 'Follow Up Boss has no separate search limit; its calls all count against rateLimit')
+  @ValidateNested()
+  @Type(() => RateLimitConfig)
+  searchRateLimit?: RateLimitConfig;
 
   // The CRM account's tier, which sets HubSpot's burst limit (100 or 190 per 10 s); unset means
   // the safe 100. An explicit rateLimit wins.

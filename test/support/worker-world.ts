@@ -137,6 +137,8 @@ export class WorkerWorld {
           `  baseUrl: ${hubspot.url}`,
           `  tokenEnv: ${prefix}_HUBSPOT_TOKEN`,
           ...(rps ? [`  rateLimit: { requestsPerSecond: ${rps} }`] : []),
+          // The emulator never limits search here; HubSpot's 5 a second would pace every poll.
+          '  searchRateLimit: { requestsPerSecond: 1000 }',
           '  pipelines:',
           '    listings:',
           `      pipelineId: ${LISTINGS_PIPELINE}`,

@@ -90,6 +90,25 @@ describe('one HubSpot portal, many adapters: one search budget', () => {
     expect(await metrics.render()).not.toContain('cash_offer_sync_rate_limit_misses_total{');
   });
 
+  // The portal's search budget shared with another app of the account: its operator gives the
+  // daemon part of it, here 2 a second of the 5.
+  it("the factory keeps a brokerage file's own search limit, below HubSpot's", async () => {
+    const factory = new CrmPortFactory(new SystemClock(), null, new MetricsService());
+    const office = {
+      id: 'office-a',
+      config: { crm: { kind: 'hubspot', baseUrl: emulator.url, searchRateLimit: { requestsPerSecond: 2 } } },
+      secrets: { crmToken: TOKEN },
+    } as unknown as LoadedBrokerage;
+    const port = factory.create(office, { maxTransientRetries: 0 });
+    await control.put('settings', { searchPerSecond: 2 });
+    const before = emulator.state.rateLimitCounts();
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => readOnce(port)));
+    const after = emulator.state.rateLimitCounts();
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(after.searchRejected - before.searchRejected).toBe(0);
+    expect(after.searchAdmitted - before.searchAdmitted).toBeGreaterThanOrEqual(6);
+  });
+
   it('the same two adapters with a budget each go over it and are refused (what the registry prevents)', async () => {
     const a = adapterFor('office-a');
     const b = adapterFor('office-b');

@@ -151,6 +151,28 @@ describe('brokerage config loading', () => {
     ]);
   });
 
+  it("takes HubSpot's own search limit and refuses it, naming the kind, on Follow Up Boss", () => {
+    const crm = (kind: string, searchRateLimit: unknown) => ({
+      kind,
+      tokenEnv: 'BOLT_TOKEN',
+      searchRateLimit,
+      pipelines: { listings: { pipelineId: 'p' } },
+    });
+    write('bolt.yaml', { ...config('bolt'), crm: crm('hubspot', { requestsPerSecond: 3 }) });
+    const { brokerages, problems } = loadBrokerageConfigs(dir, env);
+    expect(problems).toEqual([]);
+    expect(brokerages[0].config.crm.searchRateLimit).toEqual({ requestsPerSecond: 3 });
+
+    write('bolt.yaml', { ...config('bolt'), crm: crm('followupboss', { requestsPerSecond: 3 }) });
+    write('acme.yaml', config('acme', { crm: crm('hubspot', { requestsPerSecond: 0 }) }));
+    expect(
+      loadBrokerageConfigs(dir, { ...env, ACME_TOKEN: env.BOLT_TOKEN }).problems.map(formatProblem),
+    ).toEqual([
+      `${join(dir, 'acme.yaml')} (acme): crm.searchRateLimit.requestsPerSecond must not be less than 1`,
+      `${join(dir, 'bolt.yaml')} (bolt): crm.searchRateLimit is read only for crm.kind hubspot: Follow Up Boss has no separate search limit; its calls all count against rateLimit`,
+    ]);
+  });
+
   it('reports every problem of every file in one run: the schema, the secrets, the id and the mapping together', () => {
     write('acme.yaml', {
       ...config('acme'),
