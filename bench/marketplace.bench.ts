@@ -173,10 +173,10 @@ function daemonNodeFlags(): string[] {
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const start = /\bnode((?:\s+--\S+)*)\s+dist\/src\/main\.js/.exec(pkg.scripts['start:daemon']);
+  const start = /\bnode((?:\s+--\S+)*)\s+dist\/bin\/daemon\.js/.exec(pkg.scripts['start:daemon']);
   if (!start)
     throw new Error(
-      `package.json's start:daemon script does not run dist/src/main.js: ${pkg.scripts['start:daemon']}`,
+      `package.json's start:daemon script does not run dist/bin/daemon.js: ${pkg.scripts['start:daemon']}`,
     );
   return start[1].trim().split(/\s+/).filter(Boolean);
 }

@@ -10,7 +10,7 @@ import { WorkerWorld } from '../test/support/worker-world';
 
 // Horizontal scale on one PostgreSQL ledger: 8 brokerages, each with its own rate-limited CRM account
 // and a backlog of listing deals to send (each one an offer request, then a CRM write-back), synced by
-// 1, 2 and 4 daemons (dist/src/main.js). A worker holds WORKER_CONCURRENCY runs at once, so one worker
+// 1, 2 and 4 daemons (dist/bin/daemon.js). A worker holds WORKER_CONCURRENCY runs at once, so one worker
 // cannot take every brokerage at the same time; more workers take more. Prints brokerages synced per
 // minute and the ratio to one worker. BENCH_POSTGRES_URL uses a server of your own; otherwise an
 // embedded one is started (and stopped).

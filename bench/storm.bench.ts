@@ -15,7 +15,7 @@ import { startWorkerProcess, type WorkerProcess } from '../test/support/worker-p
 // Many brokerages on one HubSpot account without a storm: 50 offices of one network on
 // ONE emulated portal (same base URL and token; the emulator enforces HubSpot's published limits:
 // Professional burst 190 per 10 s, search 5 per second per account, a 2 s search lag), each with its
-// own deal pipeline and Cash Offer account, DEFAULT schedules, the compiled daemon (dist/src/main.js)
+// own deal pipeline and Cash Offer account, DEFAULT schedules, the compiled daemon (dist/bin/daemon.js)
 // on a real SQLite ledger. Runs about three minutes and prints the 429s the portal answered, the
 // daemon's error lines, its log lines per minute at idle, and per brokerage the delay between an
 // agent flagging a deal and the request id written back on it (crm-changes runs each minute).

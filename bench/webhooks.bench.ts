@@ -11,7 +11,7 @@ import { startCashOfferSandbox } from '../sandbox/cash-offer';
 import { freePort } from '../test/support/free-port';
 import { writeBrokerageConfigs } from '../test/support/webhook-app';
 
-// The daemon (a child process: dist/src/main.js on a real config and ledger) receives webhooks from
+// The daemon (a child process: dist/bin/daemon.js on a real config and ledger) receives webhooks from
 // autocannon in this process over loopback. Every request carries a different offer, so each one is
 // a durable insert, not a cheap duplicate. Next to it: raw better-sqlite3 doing the same durable
 // INSERT ... ON CONFLICT DO NOTHING (WAL, synchronous=FULL) in autocommit.
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     env,
   );
   const nodeArgs = (process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const daemon = spawn(process.execPath, [...nodeArgs, resolve(__dirname, '../src/main.js')], {
+  const daemon = spawn(process.execPath, [...nodeArgs, resolve(__dirname, '../bin/daemon.js')], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

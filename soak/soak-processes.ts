@@ -13,7 +13,8 @@ import type { SoakRandom } from './soak-random';
 // Compiled, this file is dist/soak/soak-processes.js; under jest, soak/soak-processes.ts.
 export const ROOT =
   basename(resolve(__dirname, '..')) === 'dist' ? resolve(__dirname, '..', '..') : resolve(__dirname, '..');
-const DIST = join(ROOT, 'dist', 'src');
+// The daemon and the CLI as shipped, one bundled file each (scripts/bundle.mjs).
+const BIN = join(ROOT, 'dist', 'bin');
 export const SOAK_BROKERAGE = 'soak';
 export const SOAK_CRM_TOKEN = 'pat-soak-crash-0123456789';
 export const CASH_OFFER_KEY = 'sandbox-agent-key';
@@ -242,7 +243,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: 
   return new Promise((done) => {
     execFile(
       process.execPath,
-      [join(DIST, 'cli.js'), ...args],
+      [join(BIN, 'cli.js'), ...args],
       { cwd: ROOT, env, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -265,7 +266,7 @@ export interface CliProcess {
 // budget (30 s, src/scheduler/drain-run.budget.ts) after the call in hand, which a throttled service
 // can stretch by tens of seconds of waited-out 429s.
 export function startCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): CliProcess {
-  const child = spawn(process.execPath, [join(DIST, 'cli.js'), ...args], {
+  const child = spawn(process.execPath, [join(BIN, 'cli.js'), ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -317,7 +318,7 @@ export class DaemonProcess {
     if (this.current) throw new Error('the daemon is already running');
     this.starts++;
     writeFileSync(this.logPath, `--- start ${this.starts} at ${new Date().toISOString()}\n`, { flag: 'a' });
-    this.current = startNode(join(DIST, 'main.js'), this.env, this.logPath);
+    this.current = startNode(join(BIN, 'daemon.js'), this.env, this.logPath);
   }
 
   // Live means it serves HTTP, after migrations, crash recovery and scheduling.

@@ -11,7 +11,7 @@ describe('heapLimitAdvice', () => {
     expect(heapLimitAdvice(4144 * 2 ** 20)).toBe(
       'node runs with a heap limit of 4144 MB, so memory may grow to several times what the daemon ' +
         'holds before V8 collects it; start it as npm run start:daemon does: node --max-old-space-size=512 ' +
-        'dist/src/main.js (docs/operations.md, "Memory")',
+        'dist/bin/daemon.js (docs/operations.md, "Memory")',
     );
   });
 });
@@ -22,10 +22,10 @@ describe('RECOMMENDED_HEAP_MB', () => {
       scripts: Record<string, string>;
     };
     expect(pkg.scripts.start).toContain(
-      `node --max-old-space-size=${RECOMMENDED_HEAP_MB} dist/embedded/main.js`,
+      `node --max-old-space-size=${RECOMMENDED_HEAP_MB} dist/bin/embedded.js`,
     );
     expect(pkg.scripts['start:daemon']).toContain(
-      `node --max-old-space-size=${RECOMMENDED_HEAP_MB} dist/src/main.js`,
+      `node --max-old-space-size=${RECOMMENDED_HEAP_MB} dist/bin/daemon.js`,
     );
   });
 });

@@ -15,6 +15,6 @@ export function heapLimitAdvice(
   return (
     `node runs with a heap limit of ${limitMb} MB, so memory may grow to several times what the daemon ` +
     `holds before V8 collects it; start it as npm run start:daemon does: node --max-old-space-size=${RECOMMENDED_HEAP_MB} ` +
-    `dist/src/main.js (docs/operations.md, "Memory")`
+    `dist/bin/daemon.js (docs/operations.md, "Memory")`
   );
 }

@@ -44,7 +44,7 @@ describe('the docs tell an operator only what the daemon reads and the CLI takes
       'Environment=HTTP_HOST=0.0.0.0 HTTP_PORT=3000',
       '```',
       '```sh',
-      'LOG_LEVELZ=debug node dist/src/main.js',
+      'LOG_LEVELZ=debug node dist/bin/daemon.js',
       'npm run cli -- statuz',
       'npm run cli -- sync --brokerage acme --jobz offers',
       '```',

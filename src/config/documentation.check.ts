@@ -7,9 +7,9 @@ import { problemsFromValidation } from './config-error';
 import { DaemonEnvironment, validateDaemonEnvironment } from './daemon-environment';
 
 // Checks that what the docs tell an operator to set or type exists: the daemon's environment
-// variables (the operations.md table, `Environment=` lines of unit files, `VAR=… node dist/src/…`
+// variables (the operations.md table, `Environment=` lines of unit files, `VAR=… node dist/bin/…`
 // and `VAR=… npm run start…` lines) and the CLI's commands and flags (`npm run cli -- <command>`,
-// `node dist/src/cli.js <command>`). Pure: the spec feeds it the real documents and planted stale
+// `node dist/bin/cli.js <command>`). Pure: the spec feeds it the real documents and planted stale
 // ones.
 
 export interface CliCommandFacts {
@@ -50,7 +50,7 @@ export function documentedVariables(file: string, markdown: string): { variable:
     for (const line of block.body.split('\n')) {
       const unit = /^Environment=(.*)$/.exec(line.trim());
       const daemonLine =
-        /^((?:[A-Z][A-Z0-9_]*=\S*\s+)+)(?:node\b.*dist\/src\/main\.js|npm run start(?::daemon)?\b)/.exec(
+        /^((?:[A-Z][A-Z0-9_]*=\S*\s+)+)(?:node\b.*dist\/bin\/daemon\.js|npm run start(?::daemon)?\b)/.exec(
           line.trim(),
         );
       const assignments = unit?.[1] ?? daemonLine?.[1];
@@ -79,11 +79,10 @@ export function staleVariables(file: string, markdown: string, known = daemonVar
   return problems;
 }
 
-// `npm run cli -- <command> [--flag ...]` and `node dist/src/cli.js <command> ...` lines.
+// `npm run cli -- <command> [--flag ...]` and `node dist/bin/cli.js <command> ...` lines.
 export function staleCliUses(file: string, markdown: string, commands: CliCommandFacts): string[] {
   const problems: string[] = [];
-  const use =
-    /(?:npm run cli --|node (?:dist\/src\/cli\.js|dist\/embedded\/cli\.js))\s+([a-z][a-z-]*)([^`\n|]*)/g;
+  const use = /(?:npm run cli --|node (?:dist\/bin\/(?:embedded-)?cli\.js))\s+([a-z][a-z-]*)([^`\n|]*)/g;
   for (const m of markdown.matchAll(use)) {
     const [, command, rest] = m;
     const flags = commands[command];

@@ -1,17 +1,33 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 // The repository, whether this file runs from test/support (jest) or dist/test/support (a bench).
 const above = resolve(__dirname, '..', '..');
 const ROOT = basename(above) === 'dist' ? dirname(above) : above;
 
-// A compiled daemon (dist/src/main.js) as a child process, with its output kept for the test.
-export const DAEMON_MAIN_JS = join(ROOT, 'dist', 'src', 'main.js');
+// A compiled daemon (dist/bin/daemon.js) as a child process, with its output kept for the test.
+export const DAEMON_MAIN_JS = join(ROOT, 'dist', 'bin', 'daemon.js');
 
-// The suites that run the built daemon say a missing build at once, not after a start-up timeout.
+// The suites that run the built daemon say a missing build at once, not after a start-up timeout,
+// and a stale one: tsc run alone rewrites dist/src but not the bundle made from it.
 export function expectBuiltDaemon(): void {
   if (!existsSync(DAEMON_MAIN_JS)) throw new Error(`${DAEMON_MAIN_JS} is missing: run npm run build first`);
+  const bundledAt = statSync(DAEMON_MAIN_JS).mtimeMs;
+  const newer = newestCompiledFile(join(ROOT, 'dist', 'src'));
+  if (newer.mtimeMs > bundledAt)
+    throw new Error(`${newer.path} is newer than ${DAEMON_MAIN_JS}: run npm run bundle (or npm run build)`);
+}
+
+function newestCompiledFile(dir: string): { path: string; mtimeMs: number } {
+  let newest = { path: dir, mtimeMs: 0 };
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+    const path = join(entry.parentPath, entry.name);
+    const { mtimeMs } = statSync(path);
+    if (mtimeMs > newest.mtimeMs) newest = { path, mtimeMs };
+  }
+  return newest;
 }
 
 export interface WorkerProcess {

@@ -49,7 +49,7 @@ const DEFAULT_SCHEDULES: Record<string, string> = {
 };
 
 // Several brokerages, each with its own Cash Offer sandbox and HubSpot emulator (in this process),
-// and the brokerage files and environment for daemons (dist/src/main.js) sharing one PostgreSQL
+// and the brokerage files and environment for daemons (dist/bin/daemon.js) sharing one PostgreSQL
 // ledger. Worker ports are chosen up front: brokerage i's webhooks go to worker i mod n, so intake
 // happens on every instance while any worker may apply the events.
 export class WorkerWorld {

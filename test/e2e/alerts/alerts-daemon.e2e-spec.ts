@@ -27,7 +27,7 @@ const SCHEDULES = {
   inboxDrain: '*/5 * * * * *',
 };
 
-// The black-box check of docs/operations.md, "Alerts": the built daemon (dist/src/main.js) with its
+// The black-box check of docs/operations.md, "Alerts": the built daemon (dist/bin/daemon.js) with its
 // alert channels pointed at a real HTTP receiver and a real SMTP server. Each change of a problem's
 // state is told once, signed; a restart in between tells nothing again.
 describe('alerts of the built daemon', () => {

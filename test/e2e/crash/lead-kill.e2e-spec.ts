@@ -28,7 +28,7 @@ const SCHEDULES = {
   inboxDrain: '*/5 * * * * *',
 };
 
-// The daemon (dist/src/main.js) is SIGKILLed after the service stored the lead and before its answer
+// The daemon (dist/bin/daemon.js) is SIGKILLed after the service stored the lead and before its answer
 // came back; the restarted daemon must not send the lead again.
 describe('a buyer lead when the daemon is killed between the call and the write-back', () => {
   let dir: string;

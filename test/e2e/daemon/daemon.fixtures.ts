@@ -10,11 +10,12 @@ import { waitFor } from '../../support/wait-for';
 // files, and the compiled daemon, harness or CLI run as child processes (`npm run build` first).
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
-export const MAIN_JS = join(ROOT, 'dist', 'src', 'main.js');
-export const CLI_JS = join(ROOT, 'dist', 'src', 'cli.js');
+// The programs as shipped: one bundled file each (scripts/bundle.mjs).
+export const MAIN_JS = join(ROOT, 'dist', 'bin', 'daemon.js');
+export const CLI_JS = join(ROOT, 'dist', 'bin', 'cli.js');
 // `npm start` and `npm run cli`: the same with the embedded demo composed in (simulated brokerages).
-export const EMBEDDED_MAIN_JS = join(ROOT, 'dist', 'embedded', 'main.js');
-export const EMBEDDED_CLI_JS = join(ROOT, 'dist', 'embedded', 'cli.js');
+export const EMBEDDED_MAIN_JS = join(ROOT, 'dist', 'bin', 'embedded.js');
+export const EMBEDDED_CLI_JS = join(ROOT, 'dist', 'bin', 'embedded-cli.js');
 export const HARNESS_JS = join(__dirname, 'fixtures', 'daemon-harness.js');
 
 export interface Workspace {

@@ -91,11 +91,11 @@ describe('a production-only install', () => {
       ADMIN_PORT: String(await freePort()),
       WEBHOOK_PORT: String(await freePort()),
     };
-    const cliJs = join(dir, 'dist', 'src', 'cli.js');
+    const cliJs = join(dir, 'dist', 'bin', 'cli.js');
     const validated = await runCli(['validate-config'], env, cliJs);
     expect(validated).toMatchObject({ code: 0 });
 
-    daemon = startProcess(join(dir, 'dist', 'src', 'main.js'), env, dir);
+    daemon = startProcess(join(dir, 'dist', 'bin', 'daemon.js'), env, dir);
     await waitFor(() => daemon!.stdout().includes('listening on') || daemon!.child.exitCode !== null, {
       what: 'the daemon to listen',
       ...DAEMON_WAIT,

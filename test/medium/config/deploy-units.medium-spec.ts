@@ -39,7 +39,7 @@ const analyze = systemdAnalyze();
 
   it('would notice a directive systemd cannot read', () => {
     const path = join(dir, 'planted.service');
-    writeFileSync(path, '[Service]\nExecStart=/usr/bin/node dist/src/main.js\nRestart=sometimes\n');
+    writeFileSync(path, '[Service]\nExecStart=/usr/bin/node dist/bin/daemon.js\nRestart=sometimes\n');
     expect(`${verify(path).stderr}`).toContain('Failed to parse service restart specifier');
   });
 });
