@@ -19,6 +19,8 @@ export const PROGRAMS = {
 // - native code, and packages that find their own files beside them at run time;
 // - what the daemon loads only when first used (a HubSpot brokerage, PostgreSQL's job queue, the
 //   first mail), so a start that needs none of them does not parse them;
+// - node-postgres, so the process has one, as unbundled: pg-boss loads it from node_modules, and the
+//   PostgreSQL ledger's process-wide settings (ledger-postgres.data-source.ts) reach pg-boss's too;
 // - development tools that a library reaches for only on request (nest-commander's completion
 //   script and config loader); a production install (`npm ci --omit=dev`) has neither.
 const EXTERNAL = [
@@ -28,6 +30,7 @@ const EXTERNAL = [
   'swagger-ui-dist',
   '@hubspot/api-client',
   'pg-boss',
+  'pg',
   'nodemailer',
   'typescript',
   'prettier',
