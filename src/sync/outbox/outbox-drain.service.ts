@@ -119,17 +119,21 @@ export class OutboxDrainService {
       }
     };
     const budget = drainRunBudget(options.runBudgetMs);
-    await reconcileDue();
-    // The CRM's tasks are sent beside the service's commands, in a loop of their own: a batch waits
-    // for its slowest command before it looks again for what is due, and a service answer held for
-    // seconds, three times over (full soak 20261246: a lost create's look read GET /offers through
-    // two 11 s hangs), held a reminder queued meanwhile until its offer had run out. Until the
-    // service's loop ends, the CRM's looks again every RECLAIM_AFTER_MS when nothing of its own is due.
+    // The CRM's tasks are sent beside the service's commands, in a loop of their own from the run's
+    // start: a batch waits for its slowest command before it looks again for what is due, and a
+    // service answer held for seconds, three times over (full soak 20261246: a lost create's look
+    // read GET /offers through two 11 s hangs), held a reminder queued meanwhile until its offer had
+    // run out; so did the run's first look for lost answers (full soak 20261251, three workers under
+    // the service's 429s). Until the service's loop ends, the CRM's looks again every
+    // RECLAIM_AFTER_MS when nothing of its own is due.
     const run: DrainRun = { ctx, outbox, counts, seen, budget, stopped: { by: undefined } };
-    const services = this.sendDue(run, {
-      crmOnly: false,
-      afterBatch: reconcileDue,
-    });
+    const services = reconcileDue().then(
+      () => this.sendDue(run, { crmOnly: false, afterBatch: reconcileDue }),
+      (error: unknown) => {
+        run.stopped.by ??= error;
+        throw error;
+      },
+    );
     const servicesEnded = services.then(
       () => undefined,
       () => undefined,

@@ -84,8 +84,13 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
       onRefused: async (command: OutboxCommand) => {
         refused.push(command.id);
       },
-      reconcile: async (command: OutboxCommand) =>
-        scripts.get(command.id)?.shift()?.reconcile ?? { found: false, provablyAbsent: false, hint: 'ask' },
+      // A look may be held too (GET /offers through a slow answer or the rate limiter).
+      reconcile: async (command: OutboxCommand) => {
+        const step = scripts.get(command.id)?.shift();
+        step?.inHand?.();
+        await step?.hold;
+        return step?.reconcile ?? { found: false, provablyAbsent: false, hint: 'ask' };
+      },
       receivedWithoutAnswer: (command: OutboxCommand) => ({ answerless: command.id }),
       // Commands queued with one `key` go one after another, as an offer request's decisions do.
       orderingKey: (command: OutboxCommand) => (command.payload as { key?: string }).key ?? command.recordRef,
@@ -467,6 +472,38 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
       expect(await state(slow)).toMatchObject({ state: 'done', attempts: 1 });
     },
   );
+
+  // The first thing a drain run does is look for lost answers (GET /offers, paged, through the
+  // service's slow answers and 429s): a reminder queued meanwhile is not held behind it (full soak
+  // 20261251: two reminders of an offer with 37 s to live reached the drain after it ran out).
+  it("a command that writes the CRM alone is not held behind the run's look for a lost answer", async () => {
+    await t.run('outbox-drain');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inHand!: () => void;
+    const lookInHand = new Promise<void>((resolve) => (inHand = resolve));
+    const lost = await enqueue([
+      { fail: 'OUTCOME_UNKNOWN' },
+      { inHand, hold: held, reconcile: { found: true, result: { seen: true } } },
+    ]);
+    await t.run('outbox-drain');
+    expect((await state(lost)).state).toBe('unknown');
+    await checkNow(lost);
+    const drain = t.run('outbox-drain');
+    try {
+      await lookInHand;
+      const task = await enqueueCrmOnly();
+      await waitFor(async () => (await state(task)).state === 'done', {
+        what: "the CRM's command to be done while the look for the lost answer waits",
+        timeoutMs: 10_000,
+      });
+      expect((await state(lost)).state).toBe('unknown');
+    } finally {
+      release();
+      await drain;
+    }
+    expect(await state(lost)).toMatchObject({ state: 'done', result: { seen: true } });
+  });
 
   it("a service command held up does not hold back another request's; one request's wait for each other", async () => {
     await t.run('outbox-drain');
