@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-export const PROGRAMS = {
+const PROGRAMS = {
   'dist/bin/daemon.js': 'dist/src/main.js',
   'dist/bin/cli.js': 'dist/src/cli.js',
   'dist/bin/embedded.js': 'dist/embedded/main.js',
@@ -55,7 +55,7 @@ const notInstalledStaysOutside = {
   },
 };
 
-export async function bundlePrograms() {
+async function bundlePrograms() {
   const builds = Object.entries(PROGRAMS).map(([outfile, entry]) =>
     build({
       absWorkingDir: ROOT,
@@ -79,4 +79,4 @@ export async function bundlePrograms() {
   await Promise.all(builds);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await bundlePrograms();
+await bundlePrograms();

@@ -1,17 +1,9 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { newestFile } from './newest-file';
 
 const ROOT = join(__dirname, '..', '..');
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 // Children run compiled code; build when dist/ is missing or older than the ledger's sources (the
 // build emits even when other folders have type errors, so its exit code is not the signal).
@@ -19,7 +11,7 @@ function newestMtime(dir: string): number {
 export function ensureLedgerChildBuilt(name: 'ledger-crash-child' | 'ledger-module-child'): string {
   const compiled = join(ROOT, 'dist', 'test', 'support', `${name}.js`);
   const sources = Math.max(
-    newestMtime(join(ROOT, 'src', 'ledger')),
+    newestFile(join(ROOT, 'src', 'ledger')).mtimeMs,
     statSync(join(ROOT, 'test', 'support', `${name}.ts`)).mtimeMs,
   );
   if (existsSync(compiled) && statSync(compiled).mtimeMs >= sources) return compiled;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { newestFile } from './newest-file';
 
 // The repository, whether this file runs from test/support (jest) or dist/test/support (a bench).
 const above = resolve(__dirname, '..', '..');
@@ -14,20 +15,9 @@ export const DAEMON_MAIN_JS = join(ROOT, 'dist', 'bin', 'daemon.js');
 export function expectBuiltDaemon(): void {
   if (!existsSync(DAEMON_MAIN_JS)) throw new Error(`${DAEMON_MAIN_JS} is missing: run npm run build first`);
   const bundledAt = statSync(DAEMON_MAIN_JS).mtimeMs;
-  const newer = newestCompiledFile(join(ROOT, 'dist', 'src'));
+  const newer = newestFile(join(ROOT, 'dist', 'src'), (name) => name.endsWith('.js'));
   if (newer.mtimeMs > bundledAt)
     throw new Error(`${newer.path} is newer than ${DAEMON_MAIN_JS}: run npm run bundle (or npm run build)`);
-}
-
-function newestCompiledFile(dir: string): { path: string; mtimeMs: number } {
-  let newest = { path: dir, mtimeMs: 0 };
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
-    const path = join(entry.parentPath, entry.name);
-    const { mtimeMs } = statSync(path);
-    if (mtimeMs > newest.mtimeMs) newest = { path, mtimeMs };
-  }
-  return newest;
 }
 
 export interface WorkerProcess {
