@@ -1,4 +1,4 @@
-import { CommandFactory } from 'nest-commander';
+import { CommandFactory, CommandRunnerService } from 'nest-commander';
 import { buildAppParts, onLedger } from '../app/app.bootstrap';
 import { CliModule } from './cli.module';
 import { CONFIG_COMMAND_NAMES, LEDGER_COMMAND_NAMES } from './commands';
@@ -7,6 +7,8 @@ import { exitQuietlyOnBrokenPipe } from './output/cli-output';
 import { ConfigInvalidError } from '../config/config-error';
 import { IN_MEMORY_LEDGER } from '../config/daemon-settings';
 import type { SettingsExtension } from '../app/daemon-extension';
+
+const CLI_NAME = 'cash-offer-sync';
 
 // The operator's CLI: same modules and settings as the daemon, with the entry point's settings
 // extensions (the embedded demo's, for `npm run cli`); logs go to stderr (warn and above unless
@@ -51,7 +53,7 @@ async function main(extensions: SettingsExtension[]): Promise<void> {
   }
   const app = await CommandFactory.createWithoutRunning(CliModule.forRoot(parts, { ledger }), {
     logger: parts.logger,
-    cliName: 'cash-offer-sync',
+    cliName: CLI_NAME,
     serviceErrorHandler: (error: Error) => {
       process.stderr.write(`error: ${error.message}\n`);
       process.exitCode = 1;
@@ -61,7 +63,9 @@ async function main(extensions: SettingsExtension[]): Promise<void> {
   // record it as interrupted, close the ledger, then die of the signal as a CLI should.
   app.enableShutdownHooks(['SIGINT', 'SIGTERM']);
   try {
-    await CommandFactory.runApplication(app);
+    // commander names the program after the script it was given (argv[1]); the bundles are
+    // cli.js and embedded-cli.js, and an operator should read one name in every usage line.
+    await app.get(CommandRunnerService).run([process.argv[0], CLI_NAME, ...process.argv.slice(2)]);
   } finally {
     await app.close();
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { expectBuiltDaemon } from '../../support/worker-process';
-import { CLI_JS, EMBEDDED_CLI_JS, EMBEDDED_MAIN_JS, MAIN_JS } from './daemon.fixtures';
+import { CLI_JS, EMBEDDED_CLI_JS, EMBEDDED_MAIN_JS, MAIN_JS, runCli } from './daemon.fixtures';
 
 // What scripts/bundle.mjs must leave in node_modules, for the reason each has. esbuild marks every
 // module it joins with a `// node_modules/<package>/<file>` line, so a package joined shows there.
@@ -35,6 +35,18 @@ describe('the bundled programs (dist/bin)', () => {
       expect(joined.has('typeorm')).toBe(true);
       const inside = Object.keys(KEPT_OUTSIDE).filter((name) => joined.has(name));
       expect(inside.map((name) => `${name} (${KEPT_OUTSIDE[name]})`)).toEqual([]);
+    },
+  );
+
+  // commander names a program after its script's file unless told; the operator reads one name.
+  it.each([CLI_JS, EMBEDDED_CLI_JS].map((path) => [basename(path), path]))(
+    '%s names itself cash-offer-sync in its usage lines',
+    async (_name, cliPath) => {
+      const env = { ...process.env, LOG_LEVEL: 'silent' };
+      const top = await runCli(['--help'], env, cliPath);
+      expect(top.stdout.split('\n')[0]).toBe('Usage: cash-offer-sync [options] [command]');
+      const status = await runCli(['status', '--help'], env, cliPath);
+      expect(status.stdout.split('\n')[0]).toMatch(/^Usage: cash-offer-sync status /);
     },
   );
 });
