@@ -20,6 +20,7 @@ export type { LinkClass, LinkInput, LinkOutcome } from './repositories/link.repo
 export {
   AWAITING_EVIDENCE_NOTE,
   didNothing,
+  keptAnswerOf,
   OutboxRepository,
   wasNotSent,
   wasRefused,

@@ -54,6 +54,23 @@ export function didNothing(command: Pick<OutboxCommand, 'state' | 'result'>): bo
   return wasNotSent(command) || wasRefused(command);
 }
 
+// The remote's answer to a command's write, kept the moment it came (OutboxRepository.keepAnswer):
+// `sentAt` ties it to the send it answers, so a later send of the same command (after an operator's
+// replay) never takes an earlier send's answer for its own.
+interface KeptAnswer {
+  keptAnswer: { result: unknown; sentAtMs: number };
+}
+
+// The answer a command's current send was given, where it was kept before the command was done (a
+// crash between the two leaves the command `unknown` with it).
+export function keptAnswerOf(
+  command: Pick<OutboxCommand, 'result' | 'sentAt'>,
+): { result: unknown } | undefined {
+  const kept = (command.result as Partial<KeptAnswer> | null)?.keptAnswer;
+  if (!kept || command.sentAt === null || kept.sentAtMs !== command.sentAt.getTime()) return undefined;
+  return { result: kept.result };
+}
+
 // Remote writes as commands: pending -> sending -> done, or failed (retried later), unknown
 // (reconciled; re-sent only once provably absent), dead. `sending` is committed only when the request
 // is about to leave (after the rate limiter and breaker let it through), so it means "may have left";
@@ -138,6 +155,16 @@ export class OutboxRepository {
   // it leaves, so the reconcile of a lost answer knows which try the service may have taken.
   noteSending(id: number, note: unknown): Promise<OutboxCommand> {
     return this.transition(id, ['sending'], 'sending', { result: note ?? null });
+  }
+
+  // The remote answered the write of a command in `sending`: its answer is kept in the result at once,
+  // before whatever the command does next (reads, ledger writes, the CRM), so a crash meanwhile leaves
+  // a command whose answer is known, finished by the next drain, not one of unknown outcome that a
+  // service with nothing to list for it (a counter on an offer listed `active`) can never settle.
+  keepAnswer(command: Pick<OutboxCommand, 'id' | 'sentAt'>, result: unknown): Promise<OutboxCommand> {
+    if (command.sentAt === null) throw new Error(`outbox command ${command.id} was never sent`);
+    const kept: KeptAnswer = { keptAnswer: { result: result ?? null, sentAtMs: command.sentAt.getTime() } };
+    return this.transition(command.id, ['sending'], 'sending', { result: kept });
   }
 
   // `record`, here and in the transitions below: the decision-history entries of the answer,

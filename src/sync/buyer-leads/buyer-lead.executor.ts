@@ -42,7 +42,10 @@ export class BuyerLeadExecutor implements CommandExecutor {
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<BuyerLeadResult> {
     const lead = await ctx.cashOffer.submitBuyerLead(payloadOf(command).body, ctx.call);
-    return { lead_id: lead?.lead_id ?? null, created_at: lead?.created_at ?? null };
+    const result = { lead_id: lead?.lead_id ?? null, created_at: lead?.created_at ?? null };
+    // The service has no lead lookup (reconcile): its answer is kept before the ledger's writes.
+    await ctx.keepAnswer?.(result);
+    return result;
   }
 
   async writeBack(command: OutboxCommand, result: unknown, ctx: OutboxContext): Promise<void> {

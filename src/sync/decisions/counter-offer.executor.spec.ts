@@ -90,6 +90,50 @@ describe('CounterOfferExecutor.send after a refusal naming missing fields', () =
   });
 });
 
+// Readings sweep 1632 run 2: a worker killed after the POST was answered, in the read that follows
+// it, left the counter unknown on a service that lists a countered offer `active` and names no counter
+// on it, so nothing could find it. The answer is kept (the drain's keepAnswer) before that read.
+describe('CounterOfferExecutor.send, the answer kept the moment it comes', () => {
+  it('is kept after the POST and before the listing read that follows, with what the send learnt', async () => {
+    const steps: string[] = [];
+    let reads = 0;
+    const cashOffer = {
+      answersFromEveryOffer: () => false,
+      listOffers: async () => {
+        steps.push(`GET /offers ${++reads}`); // paged: read until the service repeats or runs out
+        return [{ offer_id: 7, offer_request_id: 3, offer_status: 'active' }];
+      },
+      counterOffer: async (_body: CounterOfferBody, call?: CallOptions) => {
+        await call?.beforeSend?.();
+        steps.push('POST /counter-offers');
+        return undefined; // answered 204: no counter record
+      },
+    } as unknown as CashOfferClient;
+    const executor = new CounterOfferExecutor(
+      undefined as never,
+      { countByContent: async () => 0, latestByContent: async () => [] } as unknown as LinkRepository,
+      { nowMs: () => Date.parse('2026-12-01T10:00:00Z') } as unknown as Clock,
+      undefined as never,
+      { latestDone: () => Promise.resolve([]) } as unknown as OutboxRepository,
+    );
+    const kept: unknown[] = [];
+    const ctx = {
+      brokerage: { id: 'b1' },
+      cashOffer,
+      call: { beforeSend: () => Promise.resolve(void steps.push('beforeSend')) },
+      keepAnswer: (answer: unknown) => Promise.resolve(void (kept.push(answer), steps.push('kept'))),
+    } as unknown as OutboxContext;
+
+    const answer = await executor.send({ payload: counterOn7 } as unknown as OutboxCommand, ctx);
+
+    const afterPost = steps.slice(steps.indexOf('POST /counter-offers') + 1);
+    expect(afterPost[0]).toBe('kept');
+    expect(afterPost.slice(1)).toEqual(expect.arrayContaining([expect.stringMatching(/^GET \/offers/)]));
+    expect(kept).toEqual([{ counter_offer_id: undefined, counter_offer_status: undefined }]);
+    expect(answer).toMatchObject(kept[0] as object);
+  });
+});
+
 describe('CounterOfferExecutor.send, a counter whose own expiry passes before it is posted', () => {
   const NOT_SENT =
     'POST /counter-offers not sent: counter_offer_expires 2026-12-01T09:59:00.000Z passed before the counter could be sent; nothing was sent';

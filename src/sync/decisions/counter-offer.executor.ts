@@ -107,18 +107,9 @@ export class CounterOfferExecutor implements CommandExecutor {
       sent,
       postedAtMs,
     } = await this.post(ctx, withOfferTerms(payload.body, offer), offer);
-    // How the service lists the offer the moment after the counter: one read, best effort (the
-    // write-back reads it again when this one fails).
-    const listedAtSend = await this.listedAtSend(
-      ctx,
-      payload,
-      expiryMs(sent.counter_offer_expires),
-      postedAtMs,
-    ).catch(() => undefined);
-    return {
+    const answer: CounterAnswer = {
       counter_offer_id: counter?.counter_offer_id,
       counter_offer_status: counter?.counter_offer_status,
-      ...(listedAtSend !== undefined ? { listed_at_send: listedAtSend } : {}),
       ...(required.length > 0 ? { required_fields: required } : {}),
       ...(statusWord !== undefined ? { status_word: statusWord } : {}),
       // An expiry filled in for the agent (a service that requires one): the counter's real one.
@@ -127,6 +118,20 @@ export class CounterOfferExecutor implements CommandExecutor {
         ? { expires_sent: sent.counter_offer_expires }
         : {}),
     };
+    // Kept before the read below and the ledger's writes: a service that lists a countered offer as
+    // `active` and names no counter on it shows nothing a reconcile could find the counter by, and
+    // a worker killed in that read left the counter unknown, its record in Counter requested, until
+    // the buyer answered (readings sweep 1632 run 2).
+    await ctx.keepAnswer?.(answer);
+    // How the service lists the offer the moment after the counter: one read, best effort (the
+    // write-back reads it again when this one fails).
+    const listedAtSend = await this.listedAtSend(
+      ctx,
+      payload,
+      expiryMs(sent.counter_offer_expires),
+      postedAtMs,
+    ).catch(() => undefined);
+    return { ...answer, ...(listedAtSend !== undefined ? { listed_at_send: listedAtSend } : {}) };
   }
 
   // A counter whose own expiry passed while it waited to be sent (the daemon down, the service

@@ -7,6 +7,7 @@ import { RemoteError } from '../../common/remote-error';
 import { Clock } from '../../common/clock';
 import type { LoadedBrokerage } from '../../config/config.loader';
 import {
+  keptAnswerOf,
   LedgerStateError,
   OutboxCommand,
   OutboxRepository,
@@ -37,6 +38,8 @@ const BATCH = 200;
 // What the history and the record say of a command finished on the operator's word.
 const CONFIRMED_RECEIVED =
   'the operator confirmed the service received it (its answer was lost; cli confirm-received)';
+// What the history says of a command finished with the answer kept when it came (answerKept).
+const ANSWER_KEPT = 'the service answered it, and its answer was kept';
 // How long a drain works through the batch it claimed before it looks again for commands with a
 // deadline queued meanwhile (an agent's decision, a reminder for an offer about to run out), so a
 // backlog delays them by about this much, not by the whole batch (send-order.ts).
@@ -283,11 +286,20 @@ export class OutboxDrainService {
         sending = undefined;
       },
     };
+    // The write's answer, kept by an executor the moment it came (OutboxRepository.keepAnswer).
+    let kept: { result: unknown } | undefined;
+    const keepAnswer = async (answer: unknown) => {
+      sending ??= await this.markSending(command);
+      sending = await this.asOnlySender(this.outbox.keepAnswer(sending, answer));
+      kept = { result: answer };
+    };
     let result: unknown;
     try {
-      result = await executor.send(command, { ...ctx, call });
+      result = await executor.send(command, { ...ctx, call, keepAnswer });
     } catch (error) {
       if (error instanceof TakenByAnotherDrain) return this.leftToAnother(command, error);
+      // The service took the write: what failed after its answer is no reason to send it again.
+      if (sending && kept) return this.answerKept(sending, kept.result, ctx, errorMessage(error));
       if (!sending) return this.onNotSent(command, error, ctx);
       return this.onSendError(sending, error, ctx);
     }
@@ -495,6 +507,9 @@ export class OutboxDrainService {
   private async reconcile(command: OutboxCommand, ctx: OutboxContext): Promise<Outcome> {
     const executor = this.executors.get(command.operation);
     if (!executor) return 'skipped';
+    // Answered before the daemon stopped: the answer was kept, and there is nothing to look for.
+    const kept = keptAnswerOf(command);
+    if (kept) return this.answerKept(command, kept.result, ctx);
     if (command.receivedConfirmedAt) return this.confirmedReceived(command, ctx);
     const nextCheck = new Date(this.clock.nowMs() + reconcileDelayMs(this.sinceSentMs(command)));
     let answer;
@@ -559,6 +574,31 @@ export class OutboxDrainService {
     this.logger.log(
       `outbox command ${command.id} (${command.operation}): done, the operator confirmed the service received it`,
     );
+    return 'done';
+  }
+
+  // A command whose write the service answered, finished with the answer it kept: after a crash (the
+  // command found `unknown`), or after a failure of what the executor did next.
+  private async answerKept(
+    command: OutboxCommand,
+    result: unknown,
+    ctx: OutboxContext,
+    failedAfter?: string,
+  ): Promise<Outcome> {
+    const how = failedAfter
+      ? `${ANSWER_KEPT}; what followed failed (${failedAfter})`
+      : `${ANSWER_KEPT} before the daemon stopped`;
+    await this.finish(
+      command,
+      result,
+      ctx,
+      (record) =>
+        command.state === 'unknown'
+          ? this.outbox.resolveUnknown(command.id, { outcome: 'done', result }, record)
+          : this.outbox.complete(command.id, result, record),
+      how,
+    );
+    this.logger.log(`outbox command ${command.id} (${command.operation}): done, ${how}`);
     return 'done';
   }
 

@@ -18,6 +18,11 @@ export interface OutboxContext {
   // Set by the drain for `send`: the executor passes it to its one remote write, so the command is
   // marked `sending` only when the request is about to leave.
   call?: CallOptions;
+  // Set by the drain for `send`: an executor whose write's answer a reconcile may never find again
+  // (a counter on a service that lists a countered offer as `active` and names no counter on it)
+  // keeps it the moment it comes, before the reads and writes that follow; a crash after that leaves
+  // the command with its answer, finished by the next drain, not of unknown outcome.
+  keepAnswer?: (result: unknown) => Promise<void>;
 }
 
 export type OutboxReconciliation =

@@ -69,6 +69,15 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
   }
 
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<SellerRequestResult> {
+    const result = await this.create(command, ctx);
+    // Kept before the ledger's writes: a service whose active list names no deal id (activeListShape)
+    // may never show a request whose answer was lost.
+    await ctx.keepAnswer?.(result);
+    return result;
+  }
+
+  // The create, with its id placed where the service takes it (learnt from its refusals).
+  private async create(command: OutboxCommand, ctx: OutboxContext): Promise<SellerRequestResult> {
     const dealId = splitRecordRef(command.recordRef).id;
     for (let placement = this.placements.get(ctx.brokerage.id) ?? 'request'; ;) {
       try {

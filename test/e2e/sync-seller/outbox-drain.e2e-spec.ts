@@ -33,6 +33,9 @@ interface Script {
   refusedThenAgain?: Promise<void>;
   // Waits here after the refused request, before telling the drain of it.
   beforeRefusalTold?: Promise<void>;
+  // The answer is kept (keepAnswer) once the remote has answered, before `fail` is thrown, as an
+  // executor keeps a counter's answer before the read that follows it.
+  keep?: boolean;
 }
 
 // The drain on the real ledger and job runner: a CRM write-back that fails, and each outcome of a
@@ -69,6 +72,7 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
           await ctx.call?.beforeSend?.();
         }
         sent.push(command.id);
+        if (step?.keep) await ctx.keepAnswer?.({ ok: command.id, kept: true });
         if (step?.fail)
           throw new CashOfferError({
             code: step.fail,
@@ -334,6 +338,56 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     await t.run('outbox-drain');
     expect(await state(id)).toMatchObject({ state: 'done', attempts: 2 });
     expect(sent.filter((s) => s === id)).toHaveLength(2);
+  });
+
+  // Readings sweep 1632 run 2: a worker killed in the read after a counter's POST was answered left
+  // it unknown where nothing the service lists could show it.
+  it('a crash after the answer was kept: the next drain finishes the command with it, never looking for it or sending it again', async () => {
+    let looked = false;
+    const id = await enqueue([{ inHand: () => (looked = true) }]);
+    // What the drain had done when the process died: sent, answered, the answer kept.
+    await t.ledger.outbox.keepAnswer(await t.ledger.outbox.markSending(id), { ok: id, kept: true });
+    expect(await t.ledger.outbox.recoverInterrupted()).toBe(1);
+    expect((await state(id)).state).toBe('unknown');
+
+    await t.run('outbox-drain');
+    expect(await state(id)).toMatchObject({ state: 'done', result: { ok: id, kept: true }, attempts: 1 });
+    expect(looked).toBe(false);
+    expect(sent.filter((s) => s === id)).toHaveLength(0);
+    expect(written).toContain(id);
+    const history = await t.ledger.history.list((await state(id)).recordRef, 'acme');
+    expect(history.map((e) => e.summary).join('\n')).toMatch(
+      new RegExp(
+        `outbox command ${id}, attempt 1\\): done: the service answered it, and its answer was kept before the daemon stopped`,
+      ),
+    );
+  });
+
+  it('a failure after the answer was kept does not send the write again: done with that answer', async () => {
+    // A 429 would have the write tried again; the service had taken it.
+    const id = await enqueue([{ keep: true, fail: 'RATE_LIMITED', retryAfterMs: 1 }]);
+    await t.run('outbox-drain');
+    expect(await state(id)).toMatchObject({ state: 'done', result: { ok: id, kept: true }, attempts: 1 });
+    expect(sent.filter((s) => s === id)).toHaveLength(1);
+    expect(written).toContain(id);
+  });
+
+  it("an answer kept for one send is not taken for a later send's (an operator's replay)", async () => {
+    let looked = false;
+    const id = await enqueue([{ inHand: () => (looked = true) }]);
+    const first = await t.ledger.outbox.markSending(id);
+    await t.ledger.outbox.keepAnswer(first, { ok: id, kept: true });
+    await t.ledger.outbox.recoverInterrupted();
+    expect(await t.ledger.outbox.replay({ states: ['unknown'], ids: [id] })).toBe(1);
+    // Sent again a moment later, and the process died before that send's answer.
+    await waitFor(() => Date.now() > first.sentAt!.getTime(), { what: 'the clock to move on' });
+    await t.ledger.outbox.markSending(id);
+    await t.ledger.outbox.recoverInterrupted();
+
+    await t.run('outbox-drain');
+    expect(looked).toBe(true);
+    expect((await state(id)).state).toBe('unknown');
+    expect(sent.filter((s) => s === id)).toHaveLength(0);
   });
 
   // The operator's word for what nothing the remote lists can show (cli confirm-received).
