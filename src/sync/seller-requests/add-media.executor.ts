@@ -47,6 +47,8 @@ export class AddMediaExecutor implements CommandExecutor {
   async send(command: OutboxCommand, ctx: OutboxContext): Promise<null> {
     const payload = command.payload as AddMediaPayload;
     await ctx.cashOffer.addMedia(payload.requestId, photosOf(payload), ctx.call);
+    // The service cannot list photos (reconcile): the answer is kept before the ledger's writes.
+    await ctx.keepAnswer?.(null);
     return null;
   }
 
