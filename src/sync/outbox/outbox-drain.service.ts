@@ -352,16 +352,34 @@ export class OutboxDrainService {
     // by the cascade of offer A's accept while B's own reject was in flight): then it is done.
     if (held || mayAlreadyBeInEffect(error, executor?.refusalsReconciled === true)) {
       const settled = await this.alreadyInEffect(command, ctx);
-      if (settled) {
-        await this.finish(command, settled.result, ctx, (record) =>
-          this.outbox.complete(command.id, settled.result, record),
-        );
+      if (settled && 'result' in settled) {
+        const { result } = settled;
+        await this.finish(command, result, ctx, (record) => this.outbox.complete(command.id, result, record));
         return 'done';
       }
+      // The look that would tell could not be made (the breaker open, the service's 429): the
+      // refusal applied nothing, so the command is tried again later and the look made then, not
+      // dead-lettered as refused while the service may well be where it wanted (readings sweep 1633
+      // run 1: a reject refused 409 "offer 7015 is rejected" as the breaker opened, left dead with an
+      // error on a record that showed the offer rejected).
+      if (settled && !held && command.attempts < OUTBOX_MAX_ATTEMPTS)
+        return this.checkLater(command, error, settled.unchecked);
     }
     // Held but not to be seen yet (a request still in review): looked for as a lost answer is.
     if (held) return this.lostAnswer(command, errorMessage(error));
     return this.apply(command, error, ctx, true);
+  }
+
+  // A refusal that may only say the service is already there, whose look failed: failed, due again.
+  private async checkLater(command: OutboxCommand, refusal: unknown, unchecked: string): Promise<Outcome> {
+    const message = `${errorMessage(refusal)}; whether the service is already where this command wanted it could not be checked (${unchecked}); tried again later`;
+    await this.outbox.fail(
+      command.id,
+      message,
+      new Date(this.clock.nowMs() + outboxRetryDelayMs(Math.max(1, command.attempts))),
+      await this.history.answerEntries(command, 'retry', undefined, message),
+    );
+    return 'failed';
   }
 
   // The outbox's decision (outbox-decision.ts), carried out.
@@ -490,17 +508,19 @@ export class OutboxDrainService {
     }
   }
 
+  // Whether the service is already where a refused command wanted it: `result` when it is,
+  // `unchecked` (why) when the look could not be made, undefined when it is not.
   private async alreadyInEffect(
     command: OutboxCommand,
     ctx: OutboxContext,
-  ): Promise<{ result: unknown } | undefined> {
+  ): Promise<{ result: unknown } | { unchecked: string } | undefined> {
     const executor = this.executors.get(command.operation);
     try {
       const answer = await executor?.reconcile(command, ctx, 'refusal');
       return answer?.found ? { result: answer.result } : undefined;
     } catch (error) {
       this.logger.warn(`outbox command ${command.id}: could not check the conflict: ${errorMessage(error)}`);
-      return undefined;
+      return { unchecked: errorMessage(error) };
     }
   }
 

@@ -36,6 +36,8 @@ interface Script {
   // The answer is kept (keepAnswer) once the remote has answered, before `fail` is thrown, as an
   // executor keeps a counter's answer before the read that follows it.
   keep?: boolean;
+  // The look fails (GET /offers through an open breaker).
+  reconcileThrows?: CashOfferErrorCode;
 }
 
 // The drain on the real ledger and job runner: a CRM write-back that fails, and each outcome of a
@@ -93,6 +95,12 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
         const step = scripts.get(command.id)?.shift();
         step?.inHand?.();
         await step?.hold;
+        if (step?.reconcileThrows)
+          throw new CashOfferError({
+            code: step.reconcileThrows,
+            operation: 'GET /scripted',
+            message: 'not sent; the circuit is open',
+          });
         return step?.reconcile ?? { found: false, provablyAbsent: false, hint: 'ask' };
       },
       receivedWithoutAnswer: (command: OutboxCommand) => ({ answerless: command.id }),
@@ -388,6 +396,29 @@ describe.each(ledgerEngines())('outbox drain (ledger on %s)', (engine) => {
     expect(looked).toBe(true);
     expect((await state(id)).state).toBe('unknown');
     expect(sent.filter((s) => s === id)).toHaveLength(0);
+  });
+
+  // Readings sweep 1633 run 1: a reject refused 409 "offer 7015 is rejected" while the breaker was
+  // open, so the look that would have found the offer rejected could not be made.
+  it('a conflict whose look cannot be made is tried again, not dead-lettered as refused; the look then finds it', async () => {
+    const id = await enqueue([
+      { fail: 'CONFLICT' },
+      { reconcileThrows: 'UNAVAILABLE' },
+      { fail: 'CONFLICT' },
+      { reconcile: { found: true, result: { alreadyThere: true } } },
+    ]);
+    await t.run('outbox-drain');
+    expect(await state(id)).toMatchObject({ state: 'failed', attempts: 1 });
+    expect((await state(id)).lastError).toMatch(
+      /could not be checked \(.*circuit is open\); tried again later/,
+    );
+    expect(refused).not.toContain(id);
+
+    await checkNow(id);
+    await t.run('outbox-drain');
+    expect(await state(id)).toMatchObject({ state: 'done', result: { alreadyThere: true }, attempts: 2 });
+    expect(refused).not.toContain(id);
+    expect(written).toContain(id);
   });
 
   // The operator's word for what nothing the remote lists can show (cli confirm-received).
