@@ -41,9 +41,13 @@ export const LINK = {
   // remote: the countered offer's id; CRM: the counter offer id; hash: the counter's status.
   counter: 'counter_offer',
   // remote and CRM id: the offer id; hash: seconds from the offer to its decision (or "" when the
-  // service gave no decision time). Written once, when a pass first lists the offer decided: its
-  // creation dates an acceptance the service gave no time (OffersService, offer-numbers.ts).
+  // service gave no decision time). Written once, when a pass first lists the offer decided
+  // (offer-numbers.ts).
   offerDecision: 'offer_decision',
+  // remote and CRM id: the offer id; hash: when a read first listed the offer accepted (ISO). Written
+  // once, by the first summary that shows it accepted: dates an acceptance the service gave no time
+  // for, where the offer may have been listed otherwise decided before (OffersService).
+  offerAccepted: 'offer_accepted',
   // remote: offer request id; CRM: listing deal id; hash: the inventory property id last written
   // (the create's answer may not carry it; the active list does: RequestStatusService).
   requestInventory: 'offer_request_inventory',

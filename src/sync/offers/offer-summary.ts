@@ -13,6 +13,8 @@ export interface OfferSummary {
   acceptedAt?: Date;
   // The accepted offer, whose first sighting dates the acceptance when the service gives no time.
   acceptedOfferId?: number;
+  // When the read that listed the accepted offer was made (undefined when not known).
+  acceptedReadAt?: Date;
   // When the oldest of the offers it folds was read (undefined when any one's read time is unknown):
   // the summary is no newer than that.
   readAt?: Date;
@@ -42,6 +44,7 @@ export class OfferSummaries {
     if (offer.offer_status === 'accepted') {
       summary.accepted = true;
       summary.acceptedOfferId = offer.offer_id;
+      summary.acceptedReadAt = readAt;
       const decidedMs = Date.parse(offer.offer_decided_at ?? '');
       if (Number.isFinite(decidedMs)) summary.acceptedAt = new Date(decidedMs);
       summary.best = offer.offer_amount;

@@ -485,26 +485,39 @@ export class OffersService {
     });
     // An acceptance is shown as of when the service decided it (whatever the age of the read that saw
     // it), so a request reopened since, read again as active, is not moved back by the offer that is
-    // still listed accepted. A service that gives no decision time: as of when a pass first listed
+    // still listed accepted. A service that gives no decision time: as of when a read first listed
     // the offer accepted (no later than the acceptance was known), else by rank (forward only).
     for (const summary of all) {
       if (!summary.accepted) continue;
       await this.status.apply(crm, summary.requestId, 'under_contract', {
         externalId: summary.externalId,
         dryRun: options.dryRun,
-        readAt:
-          summary.acceptedAt ?? (await this.firstListedDecided(crm.brokerageId, summary.acceptedOfferId)),
+        readAt: summary.acceptedAt ?? (await this.firstListedAccepted(crm.brokerageId, summary, options)),
       });
     }
     return written;
   }
 
-  private async firstListedDecided(
+  // When a read first listed the summary's accepted offer accepted, kept once (the first read's time
+  // stays). Not when a pass first listed the offer decided (LINK.offerDecision): a service that lists
+  // a countered offer `rejected` lists it so before its seller accepts it, and the acceptance, dated
+  // then, lost to the request's `active` read in between (full soak 20261252: the deal stayed active,
+  // the request under contract).
+  private async firstListedAccepted(
     brokerageId: string,
-    offerId: number | undefined,
+    summary: OfferSummary,
+    options: ApplyOptions,
   ): Promise<Date | undefined> {
-    if (offerId === undefined) return undefined;
-    return (await this.links.find(brokerageId, LINK.offerDecision, String(offerId)))?.createdAt;
+    if (summary.acceptedOfferId === undefined) return undefined;
+    const offerId = String(summary.acceptedOfferId);
+    const readAt = summary.acceptedReadAt ?? this.clock.now();
+    if (options.dryRun) return readAt;
+    await this.links.insertMissing(brokerageId, LINK.offerAccepted, [
+      { remoteId: offerId, crmId: offerId, contentHash: readAt.toISOString() },
+    ]);
+    const first = await this.links.find(brokerageId, LINK.offerAccepted, offerId);
+    const at = first ? new Date(first.contentHash) : readAt;
+    return Number.isNaN(at.getTime()) ? readAt : at;
   }
 
   private async writeSummary(

@@ -810,6 +810,49 @@ describe.each([['filled'], ['null']])(
       expect((await t.run('offers-reconcile')).status).toBe('succeeded');
       expect(await shownStatus(dealId)).toBe('under_contract');
     });
+
+    // Full soak 20261252: a countered offer the service lists `rejected` was first listed decided
+    // then; the seller's later accept, dated by that listing, lost to the request's `active` read in
+    // between, and the deal stayed active while the request was under contract.
+    it('an offer listed decided before it was accepted (countered, listed rejected): its acceptance puts the request under contract', async () => {
+      await steps.sandbox.specReadings({
+        offerDecidedAt,
+        counteredOfferListedAs: 'rejected',
+        counteredOfferDecisions: 'accept-too',
+      });
+      try {
+        const { dealId, requestId } = await steps.activeRequest();
+        const offer = await steps.sandbox.makeOffer(requestId, { offer_amount: 352_000 });
+        await steps.applyEvents(1);
+        const asAgent = (method: string, path: string, body: unknown) =>
+          fetch(`${t.sandbox.baseUrl}${path}`, {
+            method,
+            headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        // Countered outside the CRM: a pass lists the offer `rejected` (decided, to the pass).
+        expect(
+          (
+            await asAgent('POST', '/counter-offers', {
+              offer_id: offer.offer_id,
+              counter_offer_amount: 360_000,
+            })
+          ).ok,
+        ).toBe(true);
+        expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+        // A later pass reads the request active again.
+        expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+        expect(await shownStatus(dealId)).not.toBe('under_contract');
+
+        expect(
+          (await asAgent('PATCH', '/offers', { offer_id: offer.offer_id, offer_status: 'accepted' })).ok,
+        ).toBe(true);
+        expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+        expect(await shownStatus(dealId)).toBe('under_contract');
+      } finally {
+        await steps.sandbox.specReadings({ offerDecidedAt });
+      }
+    });
   },
 );
 
