@@ -511,13 +511,19 @@ export class OffersService {
     if (summary.acceptedOfferId === undefined) return undefined;
     const offerId = String(summary.acceptedOfferId);
     const readAt = summary.acceptedReadAt ?? this.clock.now();
-    if (options.dryRun) return readAt;
+    const keptAt = async () => {
+      const first = await this.links.find(brokerageId, LINK.offerAccepted, offerId);
+      const at = first ? new Date(first.contentHash) : undefined;
+      return at && !Number.isNaN(at.getTime()) ? at : undefined;
+    };
+    // Every pass lists an accepted offer again: written only the first time (another writer's first
+    // stays).
+    const known = await keptAt();
+    if (known || options.dryRun) return known ?? readAt;
     await this.links.insertMissing(brokerageId, LINK.offerAccepted, [
       { remoteId: offerId, crmId: offerId, contentHash: readAt.toISOString() },
     ]);
-    const first = await this.links.find(brokerageId, LINK.offerAccepted, offerId);
-    const at = first ? new Date(first.contentHash) : readAt;
-    return Number.isNaN(at.getTime()) ? readAt : at;
+    return (await keptAt()) ?? readAt;
   }
 
   private async writeSummary(

@@ -376,10 +376,15 @@ export class OutboxDrainService {
     await this.outbox.fail(
       command.id,
       message,
-      new Date(this.clock.nowMs() + outboxRetryDelayMs(Math.max(1, command.attempts))),
+      this.retryAt(command.attempts),
       await this.history.answerEntries(command, 'retry', undefined, message),
     );
     return 'failed';
+  }
+
+  // When a command tried `attempts` times is due again (at least the remote's Retry-After).
+  private retryAt(attempts: number, retryAfterMs?: number): Date {
+    return new Date(this.clock.nowMs() + outboxRetryDelayMs(Math.max(1, attempts), retryAfterMs));
   }
 
   // The outbox's decision (outbox-decision.ts), carried out.
@@ -398,8 +403,7 @@ export class OutboxDrainService {
       maxAttempts: OUTBOX_MAX_ATTEMPTS,
     });
     // A deferred command counts no attempt: it waits as after a first one.
-    const later = (retryAfterMs?: number, attempt = command.attempts) =>
-      new Date(this.clock.nowMs() + outboxRetryDelayMs(Math.max(1, attempt), retryAfterMs));
+    const later = (retryAfterMs?: number, attempt = command.attempts) => this.retryAt(attempt, retryAfterMs);
     switch (decision.action) {
       case 'reconcile':
         return this.lostAnswer(command, message);
