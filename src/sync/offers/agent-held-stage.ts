@@ -1,4 +1,4 @@
-import { outboxKey, type OutboxCommand } from '../../ledger';
+import { outboxKey, type OutboxCommand, type OutboxRepository } from '../../ledger';
 import { COUNTER_OFFER_OPERATION } from './counter-link';
 import type { OfferStage } from './offer-record.properties';
 
@@ -44,6 +44,20 @@ export function agentRequestWaits(
   if (request.operation === DECIDE_OFFER_OPERATION)
     return (command.payload as { decision?: unknown } | null)?.decision !== request.decision;
   return false;
+}
+
+// Whether the seller's accept or reject of this offer may have taken effect at the service: its
+// command was sent and not refused (a refused or never-sent decision is dead; a `failed` one was
+// refused for now, nothing applied). The offer's listing may then be the seller's doing.
+export async function sellerDecisionSent(
+  outbox: Pick<OutboxRepository, 'findByKey'>,
+  brokerageId: string,
+  offerKey: string,
+): Promise<boolean> {
+  const command = await outbox.findByKey(
+    agentRequestKey(brokerageId, offerKey, { operation: DECIDE_OFFER_OPERATION, decision: 'rejected' }),
+  );
+  return command !== null && ['sending', 'unknown', 'done'].includes(command.state);
 }
 
 // The stage a write went over, from the record's stage history (newest first): the change just

@@ -3,6 +3,7 @@ import {
   decodeCounterLink,
   encodeCounterLink,
   listedAtSendOf,
+  refusalListingTeaches,
   settledListedAtSend,
   serviceMark,
   showsOutlivedExpiry,
@@ -150,6 +151,25 @@ describe('the counter link keeps how the offer was listed when its refusal was l
     expect(decodeCounterLink(link)).toEqual({ id: '55', ...content });
     const older = { crmId: '55', contentHash: encodeCounterLink({ status: 'rejected', requestId: 7 }) };
     expect(decodeCounterLink(older).listedAfterRefusal).toBeUndefined();
+  });
+});
+
+describe("refusalListingTeaches: whether a refusal's listing is how this service lists a refused offer", () => {
+  const offer = (offer_id: number, offer_status: string) => ({ offer_id, offer_status });
+  it.each([
+    // [the countered offer listed, the request's other offers, the seller's decision sent, teaches]
+    ['active', ['active'], false, true],
+    ['rejected', ['active', 'expired'], false, true],
+    // The seller's own reject lists it `rejected` whatever its buyer did (full soak 20261255).
+    ['rejected', ['active'], true, false],
+    // The cascade of an accepted offer rejects the rest.
+    ['rejected', ['accepted'], false, false],
+    // The seller accepted the countered offer itself.
+    ['accepted', ['rejected'], false, false],
+  ])('listed %s beside %j, decision sent %s: %s', (listed, others, sent, teaches) => {
+    const countered = offer(1, listed);
+    const requestOffers = [countered, ...others.map((status, n) => offer(n + 2, status))];
+    expect(refusalListingTeaches(countered, requestOffers, sent)).toBe(teaches);
   });
 });
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Offer } from '../../cash-offer/schema';
 import { outboxKey, type Link, type LinkRepository } from '../../ledger';
 import { LINK } from '../common/listing-deal.properties';
 import {
@@ -197,6 +198,24 @@ export function settledListedAtSend(
   // a waiting countered offer is listed): the way this service lists the others'.
   if (own === undefined) return settledHabit;
   return own;
+}
+
+// Whether the listing a counter's refusal is learnt from says how this service lists an offer whose
+// buyer refused a counter (`listedAfterRefusal`, by which an `active` offer proves, or does not, that
+// a counter whose answer was lost never arrived: counterProvablyAbsent). Not where the listing is
+// someone else's doing: the seller's own decision on the offer reached the service (a reject lists it
+// `rejected` whatever its buyer did), or an offer on the request was accepted (the cascade rejects
+// every other offer). Full soak 20261255: a reject sent while its offer's counter waited was read
+// back as a refusal kept `rejected`, the service was taken to keep refused offers closed, and two
+// counters whose answers were lost, their buyers' refusals putting their offers back to `active`,
+// were taken for never sent: one sent twice, the other given up as past its expiry.
+export function refusalListingTeaches(
+  offer: Pick<Offer, 'offer_id' | 'offer_status'>,
+  requestOffers: readonly Pick<Offer, 'offer_id' | 'offer_status'>[],
+  sellerDecisionSent: boolean,
+): boolean {
+  if (sellerDecisionSent) return false;
+  return ![offer, ...requestOffers].some((o) => o.offer_status === 'accepted');
 }
 
 // Whether a counter whose answer was lost provably never reached the service, by how its offer is

@@ -8,6 +8,7 @@ import {
   agentRequestKey,
   agentRequestWaits,
   sameRequest,
+  sellerDecisionSent,
   stageWrittenOver,
   type AgentRequest,
 } from './agent-held-stage';
@@ -62,6 +63,11 @@ export class HeldStages {
     private readonly outbox: OutboxRepository,
     private readonly recordErrors: RecordErrorRepository,
   ) {}
+
+  // Whether the seller's accept or reject of this offer may have reached the service.
+  sellerDecisionSent(brokerageId: string, offerKey: string): Promise<boolean> {
+    return sellerDecisionSent(this.outbox, brokerageId, offerKey);
+  }
 
   // Among the records of these offers, those whose agent's request waits, with their stage.
   async among(crm: BrokerageCrm, offerKeys: string[]): Promise<HeldRead> {

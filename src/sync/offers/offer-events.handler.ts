@@ -25,7 +25,9 @@ import {
   countersOfRequest,
   decodeCounterLink,
   encodeCounterLink,
+  refusalListingTeaches,
 } from './counter-link';
+import { sellerDecisionSent } from './agent-held-stage';
 import {
   describeUpdate,
   readCounterUpdate,
@@ -196,9 +198,16 @@ export class OfferEventsHandler {
           id,
           status,
           requestId,
-          // Listed `rejected` by the seller's reject, which says nothing of how a refusal lists it.
+          // Listed `rejected` by the seller's reject (or the cascade), which says nothing of how a
+          // refusal lists it.
           listedAfterRefusal:
-            known.endedBySeller === undefined && countered
+            known.endedBySeller === undefined &&
+            countered &&
+            refusalListingTeaches(
+              countered,
+              listed,
+              await sellerDecisionSent(this.outbox, brokerageId, link.remoteId),
+            )
               ? countered.offer_status
               : known.listedAfterRefusal,
           // The buyer's own word: a refusal, whenever it came.

@@ -35,6 +35,7 @@ import {
   decodeCounterLink,
   encodeCounterLink,
   otherCountersOf,
+  refusalListingTeaches,
   settledListedAtSend,
   showsOutlivedExpiry,
   type CounterLinkContent,
@@ -354,7 +355,11 @@ export class OffersService {
     const linked = (key: string) => !unassociated.has(key);
     await this.learnCounters(
       crm.brokerageId,
-      toWrite.map((i) => i.record),
+      toWrite.map((i) => ({
+        record: i.record,
+        offer: i.offer,
+        requestOffers: byRequest.get(i.offer.offer_request_id) ?? [i.offer],
+      })),
       counters,
       readAt,
     );
@@ -701,13 +706,14 @@ export class OffersService {
   // id of a counter whose answer had none) is kept, so it never goes back to less.
   private async learnCounters(
     brokerageId: string,
-    records: OfferCrmRecord[],
+    read: readonly { record: OfferCrmRecord; offer: Offer; requestOffers: readonly Offer[] }[],
     counters: ReadonlyMap<string, CounterLinkContent>,
     readAt: Date,
   ): Promise<void> {
-    const learnt = records.flatMap((record) => {
+    const learnt: LinkInput[] = [];
+    for (const { record, offer, requestOffers } of read) {
       const known = counters.get(record.key);
-      if (!known) return [];
+      if (!known) continue;
       const listedNow = record.properties[OFFER.status] ?? undefined;
       const now = learnCounter(
         known,
@@ -717,11 +723,19 @@ export class OffersService {
         },
         listedNow,
       );
-      if (now.status === known.status && now.id === known.id) return [];
+      if (now.status === known.status && now.id === known.id) continue;
       // A refusal read from the listings: how the offer is listed now is how this service lists
-      // an offer whose counter its buyer refused; past the counter's expiry, or a lapse.
+      // an offer whose counter its buyer refused, unless the seller or the cascade listed it so;
+      // past the counter's expiry, or a lapse.
       const refusal =
-        isRefusedCounter(now.status) && !isRefusedCounter(known.status) && listedNow
+        isRefusedCounter(now.status) &&
+        !isRefusedCounter(known.status) &&
+        listedNow &&
+        refusalListingTeaches(
+          offer,
+          requestOffers,
+          await this.heldStages.sellerDecisionSent(brokerageId, record.key),
+        )
           ? {
               listedAfterRefusal: listedNow,
               ...(ranOutBy(known.expiresMs, readAt.getTime()) ? { endedPastExpiry: true } : {}),
@@ -733,14 +747,12 @@ export class OffersService {
         known.endedBySeller !== undefined && now.status === 'accepted'
           ? { endedBySeller: undefined, outlivedSellerReject: true }
           : {};
-      return [
-        {
-          remoteId: record.key,
-          crmId: counterCrmId(record.key, now.id),
-          contentHash: encodeCounterLink({ ...known, ...now, ...refusal, ...outlived }),
-        },
-      ];
-    });
+      learnt.push({
+        remoteId: record.key,
+        crmId: counterCrmId(record.key, now.id),
+        contentHash: encodeCounterLink({ ...known, ...now, ...refusal, ...outlived }),
+      });
+    }
     if (learnt.length > 0) await this.links.upsertLinks(brokerageId, LINK.counter, learnt);
   }
 

@@ -207,3 +207,71 @@ describe('the first counters refused within their sends, on a service that lists
     expect(record!.properties[OFFER.counterStatus]).toBe('pending');
   });
 });
+
+// Full soak 20261255: the seller rejected an offer whose counter waited, and a pass read the offer
+// `rejected` before the reject's answer was in; that read was kept as how this service lists an
+// offer whose buyer refused a counter (kept closed), so an `active` offer became proof that a counter
+// never arrived. Two counters whose answers were lost, refused by their buyers (the offers back to
+// `active`, the UPDATEs lost), were then taken for never sent: one was sent twice, the other given
+// up as past its expiry, its record showing Expired for a counter the buyer had refused.
+describe("the seller's reject of a countered offer, on a service that puts a refused offer back to active", () => {
+  const app = sellerAppUnderReadings({
+    counteredOfferListedAs: 'countered',
+    counterRejectedOfferListedAs: 'active',
+    counterRejectedCallback: 'offer-only',
+    counterAnswer: 'empty-200',
+  });
+
+  const countersOn = (offerId: number) => countersAt(app, offerId);
+  const askCounter = (offerId: number, amount: string) => counterAsked(app, offerId, amount);
+
+  it('is not taken for how a refused offer is listed: a later counter whose answer was lost, refused by its buyer, is not sent again', async () => {
+    const { t, steps } = app;
+    const { requestId } = await steps.activeRequest();
+    const rejected = await steps.sandbox.makeOffer(requestId, { offer_amount: 381_000 });
+    const later = await steps.sandbox.makeOffer(requestId, { offer_amount: 382_000 });
+    await steps.applyEvents(2);
+    await askCounter(rejected.offer_id, '391000');
+    expect((await t.run('outbox-drain')).status).toBe('succeeded');
+
+    // The seller rejects the countered offer; the reject reaches the service, and a pass reads the
+    // offer `rejected` before its answer is in.
+    const record = await steps.agent.offerRecord(rejected.offer_id);
+    await steps.agent.moveOffer(record!.id, 'reject_requested');
+    expect((await t.run('crm-changes')).status).toBe('succeeded');
+    await steps.sandbox.faults({ match: 'PATCH /offers', hangAfterCommitMs: 1500 });
+    const drain = t.run('outbox-drain');
+    await waitFor(
+      async () =>
+        (await steps.sandbox.offers()).find((o) => o.offer_id === rejected.offer_id)?.offer_status ===
+        'rejected',
+      { what: 'the reject at the service' },
+    );
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect((await drain).status).toBe('succeeded');
+    await steps.sandbox.clearFaults();
+    const link = await t.ledger.links.find('acme', LINK.counter, String(rejected.offer_id));
+    expect(decodeCounterLink(link!).listedAfterRefusal).toBeUndefined();
+
+    // The later counter reaches the service, its answer does not; its buyer refuses it, the offer is
+    // back to `active`, and the UPDATE is lost.
+    await askCounter(later.offer_id, '392000');
+    await steps.sandbox.faults({ match: 'POST /counter-offers', errorAfterCommitRate: 1 });
+    await t.run('outbox-drain');
+    await steps.sandbox.clearFaults();
+    const [lost] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+      (c) => (c.payload as { offerId?: number }).offerId === later.offer_id,
+    );
+    expect(lost).toBeDefined();
+    const [arrived] = await countersOn(later.offer_id);
+    await steps.sandbox.faults({ webhooks: { dropRate: 1 } });
+    await steps.sandbox.rejectCounter(arrived.counter_offer_id);
+    await steps.sandbox.clearFaults();
+
+    // Looked for: the `active` offer may be that counter, refused; it is not sent again.
+    await t.ledger.transactions.run((m) => m.update(OutboxCommand, { id: lost.id }, { nextAttemptAt: null }));
+    await t.run('outbox-drain');
+    expect(await countersOn(later.offer_id)).toHaveLength(1);
+    expect((await t.ledger.outbox.get(lost.id))?.state).toBe('unknown');
+  });
+});
