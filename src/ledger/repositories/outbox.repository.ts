@@ -397,6 +397,17 @@ export class OutboxRepository {
     );
   }
 
+  // The brokerage's commands of these operations that are not settled (not done, not dead), all of
+  // them, oldest first: few at any time, and a caller that reasons from their absence needs every one.
+  unsettled(brokerageId: string, operations: readonly string[]): Promise<OutboxCommand[]> {
+    return this.tx.exclusive((m) =>
+      m.find(OutboxCommand, {
+        where: { brokerageId, operation: In([...operations]), state: Not(In(['done', 'dead'])) },
+        order: { id: 'ASC' },
+      }),
+    );
+  }
+
   // Each operation that still has work to do (not done, not dead), with how many commands and for
   // which brokerages: what the daemon must know how to execute before it starts.
   liveOperations(): Promise<{ operation: string; count: number; brokerages: string[] }[]> {

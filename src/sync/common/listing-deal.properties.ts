@@ -48,6 +48,11 @@ export const LINK = {
   // once, by the first summary that shows it accepted: dates an acceptance the service gave no time
   // for, where the offer may have been listed otherwise decided before (OffersService).
   offerAccepted: 'offer_accepted',
+  // remote: an offer request id; CRM: "outside"; hash: when it was seen (ISO). Written once per
+  // brokerage: an offer on a request of its account that no deal holds, read while no create of the
+  // daemon could have made it. The account makes requests outside the daemon, so a request no deal
+  // holds is never taken for a create's whose answer was lost (EvidenceLooks.soleUnclaimedRequest).
+  requestOutside: 'offer_request_outside',
   // remote: offer request id; CRM: listing deal id; hash: the inventory property id last written
   // (the create's answer may not carry it; the active list does: RequestStatusService).
   requestInventory: 'offer_request_inventory',

@@ -81,6 +81,8 @@ export class OffersReconcileJob implements SyncJobHandler {
     const summaries = new OfferSummaries();
     const listed = new Set<string>();
     const clocked: Offer[] = [];
+    // Each request's earliest offer, for a request no deal holds (EvidenceLooks.soleUnclaimedRequest).
+    const firstOfferAt = new Map<number, number>();
     const requestOffersOf = passRequestOffers(client);
     // Each page is written as of when it was read: a page read before an event's re-read of the same
     // offers, and written after it, leaves that newer write alone.
@@ -98,6 +100,9 @@ export class OffersReconcileJob implements SyncJobHandler {
       for (const offer of page) {
         summaries.add(offer, readAt);
         listed.add(String(offer.offer_id));
+        const madeAt = Date.parse(offer.created_at ?? '');
+        const first = firstOfferAt.get(offer.offer_request_id);
+        if (first === undefined || madeAt < first) firstOfferAt.set(offer.offer_request_id, madeAt);
         if (this.clocks.concerns(ctx.brokerage, offer)) clocked.push(offer);
       }
       if (!ctx.dryRun) await this.numbers.learnDecisions(id, page);
@@ -107,6 +112,8 @@ export class OffersReconcileJob implements SyncJobHandler {
     await this.offers.applySummaries(crm, summaries, options);
     // A complete pass: offers it did not list may have expired off the list (unlisted-offers.ts).
     if (ctx.runId && !ctx.dryRun) {
+      // A request only a lost create can have made is linked before the kept offers are shown.
+      await this.looks.soleUnclaimedRequest(id, firstOfferAt);
       // Records made by a write whose answer was lost, of offers no longer listed: linked first, so
       // that what became of them is shown with the rest.
       counts.updated += await this.unconfirmed.adopt(crm, listed);

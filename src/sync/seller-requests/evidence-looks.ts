@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../common/clock';
 import type { CreateOfferRequestBody } from '../../cash-offer/schema';
 import {
   InboxRepository,
@@ -11,6 +12,10 @@ import { requestOrderingKey } from '../../ledger/inbox-ordering';
 import { LINK } from '../common/listing-deal.properties';
 import { updatableHash } from '../common/updatable-fields';
 import { CrmWriteBackExecutor } from '../outbox/crm-write-back.executor';
+import { splitRecordRef } from '../outbox/outbox-retry.policy';
+import { WRITE_BACK_OPERATION } from '../outbox/crm-write-back.executor';
+import { CREATE_OFFER_REQUEST } from './create-offer-request.executor';
+import { CLOCK_SKEW_MARGIN_MS } from './offer-request.finder';
 import { createKey } from './seller-requests.consumer';
 
 // The service has just shown what a waiting command looks for: an offer event, an offer in
@@ -29,6 +34,7 @@ export class EvidenceLooks {
     private readonly links: LinkRepository,
     private readonly outbox: OutboxRepository,
     private readonly inbox: InboxRepository,
+    private readonly clock: Clock,
   ) {}
 
   // The deal's create, while its request is not linked yet; undefined once linked or never sent.
@@ -65,7 +71,12 @@ export class EvidenceLooks {
   // service took (done without the id, or its answer lost) and that no request is linked to yet is
   // linked to it now, offer events waiting for the link are tried now, and the create's look comes
   // now to finish the rest (the deal's request id, status and photos). Answers whether it linked.
-  async requestNamed(brokerageId: string, requestId: number, dealId: string): Promise<boolean> {
+  async requestNamed(
+    brokerageId: string,
+    requestId: number,
+    dealId: string,
+    why = "as the service lists it under the deal's id",
+  ): Promise<boolean> {
     const remoteId = String(requestId);
     if (await this.links.find(brokerageId, LINK.offerRequest, remoteId)) return false;
     const create = await this.pendingCreateOf(brokerageId, dealId);
@@ -77,8 +88,76 @@ export class EvidenceLooks {
     await this.inbox.retryWaitingNow(brokerageId, requestOrderingKey(requestId));
     const looked = await this.lookNow(create);
     this.logger.log(
-      `deal ${dealId}: offer request ${requestId} linked, as the service lists it under the deal's id (the create is ${create.state}${looked})`,
+      `deal ${dealId}: offer request ${requestId} linked, ${why} (the create is ${create.state}${looked})`,
     );
     return true;
+  }
+
+  // A complete pass read offers on requests of this account that no deal holds (`firstOfferAt`: each
+  // request's earliest offer, by the service's clock). GET /offers lists only the caller's requests,
+  // so such a request was made with this brokerage's key: by a create whose answer was lost, or that
+  // was answered without its id, where nothing the service lists names the deal (a service that
+  // echoes the deal's id only in offer events, sent once, while the daemon was down: full soak
+  // 20261255 left a deal unlinked for good, its two offers never shown). Where exactly one such
+  // request, its first offer made after the send, meets exactly one deal whose create may have made
+  // it, that request is the deal's. Never where the account is seen making requests outside the
+  // daemon (LINK.requestOutside): there a request no deal holds may be anyone's. Answers whether it
+  // linked one.
+  async soleUnclaimedRequest(
+    brokerageId: string,
+    firstOfferAt: ReadonlyMap<number, number>,
+  ): Promise<boolean> {
+    const unclaimed: number[] = [];
+    for (const requestId of firstOfferAt.keys())
+      if (!(await this.links.find(brokerageId, LINK.offerRequest, String(requestId))))
+        unclaimed.push(requestId);
+    if (unclaimed.length === 0) return false;
+    if ((await this.links.listActive(brokerageId, LINK.requestOutside)).length > 0) return false;
+    const creates = await this.unlinkedCreates(brokerageId);
+    if (creates.length === 0) {
+      // No create of ours can have made it: this account makes requests outside the daemon.
+      const [requestId] = unclaimed;
+      await this.links.insertMissing(brokerageId, LINK.requestOutside, [
+        { remoteId: String(requestId), crmId: 'outside', contentHash: this.clock.now().toISOString() },
+      ]);
+      this.logger.log(
+        `${brokerageId}: offers name offer request ${requestId}, which no deal holds and no create of the daemon can have made: the account makes requests outside the daemon, so a create whose answer was lost is found only by what names its deal`,
+      );
+      return false;
+    }
+    if (creates.length !== 1) return false;
+    const [create] = creates;
+    const sentAt = (create.sentAt ?? create.createdAt).getTime();
+    // An offer time that cannot be read counts as recent: it can make two requests ambiguous, never
+    // leave one out.
+    const since = unclaimed.filter((id) => !((firstOfferAt.get(id) ?? NaN) < sentAt - CLOCK_SKEW_MARGIN_MS));
+    if (since.length !== 1) return false;
+    return this.requestNamed(
+      brokerageId,
+      since[0],
+      splitRecordRef(create.recordRef).id,
+      `as the one request of this account no deal holds, its offers made after the one create whose answer never named its request`,
+    );
+  }
+
+  // Creates the service may have taken whose deal no request is linked to yet: sent and unsettled
+  // (an answer lost or on its way, a retry due), or done with their write-back still waiting for the
+  // request id. One per deal.
+  private async unlinkedCreates(brokerageId: string): Promise<OutboxCommand[]> {
+    const creates = new Map<string, OutboxCommand>();
+    for (const command of await this.outbox.unsettled(brokerageId, [
+      CREATE_OFFER_REQUEST,
+      WRITE_BACK_OPERATION,
+    ])) {
+      const create =
+        command.operation === CREATE_OFFER_REQUEST
+          ? command
+          : await this.outbox.get(Number((command.payload as { commandId?: unknown } | null)?.commandId));
+      if (create?.operation !== CREATE_OFFER_REQUEST || create.sentAt === null) continue;
+      const dealId = splitRecordRef(create.recordRef).id;
+      if (!(await this.links.findByCrmId(brokerageId, LINK.offerRequest, dealId)))
+        creates.set(dealId, create);
+    }
+    return [...creates.values()];
   }
 }

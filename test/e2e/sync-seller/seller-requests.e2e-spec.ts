@@ -609,3 +609,105 @@ describe("seller requests: a trigger property of the brokerage's own", () => {
     expect(requests.filter((r) => r.offer_request_external_id === untouched)).toHaveLength(0);
   });
 });
+
+// Full soak 20261255: a create's answer lost (the service stored it), on a service whose active list
+// carries only the declared request object and whose GET /offers leaves out the deal's echoed id; the
+// offer events, which alone name the deal, were sent once while the daemon was down. The deal never
+// learnt its request, and its two offers never had records. GET /offers lists only this account's
+// requests: an offer on one no deal holds, made after the one create whose answer never came, is on
+// that create's request. Its own app: the rule holds only while this account has made no request
+// outside the daemon, which the second half shows.
+describe('seller requests: a lost create on a service that names the deal in offer events only', () => {
+  let t: SyncTestApp;
+  let agent: SyncAgent;
+  let sandbox: SandboxControl;
+
+  beforeAll(async () => {
+    t = await startSyncApp();
+    agent = new SyncAgent(t.hubspot.url, t.hubspot.token, t.crm);
+    sandbox = new SandboxControl(t.sandbox.controlUrl);
+    await sandbox.specReadings({ activeListShape: 'declared', offerListShape: 'without-webhook-fields' });
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const requestsFor = async (dealId: string) =>
+    (await sandbox.requests()).filter((r) => r.offer_request_external_id === dealId);
+  // The deal's create reaches the service, its answer does not; the request is approved and a buyer
+  // makes an offer whose one event is lost.
+  const createLostAndOffered = async (street: string) => {
+    const { dealId } = await agent.listingDeal({
+      ...VALID_LISTING,
+      listing_street_number: street,
+      listing_street_name: 'Alder Way',
+    });
+    await agent.requestCashOffer(dealId);
+    await sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
+    await t.run('crm-changes');
+    await t.run('outbox-drain');
+    await sandbox.clearFaults();
+    const [stored] = await requestsFor(dealId);
+    const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+      (c) => c.recordRef === `deal:${dealId}`,
+    );
+    expect(command).toBeDefined();
+    await sandbox.approve(stored.offer_request_id);
+    await sandbox.faults({ webhooks: { dropRate: 1 } });
+    const offer = await sandbox.makeOffer(stored.offer_request_id);
+    await sandbox.clearFaults();
+    return { dealId, stored, command, offer };
+  };
+  const holder = async (requestId: number) =>
+    (await t.ledger.links.find('acme', LINK.offerRequest, String(requestId)))?.crmId;
+
+  it('an offer on the one request no deal holds links the one create whose answer was lost; once the account is seen making requests outside the daemon, never again', async () => {
+    const { dealId, stored, command, offer } = await createLostAndOffered('60');
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect(await holder(stored.offer_request_id)).toBe(dealId);
+    await t.run('outbox-drain');
+    expect(await t.ledger.outbox.get(command.id)).toMatchObject({ state: 'done', attempts: 1 });
+    const deal = await agent.deal(dealId, DEAL_PROPS);
+    expect(deal.properties[DEAL.requestId]).toBe(String(stored.offer_request_id));
+    expect(deal.properties[DEAL.syncError] ?? '').toBe('');
+    expect(await requestsFor(dealId)).toHaveLength(1);
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    const [record] = await t.crm.findByUniqueValues('deal', UNIQUE_OFFER_ID, [String(offer.offer_id)], []);
+    expect(record?.id).toBeTruthy();
+
+    // A request made with this brokerage's key outside the daemon gets an offer while no create of
+    // the daemon is unfinished: the account is seen making its own.
+    const made = await fetch(`${t.sandbox.baseUrl}/offer-requests`, {
+      method: 'POST',
+      headers: { authorization: t.sandbox.agentKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        request: { offer_request_asking: 310_000 },
+        property: {
+          StreetNumber: '61',
+          StreetName: 'Alder Way',
+          PostalCity: 'Austin',
+          StateOrProvince: 'TX',
+          PostalCode: '78701',
+          MlsStatus: 'Active',
+        },
+      }),
+    });
+    expect(made.status).toBe(201);
+    const [outside] = (await sandbox.requests()).filter(
+      (r) => r.offer_request_external_id == null && r.offer_request_id !== stored.offer_request_id,
+    );
+    await sandbox.approve(outside.offer_request_id);
+    await sandbox.makeOffer(outside.offer_request_id);
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect(await holder(outside.offer_request_id)).toBeUndefined();
+
+    // From then on a request no deal holds may be anyone's: a later lost create is not linked to it.
+    const later = await createLostAndOffered('62');
+    expect((await t.run('offers-reconcile')).status).toBe('succeeded');
+    expect(await holder(later.stored.offer_request_id)).toBeUndefined();
+    expect(await holder(outside.offer_request_id)).toBeUndefined();
+    await t.run('outbox-drain');
+    expect((await t.ledger.outbox.get(later.command.id))?.state).toBe('unknown');
+  });
+});
