@@ -29,6 +29,21 @@ async function counterAsked({ t, steps }: SellerApp, offerId: number, amount: st
   return record!;
 }
 
+// The agent's counter reaches the service and its answer is lost (a 502 after the service stored
+// it): its command is left `unknown`.
+async function counterAnswerLost(app: SellerApp, offerId: number, amount: string) {
+  const { t, steps } = app;
+  await counterAsked(app, offerId, amount);
+  await steps.sandbox.faults({ match: 'POST /counter-offers', errorAfterCommitRate: 1 });
+  await t.run('outbox-drain');
+  await steps.sandbox.clearFaults();
+  const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+    (c) => (c.payload as { offerId?: number }).offerId === offerId,
+  );
+  expect(command).toBeDefined();
+  return command;
+}
+
 describe('the way this service lists a countered offer, read on many counters', () => {
   const app = sellerAppUnderReadings(READING);
 
@@ -75,14 +90,7 @@ describe('the way this service lists a countered offer, read on many counters', 
 
     // The fourth reaches the service, its answer does not; looked for, its offer is listed
     // `rejected`: waiting for its buyer, as the two reads before say.
-    await askCounter(lost.offer_id, '354000');
-    await steps.sandbox.faults({ match: 'POST /counter-offers', errorAfterCommitRate: 1 });
-    await t.run('outbox-drain');
-    await steps.sandbox.clearFaults();
-    const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
-      (c) => (c.payload as { offerId?: number }).offerId === lost.offer_id,
-    );
-    expect(command).toBeDefined();
+    const command = await counterAnswerLost(app, lost.offer_id, '354000');
     await t.ledger.transactions.run((m) =>
       m.update(OutboxCommand, { id: command.id }, { nextAttemptAt: null }),
     );
@@ -255,14 +263,7 @@ describe("the seller's reject of a countered offer, on a service that puts a ref
 
     // The later counter reaches the service, its answer does not; its buyer refuses it, the offer is
     // back to `active`, and the UPDATE is lost.
-    await askCounter(later.offer_id, '392000');
-    await steps.sandbox.faults({ match: 'POST /counter-offers', errorAfterCommitRate: 1 });
-    await t.run('outbox-drain');
-    await steps.sandbox.clearFaults();
-    const [lost] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
-      (c) => (c.payload as { offerId?: number }).offerId === later.offer_id,
-    );
-    expect(lost).toBeDefined();
+    const lost = await counterAnswerLost(app, later.offer_id, '392000');
     const [arrived] = await countersOn(later.offer_id);
     await steps.sandbox.faults({ webhooks: { dropRate: 1 } });
     await steps.sandbox.rejectCounter(arrived.counter_offer_id);

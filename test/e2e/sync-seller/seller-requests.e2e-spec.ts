@@ -5,8 +5,24 @@ import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { SyncAgent, VALID_LISTING } from '../../support/sync-agent';
 import { waitFor } from '../../support/wait-for';
 import { SandboxControl } from '../../support/sync-sandbox';
+import { agentAppPerDescribe, type AgentApp } from '../../support/agent-app';
 
 const DEAL_PROPS = Object.values(DEAL);
+
+// The agent asks for a cash offer on the deal; the service stores the request, and its answer is
+// held past the client's time-out: the create is left `unknown`.
+async function createAnswerLostIn({ t, agent, sandbox }: AgentApp, dealId: string) {
+  await agent.requestCashOffer(dealId);
+  await sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
+  await t.run('crm-changes');
+  await t.run('outbox-drain');
+  await sandbox.clearFaults();
+  const [stored] = (await sandbox.requests()).filter((r) => r.offer_request_external_id === dealId);
+  const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
+    (c) => c.recordRef === `deal:${dealId}`,
+  );
+  return { stored, command };
+}
 
 describe('seller requests: listing deals become offer requests', () => {
   let t: SyncTestApp;
@@ -72,20 +88,7 @@ describe('seller requests: listing deals become offer requests', () => {
       },
       { what: "the offer's CRM record" },
     );
-  // The agent asks for a cash offer on the deal; the service stores the request, and its answer is
-  // held past the client's time-out: the create is left `unknown`.
-  const createAnswerLost = async (dealId: string) => {
-    await agent.requestCashOffer(dealId);
-    await sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
-    await t.run('crm-changes');
-    await t.run('outbox-drain');
-    await sandbox.clearFaults();
-    const [stored] = await requestsFor(dealId);
-    const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
-      (c) => c.recordRef === `deal:${dealId}`,
-    );
-    return { stored, command };
-  };
+  const createAnswerLost = (dealId: string) => createAnswerLostIn({ t, agent, sandbox }, dealId);
 
   it('shows why an invalid deal cannot be sent, sends nothing, then sends the fixed deal once', async () => {
     const { dealId } = await agent.listingDeal({
@@ -618,40 +621,23 @@ describe("seller requests: a trigger property of the brokerage's own", () => {
 // that create's request. Its own app: the rule holds only while this account has made no request
 // outside the daemon, which the second half shows.
 describe('seller requests: a lost create on a service that names the deal in offer events only', () => {
-  let t: SyncTestApp;
-  let agent: SyncAgent;
-  let sandbox: SandboxControl;
-
-  beforeAll(async () => {
-    t = await startSyncApp();
-    agent = new SyncAgent(t.hubspot.url, t.hubspot.token, t.crm);
-    sandbox = new SandboxControl(t.sandbox.controlUrl);
-    await sandbox.specReadings({ activeListShape: 'declared', offerListShape: 'without-webhook-fields' });
-  });
-
-  afterAll(async () => {
-    await t.close();
+  const app = agentAppPerDescribe({
+    activeListShape: 'declared',
+    offerListShape: 'without-webhook-fields',
   });
 
   const requestsFor = async (dealId: string) =>
-    (await sandbox.requests()).filter((r) => r.offer_request_external_id === dealId);
+    (await app.sandbox.requests()).filter((r) => r.offer_request_external_id === dealId);
   // The deal's create reaches the service, its answer does not; the request is approved and a buyer
   // makes an offer whose one event is lost.
   const createLostAndOffered = async (street: string) => {
+    const { agent, sandbox } = app;
     const { dealId } = await agent.listingDeal({
       ...VALID_LISTING,
       listing_street_number: street,
       listing_street_name: 'Alder Way',
     });
-    await agent.requestCashOffer(dealId);
-    await sandbox.faults({ match: 'POST /offer-requests', hangAfterCommitMs: 3000 });
-    await t.run('crm-changes');
-    await t.run('outbox-drain');
-    await sandbox.clearFaults();
-    const [stored] = await requestsFor(dealId);
-    const [command] = (await t.ledger.outbox.listByState('acme', ['unknown'])).filter(
-      (c) => c.recordRef === `deal:${dealId}`,
-    );
+    const { stored, command } = await createAnswerLostIn(app, dealId);
     expect(command).toBeDefined();
     await sandbox.approve(stored.offer_request_id);
     await sandbox.faults({ webhooks: { dropRate: 1 } });
@@ -660,9 +646,10 @@ describe('seller requests: a lost create on a service that names the deal in off
     return { dealId, stored, command, offer };
   };
   const holder = async (requestId: number) =>
-    (await t.ledger.links.find('acme', LINK.offerRequest, String(requestId)))?.crmId;
+    (await app.t.ledger.links.find('acme', LINK.offerRequest, String(requestId)))?.crmId;
 
   it('an offer on the one request no deal holds links the one create whose answer was lost; once the account is seen making requests outside the daemon, never again', async () => {
+    const { t, agent, sandbox } = app;
     const { dealId, stored, command, offer } = await createLostAndOffered('60');
     expect((await t.run('offers-reconcile')).status).toBe('succeeded');
     expect(await holder(stored.offer_request_id)).toBe(dealId);

@@ -1,26 +1,14 @@
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
-import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
-import { SyncAgent, VALID_LISTING } from '../../support/sync-agent';
-import { SandboxControl } from '../../support/sync-sandbox';
+import { agentAppPerDescribe } from '../../support/agent-app';
+import { VALID_LISTING } from '../../support/sync-agent';
 
 // A deal the agent marks "Cash offer test record" goes to the service as a test record
 // (`test: true` on the request and its property) and the deal shows it; other deals do not.
 describe('test records', () => {
-  let t: SyncTestApp;
-  let agent: SyncAgent;
-  let sandbox: SandboxControl;
-
-  beforeAll(async () => {
-    t = await startSyncApp();
-    agent = new SyncAgent(t.hubspot.url, t.hubspot.token, t.crm);
-    sandbox = new SandboxControl(t.sandbox.controlUrl);
-  });
-
-  afterAll(async () => {
-    await t.close();
-  });
+  const app = agentAppPerDescribe();
 
   it('sends a checked deal with test: true and leaves an unchecked one alone', async () => {
+    const { t, agent, sandbox } = app;
     const { dealId: testDeal } = await agent.listingDeal({ ...VALID_LISTING, [DEAL.testRecord]: 'true' });
     const { dealId: realDeal } = await agent.listingDeal({
       ...VALID_LISTING,
