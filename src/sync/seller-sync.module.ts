@@ -59,5 +59,7 @@ import { SellerRequestsConsumer } from './seller-requests/seller-requests.consum
     CreateOfferTaskExecutor,
     CompleteOfferTaskExecutor,
   ],
+  // For the CLI's `confirm-received --request`.
+  exports: [EvidenceLooks],
 })
 export class SellerSyncModule {}

@@ -81,6 +81,15 @@ export class EvidenceLooks {
     if (await this.links.find(brokerageId, LINK.offerRequest, remoteId)) return false;
     const create = await this.pendingCreateOf(brokerageId, dealId);
     if (!create || (create.state !== 'done' && create.state !== 'unknown')) return false;
+    await this.linkCreate(create, requestId, why);
+    return true;
+  }
+
+  // The create's deal linked to `requestId`; what waited on the link is tried now.
+  private async linkCreate(create: OutboxCommand, requestId: number, why: string): Promise<void> {
+    const { brokerageId } = create;
+    const dealId = splitRecordRef(create.recordRef).id;
+    const remoteId = String(requestId);
     const body = create.payload as CreateOfferRequestBody;
     await this.links.upsertLinks(brokerageId, LINK.offerRequest, [
       { remoteId, crmId: dealId, contentHash: updatableHash(body.property) },
@@ -90,7 +99,49 @@ export class EvidenceLooks {
     this.logger.log(
       `deal ${dealId}: offer request ${requestId} linked, ${why} (the create is ${create.state}${looked})`,
     );
-    return true;
+  }
+
+  // The operator found in the service the request a deal's create made, where nothing the service
+  // lists names the deal (two creates whose answers were lost at once are told apart by nothing it
+  // lists), and names it: `cli confirm-received --id N --request R`. Linked as the service naming it
+  // would link it. Says why not where it cannot be that deal's.
+  async namedByOperator(
+    commandId: number,
+    requestId: number,
+    brokerageId?: string,
+  ): Promise<{ linked: true; dealId: string; brokerageId: string } | { linked: false; reason: string }> {
+    const command = await this.outbox.get(commandId);
+    if (!command) return { linked: false, reason: `there is no outbox command ${commandId}` };
+    if (brokerageId !== undefined && command.brokerageId !== brokerageId)
+      return {
+        linked: false,
+        reason: `command ${commandId} belongs to brokerage ${command.brokerageId}, not ${brokerageId}`,
+      };
+    if (command.operation !== CREATE_OFFER_REQUEST)
+      return {
+        linked: false,
+        reason: `command ${commandId} is a ${command.operation}; --request names the offer request of a create_offer_request`,
+      };
+    const dealId = splitRecordRef(command.recordRef).id;
+    const holder = await this.links.find(command.brokerageId, LINK.offerRequest, String(requestId));
+    if (holder)
+      return {
+        linked: false,
+        reason:
+          holder.crmId === dealId
+            ? `deal ${dealId} is linked to offer request ${requestId} already`
+            : `offer request ${requestId} is deal ${holder.crmId}'s already`,
+      };
+    const own = await this.links.findByCrmId(command.brokerageId, LINK.offerRequest, dealId);
+    if (own)
+      return { linked: false, reason: `deal ${dealId} is linked to offer request ${own.remoteId} already` };
+    if (command.state !== 'unknown' && command.state !== 'done')
+      return {
+        linked: false,
+        reason: `command ${commandId} is ${command.state}: only a create whose answer was lost (unknown), or done without its request id, waits for its request`,
+      };
+    await this.linkCreate(command, requestId, 'as the operator named it');
+    return { linked: true, dealId, brokerageId: command.brokerageId };
   }
 
   // A complete pass read offers on requests of this account that no deal holds (`firstOfferAt`: each

@@ -289,4 +289,47 @@ describe('cli commands', () => {
       await check.close();
     }
   });
+
+  it('confirm-received --request: links the deal of one create whose answer was lost to the request the operator found', async () => {
+    const ledger = await openLedger({ databasePath: ws.ledgerPath });
+    let create: number;
+    try {
+      const { command } = await ledger.outbox.enqueue({
+        brokerageId: 'acme',
+        idempotencyKey: 'cmd-create-unknown',
+        operation: 'create_offer_request',
+        recordRef: 'deal:78',
+        payload: { request: { offer_request_asking: 300_000 }, property: { StreetNumber: '78' } },
+      });
+      await ledger.outbox.markSending(command.id);
+      await ledger.outbox.recordUnknown(command.id, 'the gateway answered 502');
+      create = command.id;
+      await ledger.links.upsertLinks('acme', 'offer_request', [
+        { remoteId: '9100', crmId: '79', contentHash: '' },
+      ]);
+    } finally {
+      await ledger.close();
+    }
+
+    const two = await runCli(
+      ['confirm-received', '--id', `${create},${create + 1}`, '--request', '9101'],
+      env,
+    );
+    expect(two.code).toBe(1);
+    expect(two.stderr).toContain('confirm-received --request names the request of one create: give one --id');
+    const taken = await runCli(['confirm-received', '--id', String(create), '--request', '9100'], env);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain("not linked: offer request 9100 is deal 79's already");
+    expect(await cli('confirm-received', '--id', String(create), '--request', '9101')).toContain(
+      `linked: deal 78 to offer request 9101 (command ${create}); the daemon's next outbox drain finishes the create`,
+    );
+    const check = await openLedger({ databasePath: ws.ledgerPath });
+    try {
+      expect(await check.links.find('acme', 'offer_request', '9101')).toMatchObject({ crmId: '78' });
+      // Looked for at once by the next drain, which finds it by the link; never sent again.
+      expect(await check.outbox.get(create)).toMatchObject({ state: 'unknown', attempts: 1 });
+    } finally {
+      await check.close();
+    }
+  });
 });

@@ -5,7 +5,8 @@ import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
 import { SyncAgent, VALID_LISTING } from '../../support/sync-agent';
 import { waitFor } from '../../support/wait-for';
 import { SandboxControl } from '../../support/sync-sandbox';
-import { agentAppPerDescribe, type AgentApp } from '../../support/agent-app';
+import { agentAppPerDescribe, type AgentApp } from './agent-app';
+import { EvidenceLooks } from '../../../src/sync/seller-requests/evidence-looks';
 
 const DEAL_PROPS = Object.values(DEAL);
 
@@ -696,5 +697,23 @@ describe('seller requests: a lost create on a service that names the deal in off
     expect(await holder(outside.offer_request_id)).toBeUndefined();
     await t.run('outbox-drain');
     expect((await t.ledger.outbox.get(later.command.id))?.state).toBe('unknown');
+
+    // The operator, who sees the request in the service, names it (cli confirm-received --request):
+    // not one another deal holds; the right one is linked and finished, never sent again.
+    const looks = t.app.get(EvidenceLooks);
+    expect(await looks.namedByOperator(later.command.id, stored.offer_request_id)).toEqual({
+      linked: false,
+      reason: `offer request ${stored.offer_request_id} is deal ${dealId}'s already`,
+    });
+    expect(await looks.namedByOperator(later.command.id, later.stored.offer_request_id)).toEqual({
+      linked: true,
+      dealId: later.dealId,
+      brokerageId: 'acme',
+    });
+    await t.run('outbox-drain');
+    expect(await t.ledger.outbox.get(later.command.id)).toMatchObject({ state: 'done', attempts: 1 });
+    const named = await agent.deal(later.dealId, DEAL_PROPS);
+    expect(named.properties[DEAL.requestId]).toBe(String(later.stored.offer_request_id));
+    expect(await requestsFor(later.dealId)).toHaveLength(1);
   });
 });

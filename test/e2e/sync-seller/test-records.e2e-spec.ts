@@ -1,5 +1,5 @@
 import { DEAL } from '../../../src/sync/common/listing-deal.properties';
-import { agentAppPerDescribe } from '../../support/agent-app';
+import { agentAppPerDescribe } from './agent-app';
 import { VALID_LISTING } from '../../support/sync-agent';
 
 // A deal the agent marks "Cash offer test record" goes to the service as a test record

@@ -1,6 +1,6 @@
-import { startSyncApp, type SyncTestApp } from './sync-app';
-import { SyncAgent } from './sync-agent';
-import { SandboxControl } from './sync-sandbox';
+import { startSyncApp, type SyncTestApp } from '../../support/sync-app';
+import { SyncAgent } from '../../support/sync-agent';
+import { SandboxControl } from '../../support/sync-sandbox';
 
 export interface AgentApp {
   t: SyncTestApp;
