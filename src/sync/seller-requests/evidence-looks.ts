@@ -11,9 +11,8 @@ import {
 import { requestOrderingKey } from '../../ledger/inbox-ordering';
 import { LINK } from '../common/listing-deal.properties';
 import { updatableHash } from '../common/updatable-fields';
-import { CrmWriteBackExecutor } from '../outbox/crm-write-back.executor';
+import { CrmWriteBackExecutor, WRITE_BACK_OPERATION } from '../outbox/crm-write-back.executor';
 import { splitRecordRef } from '../outbox/outbox-retry.policy';
-import { WRITE_BACK_OPERATION } from '../outbox/crm-write-back.executor';
 import { CREATE_OFFER_REQUEST } from './create-offer-request.executor';
 import { CLOCK_SKEW_MARGIN_MS } from './offer-request.finder';
 import { createKey } from './seller-requests.consumer';
@@ -158,10 +157,12 @@ export class EvidenceLooks {
     brokerageId: string,
     firstOfferAt: ReadonlyMap<number, number>,
   ): Promise<boolean> {
-    const unclaimed: number[] = [];
-    for (const requestId of firstOfferAt.keys())
-      if (!(await this.links.find(brokerageId, LINK.offerRequest, String(requestId))))
-        unclaimed.push(requestId);
+    const held = await this.links.findMany(
+      brokerageId,
+      LINK.offerRequest,
+      [...firstOfferAt.keys()].map(String),
+    );
+    const unclaimed = [...firstOfferAt.keys()].filter((requestId) => !held.has(String(requestId)));
     if (unclaimed.length === 0) return false;
     if ((await this.links.listActive(brokerageId, LINK.requestOutside)).length > 0) return false;
     const creates = await this.unlinkedCreates(brokerageId);
