@@ -66,10 +66,16 @@ describe('the counter link keeps the counter expiry', () => {
   const base = { status: 'pending', requestId: 7, amount: 360000 };
   it.each([
     ['an expiry', Date.parse('2026-11-26T14:00:00Z')],
+    ['an expiry with milliseconds', Date.parse('2026-12-07T01:50:07.627Z')],
     ['no expiry (sent without one)', null],
   ])('%s survives a round trip', (_case, expiresMs) => {
     const link = { crmId: '55', contentHash: encodeCounterLink({ ...base, expiresMs }) };
     expect(decodeCounterLink(link)).toEqual({ id: '55', ...base, expiresMs });
+  });
+
+  it('a link written when the expiry was kept to the second reads as that second', () => {
+    const link = { crmId: '55', contentHash: '{"s":"pending","e":1796608208}' };
+    expect(decodeCounterLink(link).expiresMs).toBe(Date.parse('2026-12-07T01:50:08Z'));
   });
 
   it('a link from before the clocks read it has none (looked up once)', () => {
@@ -85,7 +91,7 @@ describe('the counter link keeps when the ledger came to know of the counter, an
       requestId: 2147483647,
       listedAtSend: 'countered',
       amount: 99999999.99,
-      expiresMs: Date.parse('2026-11-26T14:00:00Z'),
+      expiresMs: Date.parse('2026-11-26T14:00:00.999Z'),
       listedAfterRefusal: 'cancelled',
       knownSinceMs: Date.parse('2026-11-26T13:59:30.250Z'),
       outlivedExpiry: true,

@@ -50,9 +50,11 @@ export function encodeCounterLink(content: CounterLinkContent): string {
     ...(content.requestId !== undefined ? { r: content.requestId } : {}),
     ...(content.listedAtSend !== undefined ? { l: content.listedAtSend } : {}),
     ...(content.amount !== undefined ? { a: content.amount } : {}),
-    // Seconds, not ISO text: the link's content column is short.
+    // Seconds, not ISO text: the link's content column is short. To the millisecond (a fraction):
+    // rounded to the second, a counter due at :07.627 read as due at :08, and a listing read at :07.8
+    // that showed it lapsed was taken for its buyer's refusal (full soak 20261258).
     ...(content.expiresMs !== undefined
-      ? { e: content.expiresMs === null ? null : Math.round(content.expiresMs / 1000) }
+      ? { e: content.expiresMs === null ? null : content.expiresMs / 1000 }
       : {}),
     ...(content.listedAfterRefusal !== undefined ? { f: content.listedAfterRefusal } : {}),
     // Milliseconds: a pass that read in the same second, after the counter, infers from its read.
@@ -95,7 +97,7 @@ export function decodeCounterLink(link: Pick<Link, 'crmId' | 'contentHash'>): Co
     ...(typeof r === 'number' ? { requestId: r } : {}),
     ...(typeof l === 'string' ? { listedAtSend: l } : {}),
     ...(typeof a === 'number' ? { amount: a } : {}),
-    ...(e === null ? { expiresMs: null } : typeof e === 'number' ? { expiresMs: e * 1000 } : {}),
+    ...(e === null ? { expiresMs: null } : typeof e === 'number' ? { expiresMs: Math.round(e * 1000) } : {}),
     ...(typeof f === 'string' ? { listedAfterRefusal: f } : {}),
     ...(typeof k === 'number' ? { knownSinceMs: k } : {}),
     ...(o === 1 ? { outlivedExpiry: true } : {}),
