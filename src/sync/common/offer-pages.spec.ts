@@ -37,6 +37,8 @@ describe('offer reads are timed when their request left, after the rate limiter'
     expect(reads).toHaveLength(1);
     // 4 s waited, a refused try (50 ms), 4 s waited again: the answered try left at 12:00:08.050.
     expect(reads[0].readAt.toISOString()).toBe('2026-12-02T12:00:08.050Z');
+    // Its answer came 50 ms later: what a counter's lapse is judged by (offer-record.view.ts).
+    expect(reads[0].answeredAt?.toISOString()).toBe('2026-12-02T12:00:08.100Z');
   });
 
   it('a service read whole in one call: as of that call', async () => {
@@ -46,6 +48,7 @@ describe('offer reads are timed when their request left, after the rate limiter'
     for await (const read of streamOfferReads(client, clock)) reads.push(read);
     expect(reads.map((r) => r.offers.length)).toEqual([2]);
     expect(reads[0].readAt.toISOString()).toBe('2026-12-02T12:00:03.000Z');
+    expect(reads[0].answeredAt?.toISOString()).toBe('2026-12-02T12:00:03.050Z');
   });
 
   it("one request's offers, read over pages: as of the first page's request", async () => {
@@ -54,6 +57,7 @@ describe('offer reads are timed when their request left, after the rate limiter'
     const read = await readRequestOffers(client, clock, 1);
     expect(read.offers.map((o) => o.offer_id)).toEqual([1]);
     expect(read.readAt.toISOString()).toBe('2026-12-02T12:00:02.000Z');
+    expect(read.answeredAt?.toISOString()).toBe('2026-12-02T12:00:02.050Z');
   });
 
   it('no offers: as of before the read was asked for', async () => {
@@ -138,7 +142,7 @@ describe('SharedBookRead: events read the whole book once, from a read asked for
     // The service refused the filter: the book is asked for whole, not filtered by the client.
     expect(calls.mock.calls[0][0]).toEqual({});
     const second = await shared.requestOffers(2, received);
-    expect(second).toEqual({ offers: [offer(2, 2)], readAt: first.readAt });
+    expect(second).toEqual({ offers: [offer(2, 2)], readAt: first.readAt, answeredAt: first.answeredAt });
     expect(calls).toHaveBeenCalledTimes(1);
 
     // An event that came after that read was asked for is read again, and so is a read with no bound.

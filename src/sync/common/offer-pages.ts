@@ -14,6 +14,10 @@ const PAGE = 500;
 export interface OffersRead {
   offers: Offer[];
   readAt: Date;
+  // When the answer came (the last page's, for a read of several): the service made the listing no
+  // later, so a counter whose expiry came before may have lapsed in it, where the read left before
+  // the expiry (offer-record.view.ts). Absent: taken as readAt.
+  answeredAt?: Date;
 }
 
 // Every offer on the caller's requests (optionally of one request), a page at a time. The spec
@@ -36,8 +40,8 @@ export async function* streamOfferReads(
   query: { offer_request_id?: number } = {},
   signal?: AbortSignal,
 ): AsyncIterable<OffersRead> {
-  for await (const { offers, readAt } of offerPages(client, query, signal, clock))
-    yield { offers, readAt: readAt ?? clock.now() };
+  for await (const { offers, readAt, answeredAt } of offerPages(client, query, signal, clock))
+    yield { offers, readAt: readAt ?? clock.now(), ...(answeredAt ? { answeredAt } : {}) };
 }
 
 async function* offerPages(
@@ -45,29 +49,31 @@ async function* offerPages(
   query: { offer_request_id?: number },
   signal: AbortSignal | undefined,
   clock?: Clock,
-): AsyncIterable<{ offers: Offer[]; readAt: Date | undefined }> {
+): AsyncIterable<{ offers: Offer[]; readAt: Date | undefined; answeredAt: Date | undefined }> {
   // A service that refused the filters or paging: the client reads every offer for each call, so one
   // call brings every matching offer (offers-query negotiation, cash-offer.client.ts).
   if (client.answersFromEveryOffer(query)) {
     if (signal?.aborted) return;
     const read = timedRead(clock);
     const offers = await client.listOffers({ ...query }, read.hooks);
-    if (offers.length > 0) yield { offers, readAt: read.at() };
+    if (offers.length > 0) yield { offers, readAt: read.at(), answeredAt: clock?.now() };
     return;
   }
-  // Each page is yielded right after its own read, so this is that read's time.
+  // Each page is yielded right after its own read, so these are that read's times.
   let readAt: Date | undefined;
+  let answeredAt: Date | undefined;
   const read = async (limit: number, offset: number): Promise<Offer[]> => {
     const timed = timedRead(clock);
     const offers = await client.listOffers({ ...query, limit, offset }, timed.hooks);
     readAt = timed.at();
+    answeredAt = clock?.now();
     return offers;
   };
   for await (const offers of offerListPages(read, PAGE, signal, {
     state: client.offersPaging,
     relied: query.offer_request_id !== undefined,
   }))
-    yield { offers, readAt };
+    yield { offers, readAt, answeredAt };
 }
 
 // When one read's request left: the clock at the last attempt's send (the one answered), or, should
@@ -126,7 +132,7 @@ export async function readRequestOffers(
   offerRequestId: number,
 ): Promise<OffersRead> {
   const read = await readAnswered(client, clock, { offer_request_id: offerRequestId });
-  return { offers: ofRequest(read.offers, offerRequestId), readAt: read.readAt };
+  return { ...read, offers: ofRequest(read.offers, offerRequestId) };
 }
 
 // Every offer the service answers a read with (of one request's offers: that request's alone, or,
@@ -139,11 +145,13 @@ async function readAnswered(
   const asked = clock.now();
   const offers: Offer[] = [];
   let readAt: Date | undefined;
+  let answeredAt: Date | undefined;
   for await (const page of streamOfferReads(client, clock, query)) {
     readAt ??= page.readAt;
+    answeredAt = page.answeredAt;
     offers.push(...page.offers);
   }
-  return { offers, readAt: readAt ?? asked };
+  return { offers, readAt: readAt ?? asked, ...(answeredAt ? { answeredAt } : {}) };
 }
 
 // Reads of single requests' offers for the service's events, where it answers each with every offer
@@ -165,7 +173,7 @@ export class SharedBookRead {
   async requestOffers(offerRequestId: number, notBefore?: Date): Promise<OffersRead> {
     const last = this.last;
     if (notBefore && last && last.asked >= notBefore)
-      return { offers: ofRequest(last.read.offers, offerRequestId), readAt: last.read.readAt };
+      return { ...last.read, offers: ofRequest(last.read.offers, offerRequestId) };
     const asked = this.clock.now();
     // A service that refused the filter is read for every offer at once (the client would read them
     // all and keep this request's); one that ignores it says so by answering with other requests'.
@@ -177,6 +185,6 @@ export class SharedBookRead {
     );
     const wholeBook = refused || read.offers.some((o) => o.offer_request_id !== offerRequestId);
     if (wholeBook && (!this.last || this.last.asked <= asked)) this.last = { asked, read };
-    return { offers: ofRequest(read.offers, offerRequestId), readAt: read.readAt };
+    return { ...read, offers: ofRequest(read.offers, offerRequestId) };
   }
 }

@@ -336,7 +336,7 @@ export class CounterOfferExecutor implements CommandExecutor {
     // a refusal read `rejected` made a later counter's `active` offer look never countered, and that
     // counter was sent again (readings sweep 1427, run 3). Only `countered` is unambiguous.
     const answeredFirst = isAnsweredCounter(link.status) && !isCounteredWord(listed?.offer_status);
-    const ranOut = ranOutBy(link.expiresMs, read.readAt.getTime());
+    const ranOut = ranOutBy(link.expiresMs, (read.answeredAt ?? read.readAt).getTime());
     // Found by a reconcile from a listing that may be a waiting counter or a refused one: left for
     // the brokerage's other counters to settle (counterVerdict).
     const unsettled = (result as CounterAnswer | null)?.listing_unsettled === true;

@@ -86,7 +86,12 @@ export class OffersReconcileJob implements SyncJobHandler {
     const requestOffersOf = passRequestOffers(client);
     // Each page is written as of when it was read: a page read before an event's re-read of the same
     // offers, and written after it, leaves that newer write alone.
-    for await (const { offers: page, readAt } of streamOfferReads(client, this.clock, {}, ctx.signal)) {
+    for await (const { offers: page, readAt, answeredAt } of streamOfferReads(
+      client,
+      this.clock,
+      {},
+      ctx.signal,
+    )) {
       if (!ctx.dryRun) await this.linkCreatesNamedBy(id, page);
       if (!ctx.dryRun) await this.onUnlinked.keep(id, page, readAt);
       addCounts(
@@ -94,6 +99,7 @@ export class OffersReconcileJob implements SyncJobHandler {
         await this.offers.applyOffers(crm, page, {
           ...options,
           readAt,
+          answeredAt,
           requestOffersOf,
         }),
       );

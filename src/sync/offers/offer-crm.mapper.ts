@@ -14,6 +14,8 @@ export interface OfferCrmInput {
   otherCounters?: OfferRecordFacts['otherCounters'];
   // When the offers were read from the service.
   readAt?: Date;
+  // When that read's answer came (OffersRead.answeredAt).
+  answeredAt?: Date;
   // The last read that showed this record as it was (OfferRecordFacts.shownAsWasAtMs).
   shownAsWasAt?: Date | null;
   countersOutliveExpiry?: boolean;
@@ -41,6 +43,7 @@ export function mapOfferToCrm(input: OfferCrmInput): OfferCrmRecord {
     counter: input.counter,
     otherCounters: input.otherCounters,
     readAtMs: input.readAt?.getTime(),
+    answeredAtMs: input.answeredAt?.getTime(),
     shownAsWasAtMs: input.shownAsWasAt?.getTime(),
     countersOutliveExpiry: input.countersOutliveExpiry,
     refusalListings: input.refusalListings,

@@ -25,6 +25,7 @@ interface Row {
   onCreateOnly?: boolean;
   // When the facts were read (epoch ms), and the last read that showed the record as it was.
   readAtMs?: number;
+  answeredAtMs?: number;
   shownAsWasAtMs?: number;
   countersOutliveExpiry?: boolean;
   refusalListings?: ReadonlySet<string>;
@@ -350,8 +351,18 @@ const ROWS: Row[] = [
     offer: offer(1, 'active'),
     counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 5_000 },
     readAtMs: 1_000,
+    answeredAtMs: 1_020,
     stage: 'counter_rejected',
     counterStatus: 'rejected',
+  },
+  {
+    case: "listed active again after 'countered', by a read that left before our counter's expiry and was answered after it: it lapsed",
+    offer: offer(1, 'active'),
+    counter: { id: '90', status: 'pending', listedAtSend: 'countered', expiresMs: 1_000 },
+    readAtMs: 990,
+    answeredAtMs: 1_010,
+    stage: 'counter_rejected',
+    counterStatus: 'expired',
   },
   {
     case: "listed rejected after 'countered', read after our counter's expiry: it lapsed",
@@ -492,6 +503,7 @@ describe('offerRecordView: what an offer record shows', () => {
       requestOffers: [row.offer, ...(row.siblings ?? [])],
       counter: row.counter,
       readAtMs: row.readAtMs,
+      answeredAtMs: row.answeredAtMs,
       shownAsWasAtMs: row.shownAsWasAtMs,
       countersOutliveExpiry: row.countersOutliveExpiry,
       refusalListings: row.refusalListings,

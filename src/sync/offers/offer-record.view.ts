@@ -36,6 +36,11 @@ export interface OfferRecordFacts {
   // When the service's facts were read (epoch ms): a refusal read from the listings only after our
   // counter's own expiry may be its lapse.
   readAtMs?: number;
+  // When that read's answer came (epoch ms; absent: readAtMs): the service made the listing no
+  // later. A read that left before our counter's expiry and was answered after it may show the
+  // counter's lapse; taken as made before the expiry, a lapse the service made as the read was on
+  // its way was shown as the buyer's refusal.
+  answeredAtMs?: number;
   // The last read before this one that showed the record as it was (its ledger link's read time):
   // an offer still waiting then, after our counter's expiry, was not lapsed by it.
   shownAsWasAtMs?: number;
@@ -243,10 +248,11 @@ function standsAfterSellerReject(
 export const OUTLIVED_AFTER_MS = 5 * 60_000;
 
 // A counter the listings show ended with no word of the buyer's: `expired` where its own expiry came
-// before this read and the last read that showed it waiting was no more than OUTLIVED_AFTER_MS past
-// the expiry (a service that lets unanswered counters lapse, as `counter_offer_expires` suggests, ends
-// them so, on a schedule that may run a little late: seen waiting seconds past its expiry, then
-// reopened, such a counter lapsed in two soaks), else refused by the buyer: before the expiry, after
+// before this read's answer and the last read that showed it waiting was no more than
+// OUTLIVED_AFTER_MS past the expiry (a service that lets unanswered counters lapse, as
+// `counter_offer_expires` suggests, ends them so, on a schedule that may run a little late: seen
+// waiting seconds past its expiry, then reopened, such a counter lapsed in two soaks), else refused
+// by the buyer: answered before the expiry, after
 // a read that showed it waiting well past the expiry, at a service seen to keep counters waiting
 // past their expiry, or listed as this service lists refusals and not as it lists lapses.
 function refusedOrLapsed(
@@ -254,15 +260,16 @@ function refusedOrLapsed(
   {
     offer,
     readAtMs,
+    answeredAtMs,
     shownAsWasAtMs,
     countersOutliveExpiry,
     refusalListings,
   }: Pick<
     OfferRecordFacts,
-    'offer' | 'readAtMs' | 'shownAsWasAtMs' | 'countersOutliveExpiry' | 'refusalListings'
+    'offer' | 'readAtMs' | 'answeredAtMs' | 'shownAsWasAtMs' | 'countersOutliveExpiry' | 'refusalListings'
   >,
 ): string {
-  if (countersOutliveExpiry || !ranOutBy(counter.expiresMs, readAtMs)) return 'rejected';
+  if (countersOutliveExpiry || !ranOutBy(counter.expiresMs, answeredAtMs ?? readAtMs)) return 'rejected';
   if (refusalListings?.has(offer.offer_status.toLowerCase())) return 'rejected';
   const lapseLatest = typeof counter.expiresMs === 'number' ? counter.expiresMs + OUTLIVED_AFTER_MS : null;
   return ranOutBy(lapseLatest, shownAsWasAtMs) ? 'rejected' : 'expired';

@@ -86,6 +86,8 @@ export interface ApplyOptions {
   // its record shows is not written: counted unchanged, logged at debug. Undefined: written as
   // before read times were kept.
   readAt?: Date;
+  // When that read's answer came (OffersRead.answeredAt): what a counter's lapse is judged by.
+  answeredAt?: Date;
   // Every offer of one request, for a caller that reads the offers a page at a time (the reconcile):
   // a page holds only part of a request's offers, and what an offer with our counter on it shows
   // depends on the others (the buyer's accepting offer, the cascade), so such a request's offers
@@ -193,7 +195,8 @@ export class OffersService {
     const counters = await this.countersOn(crm.brokerageId, ours);
     await this.completeCounteredRequests(byRequest, counters, options.requestOffersOf);
     const readAt = options.readAt ?? this.clock.now();
-    const shownAsWas = await this.lapsedCountersShownAsWas(crm.brokerageId, ours, counters, readAt);
+    const answeredAt = options.answeredAt ?? readAt;
+    const shownAsWas = await this.lapsedCountersShownAsWas(crm.brokerageId, ours, counters, answeredAt);
     // Asked only when a counter here is past its expiry: the one case it decides.
     const outlive = shownAsWas.size > 0 && (await countersOutliveExpiry(this.links, crm.brokerageId));
     const refusalListings =
@@ -202,6 +205,7 @@ export class OffersService {
     const mapped = ours.map((offer) => ({
       offer,
       record: this.recordWith(offer, byRequest.get(offer.offer_request_id) ?? [offer], counters, readAt, {
+        answeredAt,
         shownAsWasAt: shownAsWas.get(String(offer.offer_id)),
         countersOutliveExpiry: outlive,
         refusalListings,
@@ -361,7 +365,7 @@ export class OffersService {
         requestOffers: byRequest.get(i.offer.offer_request_id) ?? [i.offer],
       })),
       counters,
-      readAt,
+      answeredAt,
     );
     await this.links.upsertLinks(
       crm.brokerageId,
@@ -390,7 +394,7 @@ export class OffersService {
     notBefore?: Date,
   ): Promise<{ counts: JobCounts; offers: Offer[] }> {
     const read = await this.bookReadOf(client).requestOffers(requestId, notBefore);
-    const counts = await this.applyOffers(crm, read.offers, { readAt: read.readAt });
+    const counts = await this.applyOffers(crm, read.offers, timesOf(read));
     await this.applySummaries(crm, summariesOf(read));
     return { counts, offers: read.offers };
   }
@@ -458,16 +462,16 @@ export class OffersService {
     const first = read ?? (await readRequestOffers(client, this.clock, target.requestId));
     const shown = await this.turns.run(this.turnOf(crm), async () => {
       let current = first;
-      const { stale } = await this.writeOffers(crm, current.offers, { readAt: current.readAt });
+      const { stale } = await this.writeOffers(crm, current.offers, timesOf(current));
       if (stale.has(String(target.offerId))) {
         this.logger.debug(
           `${crm.brokerageId}: offer ${target.offerId} was read before what its record shows; read again to show the decision's outcome`,
         );
         current = await readRequestOffers(client, this.clock, target.requestId);
-        await this.writeOffers(crm, current.offers, { readAt: current.readAt });
+        await this.writeOffers(crm, current.offers, timesOf(current));
       }
       const offer = current.offers.find((o) => o.offer_id === target.offerId);
-      await show(offer ? await this.recordOf(crm, offer, current.offers, current.readAt) : undefined);
+      await show(offer ? await this.recordOf(crm, offer, current.offers, current) : undefined);
       return current;
     });
     await this.applySummaries(crm, summariesOf(shown));
@@ -593,13 +597,14 @@ export class OffersService {
     crm: BrokerageCrm,
     offer: Offer,
     requestOffers: readonly Offer[],
-    readAt: Date,
+    { readAt, answeredAt }: Pick<OffersRead, 'readAt' | 'answeredAt'>,
   ): Promise<OfferCrmRecord> {
     const counters = await this.countersOn(crm.brokerageId, [offer, ...requestOffers]);
     // Asked only when this offer's counter is past its expiry: the one case it decides.
     const counter = counters.get(String(offer.offer_id));
-    const pastExpiry = counter !== undefined && ranOutBy(counter.expiresMs, readAt.getTime());
+    const pastExpiry = counter !== undefined && ranOutBy(counter.expiresMs, (answeredAt ?? readAt).getTime());
     return this.recordWith(offer, requestOffers, counters, readAt, {
+      answeredAt,
       countersOutliveExpiry: pastExpiry && (await countersOutliveExpiry(this.links, crm.brokerageId)),
       refusalListings: pastExpiry ? await refusalListingsTold(this.links, crm.brokerageId) : undefined,
       countersOutliveSellerReject: await this.outliveSellerReject(crm.brokerageId, [counter]),
@@ -623,13 +628,13 @@ export class OffersService {
     brokerageId: string,
     offers: readonly Offer[],
     counters: ReadonlyMap<string, CounterLinkContent>,
-    readAt: Date,
+    answeredAt: Date,
   ): Promise<Map<string, Date | null>> {
     const shown = new Map<string, Date | null>();
     for (const offer of offers) {
       const counter = counters.get(String(offer.offer_id));
       if (!counter || isAnsweredCounter(counter.status)) continue;
-      if (!ranOutBy(counter.expiresMs, readAt.getTime())) continue;
+      if (!ranOutBy(counter.expiresMs, answeredAt.getTime())) continue;
       const link = await this.links.find(brokerageId, LINK.offer, String(offer.offer_id));
       shown.set(String(offer.offer_id), link?.readAt ?? null);
     }
@@ -643,7 +648,11 @@ export class OffersService {
     readAt: Date,
     seen: Pick<
       OfferCrmInput,
-      'shownAsWasAt' | 'countersOutliveExpiry' | 'refusalListings' | 'countersOutliveSellerReject'
+      | 'answeredAt'
+      | 'shownAsWasAt'
+      | 'countersOutliveExpiry'
+      | 'refusalListings'
+      | 'countersOutliveSellerReject'
     > = {},
   ): OfferCrmRecord {
     const counter = counters.get(String(offer.offer_id));
@@ -708,7 +717,7 @@ export class OffersService {
     brokerageId: string,
     read: readonly { record: OfferCrmRecord; offer: Offer; requestOffers: readonly Offer[] }[],
     counters: ReadonlyMap<string, CounterLinkContent>,
-    readAt: Date,
+    answeredAt: Date,
   ): Promise<void> {
     const learnt: LinkInput[] = [];
     for (const { record, offer, requestOffers } of read) {
@@ -738,7 +747,7 @@ export class OffersService {
         )
           ? {
               listedAfterRefusal: listedNow,
-              ...(ranOutBy(known.expiresMs, readAt.getTime()) ? { endedPastExpiry: true } : {}),
+              ...(ranOutBy(known.expiresMs, answeredAt.getTime()) ? { endedPastExpiry: true } : {}),
             }
           : {};
       // The buyer accepted a counter the seller's reject was taken to end: this service leaves such
@@ -836,4 +845,12 @@ export class OffersService {
     }
     return unassociated;
   }
+}
+
+// A read's times, as the writers take them: when it left (what orders writes) and when its answer
+// came (what a counter's lapse is judged by).
+function timesOf(
+  read: Pick<OffersRead, 'readAt' | 'answeredAt'>,
+): Pick<ApplyOptions, 'readAt' | 'answeredAt'> {
+  return { readAt: read.readAt, ...(read.answeredAt ? { answeredAt: read.answeredAt } : {}) };
 }

@@ -448,6 +448,38 @@ describe('a counter refused near its expiry and read past it, at a service that 
   });
 });
 
+// A counter that lapses while a read of its offer is on its way: the read left before the expiry
+// and the service answered it after, reopened. Judged by when the read left, the lapse looked like
+// the buyer's refusal (full soak 20261258, where the expiry rounded to the second made that window
+// hundreds of milliseconds wide; a far service's latency makes it as wide).
+describe('a counter that lapses while a read of its offer is on its way', () => {
+  const { app, countered, shownOn } = lateRefusalCases({
+    counterLapse: 'offer-reopened',
+    counteredOfferListedAs: 'countered',
+    counterRejectedOfferListedAs: 'rejected',
+  });
+
+  it('is shown expired: the answer came after the expiry', async () => {
+    const { offer, counterId } = await countered();
+    const sent = (await app.steps.sandbox.counters()).find((c) => c.counter_offer_id === counterId) as
+      { counter_offer_expires?: string } | undefined;
+    const expiresMs = Date.parse(sent?.counter_offer_expires ?? '');
+    expect(Number.isFinite(expiresMs)).toBe(true);
+    // Both clocks to half a second before the expiry; the service answers offer reads a second after
+    // they come (within the daemon's 1.5 s timeout here).
+    await app.t.advanceClock(expiresMs - app.t.nowMs() - 500);
+    await app.steps.sandbox.faults({ match: 'GET /offers', latencyMs: 1_000 });
+    try {
+      expect((await app.t.run('offers-reconcile')).status).toBe('succeeded');
+    } finally {
+      await app.steps.sandbox.clearFaults();
+    }
+    const atService = (await app.steps.sandbox.counters()).find((c) => c.counter_offer_id === counterId);
+    expect(atService?.counter_offer_status).toBe('expired');
+    expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired']);
+  });
+});
+
 // The buyer refuses the counter before it runs out, but the UPDATE saying so is applied only after a
 // pass has read the offer closed past the counter's expiry, which looks like a lapse. Seen in a
 // 200-kill Follow Up Boss soak (seed 20261209): the UPDATE waited 84 s behind kill-cut drains, and
