@@ -41,7 +41,7 @@ export async function* streamOfferReads(
   signal?: AbortSignal,
 ): AsyncIterable<OffersRead> {
   for await (const { offers, readAt, answeredAt } of offerPages(client, query, signal, clock))
-    yield { offers, readAt: readAt ?? clock.now(), ...(answeredAt ? { answeredAt } : {}) };
+    yield { offers, readAt: readAt ?? clock.now(), answeredAt };
 }
 
 async function* offerPages(
@@ -151,7 +151,7 @@ async function readAnswered(
     answeredAt = page.answeredAt;
     offers.push(...page.offers);
   }
-  return { offers, readAt: readAt ?? asked, ...(answeredAt ? { answeredAt } : {}) };
+  return { offers, readAt: readAt ?? asked, answeredAt };
 }
 
 // Reads of single requests' offers for the service's events, where it answers each with every offer

@@ -849,8 +849,6 @@ export class OffersService {
 
 // A read's times, as the writers take them: when it left (what orders writes) and when its answer
 // came (what a counter's lapse is judged by).
-function timesOf(
-  read: Pick<OffersRead, 'readAt' | 'answeredAt'>,
-): Pick<ApplyOptions, 'readAt' | 'answeredAt'> {
-  return { readAt: read.readAt, ...(read.answeredAt ? { answeredAt: read.answeredAt } : {}) };
+function timesOf({ readAt, answeredAt }: OffersRead): Pick<ApplyOptions, 'readAt' | 'answeredAt'> {
+  return { readAt, answeredAt };
 }
