@@ -128,6 +128,19 @@ describe('fields the wire class does not know', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  // class-validator finds a class's rules by the object's `constructor`: one given by the body hid
+  // them, and the whole body was refused as "an unknown value" naming no field.
+  it('name a "constructor" key as such, and the rules still hold', () => {
+    const body = JSON.parse(
+      '{"offer_id": "x", "counter_offer_amount": 2, "constructor": {"prototype": {}}}',
+    ) as unknown;
+    expect(validateCounterOffer(body).map((v) => v.field)).toEqual(['offer_id', 'constructor']);
+    const nested = JSON.parse(
+      '{"request": {"offer_request_asking": 1, "constructor": 1}, "property": {"StreetNumber": "12", "StreetName": "Main St", "PostalCity": "Austin", "StateOrProvince": "TX", "PostalCode": "78701", "MlsStatus": "Active"}}',
+    ) as unknown;
+    expect(validateCreateOfferRequest(nested).map((v) => v.field)).toEqual(['request.constructor']);
+  });
+
   it('are named inside nested wire objects and lists of them', () => {
     const violations = validateCreateOfferRequest({
       request: { offer_request_asking: 1, extra: [1, 2] },

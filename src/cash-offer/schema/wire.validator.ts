@@ -34,7 +34,8 @@ export function checkWire(dto: new () => object, body: unknown, prefix = ''): Wi
       violations: [{ field: where, message: `${prefix ? `${prefix} ` : 'the body '}must be a JSON object` }],
       unknown: [],
     };
-  const instance = asInstance(dto, body);
+  const hidden: FieldViolation[] = [];
+  const instance = asInstance(dto, body, prefix, hidden);
   const errors = validateSync(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,
@@ -43,6 +44,7 @@ export function checkWire(dto: new () => object, body: unknown, prefix = ''): Wi
   });
   const check: WireCheck = { violations: [], unknown: [] };
   collect(errors, prefix, body, check);
+  check.unknown.push(...hidden);
   return check;
 }
 
@@ -50,14 +52,22 @@ export function checkWire(dto: new () => object, body: unknown, prefix = ''): Wi
 // instances (of the class their field names); every other value is shared, not copied:
 // plainToInstance deep-copied a hostile 250 KB array of an unknown field, blocking the event loop
 // for more than a second per webhook delivery, though only the field's name is ever reported.
-function asInstance(dto: new () => object, body: JsonObject): object {
+// A `constructor` key would hide the wire class class-validator finds the rules by
+// (`object.constructor`), and the whole object was refused as "an unknown value" naming no field: it
+// is kept off the instance and named as a field the class does not know (`hidden`).
+function asInstance(dto: new () => object, body: JsonObject, path: string, hidden: FieldViolation[]): object {
   const fields = fieldsOf(dto);
   const instance = new dto();
   for (const [key, value] of Object.entries(body)) {
+    if (key === 'constructor') {
+      const field = childPath(path, key);
+      hidden.push({ field, message: unknownFieldMessage(instance).replace(PATH, field) });
+      continue;
+    }
     const nested = fields[key]?.nested;
     // defineProperty, not assignment: a `__proto__` key in a body stays a plain (unknown) field.
     Object.defineProperty(instance, key, {
-      value: nested ? asNested(nested(), value) : value,
+      value: nested ? asNested(nested(), value, childPath(path, key), hidden) : value,
       enumerable: true,
       writable: true,
       configurable: true,
@@ -66,9 +76,10 @@ function asInstance(dto: new () => object, body: JsonObject): object {
   return instance;
 }
 
-function asNested(dto: new () => object, value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((item) => asNested(dto, item));
-  return isPlainObject(value) ? asInstance(dto, value) : value;
+function asNested(dto: new () => object, value: unknown, path: string, hidden: FieldViolation[]): unknown {
+  if (Array.isArray(value))
+    return value.map((item, i) => asNested(dto, item, childPath(path, String(i)), hidden));
+  return isPlainObject(value) ? asInstance(dto, value, path, hidden) : value;
 }
 
 // The usual verdict for a body we send or a request the sandbox receives: every problem at once.
