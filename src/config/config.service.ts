@@ -70,6 +70,25 @@ export class ConfigService {
     return [...this.current];
   }
 
+  // Why `brokerageId` is not among the loaded brokerages, for the operator: what keeps its file from
+  // loading (a secret this shell lacks, an invalid field), or that no file names it, with the ids
+  // that do, a file that does not load among them and said so.
+  whyNotLoaded(brokerageId: string): string {
+    const unready = this.unreadyBrokerages();
+    const problems = unready.get(brokerageId);
+    if (problems)
+      return `brokerage "${brokerageId}" is not loaded: ${problems.map(formatProblem).join('; ')}`;
+    const loaded = this.current.map((b) => b.id);
+    const known = [
+      ...loaded,
+      ...[...unready.keys()]
+        .filter((id) => !loaded.includes(id))
+        .sort()
+        .map((id) => `${id} (its file does not load)`),
+    ];
+    return `no brokerage "${brokerageId}" is configured in ${this.configDir} (known: ${known.join(', ') || 'none'})`;
+  }
+
   enabledBrokerages(): LoadedBrokerage[] {
     return this.current.filter((b) => b.config.enabled !== false);
   }

@@ -83,12 +83,10 @@ export class JobPauseService {
   }
 
   private check(brokerageId: string, job: string | undefined): JobName | undefined {
-    if (!this.config.get(brokerageId)) {
-      const known = this.config.brokerages().map((b) => b.id);
-      throw new UnknownTargetError(
-        `no brokerage "${brokerageId}" is configured (known: ${known.join(', ') || 'none'})`,
-      );
-    }
+    // A pause is the ledger's, not the brokerage's settings': one whose file is there but does not
+    // load here (the shell lacks the secrets the daemon has) can be paused and resumed all the same.
+    if (!this.config.get(brokerageId) && !this.config.unreadyBrokerages().has(brokerageId))
+      throw new UnknownTargetError(this.config.whyNotLoaded(brokerageId));
     if (job === undefined || job === '') return undefined;
     if (!isJobName(job)) throw new UnknownTargetError(`no job "${job}" (jobs: ${JOB_NAMES.join(', ')})`);
     return job;

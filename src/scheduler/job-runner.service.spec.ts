@@ -64,7 +64,7 @@ function setup() {
   const pauses = new MemoryPauseStore();
   const config = {
     get: (id: string) => (['acme', 'beta'].includes(id) ? brokerage(id) : undefined),
-    configDir: 'cfg',
+    whyNotLoaded: (id: string) => `no brokerage "${id}" is configured in cfg (known: acme, beta)`,
   };
   const runner = new JobRunner(
     registry,
@@ -255,7 +255,9 @@ describe('JobRunner', () => {
   it('skips jobs without a handler and refuses unknown brokerages', async () => {
     const { runner } = setup();
     expect((await runner.run('acme', 'inbox-drain')).reason).toMatch(/no handler/);
-    await expect(runner.run('nope', 'inbox-drain')).rejects.toThrow(/unknown brokerage "nope"/);
+    await expect(runner.run('nope', 'inbox-drain')).rejects.toThrow(
+      'no brokerage "nope" is configured in cfg',
+    );
   });
 
   it('aborts running jobs on shutdown, marks them interrupted and refuses new runs', async () => {

@@ -137,7 +137,7 @@ export class JobRunner implements OnModuleDestroy {
     const key = jobKey(brokerageId, job);
     if (this.closing) return this.skipped(brokerageId, job, 'the daemon is shutting down');
     const brokerage = this.config.get(brokerageId);
-    if (!brokerage) throw new Error(`unknown brokerage "${brokerageId}" (not in ${this.config.configDir})`);
+    if (!brokerage) throw new Error(this.config.whyNotLoaded(brokerageId));
     const handler = this.registry.get(job);
     if (!handler) return this.skipped(brokerageId, job, `no handler is registered for job ${job}`);
     if (this.inFlight.has(key))

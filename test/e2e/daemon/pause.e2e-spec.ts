@@ -115,10 +115,34 @@ describe('pause and resume', () => {
     const env = cliEnv(ws, 0);
     const unknown = await runCli(['pause', '--brokerage', 'nosuch'], env);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/no brokerage "nosuch" is configured \(known: alpha\)/);
+    expect(unknown.stderr).toMatch(/no brokerage "nosuch" is configured in .* \(known: alpha\)/);
     const badJob = await runCli(['pause', '--brokerage', 'alpha', '--job', 'nosuch'], env);
     expect(badJob.code).toBe(1);
     expect(badJob.stderr).toMatch(/--job must be one of/);
+  });
+
+  it('pauses and resumes a brokerage whose file this shell cannot load, and names it among the known', async () => {
+    writeBrokerage(ws, brokerageConfig('alpha'));
+    writeBrokerage(ws, brokerageConfig('beta'));
+    await (await openLedger({ databasePath: ws.ledgerPath })).close();
+    // The daemon's environment holds beta's CRM token; the operator's shell does not.
+    const { BETA_CRM_TOKEN: _notHere, ...env } = cliEnv(ws, 0);
+
+    const paused = await runCli(['pause', '--brokerage', 'beta', '--reason', 'key rotation'], env);
+    expect(paused.stderr).toBe('');
+    expect(paused.code).toBe(0);
+    expect(paused.stdout).toMatch(/paused brokerage beta \(all jobs\)/);
+    const resumed = await runCli(['resume', '--brokerage', 'beta'], env);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/resumed brokerage beta/);
+
+    const typo = await runCli(['pause', '--brokerage', 'bet'], env);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('(known: alpha, beta (its file does not load))');
+    // A run needs the brokerage's secrets: what keeps its file from loading is named.
+    const run = await runCli(['sync', '--brokerage', 'beta', '--job', 'marketplace'], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/brokerage "beta" is not loaded: .*BETA_CRM_TOKEN, which is not set/);
   });
 });
 

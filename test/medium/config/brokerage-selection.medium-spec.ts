@@ -69,7 +69,14 @@ describe('choosing the brokerages a CLI command acts on', () => {
     const config = loaded({ ...secret, ACME_KEY: 'a', ACME_TOKEN: 'b', BOLT_KEY: 'c', BOLT_TOKEN: 'd' });
     expect(unreadyBrokerageMessages(config)).toEqual([]);
     expect(() => selectBrokerages(config, 'nosuch')).toThrow(
-      'no brokerage "nosuch" is configured (known: acme, bolt)',
+      `no brokerage "nosuch" is configured in ${dir} (known: acme, bolt)`,
+    );
+  });
+
+  it('lists a brokerage whose file does not load among the known ones, saying so', () => {
+    const config = loaded({ ...secret, ACME_KEY: 'a', ACME_TOKEN: 'b', BOLT_KEY: 'c' });
+    expect(() => selectBrokerages(config, 'bolts')).toThrow(
+      `no brokerage "bolts" is configured in ${dir} (known: acme, bolt (its file does not load))`,
     );
   });
 });
