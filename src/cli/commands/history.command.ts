@@ -1,6 +1,7 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { Clock } from '../../common/clock';
-import { HistoryRepository } from '../../ledger';
+import { HistoryRepository, LinkRepository, type HistoryEntry } from '../../ledger';
+import { otherNamesOf, type NamedRecord } from '../../sync/history/history-record-names';
 import { formatDate } from '../output/format';
 import { CliOutput } from '../output/cli-output';
 import {
@@ -22,6 +23,11 @@ interface HistoryOptions {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+const byChainOrder = (a: HistoryEntry, b: HistoryEntry): number =>
+  a.brokerageId.localeCompare(b.brokerageId) || a.seq - b.seq;
+
+const describeName = (name: NamedRecord): string => `${name.record} (brokerage ${name.brokerageId})`;
 const RECORD = /^(offer|request|deal):\S+$/;
 
 // The decision history: one record's life (--record), an export for a date range (--export), or a
@@ -33,6 +39,7 @@ const RECORD = /^(offer|request|deal):\S+$/;
 export class HistoryCommand extends CommandRunner {
   constructor(
     private readonly history: HistoryRepository,
+    private readonly links: LinkRepository,
     private readonly clock: Clock,
     private readonly output: CliOutput,
   ) {
@@ -57,11 +64,20 @@ export class HistoryCommand extends CommandRunner {
       this.output.fail(`history: --record takes offer:<id>, request:<id> or deal:<id>, got "${record}"`);
       return;
     }
-    const entries = (await this.history.list(record, options.brokerage)).map(historyEntryJson);
+    // The same record under its other names (an offer's CRM deal, a listing deal's request): one
+    // life, told in the order it was written.
+    const alsoNamed = await otherNamesOf(this.links, record, options.brokerage);
+    const lists = await Promise.all([
+      this.history.list(record, options.brokerage),
+      ...alsoNamed.map((other) => this.history.list(other.record, other.brokerageId)),
+    ]);
+    const entries = lists.flat().sort(byChainOrder).map(historyEntryJson);
     if (options.json) {
-      this.output.json({ record, entries });
+      this.output.json({ record, alsoNamed, entries });
       return;
     }
+    if (alsoNamed.length > 0)
+      this.output.print(`${record} is also ${alsoNamed.map(describeName).join(', ')}`);
     if (entries.length === 0) {
       this.output.print(`no history for ${record}`);
       return;
@@ -77,6 +93,13 @@ export class HistoryCommand extends CommandRunner {
   private async export(path: string, options: HistoryOptions): Promise<void> {
     const from = options.from ?? new Date(0);
     const to = options.to ?? new Date(this.clock.nowMs() + DAY_MS);
+    // A range that ends before it starts is a slip of the operator's, not a request for nothing.
+    if (to <= from) {
+      this.output.fail(
+        `history --export: --to (${to.toISOString()}, exclusive) is not after --from (${from.toISOString()}); nothing was written`,
+      );
+      return;
+    }
     const format = options.format ?? (path.endsWith('.csv') ? 'csv' : 'json');
     let count: number;
     try {

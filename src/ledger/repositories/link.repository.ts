@@ -39,6 +39,23 @@ export class LinkRepository {
     return this.tx.exclusive((m) => m.findOne(Link, { where: { brokerageId, kind, crmId } }));
   }
 
+  // The links of a kind to this CRM record, or from this remote one, in every brokerage unless one is
+  // named: what the operator's `history --record` finds a record's other names by.
+  findByCrmIdInAny(kind: string, crmId: string, brokerageId?: string): Promise<Link[]> {
+    return this.tx.exclusive((m) =>
+      m.find(Link, { where: { kind, crmId, ...(brokerageId ? { brokerageId } : {}) }, order: { id: 'ASC' } }),
+    );
+  }
+
+  findByRemoteIdInAny(kind: string, remoteId: string, brokerageId?: string): Promise<Link[]> {
+    return this.tx.exclusive((m) =>
+      m.find(Link, {
+        where: { kind, remoteId, ...(brokerageId ? { brokerageId } : {}) },
+        order: { id: 'ASC' },
+      }),
+    );
+  }
+
   // The links of these remote records that exist, by remote id, in one read per chunk of ids.
   findMany(
     brokerageId: string,

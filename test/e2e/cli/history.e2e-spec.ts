@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/common/clock';
 import { openLedger } from '../../../src/ledger';
@@ -42,6 +42,13 @@ describe('cli history', () => {
       ]);
       clock.advance(DAY_MS);
       await ledger.history.append([entry('acme', 'request:55', 'cascade', 'under contract')]);
+      // Each brokerage's offer is shown on a CRM deal numbered 500 (their CRMs are apart); acme's
+      // request 55 came from its listing deal 400.
+      await ledger.links.upsertLinks('acme', 'offer', [{ remoteId: '7012', crmId: '500', contentHash: 'h' }]);
+      await ledger.links.upsertLinks('bolt', 'offer', [{ remoteId: '9', crmId: '500', contentHash: 'h' }]);
+      await ledger.links.upsertLinks('acme', 'offer_request', [
+        { remoteId: '55', crmId: '400', contentHash: 'h' },
+      ]);
     } finally {
       await ledger.close();
     }
@@ -52,9 +59,10 @@ describe('cli history', () => {
     const table = await runCli(['history', '--record', 'offer:7012'], env);
     expect(table.code).toBe(0);
     const lines = table.stdout.trim().split('\n');
-    expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(/acme\s+daemon\s+record_shown\s+created, "incoming"\s+done/);
-    expect(lines[2]).toMatch(/command_sent\s+counter_offer sent: done/);
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toBe('offer:7012 is also deal:500 (brokerage acme)');
+    expect(lines[2]).toMatch(/acme\s+daemon\s+record_shown\s+created, "incoming"\s+done/);
+    expect(lines[3]).toMatch(/command_sent\s+counter_offer sent: done/);
     const json = await runCli(['history', '--record', 'offer:7012', '--json'], env);
     const { entries } = JSON.parse(json.stdout) as { entries: { seq: number; detail: unknown }[] };
     expect(entries.map((e) => e.seq)).toEqual([1, 2]);
@@ -62,6 +70,30 @@ describe('cli history', () => {
     const bad = await runCli(['history', '--record', '7012'], env);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--record takes offer:<id>, request:<id> or deal:<id>');
+  });
+
+  it('tells a record’s life under any of its names, each brokerage’s apart', async () => {
+    const byDeal = await runCli(['history', '--record', 'deal:500'], env);
+    expect(byDeal.code).toBe(0);
+    const lines = byDeal.stdout.trim().split('\n');
+    expect(lines[0]).toBe('deal:500 is also offer:7012 (brokerage acme), offer:9 (brokerage bolt)');
+    expect(
+      lines.slice(2).map((l) => /^\S+ \S+\s+(\w+)\s+daemon\s+(\w+)/.exec(l)?.slice(1).join(' ')),
+    ).toEqual(['acme record_shown', 'acme command_sent', 'bolt record_shown']);
+    const acmeOnly = await runCli(['history', '--record', 'deal:500', '--brokerage', 'acme', '--json'], env);
+    expect(JSON.parse(acmeOnly.stdout)).toMatchObject({
+      alsoNamed: [{ brokerageId: 'acme', record: 'offer:7012' }],
+      entries: [{ record: 'offer:7012' }, { record: 'offer:7012' }],
+    });
+    const bolts = JSON.parse((await runCli(['history', '--record', 'offer:9', '--json'], env)).stdout) as {
+      alsoNamed: unknown[];
+      entries: { brokerageId: string }[];
+    };
+    expect(bolts.alsoNamed).toEqual([{ brokerageId: 'bolt', record: 'deal:500' }]);
+    expect(bolts.entries.map((e) => e.brokerageId)).toEqual(['bolt']);
+    const listing = await runCli(['history', '--record', 'deal:400'], env);
+    expect(listing.stdout).toMatch(/^deal:400 is also request:55 \(brokerage acme\)\n/);
+    expect(listing.stdout).toMatch(/cascade\s+under contract/);
   });
 
   it('exports a date range of one brokerage to a 0600 file, as CSV or JSON', async () => {
@@ -85,6 +117,18 @@ describe('cli history', () => {
     const all = JSON.parse(readFileSync(json, 'utf8')) as { summary: string }[];
     expect(all.map((e) => e.summary)).toEqual(['created, "incoming"']);
     expect(statSync(json).mode & 0o777).toBe(0o600);
+
+    // A range given the wrong way round is refused, not answered with an empty file.
+    const reversed = join(ws.dir, 'reversed.csv');
+    const refused = await runCli(
+      ['history', '--export', reversed, '--from', '2026-03-03', '--to', '2026-03-01'],
+      env,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'history --export: --to (2026-03-02T00:00:00.000Z, exclusive) is not after --from (2026-03-03T00:00:00.000Z); nothing was written',
+    );
+    expect(existsSync(reversed)).toBe(false);
   });
 
   it('--verify passes on an intact ledger and exits 1 naming an entry edited by hand', async () => {

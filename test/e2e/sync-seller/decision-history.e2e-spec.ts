@@ -44,7 +44,7 @@ describe.each(ledgerEngines())('decision history of a countered offer (hubspot, 
     const before = process.exitCode;
     process.exitCode = undefined;
     try {
-      await new HistoryCommand(t.ledger.history, t.ledger.clock, output).run([], options);
+      await new HistoryCommand(t.ledger.history, t.ledger.links, t.ledger.clock, output).run([], options);
       return { stdout, stderr, code: process.exitCode ?? 0 };
     } finally {
       process.exitCode = before;
@@ -116,9 +116,10 @@ describe.each(ledgerEngines())('decision history of a countered offer (hubspot, 
     const shown = await cli({ record: `offer:${offer.offer_id}` });
     expect(shown.code).toBe(0);
     const lines = shown.stdout.split('\n');
-    expect(lines[0]).toMatch(/^AT\s+BROKERAGE\s+SOURCE\s+KIND\s+WHAT\s+OUTCOME/);
+    expect(lines[0]).toBe(`offer:${offer.offer_id} is also deal:${record!.id} (brokerage acme)`);
+    expect(lines[1]).toMatch(/^AT\s+BROKERAGE\s+SOURCE\s+KIND\s+WHAT\s+OUTCOME/);
     const kinds = lines
-      .slice(1)
+      .slice(2)
       .map(
         (l) =>
           / (record_shown|event_applied|agent_move|command_queued|command_sent|write_back|counter_answered) /.exec(
@@ -131,6 +132,32 @@ describe.each(ledgerEngines())('decision history of a countered offer (hubspot, 
     expect((JSON.parse(json.stdout) as { entries: { hash: string }[] }).entries.map((e) => e.hash)).toEqual(
       entries.map((e) => e.hash),
     );
+
+    // Asked for by the name the agent and the record errors use, its CRM deal, the offer's life is
+    // told all the same; a listing deal's by its request id, with the create and write-back.
+    const byDeal = await cli({ record: `deal:${record!.id}`, json: true });
+    expect(JSON.parse(byDeal.stdout)).toMatchObject({
+      alsoNamed: [{ brokerageId: 'acme', record: `offer:${offer.offer_id}` }],
+    });
+    expect((JSON.parse(byDeal.stdout) as { entries: { hash: string }[] }).entries.map((e) => e.hash)).toEqual(
+      entries.map((e) => e.hash),
+    );
+    const byDealText = await cli({ record: `deal:${record!.id}` });
+    expect(byDealText.stdout.split('\n')[0]).toBe(
+      `deal:${record!.id} is also offer:${offer.offer_id} (brokerage acme)`,
+    );
+    const byRequest = JSON.parse((await cli({ record: `request:${requestId}`, json: true })).stdout) as {
+      alsoNamed: unknown[];
+      entries: { hash: string; seq: number }[];
+    };
+    expect(byRequest.alsoNamed).toEqual([{ brokerageId: 'acme', record: `deal:${dealId}` }]);
+    expect(byRequest.entries.map((e) => e.hash).sort()).toEqual(
+      [...deal, ...request].map((e) => e.hash).sort(),
+    );
+    expect(byRequest.entries.map((e) => e.seq)).toEqual(
+      [...byRequest.entries.map((e) => e.seq)].sort((a, b) => a - b),
+    );
+    expect(byRequest.entries[0].hash).toBe(deal[0].hash); // the create came first
 
     await expect(cli({ verify: true })).resolves.toMatchObject({ code: 0, stderr: '' });
     // Someone "improves" the counter's answer by hand.
