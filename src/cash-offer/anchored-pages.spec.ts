@@ -233,6 +233,29 @@ describe('anchoredPages', () => {
     await expect(all(anchoredPages(paging(read)))).resolves.toEqual(range(0, 30));
   });
 
+  // A service answering 400 past its last page, its list losing more than a page's overlap between
+  // two reads (offers dropped as they ran out while the pass wrote the page before): full soak
+  // 20261265's "offset 160 is out of range" failed the pass.
+  it('reads on past a list that shrank under a 400 past its end, every item still listed read', async () => {
+    const list = range(0, 30);
+    let reads = 0;
+    const read = (limit: number, offset: number): Promise<number[]> => {
+      if (++reads === 2) list.splice(0, 10);
+      if (offset >= list.length && offset > 0)
+        return Promise.reject(
+          new CashOfferError({
+            code: 'INVALID_RECORD',
+            status: 400,
+            operation: 'listOffers',
+            message: `offset ${offset} is out of range`,
+          }),
+        );
+      return Promise.resolve(list.slice(offset, offset + Math.min(limit, 25)));
+    };
+
+    await expect(all(anchoredPages(paging(read)))).resolves.toEqual(range(0, 30));
+  });
+
   it('gives up on a list that changes under every read, rather than call a partial pass whole', async () => {
     let next = 10_000;
     const svc = service(range(0, 200), {

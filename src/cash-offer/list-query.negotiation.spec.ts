@@ -224,13 +224,28 @@ describe('pageOrEnd', () => {
     await expect(pageOrEnd(read, at(50, false))).resolves.toEqual([]);
     expect(read).toHaveBeenCalledWith(1, 49);
     expect(one).toHaveBeenCalledTimes(1);
-    // Nothing before it either (the list shrank), or that read fails: an error, tried again next pass.
-    const none = service([refusal(400), refusal(400)], async () => []);
-    await expect(pageOrEnd(none.read, at(50, false))).rejects.toMatchObject({ status: 400 });
+    // That item gone too, the list's first place answering (an item or none): the list shrank under
+    // the pass, and the page is past its end.
+    const shrunk = service([refusal(400), refusal(400)], async () => []);
+    await expect(pageOrEnd(shrunk.read, at(50, false))).resolves.toEqual([]);
+    expect(shrunk.read.mock.calls.slice(2)).toEqual([
+      [1, 49],
+      [1, 0],
+    ]);
+    const gone = jest.fn(async (limit: number, offset: number): Promise<number[]> => {
+      if (limit === 1 && offset === 0) return [7];
+      throw refusal(400, 'offset out of range');
+    });
+    await expect(pageOrEnd(gone, at(50, false))).resolves.toEqual([]);
+    // Nothing answers, not even the first place: an error, tried again next pass.
     const outage = service([refusal(400), refusal(400)], async () => {
       throw new CashOfferError({ code: 'UNAVAILABLE', operation: 'x', status: 503, message: 'x' });
     });
     await expect(pageOrEnd(outage.read, at(50, false))).rejects.toMatchObject({ status: 400 });
+    const refusing = jest.fn(async (): Promise<number[]> => {
+      throw refusal(400, 'unexpected error');
+    });
+    await expect(pageOrEnd(refusing, at(50, false))).rejects.toMatchObject({ status: 400 });
     // A passing fault: the second ask reads the page, and nothing else is asked.
     const passing = service([refusal(400)]);
     await expect(pageOrEnd(passing.read, at(50, false))).resolves.toEqual([1]);

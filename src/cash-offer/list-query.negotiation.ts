@@ -161,6 +161,11 @@ export interface PageAt {
 // is none there. After a full page a 400/422 is the end only when the item just before `offset` still
 // reads (`read(1, offset - 1)`): a list whose length is a multiple of a capped page size ends on a
 // full page, and a service that answers 400 past the last page would otherwise make it unreadable.
+// Where that item is gone too but the list's first place answers (`read(1, 0)`, with an item or
+// none), the list shrank under the pass (offers dropped as they ran out while the pages before were
+// written): the page is past its end, as an empty page would say, and the caller reads back until a
+// page joins (anchoredPages). Before, such a pass failed, and on a book losing offers faster than a
+// pass wrote its pages no pass would finish (full soak 20261265: "offset 160 is out of range").
 export async function pageOrEnd<T>(
   read: (limit: number, offset: number) => Promise<T[]>,
   at: PageAt,
@@ -177,14 +182,25 @@ export async function pageOrEnd<T>(
     return await read(limit, offset);
   } catch (again) {
     if (answersPastLastPage(again, afterShortPage)) return [];
-    if (!mayBeTheEnd(again) || !(await itemReads(() => read(1, offset - 1)))) throw again;
-    return [];
+    if (!mayBeTheEnd(again)) throw again;
+    if (await itemReads(() => read(1, offset - 1))) return [];
+    if (offset > 1 && (await answers(() => read(1, 0)))) return [];
+    throw again;
   }
 }
 
 async function itemReads(readOne: () => Promise<unknown[]>): Promise<boolean> {
   try {
     return (await readOne()).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+async function answers(readOne: () => Promise<unknown[]>): Promise<boolean> {
+  try {
+    await readOne();
+    return true;
   } catch {
     return false;
   }
