@@ -32,6 +32,7 @@ import { Clock } from '../../common/clock';
 import { ranOutBy } from '../common/expiry';
 import { errorMessage } from '../common/job-counts';
 import { OffersService } from '../offers/offers.service';
+import { UnlistedOffers } from '../offers/unlisted-offers';
 
 const VERB = { accepted: 'accept', rejected: 'reject' } as const;
 
@@ -62,6 +63,7 @@ export class DecideOfferExecutor implements CommandExecutor {
     private readonly outcome: OfferRecordOutcome,
     private readonly links: LinkRepository,
     private readonly offers: OffersService,
+    private readonly unlisted: UnlistedOffers,
     private readonly clock: Clock,
   ) {}
 
@@ -109,12 +111,15 @@ export class DecideOfferExecutor implements CommandExecutor {
     const status = (result as Partial<Offer> | null)?.offer_status;
     const concluded =
       payload.decision === 'rejected' && typeof status === 'string' && endedWithoutDecision(status);
-    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, {
+    const crm = await ctx.crm();
+    await this.outcome.show(crm, ctx.cashOffer, payload, {
       of: command,
       answers: requestOf(payload),
       message: null,
       concluded,
     });
+    // An offer no longer listed is not shown by the read above: its record is moved on here.
+    if (concluded) await this.unlisted.showOvertaken(crm, String(payload.offerId), requestOf(payload));
   }
 
   async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
@@ -153,6 +158,19 @@ export class DecideOfferExecutor implements CommandExecutor {
     // agent wanted (no sale on it) holds, and the record shows the service's word without an error.
     if (offer && payload.decision === 'rejected' && endedWithoutDecision(offer.offer_status))
       return { found: true, result: offer };
+    // So of one the service no longer lists, which a pass showed closed (it dropped off once it ran
+    // out, or with our counter's lapse): whether the reject arrived or not, nothing is left to do.
+    // Before, its answer lost, it stayed unknown for good and its record in Reject requested (full
+    // soak 20261265, on a service that drops expired offers).
+    const closed =
+      !offer && payload.decision === 'rejected'
+        ? await this.unlisted.shownClosed(await ctx.crm(), String(payload.offerId))
+        : undefined;
+    if (closed !== undefined)
+      return {
+        found: true,
+        result: { offer_id: payload.offerId, offer_request_id: payload.requestId, offer_status: closed },
+      };
     if (offer && (offer.offer_status === 'active' || isCounteredWord(offer.offer_status)))
       return { found: false, provablyAbsent: true, hint: 'the offer is still undecided' };
     // Decided the other way (accepted where we rejected, closed without a sale where we accepted):

@@ -264,6 +264,11 @@ export class DecisionHistoryRecorder {
     ];
   }
 
+  // An unlisted offer's record shown ended later than the pass that found it so (UnlistedOffers).
+  recordUnlistedShown(brokerageId: string, shown: UnlistedShown[]): Promise<void> {
+    return this.append(this.unlistedShownEntries(brokerageId, shown));
+  }
+
   private async append(entries: NewHistoryEntry[]): Promise<void> {
     try {
       await this.history.append(entries);

@@ -9,7 +9,8 @@ import { LINK } from '../common/listing-deal.properties';
 import { DecisionHistoryRecorder, type UnlistedShown } from '../history/decision-history.recorder';
 import { HeldStages } from './held-stages.service';
 import { OFFER, offerStageId } from './offer-record.properties';
-import { isAnsweredCounter, isCounteredWord, stageFor } from './offer-record.view';
+import { closedWithoutSale, isAnsweredCounter, isCounteredWord, stageFor } from './offer-record.view';
+import type { AgentRequest } from './agent-held-stage';
 import {
   countersOutliveExpiry,
   decodeCounterLink,
@@ -118,6 +119,49 @@ export class UnlistedOffers {
     return this.turns.run(`offers:${crm.brokerageId}`, async () => {
       const link = await this.links.find(crm.brokerageId, LINK.offer, offerId);
       return link ? this.showBatch(crm, [link]) : 0;
+    });
+  }
+
+  // The offer's status as its record shows it, where the service no longer lists the offer and a
+  // pass showed it closed without a sale (expired, or refused before it dropped off): what a reject
+  // of it whose answer was lost is judged by (DecideOfferExecutor). Undefined otherwise.
+  async shownClosed(crm: BrokerageCrm, offerId: string): Promise<string | undefined> {
+    const link = await this.links.find(crm.brokerageId, LINK.offer, offerId);
+    if (!link || link.state !== 'gone') return undefined;
+    const [record] = await crm.port.getRecords('deal', [link.crmId], [OFFER.status]);
+    const status = record?.properties[OFFER.status] ?? '';
+    return closedWithoutSale(status) ? status : undefined;
+  }
+
+  // An offer the service no longer lists, its record shown expired while it held the agent's
+  // decision (`answered`), once that decision has nothing left to do (a reject the offer's end
+  // overtook): the record goes where the offer is, Expired, or Counter rejected where our counter
+  // ended with it, as a listing `expired` would have put it. A pass shows an unlisted offer once
+  // and never looks at it again, so before, the record stayed in Reject requested for good (full
+  // soak 20261265). Nothing moves while the agent's newer request waits in the record's stage.
+  showOvertaken(crm: BrokerageCrm, offerId: string, answered: AgentRequest): Promise<void> {
+    return this.turns.run(`offers:${crm.brokerageId}`, async () => {
+      const link = await this.links.find(crm.brokerageId, LINK.offer, offerId);
+      if (!link || link.state !== 'gone') return;
+      const [record] = await crm.port.getRecords('deal', [link.crmId], [OFFER.status]);
+      if ((record?.properties[OFFER.status] ?? '').toLowerCase() !== 'expired') return;
+      const counterLink = await this.links.find(crm.brokerageId, LINK.counter, offerId);
+      const counterStatus = counterLink ? counterWordOf(decodeCounterLink(counterLink)) : null;
+      const to = stageFor('expired', counterStatus ?? undefined);
+      const { held, placed } = await this.heldStages.besides(crm, offerId, link.crmId, answered);
+      const pipelineId = crm.stages.pipelineId(CASH_OFFERS_PIPELINE);
+      const stageId = offerStageId(crm.stages, to);
+      if (held || !placed || (placed.pipelineId === pipelineId && placed.stageId === stageId)) return;
+      const [written] = await crm.port.updateRecords('deal', [
+        { id: link.crmId, properties: {}, pipelineId, stageId, moveSentOnce: true },
+      ]);
+      if (written && !written.ok) throw written.error;
+      await this.heldStages.putBackOverwritten(crm, [
+        { offerKey: offerId, recordId: link.crmId, stageId, stageIdRead: placed.stageId, answered },
+      ]);
+      await this.history.recordUnlistedShown(crm.brokerageId, [
+        { offerId, crmId: link.crmId, stage: to, counterStatus },
+      ]);
     });
   }
 

@@ -1,5 +1,5 @@
 import { LINK } from '../../../src/sync/common/listing-deal.properties';
-import { COUNTER_OFFER, decisionKey } from '../../../src/sync/decisions/decision.command';
+import { COUNTER_OFFER, DECIDE_OFFER, decisionKey } from '../../../src/sync/decisions/decision.command';
 import { decodeCounterLink, encodeCounterLink } from '../../../src/sync/offers/counter-link';
 import { OFFER } from '../../../src/sync/offers/offer-record.properties';
 import { NeutralSellerSteps } from '../../support/crm-agent';
@@ -258,6 +258,37 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
       const shown = await steps.agent.offerRecord(offer.offer_id);
       expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
     });
+
+    // The agent rejects the countered offer; the daemon stops as the reject is sent (its outcome
+    // unknown) and the counter's lapse ends the offer, which the service then no longer lists.
+    // Whether or not the reject arrived, nothing is left to do: done, and the record where the offer
+    // is (full soak 20261265: the command stayed unknown and the record in Reject requested for good).
+    if (readings.expiredOfferListedAs === 'dropped')
+      it('a reject whose answer was lost, overtaken by the lapse that ended the offer, shows where the offer is', async () => {
+        const { offer, counterId } = await countered(24 * HOUR);
+        const record = await steps.agent.offerRecord(offer.offer_id);
+        await steps.agent.moveOffer(record!.id, 'reject_requested');
+        expect((await t.run('crm-changes')).status).toBe('succeeded');
+        // The daemon stopped while the reject was `sending`, before it left (as a restart finds it).
+        const key = decisionKey('acme', offer.offer_id, DECIDE_OFFER);
+        await t.ledger.outbox.markSending((await t.ledger.outbox.findByKey(key))!.id);
+        await t.ledger.outbox.recoverInterrupted();
+        expect((await t.ledger.outbox.findByKey(key))?.state).toBe('unknown');
+        await t.advanceClock(2 * HOUR);
+        await settle();
+        await t.run('outbox-drain');
+        const atService = (await steps.sandbox.counters()).find((c) => c.counter_offer_id === counterId);
+        expect(atService?.counter_offer_status).toBe('expired');
+        expect((await t.ledger.outbox.findByKey(key))?.state).toBe('done');
+        expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired', 'expired']);
+        const shown = await steps.agent.offerRecord(offer.offer_id);
+        expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
+        expect(
+          (await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).filter((e) =>
+            e.message.includes(`offer ${offer.offer_id}`),
+          ),
+        ).toEqual([]);
+      });
 
     it('the buyer takes the countered offer back: Counter rejected, counter status withdrawn', async () => {
       const { offer } = await countered(24 * HOUR);
