@@ -125,11 +125,13 @@ export class DecideOfferExecutor implements CommandExecutor {
   async onRefused(command: OutboxCommand, error: RemoteError, ctx: OutboxContext): Promise<void> {
     const payload = command.payload as DecideOfferPayload;
     const message = `The Cash Offer service did not ${VERB[payload.decision]} offer ${payload.offerId}: ${error.message}`;
-    await this.outcome.show(await ctx.crm(), ctx.cashOffer, payload, {
+    const crm = await ctx.crm();
+    await this.outcome.show(crm, ctx.cashOffer, payload, {
       of: command,
       answers: requestOf(payload),
       message,
     });
+    await this.unlisted.showOvertaken(crm, String(payload.offerId), requestOf(payload));
   }
 
   // PATCH /offers either changed the status or did not: the offer's status tells which.
@@ -158,18 +160,24 @@ export class DecideOfferExecutor implements CommandExecutor {
     // agent wanted (no sale on it) holds, and the record shows the service's word without an error.
     if (offer && payload.decision === 'rejected' && endedWithoutDecision(offer.offer_status))
       return { found: true, result: offer };
-    // So of one the service no longer lists, which a pass showed closed (it dropped off once it ran
-    // out, or with our counter's lapse): whether the reject arrived or not, nothing is left to do.
-    // Before, its answer lost, it stayed unknown for good and its record in Reject requested (full
-    // soak 20261265, on a service that drops expired offers).
-    const closed =
-      !offer && payload.decision === 'rejected'
-        ? await this.unlisted.shownClosed(await ctx.crm(), String(payload.offerId))
-        : undefined;
-    if (closed !== undefined)
+    // One the service no longer lists, which a pass showed closed (it dropped off once it ran out, or
+    // with our counter's lapse): whether a reject arrived or not, nothing is left to do; an accept
+    // did not take effect (an accepted offer stays listed), and sent again, the service's refusal is
+    // shown on the record. Before, its answer lost, either stayed unknown for good and the record in
+    // its "requested" stage (full soak 20261265, on a service that drops expired offers).
+    const closed = offer
+      ? undefined
+      : await this.unlisted.shownClosed(await ctx.crm(), String(payload.offerId));
+    if (closed !== undefined && payload.decision === 'rejected')
       return {
         found: true,
         result: { offer_id: payload.offerId, offer_request_id: payload.requestId, offer_status: closed },
+      };
+    if (closed !== undefined)
+      return {
+        found: false,
+        provablyAbsent: true,
+        hint: `offer ${payload.offerId} is no longer listed and its record shows it ${closed}, so the accept did not take effect`,
       };
     if (offer && (offer.offer_status === 'active' || isCounteredWord(offer.offer_status)))
       return { found: false, provablyAbsent: true, hint: 'the offer is still undecided' };

@@ -263,32 +263,50 @@ describe.each(READINGS.map((r) => [JSON.stringify(r), r] as const))(
     // unknown) and the counter's lapse ends the offer, which the service then no longer lists.
     // Whether or not the reject arrived, nothing is left to do: done, and the record where the offer
     // is (full soak 20261265: the command stayed unknown and the record in Reject requested for good).
+    // An accept so cut did not take effect (an accepted offer stays listed): sent again, the
+    // service's refusal is on the record, which shows where the offer is.
     if (readings.expiredOfferListedAs === 'dropped')
-      it('a reject whose answer was lost, overtaken by the lapse that ended the offer, shows where the offer is', async () => {
-        const { offer, counterId } = await countered(24 * HOUR);
-        const record = await steps.agent.offerRecord(offer.offer_id);
-        await steps.agent.moveOffer(record!.id, 'reject_requested');
-        expect((await t.run('crm-changes')).status).toBe('succeeded');
-        // The daemon stopped while the reject was `sending`, before it left (as a restart finds it).
-        const key = decisionKey('acme', offer.offer_id, DECIDE_OFFER);
-        await t.ledger.outbox.markSending((await t.ledger.outbox.findByKey(key))!.id);
-        await t.ledger.outbox.recoverInterrupted();
-        expect((await t.ledger.outbox.findByKey(key))?.state).toBe('unknown');
-        await t.advanceClock(2 * HOUR);
-        await settle();
-        await t.run('outbox-drain');
-        const atService = (await steps.sandbox.counters()).find((c) => c.counter_offer_id === counterId);
-        expect(atService?.counter_offer_status).toBe('expired');
-        expect((await t.ledger.outbox.findByKey(key))?.state).toBe('done');
-        expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired', 'expired']);
-        const shown = await steps.agent.offerRecord(offer.offer_id);
-        expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
-        expect(
-          (await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).filter((e) =>
-            e.message.includes(`offer ${offer.offer_id}`),
-          ),
-        ).toEqual([]);
-      });
+      it.each(['reject_requested', 'accept_requested'] as const)(
+        "the agent's %s, its answer lost, overtaken by the lapse that ended the offer, shows where the offer is",
+        async (move) => {
+          const { offer, counterId } = await countered(24 * HOUR);
+          const record = await steps.agent.offerRecord(offer.offer_id);
+          await steps.agent.moveOffer(record!.id, move);
+          expect((await t.run('crm-changes')).status).toBe('succeeded');
+          // The daemon stopped while the reject was `sending`, before it left (as a restart finds it).
+          const key = decisionKey('acme', offer.offer_id, DECIDE_OFFER);
+          await t.ledger.outbox.markSending((await t.ledger.outbox.findByKey(key))!.id);
+          await t.ledger.outbox.recoverInterrupted();
+          expect((await t.ledger.outbox.findByKey(key))?.state).toBe('unknown');
+          await t.advanceClock(2 * HOUR);
+          await settle();
+          await t.run('outbox-drain');
+          const atService = (await steps.sandbox.counters()).find((c) => c.counter_offer_id === counterId);
+          expect(atService?.counter_offer_status).toBe('expired');
+          expect(await shownOn(offer.offer_id)).toEqual(['counter_rejected', 'expired', 'expired']);
+          const shown = await steps.agent.offerRecord(offer.offer_id);
+          if (move === 'reject_requested') {
+            expect((await t.ledger.outbox.findByKey(key))?.state).toBe('done');
+            expect(shown!.properties[OFFER.decisionError] ?? '').toBe('');
+          } else {
+            expect((await t.ledger.outbox.findByKey(key))?.state).toBe('dead');
+            expect(shown!.properties[OFFER.decisionError]).toMatch(
+              new RegExp(`^The Cash Offer service did not accept offer ${offer.offer_id}: .*expired`),
+            );
+          }
+          // Nothing left for the operator but the service's refusal of an accept.
+          const open = (await t.ledger.recordErrors.listOpen({ brokerageId: 'acme' })).filter(
+            (e) => e.recordRef === record!.id,
+          );
+          expect(open.map((e) => e.message)).toEqual(
+            move === 'reject_requested'
+              ? []
+              : [
+                  `PATCH /offers: conflict (409): offer ${offer.offer_id} is expired; it can no longer be accepted`,
+                ],
+          );
+        },
+      );
 
     it('the buyer takes the countered offer back: Counter rejected, counter status withdrawn', async () => {
       const { offer } = await countered(24 * HOUR);
