@@ -123,8 +123,9 @@ export class UnlistedOffers {
   }
 
   // The offer's status as its record shows it, where the service no longer lists the offer and a
-  // pass showed it closed without a sale (expired, or refused before it dropped off): what a reject
-  // of it whose answer was lost is judged by (DecideOfferExecutor). Undefined otherwise.
+  // pass showed it closed without a sale (expired, or refused before it dropped off): what the
+  // seller's decision of it whose answer was lost is judged by (DecideOfferExecutor). Undefined
+  // otherwise.
   async shownClosed(crm: BrokerageCrm, offerId: string): Promise<string | undefined> {
     const link = await this.links.find(crm.brokerageId, LINK.offer, offerId);
     if (!link || link.state !== 'gone') return undefined;
@@ -135,7 +136,7 @@ export class UnlistedOffers {
 
   // An offer the service no longer lists, its record shown expired while it held the agent's
   // decision (`answered`), once that decision has nothing left to do (a reject the offer's end
-  // overtook): the record goes where the offer is, Expired, or Counter rejected where our counter
+  // overtook, an accept the service refused for it): the record goes where the offer is, Expired, or Counter rejected where our counter
   // ended with it, as a listing `expired` would have put it. A pass shows an unlisted offer once
   // and never looks at it again, so before, the record stayed in Reject requested for good (full
   // soak 20261265). Nothing moves while the agent's newer request waits in the record's stage.
