@@ -28,4 +28,15 @@ describe('RECOMMENDED_HEAP_MB', () => {
       `node --max-old-space-size=${RECOMMENDED_HEAP_MB} dist/bin/daemon.js`,
     );
   });
+
+  // npm passes a SIGTERM only to the shell running the script; a shell that ran a build first waits
+  // on node as its child and dies alone, leaving the daemon running without its listeners' owner
+  // knowing (a supervisor's stop of `npm start`). `exec` makes node the shell's own process.
+  it('gives the long-running processes a script starts after a build the signals npm passes on', () => {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    for (const name of ['start', 'sandbox'])
+      expect(pkg.scripts[name]).toMatch(/^npm run build && exec node /);
+  });
 });
