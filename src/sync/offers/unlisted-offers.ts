@@ -136,8 +136,8 @@ export class UnlistedOffers {
 
   // An offer the service no longer lists, its record shown expired while it held the agent's
   // decision (`answered`), once that decision has nothing left to do (a reject the offer's end
-  // overtook, an accept the service refused for it): the record goes where the offer is, Expired, or Counter rejected where our counter
-  // ended with it, as a listing `expired` would have put it. A pass shows an unlisted offer once
+  // overtook, an accept the service refused for it): the record goes where the offer is, Expired,
+  // or Counter rejected where our counter ended with it, as a listing `expired` would have put it. A pass shows an unlisted offer once
   // and never looks at it again, so before, the record stayed in Reject requested for good (full
   // soak 20261265). Nothing moves while the agent's newer request waits in the record's stage.
   showOvertaken(crm: BrokerageCrm, offerId: string, answered: AgentRequest): Promise<void> {
