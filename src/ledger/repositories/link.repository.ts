@@ -41,16 +41,14 @@ export class LinkRepository {
 
   // The links of a kind to this CRM record, or from this remote one, in every brokerage unless one is
   // named: what the operator's `history --record` finds a record's other names by.
-  findByCrmIdInAny(kind: string, crmId: string, brokerageId?: string): Promise<Link[]> {
-    return this.tx.exclusive((m) =>
-      m.find(Link, { where: { kind, crmId, ...(brokerageId ? { brokerageId } : {}) }, order: { id: 'ASC' } }),
-    );
-  }
-
-  findByRemoteIdInAny(kind: string, remoteId: string, brokerageId?: string): Promise<Link[]> {
+  findInAny(
+    kind: string,
+    match: { crmId: string } | { remoteId: string },
+    brokerageId?: string,
+  ): Promise<Link[]> {
     return this.tx.exclusive((m) =>
       m.find(Link, {
-        where: { kind, remoteId, ...(brokerageId ? { brokerageId } : {}) },
+        where: { kind, ...match, ...(brokerageId ? { brokerageId } : {}) },
         order: { id: 'ASC' },
       }),
     );

@@ -25,7 +25,7 @@ export async function otherNamesOf(
   if (prefix === 'deal') {
     const found = await Promise.all(
       Object.entries(DEAL_OF).map(async ([named, kind]) =>
-        (await links.findByCrmIdInAny(kind, id, brokerageId)).map((link) => ({
+        (await links.findInAny(kind, { crmId: id }, brokerageId)).map((link) => ({
           brokerageId: link.brokerageId,
           record: `${named}:${link.remoteId}`,
         })),
@@ -34,7 +34,7 @@ export async function otherNamesOf(
     return found.flat();
   }
   if (prefix !== 'request' && prefix !== 'offer') return [];
-  return (await links.findByRemoteIdInAny(DEAL_OF[prefix], id, brokerageId)).map((link) => ({
+  return (await links.findInAny(DEAL_OF[prefix], { remoteId: id }, brokerageId)).map((link) => ({
     brokerageId: link.brokerageId,
     record: `deal:${link.crmId}`,
   }));

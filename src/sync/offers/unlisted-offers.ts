@@ -127,11 +127,19 @@ export class UnlistedOffers {
   // seller's decision of it whose answer was lost is judged by (DecideOfferExecutor). Undefined
   // otherwise.
   async shownClosed(crm: BrokerageCrm, offerId: string): Promise<string | undefined> {
+    const status = (await this.unlistedShown(crm, offerId))?.status;
+    return status !== undefined && closedWithoutSale(status) ? status : undefined;
+  }
+
+  // The link of an offer a pass marked gone (no longer listed) and the status its record shows.
+  private async unlistedShown(
+    crm: BrokerageCrm,
+    offerId: string,
+  ): Promise<{ link: Link; status: string } | undefined> {
     const link = await this.links.find(crm.brokerageId, LINK.offer, offerId);
     if (!link || link.state !== 'gone') return undefined;
     const [record] = await crm.port.getRecords('deal', [link.crmId], [OFFER.status]);
-    const status = record?.properties[OFFER.status] ?? '';
-    return closedWithoutSale(status) ? status : undefined;
+    return { link, status: record?.properties[OFFER.status] ?? '' };
   }
 
   // An offer the service no longer lists, its record shown expired while it held the agent's
@@ -142,10 +150,9 @@ export class UnlistedOffers {
   // soak 20261265). Nothing moves while the agent's newer request waits in the record's stage.
   showOvertaken(crm: BrokerageCrm, offerId: string, answered: AgentRequest): Promise<void> {
     return this.turns.run(`offers:${crm.brokerageId}`, async () => {
-      const link = await this.links.find(crm.brokerageId, LINK.offer, offerId);
-      if (!link || link.state !== 'gone') return;
-      const [record] = await crm.port.getRecords('deal', [link.crmId], [OFFER.status]);
-      if ((record?.properties[OFFER.status] ?? '').toLowerCase() !== 'expired') return;
+      const shown = await this.unlistedShown(crm, offerId);
+      if (shown?.status.toLowerCase() !== 'expired') return;
+      const { link } = shown;
       const counterLink = await this.links.find(crm.brokerageId, LINK.counter, offerId);
       const counterStatus = counterLink ? counterWordOf(decodeCounterLink(counterLink)) : null;
       const to = stageFor('expired', counterStatus ?? undefined);
