@@ -19,12 +19,20 @@ export function configureHttpBodyParsing(app: INestApplication, limitBytes = WEB
 }
 
 // A delivery over the limit, unread (its bytes were drained, not kept): what the route gets as its
-// body instead, so the intake can say whose delivery it refused before answering 413.
+// body instead, so the intake can say whose delivery it refused before answering 413. A compressed
+// body is limited as inflated, so its size as sent may be under the limit: `encoding` says so.
 export class OversizeBody {
   constructor(
     readonly bytes: number,
     readonly limitBytes: number,
+    readonly encoding?: string,
   ) {}
+
+  get reason(): string {
+    if (this.encoding === undefined)
+      return `the body of ${this.bytes} bytes is over the ${this.limitBytes}-byte limit`;
+    return `the body, ${this.bytes} bytes as sent (${this.encoding}), inflates past the ${this.limitBytes}-byte limit`;
+  }
 }
 
 interface BodyParserError {
@@ -44,6 +52,8 @@ function passOversizeToTheRoute(error: unknown, req: Request, _res: Response, ne
   }
   const declared = Number(req.headers['content-length']);
   const bytes = parserError.length ?? (Number.isFinite(declared) ? declared : (parserError.received ?? 0));
-  req.body = new OversizeBody(bytes, parserError.limit ?? 0);
+  const encoding = req.headers['content-encoding']?.trim().toLowerCase();
+  const compressed = encoding !== undefined && encoding !== '' && encoding !== 'identity';
+  req.body = new OversizeBody(bytes, parserError.limit ?? 0, compressed ? encoding.slice(0, 40) : undefined);
   next();
 }

@@ -73,7 +73,7 @@ export class WebhookIntakeService {
     body: OversizeBody,
   ): Promise<{ status: 404 } | { status: 413; reason: string }> {
     if (!this.authenticated(brokerageId, presentedSecret)) return { status: 404 };
-    const reason = `the body of ${body.bytes} bytes is over the ${body.limitBytes}-byte limit`;
+    const { reason } = body;
     this.metrics.webhookEvent(brokerageId, 'too_large');
     this.logger.warn(`refused a webhook for ${brokerageId}, unread: ${reason}`);
     return { status: 413, reason };

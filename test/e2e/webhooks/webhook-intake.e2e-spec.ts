@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { InboxEvent } from '../../../src/ledger/entities';
 import { MetricsService } from '../../../src/observability/metrics/metrics.service';
 import { startWebhookApp, WebhookTestApp } from '../../support/webhook-app';
@@ -150,6 +151,31 @@ describe('webhook intake over real HTTP', () => {
     expect(await events()).toHaveLength(0);
     // The connection is still good for the next delivery.
     expect((await post(t.hookUrl('acme', ACME_SECRET), offerEvent(2))).status).toBe(200);
+  });
+
+  // A gzip body of a few hundred bytes that inflates past the limit used to be refused as "the body of 443
+  // bytes is over the 262144-byte limit", a size under the limit it named.
+  it('says a compressed delivery inflates past the limit, naming its size as sent and its encoding', async () => {
+    const huge = { ...offerEvent(3), offer_memo: 'x'.repeat(300 * 1024) };
+    const sent = gzipSync(JSON.stringify(huge));
+    const answer = await fetch(t.hookUrl('acme', ACME_SECRET), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: sent,
+    });
+    expect(answer.status).toBe(413);
+    expect(((await answer.json()) as { message: string }).message).toBe(
+      `the body, ${sent.length} bytes as sent (gzip), inflates past the 262144-byte limit`,
+    );
+    expect(await events()).toHaveLength(0);
+    const small = gzipSync(JSON.stringify(offerEvent(3)));
+    const taken = await fetch(t.hookUrl('acme', ACME_SECRET), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: small,
+    });
+    expect(taken.status).toBe(200);
+    expect(await events()).toHaveLength(1);
   });
 
   it('refuses malformed JSON with 400 and a reason, and keeps it dead-lettered for the operator', async () => {
