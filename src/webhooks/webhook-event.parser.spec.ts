@@ -41,6 +41,15 @@ describe('parseWebhookBody', () => {
     }
   });
 
+  // JSON's 1e400 parses to Infinity, which used to be told as "got null" (JSON.stringify's word).
+  it('names a number too large for JSON as it was read, not as null', () => {
+    const parsed = parseWebhookBody(
+      '{"event":"new_offer","offer_id":1e400,"offer_request_id":7,"offer_amount":250000,"offer_status":"active"}',
+    );
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.reason).toContain('new_offer.offer_id must be a number; got Infinity');
+  });
+
   it('stores unknown event types flagged rather than refusing them', () => {
     expect(parseWebhookBody('{"event":"offer_withdrawn","offer_id":1}')).toMatchObject({
       ok: true,

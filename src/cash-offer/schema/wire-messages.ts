@@ -11,6 +11,8 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'object') return 'an object';
+  // JSON.stringify says null for Infinity and NaN.
+  if (typeof value === 'number') return String(value);
   return JSON.stringify(value) ?? 'nothing';
 }
 
