@@ -70,6 +70,13 @@ export class ConfigService {
     return [...this.current];
   }
 
+  // Whether a file names `brokerageId`, loaded or not: what the ledger's own actions (pause, replay)
+  // need, as one whose file does not load in this shell (the daemon may hold the secrets it lacks)
+  // still has its rows and jobs.
+  isKnown(brokerageId: string): boolean {
+    return this.get(brokerageId) !== undefined || this.unreadyBrokerages().has(brokerageId);
+  }
+
   // Why `brokerageId` is not among the loaded brokerages, for the operator: what keeps its file from
   // loading (a secret this shell lacks, an invalid field), or that no file names it, with the ids
   // that do, a file that does not load among them and said so.

@@ -7,7 +7,7 @@ describe('JobPauseService.pause', () => {
     const pause = jest.fn();
     const service = new JobPauseService(
       { pause } as unknown as PauseRepository,
-      { get: () => ({ id: 'acme' }) } as unknown as ConfigService,
+      { isKnown: () => true } as unknown as ConfigService,
     );
     const error = await service.pause('acme', undefined, 'x'.repeat(10_000)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnknownTargetError);
@@ -21,7 +21,7 @@ describe('JobPauseService.pause', () => {
     );
     const service = new JobPauseService(
       { pause } as unknown as PauseRepository,
-      { get: () => ({ id: 'acme' }) } as unknown as ConfigService,
+      { isKnown: () => true } as unknown as ConfigService,
     );
     await service.pause('acme', undefined, ' new key\n2026-11-25 ERROR forged\u001b[31m red\r\n');
     expect(pause.mock.calls[0][2]).toBe('new key 2026-11-25 ERROR forged [31m red');
@@ -33,8 +33,7 @@ describe('JobPauseService.pause', () => {
       Promise.resolve({ brokerageId, job, reason, pausedAt: '2026-11-25T12:00:00.000Z' }),
     );
     const config = {
-      get: () => undefined,
-      unreadyBrokerages: () => new Map([['acme', []]]),
+      isKnown: (id: string) => id === 'acme',
       whyNotLoaded: (id: string) =>
         `no brokerage "${id}" is configured in cfg (known: acme (its file does not load))`,
     };

@@ -85,7 +85,7 @@ export class JobPauseService {
   private check(brokerageId: string, job: string | undefined): JobName | undefined {
     // A pause is the ledger's, not the brokerage's settings': one whose file is there but does not
     // load here (the shell lacks the secrets the daemon has) can be paused and resumed all the same.
-    if (!this.config.get(brokerageId) && !this.config.unreadyBrokerages().has(brokerageId))
+    if (!this.config.isKnown(brokerageId))
       throw new UnknownTargetError(this.config.whyNotLoaded(brokerageId));
     if (job === undefined || job === '') return undefined;
     if (!isJobName(job)) throw new UnknownTargetError(`no job "${job}" (jobs: ${JOB_NAMES.join(', ')})`);

@@ -10,8 +10,7 @@ export function checkKnownBrokerage(
   brokerageId: string | undefined,
   inLedger = false,
 ): boolean {
-  if (brokerageId === undefined || config.get(brokerageId) || inLedger) return true;
-  if (config.unreadyBrokerages().has(brokerageId)) return true;
+  if (brokerageId === undefined || inLedger || config.isKnown(brokerageId)) return true;
   output.fail(config.whyNotLoaded(brokerageId));
   return false;
 }

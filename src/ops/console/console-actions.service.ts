@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '../../config/config.service';
 import { JobPauseService, UnknownTargetError } from '../../scheduler/job-pause.service';
 import { JobRunner } from '../../scheduler/job-runner.service';
-import { isJobName } from '../../scheduler/job.types';
+import { isJobName, JOB_NAMES } from '../../scheduler/job.types';
 import { ReplayService } from '../actions/replay.service';
 import type { Notice } from './notice.board';
 
@@ -22,6 +23,7 @@ export class ConsoleActions {
     private readonly pauses: JobPauseService,
     private readonly replay: ReplayService,
     private readonly runner: JobRunner,
+    private readonly config: ConfigService,
   ) {}
 
   async pause(form: ActionForm): Promise<Notice> {
@@ -62,7 +64,10 @@ export class ConsoleActions {
     return this.attempt(async () => {
       const brokerage = required(form.brokerage);
       const job = form.job ?? '';
-      if (!isJobName(job)) throw new UnknownTargetError(`no job "${job}"`);
+      // Checked before starting: the run is not awaited, so its refusal would reach only the log,
+      // under a notice that said it started.
+      if (!this.config.get(brokerage)) throw new UnknownTargetError(this.config.whyNotLoaded(brokerage));
+      if (!isJobName(job)) throw new UnknownTargetError(`no job "${job}" (jobs: ${JOB_NAMES.join(', ')})`);
       const paused = (await this.pauses.list(brokerage)).find((p) => p.job === undefined || p.job === job);
       if (paused)
         throw new UnknownTargetError(

@@ -218,6 +218,34 @@ describe('status page', () => {
     expect(webhook.status).toBe(404);
   });
 
+  // A form edited to name a brokerage no file names was answered "Started marketplace of brokerage
+  // nope." while the run failed in the log at error level, and its replay "Replayed 0 ...".
+  it('refuses a form naming a brokerage no file names, and starts or replays nothing', async () => {
+    await reload();
+    const token = (await browser.attribute('input[name=_csrf]', 'value'))!;
+    const notice = async (action: string, body: string): Promise<string[]> => {
+      const answer = await fetch(`${admin}/console/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: admin },
+        body: `${body}&_csrf=${token}`,
+        redirect: 'manual',
+      });
+      expect(answer.status).toBe(303);
+      expect(await browser.goto(new URL(answer.headers.get('location')!, admin).href)).toBe(200);
+      return browser.texts('.notice');
+    };
+    const unknown = 'no brokerage "nope" is configured';
+    expect(await notice('run', 'brokerage=nope&job=marketplace')).toEqual([expect.stringContaining(unknown)]);
+    expect(await notice('replay', 'brokerage=nope&kind=commands')).toEqual([
+      expect.stringContaining(unknown),
+    ]);
+    expect(await notice('replay', 'brokerage=nope&kind=events')).toEqual([expect.stringContaining(unknown)]);
+    expect(await notice('run', 'brokerage=acme&job=nope')).toEqual([
+      'no job "nope" (jobs: crm-changes, offers-reconcile, marketplace, outbox-drain, inbox-drain)',
+    ]);
+    expect(daemon.stdout()).not.toContain('run now of marketplace for nope');
+  });
+
   it('puts problems first: a brokerage that fails to load, dead work with its totals, the open alert', async () => {
     // 55 more record errors than the page lists: it says how many there are and where to see them.
     const ledger = await openLedger({ databasePath: env.LEDGER_PATH! });

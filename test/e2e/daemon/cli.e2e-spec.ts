@@ -194,6 +194,12 @@ describe('cli commands', () => {
     const refused = await runCli(['replay', '--events'], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('replay needs --brokerage <id> or --id <n>');
+    // A typo is refused, naming the brokerages there are: it used to say "replayed 0" and exit 0.
+    for (const kind of ['--events', '--commands']) {
+      const typo = await runCli(['replay', kind, '--brokerage', 'acmee'], env);
+      expect(typo.code).toBe(1);
+      expect(typo.stderr).toMatch(/no brokerage "acmee" is configured in .* \(known: .*acme.*\)/);
+    }
 
     expect(await cli('replay', '--events', '--id', String(ids.boltEvent))).toContain(
       `replayed 1 dead-lettered inbox event(s) (id ${ids.boltEvent})`,
