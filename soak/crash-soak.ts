@@ -427,8 +427,9 @@ export async function runCrashSoak(options: CrashSoakOptions): Promise<CrashSoak
   }
 }
 
-// Quiescent: nothing the daemon works on by itself is left in the ledger, and neither the service,
-// the CRM nor the ledger has changed for `stableMs` while the agent and the buyers keep looking.
+// Quiescent: nothing the daemon works on by itself is left in the ledger, an offers-reconcile pass
+// has begun and succeeded since the service last changed, and neither the service, the CRM nor the
+// ledger has changed for `stableMs` while the agent and the buyers keep looking.
 async function settle(
   world: SoakWorld,
   ledgerReader: LedgerReader,
@@ -444,6 +445,10 @@ async function settle(
   let last = '';
   let since = Date.now();
   const settleStart = since;
+  // When the service's part of the fingerprint last changed: an offer that expired (or was dropped)
+  // while the only pass going hung on a fault and failed left nothing busy, and eight quiet seconds
+  // later the check judged records no pass had yet had a chance to show (readings sweep 1649 run 3).
+  let serviceChangedMs = since;
   let busy = '';
   // The last few changes (which part of the fingerprint, when), for a settle that times out.
   const changes: string[] = [];
@@ -460,6 +465,7 @@ async function settle(
         if (print !== last) {
           changes.push(`${new Date().toISOString().slice(11, 23)} ${changedPart(last, print)}`);
           if (changes.length > 5) changes.shift();
+          if (serviceFacts(print) !== serviceFacts(last)) serviceChangedMs = Date.now();
           last = print;
           since = Date.now();
         }
@@ -475,6 +481,7 @@ async function settle(
           // a crm-changes run so held would otherwise let the state look settled with the agent's
           // last moves not yet read. One running for `stableMs` or longer is held up.
           ...heldRuns(ledger.running, firstSeen, Date.now(), stableMs),
+          noPassSince(await ledgerReader.passes('offers-reconcile'), serviceChangedMs),
           othersBusy(),
         ]
           .filter(Boolean)
@@ -492,6 +499,18 @@ async function settle(
     );
     return false;
   }
+}
+
+// Busy until an offers-reconcile pass that began after `sinceMs` has succeeded.
+export function noPassSince(passes: readonly ReconcilePass[], sinceMs: number): string {
+  return passes.some((p) => p.startedMs > sinceMs)
+    ? ''
+    : 'no offers-reconcile pass since the service last changed';
+}
+
+// The service's parts of a fingerprint (requests, offers, counters).
+function serviceFacts(print: string): string {
+  return print ? JSON.stringify((JSON.parse(print) as unknown[]).slice(0, 3)) : '';
 }
 
 // The running runs seen running for `stableMs` or longer, each with how long; `firstSeen` is kept

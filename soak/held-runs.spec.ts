@@ -1,4 +1,4 @@
-import { heldRuns } from './crash-soak';
+import { heldRuns, noPassSince } from './crash-soak';
 
 describe('heldRuns (the settle)', () => {
   const run = (id: number) => ({ id, brokerage_id: 'soak', job: 'offers-reconcile' });
@@ -19,5 +19,21 @@ describe('heldRuns (the settle)', () => {
       expect(heldRuns([run(id)], seen, t, 8_000)).toEqual([]);
     }
     expect([...seen.keys()]).toHaveLength(1);
+  });
+});
+
+describe('noPassSince (the settle)', () => {
+  const pass = (startedMs: number) => ({ startedMs, finishedMs: startedMs + 200 });
+
+  // Readings sweep 1649 run 3: an offer expired while the only pass going hung and failed; the
+  // settle judged the records before the next pass began.
+  it('is busy until a pass that began after the service last changed has succeeded', () => {
+    const failedRunBegan = 8_000;
+    expect(noPassSince([pass(2_000), pass(6_000)], failedRunBegan + 200)).toBe(
+      'no offers-reconcile pass since the service last changed',
+    );
+    expect(noPassSince([pass(2_000), pass(38_000)], failedRunBegan + 200)).toBe('');
+    // One that began before the change and finished after it saw the service as it was.
+    expect(noPassSince([{ startedMs: 8_000, finishedMs: 9_000 }], 8_500)).not.toBe('');
   });
 });
