@@ -276,6 +276,63 @@ describe('the admin listener behind a credential', () => {
   });
 });
 
+// A token of 16 characters is not to be guessed at HTTP speed: ten wrong ones from an address in
+// five minutes and it is refused for the rest of them. (Before, every guess was answered at once.)
+describe('wrong admin tokens', () => {
+  it('refuse an address after ten, by bearer or the sign-in form, the right token too, and say when to try again', async () => {
+    const ws = makeWorkspace();
+    const port = await freePort();
+    writeBrokerage(ws, brokerageConfig('acme'));
+    const daemon = startProcess(MAIN_JS, { ...baseEnv(ws, port, ['acme']), ADMIN_TOKEN: TOKEN });
+    try {
+      await waitFor(() => daemon.stdout().includes('"listening on') || daemon.child.exitCode !== null, {
+        what: 'the daemon to listen',
+        ...DAEMON_WAIT,
+        timeoutMs: 30_000,
+      });
+      const host = { host: `127.0.0.1:${port}` };
+      const form = {
+        ...host,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: `http://127.0.0.1:${port}`,
+      };
+      const signIn = (token: string) => call(port, 'POST', '/login', form, `token=${token}&next=%2Fconsole`);
+      // An operator signed in before the guessing keeps their session through it.
+      const session = String((await signIn(TOKEN)).headers['set-cookie']).split(';')[0];
+      for (let i = 0; i < 5; i++) {
+        const bearer = { ...host, authorization: `Bearer wrong-token-${i}-000000000` };
+        expect((await call(port, 'GET', '/metrics', bearer)).status).toBe(401);
+        const typed = await signIn(`wrong-${i}`);
+        expect(typed.status).toBe(303);
+        expect(typed.headers.location).toContain('failed=1');
+      }
+      // A sign-in with no token typed guesses nothing and is not counted; the eleventh token is.
+      expect((await call(port, 'POST', '/login', form, 'next=%2Fconsole')).headers.location).toContain(
+        'failed=1',
+      );
+      const refused = await call(port, 'GET', '/metrics', { ...host, authorization: `Bearer ${TOKEN}` });
+      expect(refused.status).toBe(429);
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(300);
+      expect(JSON.parse(refused.body)).toMatchObject({
+        message: expect.stringMatching(/^too many wrong tokens from this address: try again in \d+ s$/),
+      });
+      const typedRight = await signIn(TOKEN);
+      expect(typedRight.status).toBe(429);
+      expect(typedRight.headers['set-cookie']).toBeUndefined();
+      expect(typedRight.body).toContain('too many wrong tokens from this address');
+      expect((await call(port, 'GET', '/console', { ...host, cookie: session })).status).toBe(200);
+      expect((await call(port, 'GET', '/health/ready', host)).status).toBe(200);
+      expect(daemon.stdout()).toMatch(/10 wrong admin tokens from \S*127\.0\.0\.1 within 5 minutes/);
+      expect(daemon.stdout()).not.toContain(TOKEN);
+    } finally {
+      await daemon.stop();
+      ws.cleanup();
+    }
+  });
+});
+
 describe('an admin listener beyond loopback', () => {
   it('does not start without a token, and says to set ADMIN_TOKEN', async () => {
     const ws = makeWorkspace();
