@@ -75,6 +75,9 @@ export function loadBrokerageConfigs(dir: string, env: Environment): ConfigLoadR
   return { brokerages, problems };
 }
 
+// A brokerage file is a few hundred bytes; one far past this is not one (and is not read whole).
+export const MAX_BROKERAGE_FILE_BYTES = 1024 * 1024;
+
 export function loadBrokerageFile(
   path: string,
   file: string,
@@ -82,6 +85,19 @@ export function loadBrokerageFile(
 ): { brokerage?: LoadedBrokerage; problems: ConfigProblem[] } {
   let raw: unknown;
   try {
+    // A FIFO (or a device) named like a brokerage file would block the read, and with it the
+    // daemon's start or `validate-config`, with nothing said.
+    const stat = statSync(path);
+    if (!stat.isFile()) return { problems: [{ file, message: 'is not a regular file; not read' }] };
+    if (stat.size > MAX_BROKERAGE_FILE_BYTES)
+      return {
+        problems: [
+          {
+            file,
+            message: `is ${stat.size} bytes; a brokerage file may be ${MAX_BROKERAGE_FILE_BYTES} at most; not read`,
+          },
+        ],
+      };
     const text = readFileSync(path, 'utf8');
     raw = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (error) {

@@ -8,6 +8,7 @@ jest.mock('@nestjs/common', () => ({
   },
 }));
 
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +65,21 @@ describe('brokerage config loading', () => {
     });
     expect(JSON.stringify(acme.config)).not.toContain(env.ACME_KEY);
     expect(brokerages[1].config.enabled).toBe(false);
+  });
+
+  // A FIFO named acme.yaml blocked validate-config (and the daemon's start) for good, saying nothing.
+  it('reads no FIFO, directory or oversized file named like a brokerage file, and says so; the rest load', () => {
+    write('acme.yaml', config('acme'));
+    execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
+    mkdirSync(join(dir, 'folder.yml'));
+    writeFileSync(join(dir, 'huge.yaml'), `id: huge\nnotes: "${'x'.repeat(2 * 1024 * 1024)}"\n`);
+    const { brokerages, problems } = loadBrokerageConfigs(dir, env);
+    expect(brokerages.map((b) => b.id)).toEqual(['acme']);
+    expect(problems.map((p) => formatProblem(p).replace(dir, '<dir>'))).toEqual([
+      '<dir>/fifo.yaml: is not a regular file; not read',
+      '<dir>/folder.yml: is not a regular file; not read',
+      `<dir>/huge.yaml: is ${2 * 1024 * 1024 + 19} bytes; a brokerage file may be 1048576 at most; not read`,
+    ]);
   });
 
   it('reports every problem with file, brokerage and key path', () => {
