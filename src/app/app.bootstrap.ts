@@ -47,7 +47,9 @@ export function buildAppParts(options: {
     redactor,
     logger,
   };
-  mkdirSync(dirname(parts.settings.ledgerPath), { recursive: true });
+  // Only a SQLite ledger has a directory: on PostgreSQL a worker runs in the release's directory,
+  // read-only under its systemd unit, where a `data/` made for nothing stopped the start (EACCES).
+  if (!parts.settings.ledgerUrl) mkdirSync(dirname(parts.settings.ledgerPath), { recursive: true });
   return parts;
 }
 

@@ -78,8 +78,11 @@ async function start(parts: AppParts, options: StartDaemonOptions): Promise<Nest
         log.error(`config reload failed: ${String(error)}`);
         return error instanceof Error ? error : new Error(String(error));
       })
-      // The verdict `cli reload-config` waits for.
-      .then((outcome) => writeReloadVerdict(settings.ledgerPath, verdictOf(outcome)))
+      // The verdict `cli reload-config` waits for, beside a SQLite ledger and its pid file (on
+      // PostgreSQL there is neither: each worker is reloaded by its supervisor).
+      .then((outcome) => {
+        if (!settings.ledgerUrl) writeReloadVerdict(settings.ledgerPath, verdictOf(outcome));
+      })
       .catch((error: unknown) => log.error(`could not write the reload verdict: ${String(error)}`));
   });
   await options.beforeStart?.(app);

@@ -63,6 +63,12 @@ export class ReloadConfigCommand extends CommandRunner {
         false,
         `not reloading; the config has ${problems.length} problem(s) the daemon would refuse too:`,
       );
+    if (this.settings.ledgerUrl)
+      return report(
+        false,
+        'the config checks out; on PostgreSQL (LEDGER_URL) each worker reloads on its own SIGHUP: ' +
+          "systemctl reload 'cash-offer-sync-worker@*' (or kill -HUP each worker's pid)",
+      );
     if (pid === undefined)
       return report(false, `no running daemon found (no pid in ${pidFilePath(this.settings.ledgerPath)})`);
     const before = readReloadVerdict(this.settings.ledgerPath)?.id;
