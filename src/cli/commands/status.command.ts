@@ -5,7 +5,9 @@ import { isProcessAlive, readPidFile } from '../../app/daemon-pid.file';
 import { DAEMON_SETTINGS } from '../../config/config.module';
 import { ConfigService } from '../../config/config.service';
 import type { DaemonSettings } from '../../config/daemon-settings';
+import { WorkerHeartbeatRepository } from '../../ledger';
 import { SystemRunOwners } from '../../ledger/run-owner';
+import { deadAfterSeconds } from '../../ledger/worker-liveness';
 import { ago, daemonLoadOf, type DaemonLoad } from '../../status/daemon-load';
 import { StatusSnapshotService, type StatusSnapshot } from '../../status/status-snapshot.service';
 import { CliOutput } from '../output/cli-output';
@@ -52,6 +54,7 @@ export class StatusCommand extends CommandRunner {
     private readonly snapshots: StatusSnapshotService,
     private readonly output: CliOutput,
     @Inject(DAEMON_SETTINGS) private readonly settings: DaemonSettings,
+    private readonly heartbeats: WorkerHeartbeatRepository,
   ) {
     super();
   }
@@ -66,14 +69,14 @@ export class StatusCommand extends CommandRunner {
     // A brokerage nobody syncs is a problem for a person: status says so by its exit code too. One
     // the daemon runs, whose file only this shell cannot load (its secrets are the daemon's), is not.
     if (statuses.some(unsynced)) process.exitCode = 1;
-    const daemon = this.daemonState();
+    const daemon = await this.daemonState();
     // Problems first: what needs a person, before the tables.
     const open = snapshot.alerts;
     if (options.json) {
       this.output.json({ daemon, alerts: open.map(alertJson), brokerages: statuses });
       return;
     }
-    this.output.print(daemon.running ? `Daemon: running (pid ${daemon.pid})\n` : 'Daemon: not running\n');
+    this.output.print(`${daemonLine(daemon)}\n`);
     if (open.length > 0)
       this.output.print(
         `NEEDS ATTENTION: ${open.length} open alert(s) (cli alerts lists them with what to do)\n` +
@@ -87,8 +90,16 @@ export class StatusCommand extends CommandRunner {
     this.output.print(statuses.map((s) => this.render(s, snapshot.at)).join('\n\n'));
   }
 
-  // From the pid file the daemon writes beside the ledger.
-  private daemonState(): { running: boolean; pid: number | null } {
+  // From the pid file the daemon writes beside a SQLite ledger; on PostgreSQL, from the workers'
+  // heartbeats (there is no pid file: "not running" was said beside two live workers).
+  private async daemonState(): Promise<DaemonState> {
+    if (this.settings.ledgerUrl) {
+      const deadAfter = deadAfterSeconds(this.settings.workerHeartbeatSeconds);
+      const workers = (await this.heartbeats.silences())
+        .filter((beat) => beat.seconds < deadAfter)
+        .map((beat) => beat.owner);
+      return { running: workers.length > 0, pid: null, workers, deadAfterSeconds: deadAfter };
+    }
     const pid = readPidFile(this.settings.ledgerPath);
     return pid !== undefined && isProcessAlive(pid) ? { running: true, pid } : { running: false, pid: null };
   }
@@ -154,6 +165,22 @@ function unsynced(status: BrokerageStatus): boolean {
 // be asked (PostgreSQL workers): its recent runs stand.
 function stoppedHere(owner: string): boolean {
   return owner.startsWith(`${hostname()}/`) && !new SystemRunOwners().alive(owner);
+}
+
+interface DaemonState {
+  running: boolean;
+  pid: number | null;
+  // On PostgreSQL: the workers (host/pid) whose heartbeat is fresher than `deadAfterSeconds`.
+  workers?: string[];
+  deadAfterSeconds?: number;
+}
+
+function daemonLine(daemon: DaemonState): string {
+  if (daemon.workers === undefined)
+    return daemon.running ? `Daemon: running (pid ${daemon.pid})` : 'Daemon: not running';
+  return daemon.workers.length > 0
+    ? `Workers: ${daemon.workers.length} alive on the PostgreSQL ledger (${daemon.workers.join(', ')})`
+    : `Workers: none alive on the PostgreSQL ledger (no heartbeat in the last ${daemon.deadAfterSeconds} s)`;
 }
 
 // The snapshot as `cli status --json` has always shown it, plus `daemonLoad`.

@@ -40,7 +40,7 @@ describe('a worker run as its systemd unit runs it', () => {
     rmSync(release, { recursive: true, force: true });
   });
 
-  it('writes nothing in its working directory: starts, reloads on SIGHUP and stops', async () => {
+  it('writes nothing in its working directory: starts, is told by status, reloads on SIGHUP and stops', async () => {
     writeBrokerage(ws, brokerageConfig('alpha'));
     const env: NodeJS.ProcessEnv = { ...baseEnv(ws, 0, ['alpha']), LEDGER_URL: db.url };
     delete env.LEDGER_PATH;
@@ -57,6 +57,10 @@ describe('a worker run as its systemd unit runs it', () => {
       what: 'the reload',
       ...DAEMON_WAIT,
     });
+    // No pid file on PostgreSQL: status tells the workers by their heartbeats ("Daemon: not running"
+    // was said beside two live workers).
+    const running = await runCli(['status'], env);
+    expect(running.stdout).toMatch(/^Workers: 1 alive on the PostgreSQL ledger \(\S+\/\d+#\w+\)$/m);
     // The CLI has no pid file to signal on PostgreSQL: it says how the workers are reloaded.
     const reload = await runCli(['reload-config'], env);
     expect(reload.code).toBe(1);
@@ -66,6 +70,10 @@ describe('a worker run as its systemd unit runs it', () => {
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toEqual({ code: 0, signal: null });
     expect(worker.stdout()).toContain('stopped (SIGTERM)');
+    // A clean stop removes its heartbeat at once.
+    expect((await runCli(['status'], env)).stdout).toMatch(
+      /^Workers: none alive on the PostgreSQL ledger \(no heartbeat in the last 30 s\)$/m,
+    );
     expect(worker.stdout()).not.toContain('reload verdict');
     expect(readdirSync(release)).toEqual([]);
   });
