@@ -24,6 +24,10 @@ export interface PauseView {
 // What the operator asked for cannot be done as asked (an unknown target, a reason too long).
 export class UnknownTargetError extends Error {}
 
+export function noSuchJob(job: string): UnknownTargetError {
+  return new UnknownTargetError(`no job "${job}" (jobs: ${JOB_NAMES.join(', ')})`);
+}
+
 export const MAX_PAUSE_REASON = 500;
 
 // Pause and resume per brokerage or per job: what the CLI's pause/resume and the status page's
@@ -88,7 +92,7 @@ export class JobPauseService {
     if (!this.config.isKnown(brokerageId))
       throw new UnknownTargetError(this.config.whyNotLoaded(brokerageId));
     if (job === undefined || job === '') return undefined;
-    if (!isJobName(job)) throw new UnknownTargetError(`no job "${job}" (jobs: ${JOB_NAMES.join(', ')})`);
+    if (!isJobName(job)) throw noSuchJob(job);
     return job;
   }
 }

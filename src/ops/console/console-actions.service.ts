@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '../../config/config.service';
-import { JobPauseService, UnknownTargetError } from '../../scheduler/job-pause.service';
+import { JobPauseService, noSuchJob, UnknownTargetError } from '../../scheduler/job-pause.service';
 import { JobRunner } from '../../scheduler/job-runner.service';
-import { isJobName, JOB_NAMES } from '../../scheduler/job.types';
+import { isJobName } from '../../scheduler/job.types';
 import { ReplayService } from '../actions/replay.service';
 import type { Notice } from './notice.board';
 
@@ -67,7 +67,7 @@ export class ConsoleActions {
       // Checked before starting: the run is not awaited, so its refusal would reach only the log,
       // under a notice that said it started.
       if (!this.config.get(brokerage)) throw new UnknownTargetError(this.config.whyNotLoaded(brokerage));
-      if (!isJobName(job)) throw new UnknownTargetError(`no job "${job}" (jobs: ${JOB_NAMES.join(', ')})`);
+      if (!isJobName(job)) throw noSuchJob(job);
       const paused = (await this.pauses.list(brokerage)).find((p) => p.job === undefined || p.job === job);
       if (paused)
         throw new UnknownTargetError(
