@@ -8,6 +8,7 @@ import {
   unseeableOffers,
   refusalsUnknowable,
   decidedAtUnseeable,
+  notAboutARefusedAccept,
 } from './soak-checks';
 
 describe('requestStatusWrong', () => {
@@ -278,5 +279,21 @@ describe('decidedAtUnseeable', () => {
         .size,
     ).toBe(0);
     expect(decidedAtUnseeable([offer], counters, { expiredDrops: false, passes: [] }).size).toBe(0);
+  });
+});
+
+describe('notAboutARefusedAccept', () => {
+  const errors = [
+    'CRM: The Cash Offer service did not accept offer 7013: PATCH /offers: conflict (409): offer 7013 is countered',
+    'An earlier request on this offer was refused (PATCH /offers: conflict (409)); nothing was sent again.',
+    'The Cash Offer service refused the reject of offer 7013: conflict',
+  ];
+
+  it('keeps every error of a decision that is not a never-sent reject after a refused accept', () => {
+    expect(notAboutARefusedAccept(errors, false)).toEqual(errors);
+  });
+
+  it('keeps only what is not about the refused accept where the reject after it was never sent', () => {
+    expect(notAboutARefusedAccept(errors, true)).toEqual([errors[2]]);
   });
 });
