@@ -325,7 +325,8 @@ export class CreateOfferRequestExecutor implements CommandExecutor {
     const hint =
       `${why} An operator who knows the service has no request with offer_request_external_id "${dealId}" can send it now: ` +
       `cash-offer-sync replay --commands --id ${command.id} --unknown --confirm-absent (payload hash ${contentHash(command.payload)}); ` +
-      `one who sees it there, not yet linked: cash-offer-sync confirm-received --id ${command.id} (never sent again; linked once the service lists it).`;
+      `one who sees it there: cash-offer-sync confirm-received --id ${command.id} --request <its offer_request_id> ` +
+      `(never sent again, linked at once; without --request it is linked only once the service lists it by the deal's id).`;
     await this.showUnknown(dealId, sentAt, hint, ctx);
     return { found: false, provablyAbsent: false, hint };
   }

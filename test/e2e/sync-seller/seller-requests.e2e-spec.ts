@@ -330,9 +330,13 @@ describe('seller requests: listing deals become offer requests', () => {
           // Listed, but with nothing to link it by: not sent again, said on the deal.
           expect((await t.ledger.outbox.get(command.id))?.state).toBe('unknown');
           expect(await requestsFor(dealId)).toHaveLength(1);
-          expect((await agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError]).toContain(
+          const said = (await agent.deal(dealId, DEAL_PROPS)).properties[DEAL.syncError];
+          expect(said).toContain(
             "The service's active list does not show this brokerage's requests by the deal's id",
           );
+          // Nothing the service lists may ever name it (full soak 20261270): the operator who sees it
+          // there names its request, and it is linked at once.
+          expect(said).toContain(`confirm-received --id ${command.id} --request <its offer_request_id>`);
           // The first offer echoes the deal's id (in GET /offers, or only in its new_offer event):
           // found, written back, sent once.
           await sandbox.makeOffer(stored.offer_request_id);
